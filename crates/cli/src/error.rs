@@ -1,0 +1,64 @@
+//! Errors of the command-line tool and the exit codes they map to.
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// What went wrong, and therefore which exit code the process ends with.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input (a file that does not parse, a value out of range): exit code 1.
+    /// The message is printed as is; when it is about a place in a file it
+    /// already starts with `FILE:LINE:COL: error:`.
+    Input(String),
+    /// Bad usage that clap could not catch (conflicting options): exit code 2.
+    Usage(String),
+    /// Writing the output failed. A closed pipe (`shadersim ... | head`) is not an error.
+    Io(std::io::Error),
+}
+
+impl CliError {
+    /// Shorthand for an input error built from anything printable.
+    pub fn input(msg: impl fmt::Display) -> Self {
+        CliError::Input(msg.to_string())
+    }
+
+    /// Print the error on stderr and return the exit code for it.
+    pub fn report(self) -> ExitCode {
+        let mut stderr = std::io::stderr().lock();
+        match self {
+            CliError::Input(msg) => {
+                let _ = writeln!(stderr, "{}", with_error_prefix(&msg));
+                ExitCode::from(1)
+            }
+            CliError::Usage(msg) => {
+                let _ = writeln!(stderr, "error: {msg}");
+                ExitCode::from(2)
+            }
+            CliError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            CliError::Io(e) => {
+                let _ = writeln!(stderr, "error: {e}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// Messages that already carry a position (`file:1:2: error: ...`) or an
+/// `error:` prefix are printed unchanged; others get `error: ` in front.
+fn with_error_prefix(msg: &str) -> String {
+    if msg.contains("error:") {
+        msg.to_string()
+    } else {
+        format!("error: {msg}")
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::Io(e)
+    }
+}
+
+/// Result of one command.
+pub type CliResult = Result<(), CliError>;

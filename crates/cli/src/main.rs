@@ -1,0 +1,49 @@
+//! `shadersim`: the command-line front of the shadersim libraries.
+//!
+//! The binary is deliberately thin: it parses arguments (clap), reads files,
+//! calls the libraries and maps errors to exit codes (0 success, 1 bad input,
+//! 2 bad usage). Everything that computes something lives in a library crate.
+
+mod commands;
+mod error;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Cycle-level simulator of AMD GPU shaders: where does the time go?
+#[derive(Debug, Parser)]
+#[command(name = "shadersim", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// GCN memory coalescing: what one wave64 memory instruction costs for a lane address pattern.
+    Coalesce(commands::coalesce::Args),
+    /// Build, encode and traverse RDNA BVHs over a mesh and report what the Ray Accelerator does.
+    Rt(commands::rt::Args),
+    /// Cycle model of the FPGA GPU of seed 003 (rasterizers, SDN, AKB/NMB, SKE, ELT) rendering a scene.
+    Nami(commands::nami::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Coalesce(args) => commands::coalesce::run(args),
+        Command::Rt(args) => commands::rt::run(args),
+        Command::Nami(args) => commands::nami::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => e.report(),
+    }
+}

@@ -1,0 +1,1 @@
+//! shadersim-isa (skeleton).

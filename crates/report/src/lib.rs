@@ -1,0 +1,1 @@
+//! shadersim-report (skeleton).
