@@ -1,1 +1,27 @@
-//! shadersim-isa (skeleton).
+//! shadersim-isa: what shadersim knows about AMD GPU instructions.
+//!
+//! * [`target`]: generations (gfx6..gfx12) and processor names.
+//! * [`class`]: encoding families and execution classes.
+//! * [`table`]: the instruction table (data file embedded in the binary).
+//! * [`operand`]: registers, ranges, constants and modifiers.
+//! * [`waitcnt`]: wait counters, their encodings per generation, and which
+//!   operations increment them.
+//! * [`instr`]: one parsed instruction and the facts derived from it.
+//!
+//! Invariants: this crate does no I/O; every fact about a mnemonic comes
+//! from the table (or, for unknown mnemonics, from the family rules, which
+//! the caller reports as a warning).
+
+pub mod class;
+pub mod instr;
+pub mod operand;
+pub mod table;
+pub mod target;
+pub mod waitcnt;
+
+pub use class::{Encoding, InstrClass, MemDirection};
+pub use instr::{ExportTarget, InstrError, Instruction, Recognition};
+pub use operand::{Operand, RegFile, RegRange, SpecialReg};
+pub use table::{InstrInfo, InstrTable};
+pub use target::{GfxGen, Target};
+pub use waitcnt::{Counter, WaitSpec};
