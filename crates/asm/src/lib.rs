@@ -1,1 +1,16 @@
-//! shadersim-asm (skeleton).
+//! shadersim-asm: reads AMD GPU assembly as real tools print it.
+//!
+//! Dialects: LLVM (`clang -S`, `llc`), `llvm-objdump -d`, and Mesa
+//! ACO/RADV (`RADV_DEBUG=shaders` dumps). The result is a [`ProgramFile`]
+//! of [`Program`]s whose instructions keep their source position, with
+//! labels, resolved branch targets and the resources the compiler declared.
+//!
+//! Invariants: no input makes the reader panic; every error names the file
+//! and, when it is about a place, the line and column; this crate does no
+//! file I/O (callers pass bytes or text).
+
+mod program;
+mod reader;
+
+pub use program::*;
+pub use reader::{detect_dialect, read_program_bytes, read_program_text, ReadOptions};

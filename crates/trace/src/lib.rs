@@ -1,1 +1,17 @@
-//! shadersim-trace (skeleton).
+//! shadersim-trace: the hints file and the per-wave instruction trace.
+//!
+//! [`Hints`] is the user's description of one run (`../shared/spec/cli.md`);
+//! [`TracePlan`] resolves it against a program's control flow;
+//! [`WaveTrace::expand`] walks the CFG into the exact instruction sequence
+//! one wave executes, bounded by a configurable length.
+//!
+//! Invariants: every hint names something that exists (an error otherwise,
+//! with its position in the hints file); expansion always terminates.
+
+mod hints;
+mod template;
+mod tracer;
+
+pub use hints::*;
+pub use template::hints_template;
+pub use tracer::*;

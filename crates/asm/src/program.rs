@@ -1,0 +1,291 @@
+//! What reading a file produces: programs of positioned instructions.
+
+use shadersim_isa::{GfxGen, Instruction, RegFile, Target};
+use std::fmt;
+
+/// A 1-based line and column in the input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SourcePos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (bytes).
+    pub column: u32,
+}
+
+impl fmt::Display for SourcePos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Which tool printed the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// LLVM assembly as `clang -S` / `llc` print it.
+    Llvm,
+    /// `llvm-objdump -d` output: addresses and encodings in `//` comments.
+    Objdump,
+    /// Mesa ACO / RADV disassembly: `BB0:` labels, trailing `; hex` encodings.
+    Aco,
+}
+
+impl Dialect {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Llvm => "llvm",
+            Dialect::Objdump => "llvm-objdump",
+            Dialect::Aco => "aco",
+        }
+    }
+}
+
+/// The shader stage a program runs as (what feeds it waves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Pixel (fragment) shader.
+    Pixel,
+    /// Vertex shader (or the hardware stage that runs it).
+    Vertex,
+    /// Compute shader / kernel.
+    Compute,
+}
+
+impl Stage {
+    /// The name used in hints files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Pixel => "pixel",
+            Stage::Vertex => "vertex",
+            Stage::Compute => "compute",
+        }
+    }
+
+    /// Parse the hints-file name.
+    pub fn from_name(s: &str) -> Option<Stage> {
+        match s {
+            "pixel" | "ps" | "fragment" => Some(Stage::Pixel),
+            "vertex" | "vs" => Some(Stage::Vertex),
+            "compute" | "cs" | "kernel" => Some(Stage::Compute),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One instruction with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceInstr {
+    /// The parsed instruction.
+    pub inst: Instruction,
+    /// Where its mnemonic starts.
+    pub pos: SourcePos,
+    /// The instruction text as printed (without comments).
+    pub text: String,
+    /// Its address, when the file gives one (objdump).
+    pub address: Option<u64>,
+    /// Its encoding DWORDs, when the file gives them (objdump, ACO).
+    pub encoding: Vec<u32>,
+}
+
+/// A label and the instruction it precedes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The label as printed (`.LBB0_2`, `BB3`), or synthesised for objdump
+    /// branch targets (`.L_0x80`).
+    pub name: String,
+    /// Index of the instruction it precedes (may equal the program length
+    /// for a label at the very end).
+    pub index: usize,
+    /// 1-based line of the label (0 when synthesised).
+    pub line: u32,
+}
+
+/// Resources the compiler declared for a program (kernel descriptor,
+/// `; NumVgprs:` comments, ACO statistics).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeclaredResources {
+    /// VGPRs allocated per wave (`.amdhsa_next_free_vgpr`, `NumVgprs`, ACO "VGPRs").
+    pub vgprs: Option<u32>,
+    /// SGPRs (`.amdhsa_next_free_sgpr`; `NumSgprs` includes VCC and friends).
+    pub sgprs: Option<u32>,
+    /// LDS bytes per workgroup.
+    pub lds_bytes: Option<u32>,
+    /// Scratch bytes per lane.
+    pub scratch_bytes: Option<u32>,
+    /// Occupancy the compiler computed (waves per SIMD), if printed.
+    pub occupancy: Option<u32>,
+    /// Wave size (32 or 64), if the file says.
+    pub wave_size: Option<u32>,
+    /// Required workgroup size, if the file says.
+    pub workgroup_size: Option<[u32; 3]>,
+    /// Instruction count the compiler reports (ACO statistics), if any.
+    pub instruction_count: Option<u32>,
+}
+
+/// Where a register count comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountSource {
+    /// Stated by the compiler in the file.
+    Declared,
+    /// Computed from the highest register the instructions name.
+    Computed,
+}
+
+/// Registers a program needs per wave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegisterUsage {
+    /// VGPRs per wave.
+    pub vgprs: u32,
+    /// Where the VGPR count comes from.
+    pub vgpr_source: CountSource,
+    /// SGPRs per wave.
+    pub sgprs: u32,
+    /// Where the SGPR count comes from.
+    pub sgpr_source: CountSource,
+    /// Highest VGPR named + 1.
+    pub computed_vgprs: u32,
+    /// Highest SGPR named + 1.
+    pub computed_sgprs: u32,
+}
+
+/// One function / kernel / shader.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    /// Name (kernel, function or shader stage).
+    pub name: String,
+    /// Target, from the file, the command line, or a guess.
+    pub target: Option<Target>,
+    /// Stage, when the file says.
+    pub stage: Option<Stage>,
+    /// Instructions in program order.
+    pub instructions: Vec<SourceInstr>,
+    /// Labels in program order.
+    pub labels: Vec<Label>,
+    /// For each instruction, the index of its branch target if it is a
+    /// direct branch (`None` otherwise). A target equal to the length
+    /// means "falls off the end".
+    pub branch_targets: Vec<Option<usize>>,
+    /// What the compiler declared.
+    pub declared: DeclaredResources,
+    /// Line of the first line of the program (label or first instruction).
+    pub line: u32,
+}
+
+impl Program {
+    /// The generation to interpret instructions with.
+    pub fn gen(&self) -> GfxGen {
+        self.target.as_ref().map(|t| t.gen).unwrap_or(GfxGen::Gfx9)
+    }
+
+    /// Register counts: declared ones when the file states them, else
+    /// the highest register named.
+    pub fn register_usage(&self) -> RegisterUsage {
+        let max = |file| {
+            self.instructions
+                .iter()
+                .filter_map(|i| i.inst.max_reg(file))
+                .max()
+                .unwrap_or(0)
+        };
+        let computed_vgprs = max(RegFile::Vgpr);
+        let computed_sgprs = max(RegFile::Sgpr);
+        let (vgprs, vgpr_source) = match self.declared.vgprs {
+            Some(v) => (v, CountSource::Declared),
+            None => (computed_vgprs, CountSource::Computed),
+        };
+        let (sgprs, sgpr_source) = match self.declared.sgprs {
+            Some(s) => (s, CountSource::Declared),
+            None => (computed_sgprs, CountSource::Computed),
+        };
+        RegisterUsage {
+            vgprs,
+            vgpr_source,
+            sgprs,
+            sgpr_source,
+            computed_vgprs,
+            computed_sgprs,
+        }
+    }
+
+    /// The label naming instruction `index`, if any.
+    pub fn label_at(&self, index: usize) -> Option<&Label> {
+        self.labels.iter().find(|l| l.index == index)
+    }
+
+    /// Index of the instruction at 1-based source line `line`.
+    pub fn index_at_line(&self, line: u32) -> Option<usize> {
+        self.instructions.iter().position(|i| i.pos.line == line)
+    }
+}
+
+/// A diagnostic that does not stop the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// Where, if about a place.
+    pub pos: Option<SourcePos>,
+    /// What.
+    pub message: String,
+}
+
+/// Everything read from one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgramFile {
+    /// The file name used in messages.
+    pub file_name: String,
+    /// The dialect detected.
+    pub dialect: Dialect,
+    /// The programs, in file order.
+    pub programs: Vec<Program>,
+    /// Warnings (unknown mnemonics classified by family rules, skipped
+    /// directives, guessed targets).
+    pub warnings: Vec<Warning>,
+}
+
+impl ProgramFile {
+    /// Warnings formatted as `FILE:LINE:COL: warning: ...`.
+    pub fn formatted_warnings(&self) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|w| match w.pos {
+                Some(p) => format!("{}:{}:{}: warning: {}", self.file_name, p.line, p.column, w.message),
+                None => format!("{}: warning: {}", self.file_name, w.message),
+            })
+            .collect()
+    }
+
+    /// The program named `name`, or the only/first one when `name` is None.
+    pub fn program(&self, name: Option<&str>) -> Option<&Program> {
+        match name {
+            Some(n) => self.programs.iter().find(|p| p.name == n),
+            None => self.programs.first(),
+        }
+    }
+}
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmError {
+    /// File name.
+    pub file: String,
+    /// Where, when about a place.
+    pub pos: Option<SourcePos>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some(p) => write!(f, "{}:{}:{}: error: {}", self.file, p.line, p.column, self.message),
+            None => write!(f, "{}: error: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for AsmError {}

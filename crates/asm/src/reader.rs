@@ -1,0 +1,803 @@
+//! Turning text into [`ProgramFile`]s: dialect detection, line
+//! classification (labels, directives, instructions, comments), program
+//! boundaries, compiler-declared resources and branch resolution.
+//!
+//! Documented skipping rules (everything else that is not understood is an
+//! error with its position):
+//! * comments (`;` and `//` outside quotes) are ignored, except the compiler
+//!   statistics comments (`; NumVgprs: 12`) which are read;
+//! * directives (`.text`, `.p2align`, ...) that are not understood are
+//!   skipped with a warning; lines inside `.amdgpu_metadata` and data
+//!   sections are skipped;
+//! * in RADV dumps, only the `disasm:` blocks are read (NIR and ACO IR are
+//!   skipped), each block ending at the first empty line;
+//! * in objdump output, the `s_code_end` padding after the end of a
+//!   function is dropped.
+
+use crate::program::*;
+use shadersim_isa::{GfxGen, InstrTable, Instruction, Operand, Recognition, Target};
+use std::collections::HashMap;
+
+/// Options for reading.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// Interpret the file for this target, whatever it says.
+    pub target: Option<Target>,
+}
+
+/// Read a file's bytes: rejects binary data and invalid UTF-8 with the
+/// position of the first bad byte, then reads the text.
+pub fn read_program_bytes(file_name: &str, bytes: &[u8], options: &ReadOptions) -> Result<ProgramFile, AsmError> {
+    let bad = |offset: usize, what: &str| {
+        let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let col_start = bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        AsmError {
+            file: file_name.to_string(),
+            pos: Some(SourcePos {
+                line,
+                column: (offset - col_start) as u32 + 1,
+            }),
+            message: format!("{what}: this does not look like assembly text"),
+        }
+    };
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        return Err(bad(nul, "binary data (NUL byte)"));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| bad(e.valid_up_to(), "invalid UTF-8"))?;
+    read_program_text(file_name, text, options)
+}
+
+/// Read assembly text printed by LLVM, llvm-objdump or Mesa ACO/RADV.
+pub fn read_program_text(file_name: &str, text: &str, options: &ReadOptions) -> Result<ProgramFile, AsmError> {
+    let dialect = detect_dialect(text);
+    let mut warnings = Vec::new();
+    let target = match &options.target {
+        Some(t) => Some(t.clone()),
+        None => match declared_target(text) {
+            Some(t) => Some(t),
+            None => {
+                let guess = guess_target(text);
+                if let Some((t, line, why)) = &guess {
+                    warnings.push(Warning {
+                        pos: Some(SourcePos { line: *line, column: 1 }),
+                        message: format!(
+                            "the file does not name its GPU; reading it as {t} because of `{why}` (choose with --arch)"
+                        ),
+                    });
+                }
+                guess.map(|(t, _, _)| t)
+            }
+        },
+    };
+    let gen = target.as_ref().map(|t| t.gen).unwrap_or(GfxGen::Gfx9);
+    let mut reader = LineReader {
+        file: file_name,
+        dialect,
+        gen,
+        target,
+        table: InstrTable::builtin(),
+        programs: Vec::new(),
+        current: None,
+        warnings,
+        pending_stage: None,
+        function_symbols: Vec::new(),
+        in_metadata: false,
+        in_data_section: false,
+        in_config: false,
+        descriptor: None,
+        descriptors: HashMap::new(),
+        aco_in_disasm: false,
+        aco_header: None,
+        last_closed: None,
+    };
+    for (i, line) in text.lines().enumerate() {
+        reader.line(i as u32 + 1, line)?;
+    }
+    reader.finish()
+}
+
+/// Guess the dialect from the text's shape.
+pub fn detect_dialect(text: &str) -> Dialect {
+    let mut aco_hex = 0;
+    for line in text.lines().take(20_000) {
+        let t = line.trim_start();
+        if t.starts_with("Disassembly of section") || t.contains("file format elf64-amdgpu") {
+            return Dialect::Objdump;
+        }
+        if let Some((_, comment)) = line.split_once("//") {
+            if parse_objdump_comment(comment).is_some() {
+                return Dialect::Objdump;
+            }
+        }
+        if t == "disasm:" {
+            return Dialect::Aco;
+        }
+        if let Some((_, comment)) = line.split_once(';') {
+            if !comment.trim().is_empty() && parse_hex_words(comment).is_some() && line.starts_with(char::is_whitespace) {
+                aco_hex += 1;
+                if aco_hex >= 3 {
+                    return Dialect::Aco;
+                }
+            }
+        }
+    }
+    Dialect::Llvm
+}
+
+/// The target the file names: `.amdgcn_target "...--gfx900..."`.
+fn declared_target(text: &str) -> Option<Target> {
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix(".amdgcn_target") {
+            let name = rest.trim().trim_matches('"');
+            let gfx = name.rsplit("--").next().unwrap_or(name);
+            if let Ok(target) = gfx.parse() {
+                return Some(target);
+            }
+        }
+    }
+    None
+}
+
+/// Mnemonics that exist only from a given generation on, used to guess
+/// the target of files that do not name it (objdump and RADV output).
+const TARGET_EVIDENCE: &[(&str, &str)] = &[
+    ("s_wait_loadcnt", "gfx1200"),
+    ("s_wait_kmcnt", "gfx1200"),
+    ("s_wait_dscnt", "gfx1200"),
+    ("s_wait_samplecnt", "gfx1200"),
+    ("s_wait_alu", "gfx1200"),
+    ("s_wait_storecnt", "gfx1200"),
+    ("s_wait_bvhcnt", "gfx1200"),
+    ("s_delay_alu", "gfx1100"),
+    ("v_dual_", "gfx1100"),
+    ("s_sendmsg_rtn", "gfx1100"),
+    ("global_load_b", "gfx1100"),
+    ("s_load_b", "gfx1100"),
+    ("buffer_load_b", "gfx1100"),
+    ("ds_load_b", "gfx1100"),
+    ("s_waitcnt_vscnt", "gfx1030"),
+    ("v_add_nc_u32", "gfx1030"),
+    ("s_clause", "gfx1030"),
+    ("v_add_co_ci_u32", "gfx1030"),
+    ("buffer_gl0_inv", "gfx1030"),
+    ("v_add_co_u32", "gfx900"),
+    ("global_load_", "gfx900"),
+    ("v_add_u32", "gfx900"),
+    ("v_add_i32", "gfx600"),
+];
+
+fn guess_target(text: &str) -> Option<(Target, u32, String)> {
+    let mut best: Option<(usize, u32, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let Some(word) = line.split_whitespace().next() else {
+            continue;
+        };
+        if let Some(rank) = TARGET_EVIDENCE.iter().position(|(p, _)| word.starts_with(p)) {
+            if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
+                best = Some((rank, i as u32 + 1, word.to_string()));
+                if rank == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    let (rank, line, word) = best?;
+    let target = TARGET_EVIDENCE[rank].1.parse().ok()?;
+    Some((target, line, word))
+}
+
+/// Parse an objdump encoding comment: ` 000000001000: BF8C0070 00000000 <f+0x20>`.
+fn parse_objdump_comment(comment: &str) -> Option<(u64, Vec<u32>)> {
+    let comment = comment.trim();
+    let (addr, rest) = comment.split_once(':')?;
+    if addr.len() < 8 || !addr.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let address = u64::from_str_radix(addr, 16).ok()?;
+    let mut words = Vec::new();
+    for w in rest.split_whitespace() {
+        if w.starts_with('<') {
+            break;
+        }
+        if w.len() != 8 {
+            return None;
+        }
+        words.push(u32::from_str_radix(w, 16).ok()?);
+    }
+    (!words.is_empty()).then_some((address, words))
+}
+
+/// Parse ACO's trailing encoding comment: `be800003 00000000`.
+fn parse_hex_words(comment: &str) -> Option<Vec<u32>> {
+    let mut words = Vec::new();
+    for w in comment.split_whitespace() {
+        if w.len() != 8 || !w.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        words.push(u32::from_str_radix(w, 16).ok()?);
+    }
+    (!words.is_empty()).then_some(words)
+}
+
+/// Find the start of a comment (`;` or `//`) outside double quotes.
+fn comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut in_quotes = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_quotes = !in_quotes,
+            b';' if !in_quotes => return Some(i),
+            b'/' if !in_quotes && bytes.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A label at the start of `code`: `name:` followed by nothing or spaces.
+fn split_label(code: &str) -> Option<(&str, &str)> {
+    let end = code.find(|c: char| c.is_whitespace()).unwrap_or(code.len());
+    let first = &code[..end];
+    let name = first.strip_suffix(':')?;
+    let ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'@'))
+        && !name.as_bytes()[0].is_ascii_digit();
+    ok.then(|| (name, &code[end..]))
+}
+
+/// SPI register offsets (in `.AMDGPU.config` `.long` pairs, as llc prints
+/// them for Mesa) whose presence says which hardware stage a function runs
+/// as. Values are the PGM_RSRC1 registers of each stage (Mesa `sid.h`).
+const CONFIG_STAGE_REGISTERS: &[(u32, Stage)] = &[
+    (0xB028, Stage::Pixel),   // SPI_SHADER_PGM_RSRC1_PS
+    (0xB128, Stage::Vertex),  // SPI_SHADER_PGM_RSRC1_VS
+    (0xB228, Stage::Vertex),  // SPI_SHADER_PGM_RSRC1_GS (gfx10+: NGG vertex)
+    (0xB328, Stage::Vertex),  // SPI_SHADER_PGM_RSRC1_ES
+    (0xB428, Stage::Vertex),  // SPI_SHADER_PGM_RSRC1_HS
+    (0xB528, Stage::Vertex),  // SPI_SHADER_PGM_RSRC1_LS
+    (0xB848, Stage::Compute), // COMPUTE_PGM_RSRC1
+];
+
+struct LineReader<'a> {
+    file: &'a str,
+    dialect: Dialect,
+    gen: GfxGen,
+    target: Option<Target>,
+    table: &'static InstrTable,
+    programs: Vec<Program>,
+    current: Option<Program>,
+    warnings: Vec<Warning>,
+    pending_stage: Option<Stage>,
+    function_symbols: Vec<String>,
+    in_metadata: bool,
+    in_data_section: bool,
+    in_config: bool,
+    descriptor: Option<(String, DeclaredResources)>,
+    descriptors: HashMap<String, DeclaredResources>,
+    aco_in_disasm: bool,
+    aco_header: Option<(String, Option<Stage>)>,
+    last_closed: Option<usize>,
+}
+
+impl LineReader<'_> {
+    fn error(&self, line: u32, column: usize, message: impl Into<String>) -> AsmError {
+        AsmError {
+            file: self.file.to_string(),
+            pos: Some(SourcePos {
+                line,
+                column: column as u32 + 1,
+            }),
+            message: message.into(),
+        }
+    }
+
+    fn warn(&mut self, line: u32, column: usize, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            pos: Some(SourcePos {
+                line,
+                column: column as u32 + 1,
+            }),
+            message: message.into(),
+        });
+    }
+
+    fn start_program(&mut self, name: &str, line: u32, stage: Option<Stage>) {
+        self.close_program();
+        self.current = Some(Program {
+            name: name.to_string(),
+            target: self.target.clone(),
+            stage,
+            instructions: Vec::new(),
+            labels: Vec::new(),
+            branch_targets: Vec::new(),
+            declared: DeclaredResources::default(),
+            line,
+        });
+    }
+
+    fn close_program(&mut self) {
+        if let Some(p) = self.current.take() {
+            self.programs.push(p);
+            self.last_closed = Some(self.programs.len() - 1);
+        }
+    }
+
+    /// The program statistics comments apply to: the open one, or the one
+    /// just closed (llc prints "Kernel info" after the function).
+    fn stats_program(&mut self) -> Option<&mut Program> {
+        if self.current.is_some() {
+            return self.current.as_mut();
+        }
+        self.last_closed.and_then(|i| self.programs.get_mut(i))
+    }
+
+    fn line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        match self.dialect {
+            Dialect::Aco => self.aco_line(n, raw),
+            Dialect::Objdump => self.objdump_line(n, raw),
+            Dialect::Llvm => self.llvm_line(n, raw),
+        }
+    }
+
+    fn aco_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        let t = raw.trim();
+        if !self.aco_in_disasm {
+            if t == "disasm:" {
+                let (name, stage) = self.aco_header.take().unwrap_or_else(|| ("shader".to_string(), None));
+                let count = self.programs.len() + usize::from(self.current.is_some());
+                let name = if self.programs.iter().any(|p| p.name == name) {
+                    format!("{name} #{count}")
+                } else {
+                    name
+                };
+                self.start_program(&name, n, stage);
+                self.aco_in_disasm = true;
+            } else if !t.is_empty() && !raw.starts_with(char::is_whitespace) {
+                // The line before `disasm:` names the shader: "Pixel Shader",
+                // "Vertex Shader as VS", "Compute Shader", ...
+                let lower = t.to_ascii_lowercase();
+                let stage = if lower.starts_with("pixel shader") || lower.starts_with("fragment shader") {
+                    Some(Stage::Pixel)
+                } else if lower.starts_with("vertex shader") {
+                    Some(Stage::Vertex)
+                } else if lower.starts_with("compute shader") {
+                    Some(Stage::Compute)
+                } else {
+                    None
+                };
+                if stage.is_some() || lower.ends_with("shader") {
+                    self.aco_header = Some((t.to_string(), stage));
+                }
+            }
+            return Ok(());
+        }
+        if t.is_empty() {
+            self.aco_in_disasm = false;
+            self.close_program();
+            return Ok(());
+        }
+        let (code, comment) = match comment_start(raw) {
+            Some(c) => (&raw[..c], Some(&raw[c + 1..])),
+            None => (raw, None),
+        };
+        let encoding = comment.and_then(parse_hex_words).unwrap_or_default();
+        self.code(n, raw, code, None, encoding)
+    }
+
+    fn objdump_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        let t = raw.trim();
+        if t.is_empty()
+            || t.starts_with("Disassembly of section")
+            || t.contains("file format")
+        {
+            return Ok(());
+        }
+        // Function header: `0000000000001100 <name>:`
+        if let Some((addr, rest)) = t.split_once(' ') {
+            if addr.bytes().all(|b| b.is_ascii_hexdigit()) && rest.starts_with('<') && rest.ends_with(">:") {
+                let name = &rest[1..rest.len() - 2];
+                self.start_program(name, n, None);
+                return Ok(());
+            }
+        }
+        let (code, address, encoding) = match raw.find("//") {
+            Some(c) => match parse_objdump_comment(&raw[c + 2..]) {
+                Some((a, w)) => (&raw[..c], Some(a), w),
+                None => (&raw[..c], None, Vec::new()),
+            },
+            None => (raw, None, Vec::new()),
+        };
+        let code_trim = code.trim();
+        if code_trim.is_empty() {
+            return Ok(());
+        }
+        if code_trim == "s_code_end" {
+            // Padding after the end of the code (documented skip rule).
+            return Ok(());
+        }
+        if let Some((label, _)) = split_label(code_trim) {
+            self.ensure_program(n);
+            self.add_label(label, n);
+            return Ok(());
+        }
+        self.code(n, raw, code, address, encoding)
+    }
+
+    fn llvm_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        let (code, comment) = match comment_start(raw) {
+            Some(c) => (&raw[..c], Some(&raw[c..])),
+            None => (raw, None),
+        };
+        if let Some(comment) = comment {
+            self.stats_comment(comment);
+        }
+        let t = code.trim();
+        if self.in_metadata {
+            if t.starts_with(".end_amdgpu_metadata") || t.starts_with(".end_amdgpu_pal_metadata") {
+                self.in_metadata = false;
+            }
+            return Ok(());
+        }
+        if t.is_empty() {
+            return Ok(());
+        }
+        if t.starts_with('.') && split_label(t).is_none() {
+            return self.directive(n, raw, t);
+        }
+        if let Some((label, rest)) = split_label(t) {
+            if self.in_data_section {
+                return Ok(());
+            }
+            if self.function_symbols.iter().any(|f| f == label) {
+                let stage = self.pending_stage.take();
+                self.start_program(label, n, stage);
+                if let Some(d) = self.descriptors.remove(label) {
+                    merge_declared(&mut self.current.as_mut().unwrap().declared, d);
+                }
+            } else if label.starts_with(".Lfunc_end") {
+                self.close_program();
+                return Ok(());
+            } else {
+                self.ensure_program(n);
+                self.add_label(label, n);
+            }
+            if !rest.trim().is_empty() {
+                let offset = raw.len() - raw.trim_start().len() + (t.len() - rest.len());
+                let rest_code = &raw[..offset + rest.len()];
+                let padded: String = rest_code
+                    .char_indices()
+                    .map(|(i, c)| if i < offset { ' ' } else { c })
+                    .collect();
+                return self.code(n, raw, &padded, None, Vec::new());
+            }
+            return Ok(());
+        }
+        if self.in_data_section {
+            return Ok(());
+        }
+        self.code(n, raw, code, None, Vec::new())
+    }
+
+    fn directive(&mut self, n: u32, raw: &str, t: &str) -> Result<(), AsmError> {
+        let mut words = t.split_whitespace();
+        let name = words.next().unwrap_or("");
+        let arg = t[name.len()..].trim();
+        let col = raw.len() - raw.trim_start().len();
+        match name {
+            ".amdgpu_metadata" | ".amdgpu_pal_metadata" => self.in_metadata = true,
+            ".text" => self.in_data_section = false,
+            ".data" | ".rodata" | ".bss" => self.in_data_section = true,
+            ".section" => {
+                let sec = arg.split(',').next().unwrap_or("").trim().trim_matches('"');
+                self.in_data_section = !(sec.starts_with(".text") || sec == ".AMDGPU.config");
+                if sec == ".AMDGPU.config" {
+                    self.in_config = true;
+                    self.in_data_section = true;
+                } else {
+                    self.in_config = false;
+                }
+            }
+            ".long" if self.in_config => {
+                if let Some(v) = shadersim_isa::operand::parse_int(arg) {
+                    if let Some((_, stage)) = CONFIG_STAGE_REGISTERS.iter().find(|(r, _)| i64::from(*r) == v) {
+                        self.pending_stage = Some(*stage);
+                    }
+                }
+            }
+            ".type" => {
+                if let Some((sym, kind)) = arg.split_once(',') {
+                    if kind.trim() == "@function" {
+                        self.function_symbols.push(sym.trim().to_string());
+                    }
+                }
+            }
+            ".amdhsa_kernel" => {
+                self.descriptor = Some((
+                    arg.to_string(),
+                    DeclaredResources {
+                        wave_size: Some(64),
+                        ..Default::default()
+                    },
+                ))
+            }
+            ".end_amdhsa_kernel" => {
+                if let Some((kname, d)) = self.descriptor.take() {
+                    // The descriptor may come before or after the code.
+                    let target = self
+                        .current
+                        .as_mut()
+                        .filter(|p| p.name == kname)
+                        .or_else(|| self.programs.iter_mut().rev().find(|p| p.name == kname));
+                    match target {
+                        Some(p) => {
+                            if p.stage.is_none() {
+                                p.stage = Some(Stage::Compute);
+                            }
+                            merge_declared(&mut p.declared, d)
+                        }
+                        None => {
+                            self.descriptors.insert(kname, d);
+                        }
+                    }
+                }
+            }
+            _ if name.starts_with(".amdhsa_") => {
+                if let Some((_, d)) = self.descriptor.as_mut() {
+                    let v = shadersim_isa::operand::parse_int(arg).and_then(|v| u32::try_from(v).ok());
+                    match name {
+                        ".amdhsa_next_free_vgpr" => d.vgprs = v,
+                        ".amdhsa_next_free_sgpr" => d.sgprs = v,
+                        ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
+                        ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
+                        ".amdhsa_wavefront_size32" => d.wave_size = Some(if v == Some(1) { 32 } else { 64 }),
+                        _ => {}
+                    }
+                }
+            }
+            _ if KNOWN_DIRECTIVES.contains(&name) => {}
+            _ => self.warn(n, col, format!("skipped unknown directive `{name}`")),
+        }
+        Ok(())
+    }
+
+    /// Statistics comments LLVM prints per function.
+    fn stats_comment(&mut self, comment: &str) {
+        let c = comment.trim_start_matches([';', '/']).trim();
+        let Some((key, value)) = c.split_once(':') else {
+            return;
+        };
+        let value: Option<u32> = value.split_whitespace().next().and_then(|v| v.parse().ok());
+        let key = key.trim();
+        if !matches!(key, "NumVgprs" | "NumSgprs" | "ScratchSize" | "LDSByteSize" | "Occupancy") {
+            return;
+        }
+        let Some(p) = self.stats_program() else {
+            return;
+        };
+        let d = &mut p.declared;
+        match key {
+            // The descriptor's next_free counts win; comments fill gaps.
+            "NumVgprs" => {
+                d.vgprs.get_or_insert(value.unwrap_or(0));
+            }
+            "NumSgprs" => {
+                d.sgprs.get_or_insert(value.unwrap_or(0));
+            }
+            "ScratchSize" => d.scratch_bytes = d.scratch_bytes.or(value),
+            "LDSByteSize" => d.lds_bytes = d.lds_bytes.or(value),
+            "Occupancy" => d.occupancy = value,
+            _ => {}
+        }
+    }
+
+    fn ensure_program(&mut self, line: u32) {
+        if self.current.is_none() {
+            let name = self.file.rsplit('/').next().unwrap_or(self.file);
+            let name = name.split('.').next().unwrap_or(name).to_string();
+            let stage = self.pending_stage.take();
+            self.start_program(&name, line, stage);
+        }
+    }
+
+    fn add_label(&mut self, name: &str, line: u32) {
+        let p = self.current.as_mut().expect("program open");
+        let index = p.instructions.len();
+        p.labels.push(Label {
+            name: name.to_string(),
+            index,
+            line,
+        });
+    }
+
+    fn code(&mut self, n: u32, raw: &str, code: &str, address: Option<u64>, encoding: Vec<u32>) -> Result<(), AsmError> {
+        let trimmed = code.trim();
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        if let Some((label, rest)) = split_label(trimmed) {
+            // ACO labels `BB3:` (also accepted in the other dialects).
+            self.ensure_program(n);
+            self.add_label(label, n);
+            if rest.trim().is_empty() {
+                return Ok(());
+            }
+        }
+        let col = code.len() - code.trim_start().len();
+        let inst = Instruction::parse(trimmed, self.gen, self.table).map_err(|e| self.error(n, col + e.column, e.message))?;
+        if let Recognition::FamilyRule(prefix) = inst.recognition {
+            self.warn(
+                n,
+                col,
+                format!(
+                    "`{}` is not in the instruction table; treated as `{}` by the `{prefix}*` family rule",
+                    inst.mnemonic,
+                    inst.info.class
+                ),
+            );
+        } else if !inst.valid_for_gen && self.target.is_some() && !inst.info.flags.contains(shadersim_isa::table::InstrFlags::LLVM21) {
+            self.warn(
+                n,
+                col,
+                format!("`{}` is not a {} instruction (the table lists it for gfx{})", inst.mnemonic, self.gen, inst.info.gens),
+            );
+        }
+        let _ = raw;
+        self.ensure_program(n);
+        let p = self.current.as_mut().expect("program open");
+        p.instructions.push(SourceInstr {
+            inst,
+            pos: SourcePos {
+                line: n,
+                column: col as u32 + 1,
+            },
+            text: trimmed.to_string(),
+            address,
+            encoding,
+        });
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<ProgramFile, AsmError> {
+        self.close_program();
+        let mut programs = std::mem::take(&mut self.programs);
+        programs.retain(|p| !p.instructions.is_empty());
+        for p in &mut programs {
+            if p.stage.is_none() {
+                p.stage = stage_from_exports(p);
+            }
+            resolve_branches(self.file, self.dialect, p)?;
+        }
+        if let Some((name, d)) = self.descriptors.into_iter().next() {
+            if let Some(p) = programs.iter_mut().find(|p| p.name == name) {
+                merge_declared(&mut p.declared, d);
+            }
+        }
+        if programs.is_empty() {
+            return Err(AsmError {
+                file: self.file.to_string(),
+                pos: None,
+                message: "no instructions found (expected AMD GPU assembly from clang -S, llc, llvm-objdump -d or RADV_DEBUG=shaders)".into(),
+            });
+        }
+        Ok(ProgramFile {
+            file_name: self.file.to_string(),
+            dialect: self.dialect,
+            programs,
+            warnings: self.warnings,
+        })
+    }
+}
+
+/// Directives read silently (they carry nothing the simulator needs).
+const KNOWN_DIRECTIVES: &[&str] = &[
+    ".amdgcn_target", ".amdhsa_code_object_version", ".globl", ".global", ".protected", ".hidden", ".weak",
+    ".p2align", ".align", ".size", ".ident", ".addrsig", ".addrsig_sym", ".set", ".file", ".loc", ".cfi_startproc",
+    ".cfi_endproc", ".cfi_sections", ".local", ".comm", ".end_amdgpu_metadata", ".byte", ".short", ".long",
+    ".quad", ".zero", ".space", ".asciz", ".ascii", ".string", ".word", ".hsa_code_object_version",
+    ".hsa_code_object_isa", ".amd_kernel_code_t", ".end_amd_kernel_code_t", ".amd_amdgpu_isa",
+    ".amd_amdgpu_hsa_metadata", ".end_amd_amdgpu_hsa_metadata", ".amdgpu_hsa_kernel", ".end_amdgpu_pal_metadata",
+    ".previous", ".popsection", ".pushsection", ".option", ".macro", ".endm", ".equ", ".reloc", ".uleb128",
+    ".sleb128", ".balign", ".fill", ".type", ".loc_file",
+];
+
+fn merge_declared(into: &mut DeclaredResources, from: DeclaredResources) {
+    into.vgprs = from.vgprs.or(into.vgprs);
+    into.sgprs = from.sgprs.or(into.sgprs);
+    into.lds_bytes = from.lds_bytes.or(into.lds_bytes);
+    into.scratch_bytes = from.scratch_bytes.or(into.scratch_bytes);
+    into.wave_size = from.wave_size.or(into.wave_size);
+    into.occupancy = into.occupancy.or(from.occupancy);
+    into.workgroup_size = from.workgroup_size.or(into.workgroup_size);
+}
+
+/// A program that exports to render targets is a pixel shader; one that
+/// exports positions is a vertex shader.
+fn stage_from_exports(p: &Program) -> Option<Stage> {
+    use shadersim_isa::ExportTarget::*;
+    for i in &p.instructions {
+        match i.inst.export_target() {
+            Some(Mrt(_) | MrtZ | DualSrcBlend(_)) => return Some(Stage::Pixel),
+            Some(Pos(_) | Param(_) | Prim) => return Some(Stage::Vertex),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(), AsmError> {
+    let mut label_index: HashMap<String, usize> = p.labels.iter().map(|l| (l.name.clone(), l.index)).collect();
+    let addr_index: HashMap<u64, usize> = p
+        .instructions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.address.map(|a| (a, i)))
+        .collect();
+    let end_address = p
+        .instructions
+        .last()
+        .and_then(|s| s.address.map(|a| a + 4 * s.encoding.len() as u64));
+    let mut targets = Vec::with_capacity(p.instructions.len());
+    let mut new_labels = Vec::new();
+    for s in &p.instructions {
+        let target = match s.inst.branch_target() {
+            None => None,
+            Some(Operand::Symbol(name)) => match label_index.get(name) {
+                Some(&i) => Some(i),
+                None => {
+                    return Err(AsmError {
+                        file: file.to_string(),
+                        pos: Some(s.pos),
+                        message: format!("branch to `{name}`, which is not a label of `{}`", p.name),
+                    })
+                }
+            },
+            Some(Operand::Imm(offset)) => {
+                let Some(addr) = s.address else {
+                    return Err(AsmError {
+                        file: file.to_string(),
+                        pos: Some(s.pos),
+                        message: format!(
+                            "numeric branch offset `{offset}` needs instruction addresses ({} output has none); use a label",
+                            dialect.name()
+                        ),
+                    });
+                };
+                // SOPP branch: target = PC + 4 + simm16 * 4.
+                let simm = i64::from(*offset as u16 as i16);
+                let t = addr as i64 + 4 + simm * 4;
+                let idx = if Some(t as u64) == end_address {
+                    Some(p.instructions.len())
+                } else {
+                    addr_index.get(&(t as u64)).copied()
+                };
+                match idx {
+                    Some(i) => {
+                        let name = format!(".L_0x{t:x}");
+                        if label_index.insert(name.clone(), i).is_none() {
+                            new_labels.push(Label { name, index: i, line: 0 });
+                        }
+                        Some(i)
+                    }
+                    None => {
+                        return Err(AsmError {
+                            file: file.to_string(),
+                            pos: Some(s.pos),
+                            message: format!("branch target 0x{t:x} is not the address of an instruction of `{}`", p.name),
+                        })
+                    }
+                }
+            }
+            Some(_) => None,
+        };
+        targets.push(target);
+    }
+    p.labels.extend(new_labels);
+    p.labels.sort_by_key(|l| (l.index, l.line == 0, l.line));
+    p.branch_targets = targets;
+    Ok(())
+}

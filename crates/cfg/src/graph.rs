@@ -1,0 +1,581 @@
+//! Building and analysing the control-flow graph.
+
+use petgraph::algo::dominators::{simple_fast, Dominators};
+use petgraph::graph::{DiGraph, NodeIndex};
+use shadersim_asm::Program;
+use shadersim_isa::InstrClass;
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// How control reaches a successor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// Falls through to the next block (no branch, or a conditional branch not taken).
+    FallThrough,
+    /// A conditional branch taken.
+    Taken,
+    /// An unconditional branch.
+    Jump,
+}
+
+impl EdgeKind {
+    /// Name for output.
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::FallThrough => "fallthrough",
+            EdgeKind::Taken => "taken",
+            EdgeKind::Jump => "jump",
+        }
+    }
+}
+
+/// An edge to a successor block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    /// Successor block.
+    pub to: usize,
+    /// How control gets there.
+    pub kind: EdgeKind,
+}
+
+/// A maximal straight-line run of instructions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BasicBlock {
+    /// Block number (index in [`Cfg::blocks`]).
+    pub id: usize,
+    /// First instruction index.
+    pub start: usize,
+    /// One past the last instruction index.
+    pub end: usize,
+    /// Label of the first instruction, if it has one.
+    pub label: Option<String>,
+    /// Successors, the taken edge first for conditional branches.
+    pub succs: Vec<Edge>,
+    /// Predecessor blocks.
+    pub preds: Vec<usize>,
+    /// Reachable from the entry.
+    pub reachable: bool,
+}
+
+impl BasicBlock {
+    /// Index of the last instruction.
+    pub fn last(&self) -> usize {
+        self.end - 1
+    }
+
+    /// Number of instructions.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Blocks are never empty; provided for clippy's `len_without_is_empty`.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// A natural loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loop {
+    /// Loop number (index in [`Cfg::loops`]); outer loops come before inner ones.
+    pub id: usize,
+    /// Header block (dominates every block of the loop).
+    pub header: usize,
+    /// Blocks of the loop, including nested loops' blocks, sorted.
+    pub blocks: Vec<usize>,
+    /// Back edges `(latch, header)`.
+    pub back_edges: Vec<(usize, usize)>,
+    /// Exit edges `(inside, outside)`.
+    pub exits: Vec<(usize, usize)>,
+    /// Enclosing loop.
+    pub parent: Option<usize>,
+    /// Directly nested loops.
+    pub children: Vec<usize>,
+    /// Nesting depth (1 for an outermost loop).
+    pub depth: u32,
+}
+
+impl Loop {
+    /// Does the loop contain block `b`?
+    pub fn contains(&self, b: usize) -> bool {
+        self.blocks.binary_search(&b).is_ok()
+    }
+}
+
+/// What a conditional branch means for the tracer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BranchKind {
+    /// One side goes back to the header of the loop (continue / latch).
+    LoopBackEdge {
+        /// The loop.
+        loop_id: usize,
+    },
+    /// One side leaves the loop (break).
+    LoopExit {
+        /// The innermost loop left.
+        loop_id: usize,
+    },
+    /// One side enters a loop, the other skips past it (guard of a loop
+    /// that may run zero times).
+    LoopSkip {
+        /// The guarded loop.
+        loop_id: usize,
+    },
+    /// Both sides do work and meet again later (if/else).
+    IfElse,
+    /// One side skips straight to where both sides meet (if without else,
+    /// `s_cbranch_execz` around a block).
+    Skip,
+}
+
+impl BranchKind {
+    /// Name for output.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BranchKind::LoopBackEdge { .. } => "loop-back-edge",
+            BranchKind::LoopExit { .. } => "loop-exit",
+            BranchKind::LoopSkip { .. } => "loop-skip",
+            BranchKind::IfElse => "if-else",
+            BranchKind::Skip => "skip",
+        }
+    }
+
+    /// The loop the branch is about, if any.
+    pub fn loop_id(&self) -> Option<usize> {
+        match *self {
+            BranchKind::LoopBackEdge { loop_id }
+            | BranchKind::LoopExit { loop_id }
+            | BranchKind::LoopSkip { loop_id } => Some(loop_id),
+            _ => None,
+        }
+    }
+}
+
+/// A conditional branch and its classification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Branch {
+    /// The block it ends.
+    pub block: usize,
+    /// The branch instruction's index.
+    pub instr: usize,
+    /// Block reached when taken.
+    pub taken: usize,
+    /// Block reached when not taken.
+    pub not_taken: usize,
+    /// What the branch means.
+    pub kind: BranchKind,
+}
+
+/// Why a CFG could not be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CfgError {
+    /// Control enters a cycle at more than one block.
+    #[error("irreducible control flow: the edge from the block at line {from_line} to the block at line {to_line} enters a cycle that its target does not dominate, so loops cannot be identified (loop hints need a single entry per loop)")]
+    Irreducible {
+        /// Source block.
+        from: usize,
+        /// Target block.
+        to: usize,
+        /// Source line of the source block's last instruction.
+        from_line: u32,
+        /// Source line of the target block's first instruction.
+        to_line: u32,
+    },
+    /// The program has no instructions.
+    #[error("the program has no instructions")]
+    Empty,
+}
+
+/// The analysed control-flow graph of a program.
+#[derive(Debug, Clone)]
+pub struct Cfg {
+    /// Blocks in program order; block 0 is the entry.
+    pub blocks: Vec<BasicBlock>,
+    /// Block of each instruction.
+    pub block_of: Vec<usize>,
+    /// Immediate dominator of each block (`None` for the entry and unreachable blocks).
+    pub idom: Vec<Option<usize>>,
+    /// Immediate post-dominator of each block (`None` when it is the exit's
+    /// immediate predecessor in the post-dominator tree or cannot reach an exit).
+    pub ipdom: Vec<Option<usize>>,
+    /// Loops, outer before inner.
+    pub loops: Vec<Loop>,
+    /// Innermost loop of each block.
+    pub innermost_loop: Vec<Option<usize>>,
+    /// Conditional branches in program order.
+    pub branches: Vec<Branch>,
+}
+
+impl Cfg {
+    /// Analyse `program`.
+    pub fn build(program: &Program) -> Result<Cfg, CfgError> {
+        let n = program.instructions.len();
+        if n == 0 {
+            return Err(CfgError::Empty);
+        }
+        // Leaders: first instruction, branch targets, and the instruction
+        // after any branch or program end.
+        let mut leader = vec![false; n + 1];
+        leader[0] = true;
+        for (i, s) in program.instructions.iter().enumerate() {
+            if let Some(Some(t)) = program.branch_targets.get(i) {
+                leader[*t] = true;
+            }
+            if ends_block(s.inst.class()) {
+                leader[i + 1] = true;
+            }
+        }
+        let mut blocks = Vec::new();
+        let mut block_of = vec![0; n];
+        let mut start = 0;
+        for i in 1..=n {
+            if leader[i] || i == n {
+                let id = blocks.len();
+                for b in &mut block_of[start..i] {
+                    *b = id;
+                }
+                blocks.push(BasicBlock {
+                    id,
+                    start,
+                    end: i,
+                    label: program.label_at(start).map(|l| l.name.clone()),
+                    succs: Vec::new(),
+                    preds: Vec::new(),
+                    reachable: false,
+                });
+                start = i;
+            }
+        }
+        let nb = blocks.len();
+        // A branch to the end of the program (label after the last
+        // instruction) leaves the program: no successor block.
+        let block_at = |instr: usize| (instr < n).then(|| block_of[instr]);
+        for b in 0..nb {
+            let last = blocks[b].last();
+            let class = program.instructions[last].inst.class();
+            let next = (b + 1 < nb).then_some(b + 1);
+            let target = program.branch_targets.get(last).copied().flatten().and_then(block_at);
+            let mut succs = Vec::new();
+            match class {
+                InstrClass::Branch => {
+                    if let Some(t) = target {
+                        succs.push(Edge { to: t, kind: EdgeKind::Jump });
+                    }
+                }
+                InstrClass::BranchCond => {
+                    if let Some(t) = target {
+                        succs.push(Edge { to: t, kind: EdgeKind::Taken });
+                    }
+                    if let Some(f) = next {
+                        succs.push(Edge { to: f, kind: EdgeKind::FallThrough });
+                    }
+                }
+                InstrClass::Endpgm | InstrClass::BranchIndirect => {}
+                _ => {
+                    if let Some(f) = next {
+                        succs.push(Edge { to: f, kind: EdgeKind::FallThrough });
+                    }
+                }
+            }
+            blocks[b].succs = succs;
+        }
+        for b in 0..nb {
+            for e in blocks[b].succs.clone() {
+                if !blocks[e.to].preds.contains(&b) {
+                    blocks[e.to].preds.push(b);
+                }
+            }
+        }
+        // Reachability and the petgraph view.
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
+        let nodes: Vec<NodeIndex> = (0..nb).map(|_| graph.add_node(())).collect();
+        for b in &blocks {
+            for e in &b.succs {
+                graph.update_edge(nodes[b.id], nodes[e.to], ());
+            }
+        }
+        let mut stack = vec![0usize];
+        blocks[0].reachable = true;
+        while let Some(b) = stack.pop() {
+            for e in blocks[b].succs.clone() {
+                if !blocks[e.to].reachable {
+                    blocks[e.to].reachable = true;
+                    stack.push(e.to);
+                }
+            }
+        }
+        let doms = simple_fast(&graph, nodes[0]);
+        let idom: Vec<Option<usize>> = (0..nb)
+            .map(|b| {
+                if !blocks[b].reachable {
+                    return None;
+                }
+                doms.immediate_dominator(nodes[b]).map(|d| d.index())
+            })
+            .collect();
+        // Post-dominators: reverse graph from a virtual exit that every
+        // block without successors (s_endpgm, end of code) leads to.
+        let mut rev: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
+        let rnodes: Vec<NodeIndex> = (0..=nb).map(|_| rev.add_node(())).collect();
+        let exit = rnodes[nb];
+        for b in &blocks {
+            if !b.reachable {
+                continue;
+            }
+            if b.succs.is_empty() {
+                rev.update_edge(exit, rnodes[b.id], ());
+            }
+            for e in &b.succs {
+                rev.update_edge(rnodes[e.to], rnodes[b.id], ());
+            }
+        }
+        let pdoms = simple_fast(&rev, exit);
+        let ipdom: Vec<Option<usize>> = (0..nb)
+            .map(|b| {
+                pdoms
+                    .immediate_dominator(rnodes[b])
+                    .map(|d| d.index())
+                    .filter(|&d| d != nb)
+            })
+            .collect();
+        let dominates = |a: usize, b: usize| -> bool { dominates_via(&doms, &nodes, a, b) };
+        check_reducible(&blocks, program, &dominates)?;
+        let loops = find_loops(&blocks, &dominates);
+        let mut innermost_loop = vec![None; nb];
+        for l in &loops {
+            // Loops are outer-first, so later (inner) loops overwrite.
+            for &b in &l.blocks {
+                innermost_loop[b] = Some(l.id);
+            }
+        }
+        let mut cfg = Cfg {
+            blocks,
+            block_of,
+            idom,
+            ipdom,
+            loops,
+            innermost_loop,
+            branches: Vec::new(),
+        };
+        cfg.branches = cfg.classify_branches(&dominates);
+        Ok(cfg)
+    }
+
+    /// The branch ending block `b`, if it ends with a conditional branch.
+    pub fn branch_of_block(&self, b: usize) -> Option<&Branch> {
+        self.branches.iter().find(|br| br.block == b)
+    }
+
+    /// The loop whose header is block `b`.
+    pub fn loop_with_header(&self, b: usize) -> Option<&Loop> {
+        self.loops.iter().find(|l| l.header == b)
+    }
+
+    fn classify_branches(&self, dominates: &dyn Fn(usize, usize) -> bool) -> Vec<Branch> {
+        let mut out = Vec::new();
+        for b in &self.blocks {
+            if !b.reachable || b.succs.len() != 2 {
+                continue;
+            }
+            let (taken, not_taken) = (b.succs[0].to, b.succs[1].to);
+            let inner = self.innermost_loop[b.id].map(|l| &self.loops[l]);
+            let kind = self.classify(b.id, taken, not_taken, inner, dominates);
+            out.push(Branch {
+                block: b.id,
+                instr: b.last(),
+                taken,
+                not_taken,
+                kind,
+            });
+        }
+        out
+    }
+
+    fn classify(
+        &self,
+        b: usize,
+        taken: usize,
+        not_taken: usize,
+        inner: Option<&Loop>,
+        dominates: &dyn Fn(usize, usize) -> bool,
+    ) -> BranchKind {
+        if let Some(l) = inner {
+            if l.back_edges.iter().any(|&(latch, h)| latch == b && (h == taken || h == not_taken)) {
+                return BranchKind::LoopBackEdge { loop_id: l.id };
+            }
+            if !l.contains(taken) || !l.contains(not_taken) {
+                return BranchKind::LoopExit { loop_id: l.id };
+            }
+        }
+        // A side that leads into a loop this block is not part of, while
+        // the other side goes to where both meet: a guard of that loop.
+        let merge = self.ipdom[b];
+        for (enter, other) in [(taken, not_taken), (not_taken, taken)] {
+            if let Some(m) = self.loop_entered_from(b, enter, dominates) {
+                if Some(other) == merge || !self.loops[m].contains(other) && dominates(enter, self.loops[m].header) {
+                    return BranchKind::LoopSkip { loop_id: m };
+                }
+            }
+        }
+        if taken == not_taken || Some(taken) == merge || Some(not_taken) == merge {
+            BranchKind::Skip
+        } else {
+            BranchKind::IfElse
+        }
+    }
+
+    /// The outermost loop not containing `from` whose header `enter`
+    /// reaches through blocks it dominates along a straight path
+    /// (`enter` is the header or a preheader chain leading to it).
+    fn loop_entered_from(&self, from: usize, enter: usize, dominates: &dyn Fn(usize, usize) -> bool) -> Option<usize> {
+        let mut cur = enter;
+        for _ in 0..self.blocks.len() {
+            if let Some(l) = self.loops.iter().find(|l| l.header == cur && !l.contains(from)) {
+                return dominates(enter, l.header).then_some(l.id);
+            }
+            // Follow a preheader: a block with a single successor.
+            let blk = &self.blocks[cur];
+            if blk.succs.len() == 1 && self.blocks[blk.succs[0].to].preds.len() >= 1 {
+                cur = blk.succs[0].to;
+            } else {
+                return None;
+            }
+        }
+        None
+    }
+}
+
+fn ends_block(class: InstrClass) -> bool {
+    matches!(
+        class,
+        InstrClass::Branch | InstrClass::BranchCond | InstrClass::BranchIndirect | InstrClass::Endpgm
+    )
+}
+
+fn dominates_via(doms: &Dominators<NodeIndex>, nodes: &[NodeIndex], a: usize, b: usize) -> bool {
+    match doms.dominators(nodes[b]) {
+        Some(mut it) => it.any(|d| d == nodes[a]),
+        None => false,
+    }
+}
+
+/// Any retreating edge of a depth-first search whose target does not
+/// dominate its source makes the graph irreducible.
+fn check_reducible(blocks: &[BasicBlock], program: &Program, dominates: &dyn Fn(usize, usize) -> bool) -> Result<(), CfgError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnStack,
+        Done,
+    }
+    let mut mark = vec![Mark::New; blocks.len()];
+    // Iterative DFS with explicit successor cursors.
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    mark[0] = Mark::OnStack;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if *next < blocks[b].succs.len() {
+            let s = blocks[b].succs[*next].to;
+            *next += 1;
+            match mark[s] {
+                Mark::New => {
+                    mark[s] = Mark::OnStack;
+                    stack.push((s, 0));
+                }
+                Mark::OnStack => {
+                    if !dominates(s, b) {
+                        return Err(CfgError::Irreducible {
+                            from: b,
+                            to: s,
+                            from_line: program.instructions[blocks[b].last()].pos.line,
+                            to_line: program.instructions[blocks[s].start].pos.line,
+                        });
+                    }
+                }
+                Mark::Done => {}
+            }
+        } else {
+            mark[b] = Mark::Done;
+            stack.pop();
+        }
+    }
+    Ok(())
+}
+
+fn find_loops(blocks: &[BasicBlock], dominates: &dyn Fn(usize, usize) -> bool) -> Vec<Loop> {
+    // Back edges grouped by header; one natural loop per header.
+    let mut headers: Vec<(usize, Vec<usize>)> = Vec::new();
+    for b in blocks.iter().filter(|b| b.reachable) {
+        for e in &b.succs {
+            if dominates(e.to, b.id) {
+                match headers.iter_mut().find(|(h, _)| *h == e.to) {
+                    Some((_, latches)) => latches.push(b.id),
+                    None => headers.push((e.to, vec![b.id])),
+                }
+            }
+        }
+    }
+    let mut loops: Vec<Loop> = headers
+        .into_iter()
+        .map(|(h, latches)| {
+            let mut body: BTreeSet<usize> = BTreeSet::new();
+            body.insert(h);
+            let mut work: Vec<usize> = latches.clone();
+            while let Some(x) = work.pop() {
+                if body.insert(x) {
+                    for &p in &blocks[x].preds {
+                        if blocks[p].reachable && !body.contains(&p) {
+                            work.push(p);
+                        }
+                    }
+                }
+            }
+            let blocks_vec: Vec<usize> = body.into_iter().collect();
+            let exits = blocks_vec
+                .iter()
+                .flat_map(|&b| blocks[b].succs.iter().map(move |e| (b, e.to)))
+                .filter(|(_, t)| blocks_vec.binary_search(t).is_err())
+                .collect();
+            Loop {
+                id: 0,
+                header: h,
+                back_edges: latches.iter().map(|&l| (l, h)).collect(),
+                blocks: blocks_vec,
+                exits,
+                parent: None,
+                children: Vec::new(),
+                depth: 0,
+            }
+        })
+        .collect();
+    // Outer loops first (bigger first), ties by header position.
+    loops.sort_by(|a, b| b.blocks.len().cmp(&a.blocks.len()).then(a.header.cmp(&b.header)));
+    for (i, l) in loops.iter_mut().enumerate() {
+        l.id = i;
+    }
+    for i in 0..loops.len() {
+        // Parent: the smallest other loop containing this header.
+        let parent = (0..loops.len())
+            .filter(|&j| j != i && loops[j].contains(loops[i].header) && loops[j].blocks.len() > loops[i].blocks.len())
+            .min_by_key(|&j| loops[j].blocks.len());
+        loops[i].parent = parent;
+    }
+    for i in 0..loops.len() {
+        if let Some(p) = loops[i].parent {
+            loops[p].children.push(i);
+        }
+        let mut depth = 1;
+        let mut cur = loops[i].parent;
+        while let Some(p) = cur {
+            depth += 1;
+            cur = loops[p].parent;
+        }
+        loops[i].depth = depth;
+    }
+    loops
+}
+
+impl fmt::Display for Cfg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} blocks, {} loops, {} branches", self.blocks.len(), self.loops.len(), self.branches.len())
+    }
+}

@@ -1,0 +1,150 @@
+//! The hints file (`../shared/spec/cli.md`): dispatch parameters, loop
+//! iteration counts, branch directions and memory formats/patterns.
+//!
+//! Unknown keys, and entries that name no such loop, branch or memory
+//! instruction, are errors with the position in the hints file.
+
+use serde::Deserialize;
+use std::ops::Range;
+use toml::Spanned;
+
+/// The whole hints file as written.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Hints {
+    /// How waves arrive.
+    #[serde(default)]
+    pub dispatch: DispatchHints,
+    /// Loop iteration counts.
+    #[serde(default, rename = "loop")]
+    pub loops: Vec<LoopHint>,
+    /// Branch directions.
+    #[serde(default, rename = "branch")]
+    pub branches: Vec<BranchHint>,
+    /// Memory instruction formats, filters and lane patterns.
+    #[serde(default, rename = "memory")]
+    pub memory: Vec<MemoryHint>,
+    /// Limits of trace expansion.
+    #[serde(default)]
+    pub trace: TraceHints,
+}
+
+/// `[dispatch]`: what feeds the compute unit.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchHints {
+    /// `"pixel"`, `"vertex"` or `"compute"`.
+    pub stage: Option<Spanned<String>>,
+    /// Pixel: average triangle size in pixels.
+    pub pixels_per_triangle: Option<Spanned<f64>>,
+    /// Vertex: post-transform cache efficiency (vertices per triangle, 0.5..3).
+    pub vertices_per_triangle: Option<Spanned<f64>>,
+    /// Vertex: input elements, for the synthesized fetch shader.
+    pub vertex_inputs: Option<Spanned<u32>>,
+    /// Compute: threads per workgroup.
+    pub workgroup_size: Option<Spanned<u32>>,
+    /// CUs sharing one rasterizer / vertex grouper / export path.
+    pub cu_count: Option<Spanned<u32>>,
+    /// Waves (vertex, pixel) or workgroups (compute) to simulate.
+    pub waves: Option<Spanned<u32>>,
+    /// Cap on occupancy (waves per SIMD).
+    pub waves_per_simd: Option<Spanned<u32>>,
+}
+
+/// `[[loop]]`: how many times a loop's header runs each time the loop is entered.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LoopHint {
+    /// 1-based line of the header block's first instruction.
+    pub line: Option<Spanned<u32>>,
+    /// Or the header's label.
+    pub label: Option<Spanned<String>>,
+    /// Times the header executes per entry (0 skips a guarded loop).
+    pub iterations: Spanned<u32>,
+}
+
+/// `[[branch]]`: which way a conditional branch goes.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BranchHint {
+    /// 1-based line of the branch instruction.
+    pub line: Spanned<u32>,
+    /// Taken (jump to the target) or not (fall through).
+    pub taken: Option<Spanned<bool>>,
+    /// Fraction of lanes (0..1) that take the branch (divergence). Not
+    /// simulated yet: accepted and reported, so files stay valid later.
+    pub probability: Option<Spanned<f64>>,
+}
+
+/// `[[memory]]`: facts about one memory instruction.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryHint {
+    /// 1-based line of the memory instruction.
+    pub line: Spanned<u32>,
+    /// Texel format of an image op (`rgba8`, `r32f`, `bc1`, ...).
+    pub format: Option<Spanned<String>>,
+    /// Filter of a sample (`point`, `bilinear`, `trilinear`, `aniso2x`..`aniso8x`).
+    pub filter: Option<Spanned<String>>,
+    /// Lane address pattern (`linear`, `uniform`, `stride:16`, ...).
+    pub pattern: Option<Spanned<String>>,
+}
+
+/// `[trace]`: limits of trace expansion.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TraceHints {
+    /// Largest trace (dynamic instructions per wave) before stopping with an
+    /// error; default 10 million.
+    pub max_instructions: Option<Spanned<u64>>,
+}
+
+/// A problem in a hints file, with a byte range into it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct HintsError {
+    /// Byte range in the hints text, when known.
+    pub span: Option<Range<usize>>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl HintsError {
+    /// An error at `span`.
+    pub fn at(span: Range<usize>, message: impl Into<String>) -> Self {
+        HintsError {
+            span: Some(span),
+            message: message.into(),
+        }
+    }
+
+    /// `FILE:LINE:COL: error: message` for a hints file whose text is `text`.
+    pub fn render(&self, file: &str, text: &str) -> String {
+        match &self.span {
+            Some(span) => {
+                let (line, col) = line_col(text, span.start);
+                format!("{file}:{line}:{col}: error: {}", self.message)
+            }
+            None => format!("{file}: error: {}", self.message),
+        }
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    (line, col)
+}
+
+impl Hints {
+    /// Parse a hints file.
+    pub fn parse(text: &str) -> Result<Hints, HintsError> {
+        toml::from_str(text).map_err(|e| HintsError {
+            span: e.span(),
+            message: e.message().trim().to_string(),
+        })
+    }
+}

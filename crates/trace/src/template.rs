@@ -1,0 +1,138 @@
+//! `shadersim hints FILE`: a complete, commented hints file for a program.
+
+use shadersim_asm::{Program, Stage};
+use shadersim_cfg::{BranchKind, Cfg};
+use shadersim_isa::InstrClass;
+use std::fmt::Write;
+
+/// Defaults the template shows for dispatch.
+const DEFAULT_PIXELS_PER_TRIANGLE: f64 = 16.0;
+const DEFAULT_VERTICES_PER_TRIANGLE: f64 = 1.0;
+
+/// Write a hints template for `program` of `file_name`: every loop (with
+/// its header line and label), every conditional branch, every memory
+/// instruction with its default format/filter/pattern, and the dispatch
+/// section. Values are the defaults, so the template changes nothing
+/// until edited.
+pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
+    let mut out = String::new();
+    let target = program.target.as_ref().map_or("unknown GPU".to_string(), |t| t.name.clone());
+    let stage = program.stage.unwrap_or(Stage::Compute);
+    let stage_src = if program.stage.is_some() { "from the file" } else { "default: the file does not say" };
+    let _ = writeln!(out, "# Hints for {file_name}, program `{}` ({target}).", program.name);
+    let _ = writeln!(out, "# Written by `shadersim hints`. Every value below is the default; edit what you know.");
+    let _ = writeln!(out, "# Lines are 1-based lines of {file_name}.");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "[dispatch]");
+    let _ = writeln!(out, "stage = \"{}\"            # {stage_src}; \"pixel\" | \"vertex\" | \"compute\"", stage.name());
+    match stage {
+        Stage::Pixel => {
+            let _ = writeln!(out, "pixels_per_triangle = {DEFAULT_PIXELS_PER_TRIANGLE:.1}   # average triangle size in pixels");
+        }
+        Stage::Vertex => {
+            let _ = writeln!(out, "vertices_per_triangle = {DEFAULT_VERTICES_PER_TRIANGLE:.1} # post-transform cache efficiency, 0.5 .. 3");
+            let _ = writeln!(out, "vertex_inputs = 1            # input elements fetched by the synthesized fetch shader");
+        }
+        Stage::Compute => {
+            let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
+        }
+    }
+    let _ = writeln!(out, "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path");
+    let _ = writeln!(out, "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate");
+    let _ = writeln!(out, "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow");
+
+    let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
+    if !cfg.loops.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "# Loops: `iterations` is how many times the loop's header block runs each time");
+        let _ = writeln!(out, "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard.");
+    }
+    for l in &cfg.loops {
+        let header = &cfg.blocks[l.header];
+        let first = &program.instructions[header.start];
+        let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
+        let parent = match l.parent {
+            Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
+            None => String::new(),
+        };
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
+            first.pos.line,
+            header.label.as_ref().map_or(String::new(), |l| format!("{l} ")),
+            l.depth,
+            size,
+            l.blocks.len()
+        );
+        let _ = writeln!(out, "[[loop]]");
+        let _ = writeln!(out, "line = {:<24} # {}", first.pos.line, first.text);
+        let _ = writeln!(out, "iterations = 1");
+    }
+    let mut wrote_branch_header = false;
+    for br in &cfg.branches {
+        let s = &program.instructions[br.instr];
+        if !wrote_branch_header {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "# Conditional branches. `taken = true` jumps to the target; the default is");
+            let _ = writeln!(out, "# not taken (fall through). Loop branches follow their loop's iterations.");
+            wrote_branch_header = true;
+        }
+        match br.kind {
+            BranchKind::IfElse | BranchKind::Skip => {
+                let _ = writeln!(out);
+                let _ = writeln!(
+                    out,
+                    "# {}: taken goes to line {}, not taken to line {}",
+                    br.kind.name(),
+                    line_of(br.taken),
+                    line_of(br.not_taken)
+                );
+                let _ = writeln!(out, "[[branch]]");
+                let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
+                let _ = writeln!(out, "taken = false");
+            }
+            kind => {
+                let l = kind.loop_id().map(|id| line_of(cfg.loops[id].header)).unwrap_or(0);
+                let _ = writeln!(out, "# line {}: {} ({} of the loop at line {l})", s.pos.line, s.text, kind.name());
+            }
+        }
+    }
+    let mut wrote_mem_header = false;
+    for s in &program.instructions {
+        let class = s.inst.class();
+        let keys: &[(&str, &str)] = match class {
+            InstrClass::VmemImageSample => &[("format", "\"rgba8\""), ("filter", "\"trilinear\"")],
+            InstrClass::VmemImageGather4 => &[("format", "\"rgba8\"")],
+            InstrClass::VmemImageLoad | InstrClass::VmemImageStore | InstrClass::VmemImageAtomic => {
+                &[("format", "\"rgba8\"")]
+            }
+            InstrClass::VmemBufferLoad
+            | InstrClass::VmemBufferStore
+            | InstrClass::VmemBufferAtomic
+            | InstrClass::VmemGlobalLoad
+            | InstrClass::VmemGlobalStore
+            | InstrClass::VmemGlobalAtomic
+            | InstrClass::VmemFlatLoad
+            | InstrClass::VmemFlatStore
+            | InstrClass::VmemFlatAtomic
+            | InstrClass::VmemScratchLoad
+            | InstrClass::VmemScratchStore => &[("pattern", "\"linear\"")],
+            _ => continue,
+        };
+        if !wrote_mem_header {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "# Memory instructions: texel format and filter of image ops, lane address");
+            let _ = writeln!(out, "# pattern of buffer/global/flat/scratch ops (uniform, linear, stride:BYTES,");
+            let _ = writeln!(out, "# quad-uniform, quad-permuted, tile2d:WxH, random:SEED:RANGE, list:...).");
+            wrote_mem_header = true;
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "[[memory]]");
+        let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
+        for (k, v) in keys {
+            let _ = writeln!(out, "{k} = {v}");
+        }
+    }
+    out
+}

@@ -1,0 +1,297 @@
+//! From hints to the dynamic instruction sequence one wave executes.
+
+use crate::hints::{Hints, HintsError};
+use shadersim_asm::Program;
+use shadersim_cfg::{BranchKind, Cfg};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Default bound on a trace: 10 million dynamic instructions per wave.
+pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 10_000_000;
+
+/// Hints resolved against one program: per loop and per branch decisions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracePlan {
+    /// Iterations of each loop (indexed like [`Cfg::loops`]); default 1.
+    pub iterations: Vec<u32>,
+    /// Direction of fork/skip branches by instruction index; default not taken.
+    pub taken: HashMap<usize, bool>,
+    /// Lane fraction taking a branch, by instruction index (recorded, not
+    /// yet simulated).
+    pub probability: HashMap<usize, f64>,
+    /// Bound on the trace length.
+    pub max_instructions: u64,
+}
+
+impl TracePlan {
+    /// Defaults: loops run once, branches are not taken.
+    pub fn defaults(cfg: &Cfg) -> TracePlan {
+        TracePlan {
+            iterations: vec![1; cfg.loops.len()],
+            taken: HashMap::new(),
+            probability: HashMap::new(),
+            max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+        }
+    }
+
+    /// Resolve `hints` against `program`: every `line` must name a loop
+    /// header, a conditional branch, or a memory instruction of it.
+    pub fn from_hints(program: &Program, cfg: &Cfg, hints: &Hints) -> Result<TracePlan, HintsError> {
+        let mut plan = TracePlan::defaults(cfg);
+        if let Some(m) = &hints.trace.max_instructions {
+            if *m.get_ref() == 0 {
+                return Err(HintsError::at(m.span(), "max_instructions must be at least 1"));
+            }
+            plan.max_instructions = *m.get_ref();
+        }
+        let mut seen_loops: HashMap<usize, Range<usize>> = HashMap::new();
+        for h in &hints.loops {
+            let (loop_id, span) = match (&h.line, &h.label) {
+                (Some(line), None) => (find_loop_by_line(program, cfg, *line.get_ref(), line.span())?, line.span()),
+                (None, Some(label)) => (find_loop_by_label(program, cfg, label.get_ref(), label.span())?, label.span()),
+                (Some(line), Some(_)) => {
+                    return Err(HintsError::at(line.span(), "give a loop either `line` or `label`, not both"))
+                }
+                (None, None) => {
+                    return Err(HintsError::at(h.iterations.span(), "a [[loop]] needs `line` or `label`"))
+                }
+            };
+            if let Some(prev) = seen_loops.insert(loop_id, span.clone()) {
+                let _ = prev;
+                return Err(HintsError::at(span, "this loop already has hints"));
+            }
+            plan.iterations[loop_id] = *h.iterations.get_ref();
+        }
+        for h in &hints.branches {
+            let line = *h.line.get_ref();
+            let idx = program
+                .index_at_line(line)
+                .ok_or_else(|| HintsError::at(h.line.span(), no_instruction_at(program, line)))?;
+            let branch = cfg.branches.iter().find(|b| b.instr == idx).ok_or_else(|| {
+                HintsError::at(
+                    h.line.span(),
+                    format!(
+                        "line {line} (`{}`) is not a conditional branch",
+                        program.instructions[idx].text
+                    ),
+                )
+            })?;
+            if let Some(loop_id) = branch.kind.loop_id() {
+                let header = cfg.loops[loop_id].header;
+                let hline = program.instructions[cfg.blocks[header].start].pos.line;
+                return Err(HintsError::at(
+                    h.line.span(),
+                    format!(
+                        "line {line} is the {} branch of the loop at line {hline}; its direction follows that loop's `iterations`",
+                        branch.kind.name()
+                    ),
+                ));
+            }
+            if let Some(t) = &h.taken {
+                plan.taken.insert(idx, *t.get_ref());
+            }
+            if let Some(p) = &h.probability {
+                let p_val = *p.get_ref();
+                if !(0.0..=1.0).contains(&p_val) {
+                    return Err(HintsError::at(p.span(), "probability must be between 0 and 1"));
+                }
+                plan.probability.insert(idx, p_val);
+            }
+            if h.taken.is_none() && h.probability.is_none() {
+                return Err(HintsError::at(h.line.span(), "a [[branch]] needs `taken` (or `probability`)"));
+            }
+        }
+        Ok(plan)
+    }
+}
+
+fn no_instruction_at(program: &Program, line: u32) -> String {
+    let first = program.instructions.first().map_or(0, |i| i.pos.line);
+    let last = program.instructions.last().map_or(0, |i| i.pos.line);
+    format!(
+        "no instruction of `{}` is on line {line} (its instructions are on lines {first}-{last})",
+        program.name
+    )
+}
+
+fn loop_headers_list(program: &Program, cfg: &Cfg) -> String {
+    let list: Vec<String> = cfg
+        .loops
+        .iter()
+        .map(|l| {
+            let b = &cfg.blocks[l.header];
+            let line = program.instructions[b.start].pos.line;
+            match &b.label {
+                Some(lbl) => format!("{line} ({lbl})"),
+                None => line.to_string(),
+            }
+        })
+        .collect();
+    if list.is_empty() {
+        format!("`{}` has no loops", program.name)
+    } else {
+        format!("loop headers start at lines {}", list.join(", "))
+    }
+}
+
+fn find_loop_by_line(program: &Program, cfg: &Cfg, line: u32, span: Range<usize>) -> Result<usize, HintsError> {
+    let idx = program
+        .index_at_line(line)
+        .ok_or_else(|| HintsError::at(span.clone(), no_instruction_at(program, line)))?;
+    let block = cfg.block_of[idx];
+    match cfg.loop_with_header(block) {
+        Some(l) if cfg.blocks[block].start == idx => Ok(l.id),
+        _ => Err(HintsError::at(
+            span,
+            format!(
+                "line {line} is not the first instruction of a loop header; {}",
+                loop_headers_list(program, cfg)
+            ),
+        )),
+    }
+}
+
+fn find_loop_by_label(program: &Program, cfg: &Cfg, label: &str, span: Range<usize>) -> Result<usize, HintsError> {
+    cfg.loops
+        .iter()
+        .find(|l| cfg.blocks[l.header].label.as_deref() == Some(label))
+        .map(|l| l.id)
+        .ok_or_else(|| {
+            HintsError::at(
+                span,
+                format!("`{label}` is not the label of a loop header; {}", loop_headers_list(program, cfg)),
+            )
+        })
+}
+
+/// The dynamic instruction sequence of one wave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveTrace {
+    /// Static instruction index of each dynamic instruction, in order.
+    pub ops: Vec<u32>,
+    /// Executions per wave of each static instruction.
+    pub executions: Vec<u64>,
+}
+
+/// Why a trace could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// The trace would exceed the bound.
+    #[error("the trace of one wave would exceed {limit} instructions{}; lower the loop iterations or raise [trace] max_instructions", match (.loop_line, .loop_label) { (Some(l), Some(lbl)) => format!(" in the loop at line {l} ({lbl})"), (Some(l), None) => format!(" in the loop at line {l}"), _ => String::new() })]
+    TooLong {
+        /// The bound.
+        limit: u64,
+        /// Header line of the innermost loop being expanded, if any.
+        loop_line: Option<u32>,
+        /// Its label.
+        loop_label: Option<String>,
+    },
+}
+
+impl WaveTrace {
+    /// Walk the CFG from the entry, following `plan`.
+    pub fn expand(program: &Program, cfg: &Cfg, plan: &TracePlan) -> Result<WaveTrace, TraceError> {
+        let n = program.instructions.len();
+        let mut ops: Vec<u32> = Vec::new();
+        let mut executions = vec![0u64; n];
+        let mut counter = vec![0u32; cfg.loops.len()];
+        let branch_of: HashMap<usize, usize> = cfg.branches.iter().enumerate().map(|(i, b)| (b.block, i)).collect();
+        let mut cur = 0usize;
+        let mut prev: Option<usize> = None;
+        loop {
+            // Entering loop headers: a back edge counts one more trip,
+            // entering from outside starts counting again.
+            for l in cfg.loops.iter().filter(|l| l.header == cur) {
+                counter[l.id] = match prev {
+                    Some(p) if l.contains(p) => counter[l.id].saturating_add(1),
+                    _ => 1,
+                };
+            }
+            let block = &cfg.blocks[cur];
+            if ops.len() as u64 + block.len() as u64 > plan.max_instructions {
+                let inner = cfg.innermost_loop[cur].map(|l| &cfg.loops[l]);
+                return Err(TraceError::TooLong {
+                    limit: plan.max_instructions,
+                    loop_line: inner.map(|l| program.instructions[cfg.blocks[l.header].start].pos.line),
+                    loop_label: inner.and_then(|l| cfg.blocks[l.header].label.clone()),
+                });
+            }
+            for i in block.start..block.end {
+                ops.push(i as u32);
+                executions[i] += 1;
+            }
+            let next = match block.succs.len() {
+                0 => break,
+                1 => block.succs[0].to,
+                _ => {
+                    let br = &cfg.branches[branch_of[&cur]];
+                    decide(cfg, br, plan, &counter)
+                }
+            };
+            prev = Some(cur);
+            cur = next;
+        }
+        Ok(WaveTrace { ops, executions })
+    }
+}
+
+fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u32]) -> usize {
+    let (t, f) = (br.taken, br.not_taken);
+    match br.kind {
+        BranchKind::LoopBackEdge { loop_id } => {
+            let l = &cfg.loops[loop_id];
+            let (back, other) = if t == l.header { (t, f) } else { (f, t) };
+            if counter[loop_id] < plan.iterations[loop_id] {
+                back
+            } else {
+                other
+            }
+        }
+        BranchKind::LoopExit { loop_id } => {
+            let l = &cfg.loops[loop_id];
+            let (exit, stay) = if !l.contains(t) { (t, f) } else { (f, t) };
+            if l.contains(stay) && counter[loop_id] < plan.iterations[loop_id] {
+                stay
+            } else if l.contains(stay) {
+                exit
+            } else {
+                // Both sides leave the loop: an ordinary fork outside it.
+                if plan.taken.get(&br.instr).copied().unwrap_or(false) {
+                    t
+                } else {
+                    f
+                }
+            }
+        }
+        BranchKind::LoopSkip { loop_id } => {
+            let header = cfg.loops[loop_id].header;
+            // The side that leads into the loop is the one that reaches its
+            // header without leaving the straight preheader chain.
+            let enters = |mut b: usize| {
+                for _ in 0..cfg.blocks.len() {
+                    if b == header {
+                        return true;
+                    }
+                    match cfg.blocks[b].succs.as_slice() {
+                        [only] => b = only.to,
+                        _ => return false,
+                    }
+                }
+                false
+            };
+            let (enter, skip) = if enters(t) { (t, f) } else { (f, t) };
+            if plan.iterations[loop_id] > 0 {
+                enter
+            } else {
+                skip
+            }
+        }
+        BranchKind::IfElse | BranchKind::Skip => {
+            if plan.taken.get(&br.instr).copied().unwrap_or(false) {
+                t
+            } else {
+                f
+            }
+        }
+    }
+}
