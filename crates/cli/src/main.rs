@@ -6,6 +6,7 @@
 
 mod commands;
 mod error;
+mod input;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,6 +21,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Show the control-flow graph: blocks, edges, loops and branch kinds.
+    Cfg(commands::cfg::Args),
+    /// Print a complete, commented hints template for a program.
+    Hints(commands::hints::Args),
     /// GCN memory coalescing: what one wave64 memory instruction costs for a lane address pattern.
     Coalesce(commands::coalesce::Args),
     /// Build, encode and traverse RDNA BVHs over a mesh and report what the Ray Accelerator does.
@@ -38,6 +43,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Cfg(args) => commands::cfg::run(args),
+        Command::Hints(args) => commands::hints::run(args),
         Command::Coalesce(args) => commands::coalesce::run(args),
         Command::Rt(args) => commands::rt::run(args),
         Command::Nami(args) => commands::nami::run(args),

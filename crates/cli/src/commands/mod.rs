@@ -1,5 +1,7 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
+pub mod cfg;
 pub mod coalesce;
+pub mod hints;
 pub mod nami;
 pub mod rt;

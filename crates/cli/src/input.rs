@@ -1,0 +1,84 @@
+//! Reading the assembly file named on the command line.
+
+use crate::error::CliError;
+use shadersim_asm::{read_program_bytes, Program, ProgramFile, ReadOptions};
+use shadersim_isa::Target;
+use std::io::Read;
+
+/// Architecture names that imply an ISA generation for files that do not
+/// name their GPU (objdump, RADV dumps).
+const ARCH_TARGETS: &[(&str, &str)] = &[
+    ("gcn", "gfx900"),
+    ("gcn1", "gfx600"),
+    ("gcn2", "gfx701"),
+    ("gcn3", "gfx803"),
+    ("gcn5", "gfx900"),
+    ("rdna1", "gfx1010"),
+    ("rdna2", "gfx1030"),
+    ("rdna3", "gfx1100"),
+    ("rdna4", "gfx1200"),
+];
+
+/// The ISA target an `--arch` value stands for: a gfx name or a family.
+pub fn target_for_arch(arch: &str) -> Option<Target> {
+    let name = ARCH_TARGETS
+        .iter()
+        .find(|(a, _)| *a == arch)
+        .map(|(_, t)| *t)
+        .unwrap_or(arch);
+    name.parse().ok()
+}
+
+/// Read FILE (`-` = standard input) and parse it.
+pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
+    let (name, bytes) = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| CliError::input(format!("<stdin>: error: {e}")))?;
+        ("<stdin>".to_string(), buf)
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+        (path.to_string(), bytes)
+    };
+    let target = match arch {
+        Some(a) => Some(target_for_arch(a).ok_or_else(|| {
+            CliError::Usage(format!("`{a}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+        })?),
+        None => None,
+    };
+    let file = read_program_bytes(&name, &bytes, &ReadOptions { target }).map_err(|e| CliError::Input(e.to_string()))?;
+    for w in file.formatted_warnings() {
+        eprintln!("{w}");
+    }
+    Ok(file)
+}
+
+/// Pick the program named `function`, or the first one (warning when the
+/// file holds several).
+pub fn select_program<'a>(file: &'a ProgramFile, function: Option<&str>) -> Result<&'a Program, CliError> {
+    match function {
+        Some(f) => file.program(Some(f)).ok_or_else(|| {
+            let names: Vec<&str> = file.programs.iter().map(|p| p.name.as_str()).collect();
+            CliError::Input(format!(
+                "{}: error: no program named `{f}`; the file holds: {}",
+                file.file_name,
+                names.join(", ")
+            ))
+        }),
+        None => {
+            let p = &file.programs[0];
+            if file.programs.len() > 1 {
+                let others: Vec<&str> = file.programs[1..].iter().map(|p| p.name.as_str()).collect();
+                eprintln!(
+                    "{}: note: the file holds {} programs; using `{}` (others: {}; pick one with --function)",
+                    file.file_name,
+                    file.programs.len(),
+                    p.name,
+                    others.join(", ")
+                );
+            }
+            Ok(p)
+        }
+    }
+}
