@@ -253,7 +253,10 @@ impl ProgramFile {
         self.warnings
             .iter()
             .map(|w| match w.pos {
-                Some(p) => format!("{}:{}:{}: warning: {}", self.file_name, p.line, p.column, w.message),
+                Some(p) => format!(
+                    "{}:{}:{}: warning: {}",
+                    self.file_name, p.line, p.column, w.message
+                ),
                 None => format!("{}: warning: {}", self.file_name, w.message),
             })
             .collect()
@@ -282,7 +285,11 @@ pub struct AsmError {
 impl fmt::Display for AsmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.pos {
-            Some(p) => write!(f, "{}:{}:{}: error: {}", self.file, p.line, p.column, self.message),
+            Some(p) => write!(
+                f,
+                "{}:{}:{}: error: {}",
+                self.file, p.line, p.column, self.message
+            ),
             None => write!(f, "{}: error: {}", self.file, self.message),
         }
     }

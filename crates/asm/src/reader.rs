@@ -27,10 +27,17 @@ pub struct ReadOptions {
 
 /// Read a file's bytes: rejects binary data and invalid UTF-8 with the
 /// position of the first bad byte, then reads the text.
-pub fn read_program_bytes(file_name: &str, bytes: &[u8], options: &ReadOptions) -> Result<ProgramFile, AsmError> {
+pub fn read_program_bytes(
+    file_name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<ProgramFile, AsmError> {
     let bad = |offset: usize, what: &str| {
         let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-        let col_start = bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let col_start = bytes[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
         AsmError {
             file: file_name.to_string(),
             pos: Some(SourcePos {
@@ -48,7 +55,11 @@ pub fn read_program_bytes(file_name: &str, bytes: &[u8], options: &ReadOptions) 
 }
 
 /// Read assembly text printed by LLVM, llvm-objdump or Mesa ACO/RADV.
-pub fn read_program_text(file_name: &str, text: &str, options: &ReadOptions) -> Result<ProgramFile, AsmError> {
+pub fn read_program_text(
+    file_name: &str,
+    text: &str,
+    options: &ReadOptions,
+) -> Result<ProgramFile, AsmError> {
     let dialect = detect_dialect(text);
     let mut warnings = Vec::new();
     let target = match &options.target {
@@ -113,7 +124,10 @@ pub fn detect_dialect(text: &str) -> Dialect {
             return Dialect::Aco;
         }
         if let Some((_, comment)) = line.split_once(';') {
-            if !comment.trim().is_empty() && parse_hex_words(comment).is_some() && line.starts_with(char::is_whitespace) {
+            if !comment.trim().is_empty()
+                && parse_hex_words(comment).is_some()
+                && line.starts_with(char::is_whitespace)
+            {
                 aco_hex += 1;
                 if aco_hex >= 3 {
                     return Dialect::Aco;
@@ -173,7 +187,10 @@ fn guess_target(text: &str) -> Option<(Target, u32, String)> {
         let Some(word) = line.split_whitespace().next() else {
             continue;
         };
-        if let Some(rank) = TARGET_EVIDENCE.iter().position(|(p, _)| word.starts_with(p)) {
+        if let Some(rank) = TARGET_EVIDENCE
+            .iter()
+            .position(|(p, _)| word.starts_with(p))
+        {
             if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
                 best = Some((rank, i as u32 + 1, word.to_string()));
                 if rank == 0 {
@@ -348,7 +365,10 @@ impl LineReader<'_> {
         let t = raw.trim();
         if !self.aco_in_disasm {
             if t == "disasm:" {
-                let (name, stage) = self.aco_header.take().unwrap_or_else(|| ("shader".to_string(), None));
+                let (name, stage) = self
+                    .aco_header
+                    .take()
+                    .unwrap_or_else(|| ("shader".to_string(), None));
                 let count = self.programs.len() + usize::from(self.current.is_some());
                 let name = if self.programs.iter().any(|p| p.name == name) {
                     format!("{name} #{count}")
@@ -361,15 +381,16 @@ impl LineReader<'_> {
                 // The line before `disasm:` names the shader: "Pixel Shader",
                 // "Vertex Shader as VS", "Compute Shader", ...
                 let lower = t.to_ascii_lowercase();
-                let stage = if lower.starts_with("pixel shader") || lower.starts_with("fragment shader") {
-                    Some(Stage::Pixel)
-                } else if lower.starts_with("vertex shader") {
-                    Some(Stage::Vertex)
-                } else if lower.starts_with("compute shader") {
-                    Some(Stage::Compute)
-                } else {
-                    None
-                };
+                let stage =
+                    if lower.starts_with("pixel shader") || lower.starts_with("fragment shader") {
+                        Some(Stage::Pixel)
+                    } else if lower.starts_with("vertex shader") {
+                        Some(Stage::Vertex)
+                    } else if lower.starts_with("compute shader") {
+                        Some(Stage::Compute)
+                    } else {
+                        None
+                    };
                 if stage.is_some() || lower.ends_with("shader") {
                     self.aco_header = Some((t.to_string(), stage));
                 }
@@ -391,15 +412,15 @@ impl LineReader<'_> {
 
     fn objdump_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
         let t = raw.trim();
-        if t.is_empty()
-            || t.starts_with("Disassembly of section")
-            || t.contains("file format")
-        {
+        if t.is_empty() || t.starts_with("Disassembly of section") || t.contains("file format") {
             return Ok(());
         }
         // Function header: `0000000000001100 <name>:`
         if let Some((addr, rest)) = t.split_once(' ') {
-            if addr.bytes().all(|b| b.is_ascii_hexdigit()) && rest.starts_with('<') && rest.ends_with(">:") {
+            if addr.bytes().all(|b| b.is_ascii_hexdigit())
+                && rest.starts_with('<')
+                && rest.ends_with(">:")
+            {
                 let name = &rest[1..rest.len() - 2];
                 self.start_program(name, n, None);
                 return Ok(());
@@ -504,7 +525,10 @@ impl LineReader<'_> {
             }
             ".long" if self.in_config => {
                 if let Some(v) = shadersim_isa::operand::parse_int(arg) {
-                    if let Some((_, stage)) = CONFIG_STAGE_REGISTERS.iter().find(|(r, _)| i64::from(*r) == v) {
+                    if let Some((_, stage)) = CONFIG_STAGE_REGISTERS
+                        .iter()
+                        .find(|(r, _)| i64::from(*r) == v)
+                    {
                         self.pending_stage = Some(*stage);
                     }
                 }
@@ -548,13 +572,16 @@ impl LineReader<'_> {
             }
             _ if name.starts_with(".amdhsa_") => {
                 if let Some((_, d)) = self.descriptor.as_mut() {
-                    let v = shadersim_isa::operand::parse_int(arg).and_then(|v| u32::try_from(v).ok());
+                    let v =
+                        shadersim_isa::operand::parse_int(arg).and_then(|v| u32::try_from(v).ok());
                     match name {
                         ".amdhsa_next_free_vgpr" => d.vgprs = v,
                         ".amdhsa_next_free_sgpr" => d.sgprs = v,
                         ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
                         ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
-                        ".amdhsa_wavefront_size32" => d.wave_size = Some(if v == Some(1) { 32 } else { 64 }),
+                        ".amdhsa_wavefront_size32" => {
+                            d.wave_size = Some(if v == Some(1) { 32 } else { 64 })
+                        }
                         _ => {}
                     }
                 }
@@ -573,7 +600,10 @@ impl LineReader<'_> {
         };
         let value: Option<u32> = value.split_whitespace().next().and_then(|v| v.parse().ok());
         let key = key.trim();
-        if !matches!(key, "NumVgprs" | "NumSgprs" | "ScratchSize" | "LDSByteSize" | "Occupancy") {
+        if !matches!(
+            key,
+            "NumVgprs" | "NumSgprs" | "ScratchSize" | "LDSByteSize" | "Occupancy"
+        ) {
             return;
         }
         let Some(p) = self.stats_program() else {
@@ -614,7 +644,14 @@ impl LineReader<'_> {
         });
     }
 
-    fn code(&mut self, n: u32, raw: &str, code: &str, address: Option<u64>, encoding: Vec<u32>) -> Result<(), AsmError> {
+    fn code(
+        &mut self,
+        n: u32,
+        raw: &str,
+        code: &str,
+        address: Option<u64>,
+        encoding: Vec<u32>,
+    ) -> Result<(), AsmError> {
         let trimmed = code.trim();
         if trimmed.is_empty() {
             return Ok(());
@@ -628,7 +665,8 @@ impl LineReader<'_> {
             }
         }
         let col = code.len() - code.trim_start().len();
-        let inst = Instruction::parse(trimmed, self.gen, self.table).map_err(|e| self.error(n, col + e.column, e.message))?;
+        let inst = Instruction::parse(trimmed, self.gen, self.table)
+            .map_err(|e| self.error(n, col + e.column, e.message))?;
         if let Recognition::FamilyRule(prefix) = inst.recognition {
             self.warn(
                 n,
@@ -639,11 +677,20 @@ impl LineReader<'_> {
                     inst.info.class
                 ),
             );
-        } else if !inst.valid_for_gen && self.target.is_some() && !inst.info.flags.contains(shadersim_isa::table::InstrFlags::LLVM21) {
+        } else if !inst.valid_for_gen
+            && self.target.is_some()
+            && !inst
+                .info
+                .flags
+                .contains(shadersim_isa::table::InstrFlags::LLVM21)
+        {
             self.warn(
                 n,
                 col,
-                format!("`{}` is not a {} instruction (the table lists it for gfx{})", inst.mnemonic, self.gen, inst.info.gens),
+                format!(
+                    "`{}` is not a {} instruction (the table lists it for gfx{})",
+                    inst.mnemonic, self.gen, inst.info.gens
+                ),
             );
         }
         let _ = raw;
@@ -695,14 +742,61 @@ impl LineReader<'_> {
 
 /// Directives read silently (they carry nothing the simulator needs).
 const KNOWN_DIRECTIVES: &[&str] = &[
-    ".amdgcn_target", ".amdhsa_code_object_version", ".globl", ".global", ".protected", ".hidden", ".weak",
-    ".p2align", ".align", ".size", ".ident", ".addrsig", ".addrsig_sym", ".set", ".file", ".loc", ".cfi_startproc",
-    ".cfi_endproc", ".cfi_sections", ".local", ".comm", ".end_amdgpu_metadata", ".byte", ".short", ".long",
-    ".quad", ".zero", ".space", ".asciz", ".ascii", ".string", ".word", ".hsa_code_object_version",
-    ".hsa_code_object_isa", ".amd_kernel_code_t", ".end_amd_kernel_code_t", ".amd_amdgpu_isa",
-    ".amd_amdgpu_hsa_metadata", ".end_amd_amdgpu_hsa_metadata", ".amdgpu_hsa_kernel", ".end_amdgpu_pal_metadata",
-    ".previous", ".popsection", ".pushsection", ".option", ".macro", ".endm", ".equ", ".reloc", ".uleb128",
-    ".sleb128", ".balign", ".fill", ".type", ".loc_file",
+    ".amdgcn_target",
+    ".amdhsa_code_object_version",
+    ".globl",
+    ".global",
+    ".protected",
+    ".hidden",
+    ".weak",
+    ".p2align",
+    ".align",
+    ".size",
+    ".ident",
+    ".addrsig",
+    ".addrsig_sym",
+    ".set",
+    ".file",
+    ".loc",
+    ".cfi_startproc",
+    ".cfi_endproc",
+    ".cfi_sections",
+    ".local",
+    ".comm",
+    ".end_amdgpu_metadata",
+    ".byte",
+    ".short",
+    ".long",
+    ".quad",
+    ".zero",
+    ".space",
+    ".asciz",
+    ".ascii",
+    ".string",
+    ".word",
+    ".hsa_code_object_version",
+    ".hsa_code_object_isa",
+    ".amd_kernel_code_t",
+    ".end_amd_kernel_code_t",
+    ".amd_amdgpu_isa",
+    ".amd_amdgpu_hsa_metadata",
+    ".end_amd_amdgpu_hsa_metadata",
+    ".amdgpu_hsa_kernel",
+    ".end_amdgpu_pal_metadata",
+    ".previous",
+    ".popsection",
+    ".pushsection",
+    ".option",
+    ".macro",
+    ".endm",
+    ".equ",
+    ".reloc",
+    ".uleb128",
+    ".sleb128",
+    ".balign",
+    ".fill",
+    ".type",
+    ".loc_file",
 ];
 
 fn merge_declared(into: &mut DeclaredResources, from: DeclaredResources) {
@@ -730,7 +824,8 @@ fn stage_from_exports(p: &Program) -> Option<Stage> {
 }
 
 fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(), AsmError> {
-    let mut label_index: HashMap<String, usize> = p.labels.iter().map(|l| (l.name.clone(), l.index)).collect();
+    let mut label_index: HashMap<String, usize> =
+        p.labels.iter().map(|l| (l.name.clone(), l.index)).collect();
     let addr_index: HashMap<u64, usize> = p
         .instructions
         .iter()
@@ -752,7 +847,10 @@ fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(),
                     return Err(AsmError {
                         file: file.to_string(),
                         pos: Some(s.pos),
-                        message: format!("branch to `{name}`, which is not a label of `{}`", p.name),
+                        message: format!(
+                            "branch to `{name}`, which is not a label of `{}`",
+                            p.name
+                        ),
                     })
                 }
             },
@@ -779,17 +877,22 @@ fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(),
                     Some(i) => {
                         let name = format!(".L_0x{t:x}");
                         if label_index.insert(name.clone(), i).is_none() {
-                            new_labels.push(Label { name, index: i, line: 0 });
+                            new_labels.push(Label {
+                                name,
+                                index: i,
+                                line: 0,
+                            });
                         }
                         Some(i)
                     }
-                    None => {
-                        return Err(AsmError {
-                            file: file.to_string(),
-                            pos: Some(s.pos),
-                            message: format!("branch target 0x{t:x} is not the address of an instruction of `{}`", p.name),
-                        })
-                    }
+                    None => return Err(AsmError {
+                        file: file.to_string(),
+                        pos: Some(s.pos),
+                        message: format!(
+                            "branch target 0x{t:x} is not the address of an instruction of `{}`",
+                            p.name
+                        ),
+                    }),
                 }
             }
             Some(_) => None,

@@ -254,26 +254,43 @@ impl Cfg {
             let last = blocks[b].last();
             let class = program.instructions[last].inst.class();
             let next = (b + 1 < nb).then_some(b + 1);
-            let target = program.branch_targets.get(last).copied().flatten().and_then(block_at);
+            let target = program
+                .branch_targets
+                .get(last)
+                .copied()
+                .flatten()
+                .and_then(block_at);
             let mut succs = Vec::new();
             match class {
                 InstrClass::Branch => {
                     if let Some(t) = target {
-                        succs.push(Edge { to: t, kind: EdgeKind::Jump });
+                        succs.push(Edge {
+                            to: t,
+                            kind: EdgeKind::Jump,
+                        });
                     }
                 }
                 InstrClass::BranchCond => {
                     if let Some(t) = target {
-                        succs.push(Edge { to: t, kind: EdgeKind::Taken });
+                        succs.push(Edge {
+                            to: t,
+                            kind: EdgeKind::Taken,
+                        });
                     }
                     if let Some(f) = next {
-                        succs.push(Edge { to: f, kind: EdgeKind::FallThrough });
+                        succs.push(Edge {
+                            to: f,
+                            kind: EdgeKind::FallThrough,
+                        });
                     }
                 }
                 InstrClass::Endpgm | InstrClass::BranchIndirect => {}
                 _ => {
                     if let Some(f) = next {
-                        succs.push(Edge { to: f, kind: EdgeKind::FallThrough });
+                        succs.push(Edge {
+                            to: f,
+                            kind: EdgeKind::FallThrough,
+                        });
                     }
                 }
             }
@@ -400,7 +417,10 @@ impl Cfg {
         dominates: &dyn Fn(usize, usize) -> bool,
     ) -> BranchKind {
         if let Some(l) = inner {
-            if l.back_edges.iter().any(|&(latch, h)| latch == b && (h == taken || h == not_taken)) {
+            if l.back_edges
+                .iter()
+                .any(|&(latch, h)| latch == b && (h == taken || h == not_taken))
+            {
                 return BranchKind::LoopBackEdge { loop_id: l.id };
             }
             if !l.contains(taken) || !l.contains(not_taken) {
@@ -412,7 +432,9 @@ impl Cfg {
         let merge = self.ipdom[b];
         for (enter, other) in [(taken, not_taken), (not_taken, taken)] {
             if let Some(m) = self.loop_entered_from(b, enter, dominates) {
-                if Some(other) == merge || !self.loops[m].contains(other) && dominates(enter, self.loops[m].header) {
+                if Some(other) == merge
+                    || !self.loops[m].contains(other) && dominates(enter, self.loops[m].header)
+                {
                     return BranchKind::LoopSkip { loop_id: m };
                 }
             }
@@ -427,10 +449,19 @@ impl Cfg {
     /// The outermost loop not containing `from` whose header `enter`
     /// reaches through blocks it dominates along a straight path
     /// (`enter` is the header or a preheader chain leading to it).
-    fn loop_entered_from(&self, from: usize, enter: usize, dominates: &dyn Fn(usize, usize) -> bool) -> Option<usize> {
+    fn loop_entered_from(
+        &self,
+        from: usize,
+        enter: usize,
+        dominates: &dyn Fn(usize, usize) -> bool,
+    ) -> Option<usize> {
         let mut cur = enter;
         for _ in 0..self.blocks.len() {
-            if let Some(l) = self.loops.iter().find(|l| l.header == cur && !l.contains(from)) {
+            if let Some(l) = self
+                .loops
+                .iter()
+                .find(|l| l.header == cur && !l.contains(from))
+            {
                 return dominates(enter, l.header).then_some(l.id);
             }
             // Follow a preheader: a block with a single successor.
@@ -448,7 +479,10 @@ impl Cfg {
 fn ends_block(class: InstrClass) -> bool {
     matches!(
         class,
-        InstrClass::Branch | InstrClass::BranchCond | InstrClass::BranchIndirect | InstrClass::Endpgm
+        InstrClass::Branch
+            | InstrClass::BranchCond
+            | InstrClass::BranchIndirect
+            | InstrClass::Endpgm
     )
 }
 
@@ -461,7 +495,11 @@ fn dominates_via(doms: &Dominators<NodeIndex>, nodes: &[NodeIndex], a: usize, b:
 
 /// Any retreating edge of a depth-first search whose target does not
 /// dominate its source makes the graph irreducible.
-fn check_reducible(blocks: &[BasicBlock], program: &Program, dominates: &dyn Fn(usize, usize) -> bool) -> Result<(), CfgError> {
+fn check_reducible(
+    blocks: &[BasicBlock],
+    program: &Program,
+    dominates: &dyn Fn(usize, usize) -> bool,
+) -> Result<(), CfgError> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -548,14 +586,23 @@ fn find_loops(blocks: &[BasicBlock], dominates: &dyn Fn(usize, usize) -> bool) -
         })
         .collect();
     // Outer loops first (bigger first), ties by header position.
-    loops.sort_by(|a, b| b.blocks.len().cmp(&a.blocks.len()).then(a.header.cmp(&b.header)));
+    loops.sort_by(|a, b| {
+        b.blocks
+            .len()
+            .cmp(&a.blocks.len())
+            .then(a.header.cmp(&b.header))
+    });
     for (i, l) in loops.iter_mut().enumerate() {
         l.id = i;
     }
     for i in 0..loops.len() {
         // Parent: the smallest other loop containing this header.
         let parent = (0..loops.len())
-            .filter(|&j| j != i && loops[j].contains(loops[i].header) && loops[j].blocks.len() > loops[i].blocks.len())
+            .filter(|&j| {
+                j != i
+                    && loops[j].contains(loops[i].header)
+                    && loops[j].blocks.len() > loops[i].blocks.len()
+            })
             .min_by_key(|&j| loops[j].blocks.len());
         loops[i].parent = parent;
     }
@@ -576,6 +623,12 @@ fn find_loops(blocks: &[BasicBlock], dominates: &dyn Fn(usize, usize) -> bool) -
 
 impl fmt::Display for Cfg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} blocks, {} loops, {} branches", self.blocks.len(), self.loops.len(), self.branches.len())
+        write!(
+            f,
+            "{} blocks, {} loops, {} branches",
+            self.blocks.len(),
+            self.loops.len(),
+            self.branches.len()
+        )
     }
 }

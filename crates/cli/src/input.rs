@@ -38,7 +38,8 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
             .map_err(|e| CliError::input(format!("<stdin>: error: {e}")))?;
         ("<stdin>".to_string(), buf)
     } else {
-        let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
         (path.to_string(), bytes)
     };
     let target = match arch {
@@ -47,7 +48,8 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         })?),
         None => None,
     };
-    let file = read_program_bytes(&name, &bytes, &ReadOptions { target }).map_err(|e| CliError::Input(e.to_string()))?;
+    let file = read_program_bytes(&name, &bytes, &ReadOptions { target })
+        .map_err(|e| CliError::Input(e.to_string()))?;
     for w in file.formatted_warnings() {
         eprintln!("{w}");
     }
@@ -56,7 +58,10 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
 
 /// Pick the program named `function`, or the first one (warning when the
 /// file holds several).
-pub fn select_program<'a>(file: &'a ProgramFile, function: Option<&str>) -> Result<&'a Program, CliError> {
+pub fn select_program<'a>(
+    file: &'a ProgramFile,
+    function: Option<&str>,
+) -> Result<&'a Program, CliError> {
     match function {
         Some(f) => file.program(Some(f)).ok_or_else(|| {
             let names: Vec<&str> = file.programs.iter().map(|p| p.name.as_str()).collect();
@@ -69,7 +74,8 @@ pub fn select_program<'a>(file: &'a ProgramFile, function: Option<&str>) -> Resu
         None => {
             let p = &file.programs[0];
             if file.programs.len() > 1 {
-                let others: Vec<&str> = file.programs[1..].iter().map(|p| p.name.as_str()).collect();
+                let others: Vec<&str> =
+                    file.programs[1..].iter().map(|p| p.name.as_str()).collect();
                 eprintln!(
                     "{}: note: the file holds {} programs; using `{}` (others: {}; pick one with --function)",
                     file.file_name,

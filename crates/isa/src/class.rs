@@ -262,7 +262,10 @@ impl InstrClass {
     pub fn is_control_flow(self) -> bool {
         matches!(
             self,
-            InstrClass::Branch | InstrClass::BranchCond | InstrClass::BranchIndirect | InstrClass::Call
+            InstrClass::Branch
+                | InstrClass::BranchCond
+                | InstrClass::BranchIndirect
+                | InstrClass::Call
         )
     }
 
@@ -305,7 +308,10 @@ mod tests {
         assert!(InstrClass::VmemImageSample.is_image());
         assert!(InstrClass::VmemCache.is_vmem());
         assert!(InstrClass::WaitLoadcntDscnt.is_wait());
-        assert_eq!(InstrClass::VmemGlobalAtomic.mem_direction(), Some(MemDirection::Atomic));
+        assert_eq!(
+            InstrClass::VmemGlobalAtomic.mem_direction(),
+            Some(MemDirection::Atomic)
+        );
         assert_eq!(InstrClass::Lds.mem_direction(), None);
     }
 }

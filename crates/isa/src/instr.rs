@@ -124,21 +124,56 @@ const CARRY_OUT_PREFIXES: &[&str] = &[
 ];
 
 /// Scalar ops that read SCC.
-const SCC_READERS: &[&str] = &["s_cselect_", "s_cmov_", "s_addc_", "s_subb_", "s_cbranch_scc"];
+const SCC_READERS: &[&str] = &[
+    "s_cselect_",
+    "s_cmov_",
+    "s_addc_",
+    "s_subb_",
+    "s_cbranch_scc",
+];
 
 /// Scalar ALU ops that do not write SCC (every other SOP1/SOP2 op does, or
 /// may; the simulator does not depend on this, reports do).
 const SCC_KEEPERS: &[&str] = &[
-    "s_mov", "s_movk", "s_cmov", "s_cselect", "s_mul_i32", "s_mul_hi", "s_pack_", "s_getpc", "s_setpc",
-    "s_swappc", "s_getreg", "s_setreg", "s_movrel", "s_brev", "s_sext", "s_bitset", "s_bitreplicate",
-    "s_alloc_vgpr", "s_sendmsg", "s_version", "s_cvt_", "s_ceil", "s_floor", "s_trunc", "s_rndne",
-    "s_fmac", "s_fmaak", "s_fmamk", "s_add_f", "s_sub_f", "s_mul_f", "s_min_f", "s_max_f",
+    "s_mov",
+    "s_movk",
+    "s_cmov",
+    "s_cselect",
+    "s_mul_i32",
+    "s_mul_hi",
+    "s_pack_",
+    "s_getpc",
+    "s_setpc",
+    "s_swappc",
+    "s_getreg",
+    "s_setreg",
+    "s_movrel",
+    "s_brev",
+    "s_sext",
+    "s_bitset",
+    "s_bitreplicate",
+    "s_alloc_vgpr",
+    "s_sendmsg",
+    "s_version",
+    "s_cvt_",
+    "s_ceil",
+    "s_floor",
+    "s_trunc",
+    "s_rndne",
+    "s_fmac",
+    "s_fmaak",
+    "s_fmamk",
+    "s_add_f",
+    "s_sub_f",
+    "s_mul_f",
+    "s_min_f",
+    "s_max_f",
 ];
 
 /// DS ops that return data by their name.
 const DS_RETURNING_WORDS: &[&str] = &[
-    "read", "load", "rtn", "swizzle", "permute", "bpermute", "append", "consume", "ordered", "param",
-    "direct",
+    "read", "load", "rtn", "swizzle", "permute", "bpermute", "append", "consume", "ordered",
+    "param", "direct",
 ];
 
 impl Instruction {
@@ -150,10 +185,11 @@ impl Instruction {
             let mut x = Instruction::parse(&text[..pos], gen, table)?;
             let y_text = &text[pos + 2..];
             let y_offset = pos + 2 + (y_text.len() - y_text.trim_start().len());
-            let y = Instruction::parse(y_text.trim_start(), gen, table).map_err(|e| InstrError {
-                column: e.column + y_offset,
-                message: e.message,
-            })?;
+            let y =
+                Instruction::parse(y_text.trim_start(), gen, table).map_err(|e| InstrError {
+                    column: e.column + y_offset,
+                    message: e.message,
+                })?;
             x.dual = Some(Box::new(y));
             return Ok(x);
         }
@@ -219,8 +255,14 @@ impl Instruction {
         // Waits, messages and the delay hint keep their own syntax; their
         // text is interpreted on demand, not as a register list.
         if self.info.class.is_wait() && self.info.class != InstrClass::WaitVscnt
-            || matches!(self.info.class, InstrClass::Sendmsg | InstrClass::Hint | InstrClass::Nop | InstrClass::Sleep | InstrClass::Setprio)
-                && !self.mnemonic.starts_with("s_sendmsg_rtn")
+            || matches!(
+                self.info.class,
+                InstrClass::Sendmsg
+                    | InstrClass::Hint
+                    | InstrClass::Nop
+                    | InstrClass::Sleep
+                    | InstrClass::Setprio
+            ) && !self.mnemonic.starts_with("s_sendmsg_rtn")
         {
             return Ok(());
         }
@@ -285,7 +327,8 @@ impl Instruction {
         if self.info.flags.contains(InstrFlags::RTN) {
             return true;
         }
-        if !self.info.flags.contains(InstrFlags::ATOMIC) && self.info.class.mem_direction() != Some(MemDirection::Atomic)
+        if !self.info.flags.contains(InstrFlags::ATOMIC)
+            && self.info.class.mem_direction() != Some(MemDirection::Atomic)
         {
             return matches!(self.info.class.mem_direction(), Some(MemDirection::Load));
         }
@@ -408,7 +451,10 @@ impl Instruction {
             .collect();
         let name = self.base_mnemonic();
         let class = self.info.class;
-        if class.is_valu() || class.is_vmem() || matches!(class, InstrClass::Lds | InstrClass::Export) {
+        if class.is_valu()
+            || class.is_vmem()
+            || matches!(class, InstrClass::Lds | InstrClass::Export)
+        {
             out.push(RegRange::special(SpecialReg::ExecLo, 2));
         }
         if class == InstrClass::ValuInterp {
@@ -474,7 +520,8 @@ impl Instruction {
             return Err("`s_waitcnt` needs counter fields or an immediate".into());
         }
         if let Some(imm) = parse_int(text) {
-            let imm = u32::try_from(imm).map_err(|_| format!("bad s_waitcnt immediate `{text}`"))?;
+            let imm =
+                u32::try_from(imm).map_err(|_| format!("bad s_waitcnt immediate `{text}`"))?;
             return Ok(decode_waitcnt_imm(gen, imm));
         }
         if gen == GfxGen::Gfx12 {
@@ -508,8 +555,13 @@ impl Instruction {
     /// objdump offset in DWORDs).
     pub fn branch_target(&self) -> Option<&Operand> {
         match self.info.class {
-            InstrClass::Branch | InstrClass::BranchCond | InstrClass::Call if self.info.encoding == Encoding::Sopp || self.mnemonic == "s_call_b64" => {
-                self.operands.iter().rev().find(|o| matches!(o, Operand::Symbol(_) | Operand::Imm(_)))
+            InstrClass::Branch | InstrClass::BranchCond | InstrClass::Call
+                if self.info.encoding == Encoding::Sopp || self.mnemonic == "s_call_b64" =>
+            {
+                self.operands
+                    .iter()
+                    .rev()
+                    .find(|o| matches!(o, Operand::Symbol(_) | Operand::Imm(_)))
             }
             _ => None,
         }
@@ -520,7 +572,9 @@ impl Instruction {
     /// gathers), otherwise from the data register operand.
     pub fn data_dwords(&self) -> Option<u32> {
         let class = self.info.class;
-        if class.mem_direction().is_none() && !matches!(class, InstrClass::Smem | InstrClass::Lds | InstrClass::Gds) {
+        if class.mem_direction().is_none()
+            && !matches!(class, InstrClass::Smem | InstrClass::Lds | InstrClass::Gds)
+        {
             return None;
         }
         if let Some(d) = self.info.data_dwords {
@@ -532,7 +586,11 @@ impl Instruction {
             }
             if class == InstrClass::VmemImageBvh {
                 // Hit data: 4 DWORDs (BVH4) or more; take the destination width.
-                return self.operands.first().and_then(Operand::reg).map(|r| u32::from(r.count));
+                return self
+                    .operands
+                    .first()
+                    .and_then(Operand::reg)
+                    .map(|r| u32::from(r.count));
             }
             let channels = self
                 .modifier("dmask")
@@ -589,7 +647,11 @@ impl Instruction {
         if self.has_modifier("compr") {
             return Some(64);
         }
-        let regs = self.operands.iter().filter(|o| matches!(o, Operand::Reg { .. })).count() as u32;
+        let regs = self
+            .operands
+            .iter()
+            .filter(|o| matches!(o, Operand::Reg { .. }))
+            .count() as u32;
         Some(32 * regs)
     }
 
@@ -664,7 +726,8 @@ mod tests {
     use super::*;
 
     fn parse(text: &str, gen: GfxGen) -> Instruction {
-        Instruction::parse(text, gen, InstrTable::builtin()).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        Instruction::parse(text, gen, InstrTable::builtin())
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"))
     }
 
     fn v(i: u16) -> RegRange {
@@ -689,8 +752,18 @@ mod tests {
 
     #[test]
     fn memory_ops() {
-        let i = parse("buffer_load_dwordx4 v[0:3], v4, s[8:11], 0 offen offset:16", GfxGen::Gfx9);
-        assert_eq!(i.writes(), vec![RegRange { file: RegFile::Vgpr, first: 0, count: 4 }]);
+        let i = parse(
+            "buffer_load_dwordx4 v[0:3], v4, s[8:11], 0 offen offset:16",
+            GfxGen::Gfx9,
+        );
+        assert_eq!(
+            i.writes(),
+            vec![RegRange {
+                file: RegFile::Vgpr,
+                first: 0,
+                count: 4
+            }]
+        );
         assert_eq!(i.data_dwords(), Some(4));
         assert_eq!(i.modifier("offset").unwrap().int_value(), Some(16));
         assert!(i.has_modifier("offen"));
@@ -703,7 +776,10 @@ mod tests {
         );
         assert_eq!(i.data_dwords(), Some(3));
         assert_eq!(i.defs, 1);
-        let i = parse("image_sample v[0:1], v[4:5], s[8:15], s[0:3] dmask:0xf d16", GfxGen::Gfx9);
+        let i = parse(
+            "image_sample v[0:1], v[4:5], s[8:15], s[0:3] dmask:0xf d16",
+            GfxGen::Gfx9,
+        );
         assert_eq!(i.data_dwords(), Some(2));
         let i = parse("global_atomic_add v0, v[1:2], v3, off glc", GfxGen::Gfx9);
         assert!(i.returns_data());
@@ -718,25 +794,56 @@ mod tests {
 
     #[test]
     fn waits_per_generation() {
-        let w = parse("s_waitcnt vmcnt(0) lgkmcnt(0)", GfxGen::Gfx9).wait(GfxGen::Gfx9).unwrap().unwrap();
+        let w = parse("s_waitcnt vmcnt(0) lgkmcnt(0)", GfxGen::Gfx9)
+            .wait(GfxGen::Gfx9)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.get(Counter::Vm), Some(0));
         assert_eq!(w.get(Counter::Lgkm), Some(0));
         assert_eq!(w.get(Counter::Exp), None);
-        let w = parse("s_waitcnt vmcnt(1) & expcnt(2)", GfxGen::Gfx8).wait(GfxGen::Gfx8).unwrap().unwrap();
-        assert_eq!((w.get(Counter::Vm), w.get(Counter::Exp)), (Some(1), Some(2)));
-        let w = parse("s_waitcnt 0x3f70", GfxGen::Gfx9).wait(GfxGen::Gfx9).unwrap().unwrap();
+        let w = parse("s_waitcnt vmcnt(1) & expcnt(2)", GfxGen::Gfx8)
+            .wait(GfxGen::Gfx8)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (w.get(Counter::Vm), w.get(Counter::Exp)),
+            (Some(1), Some(2))
+        );
+        let w = parse("s_waitcnt 0x3f70", GfxGen::Gfx9)
+            .wait(GfxGen::Gfx9)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.waits, vec![(Counter::Vm, 0)]);
-        let w = parse("s_waitcnt_vscnt null, 0x0", GfxGen::Gfx10).wait(GfxGen::Gfx10).unwrap().unwrap();
+        let w = parse("s_waitcnt_vscnt null, 0x0", GfxGen::Gfx10)
+            .wait(GfxGen::Gfx10)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.waits, vec![(Counter::Vs, 0)]);
-        let w = parse("s_wait_loadcnt 0x2", GfxGen::Gfx12).wait(GfxGen::Gfx12).unwrap().unwrap();
+        let w = parse("s_wait_loadcnt 0x2", GfxGen::Gfx12)
+            .wait(GfxGen::Gfx12)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.waits, vec![(Counter::Load, 2)]);
-        let w = parse("s_wait_loadcnt_dscnt 0x0", GfxGen::Gfx12).wait(GfxGen::Gfx12).unwrap().unwrap();
+        let w = parse("s_wait_loadcnt_dscnt 0x0", GfxGen::Gfx12)
+            .wait(GfxGen::Gfx12)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.get(Counter::Ds), Some(0));
-        let w = parse("s_endpgm", GfxGen::Gfx9).wait(GfxGen::Gfx9).unwrap().unwrap();
+        let w = parse("s_endpgm", GfxGen::Gfx9)
+            .wait(GfxGen::Gfx9)
+            .unwrap()
+            .unwrap();
         assert_eq!(w.waits.len(), 3);
-        assert!(parse("s_waitcnt frob(1)", GfxGen::Gfx9).wait(GfxGen::Gfx9).is_err());
-        assert!(parse("s_wait_loadcnt", GfxGen::Gfx12).wait(GfxGen::Gfx12).is_err());
-        assert_eq!(parse("v_add_f32 v0, v1, v2", GfxGen::Gfx9).wait(GfxGen::Gfx9), Ok(None));
+        assert!(parse("s_waitcnt frob(1)", GfxGen::Gfx9)
+            .wait(GfxGen::Gfx9)
+            .is_err());
+        assert!(parse("s_wait_loadcnt", GfxGen::Gfx12)
+            .wait(GfxGen::Gfx12)
+            .is_err());
+        assert_eq!(
+            parse("v_add_f32 v0, v1, v2", GfxGen::Gfx9).wait(GfxGen::Gfx9),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -752,16 +859,32 @@ mod tests {
         let i = parse("exp mrt0 v0, v0, v1, v1 done compr vm", GfxGen::Gfx9);
         assert_eq!(i.export_bits(), Some(64));
         let i = parse("exp pos0 v1, v2, off, off done", GfxGen::Gfx9);
-        assert_eq!((i.export_target(), i.export_bits()), (Some(ExportTarget::Pos(0)), Some(64)));
-        let d = parse("s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)", GfxGen::Gfx11)
-            .delay_alu()
-            .unwrap();
-        assert_eq!(d, DelayAlu { id0: AluDep::Valu(1), skip: 1, id1: AluDep::SaluCycle(1) });
+        assert_eq!(
+            (i.export_target(), i.export_bits()),
+            (Some(ExportTarget::Pos(0)), Some(64))
+        );
+        let d = parse(
+            "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)",
+            GfxGen::Gfx11,
+        )
+        .delay_alu()
+        .unwrap();
+        assert_eq!(
+            d,
+            DelayAlu {
+                id0: AluDep::Valu(1),
+                skip: 1,
+                id1: AluDep::SaluCycle(1)
+            }
+        );
     }
 
     #[test]
     fn vopd_parses_both_halves() {
-        let i = parse("v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5", GfxGen::Gfx11);
+        let i = parse(
+            "v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5",
+            GfxGen::Gfx11,
+        );
         assert_eq!(i.info.class, InstrClass::ValuDual);
         let w = i.writes();
         assert!(w.contains(&v(0)) && w.contains(&v(3)));

@@ -496,9 +496,8 @@ fn looks_like_symbol(s: &str) -> bool {
         None => return false,
     };
     (first == '.' || first == '_' || first.is_ascii_alphabetic())
-        && s.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '@' | '+' | '-' | '$')
-        })
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '@' | '+' | '-' | '$'))
         && (s.starts_with(".L") || s.starts_with("BB") || s.contains('@') || s.starts_with('_'))
 }
 
@@ -631,17 +630,25 @@ mod tests {
     #[test]
     fn operands_with_modifiers() {
         match parse_operand("-|v2|").unwrap() {
-            Operand::Reg { neg, abs, range, .. } => {
+            Operand::Reg {
+                neg, abs, range, ..
+            } => {
                 assert!(neg && abs);
                 assert_eq!(range, RegRange::single(RegFile::Vgpr, 2));
             }
             other => panic!("{other:?}"),
         }
         assert_eq!(parse_operand("-4").unwrap(), Operand::Imm(-4));
-        assert_eq!(parse_operand("0x3f800000").unwrap(), Operand::Imm(0x3f80_0000));
+        assert_eq!(
+            parse_operand("0x3f800000").unwrap(),
+            Operand::Imm(0x3f80_0000)
+        );
         assert_eq!(parse_operand("lit(0x1)").unwrap(), Operand::Imm(1));
         assert_eq!(parse_operand("-1.0").unwrap(), Operand::Float(-1.0));
-        assert_eq!(parse_operand("0.15915494").unwrap(), Operand::Float(0.15915494));
+        assert_eq!(
+            parse_operand("0.15915494").unwrap(),
+            Operand::Float(0.15915494)
+        );
         assert_eq!(parse_operand("off").unwrap(), Operand::Off);
         assert_eq!(
             parse_operand(".LBB0_2").unwrap(),
@@ -655,15 +662,21 @@ mod tests {
                 ..
             }
         ));
-        assert!(matches!(parse_operand("[v4, v7, v2]").unwrap(), Operand::RegList(l) if l.len() == 3));
-        assert!(matches!(parse_operand("attr0.x").unwrap(), Operand::Text(_)));
+        assert!(
+            matches!(parse_operand("[v4, v7, v2]").unwrap(), Operand::RegList(l) if l.len() == 3)
+        );
+        assert!(matches!(
+            parse_operand("attr0.x").unwrap(),
+            Operand::Text(_)
+        ));
         assert!(parse_operand("v[0:3").is_err());
         assert!(parse_operand("").is_err());
     }
 
     #[test]
     fn splitting_respects_brackets() {
-        let g = split_operands("v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D").unwrap();
+        let g = split_operands("v[0:3], [v4, v5], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D")
+            .unwrap();
         assert_eq!(g.len(), 4);
         assert_eq!(g[1], vec!["[v4, v5]"]);
         assert_eq!(g[3], vec!["s[8:11]", "dmask:0xf", "dim:SQ_RSRC_IMG_2D"]);

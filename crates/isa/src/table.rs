@@ -57,7 +57,11 @@ impl InstrFlags {
     /// Parse the table's comma-separated flag list.
     pub fn parse(s: &str) -> Option<InstrFlags> {
         let mut bits = 0;
-        for name in s.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "-") {
+        for name in s
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && *n != "-")
+        {
             let (_, f) = InstrFlags::NAMES.iter().find(|(n, _)| *n == name)?;
             bits |= f.0;
         }
@@ -105,7 +109,9 @@ pub struct InstrTable {
 const BUILTIN_TABLE: &str = include_str!("../data/instructions.tsv");
 
 /// Encoding suffixes LLVM appends to VALU mnemonics; stripped before lookup.
-const ENCODING_SUFFIXES: [&str; 7] = ["_e64_dpp", "_e32_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp"];
+const ENCODING_SUFFIXES: [&str; 7] = [
+    "_e64_dpp", "_e32_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp",
+];
 
 impl InstrTable {
     /// The embedded table (parsed once).
@@ -134,7 +140,10 @@ impl InstrTable {
             };
             let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
             if cols.len() < 5 {
-                return Err(err(format!("expected at least 5 tab-separated columns, found {}", cols.len())));
+                return Err(err(format!(
+                    "expected at least 5 tab-separated columns, found {}",
+                    cols.len()
+                )));
             }
             let mnemonic = cols[0];
             let encoding = Encoding::from_name(cols[1])
@@ -143,9 +152,13 @@ impl InstrTable {
                 .ok_or_else(|| err(format!("unknown class `{}`", cols[2])))?;
             let data_dwords = match cols[3] {
                 "-" | "" => None,
-                n => Some(n.parse::<u8>().map_err(|_| err(format!("bad data width `{n}`")))?),
+                n => Some(
+                    n.parse::<u8>()
+                        .map_err(|_| err(format!("bad data width `{n}`")))?,
+                ),
             };
-            let gens = GenSet::parse(cols[4]).ok_or_else(|| err(format!("bad generation list `{}`", cols[4])))?;
+            let gens = GenSet::parse(cols[4])
+                .ok_or_else(|| err(format!("bad generation list `{}`", cols[4])))?;
             let flags = match cols.get(5) {
                 Some(f) => InstrFlags::parse(f).ok_or_else(|| err(format!("bad flags `{f}`")))?,
                 None => InstrFlags::default(),
@@ -219,9 +232,19 @@ pub struct FamilyRule {
 /// Family rules, tried in order; the first match wins.
 pub const FAMILY_RULES: &[FamilyRule] = &[
     rule("v_dual_", &[], Encoding::Vopd, InstrClass::ValuDual),
-    rule("v_", &["rcp", "rsq", "sqrt", "exp", "log", "sin", "cos"], Encoding::Vop1, InstrClass::ValuTrans),
+    rule(
+        "v_",
+        &["rcp", "rsq", "sqrt", "exp", "log", "sin", "cos"],
+        Encoding::Vop1,
+        InstrClass::ValuTrans,
+    ),
     rule("v_", &["f64"], Encoding::Vop3, InstrClass::ValuF64),
-    rule("v_", &["wmma", "swmmac"], Encoding::Vop3p, InstrClass::ValuWmma),
+    rule(
+        "v_",
+        &["wmma", "swmmac"],
+        Encoding::Vop3p,
+        InstrClass::ValuWmma,
+    ),
     rule("v_", &[], Encoding::Vop3, InstrClass::Valu),
     rule("s_cbranch_", &[], Encoding::Sopp, InstrClass::BranchCond),
     rule("s_wait", &[], Encoding::Sopp, InstrClass::WaitDepctr),
@@ -235,29 +258,109 @@ pub const FAMILY_RULES: &[FamilyRule] = &[
     rule("s_", &[], Encoding::Sop2, InstrClass::Salu),
     rule("ds_", &["gws", "gds"], Encoding::Ds, InstrClass::Gds),
     rule("ds_bvh_", &[], Encoding::Ds, InstrClass::LdsBvhStack),
-    rule("ds_", &["param", "direct"], Encoding::Ldsdir, InstrClass::LdsParam),
+    rule(
+        "ds_",
+        &["param", "direct"],
+        Encoding::Ldsdir,
+        InstrClass::LdsParam,
+    ),
     rule("ds_", &[], Encoding::Ds, InstrClass::Lds),
     rule("lds_", &[], Encoding::Ldsdir, InstrClass::LdsParam),
-    rule("buffer_", &["store"], Encoding::Mubuf, InstrClass::VmemBufferStore),
-    rule("buffer_", &["atomic"], Encoding::Mubuf, InstrClass::VmemBufferAtomic),
-    rule("buffer_", &["load"], Encoding::Mubuf, InstrClass::VmemBufferLoad),
+    rule(
+        "buffer_",
+        &["store"],
+        Encoding::Mubuf,
+        InstrClass::VmemBufferStore,
+    ),
+    rule(
+        "buffer_",
+        &["atomic"],
+        Encoding::Mubuf,
+        InstrClass::VmemBufferAtomic,
+    ),
+    rule(
+        "buffer_",
+        &["load"],
+        Encoding::Mubuf,
+        InstrClass::VmemBufferLoad,
+    ),
     rule("buffer_", &[], Encoding::Mubuf, InstrClass::VmemCache),
-    rule("tbuffer_", &["store"], Encoding::Mtbuf, InstrClass::VmemBufferStore),
+    rule(
+        "tbuffer_",
+        &["store"],
+        Encoding::Mtbuf,
+        InstrClass::VmemBufferStore,
+    ),
     rule("tbuffer_", &[], Encoding::Mtbuf, InstrClass::VmemBufferLoad),
-    rule("global_", &["store"], Encoding::Global, InstrClass::VmemGlobalStore),
-    rule("global_", &["atomic"], Encoding::Global, InstrClass::VmemGlobalAtomic),
-    rule("global_", &["load"], Encoding::Global, InstrClass::VmemGlobalLoad),
+    rule(
+        "global_",
+        &["store"],
+        Encoding::Global,
+        InstrClass::VmemGlobalStore,
+    ),
+    rule(
+        "global_",
+        &["atomic"],
+        Encoding::Global,
+        InstrClass::VmemGlobalAtomic,
+    ),
+    rule(
+        "global_",
+        &["load"],
+        Encoding::Global,
+        InstrClass::VmemGlobalLoad,
+    ),
     rule("global_", &[], Encoding::Global, InstrClass::VmemCache),
-    rule("flat_", &["store"], Encoding::Flat, InstrClass::VmemFlatStore),
-    rule("flat_", &["atomic"], Encoding::Flat, InstrClass::VmemFlatAtomic),
+    rule(
+        "flat_",
+        &["store"],
+        Encoding::Flat,
+        InstrClass::VmemFlatStore,
+    ),
+    rule(
+        "flat_",
+        &["atomic"],
+        Encoding::Flat,
+        InstrClass::VmemFlatAtomic,
+    ),
     rule("flat_", &[], Encoding::Flat, InstrClass::VmemFlatLoad),
-    rule("scratch_", &["store"], Encoding::Scratch, InstrClass::VmemScratchStore),
-    rule("scratch_", &[], Encoding::Scratch, InstrClass::VmemScratchLoad),
-    rule("image_sample", &[], Encoding::Mimg, InstrClass::VmemImageSample),
-    rule("image_gather4", &[], Encoding::Mimg, InstrClass::VmemImageGather4),
+    rule(
+        "scratch_",
+        &["store"],
+        Encoding::Scratch,
+        InstrClass::VmemScratchStore,
+    ),
+    rule(
+        "scratch_",
+        &[],
+        Encoding::Scratch,
+        InstrClass::VmemScratchLoad,
+    ),
+    rule(
+        "image_sample",
+        &[],
+        Encoding::Mimg,
+        InstrClass::VmemImageSample,
+    ),
+    rule(
+        "image_gather4",
+        &[],
+        Encoding::Mimg,
+        InstrClass::VmemImageGather4,
+    ),
     rule("image_bvh", &[], Encoding::Mimg, InstrClass::VmemImageBvh),
-    rule("image_", &["store"], Encoding::Mimg, InstrClass::VmemImageStore),
-    rule("image_", &["atomic"], Encoding::Mimg, InstrClass::VmemImageAtomic),
+    rule(
+        "image_",
+        &["store"],
+        Encoding::Mimg,
+        InstrClass::VmemImageStore,
+    ),
+    rule(
+        "image_",
+        &["atomic"],
+        Encoding::Mimg,
+        InstrClass::VmemImageAtomic,
+    ),
     rule("image_", &[], Encoding::Mimg, InstrClass::VmemImageLoad),
     rule("exp", &[], Encoding::Exp, InstrClass::Export),
 ];
@@ -285,9 +388,11 @@ impl FamilyRule {
         if self.any_word.is_empty() {
             return true;
         }
-        mnemonic
-            .split('_')
-            .any(|w| self.any_word.iter().any(|a| w == *a || (w.starts_with(a) && w[a.len()..].bytes().all(|b| b.is_ascii_digit()))))
+        mnemonic.split('_').any(|w| {
+            self.any_word.iter().any(|a| {
+                w == *a || (w.starts_with(a) && w[a.len()..].bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
     }
 }
 
@@ -334,7 +439,10 @@ mod tests {
     fn lookup_strips_encoding_suffixes() {
         let t = InstrTable::builtin();
         assert_eq!(t.lookup("v_add_f32_e32").unwrap().class, InstrClass::Valu);
-        assert_eq!(t.lookup("V_RCP_F32_E64").unwrap().class, InstrClass::ValuTrans);
+        assert_eq!(
+            t.lookup("V_RCP_F32_E64").unwrap().class,
+            InstrClass::ValuTrans
+        );
         assert_eq!(t.lookup("s_waitcnt").unwrap().class, InstrClass::WaitCnt);
         assert!(t.lookup("v_frobnicate_f32").is_none());
     }
@@ -356,7 +464,11 @@ mod tests {
     fn malformed_tables_are_rejected_with_line_numbers() {
         let e = InstrTable::parse_static("t", "v_a\tVOP9\tvalu\t-\t6-12\n").unwrap_err();
         assert_eq!(e.line, 1);
-        let e = InstrTable::parse_static("t", "# c\nv_a\tVOP1\tvalu\t-\t6-12\nv_a\tVOP1\tvalu\t-\t6-12\n").unwrap_err();
+        let e = InstrTable::parse_static(
+            "t",
+            "# c\nv_a\tVOP1\tvalu\t-\t6-12\nv_a\tVOP1\tvalu\t-\t6-12\n",
+        )
+        .unwrap_err();
         assert_eq!(e.line, 3);
         assert!(InstrTable::parse_static("t", "v_a\tVOP1\tvalu\t-\t2-3\n").is_err());
         assert!(InstrTable::parse_static("t", "v_a\tVOP1\tvalu\n").is_err());

@@ -149,7 +149,12 @@ impl FromStr for Target {
     type Err = UnknownTarget;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let base = s.trim().split(':').next().unwrap_or("").to_ascii_lowercase();
+        let base = s
+            .trim()
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         let proc_name = FAMILY_NAMES
             .iter()
             .find(|(family, _)| *family == base)

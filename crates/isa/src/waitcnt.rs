@@ -77,7 +77,9 @@ impl Counter {
             GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9 => {
                 &[Counter::Vm, Counter::Exp, Counter::Lgkm]
             }
-            GfxGen::Gfx10 | GfxGen::Gfx11 => &[Counter::Vm, Counter::Exp, Counter::Lgkm, Counter::Vs],
+            GfxGen::Gfx10 | GfxGen::Gfx11 => {
+                &[Counter::Vm, Counter::Exp, Counter::Lgkm, Counter::Vs]
+            }
             GfxGen::Gfx12 => &[
                 Counter::Load,
                 Counter::Store,
@@ -143,7 +145,10 @@ impl WaitSpec {
 
     /// The value waited for on `counter`, if any.
     pub fn get(&self, counter: Counter) -> Option<u32> {
-        self.waits.iter().find(|(c, _)| *c == counter).map(|(_, v)| *v)
+        self.waits
+            .iter()
+            .find(|(c, _)| *c == counter)
+            .map(|(_, v)| *v)
     }
 
     /// A wait that names no counter (does nothing).
@@ -191,11 +196,21 @@ fn waitcnt_layout(gen: GfxGen) -> &'static [(Counter, &'static [Field])] {
     const G11_LGKM: &[Field] = &[Field { shift: 4, bits: 6 }];
     const G11_VM: &[Field] = &[Field { shift: 10, bits: 6 }];
     match gen {
-        GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 => {
-            &[(Counter::Vm, VM4), (Counter::Exp, EXP), (Counter::Lgkm, LGKM4)]
-        }
-        GfxGen::Gfx9 => &[(Counter::Vm, VM6), (Counter::Exp, EXP), (Counter::Lgkm, LGKM4)],
-        GfxGen::Gfx10 => &[(Counter::Vm, VM6), (Counter::Exp, EXP), (Counter::Lgkm, LGKM6)],
+        GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 => &[
+            (Counter::Vm, VM4),
+            (Counter::Exp, EXP),
+            (Counter::Lgkm, LGKM4),
+        ],
+        GfxGen::Gfx9 => &[
+            (Counter::Vm, VM6),
+            (Counter::Exp, EXP),
+            (Counter::Lgkm, LGKM4),
+        ],
+        GfxGen::Gfx10 => &[
+            (Counter::Vm, VM6),
+            (Counter::Exp, EXP),
+            (Counter::Lgkm, LGKM6),
+        ],
         GfxGen::Gfx11 => &[
             (Counter::Vm, G11_VM),
             (Counter::Exp, G11_EXP),
@@ -236,7 +251,10 @@ pub fn encode_waitcnt_imm(gen: GfxGen, spec: &WaitSpec) -> u32 {
     let mut imm = 0u32;
     for (counter, fields) in waitcnt_layout(gen) {
         let width: u32 = fields.iter().map(|f| f.bits).sum();
-        let mut value = spec.get(*counter).unwrap_or((1 << width) - 1).min((1 << width) - 1);
+        let mut value = spec
+            .get(*counter)
+            .unwrap_or((1 << width) - 1)
+            .min((1 << width) - 1);
         for f in fields.iter() {
             imm |= (value & ((1 << f.bits) - 1)) << f.shift;
             value >>= f.bits;
@@ -269,7 +287,11 @@ pub fn decode_combined_imm(first: Counter, imm: u32) -> WaitSpec {
 /// dependency resolution"). gfx10-11: stores and non-returning atomics
 /// count on vscnt instead of vmcnt. gfx12: loads, stores, samples and BVH
 /// ops have their own counters; SMEM and messages use kmcnt, LDS dscnt.
-pub fn counters_incremented(class: InstrClass, gen: GfxGen, returns_data: bool) -> &'static [Counter] {
+pub fn counters_incremented(
+    class: InstrClass,
+    gen: GfxGen,
+    returns_data: bool,
+) -> &'static [Counter] {
     use Counter::*;
     use InstrClass::*;
     let gcn = gen.is_gcn();
@@ -382,16 +404,31 @@ mod tests {
     #[test]
     fn known_immediates() {
         // s_waitcnt vmcnt(0) on gfx9 is 0x3f70 (exp 7, lgkm 15 = no wait).
-        assert_eq!(decode_waitcnt_imm(GfxGen::Gfx9, 0x3f70).waits, vec![(Counter::Vm, 0)]);
+        assert_eq!(
+            decode_waitcnt_imm(GfxGen::Gfx9, 0x3f70).waits,
+            vec![(Counter::Vm, 0)]
+        );
         // s_waitcnt lgkmcnt(0) on gfx9 is 0xc07f.
-        assert_eq!(decode_waitcnt_imm(GfxGen::Gfx9, 0xc07f).waits, vec![(Counter::Lgkm, 0)]);
+        assert_eq!(
+            decode_waitcnt_imm(GfxGen::Gfx9, 0xc07f).waits,
+            vec![(Counter::Lgkm, 0)]
+        );
         // gfx10 lgkmcnt has 6 bits: lgkmcnt(0) = 0xc07f too (vm 63, exp 7).
-        assert_eq!(decode_waitcnt_imm(GfxGen::Gfx10, 0xc07f).waits, vec![(Counter::Lgkm, 0)]);
+        assert_eq!(
+            decode_waitcnt_imm(GfxGen::Gfx10, 0xc07f).waits,
+            vec![(Counter::Lgkm, 0)]
+        );
         // gfx11: vmcnt(0) is 0x3f7 (lgkm 63 in 9:4, exp 7 in 2:0, vm 0).
-        assert_eq!(decode_waitcnt_imm(GfxGen::Gfx11, 0x3f7).waits, vec![(Counter::Vm, 0)]);
+        assert_eq!(
+            decode_waitcnt_imm(GfxGen::Gfx11, 0x3f7).waits,
+            vec![(Counter::Vm, 0)]
+        );
         // s_waitcnt 0 waits for everything.
         assert_eq!(decode_waitcnt_imm(GfxGen::Gfx8, 0).waits.len(), 3);
-        assert_eq!(decode_waitcnt_imm(GfxGen::Gfx12, 0xffff), WaitSpec::all_zero(GfxGen::Gfx12));
+        assert_eq!(
+            decode_waitcnt_imm(GfxGen::Gfx12, 0xffff),
+            WaitSpec::all_zero(GfxGen::Gfx12)
+        );
     }
 
     #[test]
@@ -419,16 +456,34 @@ mod tests {
     #[test]
     fn which_counters_count_what() {
         use InstrClass::*;
-        assert_eq!(counters_incremented(VmemImageSample, GfxGen::Gfx9, false), &[Counter::Vm]);
+        assert_eq!(
+            counters_incremented(VmemImageSample, GfxGen::Gfx9, false),
+            &[Counter::Vm]
+        );
         assert_eq!(
             counters_incremented(VmemBufferStore, GfxGen::Gfx9, false),
             &[Counter::Vm, Counter::Exp]
         );
-        assert_eq!(counters_incremented(VmemBufferStore, GfxGen::Gfx10, false), &[Counter::Vs]);
-        assert_eq!(counters_incremented(VmemImageSample, GfxGen::Gfx12, false), &[Counter::Sample]);
-        assert_eq!(counters_incremented(VmemImageBvh, GfxGen::Gfx12, false), &[Counter::Bvh]);
-        assert_eq!(counters_incremented(Smem, GfxGen::Gfx12, false), &[Counter::Km]);
-        assert_eq!(counters_incremented(Lds, GfxGen::Gfx9, false), &[Counter::Lgkm]);
+        assert_eq!(
+            counters_incremented(VmemBufferStore, GfxGen::Gfx10, false),
+            &[Counter::Vs]
+        );
+        assert_eq!(
+            counters_incremented(VmemImageSample, GfxGen::Gfx12, false),
+            &[Counter::Sample]
+        );
+        assert_eq!(
+            counters_incremented(VmemImageBvh, GfxGen::Gfx12, false),
+            &[Counter::Bvh]
+        );
+        assert_eq!(
+            counters_incremented(Smem, GfxGen::Gfx12, false),
+            &[Counter::Km]
+        );
+        assert_eq!(
+            counters_incremented(Lds, GfxGen::Gfx9, false),
+            &[Counter::Lgkm]
+        );
         assert!(counters_incremented(Valu, GfxGen::Gfx9, false).is_empty());
     }
 }

@@ -120,7 +120,14 @@ impl CfgView {
                     label: b.label.clone(),
                     lines: [line(b.start), line(b.last())],
                     instructions: [b.start, b.end],
-                    succs: b.succs.iter().map(|e| EdgeView { to: e.to, kind: e.kind.name() }).collect(),
+                    succs: b
+                        .succs
+                        .iter()
+                        .map(|e| EdgeView {
+                            to: e.to,
+                            kind: e.kind.name(),
+                        })
+                        .collect(),
                     preds: b.preds.clone(),
                     idom: cfg.idom[b.id],
                     ipdom: cfg.ipdom[b.id],
@@ -180,7 +187,11 @@ impl CfgView {
         );
         let _ = writeln!(out, "\nblocks:");
         for b in &self.blocks {
-            let succs: Vec<String> = b.succs.iter().map(|e| format!("B{} ({})", e.to, e.kind)).collect();
+            let succs: Vec<String> = b
+                .succs
+                .iter()
+                .map(|e| format!("B{} ({})", e.to, e.kind))
+                .collect();
             let _ = writeln!(
                 out,
                 "  B{:<3} {:<14} lines {:>5}-{:<5} {:>4} instrs  -> {}{}{}",
@@ -189,8 +200,13 @@ impl CfgView {
                 b.lines[0],
                 b.lines[1],
                 b.instructions[1] - b.instructions[0],
-                if succs.is_empty() { "exit".to_string() } else { succs.join(", ") },
-                b.loop_id.map_or(String::new(), |l| format!("  [loop L{l}]")),
+                if succs.is_empty() {
+                    "exit".to_string()
+                } else {
+                    succs.join(", ")
+                },
+                b.loop_id
+                    .map_or(String::new(), |l| format!("  [loop L{l}]")),
                 if b.reachable { "" } else { "  (unreachable)" }
             );
         }
@@ -222,7 +238,8 @@ impl CfgView {
                     "  line {:>5}  {:<15}{}  taken -> B{}, not taken -> B{}   {}",
                     br.line,
                     br.kind,
-                    br.loop_id.map_or("    ".to_string(), |l| format!(" L{l:<2}")),
+                    br.loop_id
+                        .map_or("    ".to_string(), |l| format!(" L{l:<2}")),
                     br.taken,
                     br.not_taken,
                     br.text
@@ -249,7 +266,10 @@ impl CfgView {
         }
         for b in &self.blocks {
             for e in &b.succs {
-                let back = self.loops.iter().any(|l| l.back_edges.contains(&[b.id, e.to]));
+                let back = self
+                    .loops
+                    .iter()
+                    .any(|l| l.back_edges.contains(&[b.id, e.to]));
                 let color = match e.kind {
                     k if k == EdgeKind::Taken.name() => "darkgreen",
                     k if k == EdgeKind::Jump.name() => "blue",
@@ -272,8 +292,17 @@ impl CfgView {
         let l = &self.loops[loop_id];
         let pad = "  ".repeat(depth);
         let _ = writeln!(out, "{pad}subgraph cluster_L{} {{", l.id);
-        let _ = writeln!(out, "{pad}  label=\"L{} (line {})\"; style=rounded;", l.id, l.header_line);
-        for &c in self.loops.iter().filter(|c| c.parent == Some(loop_id)).map(|c| &c.id) {
+        let _ = writeln!(
+            out,
+            "{pad}  label=\"L{} (line {})\"; style=rounded;",
+            l.id, l.header_line
+        );
+        for &c in self
+            .loops
+            .iter()
+            .filter(|c| c.parent == Some(loop_id))
+            .map(|c| &c.id)
+        {
             self.dot_cluster(out, c, depth + 1, in_loop);
         }
         for &b in &l.blocks {
@@ -291,7 +320,9 @@ fn node(b: &BlockView) -> String {
         "B{} [label=\"B{}{}\\nlines {}-{}\\n{} instrs\"];",
         b.id,
         b.id,
-        b.label.as_ref().map_or(String::new(), |l| format!(" {}", escape(l))),
+        b.label
+            .as_ref()
+            .map_or(String::new(), |l| format!(" {}", escape(l))),
         b.lines[0],
         b.lines[1],
         b.instructions[1] - b.instructions[0]

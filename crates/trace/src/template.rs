@@ -16,15 +16,33 @@ const DEFAULT_VERTICES_PER_TRIANGLE: f64 = 1.0;
 /// until edited.
 pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
     let mut out = String::new();
-    let target = program.target.as_ref().map_or("unknown GPU".to_string(), |t| t.name.clone());
+    let target = program
+        .target
+        .as_ref()
+        .map_or("unknown GPU".to_string(), |t| t.name.clone());
     let stage = program.stage.unwrap_or(Stage::Compute);
-    let stage_src = if program.stage.is_some() { "from the file" } else { "default: the file does not say" };
-    let _ = writeln!(out, "# Hints for {file_name}, program `{}` ({target}).", program.name);
-    let _ = writeln!(out, "# Written by `shadersim hints`. Every value below is the default; edit what you know.");
+    let stage_src = if program.stage.is_some() {
+        "from the file"
+    } else {
+        "default: the file does not say"
+    };
+    let _ = writeln!(
+        out,
+        "# Hints for {file_name}, program `{}` ({target}).",
+        program.name
+    );
+    let _ = writeln!(
+        out,
+        "# Written by `shadersim hints`. Every value below is the default; edit what you know."
+    );
     let _ = writeln!(out, "# Lines are 1-based lines of {file_name}.");
     let _ = writeln!(out);
     let _ = writeln!(out, "[dispatch]");
-    let _ = writeln!(out, "stage = \"{}\"            # {stage_src}; \"pixel\" | \"vertex\" | \"compute\"", stage.name());
+    let _ = writeln!(
+        out,
+        "stage = \"{}\"            # {stage_src}; \"pixel\" | \"vertex\" | \"compute\"",
+        stage.name()
+    );
     match stage {
         Stage::Pixel => {
             let _ = writeln!(out, "pixels_per_triangle = {DEFAULT_PIXELS_PER_TRIANGLE:.1}   # average triangle size in pixels");
@@ -37,15 +55,30 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
         }
     }
-    let _ = writeln!(out, "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path");
-    let _ = writeln!(out, "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate");
-    let _ = writeln!(out, "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow");
+    let _ = writeln!(
+        out,
+        "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
+    );
+    let _ = writeln!(
+        out,
+        "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate"
+    );
+    let _ = writeln!(
+        out,
+        "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow"
+    );
 
     let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
     if !cfg.loops.is_empty() {
         let _ = writeln!(out);
-        let _ = writeln!(out, "# Loops: `iterations` is how many times the loop's header block runs each time");
-        let _ = writeln!(out, "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard.");
+        let _ = writeln!(
+            out,
+            "# Loops: `iterations` is how many times the loop's header block runs each time"
+        );
+        let _ = writeln!(
+            out,
+            "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
+        );
     }
     for l in &cfg.loops {
         let header = &cfg.blocks[l.header];
@@ -60,7 +93,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             out,
             "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
             first.pos.line,
-            header.label.as_ref().map_or(String::new(), |l| format!("{l} ")),
+            header
+                .label
+                .as_ref()
+                .map_or(String::new(), |l| format!("{l} ")),
             l.depth,
             size,
             l.blocks.len()
@@ -74,8 +110,14 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         let s = &program.instructions[br.instr];
         if !wrote_branch_header {
             let _ = writeln!(out);
-            let _ = writeln!(out, "# Conditional branches. `taken = true` jumps to the target; the default is");
-            let _ = writeln!(out, "# not taken (fall through). Loop branches follow their loop's iterations.");
+            let _ = writeln!(
+                out,
+                "# Conditional branches. `taken = true` jumps to the target; the default is"
+            );
+            let _ = writeln!(
+                out,
+                "# not taken (fall through). Loop branches follow their loop's iterations."
+            );
             wrote_branch_header = true;
         }
         match br.kind {
@@ -93,8 +135,17 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 let _ = writeln!(out, "taken = false");
             }
             kind => {
-                let l = kind.loop_id().map(|id| line_of(cfg.loops[id].header)).unwrap_or(0);
-                let _ = writeln!(out, "# line {}: {} ({} of the loop at line {l})", s.pos.line, s.text, kind.name());
+                let l = kind
+                    .loop_id()
+                    .map(|id| line_of(cfg.loops[id].header))
+                    .unwrap_or(0);
+                let _ = writeln!(
+                    out,
+                    "# line {}: {} ({} of the loop at line {l})",
+                    s.pos.line,
+                    s.text,
+                    kind.name()
+                );
             }
         }
     }
@@ -104,9 +155,9 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         let keys: &[(&str, &str)] = match class {
             InstrClass::VmemImageSample => &[("format", "\"rgba8\""), ("filter", "\"trilinear\"")],
             InstrClass::VmemImageGather4 => &[("format", "\"rgba8\"")],
-            InstrClass::VmemImageLoad | InstrClass::VmemImageStore | InstrClass::VmemImageAtomic => {
-                &[("format", "\"rgba8\"")]
-            }
+            InstrClass::VmemImageLoad
+            | InstrClass::VmemImageStore
+            | InstrClass::VmemImageAtomic => &[("format", "\"rgba8\"")],
             InstrClass::VmemBufferLoad
             | InstrClass::VmemBufferStore
             | InstrClass::VmemBufferAtomic
@@ -122,9 +173,18 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         };
         if !wrote_mem_header {
             let _ = writeln!(out);
-            let _ = writeln!(out, "# Memory instructions: texel format and filter of image ops, lane address");
-            let _ = writeln!(out, "# pattern of buffer/global/flat/scratch ops (uniform, linear, stride:BYTES,");
-            let _ = writeln!(out, "# quad-uniform, quad-permuted, tile2d:WxH, random:SEED:RANGE, list:...).");
+            let _ = writeln!(
+                out,
+                "# Memory instructions: texel format and filter of image ops, lane address"
+            );
+            let _ = writeln!(
+                out,
+                "# pattern of buffer/global/flat/scratch ops (uniform, linear, stride:BYTES,"
+            );
+            let _ = writeln!(
+                out,
+                "# quad-uniform, quad-permuted, tile2d:WxH, random:SEED:RANGE, list:...)."
+            );
             wrote_mem_header = true;
         }
         let _ = writeln!(out);

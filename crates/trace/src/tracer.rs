@@ -36,24 +36,43 @@ impl TracePlan {
 
     /// Resolve `hints` against `program`: every `line` must name a loop
     /// header, a conditional branch, or a memory instruction of it.
-    pub fn from_hints(program: &Program, cfg: &Cfg, hints: &Hints) -> Result<TracePlan, HintsError> {
+    pub fn from_hints(
+        program: &Program,
+        cfg: &Cfg,
+        hints: &Hints,
+    ) -> Result<TracePlan, HintsError> {
         let mut plan = TracePlan::defaults(cfg);
         if let Some(m) = &hints.trace.max_instructions {
             if *m.get_ref() == 0 {
-                return Err(HintsError::at(m.span(), "max_instructions must be at least 1"));
+                return Err(HintsError::at(
+                    m.span(),
+                    "max_instructions must be at least 1",
+                ));
             }
             plan.max_instructions = *m.get_ref();
         }
         let mut seen_loops: HashMap<usize, Range<usize>> = HashMap::new();
         for h in &hints.loops {
             let (loop_id, span) = match (&h.line, &h.label) {
-                (Some(line), None) => (find_loop_by_line(program, cfg, *line.get_ref(), line.span())?, line.span()),
-                (None, Some(label)) => (find_loop_by_label(program, cfg, label.get_ref(), label.span())?, label.span()),
+                (Some(line), None) => (
+                    find_loop_by_line(program, cfg, *line.get_ref(), line.span())?,
+                    line.span(),
+                ),
+                (None, Some(label)) => (
+                    find_loop_by_label(program, cfg, label.get_ref(), label.span())?,
+                    label.span(),
+                ),
                 (Some(line), Some(_)) => {
-                    return Err(HintsError::at(line.span(), "give a loop either `line` or `label`, not both"))
+                    return Err(HintsError::at(
+                        line.span(),
+                        "give a loop either `line` or `label`, not both",
+                    ))
                 }
                 (None, None) => {
-                    return Err(HintsError::at(h.iterations.span(), "a [[loop]] needs `line` or `label`"))
+                    return Err(HintsError::at(
+                        h.iterations.span(),
+                        "a [[loop]] needs `line` or `label`",
+                    ))
                 }
             };
             if let Some(prev) = seen_loops.insert(loop_id, span.clone()) {
@@ -67,15 +86,19 @@ impl TracePlan {
             let idx = program
                 .index_at_line(line)
                 .ok_or_else(|| HintsError::at(h.line.span(), no_instruction_at(program, line)))?;
-            let branch = cfg.branches.iter().find(|b| b.instr == idx).ok_or_else(|| {
-                HintsError::at(
-                    h.line.span(),
-                    format!(
-                        "line {line} (`{}`) is not a conditional branch",
-                        program.instructions[idx].text
-                    ),
-                )
-            })?;
+            let branch = cfg
+                .branches
+                .iter()
+                .find(|b| b.instr == idx)
+                .ok_or_else(|| {
+                    HintsError::at(
+                        h.line.span(),
+                        format!(
+                            "line {line} (`{}`) is not a conditional branch",
+                            program.instructions[idx].text
+                        ),
+                    )
+                })?;
             if let Some(loop_id) = branch.kind.loop_id() {
                 let header = cfg.loops[loop_id].header;
                 let hline = program.instructions[cfg.blocks[header].start].pos.line;
@@ -93,12 +116,18 @@ impl TracePlan {
             if let Some(p) = &h.probability {
                 let p_val = *p.get_ref();
                 if !(0.0..=1.0).contains(&p_val) {
-                    return Err(HintsError::at(p.span(), "probability must be between 0 and 1"));
+                    return Err(HintsError::at(
+                        p.span(),
+                        "probability must be between 0 and 1",
+                    ));
                 }
                 plan.probability.insert(idx, p_val);
             }
             if h.taken.is_none() && h.probability.is_none() {
-                return Err(HintsError::at(h.line.span(), "a [[branch]] needs `taken` (or `probability`)"));
+                return Err(HintsError::at(
+                    h.line.span(),
+                    "a [[branch]] needs `taken` (or `probability`)",
+                ));
             }
         }
         Ok(plan)
@@ -134,9 +163,23 @@ fn loop_headers_list(program: &Program, cfg: &Cfg) -> String {
     }
 }
 
-fn find_loop_by_line(program: &Program, cfg: &Cfg, line: u32, span: Range<usize>) -> Result<usize, HintsError> {
+fn find_loop_by_line(
+    program: &Program,
+    cfg: &Cfg,
+    line: u32,
+    span: Range<usize>,
+) -> Result<usize, HintsError> {
+    // The header's first instruction, or the line of its label.
     let idx = program
         .index_at_line(line)
+        .or_else(|| {
+            program
+                .labels
+                .iter()
+                .find(|l| l.line == line)
+                .map(|l| l.index)
+        })
+        .filter(|&i| i < program.instructions.len())
         .ok_or_else(|| HintsError::at(span.clone(), no_instruction_at(program, line)))?;
     let block = cfg.block_of[idx];
     match cfg.loop_with_header(block) {
@@ -151,7 +194,12 @@ fn find_loop_by_line(program: &Program, cfg: &Cfg, line: u32, span: Range<usize>
     }
 }
 
-fn find_loop_by_label(program: &Program, cfg: &Cfg, label: &str, span: Range<usize>) -> Result<usize, HintsError> {
+fn find_loop_by_label(
+    program: &Program,
+    cfg: &Cfg,
+    label: &str,
+    span: Range<usize>,
+) -> Result<usize, HintsError> {
     cfg.loops
         .iter()
         .find(|l| cfg.blocks[l.header].label.as_deref() == Some(label))
@@ -159,7 +207,10 @@ fn find_loop_by_label(program: &Program, cfg: &Cfg, label: &str, span: Range<usi
         .ok_or_else(|| {
             HintsError::at(
                 span,
-                format!("`{label}` is not the label of a loop header; {}", loop_headers_list(program, cfg)),
+                format!(
+                    "`{label}` is not the label of a loop header; {}",
+                    loop_headers_list(program, cfg)
+                ),
             )
         })
 }
@@ -195,7 +246,12 @@ impl WaveTrace {
         let mut ops: Vec<u32> = Vec::new();
         let mut executions = vec![0u64; n];
         let mut counter = vec![0u32; cfg.loops.len()];
-        let branch_of: HashMap<usize, usize> = cfg.branches.iter().enumerate().map(|(i, b)| (b.block, i)).collect();
+        let branch_of: HashMap<usize, usize> = cfg
+            .branches
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.block, i))
+            .collect();
         let mut cur = 0usize;
         let mut prev: Option<usize> = None;
         loop {
@@ -212,7 +268,8 @@ impl WaveTrace {
                 let inner = cfg.innermost_loop[cur].map(|l| &cfg.loops[l]);
                 return Err(TraceError::TooLong {
                     limit: plan.max_instructions,
-                    loop_line: inner.map(|l| program.instructions[cfg.blocks[l.header].start].pos.line),
+                    loop_line: inner
+                        .map(|l| program.instructions[cfg.blocks[l.header].start].pos.line),
                     loop_label: inner.and_then(|l| cfg.blocks[l.header].label.clone()),
                 });
             }

@@ -37,7 +37,8 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let file = read_input(&args.file, args.arch.as_deref())?;
     let program = select_program(&file, args.function.as_deref())?;
-    let cfg = Cfg::build(program).map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
+    let cfg = Cfg::build(program)
+        .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
     let view = CfgView::new(&file, program, &cfg);
     let text = match args.format {
         CfgFormat::Text => view.to_text(),

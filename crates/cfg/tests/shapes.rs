@@ -1,0 +1,190 @@
+//! CFG and loop analysis on small hand-written graphs.
+
+use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_cfg::{BranchKind, Cfg, CfgError, EdgeKind};
+
+fn program(text: &str) -> Program {
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+    };
+    read_program_text("t.s", text, &opts)
+        .unwrap()
+        .programs
+        .remove(0)
+}
+
+/// B0 -> outer header B1 -> inner header B2 (self loop) -> B3 latch of
+/// outer -> B4 exit.
+const NESTED: &str = "
+    s_mov_b32 s0, 0
+.Louter:
+    s_mov_b32 s1, 0
+.Linner:
+    v_add_f32 v0, v0, v1
+    s_add_u32 s1, s1, 1
+    s_cmp_lt_u32 s1, 4
+    s_cbranch_scc1 .Linner
+    s_add_u32 s0, s0, 1
+    s_cmp_lt_u32 s0, 3
+    s_cbranch_scc1 .Louter
+    s_endpgm
+";
+
+#[test]
+fn nested_loops_have_nesting_and_dominators() {
+    let p = program(NESTED);
+    let cfg = Cfg::build(&p).unwrap();
+    assert_eq!(cfg.blocks.len(), 5);
+    assert_eq!(cfg.loops.len(), 2);
+    let outer = &cfg.loops[0];
+    let inner = &cfg.loops[1];
+    assert_eq!(outer.header, 1);
+    assert_eq!(inner.header, 2);
+    assert_eq!(outer.blocks, vec![1, 2, 3]);
+    assert_eq!(inner.blocks, vec![2]);
+    assert_eq!(inner.parent, Some(0));
+    assert_eq!(outer.children, vec![1]);
+    assert_eq!((outer.depth, inner.depth), (1, 2));
+    assert_eq!(cfg.idom, vec![None, Some(0), Some(1), Some(2), Some(3)]);
+    // B3 post-dominates B1 and B2; B4 post-dominates B3.
+    assert_eq!(cfg.ipdom[2], Some(3));
+    assert_eq!(cfg.ipdom[3], Some(4));
+    assert_eq!(cfg.ipdom[4], None);
+    assert_eq!(
+        cfg.innermost_loop,
+        vec![None, Some(0), Some(1), Some(0), None]
+    );
+    let kinds: Vec<BranchKind> = cfg.branches.iter().map(|b| b.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            BranchKind::LoopBackEdge { loop_id: 1 },
+            BranchKind::LoopBackEdge { loop_id: 0 }
+        ]
+    );
+    assert_eq!(cfg.blocks[2].succs[0].kind, EdgeKind::Taken);
+    assert_eq!(cfg.blocks[2].succs[1].kind, EdgeKind::FallThrough);
+}
+
+/// A loop with a break (exit from the middle) and a continue (a second
+/// path back to the header).
+pub const BREAK_CONTINUE: &str = "
+    s_mov_b32 s0, 0
+.Lhead:
+    v_add_f32 v0, v0, v1
+    s_cmp_eq_u32 s0, 7
+    s_cbranch_scc1 .Lbreak
+    v_mul_f32 v0, v0, v0
+    s_cmp_eq_u32 s0, 3
+    s_cbranch_scc1 .Lcontinue
+    v_sub_f32 v0, v0, v1
+.Lcontinue:
+    s_add_u32 s0, s0, 1
+    s_branch .Lhead
+.Lbreak:
+    s_endpgm
+";
+
+#[test]
+fn break_and_continue_are_classified() {
+    let p = program(BREAK_CONTINUE);
+    let cfg = Cfg::build(&p).unwrap();
+    assert_eq!(cfg.loops.len(), 1);
+    let l = &cfg.loops[0];
+    assert_eq!(l.header, 1);
+    assert_eq!(l.exits, vec![(1, 5)]);
+    let kinds: Vec<&str> = cfg.branches.iter().map(|b| b.kind.name()).collect();
+    // The break leaves the loop; the continue skips the rest of the body.
+    assert_eq!(kinds, vec!["loop-exit", "skip"]);
+}
+
+/// If/else inside a loop.
+pub const IF_ELSE_IN_LOOP: &str = "
+.Lhead:
+    s_cmp_eq_u32 s0, 0
+    s_cbranch_scc1 .Lelse
+    v_add_f32 v0, v0, v1
+    s_branch .Ljoin
+.Lelse:
+    v_mul_f32 v0, v0, v1
+    v_mul_f32 v0, v0, v1
+.Ljoin:
+    s_add_u32 s0, s0, 1
+    s_cmp_lt_u32 s0, 8
+    s_cbranch_scc1 .Lhead
+    s_endpgm
+";
+
+#[test]
+fn if_else_inside_a_loop() {
+    let p = program(IF_ELSE_IN_LOOP);
+    let cfg = Cfg::build(&p).unwrap();
+    assert_eq!(cfg.loops.len(), 1);
+    assert_eq!(cfg.loops[0].blocks, vec![0, 1, 2, 3]);
+    assert_eq!(cfg.branches[0].kind, BranchKind::IfElse);
+    assert_eq!(
+        cfg.branches[1].kind,
+        BranchKind::LoopBackEdge { loop_id: 0 }
+    );
+    // The join post-dominates both arms.
+    assert_eq!(cfg.ipdom[1], Some(3));
+    assert_eq!(cfg.ipdom[2], Some(3));
+    assert_eq!(cfg.ipdom[0], Some(3));
+}
+
+/// A guarded (possibly zero-trip) loop: the guard skips to the exit.
+pub const GUARDED: &str = "
+    s_cmp_eq_u32 s0, 0
+    s_cbranch_scc1 .Lend
+    s_mov_b32 s1, 0
+.Lloop:
+    v_add_f32 v0, v0, v1
+    s_add_u32 s1, s1, 1
+    s_cmp_lt_u32 s1, s0
+    s_cbranch_scc1 .Lloop
+.Lend:
+    s_endpgm
+";
+
+#[test]
+fn loop_guard_is_a_loop_skip() {
+    let p = program(GUARDED);
+    let cfg = Cfg::build(&p).unwrap();
+    assert_eq!(cfg.branches[0].kind, BranchKind::LoopSkip { loop_id: 0 });
+}
+
+#[test]
+fn irreducible_graph_is_a_clear_error() {
+    // Two entries into the cycle B1 <-> B2.
+    let p = program(
+        "
+    s_cbranch_scc1 .Lb
+.La:
+    v_add_f32 v0, v0, v1
+    s_cbranch_vccz .Lend
+.Lb:
+    v_mul_f32 v0, v0, v1
+    s_branch .La
+.Lend:
+    s_endpgm
+",
+    );
+    match Cfg::build(&p) {
+        Err(CfgError::Irreducible {
+            from_line, to_line, ..
+        }) => {
+            assert!(from_line > 0 && to_line > 0);
+            let msg = Cfg::build(&p).unwrap_err().to_string();
+            assert!(msg.contains("irreducible"), "{msg}");
+        }
+        other => panic!("expected irreducible, got {other:?}"),
+    }
+}
+
+#[test]
+fn code_after_endpgm_is_unreachable_not_an_error() {
+    let p = program("v_add_f32 v0, v0, v1\ns_endpgm\ns_nop 0\ns_endpgm\n");
+    let cfg = Cfg::build(&p).unwrap();
+    assert_eq!(cfg.blocks.len(), 2);
+    assert!(!cfg.blocks[1].reachable);
+}
