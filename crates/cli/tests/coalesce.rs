@@ -339,3 +339,36 @@ fn help_documents_the_patterns() {
         assert!(text.contains(word), "{word}: {text}");
     }
 }
+
+/// The README's examples are real output: each `$ shadersim coalesce ...` block of the
+/// "Memory coalescing" section whose output is not abridged must match a run of the command.
+#[test]
+fn readme_examples_are_real_output() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("read README.md");
+    let section = readme
+        .split("## Memory coalescing (`shadersim coalesce`)")
+        .nth(1)
+        .expect("README has the coalescing section");
+    let mut checked = 0;
+    for block in section.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap_or("");
+        // Commands and their output within the block, split at each `$ ` line.
+        for example in block.split("$ ").skip(1) {
+            let (command, expected) = example.split_once('\n').unwrap_or((example, ""));
+            if expected.contains("...") {
+                continue;
+            }
+            let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+            let output = shadersim(&args);
+            assert_eq!(output.status.code(), Some(0), "{command}");
+            assert_eq!(
+                stdout(&output).trim_end(),
+                expected.trim_end(),
+                "README example `{command}` is out of date"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "only {checked} README examples checked");
+}

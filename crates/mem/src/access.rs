@@ -358,8 +358,9 @@ impl MemAccess {
     ///            | "ubyte" | "sbyte" | "byte" | "u8" | "i8" | "b8" (8)
     ///            | "ushort" | "sshort" | "short" | "u16" | "i16" | "b16" (16)
     ///            | "b32" | "b64" | "b96" | "b128"
-    ///   format  := "format" CHANNELS, CHANNELS := "x" | "xy" | "xyz" | "xyzw"
-    /// plus any of the modifiers "d16" (16-bit channels for format ops; the width token still
+    ///   format  := "format" and a channel list "x" | "xy" | "xyz" | "xyzw" (modifiers may stand
+    ///              between them: format_d16_hi_x)
+    /// plus any of the modifiers "d16" (16-bit channels for format ops; the width word still
     /// decides for the others), "hi", "lds", "addtid", "tr".
     /// op-tokens := an atomic operation ("add", "cmpswap", "fmin", "pk_add_f16", ...); the access
     ///              is 64 bits when a token is "x2", "b64", "u64", "i64" or "f64", else 32 bits.

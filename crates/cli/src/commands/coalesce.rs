@@ -8,7 +8,7 @@
 use crate::error::{CliError, CliResult};
 use shadersim_mem::{
     coalesce_pattern, parse_number, CoalesceResult, LaneOrder, LanePattern, MemAccess, MemOp,
-    VmemRates,
+    VmemRates, WAVE64,
 };
 use std::io::Write;
 
@@ -211,8 +211,8 @@ impl Report<'_> {
         )?;
         writeln!(
             out,
-            "active lanes: {} of 64 (exec {:#018x})",
-            r.active_lanes, self.exec
+            "active lanes: {} of {} (exec {:#018x})",
+            r.active_lanes, WAVE64, self.exec
         )?;
         writeln!(
             out,
