@@ -479,10 +479,10 @@ const WIDTH_TOKENS: [(&str, u16); 20] = [
 const DATA_MODIFIERS: [&str; 5] = ["d16", "hi", "lds", "addtid", "tr"];
 
 /// Words of atomic operation names (GCN and RDNA spellings).
-const ATOMIC_WORDS: [&str; 32] = [
+const ATOMIC_WORDS: [&str; 36] = [
     "swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "min", "max", "and",
-    "or", "xor", "inc", "dec", "fcmpswap", "fmin", "fmax", "csub", "pk", "cond", "clamp", "num",
-    "rtn", "u32", "i32", "f32", "f16", "bf16", "b32", "ordered",
+    "or", "xor", "inc", "dec", "fcmpswap", "fadd", "fmin", "fmax", "csub", "pk", "cond", "clamp",
+    "num", "rtn", "u32", "i32", "f32", "f16", "bf16", "b32", "ordered", "uint", "int", "flt",
 ];
 
 /// Words of atomic operation names that make the access 64 bits wide.
@@ -740,6 +740,12 @@ mod tests {
             ("buffer_atomic_cmpswap_b64", Buffer, Atomic, 1, 64),
             ("buffer_atomic_min_num_f32", Buffer, Atomic, 1, 32),
             ("buffer_atomic_csub", Buffer, Atomic, 1, 32),
+            ("buffer_atomic_sub_clamp_u32", Buffer, Atomic, 1, 32),
+            ("global_atomic_cond_sub_u32", Global, Atomic, 1, 32),
+            ("global_atomic_ordered_add_b64", Global, Atomic, 1, 64),
+            ("global_atomic_fadd", Global, Atomic, 1, 32),
+            ("flat_atomic_pk_add_bf16", Flat, Atomic, 1, 32),
+            ("global_atomic_max_f64", Global, Atomic, 1, 64),
             ("tbuffer_load_format_x", TypedBuffer, Load, 1, 32),
             ("tbuffer_load_format_xyzw", TypedBuffer, Load, 4, 128),
             ("tbuffer_store_format_xy", TypedBuffer, Store, 2, 64),
@@ -831,6 +837,9 @@ mod tests {
             ("image_store_mip_pck", ImageOp::Store),
             ("image_atomic_add", ImageOp::Atomic),
             ("image_atomic_cmpswap", ImageOp::Atomic),
+            // GFX12 spellings.
+            ("image_atomic_add_uint", ImageOp::Atomic),
+            ("image_atomic_min_num_flt", ImageOp::Atomic),
         ];
         for &(mnemonic, op) in cases {
             let access = image(mnemonic);
@@ -858,7 +867,7 @@ mod tests {
             ("buffer_load_format_x_xy", "two channel lists"),
             ("buffer_load_dword_xy", "without `format`"),
             ("buffer_load_dword_format_x", "both a data size"),
-            ("image_atomic_add_uint", "unknown atomic word `uint`"),
+            ("image_atomic_add_quux", "unknown atomic word `quux`"),
             ("buffer_fetch_dword", "expected load, store or atomic"),
             ("buffer_wbinvl1", "cache control"),
             ("buffer_gl0_inv", "cache control"),

@@ -135,6 +135,15 @@ pub enum LanePattern {
     List(Box<[u64; WAVE64]>),
 }
 
+impl Default for LanePattern {
+    /// `linear`: gcn-model.md makes a 16-lane coalescing case "the default pattern for such a
+    /// load", and `linear` is case 3 for every 32-bit-or-smaller single-channel load (and the
+    /// natural layout for every other access), so an instruction without a hint gets it.
+    fn default() -> Self {
+        LanePattern::Linear
+    }
+}
+
 /// Names of the patterns, for error messages.
 const PATTERN_NAMES: &str = "uniform, linear, stride:BYTES, quad-uniform, quad-permuted, \
                              tile2d:WxH[:PITCH], random:SEED:RANGE, list:A0,...,A63";
@@ -701,6 +710,11 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("lane 1"), "{err}");
         assert!(parse("linear").addresses(0, 0, LaneOrder::Compute).is_err());
+    }
+
+    #[test]
+    fn default_is_linear() {
+        assert_eq!(LanePattern::default(), LanePattern::Linear);
     }
 
     #[test]
