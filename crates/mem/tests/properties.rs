@@ -1,0 +1,285 @@
+//! Property tests of the coalescing model, the lane patterns and the mnemonic parser.
+
+use proptest::prelude::*;
+use shadersim_mem::{
+    coalesce, CoalesceRule, ImageAccess, ImageOp, LaneOrder, LanePattern, MemAccess, MemOp,
+    TexelFormat, TextureFilter, VmemRates, WAVE64,
+};
+
+const MNEMONICS: &[&str] = &[
+    "buffer_load_dword",
+    "buffer_load_ubyte",
+    "buffer_load_sshort",
+    "buffer_load_dwordx2",
+    "buffer_load_dwordx3",
+    "buffer_load_dwordx4",
+    "buffer_load_format_x",
+    "buffer_load_format_xyzw",
+    "buffer_store_dword",
+    "buffer_store_short",
+    "buffer_store_dwordx4",
+    "buffer_atomic_add",
+    "buffer_atomic_cmpswap_x2",
+    "global_load_b32",
+    "flat_store_dword",
+    "scratch_load_dword",
+    "image_sample",
+    "image_sample_d",
+    "image_gather4",
+    "image_load",
+    "image_store",
+    "image_atomic_add",
+];
+
+fn access() -> impl Strategy<Value = MemAccess> {
+    let formats: Vec<TexelFormat> = TexelFormat::all().collect();
+    (
+        prop::sample::select(MNEMONICS),
+        prop::sample::select(formats),
+        prop::sample::select(TextureFilter::ALL.to_vec()),
+    )
+        .prop_map(|(mnemonic, format, filter)| {
+            match MemAccess::from_mnemonic(mnemonic).expect("known mnemonic") {
+                MemAccess::Image(image) => MemAccess::Image(ImageAccess {
+                    op: image.op,
+                    format,
+                    filter,
+                }),
+                buffer => buffer,
+            }
+        })
+}
+
+/// Addresses that hit the interesting cases often: small element offsets from a few bases, so
+/// lanes share addresses, blocks and lines, plus some anywhere at all.
+fn addresses() -> impl Strategy<Value = [u64; WAVE64]> {
+    let lane = prop_oneof![
+        4 => (0u64..4, 0u64..24).prop_map(|(base, element)| base * 4096 + element * 4),
+        2 => 0u64..512,
+        1 => any::<u64>(),
+    ];
+    let structured = prop::sample::select(vec![
+        "uniform",
+        "linear",
+        "quad-uniform",
+        "quad-permuted",
+        "stride:2",
+        "stride:8",
+        "tile2d:8x8",
+        "random:9:1024",
+    ])
+    .prop_flat_map(|p| {
+        let pattern: LanePattern = p.parse().expect("valid pattern");
+        (
+            Just(pattern),
+            0u64..1 << 40,
+            prop::sample::select(vec![1u32, 2, 4, 8, 16]),
+        )
+    })
+    .prop_map(|(pattern, base, element)| {
+        pattern
+            .addresses(base, element, LaneOrder::Compute)
+            .expect("fits")
+    });
+    prop_oneof![
+        prop::collection::vec(lane, WAVE64)
+            .prop_map(|v| <[u64; WAVE64]>::try_from(v).expect("64 lanes")),
+        structured,
+    ]
+}
+
+fn exec() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => Just(u64::MAX),
+        1 => Just(0u64),
+        3 => any::<u64>(),
+        1 => (0u32..64).prop_map(|lane| 1u64 << lane),
+    ]
+}
+
+/// Lines one access of `bytes` can touch: it spans at most `bytes` consecutive bytes.
+fn max_lines_per_access(bytes: u32, line: u32) -> u32 {
+    (bytes - 1) / line + 2
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn l2_requests_never_exceed_active_lanes_times_lines_per_access(
+        access in access(), addresses in addresses(), exec in exec()
+    ) {
+        let r = coalesce(&access, &addresses, exec, &VmemRates::GCN);
+        let bound = r.active_lanes * max_lines_per_access(r.bytes_per_lane, r.l2_line_bytes);
+        prop_assert!(r.l2_requests <= bound, "{} > {}", r.l2_requests, bound);
+        prop_assert_eq!(r.active_lanes, exec.count_ones());
+        prop_assert_eq!(r.l2_requests == 0, exec == 0);
+        prop_assert!(r.lines.len() as u32 <= r.l2_requests);
+        prop_assert!(r.lines.windows(2).all(|w| w[0] < w[1]));
+        prop_assert!(r.lines.iter().all(|line| line % 64 == 0));
+        prop_assert!(r.distinct_accesses <= r.active_lanes);
+        if access.mem_op() == MemOp::Atomic {
+            prop_assert!(r.l2_requests >= r.active_lanes);
+            prop_assert_eq!(r.distinct_accesses, r.active_lanes);
+        }
+        prop_assert_eq!(r.l2_bytes, u64::from(r.l2_requests) * 64);
+    }
+
+    #[test]
+    fn permuting_lanes_inside_an_aligned_group_of_4_changes_nothing(
+        access in access(),
+        addresses in addresses(),
+        exec in exec(),
+        permutations in prop::collection::vec(Just([0usize, 1, 2, 3]).prop_shuffle(), 16),
+    ) {
+        let mut permuted_addresses = [0u64; WAVE64];
+        let mut permuted_exec = 0u64;
+        for (quad, permutation) in permutations.iter().enumerate() {
+            for (slot, &from) in permutation.iter().enumerate() {
+                let (to, from) = (quad * 4 + slot, quad * 4 + from);
+                permuted_addresses[to] = addresses[from];
+                permuted_exec |= ((exec >> from) & 1) << to;
+            }
+        }
+        let original = coalesce(&access, &addresses, exec, &VmemRates::GCN);
+        let permuted = coalesce(&access, &permuted_addresses, permuted_exec, &VmemRates::GCN);
+        prop_assert_eq!(original, permuted);
+    }
+
+    #[test]
+    fn all_zero_exec_costs_nothing(access in access(), addresses in addresses()) {
+        let r = coalesce(&access, &addresses, 0, &VmemRates::GCN);
+        prop_assert_eq!(r.rule, CoalesceRule::NoActiveLanes);
+        prop_assert_eq!((r.l2_requests, r.l1_groups, r.clocks, r.distinct_accesses), (0, 0, 0, 0));
+        prop_assert!(r.lines.is_empty());
+    }
+
+    #[test]
+    fn inactive_lanes_addresses_do_not_matter(
+        access in access(), addresses in addresses(), others in addresses(), exec in exec()
+    ) {
+        let mixed: [u64; WAVE64] = std::array::from_fn(|lane| {
+            if (exec >> lane) & 1 == 1 { addresses[lane] } else { others[lane] }
+        });
+        prop_assert_eq!(
+            coalesce(&access, &addresses, exec, &VmemRates::GCN),
+            coalesce(&access, &mixed, exec, &VmemRates::GCN)
+        );
+    }
+
+    #[test]
+    fn clocks_scale_with_active_groups_up_to_the_table_figure(
+        access in access(), addresses in addresses(), exec in exec()
+    ) {
+        let r = coalesce(&access, &addresses, exec, &VmemRates::GCN);
+        prop_assert!(r.clocks <= r.wave_clocks);
+        prop_assert!(r.group_size == 4 || r.group_size == 16);
+        prop_assert!(r.l1_groups <= 64 / r.group_size);
+        prop_assert!(r.l1_groups <= r.active_lanes);
+        if exec == u64::MAX {
+            prop_assert_eq!(r.clocks, r.wave_clocks);
+            prop_assert_eq!(r.l1_groups, 64 / r.group_size);
+        }
+        if r.group_size == 16 && exec != 0 {
+            prop_assert!(r.rule.is_16_lane_case());
+            prop_assert!(access.may_group_16_lanes());
+            prop_assert_eq!(r.wave_clocks, 4);
+        }
+    }
+
+    #[test]
+    fn loads_and_stores_of_one_width_request_the_same_lines(
+        addresses in addresses(), exec in exec(), width in prop::sample::select(vec!["byte", "short", "dword", "dwordx2", "dwordx4"])
+    ) {
+        let load = if width == "byte" { "ubyte".to_string() } else if width == "short" { "ushort".into() } else { width.to_string() };
+        let load = MemAccess::from_mnemonic(&format!("buffer_load_{load}")).unwrap();
+        let store = MemAccess::from_mnemonic(&format!("buffer_store_{width}")).unwrap();
+        let l = coalesce(&load, &addresses, exec, &VmemRates::GCN);
+        let s = coalesce(&store, &addresses, exec, &VmemRates::GCN);
+        prop_assert_eq!(l.lines, s.lines);
+        prop_assert_eq!(l.l2_requests, s.l2_requests);
+        prop_assert_eq!(l.distinct_accesses, s.distinct_accesses);
+    }
+
+    #[test]
+    fn image_ops_always_group_by_4(
+        addresses in addresses(), exec in exec(),
+        op in prop::sample::select(vec![
+            ImageOp::Sample { gradients: false }, ImageOp::Sample { gradients: true },
+            ImageOp::Gather4, ImageOp::Load, ImageOp::Store, ImageOp::Atomic,
+        ]),
+    ) {
+        let access = MemAccess::Image(ImageAccess::new(op));
+        let r = coalesce(&access, &addresses, exec, &VmemRates::GCN);
+        prop_assert_eq!(r.group_size, 4);
+    }
+
+    #[test]
+    fn pattern_display_round_trips(pattern in lane_pattern()) {
+        let text = pattern.to_string();
+        prop_assert_eq!(text.parse::<LanePattern>(), Ok(pattern));
+    }
+
+    #[test]
+    fn pattern_parser_and_address_generation_never_panic(
+        text in "\\PC{0,40}", element in 0u32..64, base in any::<u64>(),
+        pixel in any::<bool>()
+    ) {
+        if let Ok(pattern) = text.parse::<LanePattern>() {
+            let order = if pixel { LaneOrder::PixelQuads } else { LaneOrder::Compute };
+            let _ = pattern.addresses(base, element, order);
+        }
+    }
+
+    #[test]
+    fn pattern_parser_survives_near_valid_input(
+        name in prop::sample::select(vec!["stride", "tile2d", "random", "list", "linear"]),
+        args in "[0-9xX:,a-f ]{0,30}",
+    ) {
+        let text = format!("{name}:{args}");
+        if let Err(e) = text.parse::<LanePattern>() {
+            let column = e.column.unwrap_or(1);
+            prop_assert!(column >= 1 && column <= text.chars().count() + 1, "{}", e);
+        }
+    }
+
+    #[test]
+    fn mnemonic_parser_never_panics(text in "\\PC{0,40}") {
+        let _ = MemAccess::from_mnemonic(&text);
+    }
+
+    #[test]
+    fn mnemonic_parser_survives_word_soup(
+        words in prop::collection::vec(prop::sample::select(vec![
+            "buffer", "global", "image", "load", "store", "atomic", "dword", "format", "x",
+            "xyzw", "d16", "sample", "d", "x2", "add", "b32", "", "hi", "lds",
+        ]), 0..6)
+    ) {
+        let text = words.join("_");
+        if let Ok(access) = MemAccess::from_mnemonic(&text) {
+            prop_assert!(access.bytes_per_lane() >= 1);
+        }
+    }
+}
+
+fn lane_pattern() -> impl Strategy<Value = LanePattern> {
+    prop_oneof![
+        Just(LanePattern::Uniform),
+        Just(LanePattern::Linear),
+        Just(LanePattern::QuadUniform),
+        Just(LanePattern::QuadPermuted),
+        any::<u64>().prop_map(|bytes| LanePattern::Stride { bytes }),
+        (1u32..1000, 1u32..1000, prop::option::of(any::<u64>())).prop_map(
+            |(width, height, pitch)| LanePattern::Tile2d {
+                width,
+                height,
+                pitch
+            }
+        ),
+        (any::<u64>(), 1u64..u64::MAX)
+            .prop_map(|(seed, range)| LanePattern::Random { seed, range }),
+        prop::collection::vec(any::<u64>(), WAVE64).prop_map(|v| {
+            LanePattern::List(Box::new(<[u64; WAVE64]>::try_from(v).expect("64 lanes")))
+        }),
+    ]
+}
