@@ -1,1 +1,17 @@
-//! shadersim-arch (skeleton).
+//! shadersim-arch: architecture models as data.
+//!
+//! A model is a TOML file (embedded for the built-in ones, or given by
+//! path) with a `[params]` table of named numbers, each with its source,
+//! and tables that describe the machine's shape generically: issue
+//! categories, execution units, and which unit, category and cost each
+//! instruction class uses. The engine reads only this; nothing GCN-specific
+//! is compiled into it. Chip variants inherit from a base (`base = "gcn"`)
+//! and override parameters. `--set NAME=VALUE` overrides one parameter.
+//!
+//! Invariants: every parameter has a non-empty source; every instruction
+//! class of shadersim-isa is mapped by every built-in model; unknown keys
+//! are errors that list the known ones.
+
+mod spec;
+
+pub use spec::*;

@@ -1,0 +1,458 @@
+//! Reading, merging, overriding and validating architecture models.
+
+use serde::Deserialize;
+use shadersim_isa::{InstrClass, Target};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The built-in models: `(name, TOML text)`.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("gcn", include_str!("../data/gcn.toml")),
+    ("gfx600", include_str!("../data/gfx600.toml")),
+    ("gfx701", include_str!("../data/gfx701.toml")),
+    ("gfx803", include_str!("../data/gfx803.toml")),
+    ("gfx900", include_str!("../data/gfx900.toml")),
+];
+
+/// One number of a model and where it comes from.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// The value.
+    pub value: f64,
+    /// Where the value comes from (a seed, an AMD document, a measurement,
+    /// or "assumption: ...").
+    pub source: String,
+}
+
+/// How an execution unit behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    /// Busy for the op's cost; the issuing wave waits until it is done.
+    Pipe,
+    /// In-order service; the wave goes on, its counters fall when served
+    /// (plus the unit's latency).
+    Queue,
+}
+
+/// Whether each SIMD has its own instance of a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitScope {
+    /// One per SIMD.
+    Simd,
+    /// Shared by the CU (`count` instances, SIMDs split evenly among them).
+    Cu,
+}
+
+/// An execution unit.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    /// Pipe or queue.
+    pub kind: UnitKind,
+    /// Per SIMD or per CU.
+    pub per: UnitScope,
+    /// Parameter with the number of instances (per CU units), default 1.
+    pub count: Option<String>,
+    /// Parameter with the latency added after service.
+    pub latency: Option<String>,
+    /// Parameter limiting ops of this unit in flight per wave.
+    pub wave_in_flight: Option<String>,
+    /// Parameter limiting ops of this unit in flight per CU.
+    pub cu_in_flight: Option<String>,
+}
+
+/// Where one instruction class goes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassSpec {
+    /// Issue category, or `free` for ops that take no issue slot.
+    pub issue: String,
+    /// Execution unit (none for free ops).
+    pub unit: Option<String>,
+    /// Cost: a parameter name, or a rule (`vmem_rate`, `smem_dwords`, `export_bits`, `sleep`).
+    pub cost: Option<String>,
+}
+
+/// The `[issue]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssueSpec {
+    /// Categories: a SIMD issues at most one op of each per turn.
+    pub categories: Vec<String>,
+    /// Arbitration inside a category (`oldest`).
+    pub arbitration: String,
+}
+
+/// A model file as written (variants leave out what they inherit).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArchFile {
+    base: Option<String>,
+    name: String,
+    description: String,
+    isa: String,
+    #[serde(default)]
+    params: BTreeMap<String, Param>,
+    issue: Option<IssueSpec>,
+    #[serde(default)]
+    units: BTreeMap<String, UnitSpec>,
+    #[serde(default)]
+    classes: BTreeMap<String, ClassSpec>,
+}
+
+/// A complete, validated architecture model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArchSpec {
+    /// Model name (`gcn`, `gfx900`).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// The ISA target used to read files that do not name theirs.
+    pub isa: Target,
+    /// Every number.
+    pub params: BTreeMap<String, Param>,
+    /// Issue rules.
+    pub issue: IssueSpec,
+    /// Units by name.
+    pub units: BTreeMap<String, UnitSpec>,
+    /// Class patterns (`valu.trans`, `vmem.*`) to their mapping.
+    pub classes: BTreeMap<String, ClassSpec>,
+}
+
+/// Cost rules the engine implements besides fixed clocks.
+pub const COST_RULES: &[&str] = &["vmem_rate", "smem_dwords", "export_bits", "sleep"];
+
+/// Problems with a model or an override.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchError {
+    /// `--arch` names no built-in model and is not a file.
+    #[error("unknown architecture `{name}`; built-in models: {known}")]
+    Unknown {
+        /// What was asked for.
+        name: String,
+        /// The built-in names.
+        known: String,
+    },
+    /// A model file does not parse.
+    #[error("{file}:{line}:{column}: error: {message}")]
+    Parse {
+        /// File name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A model is inconsistent.
+    #[error("architecture `{name}`: {message}")]
+    Invalid {
+        /// Model name.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// `--set` names no parameter or has a bad value.
+    #[error("{0}")]
+    Override(String),
+}
+
+impl ArchSpec {
+    /// Names and descriptions of the built-in models.
+    pub fn builtin_list() -> Vec<(String, String)> {
+        BUILTIN
+            .iter()
+            .filter_map(|(name, _)| ArchSpec::builtin(name).ok().map(|a| (a.name, a.description)))
+            .collect()
+    }
+
+    /// A built-in model by name.
+    pub fn builtin(name: &str) -> Result<ArchSpec, ArchError> {
+        let text = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| ArchError::Unknown {
+                name: name.to_string(),
+                known: BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            })?;
+        ArchSpec::from_toml(&format!("<builtin {name}>"), text)
+    }
+
+    /// The built-in model for a target: its own variant if there is one
+    /// (`gfx900`), else the family model (`gcn` for gfx6-9).
+    pub fn for_target(target: &Target) -> Option<ArchSpec> {
+        ArchSpec::builtin(&target.name)
+            .ok()
+            .or_else(|| target.gen.is_gcn().then(|| ArchSpec::builtin("gcn").ok()).flatten())
+    }
+
+    /// Parse a model from TOML text (resolving `base` against the built-ins).
+    pub fn from_toml(file: &str, text: &str) -> Result<ArchSpec, ArchError> {
+        let parsed: ArchFile = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
+            ArchError::Parse {
+                file: file.to_string(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        let mut spec = match &parsed.base {
+            Some(base) => {
+                if base == &parsed.name {
+                    return Err(ArchError::Invalid {
+                        name: parsed.name.clone(),
+                        message: "a model cannot be its own base".into(),
+                    });
+                }
+                ArchSpec::builtin(base)?
+            }
+            None => ArchSpec {
+                name: String::new(),
+                description: String::new(),
+                isa: Target {
+                    name: "gfx900".into(),
+                    gen: shadersim_isa::GfxGen::Gfx9,
+                },
+                params: BTreeMap::new(),
+                issue: parsed.issue.clone().ok_or_else(|| ArchError::Invalid {
+                    name: parsed.name.clone(),
+                    message: "a model without `base` needs an [issue] table".into(),
+                })?,
+                units: BTreeMap::new(),
+                classes: BTreeMap::new(),
+            },
+        };
+        spec.name = parsed.name.clone();
+        spec.description = parsed.description;
+        spec.isa = parsed.isa.parse().map_err(|e: shadersim_isa::target::UnknownTarget| ArchError::Invalid {
+            name: parsed.name.clone(),
+            message: e.to_string(),
+        })?;
+        spec.params.extend(parsed.params);
+        if let Some(issue) = parsed.issue {
+            spec.issue = issue;
+        }
+        spec.units.extend(parsed.units);
+        spec.classes.extend(parsed.classes);
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Load `--arch` (a built-in name or a path to a `.toml` file) and
+    /// apply `--set` overrides.
+    pub fn load(arch: &str, overrides: &[(String, String)]) -> Result<ArchSpec, ArchError> {
+        let mut spec = if arch.ends_with(".toml") || arch.contains('/') {
+            let text = std::fs::read_to_string(arch).map_err(|e| ArchError::Invalid {
+                name: arch.to_string(),
+                message: format!("cannot read: {e}"),
+            })?;
+            ArchSpec::from_toml(arch, &text)?
+        } else {
+            ArchSpec::builtin(arch)?
+        };
+        for (k, v) in overrides {
+            spec.set(k, v)?;
+        }
+        Ok(spec)
+    }
+
+    /// Override one parameter (`--set NAME=VALUE`).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ArchError> {
+        let v: f64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| ArchError::Override(format!("--set {key}={value}: the value must be a non-negative number")))?;
+        match self.params.get_mut(key) {
+            Some(p) => {
+                p.value = v;
+                p.source = "--set on the command line".into();
+                self.validate()
+            }
+            None => Err(ArchError::Override(format!(
+                "--set {key}: no such parameter in `{}`; known parameters: {}",
+                self.name,
+                self.params.keys().cloned().collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+
+    /// A parameter's value.
+    pub fn param(&self, name: &str) -> Option<f64> {
+        self.params.get(name).map(|p| p.value)
+    }
+
+    /// A parameter as a whole number (rounded), or an error naming it.
+    pub fn get_u32(&self, name: &str) -> Result<u32, ArchError> {
+        let v = self.param(name).ok_or_else(|| ArchError::Invalid {
+            name: self.name.clone(),
+            message: format!("missing parameter `{name}`"),
+        })?;
+        Ok(v.round().min(f64::from(u32::MAX)) as u32)
+    }
+
+    /// A parameter as a number, or an error naming it.
+    pub fn get_f64(&self, name: &str) -> Result<f64, ArchError> {
+        self.param(name).ok_or_else(|| ArchError::Invalid {
+            name: self.name.clone(),
+            message: format!("missing parameter `{name}`"),
+        })
+    }
+
+    /// The mapping of an instruction class: the exact pattern, else the
+    /// longest `prefix*` pattern that matches.
+    pub fn class(&self, class: InstrClass) -> Option<&ClassSpec> {
+        let name = class.name();
+        if let Some(c) = self.classes.get(name) {
+            return Some(c);
+        }
+        self.classes
+            .iter()
+            .filter_map(|(pat, c)| pat.strip_suffix('*').filter(|p| name.starts_with(p)).map(|p| (p.len(), c)))
+            .max_by_key(|(len, _)| *len)
+            .map(|(_, c)| c)
+    }
+
+    fn invalid(&self, message: String) -> ArchError {
+        ArchError::Invalid {
+            name: self.name.clone(),
+            message,
+        }
+    }
+
+    /// Check internal consistency: sources, references, class coverage.
+    pub fn validate(&self) -> Result<(), ArchError> {
+        for (name, p) in &self.params {
+            if p.source.trim().is_empty() {
+                return Err(self.invalid(format!("parameter `{name}` has no source")));
+            }
+            if !p.value.is_finite() || p.value < 0.0 {
+                return Err(self.invalid(format!("parameter `{name}` must be a non-negative number")));
+            }
+        }
+        for (uname, u) in &self.units {
+            for p in [&u.count, &u.latency, &u.wave_in_flight, &u.cu_in_flight].into_iter().flatten() {
+                if !self.params.contains_key(p) {
+                    return Err(self.invalid(format!("unit `{uname}` names missing parameter `{p}`")));
+                }
+            }
+        }
+        for (pat, c) in &self.classes {
+            if c.issue != "free" && !self.issue.categories.contains(&c.issue) {
+                return Err(self.invalid(format!("class `{pat}` uses unknown issue category `{}`", c.issue)));
+            }
+            if let Some(u) = &c.unit {
+                if !self.units.contains_key(u) {
+                    return Err(self.invalid(format!("class `{pat}` uses unknown unit `{u}`")));
+                }
+            }
+            if c.issue != "free" && c.unit.is_none() {
+                return Err(self.invalid(format!("class `{pat}` issues on `{}` but names no unit", c.issue)));
+            }
+            if let Some(cost) = &c.cost {
+                if !COST_RULES.contains(&cost.as_str()) && !self.params.contains_key(cost) {
+                    return Err(self.invalid(format!("class `{pat}` has cost `{cost}`, which is neither a rule nor a parameter")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Classes of shadersim-isa this model does not map (an op of such a
+    /// class cannot execute on it).
+    pub fn unmapped_classes(&self) -> Vec<InstrClass> {
+        InstrClass::ALL.iter().copied().filter(|c| self.class(*c).is_none()).collect()
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = offset - before.rfind('\n').map_or(0, |p| p + 1) + 1;
+    (line, col)
+}
+
+impl fmt::Display for ArchSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.name, self.description)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_load_and_map_every_class() {
+        for (name, _) in BUILTIN {
+            let a = ArchSpec::builtin(name).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(a.unmapped_classes(), Vec::<InstrClass>::new(), "{name}");
+            for (p, v) in &a.params {
+                assert!(!v.source.is_empty(), "{name}.{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn variants_inherit_and_override() {
+        let gcn = ArchSpec::builtin("gcn").unwrap();
+        let hawaii = ArchSpec::builtin("gfx701").unwrap();
+        assert_eq!(gcn.param("valu_f64_clocks"), Some(64.0));
+        assert_eq!(hawaii.param("valu_f64_clocks"), Some(32.0));
+        assert_eq!(hawaii.param("valu_clocks"), Some(4.0));
+        assert_eq!(hawaii.isa.name, "gfx701");
+    }
+
+    #[test]
+    fn class_patterns_pick_the_longest_match() {
+        let gcn = ArchSpec::builtin("gcn").unwrap();
+        assert_eq!(gcn.class(InstrClass::VmemCache).unwrap().cost.as_deref(), Some("vmem_cache_clocks"));
+        assert_eq!(gcn.class(InstrClass::VmemImageSample).unwrap().cost.as_deref(), Some("vmem_rate"));
+        assert_eq!(gcn.class(InstrClass::WaitLoadcnt).unwrap().issue, "free");
+    }
+
+    #[test]
+    fn overrides_are_checked() {
+        let mut gcn = ArchSpec::builtin("gcn").unwrap();
+        gcn.set("vmem_latency", "0").unwrap();
+        assert_eq!(gcn.param("vmem_latency"), Some(0.0));
+        let e = gcn.set("frobs", "3").unwrap_err().to_string();
+        assert!(e.contains("known parameters") && e.contains("vmem_latency"), "{e}");
+        assert!(gcn.set("vmem_latency", "-1").is_err());
+        assert!(gcn.set("vmem_latency", "x").is_err());
+    }
+
+    #[test]
+    fn bad_models_are_rejected_with_positions() {
+        let e = ArchSpec::from_toml("m.toml", "base = \"gcn\"\nname = \"x\"\ndescription = \"d\"\nisa = \"gfx900\"\nfrob = 1\n").unwrap_err();
+        assert!(matches!(e, ArchError::Parse { line: 5, .. }), "{e}");
+        let e = ArchSpec::from_toml(
+            "m.toml",
+            "base = \"gcn\"\nname = \"x\"\ndescription = \"d\"\nisa = \"gfx900\"\n[classes]\nvalu = { issue = \"valu\", unit = \"nope\" }\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown unit `nope`"), "{e}");
+        let e = ArchSpec::from_toml(
+            "m.toml",
+            "base = \"gcn\"\nname = \"x\"\ndescription = \"d\"\nisa = \"gfx900\"\n[params]\nvalu_clocks = { value = 4, source = \"\" }\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("no source"), "{e}");
+    }
+
+    #[test]
+    fn vmem_rates_match_the_memory_model_table() {
+        let gcn = ArchSpec::builtin("gcn").unwrap();
+        for entry in shadersim_mem::GCN_RATE_TABLE.iter() {
+            assert_eq!(gcn.param(entry.key), Some(f64::from(entry.value)), "{}", entry.key);
+        }
+    }
+}
