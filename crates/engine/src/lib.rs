@@ -1,1 +1,32 @@
-//! shadersim-engine (skeleton).
+//! shadersim-engine: simulates waves on a compute unit, clock by clock.
+//!
+//! The engine is generic over an architecture model (shadersim-arch): the
+//! number of SIMDs, wave slots, issue cadence and categories, units and
+//! costs all come from the model's data; nothing here knows it is running
+//! GCN.
+//!
+//! * [`ops`]: instructions compiled against a model into static ops.
+//! * [`occupancy`]: waves per SIMD and the limiter.
+//! * [`config`]: dispatch parameters and arrival rates.
+//! * [`machine`]: the cycle loop.
+//! * [`stats`]: what a run measured.
+//! * [`run`]: one call from program + hints + model to results.
+//!
+//! Invariants: deterministic (same inputs, same statistics); every run
+//! ends (a wave that can never progress is a [`SimError::Deadlock`] naming
+//! it, its instruction and the reason).
+
+pub mod config;
+pub mod error;
+pub mod machine;
+pub mod occupancy;
+pub mod ops;
+pub mod run;
+pub mod stats;
+
+pub use config::DispatchConfig;
+pub use error::{SimError, StuckWave};
+pub use occupancy::{Limiter, Occupancy};
+pub use ops::{SimProgram, StaticOp};
+pub use run::{Analysis, Simulation};
+pub use stats::SimStats;

@@ -546,7 +546,7 @@ impl Instruction {
             let v = parse_int(value)
                 .and_then(|v| u32::try_from(v).ok())
                 .ok_or_else(|| format!("bad count in `{word}`"))?;
-            spec.set(counter, v.min(counter.max(gen)));
+            spec.set(counter, v.min(counter.max_value(gen)));
         }
         Ok(spec)
     }

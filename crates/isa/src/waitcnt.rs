@@ -112,7 +112,7 @@ impl Counter {
     }
 
     /// The largest value the counter can hold in `gen` (0 if absent).
-    pub fn max(self, gen: GfxGen) -> u32 {
+    pub fn max_value(self, gen: GfxGen) -> u32 {
         match self.bits(gen) {
             0 => 0,
             b => (1 << b) - 1,
@@ -443,14 +443,14 @@ mod tests {
 
     #[test]
     fn counter_widths() {
-        assert_eq!(Counter::Vm.max(GfxGen::Gfx8), 15);
-        assert_eq!(Counter::Vm.max(GfxGen::Gfx9), 63);
-        assert_eq!(Counter::Lgkm.max(GfxGen::Gfx9), 15);
-        assert_eq!(Counter::Lgkm.max(GfxGen::Gfx10), 63);
-        assert_eq!(Counter::Exp.max(GfxGen::Gfx12), 7);
-        assert_eq!(Counter::Bvh.max(GfxGen::Gfx12), 7);
-        assert_eq!(Counter::Km.max(GfxGen::Gfx12), 31);
-        assert_eq!(Counter::Vs.max(GfxGen::Gfx9), 0);
+        assert_eq!(Counter::Vm.max_value(GfxGen::Gfx8), 15);
+        assert_eq!(Counter::Vm.max_value(GfxGen::Gfx9), 63);
+        assert_eq!(Counter::Lgkm.max_value(GfxGen::Gfx9), 15);
+        assert_eq!(Counter::Lgkm.max_value(GfxGen::Gfx10), 63);
+        assert_eq!(Counter::Exp.max_value(GfxGen::Gfx12), 7);
+        assert_eq!(Counter::Bvh.max_value(GfxGen::Gfx12), 7);
+        assert_eq!(Counter::Km.max_value(GfxGen::Gfx12), 31);
+        assert_eq!(Counter::Vs.max_value(GfxGen::Gfx9), 0);
     }
 
     #[test]

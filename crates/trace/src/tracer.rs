@@ -352,3 +352,69 @@ fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u3
         }
     }
 }
+
+/// What the hints say about one memory instruction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemoryFacts {
+    /// Texel format of an image op.
+    pub format: Option<shadersim_mem::TexelFormat>,
+    /// Filter of a sample.
+    pub filter: Option<shadersim_mem::TextureFilter>,
+    /// Lane address pattern of a buffer/global/flat/scratch op.
+    pub pattern: Option<shadersim_mem::LanePattern>,
+}
+
+/// Resolve the `[[memory]]` hints: each line must be a vector memory
+/// instruction; `format` applies to image ops, `filter` to samples and
+/// gathers, `pattern` to buffer/global/flat/scratch ops.
+pub fn memory_facts(program: &Program, hints: &Hints) -> Result<HashMap<usize, MemoryFacts>, HintsError> {
+    use shadersim_isa::InstrClass;
+    let mut out: HashMap<usize, MemoryFacts> = HashMap::new();
+    for h in &hints.memory {
+        let line = *h.line.get_ref();
+        let idx = program
+            .index_at_line(line)
+            .ok_or_else(|| HintsError::at(h.line.span(), no_instruction_at(program, line)))?;
+        let s = &program.instructions[idx];
+        let class = s.inst.class();
+        if !class.is_vmem() || class == InstrClass::VmemCache {
+            return Err(HintsError::at(
+                h.line.span(),
+                format!("line {line} (`{}`) is not a vector memory instruction", s.text),
+            ));
+        }
+        if out.contains_key(&idx) {
+            return Err(HintsError::at(h.line.span(), format!("line {line} already has [[memory]] hints")));
+        }
+        let mut facts = MemoryFacts::default();
+        if let Some(f) = &h.format {
+            if !class.is_image() {
+                return Err(HintsError::at(
+                    f.span(),
+                    format!("`format` applies to image ops; line {line} (`{}`) is a {class} op (give it a `pattern`)", s.text),
+                ));
+            }
+            facts.format = Some(f.get_ref().parse().map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?);
+        }
+        if let Some(f) = &h.filter {
+            if !matches!(class, InstrClass::VmemImageSample | InstrClass::VmemImageGather4) {
+                return Err(HintsError::at(
+                    f.span(),
+                    format!("`filter` applies to image samples; line {line} (`{}`) is a {class} op", s.text),
+                ));
+            }
+            facts.filter = Some(f.get_ref().parse().map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?);
+        }
+        if let Some(p) = &h.pattern {
+            if class.is_image() {
+                return Err(HintsError::at(
+                    p.span(),
+                    format!("`pattern` applies to buffer, global, flat and scratch ops; line {line} (`{}`) is an image op", s.text),
+                ));
+            }
+            facts.pattern = Some(p.get_ref().parse().map_err(|e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()))?);
+        }
+        out.insert(idx, facts);
+    }
+    Ok(out)
+}

@@ -1,0 +1,88 @@
+//! What feeds the compute unit: the dispatch parameters of one run.
+
+use crate::error::SimError;
+use shadersim_arch::ArchSpec;
+use shadersim_asm::Stage;
+
+/// Dispatch parameters (the `[dispatch]` hints with their defaults).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DispatchConfig {
+    /// Stage.
+    pub stage: Stage,
+    /// Waves (pixel, vertex) or workgroups (compute) to simulate.
+    pub count: u32,
+    /// Pixel: average triangle size in pixels.
+    pub pixels_per_triangle: f64,
+    /// Vertex: vertices per triangle after the post-transform cache.
+    pub vertices_per_triangle: f64,
+    /// Compute: threads per workgroup.
+    pub workgroup_size: u32,
+    /// Cap on waves per SIMD (None: what resources allow).
+    pub waves_per_simd: Option<u32>,
+}
+
+impl DispatchConfig {
+    /// The documented defaults: 500 waves, 16-pixel triangles, 1 vertex
+    /// per triangle, 64-thread workgroups.
+    pub fn new(stage: Stage) -> DispatchConfig {
+        DispatchConfig {
+            stage,
+            count: 500,
+            pixels_per_triangle: 16.0,
+            vertices_per_triangle: 1.0,
+            workgroup_size: 64,
+            waves_per_simd: None,
+        }
+    }
+
+    /// Check ranges.
+    pub fn validate(&self) -> Result<(), SimError> {
+        let bad = |m: &str| Err(SimError::Dispatch(m.to_string()));
+        if self.count == 0 {
+            return bad("waves must be at least 1");
+        }
+        if !(self.pixels_per_triangle.is_finite() && self.pixels_per_triangle > 0.0) {
+            return bad("pixels_per_triangle must be a positive number");
+        }
+        if !(self.vertices_per_triangle.is_finite() && self.vertices_per_triangle > 0.0) {
+            return bad("vertices_per_triangle must be a positive number");
+        }
+        if self.workgroup_size == 0 || self.workgroup_size > 1024 {
+            return bad("workgroup_size must be between 1 and 1024");
+        }
+        if self.waves_per_simd == Some(0) {
+            return bad("waves_per_simd must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// Clocks between two waves arriving at this CU (pixel and vertex), or
+    /// `None` for compute (workgroups come as fast as slots free up).
+    ///
+    /// Pixel (seed 004): the rasterizer emits 4 quads per clock from one
+    /// triangle; with p pixels per triangle a wave of 16 quads takes
+    /// 16 / max(1, min(4, ceil(p / 4))) clocks. Vertex: the grouper takes 1
+    /// new vertex per clock and one triangle per clock, so a wave of 64
+    /// vertices needs max(64, 64 / A) clocks (the seed prints min(); its own
+    /// reasoning gives max, see gcn-model.md). Both times `cu_count`: the
+    /// CUs take turns.
+    pub fn arrival_interval(&self, arch: &ArchSpec) -> Result<Option<f64>, SimError> {
+        let p = |n: &str| arch.get_f64(n).map_err(|e| SimError::Model(e.to_string()));
+        let cus = p("cu_count")?.max(1.0);
+        let wave = p("wave_size")?;
+        Ok(match self.stage {
+            Stage::Pixel => {
+                let quads_per_tri = (self.pixels_per_triangle / 4.0).ceil();
+                let quads_per_clock = quads_per_tri.min(p("raster_quads_per_clock")?).max(1.0);
+                Some(cus * p("wave_quads")? / quads_per_clock)
+            }
+            Stage::Vertex => {
+                let vertices = wave / p("vgt_vertices_per_clock")?.max(f64::MIN_POSITIVE);
+                // One triangle's indices (3) per clock.
+                let triangles = (wave / self.vertices_per_triangle) * 3.0 / p("vgt_indices_per_clock")?.max(f64::MIN_POSITIVE);
+                Some(cus * vertices.max(triangles))
+            }
+            Stage::Compute => None,
+        })
+    }
+}

@@ -1,0 +1,685 @@
+//! The compute unit, clock by clock.
+//!
+//! Each clock: memory and unit events that fall due are applied (counters
+//! fall), the dispatcher may launch a wave, every SIMD whose issue turn it
+//! is issues at most one op per category from different waves (oldest
+//! first), then waves on free ops (satisfied waits, nops, barriers, end of
+//! program) advance, and finished waves leave. Units are servers with a
+//! `free_at` time, so the loop never counts down per clock.
+
+use crate::config::DispatchConfig;
+use crate::error::{SimError, StuckWave};
+use crate::occupancy::Occupancy;
+use crate::ops::{OpKind, OpSource, SimProgram, NONE};
+use crate::stats::SimStats;
+use shadersim_arch::{ArchSpec, UnitKind, UnitScope};
+use shadersim_asm::{Program, Stage};
+use shadersim_isa::Counter;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Everything one simulation needs.
+pub struct SimInput<'a> {
+    /// The program as read (for error messages).
+    pub program: &'a Program,
+    /// The compiled program.
+    pub sim: &'a SimProgram,
+    /// The model.
+    pub arch: &'a ArchSpec,
+    /// Dispatch parameters.
+    pub dispatch: &'a DispatchConfig,
+    /// Occupancy.
+    pub occupancy: &'a Occupancy,
+    /// Stop with an error beyond this many clocks.
+    pub max_clocks: u64,
+}
+
+const NCOUNTERS: usize = 10;
+const MAX_UNITS: usize = 16;
+
+#[derive(Debug, Clone)]
+struct Wave {
+    simd: u32,
+    group: u32,
+    launch: u64,
+    pc: u32,
+    ready_at: u64,
+    cnt: [u8; NCOUNTERS],
+    unit_in_flight: [u16; MAX_UNITS],
+    at_barrier: bool,
+    barrier_gen: u32,
+    done: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Group {
+    waves: u32,
+    launched: u32,
+    alive: u32,
+    arrived: u32,
+    gen: u32,
+}
+
+#[derive(Debug, Clone)]
+struct Unit {
+    kind: UnitKind,
+    scope: UnitScope,
+    free_at: Vec<u64>,
+    busy: u64,
+    latency: u64,
+    wave_limit: u16,
+    cu_limit: u32,
+    cu_in_flight: u32,
+}
+
+impl Unit {
+    fn instance(&self, simd: u32, simds: u32) -> usize {
+        match self.scope {
+            UnitScope::Simd => simd as usize,
+            UnitScope::Cu => (simd as usize * self.free_at.len()) / simds.max(1) as usize,
+        }
+    }
+}
+
+/// Counter decrements (and in-flight releases) that fall due at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Event {
+    time: u64,
+    seq: u64,
+    wave: u32,
+    counters: u16,
+    unit: u8,
+}
+
+/// Run one simulation.
+pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
+    let mut cu = ComputeUnit::new(input)?;
+    cu.run()?;
+    Ok(cu.finish())
+}
+
+struct ComputeUnit<'a> {
+    input: &'a SimInput<'a>,
+    simds: u32,
+    interval: u64,
+    wave_size: u32,
+    waves_per_simd: u32,
+    waves: Vec<Wave>,
+    resident: Vec<Vec<u32>>,
+    groups: Vec<Group>,
+    units: Vec<Unit>,
+    events: BinaryHeap<Reverse<Event>>,
+    seq: u64,
+    now: u64,
+    // Dispatch.
+    arrival: Option<f64>,
+    total_groups: u32,
+    group_waves: u32,
+    groups_started: u32,
+    launching_group: Option<u32>,
+    next_simd: u32,
+    lds_used: u32,
+    lds_capacity: u32,
+    lds_per_group: u32,
+    launches_per_clock: u32,
+    // Statistics.
+    stats: SimStats,
+    op_stall_stamp: Vec<u64>,
+    idle_clocks: u64,
+}
+
+impl<'a> ComputeUnit<'a> {
+    fn new(input: &'a SimInput<'a>) -> Result<Self, SimError> {
+        let arch = input.arch;
+        let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
+        let simds = p("simds")?.max(1);
+        let interval = u64::from(p("issue_interval")?.max(1));
+        let wave_size = p("wave_size")?.max(1);
+        let mut units = Vec::new();
+        for name in &input.sim.units {
+            let u = &arch.units[name];
+            let count = match (&u.per, &u.count) {
+                (UnitScope::Simd, _) => simds,
+                (UnitScope::Cu, Some(c)) => p(c)?.max(1),
+                (UnitScope::Cu, None) => 1,
+            };
+            units.push(Unit {
+                kind: u.kind,
+                scope: u.per,
+                free_at: vec![0; count as usize],
+                busy: 0,
+                latency: u.latency.as_deref().map(p).transpose()?.map_or(0, u64::from),
+                wave_limit: u.wave_in_flight.as_deref().map(p).transpose()?.map_or(u16::MAX, |v| v.min(u32::from(u16::MAX)) as u16),
+                cu_limit: u.cu_in_flight.as_deref().map(p).transpose()?.unwrap_or(u32::MAX),
+                cu_in_flight: 0,
+            });
+        }
+        if units.len() > MAX_UNITS {
+            return Err(SimError::Model(format!("at most {MAX_UNITS} units are supported")));
+        }
+        let dispatch = input.dispatch;
+        let (total_groups, group_waves) = match dispatch.stage {
+            Stage::Compute => (dispatch.count, dispatch.workgroup_size.div_ceil(wave_size)),
+            _ => (dispatch.count, 1),
+        };
+        let max_group = p("group_waves_max")?;
+        if group_waves > max_group {
+            return Err(SimError::Dispatch(format!(
+                "a workgroup of {} threads needs {group_waves} waves; the model allows {max_group}",
+                dispatch.workgroup_size
+            )));
+        }
+        let wps = input.occupancy.waves_per_simd;
+        if group_waves > wps * simds {
+            return Err(SimError::Dispatch(format!(
+                "a workgroup of {group_waves} waves cannot fit: occupancy allows {wps} waves per SIMD x {simds} SIMDs ({} limits it)",
+                input.occupancy.limiter
+            )));
+        }
+        let nops = input.sim.ops.len();
+        let stats = SimStats::new(input.sim, arch, &units_names(input), &units.iter().map(|u| u.free_at.len() as u32).collect::<Vec<_>>());
+        Ok(ComputeUnit {
+            input,
+            simds,
+            interval,
+            wave_size,
+            waves_per_simd: wps,
+            waves: Vec::with_capacity((total_groups * group_waves) as usize),
+            resident: vec![Vec::new(); simds as usize],
+            groups: Vec::with_capacity(total_groups as usize),
+            units,
+            events: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            arrival: dispatch.arrival_interval(arch)?,
+            total_groups,
+            group_waves,
+            groups_started: 0,
+            launching_group: None,
+            next_simd: 0,
+            lds_used: 0,
+            lds_capacity: p("lds_bytes_per_cu")?,
+            lds_per_group: input.occupancy.lds_allocated,
+            launches_per_clock: p("compute_waves_per_clock")?.max(1),
+            stats,
+            op_stall_stamp: vec![u64::MAX; nops],
+            idle_clocks: 0,
+        })
+    }
+
+    fn resident_total(&self) -> usize {
+        self.resident.iter().map(Vec::len).sum()
+    }
+
+    fn all_done(&self) -> bool {
+        self.groups_started == self.total_groups
+            && self.launching_group.is_none()
+            && self.resident_total() == 0
+    }
+
+    fn run(&mut self) -> Result<(), SimError> {
+        loop {
+            let mut progress = self.apply_events();
+            progress |= self.dispatch();
+            let turn = (self.now % self.interval) as u32;
+            let mut s = turn;
+            while s < self.simds {
+                progress |= self.issue_turn(s)?;
+                s += self.interval as u32;
+            }
+            if self.all_done() {
+                // The last wave left at this clock: the work took `now` clocks.
+                self.stats.clocks = self.now.max(1);
+                return Ok(());
+            }
+            if self.resident_total() == 0 {
+                self.stats.starve_clocks += 1;
+            }
+            self.stats.peak_waves = self.stats.peak_waves.max(self.resident_total() as u32);
+            if progress {
+                self.idle_clocks = 0;
+            } else {
+                self.idle_clocks += 1;
+                if self.idle_clocks >= self.interval && self.nothing_pending() {
+                    return Err(self.deadlock());
+                }
+            }
+            self.now += 1;
+            if self.now > self.input.max_clocks {
+                return Err(SimError::TooLong(self.input.max_clocks));
+            }
+        }
+    }
+
+    /// True when no event, dispatch arrival, busy unit or sleeping wave
+    /// can change anything later.
+    fn nothing_pending(&self) -> bool {
+        if !self.events.is_empty() {
+            return false;
+        }
+        if self.units.iter().any(|u| u.free_at.iter().any(|&f| f > self.now)) {
+            return false;
+        }
+        if self.resident.iter().flatten().any(|&w| self.waves[w as usize].ready_at > self.now) {
+            return false;
+        }
+        // Dispatch can still launch if waves remain and slots are free.
+        let waiting_groups = self.groups_started < self.total_groups || self.launching_group.is_some();
+        !(waiting_groups && self.resident_total() == 0)
+    }
+
+    fn apply_events(&mut self) -> bool {
+        let mut any = false;
+        while let Some(Reverse(e)) = self.events.peek() {
+            if e.time > self.now {
+                break;
+            }
+            let e = *e;
+            self.events.pop();
+            any = true;
+            let w = &mut self.waves[e.wave as usize];
+            for i in 0..NCOUNTERS {
+                if e.counters & (1 << i) != 0 {
+                    w.cnt[i] -= 1;
+                }
+            }
+            if e.unit != NONE {
+                w.unit_in_flight[e.unit as usize] -= 1;
+                self.units[e.unit as usize].cu_in_flight -= 1;
+            }
+        }
+        any
+    }
+
+    /// Launch at most the allowed number of waves this clock.
+    fn dispatch(&mut self) -> bool {
+        let mut launched = false;
+        for _ in 0..self.launches_per_clock {
+            if self.launching_group.is_none() {
+                if self.groups_started == self.total_groups {
+                    break;
+                }
+                // Pixel and vertex waves arrive at fixed intervals.
+                if let Some(r) = self.arrival {
+                    let due = (f64::from(self.groups_started) * r).ceil() as u64;
+                    if due > self.now {
+                        break;
+                    }
+                }
+                let free: u32 = self
+                    .resident
+                    .iter()
+                    .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
+                    .sum();
+                if free < self.group_waves || self.lds_used + self.lds_per_group > self.lds_capacity {
+                    break;
+                }
+                let id = self.groups.len() as u32;
+                self.groups.push(Group {
+                    waves: self.group_waves,
+                    ..Default::default()
+                });
+                self.lds_used += self.lds_per_group;
+                self.groups_started += 1;
+                self.launching_group = Some(id);
+            }
+            let gid = self.launching_group.expect("group open");
+            // The next SIMD (round robin) with a free slot.
+            let Some(simd) = (0..self.simds)
+                .map(|k| (self.next_simd + k) % self.simds)
+                .find(|&s| (self.resident[s as usize].len() as u32) < self.waves_per_simd)
+            else {
+                break;
+            };
+            self.next_simd = (simd + 1) % self.simds;
+            let id = self.waves.len() as u32;
+            self.waves.push(Wave {
+                simd,
+                group: gid,
+                launch: self.now,
+                pc: 0,
+                ready_at: self.now,
+                cnt: [0; NCOUNTERS],
+                unit_in_flight: [0; MAX_UNITS],
+                at_barrier: false,
+                barrier_gen: 0,
+                done: false,
+            });
+            self.resident[simd as usize].push(id);
+            let g = &mut self.groups[gid as usize];
+            g.launched += 1;
+            g.alive += 1;
+            if g.launched == g.waves {
+                self.launching_group = None;
+            }
+            launched = true;
+        }
+        launched
+    }
+
+    fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
+        let now = self.now;
+        let ncat = self.input.sim.categories.len();
+        if self.resident[simd as usize].is_empty() {
+            return Ok(false);
+        }
+        self.stats.turns_with_waves += 1;
+        let mut used = [false; 16];
+        let mut issued_waves: u64 = 0; // bit per resident position
+        let mut any = false;
+        let n = self.resident[simd as usize].len();
+        // Issue: oldest first, one op per category.
+        for pos in 0..n {
+            let wid = self.resident[simd as usize][pos] as usize;
+            let w = &self.waves[wid];
+            if w.ready_at > now || w.done {
+                continue;
+            }
+            let opi = self.input.sim.trace[w.pc as usize] as usize;
+            let op = &self.input.sim.ops[opi];
+            if op.kind == OpKind::NoPath {
+                return Err(self.stuck_error(wid, op.cost_basis.clone()));
+            }
+            if op.kind != OpKind::Unit {
+                continue;
+            }
+            let cat = op.category as usize;
+            if cat >= ncat || used[cat] {
+                continue;
+            }
+            if !self.can_issue(wid, opi) {
+                continue;
+            }
+            self.issue(wid, opi);
+            used[cat] = true;
+            issued_waves |= 1 << pos;
+            any = true;
+        }
+        // Free ops: every other ready wave may take one.
+        let mut pos = 0;
+        while pos < self.resident[simd as usize].len() {
+            let wid = self.resident[simd as usize][pos] as usize;
+            let before = self.resident[simd as usize].len();
+            if issued_waves & (1 << pos) == 0 && self.waves[wid].ready_at <= now && self.free_step(wid)? {
+                any = true;
+            }
+            if self.resident[simd as usize].len() < before {
+                // The wave retired; the same position now holds the next one.
+                issued_waves = remove_bit(issued_waves, pos);
+                continue;
+            }
+            pos += 1;
+        }
+        if !any && !self.simd_pipes_busy(simd) {
+            self.stats.stall_turns += 1;
+            for &wid in &self.resident[simd as usize] {
+                let w = &self.waves[wid as usize];
+                let opi = self.input.sim.trace[w.pc as usize] as usize;
+                if self.op_stall_stamp[opi] != now {
+                    self.op_stall_stamp[opi] = now;
+                    self.stats.op_stalls[opi] += 1;
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    fn simd_pipes_busy(&self, simd: u32) -> bool {
+        self.units
+            .iter()
+            .any(|u| u.kind == UnitKind::Pipe && u.scope == UnitScope::Simd && u.free_at[simd as usize] > self.now)
+    }
+
+    fn can_issue(&self, wid: usize, opi: usize) -> bool {
+        let op = &self.input.sim.ops[opi];
+        let w = &self.waves[wid];
+        let u = &self.units[op.unit as usize];
+        if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd, self.simds)] > self.now {
+            return false;
+        }
+        if u.kind == UnitKind::Queue && (w.unit_in_flight[op.unit as usize] >= u.wave_limit || u.cu_in_flight >= u.cu_limit) {
+            return false;
+        }
+        op.inc.indices().all(|c| w.cnt[c] < self.input.sim.counter_max[c])
+    }
+
+    fn issue(&mut self, wid: usize, opi: usize) {
+        let now = self.now;
+        let op = &self.input.sim.ops[opi];
+        let unit_idx = op.unit as usize;
+        let simd = self.waves[wid].simd;
+        let u = &mut self.units[unit_idx];
+        let inst = u.instance(simd, self.simds);
+        let cost = u64::from(op.cost);
+        u.busy += cost;
+        let w = &mut self.waves[wid];
+        for c in op.inc.indices() {
+            w.cnt[c] += 1;
+        }
+        w.pc += 1;
+        match u.kind {
+            UnitKind::Pipe => {
+                u.free_at[inst] = now + cost;
+                w.ready_at = now + cost.max(1);
+                if !op.inc.is_empty() {
+                    self.seq += 1;
+                    self.events.push(Reverse(Event {
+                        time: now + cost + u.latency,
+                        seq: self.seq,
+                        wave: wid as u32,
+                        counters: op.inc.0,
+                        unit: NONE,
+                    }));
+                }
+            }
+            UnitKind::Queue => {
+                let start = u.free_at[inst].max(now);
+                let end = start + cost;
+                u.free_at[inst] = end;
+                u.cu_in_flight += 1;
+                w.unit_in_flight[unit_idx] += 1;
+                w.ready_at = now + 1;
+                if !op.dec_at_service.is_empty() {
+                    self.seq += 1;
+                    self.events.push(Reverse(Event {
+                        time: end,
+                        seq: self.seq,
+                        wave: wid as u32,
+                        counters: op.dec_at_service.0,
+                        unit: NONE,
+                    }));
+                }
+                self.seq += 1;
+                self.events.push(Reverse(Event {
+                    time: end + u.latency,
+                    seq: self.seq,
+                    wave: wid as u32,
+                    counters: op.inc.0 & !op.dec_at_service.0,
+                    unit: unit_idx as u8,
+                }));
+            }
+        }
+        self.stats.category_issues[op.category as usize] += 1;
+        self.stats.issues += 1;
+    }
+
+    /// Let wave `wid` take one free op if it can. Returns whether it did.
+    fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
+        let w = &self.waves[wid];
+        if w.done {
+            return Ok(false);
+        }
+        let opi = self.input.sim.trace[w.pc as usize] as usize;
+        let op = &self.input.sim.ops[opi];
+        match op.kind {
+            OpKind::Unit | OpKind::NoPath => Ok(false),
+            OpKind::Nop => {
+                self.waves[wid].pc += 1;
+                self.stats.free_ops += 1;
+                Ok(true)
+            }
+            OpKind::Sleep => {
+                let w = &mut self.waves[wid];
+                w.ready_at = self.now + u64::from(op.cost).max(1);
+                w.pc += 1;
+                self.stats.free_ops += 1;
+                Ok(true)
+            }
+            OpKind::Wait => {
+                if (0..NCOUNTERS).all(|c| w.cnt[c] <= op.wait[c]) {
+                    self.waves[wid].pc += 1;
+                    self.stats.free_ops += 1;
+                    Ok(true)
+                } else {
+                    Ok(false)
+                }
+            }
+            OpKind::Barrier => {
+                let gid = w.group as usize;
+                let mut changed = false;
+                if !w.at_barrier {
+                    let gen = self.groups[gid].gen;
+                    let w = &mut self.waves[wid];
+                    w.at_barrier = true;
+                    w.barrier_gen = gen;
+                    self.groups[gid].arrived += 1;
+                    self.try_release(gid);
+                    changed = true;
+                }
+                let w = &mut self.waves[wid];
+                if w.at_barrier && self.groups[gid].gen > w.barrier_gen {
+                    w.at_barrier = false;
+                    w.pc += 1;
+                    self.stats.free_ops += 1;
+                    changed = true;
+                }
+                Ok(changed)
+            }
+            OpKind::End => {
+                if w.cnt.iter().all(|&c| c == 0) {
+                    self.retire(wid);
+                    Ok(true)
+                } else {
+                    Ok(false)
+                }
+            }
+        }
+    }
+
+    fn try_release(&mut self, gid: usize) {
+        let g = &mut self.groups[gid];
+        if g.launched == g.waves && g.arrived > 0 && g.arrived >= g.alive {
+            g.gen += 1;
+            g.arrived = 0;
+        }
+    }
+
+    fn retire(&mut self, wid: usize) {
+        let now = self.now;
+        let w = &mut self.waves[wid];
+        w.done = true;
+        let simd = w.simd as usize;
+        let gid = w.group as usize;
+        self.stats.wave_clocks_sum += now - w.launch;
+        self.stats.waves += 1;
+        let list = &mut self.resident[simd];
+        if let Some(p) = list.iter().position(|&x| x as usize == wid) {
+            list.remove(p);
+        }
+        let g = &mut self.groups[gid];
+        g.alive -= 1;
+        if g.launched == g.waves && g.alive == 0 {
+            self.lds_used -= self.lds_per_group;
+            self.stats.groups += 1;
+        } else {
+            // A wave that ends counts as arrived for its group's barrier.
+            self.try_release(gid);
+        }
+    }
+
+    fn op_place(&self, opi: usize) -> (u32, String) {
+        match self.input.sim.ops[opi].source {
+            OpSource::Program(i) => {
+                let s = &self.input.program.instructions[i];
+                (s.pos.line, s.text.clone())
+            }
+            OpSource::Fetch(i) => (0, format!("{} (fetch shader)", self.input.sim.fetch_shader[i])),
+            OpSource::ImplicitEnd => (0, "end of program".into()),
+        }
+    }
+
+    fn stuck_error(&self, wid: usize, reason: String) -> SimError {
+        let w = &self.waves[wid];
+        let opi = self.input.sim.trace[w.pc as usize] as usize;
+        let (line, text) = self.op_place(opi);
+        SimError::Deadlock {
+            clock: self.now,
+            waves: vec![StuckWave {
+                wave: wid as u32,
+                simd: w.simd,
+                line,
+                text,
+                reason,
+            }],
+        }
+    }
+
+    fn deadlock(&self) -> SimError {
+        let mut waves = Vec::new();
+        for &wid in self.resident.iter().flatten() {
+            let w = &self.waves[wid as usize];
+            let opi = self.input.sim.trace[w.pc as usize] as usize;
+            let op = &self.input.sim.ops[opi];
+            let (line, text) = self.op_place(opi);
+            let reason = match op.kind {
+                OpKind::Wait | OpKind::End => {
+                    let waits: Vec<String> = Counter::ALL
+                        .iter()
+                        .filter(|c| w.cnt[c.index()] > op.wait[c.index()])
+                        .map(|c| format!("{c} is {} and must fall to {}", w.cnt[c.index()], op.wait[c.index()]))
+                        .collect();
+                    format!("{}, but nothing it issued is still in flight", waits.join(", "))
+                }
+                OpKind::Barrier => {
+                    let g = &self.groups[w.group as usize];
+                    format!("the barrier waits for {} of {} waves of workgroup {}", g.alive, g.waves, w.group)
+                }
+                _ => "no unit can accept it (a counter or in-flight limit is full and nothing will drain it)".into(),
+            };
+            waves.push(StuckWave {
+                wave: wid,
+                simd: w.simd,
+                line,
+                text,
+                reason,
+            });
+            if waves.len() >= 4 {
+                break;
+            }
+        }
+        SimError::Deadlock { clock: self.now, waves }
+    }
+
+    fn finish(mut self) -> SimStats {
+        for (i, u) in self.units.iter().enumerate() {
+            self.stats.unit_busy[i] = u.busy;
+        }
+        self.stats.wave_size = self.wave_size;
+        self.stats.threads = match self.input.dispatch.stage {
+            Stage::Compute => u64::from(self.stats.groups) * u64::from(self.input.dispatch.workgroup_size),
+            _ => u64::from(self.stats.waves) * u64::from(self.wave_size),
+        };
+        self.stats
+    }
+}
+
+fn units_names(input: &SimInput<'_>) -> Vec<String> {
+    input.sim.units.clone()
+}
+
+/// Remove bit `pos` and shift the higher bits down.
+fn remove_bit(mask: u64, pos: usize) -> u64 {
+    let low = mask & ((1u64 << pos) - 1);
+    let high = (mask >> (pos + 1)) << pos;
+    low | high
+}

@@ -1,0 +1,407 @@
+//! Static operations: each instruction of the program (and of the
+//! synthesized fetch shader) compiled once against an architecture model
+//! into what the cycle loop needs: issue category, unit, cost in clocks,
+//! counters touched, wait condition.
+
+use crate::error::SimError;
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{Program, SourceInstr, Stage};
+use shadersim_isa::{Counter, GfxGen, InstrClass, InstrTable, Instruction};
+use shadersim_mem::{
+    coalesce_pattern, ImageAccess, ImageOp, LaneOrder, MemAccess, VmemRates,
+};
+use shadersim_trace::MemoryFacts;
+use std::collections::HashMap;
+
+/// Marks "no category" (free ops) and "no unit".
+pub const NONE: u8 = u8::MAX;
+
+/// A set of counters (bit `Counter::index()`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CounterSet(pub u16);
+
+impl CounterSet {
+    /// Add a counter.
+    pub fn insert(&mut self, c: Counter) {
+        self.0 |= 1 << c.index();
+    }
+
+    /// Does the set hold `c`?
+    pub fn contains(self, c: Counter) -> bool {
+        self.0 & (1 << c.index()) != 0
+    }
+
+    /// Is the set empty?
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Counter indices in the set.
+    pub fn indices(self) -> impl Iterator<Item = usize> {
+        (0..Counter::ALL.len()).filter(move |i| self.0 & (1 << i) != 0)
+    }
+}
+
+/// What kind of step an op is for the cycle loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpKind {
+    /// Issues on a unit.
+    Unit,
+    /// Free; waits until every counter is at or below its limit.
+    Wait,
+    /// Free; workgroup barrier.
+    Barrier,
+    /// Free; the wave sleeps for `cost` clocks.
+    Sleep,
+    /// Free; does nothing (`s_nop`, hints, satisfied markers).
+    Nop,
+    /// End of the program: waits for all counters, then the wave ends.
+    End,
+    /// The model has no unit for this class: a wave reaching it cannot go on.
+    NoPath,
+}
+
+/// Where a static op comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpSource {
+    /// Instruction `i` of the program.
+    Program(usize),
+    /// Instruction `i` of the synthesized fetch shader.
+    Fetch(usize),
+    /// The implicit end after a program that does not end in `s_endpgm`.
+    ImplicitEnd,
+}
+
+/// One compiled instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaticOp {
+    /// Where it comes from.
+    pub source: OpSource,
+    /// Execution class.
+    pub class: InstrClass,
+    /// Step kind.
+    pub kind: OpKind,
+    /// Issue category index ([`NONE`] for free ops).
+    pub category: u8,
+    /// Unit index ([`NONE`] for free ops).
+    pub unit: u8,
+    /// Clocks the unit is busy (pipes) or serves it (queues); sleep clocks.
+    pub cost: u32,
+    /// Counters incremented at issue.
+    pub inc: CounterSet,
+    /// The subset decremented when the unit has served the op (data read),
+    /// the others fall after the unit's latency.
+    pub dec_at_service: CounterSet,
+    /// For waits: the largest allowed value per counter (`u8::MAX` = no wait).
+    pub wait: [u8; 10],
+    /// L2 requests of one execution (vector memory ops), from the coalescing model.
+    pub l2_requests: u32,
+    /// How its cost was derived, in words (for the report).
+    pub cost_basis: String,
+    /// The lane pattern used, for buffer-like ops.
+    pub pattern: Option<String>,
+}
+
+/// Index of each counter's limit parameter in the model.
+fn counter_param(c: Counter) -> String {
+    format!("{}cnt_max", c.name())
+}
+
+/// A compiled program: the static ops and the trace every wave runs.
+#[derive(Debug, Clone)]
+pub struct SimProgram {
+    /// Static ops: fetch shader ops first, then the program's, then the implicit end.
+    pub ops: Vec<StaticOp>,
+    /// The dynamic sequence of one wave (indices into `ops`).
+    pub trace: Vec<u32>,
+    /// The synthesized fetch shader's instructions (text), if any.
+    pub fetch_shader: Vec<String>,
+    /// Index into `ops` of program instruction `i`.
+    pub op_of_instr: Vec<u32>,
+    /// Largest value each counter can hold on the model.
+    pub counter_max: [u8; 10],
+    /// Issue category names.
+    pub categories: Vec<String>,
+    /// Unit names.
+    pub units: Vec<String>,
+}
+
+/// Inputs for compiling.
+pub struct CompileInput<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Its trace (static instruction indices of the program).
+    pub trace: &'a [u32],
+    /// Memory hints by instruction index.
+    pub memory: &'a HashMap<usize, MemoryFacts>,
+    /// The stage (decides the lane order of patterns and the fetch shader).
+    pub stage: Stage,
+    /// Vertex input elements for the synthesized fetch shader (0 = none).
+    pub vertex_inputs: u32,
+    /// The model.
+    pub arch: &'a ArchSpec,
+}
+
+impl SimProgram {
+    /// Compile against the model.
+    pub fn compile(input: &CompileInput<'_>) -> Result<SimProgram, SimError> {
+        let arch = input.arch;
+        let gen = input.program.gen();
+        let categories = arch.issue.categories.clone();
+        let units: Vec<String> = arch.units.keys().cloned().collect();
+        let rates = vmem_rates(arch)?;
+        let mut counter_max = [0u8; 10];
+        for c in Counter::of_gen(gen) {
+            let width_max = c.max_value(gen);
+            let v = arch.param(&counter_param(*c)).map_or(width_max, |v| v as u32);
+            counter_max[c.index()] = v.min(width_max).min(255) as u8;
+        }
+        let ctx = OpContext {
+            arch,
+            gen,
+            categories: &categories,
+            units: &units,
+            rates: &rates,
+            stage: input.stage,
+        };
+        let mut ops = Vec::new();
+        let mut fetch_shader = Vec::new();
+        let mut trace = Vec::with_capacity(input.trace.len() + 8);
+        // Synthesized fetch shader (seed 004 assumption 4): one
+        // buffer_load_format_xyzw per input element, then a wait.
+        if input.vertex_inputs > 0 {
+            let table = InstrTable::builtin();
+            for i in 0..input.vertex_inputs {
+                fetch_shader.push(format!("buffer_load_format_xyzw v[{0}:{1}], v0, s[8:11], 0 idxen", 4 * i + 4, 4 * i + 7));
+            }
+            fetch_shader.push("s_waitcnt vmcnt(0)".to_string());
+            for (i, text) in fetch_shader.iter().enumerate() {
+                let inst = Instruction::parse(text, gen, table).map_err(|e| SimError::Model(format!("fetch shader: {e}")))?;
+                let op = ctx.compile(&inst, OpSource::Fetch(i), None)?;
+                trace.push(ops.len() as u32);
+                ops.push(op);
+            }
+        }
+        let mut op_of_instr = Vec::with_capacity(input.program.instructions.len());
+        for (i, s) in input.program.instructions.iter().enumerate() {
+            op_of_instr.push(ops.len() as u32);
+            let op = ctx.compile_source(s, i, input.memory.get(&i))?;
+            ops.push(op);
+        }
+        trace.extend(input.trace.iter().map(|&i| op_of_instr[i as usize]));
+        let ends = trace.last().is_some_and(|&l| ops[l as usize].kind == OpKind::End);
+        if !ends {
+            // LLVM graphics functions end in a return to the epilog, not
+            // s_endpgm; the wave still waits for its memory ops.
+            trace.push(ops.len() as u32);
+            ops.push(StaticOp {
+                source: OpSource::ImplicitEnd,
+                class: InstrClass::Endpgm,
+                kind: OpKind::End,
+                category: NONE,
+                unit: NONE,
+                cost: 0,
+                inc: CounterSet::default(),
+                dec_at_service: CounterSet::default(),
+                wait: [0; 10],
+                l2_requests: 0,
+                cost_basis: "implicit end of program: waits for all counters".into(),
+                pattern: None,
+            });
+        }
+        Ok(SimProgram {
+            ops,
+            trace,
+            fetch_shader,
+            op_of_instr,
+            counter_max,
+            categories,
+            units,
+        })
+    }
+}
+
+/// The VMEM rates of the model (the seed 001 table keys in `[params]`).
+pub fn vmem_rates(arch: &ArchSpec) -> Result<VmemRates, SimError> {
+    let mut rates = VmemRates::GCN;
+    for entry in shadersim_mem::GCN_RATE_TABLE.iter() {
+        if let Some(v) = arch.param(entry.key) {
+            rates
+                .set_key(entry.key, v.round() as u32)
+                .map_err(|e| SimError::Model(format!("{}: {e}", arch.name)))?;
+        }
+    }
+    Ok(rates)
+}
+
+struct OpContext<'a> {
+    arch: &'a ArchSpec,
+    gen: GfxGen,
+    categories: &'a [String],
+    units: &'a [String],
+    rates: &'a VmemRates,
+    stage: Stage,
+}
+
+impl OpContext<'_> {
+    fn compile_source(&self, s: &SourceInstr, index: usize, facts: Option<&MemoryFacts>) -> Result<StaticOp, SimError> {
+        self.compile(&s.inst, OpSource::Program(index), facts).map_err(|e| match e {
+            SimError::Model(m) => SimError::Model(format!("line {} (`{}`): {m}", s.pos.line, s.text)),
+            other => other,
+        })
+    }
+
+    fn compile(&self, inst: &Instruction, source: OpSource, facts: Option<&MemoryFacts>) -> Result<StaticOp, SimError> {
+        let class = inst.class();
+        let mut op = StaticOp {
+            source,
+            class,
+            kind: OpKind::Unit,
+            category: NONE,
+            unit: NONE,
+            cost: 0,
+            inc: CounterSet::default(),
+            dec_at_service: CounterSet::default(),
+            wait: [u8::MAX; 10],
+            l2_requests: 0,
+            cost_basis: String::new(),
+            pattern: None,
+        };
+        let Some(spec) = self.arch.class(class) else {
+            op.kind = OpKind::NoPath;
+            op.cost_basis = format!("class `{class}` has no unit in architecture `{}`", self.arch.name);
+            return Ok(op);
+        };
+        if spec.issue == "free" {
+            op.kind = match class {
+                InstrClass::Endpgm => OpKind::End,
+                InstrClass::Barrier => OpKind::Barrier,
+                InstrClass::Sleep => OpKind::Sleep,
+                c if c.is_wait() => OpKind::Wait,
+                _ => OpKind::Nop,
+            };
+            if op.kind == OpKind::Wait {
+                let spec = if class == InstrClass::WaitIdle {
+                    Some(shadersim_isa::WaitSpec::all_zero(self.gen))
+                } else {
+                    inst.wait(self.gen).map_err(SimError::Model)?
+                };
+                match spec {
+                    Some(w) => {
+                        for (c, v) in w.waits {
+                            op.wait[c.index()] = v.min(254) as u8;
+                        }
+                    }
+                    // s_delay_alu, s_waitcnt_depctr: no counter wait in this model.
+                    None => op.kind = OpKind::Nop,
+                }
+            }
+            if op.kind == OpKind::Sleep {
+                let n = inst.operand_text.trim().parse::<u32>().unwrap_or(0);
+                op.cost = n.saturating_mul(self.arch.get_u32("sleep_clocks_per_unit").map_err(model)?);
+                op.cost_basis = format!("s_sleep {n}: {} clocks", op.cost);
+            }
+            if op.kind == OpKind::End {
+                op.wait = [0; 10];
+            }
+            return Ok(op);
+        }
+        op.category = self
+            .categories
+            .iter()
+            .position(|c| *c == spec.issue)
+            .ok_or_else(|| SimError::Model(format!("unknown issue category `{}`", spec.issue)))? as u8;
+        let unit = spec.unit.as_deref().unwrap_or("");
+        op.unit = self
+            .units
+            .iter()
+            .position(|u| u == unit)
+            .ok_or_else(|| SimError::Model(format!("unknown unit `{unit}`")))? as u8;
+        for c in shadersim_isa::waitcnt::counters_incremented(class, self.gen, inst.returns_data()) {
+            op.inc.insert(*c);
+        }
+        // GCN: the expcnt of a vector memory write falls when its data has
+        // been read from the VGPRs, not when the write completes.
+        if class.is_vmem() && self.gen.is_gcn() && op.inc.contains(Counter::Exp) {
+            op.dec_at_service.insert(Counter::Exp);
+        }
+        let cost_name = spec.cost.as_deref().unwrap_or("");
+        op.cost = match cost_name {
+            "vmem_rate" => self.vmem_cost(inst, facts, &mut op)?,
+            "smem_dwords" => {
+                let per = self.arch.get_u32("smem_dwords_per_clock").map_err(model)?.max(1);
+                let d = inst.data_dwords().unwrap_or(0);
+                let c = d.div_ceil(per).max(1);
+                op.cost_basis = format!("{d} DWORDs at {per} per clock");
+                c
+            }
+            "export_bits" => {
+                let bits = inst.export_bits().unwrap_or(0);
+                let (param, what) = if bits > 64 {
+                    ("export_clocks_128bit", "128-bit")
+                } else {
+                    ("export_clocks_64bit", "64-bit or smaller")
+                };
+                let base = self.arch.get_u32(param).map_err(model)?;
+                let cus = self.arch.get_u32("cu_count").map_err(model)?.max(1);
+                op.cost_basis = format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
+                base * cus
+            }
+            "" => 0,
+            p => {
+                let c = self.arch.get_u32(p).map_err(model)?;
+                op.cost_basis = format!("{p} = {c}");
+                c
+            }
+        };
+        Ok(op)
+    }
+
+    fn vmem_cost(&self, inst: &Instruction, facts: Option<&MemoryFacts>, op: &mut StaticOp) -> Result<u32, SimError> {
+        let base = inst.base_mnemonic();
+        let access = MemAccess::from_mnemonic(base);
+        let mut access = match access {
+            Ok(a) => a,
+            Err(_) => {
+                // Ops the coalescing model does not describe (BVH
+                // intersections, resource queries): an unfiltered image op.
+                let c = self.rates.get(shadersim_mem::Rate::ImageLoadStoreClocks);
+                op.cost_basis = format!("`{base}`: not in the coalescing model; charged as an unfiltered image op ({c} clocks)");
+                return Ok(c);
+            }
+        };
+        if let MemAccess::Image(img) = &mut access {
+            let default = ImageAccess::new(img.op);
+            img.format = facts.and_then(|f| f.format).unwrap_or(default.format);
+            if matches!(img.op, ImageOp::Sample { .. } | ImageOp::Gather4) {
+                img.filter = facts.and_then(|f| f.filter).unwrap_or(default.filter);
+            }
+        }
+        let pattern = facts.and_then(|f| f.pattern.clone()).unwrap_or_default();
+        let order = if self.stage == Stage::Pixel {
+            LaneOrder::PixelQuads
+        } else {
+            LaneOrder::Compute
+        };
+        // Coherent execution (seed assumption 2): every lane active.
+        let result = coalesce_pattern(&access, &pattern, 0, order, u64::MAX, self.rates)
+            .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
+        op.l2_requests = result.l2_requests;
+        if !matches!(access, MemAccess::Image(_)) {
+            op.pattern = Some(pattern.to_string());
+        }
+        let what = match &access {
+            MemAccess::Image(img) => match img.op {
+                ImageOp::Sample { .. } | ImageOp::Gather4 => format!("{} {}", img.format, img.filter),
+                _ => img.format.to_string(),
+            },
+            MemAccess::Buffer(_) => format!("pattern {pattern}"),
+        };
+        op.cost_basis = format!("{what}: {}", result.rule);
+        Ok(result.clocks.max(1))
+    }
+}
+
+fn model(e: shadersim_arch::ArchError) -> SimError {
+    SimError::Model(e.to_string())
+}

@@ -1,0 +1,498 @@
+//! From a program, its hints and a model to results: preparing a run,
+//! running it, and the analyses that re-run it (latency tolerance) or
+//! reason about it (bottleneck).
+
+use crate::config::DispatchConfig;
+use crate::error::SimError;
+use crate::machine::{simulate, SimInput};
+use crate::occupancy::Occupancy;
+use crate::ops::{CompileInput, OpKind, SimProgram};
+use crate::stats::SimStats;
+use shadersim_arch::{ArchError, ArchSpec, UnitKind, UnitScope};
+use shadersim_asm::{Program, Stage};
+use shadersim_cfg::{Cfg, CfgError};
+use shadersim_isa::InstrClass;
+use shadersim_trace::{memory_facts, Hints, HintsError, MemoryFacts, TraceError, TracePlan, WaveTrace};
+use std::collections::HashMap;
+
+/// Default clock limit of one run.
+pub const DEFAULT_MAX_CLOCKS: u64 = 20_000_000_000;
+
+/// Why a run could not be prepared.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PrepareError {
+    /// A hint is wrong (with its position in the hints file).
+    #[error("{0}")]
+    Hints(#[from] HintsError),
+    /// The control flow cannot be analysed.
+    #[error("{0}")]
+    Cfg(#[from] CfgError),
+    /// The trace cannot be built.
+    #[error("{0}")]
+    Trace(#[from] TraceError),
+    /// The model or an override is wrong.
+    #[error("{0}")]
+    Arch(#[from] ArchError),
+    /// The program cannot run on the model.
+    #[error("{0}")]
+    Sim(#[from] SimError),
+}
+
+/// A prepared run: everything decided, ready to simulate (and re-simulate
+/// with a parameter changed).
+#[derive(Debug, Clone)]
+pub struct Simulation {
+    /// The program.
+    pub program: Program,
+    /// Its control flow.
+    pub cfg: Cfg,
+    /// The resolved hints.
+    pub plan: TracePlan,
+    /// One wave's trace.
+    pub trace: WaveTrace,
+    /// Memory hints by instruction.
+    pub memory: HashMap<usize, MemoryFacts>,
+    /// Dispatch parameters.
+    pub dispatch: DispatchConfig,
+    /// Vertex inputs of the synthesized fetch shader.
+    pub vertex_inputs: u32,
+    /// The model (with overrides applied).
+    pub arch: ArchSpec,
+    /// Compiled ops.
+    pub sim: SimProgram,
+    /// Occupancy.
+    pub occupancy: Occupancy,
+    /// Decisions worth telling the user (defaults taken, rules applied).
+    pub notes: Vec<String>,
+    /// Clock limit.
+    pub max_clocks: u64,
+}
+
+impl Simulation {
+    /// Resolve hints and compile. `overrides` are `--set` pairs; a
+    /// `[dispatch] cu_count` hint overrides the model's `cu_count` too.
+    pub fn prepare(program: &Program, arch: ArchSpec, hints: &Hints) -> Result<Simulation, PrepareError> {
+        let mut arch = arch;
+        let mut notes = Vec::new();
+        let cfg = Cfg::build(program)?;
+        let plan = TracePlan::from_hints(program, &cfg, hints)?;
+        let trace = WaveTrace::expand(program, &cfg, &plan)?;
+        let memory = memory_facts(program, hints)?;
+        let d = &hints.dispatch;
+        let stage = match &d.stage {
+            Some(s) => Stage::from_name(s.get_ref())
+                .ok_or_else(|| HintsError::at(s.span(), format!("unknown stage `{}` (pixel, vertex or compute)", s.get_ref())))?,
+            None => match program.stage {
+                Some(s) => s,
+                None => {
+                    notes.push("the file does not say which stage the program is; simulating it as a compute shader (set [dispatch] stage)".into());
+                    Stage::Compute
+                }
+            },
+        };
+        let mut dispatch = DispatchConfig::new(stage);
+        if let Some(v) = &d.waves {
+            dispatch.count = *v.get_ref();
+            if dispatch.count == 0 {
+                return Err(HintsError::at(v.span(), "waves must be at least 1").into());
+            }
+        }
+        if let Some(v) = &d.pixels_per_triangle {
+            dispatch.pixels_per_triangle = *v.get_ref();
+            if !(dispatch.pixels_per_triangle.is_finite() && dispatch.pixels_per_triangle > 0.0) {
+                return Err(HintsError::at(v.span(), "pixels_per_triangle must be a positive number").into());
+            }
+        }
+        if let Some(v) = &d.vertices_per_triangle {
+            dispatch.vertices_per_triangle = *v.get_ref();
+            if !(dispatch.vertices_per_triangle.is_finite() && dispatch.vertices_per_triangle > 0.0) {
+                return Err(HintsError::at(v.span(), "vertices_per_triangle must be a positive number").into());
+            }
+        }
+        if let Some(v) = &d.workgroup_size {
+            dispatch.workgroup_size = *v.get_ref();
+            if dispatch.workgroup_size == 0 || dispatch.workgroup_size > 1024 {
+                return Err(HintsError::at(v.span(), "workgroup_size must be between 1 and 1024").into());
+            }
+        } else if let Some([x, y, z]) = program.declared.workgroup_size {
+            dispatch.workgroup_size = x * y * z;
+        }
+        if let Some(v) = &d.waves_per_simd {
+            let slots = arch.get_u32("wave_slots_per_simd")?;
+            if *v.get_ref() == 0 || *v.get_ref() > slots {
+                return Err(HintsError::at(v.span(), format!("waves_per_simd must be between 1 and {slots}")).into());
+            }
+            dispatch.waves_per_simd = Some(*v.get_ref());
+        }
+        if let Some(v) = &d.cu_count {
+            if *v.get_ref() == 0 {
+                return Err(HintsError::at(v.span(), "cu_count must be at least 1").into());
+            }
+            arch.set("cu_count", &v.get_ref().to_string())?;
+            if let Some(p) = arch.params.get_mut("cu_count") {
+                p.source = "[dispatch] cu_count in the hints file".into();
+            }
+        }
+        if stage != Stage::Compute && d.workgroup_size.is_some() {
+            notes.push("workgroup_size applies to compute shaders only; ignored".into());
+        }
+        // Seed 004 assumption 4: a vertex shader calls a fetch shader. Real
+        // LLVM and RADV vertex shaders fetch their own inputs, so without a
+        // hint we add one only to programs that load nothing themselves.
+        let own_loads = trace.ops.iter().any(|&i| {
+            let c = program.instructions[i as usize].inst.class();
+            c.is_vmem() && c != InstrClass::VmemCache
+        });
+        let vertex_inputs = match (&d.vertex_inputs, stage) {
+            (Some(v), Stage::Vertex) => *v.get_ref(),
+            (Some(_), _) => {
+                notes.push("vertex_inputs applies to vertex shaders only; ignored".into());
+                0
+            }
+            (None, Stage::Vertex) if own_loads => {
+                notes.push("the vertex shader loads its own inputs; no fetch shader synthesized (set vertex_inputs to add one)".into());
+                0
+            }
+            (None, Stage::Vertex) => {
+                notes.push("synthesized a fetch shader of 1 input element (set vertex_inputs)".into());
+                1
+            }
+            (None, _) => 0,
+        };
+        let wave_size = arch.get_u32("wave_size")?.max(1);
+        let group_waves = if stage == Stage::Compute {
+            dispatch.workgroup_size.div_ceil(wave_size)
+        } else {
+            1
+        };
+        let occupancy = Occupancy::compute(program, &arch, group_waves, dispatch.waves_per_simd)?;
+        let sim = SimProgram::compile(&CompileInput {
+            program,
+            trace: &trace.ops,
+            memory: &memory,
+            stage,
+            vertex_inputs,
+            arch: &arch,
+        })?;
+        if stage == Stage::Vertex {
+            notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
+        }
+        Ok(Simulation {
+            program: program.clone(),
+            cfg,
+            plan,
+            trace,
+            memory,
+            dispatch,
+            vertex_inputs,
+            arch,
+            sim,
+            occupancy,
+            notes,
+            max_clocks: DEFAULT_MAX_CLOCKS,
+        })
+    }
+
+    /// Run the simulation.
+    pub fn run(&self) -> Result<SimStats, SimError> {
+        simulate(&SimInput {
+            program: &self.program,
+            sim: &self.sim,
+            arch: &self.arch,
+            dispatch: &self.dispatch,
+            occupancy: &self.occupancy,
+            max_clocks: self.max_clocks,
+        })
+    }
+
+    /// The same run with one model parameter changed (recompiled).
+    pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
+        let mut s = self.clone();
+        s.arch.set(name, &value.to_string())?;
+        s.sim = SimProgram::compile(&CompileInput {
+            program: &self.program,
+            trace: &self.trace.ops,
+            memory: &self.memory,
+            stage: self.dispatch.stage,
+            vertex_inputs: self.vertex_inputs,
+            arch: &s.arch,
+        })?;
+        Ok(s)
+    }
+
+    /// Dynamic wave-instructions one run simulates (for speed figures).
+    pub fn wave_instructions(&self, stats: &SimStats) -> u64 {
+        u64::from(stats.waves) * self.sim.trace.len() as u64
+    }
+
+    /// Run and analyse: the statistics, the latency tolerance and the
+    /// bottleneck statement.
+    pub fn analyse(&self) -> Result<Analysis, PrepareError> {
+        let stats = self.run()?;
+        let latency = self.latency_tolerance(&stats)?;
+        let bottleneck = self.bottleneck(&stats, latency.as_ref());
+        Ok(Analysis {
+            stats,
+            latency,
+            bottleneck,
+        })
+    }
+
+    /// The largest `vmem_latency` the shader absorbs before its throughput
+    /// falls more than 5% below its zero-latency throughput ("latency
+    /// potential" in seed 004), found by re-running the simulation.
+    pub fn latency_tolerance(&self, stats: &SimStats) -> Result<Option<LatencyTolerance>, PrepareError> {
+        const PARAM: &str = "vmem_latency";
+        const LIMIT: u64 = 1 << 16;
+        let Some(model_latency) = self.arch.param(PARAM) else {
+            return Ok(None);
+        };
+        let uses_vmem = self.sim.trace.iter().any(|&i| {
+            let op = &self.sim.ops[i as usize];
+            op.kind == OpKind::Unit && op.class.is_vmem()
+        });
+        if !uses_vmem {
+            return Ok(None);
+        }
+        let mut runs = 0u32;
+        let mut throughput = |lat: u64| -> Result<f64, PrepareError> {
+            runs += 1;
+            Ok(self.with_param(PARAM, lat as f64)?.run()?.throughput_per_clock())
+        };
+        let base = throughput(0)?;
+        let threshold = 0.95 * base;
+        let ok = |t: f64| t >= threshold - 1e-12;
+        // Exponential search for a failing latency, then bisection.
+        let mut good = 0u64;
+        let mut bad = None;
+        let mut probe = 16u64;
+        while probe <= LIMIT {
+            if ok(throughput(probe)?) {
+                good = probe;
+                probe *= 2;
+            } else {
+                bad = Some(probe);
+                break;
+            }
+        }
+        let tolerance = match bad {
+            None => None,
+            Some(mut hi) => {
+                let mut lo = good;
+                while hi - lo > 1 {
+                    let mid = lo + (hi - lo) / 2;
+                    if ok(throughput(mid)?) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                Some(lo)
+            }
+        };
+        Ok(Some(LatencyTolerance {
+            clocks: tolerance,
+            searched_up_to: LIMIT,
+            model_latency: model_latency.round() as u64,
+            zero_latency_throughput: base,
+            model_throughput: stats.throughput_per_clock(),
+            runs,
+        }))
+    }
+
+    /// Per-wave demand on each resource, in CU clocks per wave: what the
+    /// throughput would be if that resource were the only limit.
+    pub fn resource_bounds(&self) -> Vec<ResourceBound> {
+        let arch = &self.arch;
+        let simds = f64::from(arch.get_u32("simds").unwrap_or(1).max(1));
+        let interval = f64::from(arch.get_u32("issue_interval").unwrap_or(1).max(1));
+        let mut unit_clocks = vec![0f64; self.sim.units.len()];
+        let mut cat_ops = vec![0f64; self.sim.categories.len()];
+        for &i in &self.sim.trace {
+            let op = &self.sim.ops[i as usize];
+            if op.kind != OpKind::Unit {
+                continue;
+            }
+            unit_clocks[op.unit as usize] += f64::from(op.cost);
+            cat_ops[op.category as usize] += 1.0;
+        }
+        let mut out = Vec::new();
+        for (u, name) in self.sim.units.iter().enumerate() {
+            let spec = &arch.units[name];
+            let instances = match (spec.per, &spec.count) {
+                (UnitScope::Simd, _) => simds,
+                (UnitScope::Cu, Some(c)) => f64::from(arch.get_u32(c).unwrap_or(1).max(1)),
+                (UnitScope::Cu, None) => 1.0,
+            };
+            if unit_clocks[u] > 0.0 {
+                out.push(ResourceBound {
+                    resource: name.clone(),
+                    clocks_per_wave: unit_clocks[u] / instances,
+                    detail: format!(
+                        "{} clocks of {name} work per wave over {} {}",
+                        fmt_num(unit_clocks[u]),
+                        instances,
+                        if spec.kind == UnitKind::Pipe { "pipe(s)" } else { "queue(s)" }
+                    ),
+                });
+            }
+        }
+        for (c, name) in self.sim.categories.iter().enumerate() {
+            if cat_ops[c] > 0.0 {
+                // Each SIMD issues one op of a category per turn, every `interval` clocks.
+                out.push(ResourceBound {
+                    resource: format!("issue:{name}"),
+                    clocks_per_wave: cat_ops[c] * interval / simds,
+                    detail: format!("{} {name} issues per wave, {} per clock per CU", fmt_num(cat_ops[c]), fmt_num(simds / interval)),
+                });
+            }
+        }
+        if let Ok(Some(r)) = self.dispatch.arrival_interval(arch) {
+            out.push(ResourceBound {
+                resource: "dispatch".into(),
+                clocks_per_wave: r,
+                detail: format!("a new wave reaches this CU every {} clocks", fmt_num(r)),
+            });
+        }
+        out.sort_by(|a, b| b.clocks_per_wave.total_cmp(&a.clocks_per_wave).then(a.resource.cmp(&b.resource)));
+        out
+    }
+
+    /// One line naming what limits throughput, with the numbers behind it.
+    pub fn bottleneck(&self, stats: &SimStats, latency: Option<&LatencyTolerance>) -> Bottleneck {
+        let bounds = self.resource_bounds();
+        let waves = match self.dispatch.stage {
+            Stage::Compute => f64::from(stats.groups) * f64::from(self.dispatch.workgroup_size.div_ceil(stats.wave_size.max(1))),
+            _ => f64::from(stats.waves),
+        };
+        let per_wave = if waves > 0.0 { stats.clocks as f64 / waves } else { 0.0 };
+        let top = bounds.first().cloned();
+        let (kind, statement) = match &top {
+            Some(b) if b.clocks_per_wave >= 0.9 * per_wave && per_wave > 0.0 => {
+                let kind = match b.resource.as_str() {
+                    "valu" => "VALU",
+                    "vmem" => "VMEM rate",
+                    "export" => "export",
+                    "dispatch" => "dispatch starvation",
+                    "lds" => "LDS",
+                    "smem" => "SMEM",
+                    "salu" => "SALU",
+                    other => other,
+                };
+                let extra = if b.resource == "dispatch" {
+                    format!("; the CU is empty {:.0}% of the time", 100.0 * stats.starve_rate())
+                } else {
+                    format!("; {} utilization {:.0}%", b.resource, 100.0 * stats.utilization(&b.resource))
+                };
+                (
+                    kind.to_string(),
+                    format!(
+                        "{kind}-bound: {} = {} clocks per wave, the simulated CU needs {} clocks per wave{extra}",
+                        b.detail,
+                        fmt_num(b.clocks_per_wave),
+                        fmt_num(per_wave)
+                    ),
+                )
+            }
+            _ => {
+                let occ = &self.occupancy;
+                let worst = (0..self.sim.ops.len()).max_by(|&a, &b| stats.op_stalls[a].cmp(&stats.op_stalls[b]).then(b.cmp(&a)));
+                let wait = worst.filter(|&o| stats.op_stalls[o] > 0).map(|o| {
+                    let op = &self.sim.ops[o];
+                    let place = match op.source {
+                        crate::ops::OpSource::Program(i) => {
+                            let s = &self.program.instructions[i];
+                            format!("line {} (`{}`)", s.pos.line, s.text)
+                        }
+                        crate::ops::OpSource::Fetch(i) => format!("the fetch shader's `{}`", self.sim.fetch_shader[i]),
+                        crate::ops::OpSource::ImplicitEnd => "the end of the program".into(),
+                    };
+                    format!("waves sit on {place} {:.0}% of the time", 100.0 * stats.op_stall_rate(o))
+                });
+                let top_text = top.map_or(String::new(), |b| format!("; the busiest resource, {}, needs {} of {} clocks per wave", b.resource, fmt_num(b.clocks_per_wave), fmt_num(per_wave)));
+                let lat = latency.and_then(|l| l.clocks).map_or(String::new(), |c| format!("; it absorbs up to {c} clocks of VMEM latency"));
+                let occ_limited = occ.waves_per_simd < occ.limits[0];
+                let kind = if occ_limited && stats.stall_rate() > 0.2 {
+                    "occupancy"
+                } else {
+                    "memory latency"
+                };
+                let statement = format!(
+                    "{kind}-bound: no unit is saturated (stall rate {:.0}%{}); occupancy {} waves per SIMD (limited by {}){top_text}{lat}",
+                    100.0 * stats.stall_rate(),
+                    wait.map_or(String::new(), |w| format!(", {w}")),
+                    occ.waves_per_simd,
+                    occ.limiter,
+                );
+                (kind.to_string(), statement)
+            }
+        };
+        Bottleneck {
+            kind,
+            statement,
+            clocks_per_wave: per_wave,
+            bounds,
+        }
+    }
+}
+
+/// The result of the latency-tolerance search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencyTolerance {
+    /// Largest VMEM latency with throughput within 5% of the zero-latency
+    /// throughput (`None`: at least `searched_up_to`).
+    pub clocks: Option<u64>,
+    /// The search limit.
+    pub searched_up_to: u64,
+    /// The model's own VMEM latency.
+    pub model_latency: u64,
+    /// Throughput with zero latency.
+    pub zero_latency_throughput: f64,
+    /// Throughput at the model's latency.
+    pub model_throughput: f64,
+    /// Simulations the search ran.
+    pub runs: u32,
+}
+
+/// One resource's demand per wave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceBound {
+    /// Unit name, `issue:<category>` or `dispatch`.
+    pub resource: String,
+    /// CU clocks per wave this resource alone would need.
+    pub clocks_per_wave: f64,
+    /// The numbers behind it.
+    pub detail: String,
+}
+
+/// What limits throughput.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bottleneck {
+    /// VALU, VMEM rate, export, dispatch starvation, memory latency, occupancy, ...
+    pub kind: String,
+    /// One line with the numbers.
+    pub statement: String,
+    /// Simulated CU clocks per wave (throughput view).
+    pub clocks_per_wave: f64,
+    /// Every resource's bound, largest first.
+    pub bounds: Vec<ResourceBound>,
+}
+
+/// A run with its analyses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// Statistics of the run.
+    pub stats: SimStats,
+    /// Latency tolerance (for programs with VMEM ops on models with `vmem_latency`).
+    pub latency: Option<LatencyTolerance>,
+    /// Bottleneck statement.
+    pub bottleneck: Bottleneck,
+}
+
+fn fmt_num(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.1}")
+    }
+}

@@ -1,0 +1,130 @@
+//! What one simulation measured.
+
+use crate::ops::SimProgram;
+use shadersim_arch::ArchSpec;
+
+/// Raw counters of one run, and the figures derived from them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimStats {
+    /// Total clocks (until the last wave ended).
+    pub clocks: u64,
+    /// Waves that ran to the end.
+    pub waves: u32,
+    /// Workgroups that ran to the end.
+    pub groups: u32,
+    /// Threads (pixels, vertices or compute invocations) processed.
+    pub threads: u64,
+    /// Lanes per wave.
+    pub wave_size: u32,
+    /// Sum over waves of clocks from launch to end.
+    pub wave_clocks_sum: u64,
+    /// Clocks with no wave resident on the CU.
+    pub starve_clocks: u64,
+    /// SIMD issue turns with at least one resident wave.
+    pub turns_with_waves: u64,
+    /// Such turns where nothing issued, nothing advanced and the SIMD's
+    /// own pipes were idle.
+    pub stall_turns: u64,
+    /// Busy clocks per unit, summed over its instances.
+    pub unit_busy: Vec<u64>,
+    /// Instances per unit.
+    pub unit_instances: Vec<u32>,
+    /// Unit names.
+    pub unit_names: Vec<String>,
+    /// Issued ops per category.
+    pub category_issues: Vec<u64>,
+    /// Category names.
+    pub category_names: Vec<String>,
+    /// Ops that took an issue slot.
+    pub issues: u64,
+    /// Free ops executed (waits, nops, barriers).
+    pub free_ops: u64,
+    /// Stall clocks per static op (stall turns in which a wave sat on it).
+    pub op_stalls: Vec<u64>,
+    /// Most waves resident at once.
+    pub peak_waves: u32,
+}
+
+impl SimStats {
+    /// Empty counters for a program on a model.
+    pub fn new(sim: &SimProgram, _arch: &ArchSpec, units: &[String], instances: &[u32]) -> SimStats {
+        SimStats {
+            clocks: 0,
+            waves: 0,
+            groups: 0,
+            threads: 0,
+            wave_size: 0,
+            wave_clocks_sum: 0,
+            starve_clocks: 0,
+            turns_with_waves: 0,
+            stall_turns: 0,
+            unit_busy: vec![0; units.len()],
+            unit_instances: instances.to_vec(),
+            unit_names: units.to_vec(),
+            category_issues: vec![0; sim.categories.len()],
+            category_names: sim.categories.clone(),
+            issues: 0,
+            free_ops: 0,
+            op_stalls: vec![0; sim.ops.len()],
+            peak_waves: 0,
+        }
+    }
+
+    /// Mean clocks from a wave's launch to its end.
+    pub fn wave_clocks(&self) -> f64 {
+        if self.waves == 0 {
+            0.0
+        } else {
+            self.wave_clocks_sum as f64 / f64::from(self.waves)
+        }
+    }
+
+    /// Threads per clock on this CU.
+    pub fn throughput_per_clock(&self) -> f64 {
+        if self.clocks == 0 {
+            0.0
+        } else {
+            self.threads as f64 / self.clocks as f64
+        }
+    }
+
+    /// Fraction of clocks a unit was busy (averaged over its instances).
+    pub fn utilization(&self, unit: &str) -> f64 {
+        match self.unit_names.iter().position(|u| u == unit) {
+            Some(i) if self.clocks > 0 => {
+                let cap = self.clocks as f64 * f64::from(self.unit_instances[i].max(1));
+                (self.unit_busy[i] as f64 / cap).min(1.0)
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Fraction of clocks with no wave on the CU.
+    pub fn starve_rate(&self) -> f64 {
+        if self.clocks == 0 {
+            0.0
+        } else {
+            self.starve_clocks as f64 / self.clocks as f64
+        }
+    }
+
+    /// Fraction of issue turns with waves where nothing could issue.
+    pub fn stall_rate(&self) -> f64 {
+        if self.turns_with_waves == 0 {
+            0.0
+        } else {
+            self.stall_turns as f64 / self.turns_with_waves as f64
+        }
+    }
+
+    /// Stall rate of one static op: its stall clocks over the clocks the CU
+    /// was not starved.
+    pub fn op_stall_rate(&self, op: usize) -> f64 {
+        let denom = self.clocks.saturating_sub(self.starve_clocks);
+        if denom == 0 {
+            0.0
+        } else {
+            (self.op_stalls[op] as f64 / denom as f64).min(1.0)
+        }
+    }
+}

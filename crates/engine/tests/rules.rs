@@ -1,0 +1,268 @@
+//! The GCN rules of gcn-model.md, each checked on a small program written
+//! for it. Every expected number is derived in a comment from the model's
+//! rules and parameters (crates/arch/data/gcn.toml), not copied from a run.
+
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_engine::{Limiter, Occupancy, SimError, Simulation};
+use shadersim_trace::Hints;
+
+fn program(text: &str) -> Program {
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+    };
+    read_program_text("t.s", text, &opts).unwrap().programs.remove(0)
+}
+
+fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
+    let mut arch = ArchSpec::builtin("gcn").unwrap();
+    for (k, v) in sets {
+        arch.set(k, v).unwrap();
+    }
+    let hints = Hints::parse(hints).unwrap();
+    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn repeat(line: &str, n: usize) -> String {
+    format!("{line}\n").repeat(n)
+}
+
+const ONE_WAVE: &str = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\n";
+
+#[test]
+fn independent_valu_ops_cost_four_clocks_each() {
+    // One wave on SIMD 0: its turns come every 4 clocks (issue_interval) and
+    // a VALU op holds the SIMD for valu_clocks = 4, so op i issues at 4i and
+    // the last one finishes at 4N; s_endpgm (free, counters at 0) ends the
+    // wave at its next turn, clock 4N. Wave clocks = 4N.
+    for n in [1usize, 7, 50] {
+        let text = repeat("v_add_f32 v0, v1, v2", n) + "s_endpgm\n";
+        let s = sim(&text, ONE_WAVE, &[]).run().unwrap();
+        assert_eq!(s.wave_clocks(), 4.0 * n as f64, "N = {n}");
+        assert_eq!(s.clocks, 4 * n as u64);
+    }
+}
+
+#[test]
+fn quarter_rate_and_transcendental_ops_cost_sixteen() {
+    // valu_quarter_clocks = valu_trans_clocks = 16: N ops take 16N.
+    let n = 10;
+    for op in ["v_mul_lo_u32 v0, v1, v2", "v_rcp_f32 v0, v1", "v_sqrt_f32 v0, v1"] {
+        let text = repeat(op, n) + "s_endpgm\n";
+        let s = sim(&text, ONE_WAVE, &[]).run().unwrap();
+        assert_eq!(s.wave_clocks(), 16.0 * n as f64, "{op}");
+    }
+    // f64 FMA on consumer GCN: 1/16 rate, valu_f64_clocks = 64; Hawaii
+    // (gfx701) 1/8 rate = 32.
+    let text = repeat("v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]", 4) + "s_endpgm\n";
+    assert_eq!(sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(), 4.0 * 64.0);
+    let hawaii = ArchSpec::builtin("gfx701").unwrap();
+    let s = Simulation::prepare(&program(&text), hawaii, &Hints::parse(ONE_WAVE).unwrap()).unwrap();
+    assert_eq!(s.run().unwrap().wave_clocks(), 4.0 * 32.0);
+}
+
+#[test]
+fn valu_bound_pixel_shader_saturates_the_valu() {
+    // N = 200 VALU ops per wave: each SIMD needs 4N = 800 clocks per wave
+    // and the 4 SIMDs work in parallel, so the CU finishes a 64-pixel wave
+    // every N = 200 clocks: throughput 4 x 64 / (4N) = 0.32 pixels per
+    // clock. Waves arrive every cu_count x 16 / 4 = 40 clocks (16-pixel
+    // triangles), far faster, and the compressed export (4 x 10 = 40
+    // clocks per wave on the shared path) is not a limit either.
+    let n = 200;
+    let text = repeat("v_mac_f32 v0, v1, v2", n) + "exp mrt0 v0, v0, v1, v1 done compr vm\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 16.0\nwaves = 400\n";
+    let s = sim(&text, hints, &[]).run().unwrap();
+    assert!(s.utilization("valu") > 0.97, "VALU utilization {}", s.utilization("valu"));
+    let expected = 4.0 * 64.0 / (4.0 * n as f64);
+    let got = s.throughput_per_clock();
+    assert!((got - expected).abs() / expected < 0.02, "throughput {got} vs {expected}");
+}
+
+#[test]
+fn sample_bound_shader_costs_the_texel_rate() {
+    // Four bilinear samples per wave. Seed 001: 32-bit texels 16 clocks per
+    // wave, 64-bit 32, 128-bit 64. With enough waves in flight the texture
+    // path is busy all the time: clocks per wave = 4 x rate, utilization ~1.
+    for (format, rate) in [("r32f", 16.0), ("rgba16f", 32.0), ("rgba32f", 64.0)] {
+        let mut text = String::new();
+        let mut hints = String::from("[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 64.0\nwaves = 300\n");
+        for i in 0..4 {
+            text += &format!("image_sample v[{}:{}], v[0:1], s[0:7], s[8:11] dmask:0xf\n", 4 + 4 * i, 7 + 4 * i);
+            hints += &format!("[[memory]]\nline = {}\nformat = \"{format}\"\nfilter = \"bilinear\"\n", i + 1);
+        }
+        text += "s_waitcnt vmcnt(0)\nexp mrt0 v4, v4, v5, v5 done compr vm\ns_endpgm\n";
+        let s = sim(&text, &hints, &[]).run().unwrap();
+        let per_wave = s.clocks as f64 / f64::from(s.waves);
+        assert!((per_wave - 4.0 * rate).abs() / (4.0 * rate) < 0.05, "{format}: {per_wave} clocks per wave, want {}", 4.0 * rate);
+        assert!(s.utilization("vmem") > 0.95, "{format}: VMEM utilization {}", s.utilization("vmem"));
+    }
+}
+
+#[test]
+fn one_pixel_triangles_starve_a_tiny_shader() {
+    // 1-pixel triangles: the rasterizer makes 1 quad per clock, a 16-quad
+    // wave takes 16 clocks, and this CU gets every cu_count-th one: a wave
+    // every 16 x 10 = 160 clocks. Two VALU ops finish in 8 clocks, so the
+    // CU is empty about (160 - 8) / 160 = 95% of the time.
+    let text = "v_add_f32 v0, v1, v2\nv_add_f32 v0, v1, v2\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 1.0\nwaves = 200\n";
+    let s = sim(text, hints, &[]).run().unwrap();
+    // 200 waves arrive at 0, 160, ..., 199 x 160. Wave k goes to SIMD k mod
+    // 4, whose turns fall on clocks = k mod 4 (mod 4): the last wave (SIMD 3)
+    // first issues 3 clocks after it arrives and ends 8 clocks later.
+    assert_eq!(s.clocks, 199 * 160 + 3 + 8);
+    assert!((s.starve_rate() - 152.0 / 160.0).abs() < 0.01, "starve rate {}", s.starve_rate());
+    assert!((s.throughput_per_clock() - 64.0 / 160.0).abs() < 0.01);
+    // The same with cu_count = 4: a wave every 64 clocks.
+    let s = sim(text, &format!("{hints}cu_count = 4\n"), &[]);
+    assert_eq!(s.run().unwrap().clocks, 199 * 64 + 3 + 8);
+}
+
+#[test]
+fn vertex_dispatch_follows_max_64_64_over_a() {
+    // A vertices per triangle: a 64-vertex wave needs 64 new vertices (1 per
+    // clock) and 64/A triangles (3 indices, one triangle, per clock):
+    // max(64, 64/A) clocks, times cu_count = 10.
+    let text = "v_add_f32 v0, v1, v2\nexp pos0 v0, v0, v0, v0 done\ns_endpgm\n";
+    for (a, interval) in [(0.5, 1280u64), (1.0, 640), (2.0, 640), (3.0, 640)] {
+        let hints = format!("[dispatch]\nstage = \"vertex\"\nvertices_per_triangle = {a}\nvertex_inputs = 0\nwaves = 20\n");
+        let s = sim(text, &hints, &[]).run().unwrap();
+        // Wave k arrives at k x interval; the last (k = 19, on SIMD 3) waits
+        // 3 clocks for its turn, runs 4 clocks of VALU, then its 128-bit
+        // position export holds the shared path 8 x 10 = 80 clocks: it ends
+        // at 19 x interval + 3 + 4 + 80.
+        assert_eq!(s.clocks, 19 * interval + 87, "A = {a}");
+    }
+}
+
+#[test]
+fn exports_cost_cu_count_times_four_or_eight() {
+    // One wave: the export issues at clock 0 and occupies the shared path
+    // export_clocks x cu_count; s_endpgm waits for expcnt = 0.
+    for (exp, cus, clocks) in [
+        ("exp mrt0 v0, v0, v1, v1 done compr vm", 10, 40),
+        ("exp mrt0 v0, v1, v2, v3 done vm", 10, 80),
+        ("exp mrt0 v0, v1, v2, v3 done vm", 4, 32),
+        ("exp mrt0 v0, v1, off, off done vm", 16, 64),
+    ] {
+        let hints = format!("[dispatch]\nstage = \"pixel\"\nwaves = 1\ncu_count = {cus}\n");
+        let s = sim(&format!("{exp}\ns_endpgm\n"), &hints, &[]).run().unwrap();
+        assert_eq!(s.wave_clocks(), f64::from(clocks), "{exp} with {cus} CUs");
+    }
+}
+
+#[test]
+fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
+    // One wave. Clock 0: the sample issues; rgba8 trilinear costs 32 clocks
+    // of service, then vmem_latency = 320: vmcnt falls at 352. The wave sits
+    // on s_waitcnt vmcnt(0) at its turns 4, 8, ..., 348: 87 stall turns.
+    // Turn 352 passes the wait, 356 issues the VALU op, 360 ends the wave.
+    // Stall rate of the wait = 87 / 360.
+    let text = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n";
+    let s = sim(text, ONE_WAVE, &[]);
+    let st = s.run().unwrap();
+    assert_eq!(st.clocks, 360);
+    let wait_op = s.sim.op_of_instr[1] as usize;
+    assert_eq!(st.op_stalls[wait_op], 87);
+    assert!((st.op_stall_rate(wait_op) - 87.0 / 360.0).abs() < 1e-12);
+    // Stall rate overall: 87 stall turns of the 91 turns the wave was
+    // resident for (clocks 0, 4, ..., 360; it leaves during the last).
+    assert_eq!((st.stall_turns, st.turns_with_waves), (87, 91));
+    // With the seed's pure-throughput model (no latency) the wait lasts 32
+    // clocks: turns 4..28 stall (7 turns), and the wave ends at 40.
+    let s = sim(text, ONE_WAVE, &[("vmem_latency", "0")]);
+    let st = s.run().unwrap();
+    assert_eq!((st.clocks, st.op_stalls[s.sim.op_of_instr[1] as usize]), (40, 7));
+}
+
+#[test]
+fn vmcnt_limit_throttles_vmem_issue() {
+    // 20 coalesced buffer loads (4 clocks each, latency 320): load k issues
+    // at 4k and returns at 4k + 324. A wave may have 15 in flight (seed 004),
+    // so load 15 waits for load 0 (clock 324), load 16 for load 1 (328), ...
+    // load 19 issues at 340 and returns at 664; the wait passes at 664 and
+    // s_endpgm ends the wave at 668.
+    let text = repeat("buffer_load_dword v0, v1, s[0:3], 0 offen", 20) + "s_waitcnt vmcnt(0)\ns_endpgm\n";
+    assert_eq!(sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(), 668.0);
+    // Without the throttle the last load issues at 76 and returns at 400:
+    // the wave ends at 404.
+    let free = sim(&text, ONE_WAVE, &[("vmem_wave_in_flight", "64")]).run().unwrap();
+    assert_eq!(free.wave_clocks(), 404.0);
+}
+
+#[test]
+fn lgkmcnt_limit_throttles_smem_issue() {
+    // 20 scalar loads of 1 DWORD (1 clock each at 4 DWORDs per clock) with
+    // smem_latency = 200: load k issues at 4k and returns at 4k + 201.
+    // lgkmcnt is 4 bits on gfx9 (at most 15), so load 15 waits for load 0
+    // (201) and issues at the next turn, 204; load 19 issues at 220 and
+    // returns at 421; the wait passes at turn 424 and the wave ends at 428.
+    let text = repeat("s_load_dword s0, s[2:3], 0x0", 20) + "s_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    assert_eq!(sim(&text, ONE_WAVE, &[("smem_latency", "200")]).run().unwrap().wave_clocks(), 428.0);
+}
+
+#[test]
+fn occupancy_follows_registers_and_lds() {
+    let arch = ArchSpec::builtin("gcn").unwrap();
+    // 65 VGPRs allocate 68 (granule 4): 256 / 68 = 3 waves per SIMD.
+    let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 65\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\nv_add_f32 v0, v1, v2\ns_endpgm\n");
+    let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
+    assert_eq!((o.waves_per_simd, o.limiter, o.vgprs_allocated), (3, Limiter::Vgpr, 68));
+    // 24 VGPRs: 256 / 24 = 10, the slot limit (10) wins.
+    let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 24\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\ns_endpgm\n");
+    assert_eq!(Occupancy::compute(&p, &arch, 1, None).unwrap().limiter, Limiter::Slots);
+    // 100 SGPRs + 6 reserved = 106, allocated 112: 800 / 112 = 7.
+    let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 8\n.amdhsa_next_free_sgpr 100\n.end_amdhsa_kernel\ns_endpgm\n");
+    let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
+    assert_eq!((o.waves_per_simd, o.limiter), (7, Limiter::Sgpr));
+    // 20 KB of LDS per 256-thread group: 65536 / 20480 = 3 groups x 4 waves
+    // = 12 waves over 4 SIMDs = 3 per SIMD.
+    let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 8\n.amdhsa_next_free_sgpr 10\n.amdhsa_group_segment_fixed_size 20480\n.end_amdhsa_kernel\ns_endpgm\n");
+    let o = Occupancy::compute(&p, &arch, 4, None).unwrap();
+    assert_eq!((o.waves_per_simd, o.limiter), (3, Limiter::Lds));
+    // A hint below every resource limit names the hints.
+    let o = Occupancy::compute(&p, &arch, 4, Some(2)).unwrap();
+    assert_eq!((o.waves_per_simd, o.limiter), (2, Limiter::Hints));
+}
+
+#[test]
+fn barriers_hold_a_workgroup_together() {
+    // A 256-thread group = 4 waves, launched one per clock (0..3) on SIMDs
+    // 0..3, each arriving at the barrier at its first turn. The last one
+    // (wave 3, clock 3) releases the group and passes at once; waves 0, 1, 2
+    // pass at their next turns (4, 5, 6), issue the VALU op 4 clocks later
+    // and end 4 clocks after that: at 12, 13, 14 (12 clocks each); wave 3
+    // issues at 7 and ends at 11 (8 clocks). Mean 11, last end 14.
+    let text = "s_barrier\nv_add_f32 v0, v1, v2\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 256\nwaves = 1\n";
+    let s = sim(text, hints, &[]).run().unwrap();
+    assert_eq!(s.wave_clocks(), 11.0);
+    assert_eq!(s.clocks, 14);
+    // A single-wave group passes its barrier at once: 0 + 4 (VALU) + 4 = 8.
+    assert_eq!(sim(text, ONE_WAVE, &[]).run().unwrap().wave_clocks(), 8.0);
+}
+
+#[test]
+fn waves_that_can_never_progress_are_reported() {
+    // A model whose VMEM unit accepts nothing from a wave.
+    let text = "buffer_load_dword v0, v1, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+    let err = sim(text, ONE_WAVE, &[("vmem_wave_in_flight", "0")]).run().unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, SimError::Deadlock { .. }), "{msg}");
+    assert!(msg.contains("wave 0 (SIMD 0)") && msg.contains("line 1") && msg.contains("buffer_load_dword"), "{msg}");
+    // A GDS op on a model with no path for it.
+    let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.classes.remove("gds");
+    let p = program("ds_gws_barrier v0 offset:0 gds\ns_endpgm\n");
+    let s = Simulation::prepare(&p, arch, &Hints::parse(ONE_WAVE).unwrap()).unwrap();
+    let msg = s.run().unwrap_err().to_string();
+    assert!(msg.contains("wave 0") && msg.contains("ds_gws_barrier") && msg.contains("class `gds` has no unit"), "{msg}");
+}
+
+#[test]
+fn runs_are_deterministic() {
+    let text = repeat("image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\nv_mac_f32 v0, v1, v2\nv_mac_f32 v0, v1, v2", 5) + "s_waitcnt vmcnt(0)\nexp mrt0 v0, v1, v2, v3 done vm\ns_endpgm\n";
+    let s = sim(&text, "[dispatch]\nstage = \"pixel\"\n", &[]);
+    assert_eq!(s.run().unwrap(), s.run().unwrap());
+}
