@@ -23,6 +23,9 @@ use std::collections::HashMap;
 pub struct ReadOptions {
     /// Interpret the file for this target, whatever it says.
     pub target: Option<Target>,
+    /// The target for files that do not name theirs (instead of guessing
+    /// from the mnemonics).
+    pub default_target: Option<Target>,
 }
 
 /// Read a file's bytes: rejects binary data and invalid UTF-8 with the
@@ -64,7 +67,7 @@ pub fn read_program_text(
     let mut warnings = Vec::new();
     let target = match &options.target {
         Some(t) => Some(t.clone()),
-        None => match declared_target(text) {
+        None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
                 let guess = guess_target(text);

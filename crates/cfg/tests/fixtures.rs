@@ -73,6 +73,7 @@ fn every_fixture_matches_the_compiler() {
             &bytes,
             &ReadOptions {
                 target: Some(target),
+                ..Default::default()
             },
         )
         .unwrap_or_else(|e| panic!("{e}"));

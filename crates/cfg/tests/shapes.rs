@@ -6,6 +6,7 @@ use shadersim_cfg::{BranchKind, Cfg, CfgError, EdgeKind};
 fn program(text: &str) -> Program {
     let opts = ReadOptions {
         target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
     };
     read_program_text("t.s", text, &opts)
         .unwrap()

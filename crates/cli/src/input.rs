@@ -19,8 +19,12 @@ const ARCH_TARGETS: &[(&str, &str)] = &[
     ("rdna4", "gfx1200"),
 ];
 
-/// The ISA target an `--arch` value stands for: a gfx name or a family.
+/// The ISA target an `--arch` value stands for: a model's ISA, a gfx
+/// name, or a family name.
 pub fn target_for_arch(arch: &str) -> Option<Target> {
+    if let Ok(model) = shadersim_arch::ArchSpec::builtin(arch) {
+        return Some(model.isa);
+    }
     let name = ARCH_TARGETS
         .iter()
         .find(|(a, _)| *a == arch)
@@ -29,7 +33,8 @@ pub fn target_for_arch(arch: &str) -> Option<Target> {
     name.parse().ok()
 }
 
-/// Read FILE (`-` = standard input) and parse it.
+/// Read FILE (`-` = standard input) and parse it; `arch` gives the target
+/// for files that do not name theirs.
 pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
@@ -48,7 +53,7 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         })?),
         None => None,
     };
-    let file = read_program_bytes(&name, &bytes, &ReadOptions { target })
+    let file = read_program_bytes(&name, &bytes, &ReadOptions { target: None, default_target: target })
         .map_err(|e| CliError::Input(e.to_string()))?;
     for w in file.formatted_warnings() {
         eprintln!("{w}");

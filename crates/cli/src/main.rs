@@ -21,6 +21,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Simulate a program on a compute unit and report where the time goes.
+    Analyze(commands::analyze::Args),
+    /// List the built-in architecture models (or one model's parameters).
+    Archs(commands::archs::Args),
     /// Show the control-flow graph: blocks, edges, loops and branch kinds.
     Cfg(commands::cfg::Args),
     /// Print a complete, commented hints template for a program.
@@ -43,6 +47,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Archs(args) => commands::archs::run(args),
         Command::Cfg(args) => commands::cfg::run(args),
         Command::Hints(args) => commands::hints::run(args),
         Command::Coalesce(args) => commands::coalesce::run(args),

@@ -10,6 +10,7 @@ use shadersim_trace::Hints;
 fn program(text: &str) -> Program {
     let opts = ReadOptions {
         target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
     };
     read_program_text("t.s", text, &opts).unwrap().programs.remove(0)
 }

@@ -7,6 +7,7 @@ use shadersim_trace::{Hints, TraceError, TracePlan, WaveTrace};
 fn program(text: &str) -> Program {
     let opts = ReadOptions {
         target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
     };
     read_program_text("t.s", text, &opts)
         .unwrap()

@@ -1,5 +1,7 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
+pub mod analyze;
+pub mod archs;
 pub mod cfg;
 pub mod coalesce;
 pub mod hints;

@@ -1,0 +1,123 @@
+//! `shadersim analyze FILE [--arch NAME] [--hints H.toml] [--set K=V]... [--format text|json|html] [-o PATH]`.
+
+use crate::error::{CliError, CliResult};
+use crate::input::{read_input, select_program};
+use shadersim_arch::ArchSpec;
+use shadersim_engine::run::{PrepareError, Simulation};
+use shadersim_report::analyze_view::AnalyzeReport;
+use shadersim_trace::Hints;
+use std::io::Write;
+
+/// Output formats of `analyze`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// Summary and annotated listing.
+    Text,
+    /// The JSON report of cli.md.
+    Json,
+    /// A self-contained HTML page.
+    Html,
+}
+
+/// Arguments of `shadersim analyze`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Assembly file (`-` for standard input).
+    pub file: String,
+    /// Architecture model (see `shadersim archs`) or a model file (.toml).
+    /// Default: the model of the file's GPU, else `gcn`.
+    #[arg(long)]
+    pub arch: Option<String>,
+    /// Hints file (TOML): loop counts, branches, formats, dispatch.
+    #[arg(long)]
+    pub hints: Option<String>,
+    /// Override one model parameter, e.g. `--set vmem_latency=300` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+    /// Write the report here instead of standard output.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<String>,
+    /// Program to simulate when the file holds several.
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Skip the latency-tolerance search (it re-runs the simulation ~30 times).
+    #[arg(long)]
+    pub no_latency_search: bool,
+}
+
+/// Parse `--set KEY=VALUE` pairs.
+pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    sets.iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::Usage(format!("--set expects KEY=VALUE, got `{s}`")))
+        })
+        .collect()
+}
+
+/// Run the command.
+pub fn run(args: Args) -> CliResult {
+    let sets = parse_sets(&args.set)?;
+    let chosen = match &args.arch {
+        Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| CliError::Usage(e.to_string()))?),
+        None => None,
+    };
+    let file = read_input(&args.file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
+    let program = select_program(&file, args.function.as_deref())?;
+    let mut notes = Vec::new();
+    let mut arch = match chosen {
+        Some(a) => a,
+        None => match program.target.as_ref().and_then(ArchSpec::for_target) {
+            Some(a) => a,
+            None => {
+                if let Some(t) = &program.target {
+                    notes.push(format!("no model for {t} yet; simulating on `gcn` (choose one with --arch)"));
+                }
+                ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?
+            }
+        },
+    };
+    for (k, v) in &sets {
+        arch.set(k, v).map_err(|e| CliError::Usage(e.to_string()))?;
+    }
+    let (hints, hints_name, hints_text) = match &args.hints {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+            let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(path, &text)))?;
+            (hints, path.clone(), text)
+        }
+        None => (Hints::default(), String::new(), String::new()),
+    };
+    let prepared = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+        PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
+        other => CliError::Input(format!("{}: error: {other}", file.file_name)),
+    })?;
+    let mut sim = prepared;
+    sim.notes.splice(0..0, notes);
+    let analysis = if args.no_latency_search {
+        let stats = sim.run().map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
+        let bottleneck = sim.bottleneck(&stats, None);
+        shadersim_engine::Analysis {
+            stats,
+            latency: None,
+            bottleneck,
+        }
+    } else {
+        sim.analyse().map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?
+    };
+    let report = AnalyzeReport::new(&file.file_name, &sim, &analysis);
+    let text = match args.format {
+        ReportFormat::Text => report.to_text(),
+        ReportFormat::Json => report.to_json() + "\n",
+        ReportFormat::Html => report.to_html(),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, text).map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}

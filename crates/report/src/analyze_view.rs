@@ -1,0 +1,474 @@
+//! `shadersim analyze`: the report of one simulation, as text, JSON or HTML.
+
+use serde::Serialize;
+use shadersim_asm::Stage;
+use shadersim_engine::ops::{OpKind, OpSource};
+use shadersim_engine::run::{Analysis, Simulation};
+use std::fmt::Write;
+
+/// The report, ready to render. Field names are the JSON keys of
+/// `../shared/spec/cli.md` (plus more).
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalyzeReport {
+    /// Input file.
+    pub file: String,
+    /// Program name.
+    pub program: String,
+    /// Model name.
+    pub arch: String,
+    /// ISA the file was read as.
+    pub isa: String,
+    /// `pixel`, `vertex` or `compute`.
+    pub stage: String,
+    /// Waves simulated.
+    pub waves: u32,
+    /// Workgroups simulated (compute).
+    pub workgroups: u32,
+    /// Total simulated clocks.
+    pub clocks: u64,
+    /// Mean clocks from a wave's launch to its end.
+    pub wave_clocks: f64,
+    /// Throughput.
+    pub throughput: Throughput,
+    /// Fraction of clocks each unit was busy.
+    pub utilization: Utilization,
+    /// Fraction of clocks with no wave resident.
+    pub starve_rate: f64,
+    /// Fraction of issue turns with waves resident where nothing could issue.
+    pub stall_rate: f64,
+    /// Occupancy.
+    pub occupancy: OccupancyView,
+    /// Ops issued per category.
+    pub issued: Vec<NamedCount>,
+    /// Free ops executed (waits, nops, barriers).
+    pub free_ops: u64,
+    /// L2 requests per wave (64-byte lines).
+    pub l2_requests_per_wave: u64,
+    /// Bytes per wave at L2 (requests x line size).
+    pub l2_bytes_per_wave: u64,
+    /// What limits throughput.
+    pub bottleneck: BottleneckView,
+    /// Latency tolerance, for programs with vector memory ops.
+    pub latency_tolerance: Option<LatencyView>,
+    /// Decisions and defaults worth knowing.
+    pub notes: Vec<String>,
+    /// The synthesized fetch shader (vertex shaders), in order.
+    pub fetch_shader: Vec<InstructionView>,
+    /// One entry per static instruction, in program order.
+    pub instructions: Vec<InstructionView>,
+}
+
+/// Throughput figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Throughput {
+    /// Threads per clock per CU.
+    pub per_clock: f64,
+    /// `pixels`, `vertices` or `threads`.
+    pub unit: String,
+    /// Threads per second per CU at the model's clock.
+    pub per_second_per_cu: f64,
+    /// Threads per second for the whole GPU (`gpu_cus` CUs).
+    pub per_second_gpu: f64,
+    /// The clock used, MHz.
+    pub clock_mhz: f64,
+    /// CUs of the GPU.
+    pub gpu_cus: f64,
+}
+
+/// Utilization of each unit (0..1).
+#[derive(Debug, Clone, Serialize)]
+pub struct Utilization {
+    /// Vector ALU (averaged over SIMDs).
+    pub valu: f64,
+    /// Scalar ALU.
+    pub salu: f64,
+    /// Scalar memory.
+    pub smem: f64,
+    /// Vector memory (texture path).
+    pub vmem: f64,
+    /// LDS (averaged over queues).
+    pub lds: f64,
+    /// Export path.
+    pub export: f64,
+    /// GDS.
+    pub gds: f64,
+}
+
+/// Occupancy as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct OccupancyView {
+    /// Waves per SIMD.
+    pub waves_per_simd: u32,
+    /// `vgpr`, `sgpr`, `lds`, `slots` or `hints`.
+    pub limiter: String,
+    /// VGPRs allocated per wave.
+    pub vgprs: u32,
+    /// SGPRs allocated per wave.
+    pub sgprs: u32,
+    /// LDS bytes allocated per workgroup.
+    pub lds_bytes: u32,
+    /// Waves per SIMD each resource allows: slots, vgpr, sgpr, lds.
+    pub limits: [u32; 4],
+    /// Most waves resident on the CU at once.
+    pub peak_waves: u32,
+}
+
+/// A name and a count.
+#[derive(Debug, Clone, Serialize)]
+pub struct NamedCount {
+    /// Name.
+    pub name: String,
+    /// Count.
+    pub count: u64,
+}
+
+/// The bottleneck statement and the per-resource bounds.
+#[derive(Debug, Clone, Serialize)]
+pub struct BottleneckView {
+    /// Kind: VALU, VMEM rate, export, dispatch starvation, memory latency, occupancy.
+    pub kind: String,
+    /// One line with the numbers.
+    pub statement: String,
+    /// Simulated CU clocks per wave.
+    pub clocks_per_wave: f64,
+    /// Every resource's demand in CU clocks per wave, largest first.
+    pub bounds: Vec<BoundView>,
+}
+
+/// One resource bound.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoundView {
+    /// Resource.
+    pub resource: String,
+    /// CU clocks per wave it alone needs.
+    pub clocks_per_wave: f64,
+    /// How.
+    pub detail: String,
+}
+
+/// The latency-tolerance search result.
+#[derive(Debug, Clone, Serialize)]
+pub struct LatencyView {
+    /// Largest VMEM latency within 5% of the zero-latency throughput
+    /// (`null` when at least `searched_up_to`).
+    pub clocks: Option<u64>,
+    /// Search limit.
+    pub searched_up_to: u64,
+    /// The model's VMEM latency.
+    pub model_latency: u64,
+    /// Throughput with no latency.
+    pub zero_latency_throughput: f64,
+    /// Simulations the search ran.
+    pub runs: u32,
+}
+
+/// One static instruction in the listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstructionView {
+    /// Index in the program (or the fetch shader).
+    pub index: usize,
+    /// Source line (0 for synthesized instructions).
+    pub line: u32,
+    /// Text.
+    pub text: String,
+    /// Execution class.
+    pub class: String,
+    /// Executions per wave.
+    pub executions: u64,
+    /// Fraction of (non-starved) clocks in which a wave sat on it unable to issue.
+    pub stall_rate: f64,
+    /// Clocks the op holds its unit (0 for free ops).
+    pub cost_clocks: u32,
+    /// Why that cost.
+    pub cost_basis: String,
+    /// L2 requests per execution (vector memory ops).
+    pub l2_requests: Option<u32>,
+    /// Lane pattern (buffer-like ops).
+    pub pattern: Option<String>,
+    /// Is it a wait on counters?
+    pub wait: bool,
+}
+
+impl AnalyzeReport {
+    /// Build the report.
+    pub fn new(file: &str, sim: &Simulation, analysis: &Analysis) -> AnalyzeReport {
+        let st = &analysis.stats;
+        let arch = &sim.arch;
+        let unit = match sim.dispatch.stage {
+            Stage::Pixel => "pixels",
+            Stage::Vertex => "vertices",
+            Stage::Compute => "threads",
+        };
+        let clock_mhz = arch.param("clock_mhz").unwrap_or(1000.0);
+        let gpu_cus = arch.param("gpu_cus").unwrap_or(1.0);
+        let per_clock = st.throughput_per_clock();
+        let mut l2 = 0u64;
+        let executions_of = |src: OpSource| -> u64 {
+            match src {
+                OpSource::Program(i) => sim.trace.executions[i],
+                OpSource::Fetch(_) | OpSource::ImplicitEnd => 1,
+            }
+        };
+        let mut fetch_shader = Vec::new();
+        let mut instructions = Vec::new();
+        for (oi, op) in sim.sim.ops.iter().enumerate() {
+            let execs = executions_of(op.source);
+            if op.class.is_vmem() {
+                l2 += u64::from(op.l2_requests) * execs;
+            }
+            let (index, line, text) = match op.source {
+                OpSource::Program(i) => {
+                    let s = &sim.program.instructions[i];
+                    (i, s.pos.line, s.text.clone())
+                }
+                OpSource::Fetch(i) => (i, 0, sim.sim.fetch_shader[i].clone()),
+                OpSource::ImplicitEnd => continue,
+            };
+            let view = InstructionView {
+                index,
+                line,
+                text,
+                class: op.class.name().to_string(),
+                executions: execs,
+                stall_rate: st.op_stall_rate(oi),
+                cost_clocks: if op.kind == OpKind::Unit { op.cost } else { 0 },
+                cost_basis: op.cost_basis.clone(),
+                l2_requests: op.class.is_vmem().then_some(op.l2_requests),
+                pattern: op.pattern.clone(),
+                wait: op.kind == OpKind::Wait,
+            };
+            match op.source {
+                OpSource::Fetch(_) => fetch_shader.push(view),
+                _ => instructions.push(view),
+            }
+        }
+        let line_bytes = arch.param("l2_line_bytes").unwrap_or(64.0) as u64;
+        let occ = &sim.occupancy;
+        let b = &analysis.bottleneck;
+        AnalyzeReport {
+            file: file.to_string(),
+            program: sim.program.name.clone(),
+            arch: arch.name.clone(),
+            isa: sim.program.target.as_ref().map_or(arch.isa.name.clone(), |t| t.name.clone()),
+            stage: sim.dispatch.stage.name().to_string(),
+            waves: st.waves,
+            workgroups: st.groups,
+            clocks: st.clocks,
+            wave_clocks: round(st.wave_clocks()),
+            throughput: Throughput {
+                per_clock: round(per_clock),
+                unit: unit.to_string(),
+                per_second_per_cu: round(per_clock * clock_mhz * 1e6),
+                per_second_gpu: round(per_clock * clock_mhz * 1e6 * gpu_cus),
+                clock_mhz,
+                gpu_cus,
+            },
+            utilization: Utilization {
+                valu: round(st.utilization("valu")),
+                salu: round(st.utilization("salu")),
+                smem: round(st.utilization("smem")),
+                vmem: round(st.utilization("vmem")),
+                lds: round(st.utilization("lds")),
+                export: round(st.utilization("export")),
+                gds: round(st.utilization("gds")),
+            },
+            starve_rate: round(st.starve_rate()),
+            stall_rate: round(st.stall_rate()),
+            occupancy: OccupancyView {
+                waves_per_simd: occ.waves_per_simd,
+                limiter: occ.limiter.name().to_string(),
+                vgprs: occ.vgprs_allocated,
+                sgprs: occ.sgprs_allocated,
+                lds_bytes: occ.lds_allocated,
+                limits: occ.limits,
+                peak_waves: st.peak_waves,
+            },
+            issued: st
+                .category_names
+                .iter()
+                .zip(&st.category_issues)
+                .map(|(n, c)| NamedCount { name: n.clone(), count: *c })
+                .collect(),
+            free_ops: st.free_ops,
+            l2_requests_per_wave: l2,
+            l2_bytes_per_wave: l2 * line_bytes,
+            bottleneck: BottleneckView {
+                kind: b.kind.clone(),
+                statement: b.statement.clone(),
+                clocks_per_wave: round(b.clocks_per_wave),
+                bounds: b
+                    .bounds
+                    .iter()
+                    .map(|x| BoundView {
+                        resource: x.resource.clone(),
+                        clocks_per_wave: round(x.clocks_per_wave),
+                        detail: x.detail.clone(),
+                    })
+                    .collect(),
+            },
+            latency_tolerance: analysis.latency.as_ref().map(|l| LatencyView {
+                clocks: l.clocks,
+                searched_up_to: l.searched_up_to,
+                model_latency: l.model_latency,
+                zero_latency_throughput: round(l.zero_latency_throughput),
+                runs: l.runs,
+            }),
+            notes: sim.notes.clone(),
+            fetch_shader,
+            instructions,
+        }
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The summary and the annotated listing.
+    pub fn to_text(&self) -> String {
+        let mut o = String::new();
+        let t = &self.throughput;
+        let _ = writeln!(o, "shadersim: `{}` in {} ({} ISA) on the `{}` model", self.program, self.file, self.isa, self.arch);
+        let _ = writeln!(o);
+        let what = if self.stage == "compute" {
+            format!("compute, {} workgroups ({} waves)", self.workgroups, self.waves)
+        } else {
+            format!("{}, {} waves", self.stage, self.waves)
+        };
+        let _ = writeln!(o, "  stage              {what}");
+        let _ = writeln!(o, "  clocks             {} total; {:.1} per wave from launch to end", self.clocks, self.wave_clocks);
+        let _ = writeln!(
+            o,
+            "  throughput         {:.4} {} per clock per CU = {} per second per CU at {} MHz; {} per second on {} CUs",
+            t.per_clock,
+            t.unit,
+            si(t.per_second_per_cu),
+            t.clock_mhz,
+            si(t.per_second_gpu),
+            t.gpu_cus
+        );
+        let u = &self.utilization;
+        let _ = writeln!(
+            o,
+            "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}",
+            pct(u.valu),
+            pct(u.salu),
+            pct(u.smem),
+            pct(u.vmem),
+            pct(u.lds),
+            pct(u.export),
+            if u.gds > 0.0 { format!("  GDS {}", pct(u.gds)) } else { String::new() }
+        );
+        let _ = writeln!(o, "  starve rate        {} of clocks with no wave on the CU", pct(self.starve_rate));
+        let _ = writeln!(o, "  stall rate         {} of issue turns with waves where none could issue", pct(self.stall_rate));
+        let oc = &self.occupancy;
+        let _ = writeln!(
+            o,
+            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the CU",
+            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves
+        );
+        let issued: Vec<String> = self.issued.iter().map(|c| format!("{} {}", c.name, c.count)).collect();
+        let _ = writeln!(o, "  issued             {}; free ops {}", issued.join(", "), self.free_ops);
+        if self.l2_requests_per_wave > 0 {
+            let _ = writeln!(o, "  L2 traffic         {} requests per wave = {} bytes per wave", self.l2_requests_per_wave, self.l2_bytes_per_wave);
+        }
+        let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
+        if let Some(l) = &self.latency_tolerance {
+            let _ = match l.clocks {
+                Some(c) => writeln!(
+                    o,
+                    "  latency tolerance  {c} clocks: throughput stays within 5% of its zero-latency value up to a VMEM latency of {c} clocks (the model uses {}; {} runs)",
+                    l.model_latency, l.runs
+                ),
+                None => writeln!(o, "  latency tolerance  at least {} clocks (throughput never fell 5% below its zero-latency value)", l.searched_up_to),
+            };
+        }
+        for n in &self.notes {
+            let _ = writeln!(o, "  note               {n}");
+        }
+        let _ = writeln!(o);
+        let _ = writeln!(o, "  {:>6}  {:>8}  {:>6}  {:>5}  instruction", "line", "per wave", "stall", "cost");
+        let listing = |o: &mut String, i: &InstructionView| {
+            let stall = if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() };
+            let marker = if i.wait { if i.stall_rate > 0.0 { ">>" } else { "> " } } else { "  " };
+            let cost = if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() };
+            let line = if i.line > 0 { i.line.to_string() } else { "fetch".into() };
+            let extra = match (i.l2_requests, &i.pattern) {
+                (Some(r), Some(p)) => format!("   ; {p}, {r} L2 requests"),
+                (Some(r), None) => format!("   ; {r} L2 requests"),
+                _ => String::new(),
+            };
+            let _ = writeln!(o, "{marker}{line:>6}  {:>8}  {stall:>6}  {cost:>5}  {}{extra}", i.executions, i.text);
+        };
+        for i in &self.fetch_shader {
+            listing(&mut o, i);
+        }
+        for i in &self.instructions {
+            listing(&mut o, i);
+        }
+        o
+    }
+
+    /// A self-contained HTML page (no external resources).
+    pub fn to_html(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(o, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>shadersim: {}</title>", esc(&self.program));
+        let _ = writeln!(o, "<style>body{{font-family:sans-serif;margin:1.5em}}table{{border-collapse:collapse}}td,th{{padding:2px 8px;text-align:left}}.code td{{font-family:monospace;white-space:pre}}.wait{{background:#fff3d6}}.bar{{display:inline-block;height:10px;background:#d9534f}}th{{background:#eee}}</style></head><body>");
+        let _ = writeln!(o, "<h1>{}</h1><p>{} &mdash; {} ISA on the <b>{}</b> model</p>", esc(&self.program), esc(&self.file), esc(&self.isa), esc(&self.arch));
+        let text = self.to_text();
+        let summary: Vec<&str> = text.lines().skip(2).take_while(|l| !l.trim().is_empty()).collect();
+        let _ = writeln!(o, "<table>");
+        for l in summary {
+            let (k, v) = l.trim().split_at(l.trim().find("  ").unwrap_or(0));
+            let _ = writeln!(o, "<tr><th>{}</th><td>{}</td></tr>", esc(k.trim()), esc(v.trim()));
+        }
+        let _ = writeln!(o, "</table><h2>Listing</h2><table class=\"code\"><tr><th>line</th><th>per wave</th><th>stall</th><th>cost</th><th>instruction</th></tr>");
+        for i in self.fetch_shader.iter().chain(&self.instructions) {
+            let bar = (i.stall_rate * 200.0).round() as u32;
+            let _ = writeln!(
+                o,
+                "<tr{}><td>{}</td><td>{}</td><td><span class=\"bar\" style=\"width:{bar}px\"></span> {}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+                if i.wait { " class=\"wait\"" } else { "" },
+                if i.line > 0 { i.line.to_string() } else { "fetch".into() },
+                i.executions,
+                if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() },
+                if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
+                esc(&i.cost_basis),
+                esc(&i.text)
+            );
+        }
+        let _ = writeln!(o, "</table></body></html>");
+        o
+    }
+}
+
+fn round(v: f64) -> f64 {
+    if v.is_finite() {
+        (v * 1e6).round() / 1e6
+    } else {
+        0.0
+    }
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", 100.0 * v)
+}
+
+fn si(v: f64) -> String {
+    let (d, s) = if v >= 1e12 {
+        (1e12, "T")
+    } else if v >= 1e9 {
+        (1e9, "G")
+    } else if v >= 1e6 {
+        (1e6, "M")
+    } else if v >= 1e3 {
+        (1e3, "k")
+    } else {
+        (1.0, "")
+    };
+    format!("{:.2}{s}", v / d)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
