@@ -144,12 +144,25 @@ pub struct Report {
     pub ordering: Ordering,
     /// Register file bits per AKB (32,768 in the seed).
     pub register_file_bits_per_akb: u64,
-    /// The seed's headline figures at this run's cost per triangle.
-    pub seed_figures: SeedFigures,
-    /// The same at the author's target cost (512).
-    pub seed_figures_at_target: SeedFigures,
+    /// The seed's headline figures at the seed's cost per triangle (3,072),
+    /// the author's target (512) and this run's cost if it is neither.
+    pub seed_figures: Vec<SeedFigures>,
     /// The other interleave's partial-Nami share, when it was simulated too.
     pub interleave_comparison: Option<InterleaveComparison>,
+}
+
+/// Costs per triangle the headline figures are worked out for: the seed's
+/// (the data file's default), the author's target, and this run's.
+fn seed_figure_costs(params: &NamiParams) -> Vec<u64> {
+    let seed_cost = NamiParams::seed()
+        .map(|p| p.raster_clocks_per_triangle)
+        .unwrap_or(params.raster_clocks_per_triangle);
+    let mut costs = vec![seed_cost, params.raster_target_clocks_per_triangle];
+    if !costs.contains(&params.raster_clocks_per_triangle) {
+        costs.push(params.raster_clocks_per_triangle);
+    }
+    costs.dedup();
+    costs
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -257,11 +270,10 @@ impl Report {
                 out_of_order_cache_writes: result.framebuffer.out_of_order_writes,
             },
             register_file_bits_per_akb: RegisterFile::BITS * params.nami_per_nmb * params.nmb_count,
-            seed_figures: SeedFigures::new(params, params.raster_clocks_per_triangle),
-            seed_figures_at_target: SeedFigures::new(
-                params,
-                params.raster_target_clocks_per_triangle,
-            ),
+            seed_figures: seed_figure_costs(params)
+                .into_iter()
+                .map(|cost| SeedFigures::new(params, cost))
+                .collect(),
             interleave_comparison: comparison,
         }
     }
@@ -311,8 +323,15 @@ impl Report {
         let _ = writeln!(s, "\nframe timing");
         let _ = writeln!(
             s,
-            "  tile row budget      {:>12} clocks  ((640+16+48+96) x 32 pixel clocks at 25 MHz, in 200 MHz clocks)",
-            group(self.tile_row_budget_clocks)
+            "  tile row budget      {:>12} clocks  (({}+{}+{}+{}) x {} pixel clocks at {} MHz, in {} MHz clocks)",
+            group(self.tile_row_budget_clocks),
+            p.screen_width,
+            p.h_front_porch,
+            p.h_back_porch,
+            p.h_sync,
+            p.tile_size,
+            p.hdmi_clock_hz as f64 / 1e6,
+            p.graphics_clock_hz as f64 / 1e6
         );
         let rows: Vec<String> = self.tile_row_clocks.iter().map(|c| group(*c)).collect();
         let _ = writeln!(s, "  clocks per tile row  {}", rows.join(" "));
@@ -324,7 +343,8 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "  fits 60 Hz           {:>12}{}",
+            "  {:<20} {:>12}{}",
+            format!("fits {} Hz", p.frame_rate_hz),
             if self.fits_60hz { "yes" } else { "no" },
             if self.fits_60hz {
                 String::new()
@@ -359,89 +379,100 @@ impl Report {
             s,
             "\nseed headline figures (every tile row has its own full-row triangles)"
         );
-        let f = &self.seed_figures;
-        let t = &self.seed_figures_at_target;
-        let _ = writeln!(
-            s,
-            "  {:<44} {:>14} {:>14}   seed text",
-            "",
-            format!("{} clocks", f.raster_clocks_per_triangle),
-            format!("{} clocks", t.raster_clocks_per_triangle)
-        );
-        let row = |s: &mut String, label: &str, a: String, b: String, seed: &str| {
-            let _ = writeln!(s, "  {label:<44} {a:>14} {b:>14}   {seed}");
-        };
+        let figs = &self.seed_figures;
+        let mut header = format!("  {:<44}", "");
+        for f in figs {
+            header += &format!(
+                " {:>14}",
+                format!("{} clocks", group(f.raster_clocks_per_triangle))
+            );
+        }
+        let _ = writeln!(s, "{header}   seed text (3,072 clocks)");
+        let row =
+            |s: &mut String, label: &str, cell: &dyn Fn(&SeedFigures) -> String, seed: &str| {
+                let mut line = format!("  {label:<44}");
+                for f in figs {
+                    line += &format!(" {:>14}", cell(f));
+                }
+                let _ = writeln!(s, "{line}   {seed}");
+            };
         row(
             &mut s,
             "clocks per full-tile triangle (cycle model)",
-            group(f.simulated_clocks_per_full_tile_triangle),
-            group(t.simulated_clocks_per_full_tile_triangle),
+            &|f| group(f.simulated_clocks_per_full_tile_triangle),
             "",
         );
         row(
             &mut s,
             "triangles/rasterizer/tile row, exact",
-            format!("{:.2}", f.triangles_per_rasterizer_per_tile_row_exact),
-            format!("{:.2}", t.triangles_per_rasterizer_per_tile_row_exact),
+            &|f| format!("{:.2}", f.triangles_per_rasterizer_per_tile_row_exact),
             "",
         );
         row(
             &mut s,
             "  rounded as the seed does",
-            f.triangles_per_rasterizer_per_tile_row_rounded.to_string(),
-            t.triangles_per_rasterizer_per_tile_row_rounded.to_string(),
+            &|f| f.triangles_per_rasterizer_per_tile_row_rounded.to_string(),
             SEED_TEXT.triangles_per_rasterizer_per_tile_row,
         );
         row(
             &mut s,
             "  whole triangles that fit (cycle model)",
-            f.triangles_per_rasterizer_per_tile_row_simulated
-                .to_string(),
-            t.triangles_per_rasterizer_per_tile_row_simulated
-                .to_string(),
+            &|f| {
+                f.triangles_per_rasterizer_per_tile_row_simulated
+                    .to_string()
+            },
             "",
         );
         row(
             &mut s,
-            "triangles/s (x 15 rows x 60 frames), exact",
-            group(f.triangles_per_second_exact.round() as u64),
-            group(t.triangles_per_second_exact.round() as u64),
+            &format!(
+                "triangles/s (x {} rows x {} frames), exact",
+                p.tile_rows(),
+                p.frame_rate_hz
+            ),
+            &|f| group(f.triangles_per_second_exact.round() as u64),
             "",
         );
         row(
             &mut s,
             "  rounded",
-            group(f.triangles_per_second_rounded),
-            group(t.triangles_per_second_rounded),
+            &|f| group(f.triangles_per_second_rounded),
             SEED_TEXT.triangles_per_second,
         );
         row(
             &mut s,
             "  cycle model",
-            group(f.triangles_per_second_simulated),
-            group(t.triangles_per_second_simulated),
+            &|f| group(f.triangles_per_second_simulated),
             "",
         );
         row(
             &mut s,
-            "pixels/s (x 20,480 pixels per row), exact",
-            format!("{:.4} G", f.pixels_per_second_exact / 1e9),
-            format!("{:.4} G", t.pixels_per_second_exact / 1e9),
+            &format!(
+                "pixels/s (x {} pixels per row), exact",
+                group(p.rasterizer_count * p.pixels_per_rasterizer())
+            ),
+            &|f| format!("{:.4} G", f.pixels_per_second_exact / 1e9),
             "",
         );
         row(
             &mut s,
             "  rounded",
-            format!("{:.4} G", f.pixels_per_second_rounded as f64 / 1e9),
-            format!("{:.4} G", t.pixels_per_second_rounded as f64 / 1e9),
+            &|f| format!("{:.4} G", f.pixels_per_second_rounded as f64 / 1e9),
             SEED_TEXT.pixels_per_second,
         );
         row(
             &mut s,
             "  cycle model",
-            format!("{:.4} G", f.pixels_per_second_simulated as f64 / 1e9),
-            format!("{:.4} G", t.pixels_per_second_simulated as f64 / 1e9),
+            &|f| format!("{:.4} G", f.pixels_per_second_simulated as f64 / 1e9),
             "",
+        );
+        let _ = writeln!(
+            s,
+            "  (exact: budget / clocks per triangle; rounded: to a whole triangle, as the seed does;"
+        );
+        let _ = writeln!(
+            s,
+            "   cycle model: whole triangles the modelled rasterizer finishes within the budget)"
         );
 
         let _ = writeln!(s, "\nNami (SDN output)");
