@@ -62,6 +62,8 @@ pub struct Elt {
     pixels_per_clock: usize,
     cache_clocks_per_pixel: u64,
     next_accept: Vec<u64>,
+    /// Pixels in all pixel FIFOs together (to skip idle clocks cheaply).
+    queued_pixels: usize,
     /// Counters.
     pub stats: EltStats,
 }
@@ -86,6 +88,7 @@ impl Elt {
             pixels_per_clock,
             cache_clocks_per_pixel,
             next_accept: vec![0; banks],
+            queued_pixels: 0,
             stats: EltStats::default(),
         }
     }
@@ -123,16 +126,20 @@ impl Elt {
 
     /// Whether nothing is left to export.
     pub fn is_empty(&self) -> bool {
-        self.nami_fifo.is_empty() && self.pixel_fifos.iter().all(VecDeque::is_empty)
+        self.nami_fifo.is_empty() && self.queued_pixels == 0
     }
 
     /// One clock at time `clock`: each cache bank that is ready takes a pixel
     /// from its FIFO (appended to `written`), then the ELT routes up to
     /// `pixels_per_clock` pixels of the head Nami into the pixel FIFOs.
     pub fn step(&mut self, clock: u64, written: &mut Vec<ExportPixel>) {
+        if self.queued_pixels == 0 && self.nami_fifo.is_empty() {
+            return;
+        }
         for (bank, fifo) in self.pixel_fifos.iter_mut().enumerate() {
             if clock >= self.next_accept[bank] {
                 if let Some(p) = fifo.pop_front() {
+                    self.queued_pixels -= 1;
                     written.push(p);
                     self.stats.pixels_written += 1;
                     self.next_accept[bank] = clock + self.cache_clocks_per_pixel;
@@ -151,6 +158,7 @@ impl Elt {
                 return;
             }
             self.pixel_fifos[bank].push_back(p);
+            self.queued_pixels += 1;
             self.stats.pixels_routed += 1;
             self.stats.pixels_per_bank[bank] += 1;
             self.head_pixel += 1;

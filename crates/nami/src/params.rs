@@ -282,39 +282,37 @@ impl NamiParams {
                 return invalid(format!("parameter `{key}` must be at least 1"));
             }
         }
-        const LIMIT: u64 = 1 << 24;
-        for key in [
-            "screen_width",
-            "screen_height",
-            "tile_size",
-            "rasterizer_count",
-            "raster_clocks_per_triangle",
-            "raster_target_clocks_per_triangle",
-            "nami_timeout_clocks",
-            "akb_min_clocks_between_nami",
-            "ske_pipeline_clocks",
-            "icache_instructions",
-            "elt_nami_fifo_depth",
-            "elt_pixel_fifo_depth",
-            "elt_pixels_per_clock",
-            "cache_clocks_per_pixel",
-            "h_front_porch",
-            "h_back_porch",
-            "h_sync",
-            "frame_rate_hz",
+        // Upper limits keep every run finite and every stall shorter than
+        // the simulation's progress watchdog.
+        for (key, limit) in [
+            ("screen_width", 4096),
+            ("screen_height", 4096),
+            ("tile_size", 4096),
+            ("rasterizer_count", 4096),
+            ("raster_clocks_per_triangle", 1 << 20),
+            ("raster_target_clocks_per_triangle", 1 << 20),
+            ("nami_timeout_clocks", 1 << 16),
+            ("akb_min_clocks_between_nami", 1 << 16),
+            ("ske_pipeline_clocks", 64),
+            ("icache_instructions", 65_535),
+            ("elt_nami_fifo_depth", 4096),
+            ("elt_pixel_fifo_depth", 4096),
+            ("elt_pixels_per_clock", crate::LANES as u64),
+            ("cache_clocks_per_pixel", 1024),
+            ("h_front_porch", 1 << 16),
+            ("h_back_porch", 1 << 16),
+            ("h_sync", 1 << 16),
+            ("frame_rate_hz", 1000),
         ] {
             let v = self.integer(key).unwrap_or(0);
-            if v > LIMIT {
+            if v > limit {
                 return invalid(format!(
-                    "parameter `{key}` = {v} is beyond the model's limit of {LIMIT}"
+                    "parameter `{key}` = {v} is beyond the model's limit of {limit}"
                 ));
             }
         }
         if self.graphics_clock_hz > 10_000_000_000 || self.hdmi_clock_hz > 10_000_000_000 {
             return invalid("graphics_clock_hz and hdmi_clock_hz are limited to 10 GHz".into());
-        }
-        if self.screen_width > 4096 || self.screen_height > 4096 {
-            return invalid("screen_width and screen_height are limited to 4096".into());
         }
         if self.tile_size % 2 != 0 {
             return invalid(format!(

@@ -557,13 +557,6 @@ impl RegisterFile {
     /// exported values for `export` (the caller decides whether the export
     /// is granted; a refused export changes nothing and is executed again).
     pub fn execute(&mut self, instruction: &Instruction, lane_mask: u8) -> Option<[u16; LANES]> {
-        let map = |v: [u16; LANES], f: &dyn Fn(u16) -> u16| {
-            let mut out = [0u16; LANES];
-            for lane in 0..LANES {
-                out[lane] = f(v[lane]);
-            }
-            out
-        };
         match *instruction {
             Instruction::Binary { op, dst, x, y } => {
                 let (xv, yv) = (self.read(x), self.read(y));
@@ -580,7 +573,7 @@ impl RegisterFile {
                 None
             }
             Instruction::Not { dst, src } => {
-                let v = map(self.read(src), &|x| !x);
+                let v = self.read(src).map(|x| !x);
                 self.write(dst, v, lane_mask);
                 None
             }
@@ -591,9 +584,9 @@ impl RegisterFile {
                 amount,
             } => {
                 let v = if left {
-                    map(self.read(src), &|x| x << amount)
+                    self.read(src).map(|x| x << amount)
                 } else {
-                    map(self.read(src), &|x| x >> amount)
+                    self.read(src).map(|x| x >> amount)
                 };
                 self.write(dst, v, lane_mask);
                 None

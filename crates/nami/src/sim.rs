@@ -50,6 +50,14 @@ pub enum SimError {
         /// Tile rows on screen.
         rows: u64,
     },
+    /// The run would simulate more clocks than the model allows in one go.
+    #[error("this run needs at least {clocks} clocks, more than the limit of {limit}; use fewer triangles or a smaller raster_clocks_per_triangle")]
+    TooLong {
+        /// Clocks needed (at least) or reached.
+        clocks: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// No block made progress for a long time: a modelling defect, reported
     /// instead of hanging.
     #[error("tile row {row}: no block made progress for {clocks} clocks (deadlock in the model)")]
@@ -290,8 +298,12 @@ pub fn simulate(
     simulate_rows(params, scene, program, 0..params.tile_rows())
 }
 
-/// Clocks without any progress after which the model reports a deadlock.
+/// Clocks without any progress after which the model reports a deadlock
+/// (every stall the parameters allow is far shorter).
 const DEADLOCK_CLOCKS: u64 = 1 << 22;
+
+/// Most clocks one call simulates (minutes of host time).
+pub const MAX_CLOCKS: u64 = 1 << 29;
 
 /// Simulate the tile rows in `rows` (the others stay at the clear colour).
 pub fn simulate_rows(
@@ -333,6 +345,25 @@ pub fn simulate_rows(
         .iter()
         .filter(|s| rows_y1 > rows_y0 && s.overlaps_rows(rows_y0, rows_y1))
         .count();
+    // The rasterizers alone need (triangles in the row) x (clocks per
+    // triangle) per row: refuse runs that could not finish in reasonable time.
+    let mut lower_bound = 0u64;
+    for row in rows.clone() {
+        let y0 = row as i64 * ts;
+        let n = setups_all
+            .iter()
+            .filter(|s| s.overlaps_rows(y0, y0 + ts))
+            .count() as u64;
+        lower_bound =
+            lower_bound.saturating_add(n.saturating_mul(params.raster_clocks_per_triangle));
+    }
+    if lower_bound > MAX_CLOCKS {
+        return Err(SimError::TooLong {
+            clocks: lower_bound,
+            limit: MAX_CLOCKS,
+        });
+    }
+    let mut total_clocks = 0u64;
     let mut row_clocks = Vec::new();
     let mut triangle_rows = 0;
     let mut seq = 0u64;
@@ -367,6 +398,12 @@ pub fn simulate_rows(
             if groups.iter().all(ShaderGroup::is_done) {
                 break;
             }
+            if total_clocks + clock > MAX_CLOCKS {
+                return Err(SimError::TooLong {
+                    clocks: total_clocks + clock,
+                    limit: MAX_CLOCKS,
+                });
+            }
             if clock % 65_536 == 0 {
                 let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
                 if progress != last_progress.1 {
@@ -379,6 +416,7 @@ pub fn simulate_rows(
                 }
             }
         }
+        total_clocks += clock;
         row_clocks.push(clock);
     }
     let mut result = FrameResult {
