@@ -65,6 +65,7 @@ fn text_report_and_png() {
     assert!(text.contains("204,800"));
     assert!(text.contains("fits 60 Hz"));
     assert!(text.contains("interleave quad"));
+    assert!(!text.contains("percentage points"));
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     let _ = std::fs::remove_file(png);

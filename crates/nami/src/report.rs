@@ -499,11 +499,12 @@ impl Report {
         if let Some(cmp) = &self.interleave_comparison {
             let _ = writeln!(
                 s,
-                "  interleave {}: partial {:.1}%;  with {}: partial {:.1}% ({:+.1}% relative), slowest row {} clocks",
-                cmp.interleave,
+                "  partial Nami: {:.1}% with {}, {:.1}% with {} ({:+.1} percentage points, {:+.1}% relative; slowest row there {} clocks)",
                 100.0 * cmp.partial_nami_fraction,
-                cmp.other_interleave,
+                cmp.interleave,
                 100.0 * cmp.other_partial_nami_fraction,
+                cmp.other_interleave,
+                100.0 * (cmp.other_partial_nami_fraction - cmp.partial_nami_fraction),
                 100.0 * cmp.relative_change,
                 group(cmp.other_max_tile_row_clocks)
             );
