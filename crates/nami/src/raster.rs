@@ -29,7 +29,7 @@ pub struct RasterPixel {
     /// address is still in flight: the seed's lost ordering guarantee).
     pub previous: [u8; 3],
     /// Which rasterizer of its SDN group produced it: the cache bank of the
-    /// pair it is written to (seed, ELT: "[0,1] specifies which cache in the pair").
+    /// pair it is written to (seed, ELT: "\[0,1\] specifies which cache in the pair").
     pub bank: u8,
     /// Rasterization order within the frame, to detect out-of-order writes.
     pub seq: u64,
