@@ -146,6 +146,9 @@ impl Ske {
                     issue.slot_use = SlotUse::PostExportNop;
                     self.stats.post_export_nops += 1;
                 } else {
+                    // A parsed program ends in `export`, which never moves
+                    // the pc past itself; the fallback only keeps a
+                    // hand-built program from indexing out of bounds.
                     let instruction = program
                         .instructions
                         .get(dynamic.pc as usize)
