@@ -1,0 +1,492 @@
+//! The whole GPU, clock by clock: twenty rasterizers in groups of two, each
+//! group feeding one SDN, AKB (four NMBs), SKE and ELT, all writing the
+//! render cache, one tile row after the other.
+//!
+//! Order of events inside one clock of a group: the cache banks take pixels
+//! from the ELT pixel FIFOs and the ELT routes the head Nami; the AKB selects
+//! an NMB and the SKE issues; if every NMB was full at the start of the clock
+//! the SDN and rasterizers are clock-gated, otherwise the rasterizers step,
+//! the SDN packs and a finished Nami enters an NMB; the NMBs update their
+//! valid masks at the end of the clock.
+//!
+//! A tile row ends when every block of every group is empty; its clock count
+//! is what the report compares with the 204,800-clock budget. Rows are
+//! independent (the rasterizers render into one bank of the double-buffered
+//! cache while HDMI scans the other), so they are simulated one after the
+//! other from an empty pipeline.
+
+use crate::akb::{Akb, AkbStats};
+use crate::elt::{Elt, EltStats, ExportPixel};
+use crate::frame::FrameTiming;
+use crate::params::NamiParams;
+use crate::raster::{Rasterizer, RasterizerStats, TriangleSetup};
+use crate::scene::Scene;
+use crate::sdn::{Sdn, SdnStats};
+use crate::shader::{unpack_rgb565, Program};
+use crate::ske::{Ske, SkeStats};
+use crate::LANES;
+use std::ops::Range;
+
+/// Why a simulation could not run or finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// The shader does not fit the i-cache.
+    #[error(
+        "the shader has {len} instructions; the i-cache holds {capacity} (icache_instructions)"
+    )]
+    ShaderTooLong {
+        /// Shader length.
+        len: usize,
+        /// i-cache size.
+        capacity: u64,
+    },
+    /// Rows outside the screen were asked for.
+    #[error("tile rows {start}..{end} are outside the screen's {rows} tile rows")]
+    RowsOutOfRange {
+        /// First row asked for.
+        start: u64,
+        /// End of the range.
+        end: u64,
+        /// Tile rows on screen.
+        rows: u64,
+    },
+    /// The run would simulate more clocks than the model allows in one go.
+    #[error("this run needs at least {clocks} clocks, more than the limit of {limit}; use fewer triangles or a smaller raster_clocks_per_triangle")]
+    TooLong {
+        /// Clocks needed (at least) or reached.
+        clocks: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// No block made progress for a long time: a modelling defect, reported
+    /// instead of hanging.
+    #[error("tile row {row}: no block made progress for {clocks} clocks (deadlock in the model)")]
+    Deadlock {
+        /// The tile row.
+        row: u64,
+        /// Clocks without progress.
+        clocks: u64,
+    },
+}
+
+/// The render cache as the screen sees it: RGB565 per pixel, plus what the
+/// model tracks to expose the seed's lost ordering guarantee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Framebuffer {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// Colours, row-major.
+    pub pixels: Vec<u16>,
+    in_flight: Vec<u16>,
+    last_seq: Vec<u64>,
+    /// Pixels rasterized while an earlier pixel for the same address was
+    /// still in flight: their "previous colour" was stale.
+    pub stale_previous_reads: u64,
+    /// Cache writes of an older pixel after a newer one for the same address.
+    pub out_of_order_writes: u64,
+}
+
+impl Framebuffer {
+    /// A frame cleared to `clear`.
+    pub fn new(width: usize, height: usize, clear: [u8; 3]) -> Framebuffer {
+        let n = width * height;
+        Framebuffer {
+            width,
+            height,
+            pixels: vec![crate::shader::pack_rgb565(clear); n],
+            in_flight: vec![0; n],
+            last_seq: vec![0; n],
+            stale_previous_reads: 0,
+            out_of_order_writes: 0,
+        }
+    }
+
+    /// The previous colour for a pixel being rasterized (and note it in flight).
+    fn read_for_raster(&mut self, x: u16, y: u16) -> [u8; 3] {
+        let i = y as usize * self.width + x as usize;
+        if self.in_flight[i] > 0 {
+            self.stale_previous_reads += 1;
+        }
+        self.in_flight[i] = self.in_flight[i].saturating_add(1);
+        unpack_rgb565(self.pixels[i])
+    }
+
+    /// A cache bank writes an exported pixel.
+    fn write(&mut self, p: &ExportPixel) {
+        let i = p.y as usize * self.width + p.x as usize;
+        self.in_flight[i] = self.in_flight[i].saturating_sub(1);
+        // last_seq holds seq + 1 of the newest pixel written (0: none yet).
+        if p.seq + 1 < self.last_seq[i] {
+            self.out_of_order_writes += 1;
+        } else {
+            self.last_seq[i] = p.seq + 1;
+        }
+        self.pixels[i] = p.colour;
+    }
+
+    /// 8-bit RGB, row-major, for a PNG.
+    pub fn to_rgb8(&self) -> Vec<u8> {
+        self.pixels.iter().flat_map(|&c| unpack_rgb565(c)).collect()
+    }
+
+    /// Encode as a PNG file's bytes.
+    pub fn to_png(&self) -> Result<Vec<u8>, png::EncodingError> {
+        let mut out = Vec::new();
+        {
+            let mut encoder = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            let mut writer = encoder.write_header()?;
+            writer.write_image_data(&self.to_rgb8())?;
+        }
+        Ok(out)
+    }
+}
+
+/// One SDN with its rasterizers, AKB, SKE and ELT.
+#[derive(Clone, Debug)]
+pub struct ShaderGroup {
+    /// The rasterizers (A, B, ...).
+    pub rasterizers: Vec<Rasterizer>,
+    /// The SDN.
+    pub sdn: Sdn,
+    /// The AKB and its NMBs.
+    pub akb: Akb,
+    /// The SKE.
+    pub ske: Ske,
+    /// The ELT.
+    pub elt: Elt,
+}
+
+impl ShaderGroup {
+    /// Group `index` (rasterizers `index * k .. index * k + k`).
+    pub fn new(params: &NamiParams, index: usize) -> ShaderGroup {
+        let k = params.group_size();
+        ShaderGroup {
+            rasterizers: (0..k)
+                .map(|i| Rasterizer::new(params, (index * k + i) as u32))
+                .collect(),
+            sdn: Sdn::new(params.nami_timeout_clocks),
+            akb: Akb::new(
+                params.nmb_count as usize,
+                params.nami_per_nmb as usize,
+                params.akb_min_clocks_between_nami,
+            ),
+            ske: Ske::new(params.ske_pipeline_clocks as usize),
+            elt: Elt::new(
+                k,
+                params.elt_nami_fifo_depth as usize,
+                params.elt_pixel_fifo_depth as usize,
+                params.elt_pixels_per_clock as usize,
+                params.cache_clocks_per_pixel,
+            ),
+        }
+    }
+
+    /// Whether every block is empty.
+    pub fn is_done(&self) -> bool {
+        self.rasterizers.iter().all(Rasterizer::is_done)
+            && self.sdn.is_empty()
+            && self.akb.is_empty()
+            && self.ske.is_idle()
+            && self.elt.is_empty()
+    }
+
+    fn progress(&self) -> u64 {
+        self.rasterizers
+            .iter()
+            .map(|r| r.stats.busy_clocks)
+            .sum::<u64>()
+            + self.ske.stats.instructions
+            + self.ske.stats.exports
+            + self.elt.stats.pixels_routed
+            + self.elt.stats.pixels_written
+            + self.sdn.stats.fill_histogram.iter().sum::<u64>()
+    }
+
+    /// One clock of the group.
+    fn clock(
+        &mut self,
+        clock: u64,
+        setups: &[TriangleSetup],
+        program: &Program,
+        frame: &mut Framebuffer,
+        seq: &mut u64,
+        written: &mut Vec<ExportPixel>,
+    ) {
+        written.clear();
+        self.elt.step(clock, written);
+        for p in written.iter() {
+            frame.write(p);
+        }
+        self.ske.clock(clock, &mut self.akb, &mut self.elt, program);
+        if self.akb.all_full() {
+            // Seed, AKB function 4: backpressure clock-gates the SDN and rasterizers.
+            self.akb.stats.all_full_clocks += 1;
+            self.sdn.gate();
+            for r in &mut self.rasterizers {
+                r.gate();
+            }
+        } else {
+            let mut inputs = [None; LANES];
+            for (i, r) in self.rasterizers.iter_mut().enumerate() {
+                if let Some(mut p) = r.step(setups, seq) {
+                    p.previous = frame.read_for_raster(p.x, p.y);
+                    inputs[i] = Some(p);
+                }
+            }
+            let (nami, _) = self.sdn.step(&inputs[..self.rasterizers.len()]);
+            if let Some(n) = nami {
+                // Not all NMBs were full, and one Nami per clock at most: it fits.
+                self.akb.add(n, clock);
+            }
+        }
+        self.akb.end_clock();
+    }
+}
+
+/// Everything the report needs from one simulated frame.
+#[derive(Clone, Debug)]
+pub struct FrameResult {
+    /// The frame timing.
+    pub timing: FrameTiming,
+    /// Tile rows simulated.
+    pub rows: Range<u64>,
+    /// Clocks each simulated tile row took (0 for a row with no triangle).
+    pub row_clocks: Vec<u64>,
+    /// Triangles in the scene.
+    pub triangles: usize,
+    /// Triangles that reach at least one simulated tile row.
+    pub triangles_drawn: usize,
+    /// Triangles entered by the rasterizers, summed over tile rows (a
+    /// triangle spanning two rows counts twice).
+    pub triangle_rows: u64,
+    /// Rasterizer counters, summed.
+    pub raster: RasterizerStats,
+    /// SDN counters, summed.
+    pub sdn: SdnStats,
+    /// AKB counters, summed.
+    pub akb: AkbStats,
+    /// SKE counters, summed.
+    pub ske: SkeStats,
+    /// ELT counters, summed.
+    pub elt: EltStats,
+    /// The rendered frame.
+    pub framebuffer: Framebuffer,
+}
+
+impl FrameResult {
+    /// The slowest simulated tile row.
+    pub fn max_tile_row_clocks(&self) -> u64 {
+        self.row_clocks.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Clocks of all simulated rows.
+    pub fn total_clocks(&self) -> u64 {
+        self.row_clocks.iter().sum()
+    }
+}
+
+/// Simulate a whole frame.
+pub fn simulate(
+    params: &NamiParams,
+    scene: &Scene,
+    program: &Program,
+) -> Result<FrameResult, SimError> {
+    simulate_rows(params, scene, program, 0..params.tile_rows())
+}
+
+/// Clocks without any progress after which the model reports a deadlock
+/// (every stall the parameters allow is far shorter).
+const DEADLOCK_CLOCKS: u64 = 1 << 22;
+
+/// Most clocks one call simulates (minutes of host time).
+pub const MAX_CLOCKS: u64 = 1 << 29;
+
+/// Simulate the tile rows in `rows` (the others stay at the clear colour).
+pub fn simulate_rows(
+    params: &NamiParams,
+    scene: &Scene,
+    program: &Program,
+    rows: Range<u64>,
+) -> Result<FrameResult, SimError> {
+    if program.len() as u64 > params.icache_instructions {
+        return Err(SimError::ShaderTooLong {
+            len: program.len(),
+            capacity: params.icache_instructions,
+        });
+    }
+    if rows.start > rows.end || rows.end > params.tile_rows() {
+        return Err(SimError::RowsOutOfRange {
+            start: rows.start,
+            end: rows.end,
+            rows: params.tile_rows(),
+        });
+    }
+    let setups_all: Vec<TriangleSetup> = scene
+        .triangles
+        .iter()
+        .filter_map(TriangleSetup::new)
+        .collect();
+    let mut frame = Framebuffer::new(
+        params.screen_width as usize,
+        params.screen_height as usize,
+        scene.clear,
+    );
+    let mut groups: Vec<ShaderGroup> = (0..params.group_count())
+        .map(|g| ShaderGroup::new(params, g))
+        .collect();
+    let ts = params.tile_size as i64;
+    let rows_y0 = rows.start as i64 * ts;
+    let rows_y1 = rows.end as i64 * ts;
+    let triangles_drawn = setups_all
+        .iter()
+        .filter(|s| rows_y1 > rows_y0 && s.overlaps_rows(rows_y0, rows_y1))
+        .count();
+    // The rasterizers alone need (triangles in the row) x (clocks per
+    // triangle) per row: refuse runs that could not finish in reasonable time.
+    let mut lower_bound = 0u64;
+    for row in rows.clone() {
+        let y0 = row as i64 * ts;
+        let n = setups_all
+            .iter()
+            .filter(|s| s.overlaps_rows(y0, y0 + ts))
+            .count() as u64;
+        lower_bound =
+            lower_bound.saturating_add(n.saturating_mul(params.raster_clocks_per_triangle));
+    }
+    if lower_bound > MAX_CLOCKS {
+        return Err(SimError::TooLong {
+            clocks: lower_bound,
+            limit: MAX_CLOCKS,
+        });
+    }
+    let mut total_clocks = 0u64;
+    let mut row_clocks = Vec::new();
+    let mut triangle_rows = 0;
+    let mut seq = 0u64;
+    let mut written = Vec::with_capacity(LANES);
+    for row in rows.clone() {
+        let y0 = row as i64 * ts;
+        // Vertical culling: only triangles reaching this row's pixel centres.
+        let setups: Vec<TriangleSetup> = setups_all
+            .iter()
+            .filter(|s| s.overlaps_rows(y0, y0 + ts))
+            .copied()
+            .collect();
+        triangle_rows += setups.len() as u64;
+        if setups.is_empty() {
+            row_clocks.push(0);
+            continue;
+        }
+        for g in &mut groups {
+            for r in &mut g.rasterizers {
+                r.start_row(y0 as u32, &setups, params.horizontal_culling);
+            }
+            g.akb.start_row();
+            g.elt.start_row();
+        }
+        let mut clock = 0u64;
+        let mut last_progress = (0u64, u64::MAX);
+        loop {
+            for g in &mut groups {
+                g.clock(clock, &setups, program, &mut frame, &mut seq, &mut written);
+            }
+            clock += 1;
+            if groups.iter().all(ShaderGroup::is_done) {
+                break;
+            }
+            if total_clocks + clock > MAX_CLOCKS {
+                return Err(SimError::TooLong {
+                    clocks: total_clocks + clock,
+                    limit: MAX_CLOCKS,
+                });
+            }
+            if clock % 65_536 == 0 {
+                let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
+                if progress != last_progress.1 {
+                    last_progress = (clock, progress);
+                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                    return Err(SimError::Deadlock {
+                        row,
+                        clocks: clock - last_progress.0,
+                    });
+                }
+            }
+        }
+        total_clocks += clock;
+        row_clocks.push(clock);
+    }
+    let mut result = FrameResult {
+        timing: FrameTiming::new(params),
+        rows,
+        row_clocks,
+        triangles: scene.triangles.len(),
+        triangles_drawn,
+        triangle_rows,
+        raster: RasterizerStats::default(),
+        sdn: SdnStats::default(),
+        akb: AkbStats::default(),
+        ske: SkeStats::default(),
+        elt: EltStats::default(),
+        framebuffer: frame,
+    };
+    for g in &groups {
+        for r in &g.rasterizers {
+            add_raster(&mut result.raster, &r.stats);
+        }
+        add_sdn(&mut result.sdn, &g.sdn.stats);
+        add_akb(&mut result.akb, &g.akb.stats);
+        add_ske(&mut result.ske, &g.ske.stats);
+        add_elt(&mut result.elt, &g.elt.stats);
+    }
+    Ok(result)
+}
+
+fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {
+    a.triangles += b.triangles;
+    a.culled_horizontally += b.culled_horizontally;
+    a.pixels += b.pixels;
+    a.port_stall_clocks += b.port_stall_clocks;
+    a.gated_clocks += b.gated_clocks;
+    a.busy_clocks += b.busy_clocks;
+}
+
+fn add_sdn(a: &mut SdnStats, b: &SdnStats) {
+    for (x, y) in a.fill_histogram.iter_mut().zip(b.fill_histogram) {
+        *x += y;
+    }
+    a.completed_by_single += b.completed_by_single;
+    a.completed_exactly += b.completed_exactly;
+    a.overflows += b.overflows;
+    a.timeouts += b.timeouts;
+    a.gated_clocks += b.gated_clocks;
+}
+
+fn add_akb(a: &mut AkbStats, b: &AkbStats) {
+    a.nami_added += b.nami_added;
+    a.all_full_clocks += b.all_full_clocks;
+    a.add_spacing_violations += b.add_spacing_violations;
+}
+
+fn add_ske(a: &mut SkeStats, b: &SkeStats) {
+    a.slots += b.slots;
+    a.null_nami += b.null_nami;
+    a.instructions += b.instructions;
+    a.exports += b.exports;
+    a.export_retries += b.export_retries;
+    a.post_export_nops += b.post_export_nops;
+    a.forwarded += b.forwarded;
+}
+
+fn add_elt(a: &mut EltStats, b: &EltStats) {
+    a.nami_accepted += b.nami_accepted;
+    a.pixels_routed += b.pixels_routed;
+    for (x, y) in a.pixels_per_bank.iter_mut().zip(b.pixels_per_bank) {
+        *x += y;
+    }
+    a.pixel_fifo_full_clocks += b.pixel_fifo_full_clocks;
+    a.pixels_written += b.pixels_written;
+}

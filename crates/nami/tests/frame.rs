@@ -1,0 +1,155 @@
+//! Whole-pipeline tests: the seed's frame budget, its best case, the effect
+//! of the pixel interleave on partial Nami, and backpressure.
+
+use shadersim_nami::params::{NamiParams, PixelInterleave};
+use shadersim_nami::report::{partial_nami_fraction, Report};
+use shadersim_nami::scene::Scene;
+use shadersim_nami::shader::Program;
+use shadersim_nami::sim::{simulate_rows, SimError};
+
+fn seed() -> NamiParams {
+    NamiParams::seed().unwrap()
+}
+
+#[test]
+fn rows_scene_fills_a_tile_row_with_66_triangles_and_fits_the_budget() {
+    let params = seed();
+    let scene = Scene::builtin("builtin:rows", &params).unwrap();
+    let program = Program::default_shader();
+    let r = simulate_rows(&params, &scene, &program, 0..1).unwrap();
+    let clocks = r.row_clocks[0];
+    // 66 triangles x 3,072 clocks, plus the pipeline draining behind the
+    // last pixel: the Nami's 8 instructions, the ELT and the cache.
+    assert!(clocks >= 66 * 3072, "{clocks}");
+    assert!(clocks < 66 * 3072 + 100, "{clocks}");
+    assert!(clocks <= 204_800);
+    // Every triangle covers all 1,024 pixels of every rasterizer: full Nami only.
+    assert_eq!(r.elt.pixels_written, 66 * 20 * 1024);
+    assert_eq!(partial_nami_fraction(&r), 0.0);
+    assert_eq!(r.sdn.fill_histogram[8], 66 * 20 * 1024 / 8);
+    // Rasterizers A and B of a pair stay in step: every Nami is completed
+    // exactly by both (figure 3 lower left), never by overflow.
+    assert_eq!(r.sdn.completed_exactly, r.sdn.fill_histogram[8]);
+    let report = Report::new(&params, &scene.name, 0, program.len(), &r, None);
+    assert!(report.fits_60hz);
+    assert_eq!(report.tile_row_budget_clocks, 204_800);
+}
+
+#[test]
+fn a_67th_triangle_overruns_the_budget() {
+    // The seed's 67 is 66.67 rounded up: 67 x 3,072 = 205,824 > 204,800.
+    let params = seed();
+    let mut scene = Scene::builtin("builtin:rows", &params).unwrap();
+    let first_row: Vec<_> = scene.triangles[..66].to_vec();
+    scene.triangles = first_row.clone();
+    scene.triangles.push(first_row[0]);
+    let r = simulate_rows(&params, &scene, &Program::default_shader(), 0..1).unwrap();
+    assert!(r.row_clocks[0] > 204_800);
+    let report = Report::new(&params, &scene.name, 0, 8, &r, None);
+    assert!(!report.fits_60hz);
+    assert!(report.achievable_frame_rate_hz < 60.0);
+}
+
+#[test]
+fn quads_send_fewer_partial_nami_than_r20n_on_small_triangles() {
+    let mut params = seed();
+    let scene = Scene::builtin("builtin:small", &params).unwrap();
+    let program = Program::default_shader();
+    let r20n = simulate_rows(&params, &scene, &program, 0..1).unwrap();
+    params.pixel_interleave = PixelInterleave::Quad;
+    let quad = simulate_rows(&params, &scene, &program, 0..1).unwrap();
+    let (a, b) = (partial_nami_fraction(&r20n), partial_nami_fraction(&quad));
+    // With R + 20N a 12-pixel-wide triangle gives each rasterizer at most one
+    // pixel per line, 96 clocks apart: the 32-clock timer sends every Nami
+    // partial. Quads keep a triangle's pixels together in one rasterizer.
+    assert_eq!(a, 1.0);
+    assert!(b < 0.6, "quad partial share {b}");
+    assert_eq!(r20n.elt.pixels_written, quad.elt.pixels_written);
+    let report = Report::new(&params, &scene.name, 0, program.len(), &quad, Some(&r20n));
+    let cmp = report.interleave_comparison.unwrap();
+    assert_eq!((cmp.interleave, cmp.other_interleave), ("quad", "r20n"));
+    assert!(cmp.relative_change > 0.0);
+}
+
+#[test]
+fn horizontal_culling_shortens_the_small_triangle_row() {
+    let mut params = seed();
+    let scene = Scene::builtin("builtin:small", &params).unwrap();
+    let program = Program::default_shader();
+    // 80 triangles reach tile row 0; without horizontal culling every
+    // rasterizer walks all of them: 80 x 3,072 clocks.
+    let plain = simulate_rows(&params, &scene, &program, 0..1).unwrap();
+    assert_eq!(plain.row_clocks[0], 80 * 3072);
+    params.pixel_interleave = PixelInterleave::Quad;
+    params.horizontal_culling = true;
+    let culled = simulate_rows(&params, &scene, &program, 0..1).unwrap();
+    // A 32-pixel tile holds two 16-pixel cells across, two cell rows: four
+    // triangles per rasterizer, plus the pipeline tail.
+    assert!(culled.row_clocks[0] >= 4 * 3072 && culled.row_clocks[0] < 4 * 3072 + 200);
+    assert_eq!(culled.elt.pixels_written, plain.elt.pixels_written);
+}
+
+#[test]
+fn a_slow_cache_pushes_back_through_elt_ske_akb_to_the_rasterizers() {
+    let mut params = seed();
+    params.cache_clocks_per_pixel = 16;
+    let scene = Scene::builtin("builtin:fullscreen", &params).unwrap();
+    let r = simulate_rows(&params, &scene, &Program::default_shader(), 0..1).unwrap();
+    assert!(r.elt.pixel_fifo_full_clocks > 0);
+    assert!(r.ske.export_retries > 0);
+    assert!(r.akb.all_full_clocks > 0);
+    assert!(r.raster.gated_clocks > 0);
+    // Every pixel still arrives: 640 x 32.
+    assert_eq!(r.elt.pixels_written, 640 * 32);
+    // The cache writes 2 x 10 banks' pixels at one per 16 clocks: the row
+    // takes at least 1,024 x 16 clocks.
+    assert!(r.row_clocks[0] >= 1024 * 16);
+}
+
+#[test]
+fn four_rasterizers_per_sdn_break_the_akbs_spacing_assumption() {
+    // Seed, AKB notes: the AKB relies on at most one Nami every four clocks.
+    // Four rasterizers at full rate give one every six: fine. At the 512
+    // target each rasterizer sends a pixel per clock and two of them fill a
+    // Nami every four clocks; four of them every two.
+    let mut params = seed();
+    params.raster_clocks_per_triangle = 512;
+    params.rasterizers_per_sdn = 4;
+    params.validate().unwrap();
+    let scene = Scene::builtin("builtin:fullscreen", &params).unwrap();
+    let r = simulate_rows(&params, &scene, &Program::default_shader(), 0..1).unwrap();
+    assert!(r.akb.add_spacing_violations > 0);
+    assert_eq!(r.elt.pixels_written, 640 * 32);
+}
+
+#[test]
+fn overlapping_triangles_in_flight_lose_ordering() {
+    // The same full-screen pair drawn twice back to back: every pixel of the
+    // second copy is rasterized 3,072 clocks after the first, long after it
+    // was written; but at 512 clocks with a slow cache they overlap in flight.
+    let mut params = seed();
+    params.raster_clocks_per_triangle = 512;
+    params.cache_clocks_per_pixel = 8;
+    let mut scene = Scene::builtin("builtin:fullscreen", &params).unwrap();
+    let copy = scene.triangles.clone();
+    scene.triangles.extend(copy);
+    let r = simulate_rows(&params, &scene, &Program::default_shader(), 0..1).unwrap();
+    assert!(r.framebuffer.stale_previous_reads > 0);
+}
+
+#[test]
+fn a_shader_longer_than_the_icache_is_an_error() {
+    let mut params = seed();
+    params.icache_instructions = 4;
+    let scene = Scene::builtin("builtin:fullscreen", &params).unwrap();
+    let e = simulate_rows(&params, &scene, &Program::default_shader(), 0..1).unwrap_err();
+    assert!(matches!(
+        e,
+        SimError::ShaderTooLong {
+            len: 8,
+            capacity: 4
+        }
+    ));
+    let e = simulate_rows(&seed(), &scene, &Program::default_shader(), 3..99).unwrap_err();
+    assert!(matches!(e, SimError::RowsOutOfRange { .. }));
+}
