@@ -166,7 +166,11 @@ impl ArchSpec {
     pub fn builtin_list() -> Vec<(String, String)> {
         BUILTIN
             .iter()
-            .filter_map(|(name, _)| ArchSpec::builtin(name).ok().map(|a| (a.name, a.description)))
+            .filter_map(|(name, _)| {
+                ArchSpec::builtin(name)
+                    .ok()
+                    .map(|a| (a.name, a.description))
+            })
             .collect()
     }
 
@@ -178,7 +182,11 @@ impl ArchSpec {
             .map(|(_, t)| *t)
             .ok_or_else(|| ArchError::Unknown {
                 name: name.to_string(),
-                known: BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+                known: BUILTIN
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })?;
         ArchSpec::from_toml(&format!("<builtin {name}>"), text)
     }
@@ -186,9 +194,13 @@ impl ArchSpec {
     /// The built-in model for a target: its own variant if there is one
     /// (`gfx900`), else the family model (`gcn` for gfx6-9).
     pub fn for_target(target: &Target) -> Option<ArchSpec> {
-        ArchSpec::builtin(&target.name)
-            .ok()
-            .or_else(|| target.gen.is_gcn().then(|| ArchSpec::builtin("gcn").ok()).flatten())
+        ArchSpec::builtin(&target.name).ok().or_else(|| {
+            target
+                .gen
+                .is_gcn()
+                .then(|| ArchSpec::builtin("gcn").ok())
+                .flatten()
+        })
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).
@@ -230,10 +242,15 @@ impl ArchSpec {
         };
         spec.name = parsed.name.clone();
         spec.description = parsed.description;
-        spec.isa = parsed.isa.parse().map_err(|e: shadersim_isa::target::UnknownTarget| ArchError::Invalid {
-            name: parsed.name.clone(),
-            message: e.to_string(),
-        })?;
+        spec.isa = parsed
+            .isa
+            .parse()
+            .map_err(
+                |e: shadersim_isa::target::UnknownTarget| ArchError::Invalid {
+                    name: parsed.name.clone(),
+                    message: e.to_string(),
+                },
+            )?;
         spec.params.extend(parsed.params);
         if let Some(issue) = parsed.issue {
             spec.issue = issue;
@@ -269,7 +286,11 @@ impl ArchSpec {
             .parse()
             .ok()
             .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-            .ok_or_else(|| ArchError::Override(format!("--set {key}={value}: the value must be a non-negative number")))?;
+            .ok_or_else(|| {
+                ArchError::Override(format!(
+                    "--set {key}={value}: the value must be a non-negative number"
+                ))
+            })?;
         match self.params.get_mut(key) {
             Some(p) => {
                 p.value = v;
@@ -315,7 +336,11 @@ impl ArchSpec {
         }
         self.classes
             .iter()
-            .filter_map(|(pat, c)| pat.strip_suffix('*').filter(|p| name.starts_with(p)).map(|p| (p.len(), c)))
+            .filter_map(|(pat, c)| {
+                pat.strip_suffix('*')
+                    .filter(|p| name.starts_with(p))
+                    .map(|p| (p.len(), c))
+            })
             .max_by_key(|(len, _)| *len)
             .map(|(_, c)| c)
     }
@@ -334,19 +359,29 @@ impl ArchSpec {
                 return Err(self.invalid(format!("parameter `{name}` has no source")));
             }
             if !p.value.is_finite() || p.value < 0.0 {
-                return Err(self.invalid(format!("parameter `{name}` must be a non-negative number")));
+                return Err(
+                    self.invalid(format!("parameter `{name}` must be a non-negative number"))
+                );
             }
         }
         for (uname, u) in &self.units {
-            for p in [&u.count, &u.latency, &u.wave_in_flight, &u.cu_in_flight].into_iter().flatten() {
+            for p in [&u.count, &u.latency, &u.wave_in_flight, &u.cu_in_flight]
+                .into_iter()
+                .flatten()
+            {
                 if !self.params.contains_key(p) {
-                    return Err(self.invalid(format!("unit `{uname}` names missing parameter `{p}`")));
+                    return Err(
+                        self.invalid(format!("unit `{uname}` names missing parameter `{p}`"))
+                    );
                 }
             }
         }
         for (pat, c) in &self.classes {
             if c.issue != "free" && !self.issue.categories.contains(&c.issue) {
-                return Err(self.invalid(format!("class `{pat}` uses unknown issue category `{}`", c.issue)));
+                return Err(self.invalid(format!(
+                    "class `{pat}` uses unknown issue category `{}`",
+                    c.issue
+                )));
             }
             if let Some(u) = &c.unit {
                 if !self.units.contains_key(u) {
@@ -354,11 +389,16 @@ impl ArchSpec {
                 }
             }
             if c.issue != "free" && c.unit.is_none() {
-                return Err(self.invalid(format!("class `{pat}` issues on `{}` but names no unit", c.issue)));
+                return Err(self.invalid(format!(
+                    "class `{pat}` issues on `{}` but names no unit",
+                    c.issue
+                )));
             }
             if let Some(cost) = &c.cost {
                 if !COST_RULES.contains(&cost.as_str()) && !self.params.contains_key(cost) {
-                    return Err(self.invalid(format!("class `{pat}` has cost `{cost}`, which is neither a rule nor a parameter")));
+                    return Err(self.invalid(format!(
+                        "class `{pat}` has cost `{cost}`, which is neither a rule nor a parameter"
+                    )));
                 }
             }
         }
@@ -368,7 +408,11 @@ impl ArchSpec {
     /// Classes of shadersim-isa this model does not map (an op of such a
     /// class cannot execute on it).
     pub fn unmapped_classes(&self) -> Vec<InstrClass> {
-        InstrClass::ALL.iter().copied().filter(|c| self.class(*c).is_none()).collect()
+        InstrClass::ALL
+            .iter()
+            .copied()
+            .filter(|c| self.class(*c).is_none())
+            .collect()
     }
 }
 
@@ -414,8 +458,17 @@ mod tests {
     #[test]
     fn class_patterns_pick_the_longest_match() {
         let gcn = ArchSpec::builtin("gcn").unwrap();
-        assert_eq!(gcn.class(InstrClass::VmemCache).unwrap().cost.as_deref(), Some("vmem_cache_clocks"));
-        assert_eq!(gcn.class(InstrClass::VmemImageSample).unwrap().cost.as_deref(), Some("vmem_rate"));
+        assert_eq!(
+            gcn.class(InstrClass::VmemCache).unwrap().cost.as_deref(),
+            Some("vmem_cache_clocks")
+        );
+        assert_eq!(
+            gcn.class(InstrClass::VmemImageSample)
+                .unwrap()
+                .cost
+                .as_deref(),
+            Some("vmem_rate")
+        );
         assert_eq!(gcn.class(InstrClass::WaitLoadcnt).unwrap().issue, "free");
     }
 
@@ -425,14 +478,21 @@ mod tests {
         gcn.set("vmem_latency", "0").unwrap();
         assert_eq!(gcn.param("vmem_latency"), Some(0.0));
         let e = gcn.set("frobs", "3").unwrap_err().to_string();
-        assert!(e.contains("known parameters") && e.contains("vmem_latency"), "{e}");
+        assert!(
+            e.contains("known parameters") && e.contains("vmem_latency"),
+            "{e}"
+        );
         assert!(gcn.set("vmem_latency", "-1").is_err());
         assert!(gcn.set("vmem_latency", "x").is_err());
     }
 
     #[test]
     fn bad_models_are_rejected_with_positions() {
-        let e = ArchSpec::from_toml("m.toml", "base = \"gcn\"\nname = \"x\"\ndescription = \"d\"\nisa = \"gfx900\"\nfrob = 1\n").unwrap_err();
+        let e = ArchSpec::from_toml(
+            "m.toml",
+            "base = \"gcn\"\nname = \"x\"\ndescription = \"d\"\nisa = \"gfx900\"\nfrob = 1\n",
+        )
+        .unwrap_err();
         assert!(matches!(e, ArchError::Parse { line: 5, .. }), "{e}");
         let e = ArchSpec::from_toml(
             "m.toml",
@@ -452,7 +512,12 @@ mod tests {
     fn vmem_rates_match_the_memory_model_table() {
         let gcn = ArchSpec::builtin("gcn").unwrap();
         for entry in shadersim_mem::GCN_RATE_TABLE.iter() {
-            assert_eq!(gcn.param(entry.key), Some(f64::from(entry.value)), "{}", entry.key);
+            assert_eq!(
+                gcn.param(entry.key),
+                Some(f64::from(entry.value)),
+                "{}",
+                entry.key
+            );
         }
     }
 }

@@ -888,14 +888,16 @@ fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(),
                         }
                         Some(i)
                     }
-                    None => return Err(AsmError {
-                        file: file.to_string(),
-                        pos: Some(s.pos),
-                        message: format!(
+                    None => {
+                        return Err(AsmError {
+                            file: file.to_string(),
+                            pos: Some(s.pos),
+                            message: format!(
                             "branch target 0x{t:x} is not the address of an instruction of `{}`",
                             p.name
                         ),
-                    }),
+                        })
+                    }
                 }
             }
             Some(_) => None,

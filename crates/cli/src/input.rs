@@ -53,8 +53,15 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         })?),
         None => None,
     };
-    let file = read_program_bytes(&name, &bytes, &ReadOptions { target: None, default_target: target })
-        .map_err(|e| CliError::Input(e.to_string()))?;
+    let file = read_program_bytes(
+        &name,
+        &bytes,
+        &ReadOptions {
+            target: None,
+            default_target: target,
+        },
+    )
+    .map_err(|e| CliError::Input(e.to_string()))?;
     for w in file.formatted_warnings() {
         eprintln!("{w}");
     }

@@ -79,7 +79,8 @@ impl DispatchConfig {
             Stage::Vertex => {
                 let vertices = wave / p("vgt_vertices_per_clock")?.max(f64::MIN_POSITIVE);
                 // One triangle's indices (3) per clock.
-                let triangles = (wave / self.vertices_per_triangle) * 3.0 / p("vgt_indices_per_clock")?.max(f64::MIN_POSITIVE);
+                let triangles = (wave / self.vertices_per_triangle) * 3.0
+                    / p("vgt_indices_per_clock")?.max(f64::MIN_POSITIVE);
                 Some(cus * vertices.max(triangles))
             }
             Stage::Compute => None,

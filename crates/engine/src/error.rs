@@ -41,8 +41,15 @@ fn describe(waves: &[StuckWave]) -> String {
     waves
         .iter()
         .map(|w| {
-            let place = if w.line > 0 { format!("line {} ", w.line) } else { String::new() };
-            format!("wave {} (SIMD {}) cannot leave {place}`{}`: {}", w.wave, w.simd, w.text, w.reason)
+            let place = if w.line > 0 {
+                format!("line {} ", w.line)
+            } else {
+                String::new()
+            };
+            format!(
+                "wave {} (SIMD {}) cannot leave {place}`{}`: {}",
+                w.wave, w.simd, w.text, w.reason
+            )
         })
         .collect::<Vec<_>>()
         .join("; ")

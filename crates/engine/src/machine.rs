@@ -32,10 +32,25 @@ pub struct SimInput<'a> {
     pub occupancy: &'a Occupancy,
     /// Stop with an error beyond this many clocks.
     pub max_clocks: u64,
+    /// Jump over clocks in which nothing can happen (statistics are
+    /// accounted exactly as if each clock had been stepped; tests compare).
+    pub skip_idle: bool,
 }
 
 const NCOUNTERS: usize = 10;
 const MAX_UNITS: usize = 16;
+
+/// The fields of a static op the cycle loop reads, packed together.
+#[derive(Debug, Clone, Copy)]
+struct HotOp {
+    kind: OpKind,
+    category: u8,
+    unit: u8,
+    cost: u32,
+    inc: u16,
+    dec_at_service: u16,
+    wait: [u8; NCOUNTERS],
+}
 
 #[derive(Debug, Clone)]
 struct Wave {
@@ -100,6 +115,9 @@ pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
 
 struct ComputeUnit<'a> {
     input: &'a SimInput<'a>,
+    hot: Vec<HotOp>,
+    trace: &'a [u32],
+    counter_max: [u8; NCOUNTERS],
     simds: u32,
     interval: u64,
     wave_size: u32,
@@ -125,6 +143,8 @@ struct ComputeUnit<'a> {
     // Statistics.
     stats: SimStats,
     op_stall_stamp: Vec<u64>,
+    /// Stamps for skipped ranges, above any clock number.
+    stamp_seq: u64,
     idle_clocks: u64,
 }
 
@@ -148,14 +168,31 @@ impl<'a> ComputeUnit<'a> {
                 scope: u.per,
                 free_at: vec![0; count as usize],
                 busy: 0,
-                latency: u.latency.as_deref().map(p).transpose()?.map_or(0, u64::from),
-                wave_limit: u.wave_in_flight.as_deref().map(p).transpose()?.map_or(u16::MAX, |v| v.min(u32::from(u16::MAX)) as u16),
-                cu_limit: u.cu_in_flight.as_deref().map(p).transpose()?.unwrap_or(u32::MAX),
+                latency: u
+                    .latency
+                    .as_deref()
+                    .map(p)
+                    .transpose()?
+                    .map_or(0, u64::from),
+                wave_limit: u
+                    .wave_in_flight
+                    .as_deref()
+                    .map(p)
+                    .transpose()?
+                    .map_or(u16::MAX, |v| v.min(u32::from(u16::MAX)) as u16),
+                cu_limit: u
+                    .cu_in_flight
+                    .as_deref()
+                    .map(p)
+                    .transpose()?
+                    .unwrap_or(u32::MAX),
                 cu_in_flight: 0,
             });
         }
         if units.len() > MAX_UNITS {
-            return Err(SimError::Model(format!("at most {MAX_UNITS} units are supported")));
+            return Err(SimError::Model(format!(
+                "at most {MAX_UNITS} units are supported"
+            )));
         }
         let dispatch = input.dispatch;
         let (total_groups, group_waves) = match dispatch.stage {
@@ -177,9 +214,34 @@ impl<'a> ComputeUnit<'a> {
             )));
         }
         let nops = input.sim.ops.len();
-        let stats = SimStats::new(input.sim, arch, &units_names(input), &units.iter().map(|u| u.free_at.len() as u32).collect::<Vec<_>>());
+        let stats = SimStats::new(
+            input.sim,
+            arch,
+            &units_names(input),
+            &units
+                .iter()
+                .map(|u| u.free_at.len() as u32)
+                .collect::<Vec<_>>(),
+        );
+        let hot = input
+            .sim
+            .ops
+            .iter()
+            .map(|o| HotOp {
+                kind: o.kind,
+                category: o.category,
+                unit: o.unit,
+                cost: o.cost,
+                inc: o.inc.0,
+                dec_at_service: o.dec_at_service.0,
+                wait: o.wait,
+            })
+            .collect();
         Ok(ComputeUnit {
             input,
+            hot,
+            trace: &input.sim.trace,
+            counter_max: input.sim.counter_max,
             simds,
             interval,
             wave_size,
@@ -203,6 +265,7 @@ impl<'a> ComputeUnit<'a> {
             launches_per_clock: p("compute_waves_per_clock")?.max(1),
             stats,
             op_stall_stamp: vec![u64::MAX; nops],
+            stamp_seq: 1 << 62,
             idle_clocks: 0,
         })
     }
@@ -240,8 +303,22 @@ impl<'a> ComputeUnit<'a> {
                 self.idle_clocks = 0;
             } else {
                 self.idle_clocks += 1;
-                if self.idle_clocks >= self.interval && self.nothing_pending() {
-                    return Err(self.deadlock());
+                // Every SIMD has had a turn in the current state and none
+                // could do anything: only time can change that.
+                if self.idle_clocks >= self.interval {
+                    match self.next_wake() {
+                        None => return Err(self.deadlock()),
+                        Some(t) if self.input.skip_idle && t > self.now + 1 => {
+                            let t = t.min(self.input.max_clocks + 1);
+                            self.account_skipped(t);
+                            self.now = t;
+                            if self.now > self.input.max_clocks {
+                                return Err(SimError::TooLong(self.input.max_clocks));
+                            }
+                            continue;
+                        }
+                        Some(_) => {}
+                    }
                 }
             }
             self.now += 1;
@@ -251,21 +328,99 @@ impl<'a> ComputeUnit<'a> {
         }
     }
 
-    /// True when no event, dispatch arrival, busy unit or sleeping wave
-    /// can change anything later.
-    fn nothing_pending(&self) -> bool {
-        if !self.events.is_empty() {
-            return false;
+    /// The earliest clock after `now` at which an event falls due, a wave
+    /// arrives, a unit frees up or a wave wakes; `None` if nothing will
+    /// ever change (a deadlock).
+    fn next_wake(&self) -> Option<u64> {
+        let now = self.now;
+        let mut t = u64::MAX;
+        if let Some(Reverse(e)) = self.events.peek() {
+            t = t.min(e.time);
         }
-        if self.units.iter().any(|u| u.free_at.iter().any(|&f| f > self.now)) {
-            return false;
+        for u in &self.units {
+            for &f in &u.free_at {
+                if f > now {
+                    t = t.min(f);
+                }
+            }
         }
-        if self.resident.iter().flatten().any(|&w| self.waves[w as usize].ready_at > self.now) {
-            return false;
+        for &w in self.resident.iter().flatten() {
+            let r = self.waves[w as usize].ready_at;
+            if r > now {
+                t = t.min(r);
+            }
         }
-        // Dispatch can still launch if waves remain and slots are free.
-        let waiting_groups = self.groups_started < self.total_groups || self.launching_group.is_some();
-        !(waiting_groups && self.resident_total() == 0)
+        let pending = self.groups_started < self.total_groups || self.launching_group.is_some();
+        if pending {
+            let free: u32 = self
+                .resident
+                .iter()
+                .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
+                .sum();
+            if self.launching_group.is_some() && free > 0 {
+                t = t.min(now + 1);
+            } else if free >= self.group_waves {
+                match self.arrival {
+                    Some(r) => {
+                        t = t.min(((f64::from(self.groups_started) * r).ceil() as u64).max(now + 1))
+                    }
+                    None => t = t.min(now + 1),
+                }
+            }
+        }
+        (t != u64::MAX).then_some(t)
+    }
+
+    /// Account the statistics of clocks `now+1 .. t` in which nothing can
+    /// happen: starve clocks, issue turns, stall turns and per-op stalls,
+    /// exactly as stepping each clock would.
+    fn account_skipped(&mut self, t: u64) {
+        let from = self.now + 1;
+        if t <= from {
+            return;
+        }
+        let span = t - from;
+        if self.resident_total() == 0 {
+            self.stats.starve_clocks += span;
+            return;
+        }
+        let interval = self.interval;
+        // Turns of phase p (clocks = p mod interval) in [from, t).
+        let turns = |p: u64| -> u64 {
+            let first = from + (p + interval - from % interval) % interval;
+            if first >= t {
+                0
+            } else {
+                (t - 1 - first) / interval + 1
+            }
+        };
+        for phase in 0..interval {
+            let n = turns(phase);
+            if n == 0 {
+                continue;
+            }
+            self.stamp_seq += 1;
+            let stamp = self.stamp_seq;
+            let mut s = phase as u32;
+            while s < self.simds {
+                if !self.resident[s as usize].is_empty() {
+                    self.stats.turns_with_waves += n;
+                    if !self.simd_pipes_busy_at(s, from) {
+                        self.stats.stall_turns += n;
+                        for &wid in &self.resident[s as usize] {
+                            let opi = self.trace[self.waves[wid as usize].pc as usize] as usize;
+                            // Count an op once per clock even if it stalls
+                            // on several SIMDs sharing the phase.
+                            if self.op_stall_stamp[opi] != stamp {
+                                self.op_stall_stamp[opi] = stamp;
+                                self.stats.op_stalls[opi] += n;
+                            }
+                        }
+                    }
+                }
+                s += interval as u32;
+            }
+        }
     }
 
     fn apply_events(&mut self) -> bool {
@@ -311,7 +466,8 @@ impl<'a> ComputeUnit<'a> {
                     .iter()
                     .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
                     .sum();
-                if free < self.group_waves || self.lds_used + self.lds_per_group > self.lds_capacity {
+                if free < self.group_waves || self.lds_used + self.lds_per_group > self.lds_capacity
+                {
                     break;
                 }
                 let id = self.groups.len() as u32;
@@ -375,10 +531,10 @@ impl<'a> ComputeUnit<'a> {
             if w.ready_at > now || w.done {
                 continue;
             }
-            let opi = self.input.sim.trace[w.pc as usize] as usize;
-            let op = &self.input.sim.ops[opi];
+            let opi = self.trace[w.pc as usize] as usize;
+            let op = self.hot[opi];
             if op.kind == OpKind::NoPath {
-                return Err(self.stuck_error(wid, op.cost_basis.clone()));
+                return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
             }
             if op.kind != OpKind::Unit {
                 continue;
@@ -400,7 +556,10 @@ impl<'a> ComputeUnit<'a> {
         while pos < self.resident[simd as usize].len() {
             let wid = self.resident[simd as usize][pos] as usize;
             let before = self.resident[simd as usize].len();
-            if issued_waves & (1 << pos) == 0 && self.waves[wid].ready_at <= now && self.free_step(wid)? {
+            if issued_waves & (1 << pos) == 0
+                && self.waves[wid].ready_at <= now
+                && self.free_step(wid)?
+            {
                 any = true;
             }
             if self.resident[simd as usize].len() < before {
@@ -414,7 +573,7 @@ impl<'a> ComputeUnit<'a> {
             self.stats.stall_turns += 1;
             for &wid in &self.resident[simd as usize] {
                 let w = &self.waves[wid as usize];
-                let opi = self.input.sim.trace[w.pc as usize] as usize;
+                let opi = self.trace[w.pc as usize] as usize;
                 if self.op_stall_stamp[opi] != now {
                     self.op_stall_stamp[opi] = now;
                     self.stats.op_stalls[opi] += 1;
@@ -425,27 +584,43 @@ impl<'a> ComputeUnit<'a> {
     }
 
     fn simd_pipes_busy(&self, simd: u32) -> bool {
-        self.units
-            .iter()
-            .any(|u| u.kind == UnitKind::Pipe && u.scope == UnitScope::Simd && u.free_at[simd as usize] > self.now)
+        self.simd_pipes_busy_at(simd, self.now)
+    }
+
+    fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
+        self.units.iter().any(|u| {
+            u.kind == UnitKind::Pipe
+                && u.scope == UnitScope::Simd
+                && u.free_at[simd as usize] > clock
+        })
     }
 
     fn can_issue(&self, wid: usize, opi: usize) -> bool {
-        let op = &self.input.sim.ops[opi];
+        let op = &self.hot[opi];
         let w = &self.waves[wid];
         let u = &self.units[op.unit as usize];
         if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd, self.simds)] > self.now {
             return false;
         }
-        if u.kind == UnitKind::Queue && (w.unit_in_flight[op.unit as usize] >= u.wave_limit || u.cu_in_flight >= u.cu_limit) {
+        if u.kind == UnitKind::Queue
+            && (w.unit_in_flight[op.unit as usize] >= u.wave_limit || u.cu_in_flight >= u.cu_limit)
+        {
             return false;
         }
-        op.inc.indices().all(|c| w.cnt[c] < self.input.sim.counter_max[c])
+        let mut inc = op.inc;
+        while inc != 0 {
+            let c = inc.trailing_zeros() as usize;
+            if w.cnt[c] >= self.counter_max[c] {
+                return false;
+            }
+            inc &= inc - 1;
+        }
+        true
     }
 
     fn issue(&mut self, wid: usize, opi: usize) {
         let now = self.now;
-        let op = &self.input.sim.ops[opi];
+        let op = self.hot[opi];
         let unit_idx = op.unit as usize;
         let simd = self.waves[wid].simd;
         let u = &mut self.units[unit_idx];
@@ -453,21 +628,23 @@ impl<'a> ComputeUnit<'a> {
         let cost = u64::from(op.cost);
         u.busy += cost;
         let w = &mut self.waves[wid];
-        for c in op.inc.indices() {
-            w.cnt[c] += 1;
+        let mut inc = op.inc;
+        while inc != 0 {
+            w.cnt[inc.trailing_zeros() as usize] += 1;
+            inc &= inc - 1;
         }
         w.pc += 1;
         match u.kind {
             UnitKind::Pipe => {
                 u.free_at[inst] = now + cost;
                 w.ready_at = now + cost.max(1);
-                if !op.inc.is_empty() {
+                if op.inc != 0 {
                     self.seq += 1;
                     self.events.push(Reverse(Event {
                         time: now + cost + u.latency,
                         seq: self.seq,
                         wave: wid as u32,
-                        counters: op.inc.0,
+                        counters: op.inc,
                         unit: NONE,
                     }));
                 }
@@ -479,13 +656,13 @@ impl<'a> ComputeUnit<'a> {
                 u.cu_in_flight += 1;
                 w.unit_in_flight[unit_idx] += 1;
                 w.ready_at = now + 1;
-                if !op.dec_at_service.is_empty() {
+                if op.dec_at_service != 0 {
                     self.seq += 1;
                     self.events.push(Reverse(Event {
                         time: end,
                         seq: self.seq,
                         wave: wid as u32,
-                        counters: op.dec_at_service.0,
+                        counters: op.dec_at_service,
                         unit: NONE,
                     }));
                 }
@@ -494,7 +671,7 @@ impl<'a> ComputeUnit<'a> {
                     time: end + u.latency,
                     seq: self.seq,
                     wave: wid as u32,
-                    counters: op.inc.0 & !op.dec_at_service.0,
+                    counters: op.inc & !op.dec_at_service,
                     unit: unit_idx as u8,
                 }));
             }
@@ -509,8 +686,8 @@ impl<'a> ComputeUnit<'a> {
         if w.done {
             return Ok(false);
         }
-        let opi = self.input.sim.trace[w.pc as usize] as usize;
-        let op = &self.input.sim.ops[opi];
+        let opi = self.trace[w.pc as usize] as usize;
+        let op = self.hot[opi];
         match op.kind {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
@@ -603,7 +780,10 @@ impl<'a> ComputeUnit<'a> {
                 let s = &self.input.program.instructions[i];
                 (s.pos.line, s.text.clone())
             }
-            OpSource::Fetch(i) => (0, format!("{} (fetch shader)", self.input.sim.fetch_shader[i])),
+            OpSource::Fetch(i) => (
+                0,
+                format!("{} (fetch shader)", self.input.sim.fetch_shader[i]),
+            ),
             OpSource::ImplicitEnd => (0, "end of program".into()),
         }
     }
@@ -657,7 +837,10 @@ impl<'a> ComputeUnit<'a> {
                 break;
             }
         }
-        SimError::Deadlock { clock: self.now, waves }
+        SimError::Deadlock {
+            clock: self.now,
+            waves,
+        }
     }
 
     fn finish(mut self) -> SimStats {
@@ -666,7 +849,9 @@ impl<'a> ComputeUnit<'a> {
         }
         self.stats.wave_size = self.wave_size;
         self.stats.threads = match self.input.dispatch.stage {
-            Stage::Compute => u64::from(self.stats.groups) * u64::from(self.input.dispatch.workgroup_size),
+            Stage::Compute => {
+                u64::from(self.stats.groups) * u64::from(self.input.dispatch.workgroup_size)
+            }
             _ => u64::from(self.stats.waves) * u64::from(self.wave_size),
         };
         self.stats

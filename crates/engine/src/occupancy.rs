@@ -69,7 +69,12 @@ fn round_up(v: u32, g: u32) -> u32 {
 impl Occupancy {
     /// Occupancy of `program` on `arch`, with workgroups of `waves_per_group`
     /// waves and an optional cap from the hints.
-    pub fn compute(program: &Program, arch: &ArchSpec, waves_per_group: u32, cap: Option<u32>) -> Result<Occupancy, SimError> {
+    pub fn compute(
+        program: &Program,
+        arch: &ArchSpec,
+        waves_per_group: u32,
+        cap: Option<u32>,
+    ) -> Result<Occupancy, SimError> {
         let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
         let slots = p("wave_slots_per_simd")?;
         let simds = p("simds")?.max(1);
@@ -77,13 +82,25 @@ impl Occupancy {
         let vgprs = round_up(usage.vgprs.max(1), p("vgpr_granule")?);
         // LLVM's descriptor counts exclude VCC/FLAT_SCRATCH/XNACK; the
         // hardware allocates them too.
-        let extra = if usage.sgpr_source == CountSource::Declared { p("sgpr_reserved")? } else { 0 };
+        let extra = if usage.sgpr_source == CountSource::Declared {
+            p("sgpr_reserved")?
+        } else {
+            0
+        };
         let sgprs = round_up((usage.sgprs + extra).max(1), p("sgpr_granule")?);
         let by_vgpr = p("vgprs_per_simd")? / vgprs;
         let sgpr_file = p("sgprs_per_simd")?;
-        let by_sgpr = if sgpr_file == 0 { slots } else { sgpr_file / sgprs };
+        let by_sgpr = if sgpr_file == 0 {
+            slots
+        } else {
+            sgpr_file / sgprs
+        };
         let lds_bytes = program.declared.lds_bytes.unwrap_or(0);
-        let lds = if lds_bytes == 0 { 0 } else { round_up(lds_bytes, p("lds_granule")?) };
+        let lds = if lds_bytes == 0 {
+            0
+        } else {
+            round_up(lds_bytes, p("lds_granule")?)
+        };
         let by_lds = if lds == 0 {
             slots
         } else {
@@ -92,7 +109,11 @@ impl Occupancy {
             (groups * waves_per_group.max(1)) / simds
         };
         let mut best = (slots, Limiter::Slots);
-        for (v, l) in [(by_vgpr, Limiter::Vgpr), (by_sgpr, Limiter::Sgpr), (by_lds, Limiter::Lds)] {
+        for (v, l) in [
+            (by_vgpr, Limiter::Vgpr),
+            (by_sgpr, Limiter::Sgpr),
+            (by_lds, Limiter::Lds),
+        ] {
             if v < best.0 {
                 best = (v, l);
             }

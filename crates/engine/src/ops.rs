@@ -7,9 +7,7 @@ use crate::error::SimError;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{Program, SourceInstr, Stage};
 use shadersim_isa::{Counter, GfxGen, InstrClass, InstrTable, Instruction};
-use shadersim_mem::{
-    coalesce_pattern, ImageAccess, ImageOp, LaneOrder, MemAccess, VmemRates,
-};
+use shadersim_mem::{coalesce_pattern, ImageAccess, ImageOp, LaneOrder, MemAccess, VmemRates};
 use shadersim_trace::MemoryFacts;
 use std::collections::HashMap;
 
@@ -153,7 +151,9 @@ impl SimProgram {
         let mut counter_max = [0u8; 10];
         for c in Counter::of_gen(gen) {
             let width_max = c.max_value(gen);
-            let v = arch.param(&counter_param(*c)).map_or(width_max, |v| v as u32);
+            let v = arch
+                .param(&counter_param(*c))
+                .map_or(width_max, |v| v as u32);
             counter_max[c.index()] = v.min(width_max).min(255) as u8;
         }
         let ctx = OpContext {
@@ -172,11 +172,16 @@ impl SimProgram {
         if input.vertex_inputs > 0 {
             let table = InstrTable::builtin();
             for i in 0..input.vertex_inputs {
-                fetch_shader.push(format!("buffer_load_format_xyzw v[{0}:{1}], v0, s[8:11], 0 idxen", 4 * i + 4, 4 * i + 7));
+                fetch_shader.push(format!(
+                    "buffer_load_format_xyzw v[{0}:{1}], v0, s[8:11], 0 idxen",
+                    4 * i + 4,
+                    4 * i + 7
+                ));
             }
             fetch_shader.push("s_waitcnt vmcnt(0)".to_string());
             for (i, text) in fetch_shader.iter().enumerate() {
-                let inst = Instruction::parse(text, gen, table).map_err(|e| SimError::Model(format!("fetch shader: {e}")))?;
+                let inst = Instruction::parse(text, gen, table)
+                    .map_err(|e| SimError::Model(format!("fetch shader: {e}")))?;
                 let op = ctx.compile(&inst, OpSource::Fetch(i), None)?;
                 trace.push(ops.len() as u32);
                 ops.push(op);
@@ -189,7 +194,9 @@ impl SimProgram {
             ops.push(op);
         }
         trace.extend(input.trace.iter().map(|&i| op_of_instr[i as usize]));
-        let ends = trace.last().is_some_and(|&l| ops[l as usize].kind == OpKind::End);
+        let ends = trace
+            .last()
+            .is_some_and(|&l| ops[l as usize].kind == OpKind::End);
         if !ends {
             // LLVM graphics functions end in a return to the epilog, not
             // s_endpgm; the wave still waits for its memory ops.
@@ -244,14 +251,27 @@ struct OpContext<'a> {
 }
 
 impl OpContext<'_> {
-    fn compile_source(&self, s: &SourceInstr, index: usize, facts: Option<&MemoryFacts>) -> Result<StaticOp, SimError> {
-        self.compile(&s.inst, OpSource::Program(index), facts).map_err(|e| match e {
-            SimError::Model(m) => SimError::Model(format!("line {} (`{}`): {m}", s.pos.line, s.text)),
-            other => other,
-        })
+    fn compile_source(
+        &self,
+        s: &SourceInstr,
+        index: usize,
+        facts: Option<&MemoryFacts>,
+    ) -> Result<StaticOp, SimError> {
+        self.compile(&s.inst, OpSource::Program(index), facts)
+            .map_err(|e| match e {
+                SimError::Model(m) => {
+                    SimError::Model(format!("line {} (`{}`): {m}", s.pos.line, s.text))
+                }
+                other => other,
+            })
     }
 
-    fn compile(&self, inst: &Instruction, source: OpSource, facts: Option<&MemoryFacts>) -> Result<StaticOp, SimError> {
+    fn compile(
+        &self,
+        inst: &Instruction,
+        source: OpSource,
+        facts: Option<&MemoryFacts>,
+    ) -> Result<StaticOp, SimError> {
         let class = inst.class();
         let mut op = StaticOp {
             source,
@@ -269,7 +289,10 @@ impl OpContext<'_> {
         };
         let Some(spec) = self.arch.class(class) else {
             op.kind = OpKind::NoPath;
-            op.cost_basis = format!("class `{class}` has no unit in architecture `{}`", self.arch.name);
+            op.cost_basis = format!(
+                "class `{class}` has no unit in architecture `{}`",
+                self.arch.name
+            );
             return Ok(op);
         };
         if spec.issue == "free" {
@@ -298,7 +321,8 @@ impl OpContext<'_> {
             }
             if op.kind == OpKind::Sleep {
                 let n = inst.operand_text.trim().parse::<u32>().unwrap_or(0);
-                op.cost = n.saturating_mul(self.arch.get_u32("sleep_clocks_per_unit").map_err(model)?);
+                op.cost =
+                    n.saturating_mul(self.arch.get_u32("sleep_clocks_per_unit").map_err(model)?);
                 op.cost_basis = format!("s_sleep {n}: {} clocks", op.cost);
             }
             if op.kind == OpKind::End {
@@ -310,14 +334,17 @@ impl OpContext<'_> {
             .categories
             .iter()
             .position(|c| *c == spec.issue)
-            .ok_or_else(|| SimError::Model(format!("unknown issue category `{}`", spec.issue)))? as u8;
+            .ok_or_else(|| SimError::Model(format!("unknown issue category `{}`", spec.issue)))?
+            as u8;
         let unit = spec.unit.as_deref().unwrap_or("");
         op.unit = self
             .units
             .iter()
             .position(|u| u == unit)
-            .ok_or_else(|| SimError::Model(format!("unknown unit `{unit}`")))? as u8;
-        for c in shadersim_isa::waitcnt::counters_incremented(class, self.gen, inst.returns_data()) {
+            .ok_or_else(|| SimError::Model(format!("unknown unit `{unit}`")))?
+            as u8;
+        for c in shadersim_isa::waitcnt::counters_incremented(class, self.gen, inst.returns_data())
+        {
             op.inc.insert(*c);
         }
         // GCN: the expcnt of a vector memory write falls when its data has
@@ -329,7 +356,11 @@ impl OpContext<'_> {
         op.cost = match cost_name {
             "vmem_rate" => self.vmem_cost(inst, facts, &mut op)?,
             "smem_dwords" => {
-                let per = self.arch.get_u32("smem_dwords_per_clock").map_err(model)?.max(1);
+                let per = self
+                    .arch
+                    .get_u32("smem_dwords_per_clock")
+                    .map_err(model)?
+                    .max(1);
                 let d = inst.data_dwords().unwrap_or(0);
                 let c = d.div_ceil(per).max(1);
                 op.cost_basis = format!("{d} DWORDs at {per} per clock");
@@ -344,7 +375,8 @@ impl OpContext<'_> {
                 };
                 let base = self.arch.get_u32(param).map_err(model)?;
                 let cus = self.arch.get_u32("cu_count").map_err(model)?.max(1);
-                op.cost_basis = format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
+                op.cost_basis =
+                    format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
                 base * cus
             }
             "" => 0,
@@ -357,7 +389,12 @@ impl OpContext<'_> {
         Ok(op)
     }
 
-    fn vmem_cost(&self, inst: &Instruction, facts: Option<&MemoryFacts>, op: &mut StaticOp) -> Result<u32, SimError> {
+    fn vmem_cost(
+        &self,
+        inst: &Instruction,
+        facts: Option<&MemoryFacts>,
+        op: &mut StaticOp,
+    ) -> Result<u32, SimError> {
         let base = inst.base_mnemonic();
         let access = MemAccess::from_mnemonic(base);
         let mut access = match access {
@@ -392,7 +429,9 @@ impl OpContext<'_> {
         }
         let what = match &access {
             MemAccess::Image(img) => match img.op {
-                ImageOp::Sample { .. } | ImageOp::Gather4 => format!("{} {}", img.format, img.filter),
+                ImageOp::Sample { .. } | ImageOp::Gather4 => {
+                    format!("{} {}", img.format, img.filter)
+                }
                 _ => img.format.to_string(),
             },
             MemAccess::Buffer(_) => format!("pattern {pattern}"),

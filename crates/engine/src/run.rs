@@ -12,7 +12,9 @@ use shadersim_arch::{ArchError, ArchSpec, UnitKind, UnitScope};
 use shadersim_asm::{Program, Stage};
 use shadersim_cfg::{Cfg, CfgError};
 use shadersim_isa::InstrClass;
-use shadersim_trace::{memory_facts, Hints, HintsError, MemoryFacts, TraceError, TracePlan, WaveTrace};
+use shadersim_trace::{
+    memory_facts, Hints, HintsError, MemoryFacts, TraceError, TracePlan, WaveTrace,
+};
 use std::collections::HashMap;
 
 /// Default clock limit of one run.
@@ -66,12 +68,18 @@ pub struct Simulation {
     pub notes: Vec<String>,
     /// Clock limit.
     pub max_clocks: u64,
+    /// Jump over idle clocks (exact; off only to test that it is exact).
+    pub skip_idle: bool,
 }
 
 impl Simulation {
     /// Resolve hints and compile. `overrides` are `--set` pairs; a
     /// `[dispatch] cu_count` hint overrides the model's `cu_count` too.
-    pub fn prepare(program: &Program, arch: ArchSpec, hints: &Hints) -> Result<Simulation, PrepareError> {
+    pub fn prepare(
+        program: &Program,
+        arch: ArchSpec,
+        hints: &Hints,
+    ) -> Result<Simulation, PrepareError> {
         let mut arch = arch;
         let mut notes = Vec::new();
         let cfg = Cfg::build(program)?;
@@ -80,8 +88,12 @@ impl Simulation {
         let memory = memory_facts(program, hints)?;
         let d = &hints.dispatch;
         let stage = match &d.stage {
-            Some(s) => Stage::from_name(s.get_ref())
-                .ok_or_else(|| HintsError::at(s.span(), format!("unknown stage `{}` (pixel, vertex or compute)", s.get_ref())))?,
+            Some(s) => Stage::from_name(s.get_ref()).ok_or_else(|| {
+                HintsError::at(
+                    s.span(),
+                    format!("unknown stage `{}` (pixel, vertex or compute)", s.get_ref()),
+                )
+            })?,
             None => match program.stage {
                 Some(s) => s,
                 None => {
@@ -100,19 +112,30 @@ impl Simulation {
         if let Some(v) = &d.pixels_per_triangle {
             dispatch.pixels_per_triangle = *v.get_ref();
             if !(dispatch.pixels_per_triangle.is_finite() && dispatch.pixels_per_triangle > 0.0) {
-                return Err(HintsError::at(v.span(), "pixels_per_triangle must be a positive number").into());
+                return Err(HintsError::at(
+                    v.span(),
+                    "pixels_per_triangle must be a positive number",
+                )
+                .into());
             }
         }
         if let Some(v) = &d.vertices_per_triangle {
             dispatch.vertices_per_triangle = *v.get_ref();
-            if !(dispatch.vertices_per_triangle.is_finite() && dispatch.vertices_per_triangle > 0.0) {
-                return Err(HintsError::at(v.span(), "vertices_per_triangle must be a positive number").into());
+            if !(dispatch.vertices_per_triangle.is_finite() && dispatch.vertices_per_triangle > 0.0)
+            {
+                return Err(HintsError::at(
+                    v.span(),
+                    "vertices_per_triangle must be a positive number",
+                )
+                .into());
             }
         }
         if let Some(v) = &d.workgroup_size {
             dispatch.workgroup_size = *v.get_ref();
             if dispatch.workgroup_size == 0 || dispatch.workgroup_size > 1024 {
-                return Err(HintsError::at(v.span(), "workgroup_size must be between 1 and 1024").into());
+                return Err(
+                    HintsError::at(v.span(), "workgroup_size must be between 1 and 1024").into(),
+                );
             }
         } else if let Some([x, y, z]) = program.declared.workgroup_size {
             dispatch.workgroup_size = x * y * z;
@@ -120,7 +143,11 @@ impl Simulation {
         if let Some(v) = &d.waves_per_simd {
             let slots = arch.get_u32("wave_slots_per_simd")?;
             if *v.get_ref() == 0 || *v.get_ref() > slots {
-                return Err(HintsError::at(v.span(), format!("waves_per_simd must be between 1 and {slots}")).into());
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("waves_per_simd must be between 1 and {slots}"),
+                )
+                .into());
             }
             dispatch.waves_per_simd = Some(*v.get_ref());
         }
@@ -154,7 +181,9 @@ impl Simulation {
                 0
             }
             (None, Stage::Vertex) => {
-                notes.push("synthesized a fetch shader of 1 input element (set vertex_inputs)".into());
+                notes.push(
+                    "synthesized a fetch shader of 1 input element (set vertex_inputs)".into(),
+                );
                 1
             }
             (None, _) => 0,
@@ -190,6 +219,7 @@ impl Simulation {
             occupancy,
             notes,
             max_clocks: DEFAULT_MAX_CLOCKS,
+            skip_idle: true,
         })
     }
 
@@ -202,6 +232,7 @@ impl Simulation {
             dispatch: &self.dispatch,
             occupancy: &self.occupancy,
             max_clocks: self.max_clocks,
+            skip_idle: self.skip_idle,
         })
     }
 
@@ -241,7 +272,10 @@ impl Simulation {
     /// The largest `vmem_latency` the shader absorbs before its throughput
     /// falls more than 5% below its zero-latency throughput ("latency
     /// potential" in seed 004), found by re-running the simulation.
-    pub fn latency_tolerance(&self, stats: &SimStats) -> Result<Option<LatencyTolerance>, PrepareError> {
+    pub fn latency_tolerance(
+        &self,
+        stats: &SimStats,
+    ) -> Result<Option<LatencyTolerance>, PrepareError> {
         const PARAM: &str = "vmem_latency";
         const LIMIT: u64 = 1 << 16;
         let Some(model_latency) = self.arch.param(PARAM) else {
@@ -257,7 +291,10 @@ impl Simulation {
         let mut runs = 0u32;
         let mut throughput = |lat: u64| -> Result<f64, PrepareError> {
             runs += 1;
-            Ok(self.with_param(PARAM, lat as f64)?.run()?.throughput_per_clock())
+            Ok(self
+                .with_param(PARAM, lat as f64)?
+                .run()?
+                .throughput_per_clock())
         };
         let base = throughput(0)?;
         let threshold = 0.95 * base;
@@ -332,7 +369,11 @@ impl Simulation {
                         "{} clocks of {name} work per wave over {} {}",
                         fmt_num(unit_clocks[u]),
                         instances,
-                        if spec.kind == UnitKind::Pipe { "pipe(s)" } else { "queue(s)" }
+                        if spec.kind == UnitKind::Pipe {
+                            "pipe(s)"
+                        } else {
+                            "queue(s)"
+                        }
                     ),
                 });
             }
@@ -343,7 +384,11 @@ impl Simulation {
                 out.push(ResourceBound {
                     resource: format!("issue:{name}"),
                     clocks_per_wave: cat_ops[c] * interval / simds,
-                    detail: format!("{} {name} issues per wave, {} per clock per CU", fmt_num(cat_ops[c]), fmt_num(simds / interval)),
+                    detail: format!(
+                        "{} {name} issues per wave, {} per clock per CU",
+                        fmt_num(cat_ops[c]),
+                        fmt_num(simds / interval)
+                    ),
                 });
             }
         }
@@ -354,7 +399,11 @@ impl Simulation {
                 detail: format!("a new wave reaches this CU every {} clocks", fmt_num(r)),
             });
         }
-        out.sort_by(|a, b| b.clocks_per_wave.total_cmp(&a.clocks_per_wave).then(a.resource.cmp(&b.resource)));
+        out.sort_by(|a, b| {
+            b.clocks_per_wave
+                .total_cmp(&a.clocks_per_wave)
+                .then(a.resource.cmp(&b.resource))
+        });
         out
     }
 
@@ -362,10 +411,21 @@ impl Simulation {
     pub fn bottleneck(&self, stats: &SimStats, latency: Option<&LatencyTolerance>) -> Bottleneck {
         let bounds = self.resource_bounds();
         let waves = match self.dispatch.stage {
-            Stage::Compute => f64::from(stats.groups) * f64::from(self.dispatch.workgroup_size.div_ceil(stats.wave_size.max(1))),
+            Stage::Compute => {
+                f64::from(stats.groups)
+                    * f64::from(
+                        self.dispatch
+                            .workgroup_size
+                            .div_ceil(stats.wave_size.max(1)),
+                    )
+            }
             _ => f64::from(stats.waves),
         };
-        let per_wave = if waves > 0.0 { stats.clocks as f64 / waves } else { 0.0 };
+        let per_wave = if waves > 0.0 {
+            stats.clocks as f64 / waves
+        } else {
+            0.0
+        };
         let top = bounds.first().cloned();
         let (kind, statement) = match &top {
             Some(b) if b.clocks_per_wave >= 0.9 * per_wave && per_wave > 0.0 => {
@@ -380,9 +440,16 @@ impl Simulation {
                     other => other,
                 };
                 let extra = if b.resource == "dispatch" {
-                    format!("; the CU is empty {:.0}% of the time", 100.0 * stats.starve_rate())
+                    format!(
+                        "; the CU is empty {:.0}% of the time",
+                        100.0 * stats.starve_rate()
+                    )
                 } else {
-                    format!("; {} utilization {:.0}%", b.resource, 100.0 * stats.utilization(&b.resource))
+                    format!(
+                        "; {} utilization {:.0}%",
+                        b.resource,
+                        100.0 * stats.utilization(&b.resource)
+                    )
                 };
                 (
                     kind.to_string(),
@@ -396,7 +463,8 @@ impl Simulation {
             }
             _ => {
                 let occ = &self.occupancy;
-                let worst = (0..self.sim.ops.len()).max_by(|&a, &b| stats.op_stalls[a].cmp(&stats.op_stalls[b]).then(b.cmp(&a)));
+                let worst = (0..self.sim.ops.len())
+                    .max_by(|&a, &b| stats.op_stalls[a].cmp(&stats.op_stalls[b]).then(b.cmp(&a)));
                 let wait = worst.filter(|&o| stats.op_stalls[o] > 0).map(|o| {
                     let op = &self.sim.ops[o];
                     let place = match op.source {
@@ -404,13 +472,27 @@ impl Simulation {
                             let s = &self.program.instructions[i];
                             format!("line {} (`{}`)", s.pos.line, s.text)
                         }
-                        crate::ops::OpSource::Fetch(i) => format!("the fetch shader's `{}`", self.sim.fetch_shader[i]),
+                        crate::ops::OpSource::Fetch(i) => {
+                            format!("the fetch shader's `{}`", self.sim.fetch_shader[i])
+                        }
                         crate::ops::OpSource::ImplicitEnd => "the end of the program".into(),
                     };
-                    format!("waves sit on {place} {:.0}% of the time", 100.0 * stats.op_stall_rate(o))
+                    format!(
+                        "waves sit on {place} {:.0}% of the time",
+                        100.0 * stats.op_stall_rate(o)
+                    )
                 });
-                let top_text = top.map_or(String::new(), |b| format!("; the busiest resource, {}, needs {} of {} clocks per wave", b.resource, fmt_num(b.clocks_per_wave), fmt_num(per_wave)));
-                let lat = latency.and_then(|l| l.clocks).map_or(String::new(), |c| format!("; it absorbs up to {c} clocks of VMEM latency"));
+                let top_text = top.map_or(String::new(), |b| {
+                    format!(
+                        "; the busiest resource, {}, needs {} of {} clocks per wave",
+                        b.resource,
+                        fmt_num(b.clocks_per_wave),
+                        fmt_num(per_wave)
+                    )
+                });
+                let lat = latency.and_then(|l| l.clocks).map_or(String::new(), |c| {
+                    format!("; it absorbs up to {c} clocks of VMEM latency")
+                });
                 let occ_limited = occ.waves_per_simd < occ.limits[0];
                 let kind = if occ_limited && stats.stall_rate() > 0.2 {
                     "occupancy"

@@ -47,7 +47,12 @@ pub struct SimStats {
 
 impl SimStats {
     /// Empty counters for a program on a model.
-    pub fn new(sim: &SimProgram, _arch: &ArchSpec, units: &[String], instances: &[u32]) -> SimStats {
+    pub fn new(
+        sim: &SimProgram,
+        _arch: &ArchSpec,
+        units: &[String],
+        instances: &[u32],
+    ) -> SimStats {
         SimStats {
             clocks: 0,
             waves: 0,

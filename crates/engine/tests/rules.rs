@@ -12,7 +12,10 @@ fn program(text: &str) -> Program {
         target: Some("gfx900".parse().unwrap()),
         ..Default::default()
     };
-    read_program_text("t.s", text, &opts).unwrap().programs.remove(0)
+    read_program_text("t.s", text, &opts)
+        .unwrap()
+        .programs
+        .remove(0)
 }
 
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
@@ -48,7 +51,11 @@ fn independent_valu_ops_cost_four_clocks_each() {
 fn quarter_rate_and_transcendental_ops_cost_sixteen() {
     // valu_quarter_clocks = valu_trans_clocks = 16: N ops take 16N.
     let n = 10;
-    for op in ["v_mul_lo_u32 v0, v1, v2", "v_rcp_f32 v0, v1", "v_sqrt_f32 v0, v1"] {
+    for op in [
+        "v_mul_lo_u32 v0, v1, v2",
+        "v_rcp_f32 v0, v1",
+        "v_sqrt_f32 v0, v1",
+    ] {
         let text = repeat(op, n) + "s_endpgm\n";
         let s = sim(&text, ONE_WAVE, &[]).run().unwrap();
         assert_eq!(s.wave_clocks(), 16.0 * n as f64, "{op}");
@@ -56,7 +63,10 @@ fn quarter_rate_and_transcendental_ops_cost_sixteen() {
     // f64 FMA on consumer GCN: 1/16 rate, valu_f64_clocks = 64; Hawaii
     // (gfx701) 1/8 rate = 32.
     let text = repeat("v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]", 4) + "s_endpgm\n";
-    assert_eq!(sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(), 4.0 * 64.0);
+    assert_eq!(
+        sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(),
+        4.0 * 64.0
+    );
     let hawaii = ArchSpec::builtin("gfx701").unwrap();
     let s = Simulation::prepare(&program(&text), hawaii, &Hints::parse(ONE_WAVE).unwrap()).unwrap();
     assert_eq!(s.run().unwrap().wave_clocks(), 4.0 * 32.0);
@@ -71,13 +81,21 @@ fn valu_bound_pixel_shader_saturates_the_valu() {
     // triangles), far faster, and the compressed export (4 x 10 = 40
     // clocks per wave on the shared path) is not a limit either.
     let n = 200;
-    let text = repeat("v_mac_f32 v0, v1, v2", n) + "exp mrt0 v0, v0, v1, v1 done compr vm\ns_endpgm\n";
+    let text =
+        repeat("v_mac_f32 v0, v1, v2", n) + "exp mrt0 v0, v0, v1, v1 done compr vm\ns_endpgm\n";
     let hints = "[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 16.0\nwaves = 400\n";
     let s = sim(&text, hints, &[]).run().unwrap();
-    assert!(s.utilization("valu") > 0.97, "VALU utilization {}", s.utilization("valu"));
+    assert!(
+        s.utilization("valu") > 0.97,
+        "VALU utilization {}",
+        s.utilization("valu")
+    );
     let expected = 4.0 * 64.0 / (4.0 * n as f64);
     let got = s.throughput_per_clock();
-    assert!((got - expected).abs() / expected < 0.02, "throughput {got} vs {expected}");
+    assert!(
+        (got - expected).abs() / expected < 0.02,
+        "throughput {got} vs {expected}"
+    );
 }
 
 #[test]
@@ -87,16 +105,33 @@ fn sample_bound_shader_costs_the_texel_rate() {
     // path is busy all the time: clocks per wave = 4 x rate, utilization ~1.
     for (format, rate) in [("r32f", 16.0), ("rgba16f", 32.0), ("rgba32f", 64.0)] {
         let mut text = String::new();
-        let mut hints = String::from("[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 64.0\nwaves = 300\n");
+        let mut hints = String::from(
+            "[dispatch]\nstage = \"pixel\"\npixels_per_triangle = 64.0\nwaves = 300\n",
+        );
         for i in 0..4 {
-            text += &format!("image_sample v[{}:{}], v[0:1], s[0:7], s[8:11] dmask:0xf\n", 4 + 4 * i, 7 + 4 * i);
-            hints += &format!("[[memory]]\nline = {}\nformat = \"{format}\"\nfilter = \"bilinear\"\n", i + 1);
+            text += &format!(
+                "image_sample v[{}:{}], v[0:1], s[0:7], s[8:11] dmask:0xf\n",
+                4 + 4 * i,
+                7 + 4 * i
+            );
+            hints += &format!(
+                "[[memory]]\nline = {}\nformat = \"{format}\"\nfilter = \"bilinear\"\n",
+                i + 1
+            );
         }
         text += "s_waitcnt vmcnt(0)\nexp mrt0 v4, v4, v5, v5 done compr vm\ns_endpgm\n";
         let s = sim(&text, &hints, &[]).run().unwrap();
         let per_wave = s.clocks as f64 / f64::from(s.waves);
-        assert!((per_wave - 4.0 * rate).abs() / (4.0 * rate) < 0.05, "{format}: {per_wave} clocks per wave, want {}", 4.0 * rate);
-        assert!(s.utilization("vmem") > 0.95, "{format}: VMEM utilization {}", s.utilization("vmem"));
+        assert!(
+            (per_wave - 4.0 * rate).abs() / (4.0 * rate) < 0.05,
+            "{format}: {per_wave} clocks per wave, want {}",
+            4.0 * rate
+        );
+        assert!(
+            s.utilization("vmem") > 0.95,
+            "{format}: VMEM utilization {}",
+            s.utilization("vmem")
+        );
     }
 }
 
@@ -113,7 +148,11 @@ fn one_pixel_triangles_starve_a_tiny_shader() {
     // 4, whose turns fall on clocks = k mod 4 (mod 4): the last wave (SIMD 3)
     // first issues 3 clocks after it arrives and ends 8 clocks later.
     assert_eq!(s.clocks, 199 * 160 + 3 + 8);
-    assert!((s.starve_rate() - 152.0 / 160.0).abs() < 0.01, "starve rate {}", s.starve_rate());
+    assert!(
+        (s.starve_rate() - 152.0 / 160.0).abs() < 0.01,
+        "starve rate {}",
+        s.starve_rate()
+    );
     assert!((s.throughput_per_clock() - 64.0 / 160.0).abs() < 0.01);
     // The same with cu_count = 4: a wave every 64 clocks.
     let s = sim(text, &format!("{hints}cu_count = 4\n"), &[]);
@@ -148,7 +187,9 @@ fn exports_cost_cu_count_times_four_or_eight() {
         ("exp mrt0 v0, v1, off, off done vm", 16, 64),
     ] {
         let hints = format!("[dispatch]\nstage = \"pixel\"\nwaves = 1\ncu_count = {cus}\n");
-        let s = sim(&format!("{exp}\ns_endpgm\n"), &hints, &[]).run().unwrap();
+        let s = sim(&format!("{exp}\ns_endpgm\n"), &hints, &[])
+            .run()
+            .unwrap();
         assert_eq!(s.wave_clocks(), f64::from(clocks), "{exp} with {cus} CUs");
     }
 }
@@ -174,7 +215,10 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     // clocks: turns 4..28 stall (7 turns), and the wave ends at 40.
     let s = sim(text, ONE_WAVE, &[("vmem_latency", "0")]);
     let st = s.run().unwrap();
-    assert_eq!((st.clocks, st.op_stalls[s.sim.op_of_instr[1] as usize]), (40, 7));
+    assert_eq!(
+        (st.clocks, st.op_stalls[s.sim.op_of_instr[1] as usize]),
+        (40, 7)
+    );
 }
 
 #[test]
@@ -184,11 +228,17 @@ fn vmcnt_limit_throttles_vmem_issue() {
     // so load 15 waits for load 0 (clock 324), load 16 for load 1 (328), ...
     // load 19 issues at 340 and returns at 664; the wait passes at 664 and
     // s_endpgm ends the wave at 668.
-    let text = repeat("buffer_load_dword v0, v1, s[0:3], 0 offen", 20) + "s_waitcnt vmcnt(0)\ns_endpgm\n";
-    assert_eq!(sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(), 668.0);
+    let text =
+        repeat("buffer_load_dword v0, v1, s[0:3], 0 offen", 20) + "s_waitcnt vmcnt(0)\ns_endpgm\n";
+    assert_eq!(
+        sim(&text, ONE_WAVE, &[]).run().unwrap().wave_clocks(),
+        668.0
+    );
     // Without the throttle the last load issues at 76 and returns at 400:
     // the wave ends at 404.
-    let free = sim(&text, ONE_WAVE, &[("vmem_wave_in_flight", "64")]).run().unwrap();
+    let free = sim(&text, ONE_WAVE, &[("vmem_wave_in_flight", "64")])
+        .run()
+        .unwrap();
     assert_eq!(free.wave_clocks(), 404.0);
 }
 
@@ -200,7 +250,13 @@ fn lgkmcnt_limit_throttles_smem_issue() {
     // (201) and issues at the next turn, 204; load 19 issues at 220 and
     // returns at 421; the wait passes at turn 424 and the wave ends at 428.
     let text = repeat("s_load_dword s0, s[2:3], 0x0", 20) + "s_waitcnt lgkmcnt(0)\ns_endpgm\n";
-    assert_eq!(sim(&text, ONE_WAVE, &[("smem_latency", "200")]).run().unwrap().wave_clocks(), 428.0);
+    assert_eq!(
+        sim(&text, ONE_WAVE, &[("smem_latency", "200")])
+            .run()
+            .unwrap()
+            .wave_clocks(),
+        428.0
+    );
 }
 
 #[test]
@@ -209,10 +265,16 @@ fn occupancy_follows_registers_and_lds() {
     // 65 VGPRs allocate 68 (granule 4): 256 / 68 = 3 waves per SIMD.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 65\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\nv_add_f32 v0, v1, v2\ns_endpgm\n");
     let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
-    assert_eq!((o.waves_per_simd, o.limiter, o.vgprs_allocated), (3, Limiter::Vgpr, 68));
+    assert_eq!(
+        (o.waves_per_simd, o.limiter, o.vgprs_allocated),
+        (3, Limiter::Vgpr, 68)
+    );
     // 24 VGPRs: 256 / 24 = 10, the slot limit (10) wins.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 24\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\ns_endpgm\n");
-    assert_eq!(Occupancy::compute(&p, &arch, 1, None).unwrap().limiter, Limiter::Slots);
+    assert_eq!(
+        Occupancy::compute(&p, &arch, 1, None).unwrap().limiter,
+        Limiter::Slots
+    );
     // 100 SGPRs + 6 reserved = 106, allocated 112: 800 / 112 = 7.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 8\n.amdhsa_next_free_sgpr 100\n.end_amdhsa_kernel\ns_endpgm\n");
     let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
@@ -248,17 +310,29 @@ fn barriers_hold_a_workgroup_together() {
 fn waves_that_can_never_progress_are_reported() {
     // A model whose VMEM unit accepts nothing from a wave.
     let text = "buffer_load_dword v0, v1, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
-    let err = sim(text, ONE_WAVE, &[("vmem_wave_in_flight", "0")]).run().unwrap_err();
+    let err = sim(text, ONE_WAVE, &[("vmem_wave_in_flight", "0")])
+        .run()
+        .unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, SimError::Deadlock { .. }), "{msg}");
-    assert!(msg.contains("wave 0 (SIMD 0)") && msg.contains("line 1") && msg.contains("buffer_load_dword"), "{msg}");
+    assert!(
+        msg.contains("wave 0 (SIMD 0)")
+            && msg.contains("line 1")
+            && msg.contains("buffer_load_dword"),
+        "{msg}"
+    );
     // A GDS op on a model with no path for it.
     let mut arch = ArchSpec::builtin("gcn").unwrap();
     arch.classes.remove("gds");
     let p = program("ds_gws_barrier v0 offset:0 gds\ns_endpgm\n");
     let s = Simulation::prepare(&p, arch, &Hints::parse(ONE_WAVE).unwrap()).unwrap();
     let msg = s.run().unwrap_err().to_string();
-    assert!(msg.contains("wave 0") && msg.contains("ds_gws_barrier") && msg.contains("class `gds` has no unit"), "{msg}");
+    assert!(
+        msg.contains("wave 0")
+            && msg.contains("ds_gws_barrier")
+            && msg.contains("class `gds` has no unit"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -249,7 +249,11 @@ impl AnalyzeReport {
             file: file.to_string(),
             program: sim.program.name.clone(),
             arch: arch.name.clone(),
-            isa: sim.program.target.as_ref().map_or(arch.isa.name.clone(), |t| t.name.clone()),
+            isa: sim
+                .program
+                .target
+                .as_ref()
+                .map_or(arch.isa.name.clone(), |t| t.name.clone()),
             stage: sim.dispatch.stage.name().to_string(),
             waves: st.waves,
             workgroups: st.groups,
@@ -287,7 +291,10 @@ impl AnalyzeReport {
                 .category_names
                 .iter()
                 .zip(&st.category_issues)
-                .map(|(n, c)| NamedCount { name: n.clone(), count: *c })
+                .map(|(n, c)| NamedCount {
+                    name: n.clone(),
+                    count: *c,
+                })
                 .collect(),
             free_ops: st.free_ops,
             l2_requests_per_wave: l2,
@@ -328,15 +335,26 @@ impl AnalyzeReport {
     pub fn to_text(&self) -> String {
         let mut o = String::new();
         let t = &self.throughput;
-        let _ = writeln!(o, "shadersim: `{}` in {} ({} ISA) on the `{}` model", self.program, self.file, self.isa, self.arch);
+        let _ = writeln!(
+            o,
+            "shadersim: `{}` in {} ({} ISA) on the `{}` model",
+            self.program, self.file, self.isa, self.arch
+        );
         let _ = writeln!(o);
         let what = if self.stage == "compute" {
-            format!("compute, {} workgroups ({} waves)", self.workgroups, self.waves)
+            format!(
+                "compute, {} workgroups ({} waves)",
+                self.workgroups, self.waves
+            )
         } else {
             format!("{}, {} waves", self.stage, self.waves)
         };
         let _ = writeln!(o, "  stage              {what}");
-        let _ = writeln!(o, "  clocks             {} total; {:.1} per wave from launch to end", self.clocks, self.wave_clocks);
+        let _ = writeln!(
+            o,
+            "  clocks             {} total; {:.1} per wave from launch to end",
+            self.clocks, self.wave_clocks
+        );
         let _ = writeln!(
             o,
             "  throughput         {:.4} {} per clock per CU = {} per second per CU at {} MHz; {} per second on {} CUs",
@@ -357,20 +375,45 @@ impl AnalyzeReport {
             pct(u.vmem),
             pct(u.lds),
             pct(u.export),
-            if u.gds > 0.0 { format!("  GDS {}", pct(u.gds)) } else { String::new() }
+            if u.gds > 0.0 {
+                format!("  GDS {}", pct(u.gds))
+            } else {
+                String::new()
+            }
         );
-        let _ = writeln!(o, "  starve rate        {} of clocks with no wave on the CU", pct(self.starve_rate));
-        let _ = writeln!(o, "  stall rate         {} of issue turns with waves where none could issue", pct(self.stall_rate));
+        let _ = writeln!(
+            o,
+            "  starve rate        {} of clocks with no wave on the CU",
+            pct(self.starve_rate)
+        );
+        let _ = writeln!(
+            o,
+            "  stall rate         {} of issue turns with waves where none could issue",
+            pct(self.stall_rate)
+        );
         let oc = &self.occupancy;
         let _ = writeln!(
             o,
             "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the CU",
             oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves
         );
-        let issued: Vec<String> = self.issued.iter().map(|c| format!("{} {}", c.name, c.count)).collect();
-        let _ = writeln!(o, "  issued             {}; free ops {}", issued.join(", "), self.free_ops);
+        let issued: Vec<String> = self
+            .issued
+            .iter()
+            .map(|c| format!("{} {}", c.name, c.count))
+            .collect();
+        let _ = writeln!(
+            o,
+            "  issued             {}; free ops {}",
+            issued.join(", "),
+            self.free_ops
+        );
         if self.l2_requests_per_wave > 0 {
-            let _ = writeln!(o, "  L2 traffic         {} requests per wave = {} bytes per wave", self.l2_requests_per_wave, self.l2_bytes_per_wave);
+            let _ = writeln!(
+                o,
+                "  L2 traffic         {} requests per wave = {} bytes per wave",
+                self.l2_requests_per_wave, self.l2_bytes_per_wave
+            );
         }
         let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
         if let Some(l) = &self.latency_tolerance {
@@ -387,18 +430,46 @@ impl AnalyzeReport {
             let _ = writeln!(o, "  note               {n}");
         }
         let _ = writeln!(o);
-        let _ = writeln!(o, "  {:>6}  {:>8}  {:>6}  {:>5}  instruction", "line", "per wave", "stall", "cost");
+        let _ = writeln!(
+            o,
+            "  {:>6}  {:>8}  {:>6}  {:>5}  instruction",
+            "line", "per wave", "stall", "cost"
+        );
         let listing = |o: &mut String, i: &InstructionView| {
-            let stall = if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() };
-            let marker = if i.wait { if i.stall_rate > 0.0 { ">>" } else { "> " } } else { "  " };
-            let cost = if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() };
-            let line = if i.line > 0 { i.line.to_string() } else { "fetch".into() };
+            let stall = if i.stall_rate > 0.0 {
+                pct(i.stall_rate)
+            } else {
+                String::new()
+            };
+            let marker = if i.wait {
+                if i.stall_rate > 0.0 {
+                    ">>"
+                } else {
+                    "> "
+                }
+            } else {
+                "  "
+            };
+            let cost = if i.cost_clocks > 0 {
+                i.cost_clocks.to_string()
+            } else {
+                String::new()
+            };
+            let line = if i.line > 0 {
+                i.line.to_string()
+            } else {
+                "fetch".into()
+            };
             let extra = match (i.l2_requests, &i.pattern) {
                 (Some(r), Some(p)) => format!("   ; {p}, {r} L2 requests"),
                 (Some(r), None) => format!("   ; {r} L2 requests"),
                 _ => String::new(),
             };
-            let _ = writeln!(o, "{marker}{line:>6}  {:>8}  {stall:>6}  {cost:>5}  {}{extra}", i.executions, i.text);
+            let _ = writeln!(
+                o,
+                "{marker}{line:>6}  {:>8}  {stall:>6}  {cost:>5}  {}{extra}",
+                i.executions, i.text
+            );
         };
         for i in &self.fetch_shader {
             listing(&mut o, i);
@@ -412,15 +483,35 @@ impl AnalyzeReport {
     /// A self-contained HTML page (no external resources).
     pub fn to_html(&self) -> String {
         let mut o = String::new();
-        let _ = writeln!(o, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>shadersim: {}</title>", esc(&self.program));
+        let _ = writeln!(
+            o,
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>shadersim: {}</title>",
+            esc(&self.program)
+        );
         let _ = writeln!(o, "<style>body{{font-family:sans-serif;margin:1.5em}}table{{border-collapse:collapse}}td,th{{padding:2px 8px;text-align:left}}.code td{{font-family:monospace;white-space:pre}}.wait{{background:#fff3d6}}.bar{{display:inline-block;height:10px;background:#d9534f}}th{{background:#eee}}</style></head><body>");
-        let _ = writeln!(o, "<h1>{}</h1><p>{} &mdash; {} ISA on the <b>{}</b> model</p>", esc(&self.program), esc(&self.file), esc(&self.isa), esc(&self.arch));
+        let _ = writeln!(
+            o,
+            "<h1>{}</h1><p>{} &mdash; {} ISA on the <b>{}</b> model</p>",
+            esc(&self.program),
+            esc(&self.file),
+            esc(&self.isa),
+            esc(&self.arch)
+        );
         let text = self.to_text();
-        let summary: Vec<&str> = text.lines().skip(2).take_while(|l| !l.trim().is_empty()).collect();
+        let summary: Vec<&str> = text
+            .lines()
+            .skip(2)
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
         let _ = writeln!(o, "<table>");
         for l in summary {
             let (k, v) = l.trim().split_at(l.trim().find("  ").unwrap_or(0));
-            let _ = writeln!(o, "<tr><th>{}</th><td>{}</td></tr>", esc(k.trim()), esc(v.trim()));
+            let _ = writeln!(
+                o,
+                "<tr><th>{}</th><td>{}</td></tr>",
+                esc(k.trim()),
+                esc(v.trim())
+            );
         }
         let _ = writeln!(o, "</table><h2>Listing</h2><table class=\"code\"><tr><th>line</th><th>per wave</th><th>stall</th><th>cost</th><th>instruction</th></tr>");
         for i in self.fetch_shader.iter().chain(&self.instructions) {
@@ -470,5 +561,8 @@ fn si(v: f64) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

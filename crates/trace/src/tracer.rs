@@ -367,7 +367,10 @@ pub struct MemoryFacts {
 /// Resolve the `[[memory]]` hints: each line must be a vector memory
 /// instruction; `format` applies to image ops, `filter` to samples and
 /// gathers, `pattern` to buffer/global/flat/scratch ops.
-pub fn memory_facts(program: &Program, hints: &Hints) -> Result<HashMap<usize, MemoryFacts>, HintsError> {
+pub fn memory_facts(
+    program: &Program,
+    hints: &Hints,
+) -> Result<HashMap<usize, MemoryFacts>, HintsError> {
     use shadersim_isa::InstrClass;
     let mut out: HashMap<usize, MemoryFacts> = HashMap::new();
     for h in &hints.memory {
@@ -380,11 +383,17 @@ pub fn memory_facts(program: &Program, hints: &Hints) -> Result<HashMap<usize, M
         if !class.is_vmem() || class == InstrClass::VmemCache {
             return Err(HintsError::at(
                 h.line.span(),
-                format!("line {line} (`{}`) is not a vector memory instruction", s.text),
+                format!(
+                    "line {line} (`{}`) is not a vector memory instruction",
+                    s.text
+                ),
             ));
         }
         if out.contains_key(&idx) {
-            return Err(HintsError::at(h.line.span(), format!("line {line} already has [[memory]] hints")));
+            return Err(HintsError::at(
+                h.line.span(),
+                format!("line {line} already has [[memory]] hints"),
+            ));
         }
         let mut facts = MemoryFacts::default();
         if let Some(f) = &h.format {
@@ -394,16 +403,34 @@ pub fn memory_facts(program: &Program, hints: &Hints) -> Result<HashMap<usize, M
                     format!("`format` applies to image ops; line {line} (`{}`) is a {class} op (give it a `pattern`)", s.text),
                 ));
             }
-            facts.format = Some(f.get_ref().parse().map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?);
+            facts.format = Some(
+                f.get_ref()
+                    .parse()
+                    .map_err(|e: shadersim_mem::UnknownName| {
+                        HintsError::at(f.span(), e.to_string())
+                    })?,
+            );
         }
         if let Some(f) = &h.filter {
-            if !matches!(class, InstrClass::VmemImageSample | InstrClass::VmemImageGather4) {
+            if !matches!(
+                class,
+                InstrClass::VmemImageSample | InstrClass::VmemImageGather4
+            ) {
                 return Err(HintsError::at(
                     f.span(),
-                    format!("`filter` applies to image samples; line {line} (`{}`) is a {class} op", s.text),
+                    format!(
+                        "`filter` applies to image samples; line {line} (`{}`) is a {class} op",
+                        s.text
+                    ),
                 ));
             }
-            facts.filter = Some(f.get_ref().parse().map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?);
+            facts.filter = Some(
+                f.get_ref()
+                    .parse()
+                    .map_err(|e: shadersim_mem::UnknownName| {
+                        HintsError::at(f.span(), e.to_string())
+                    })?,
+            );
         }
         if let Some(p) = &h.pattern {
             if class.is_image() {
@@ -412,7 +439,9 @@ pub fn memory_facts(program: &Program, hints: &Hints) -> Result<HashMap<usize, M
                     format!("`pattern` applies to buffer, global, flat and scratch ops; line {line} (`{}`) is an image op", s.text),
                 ));
             }
-            facts.pattern = Some(p.get_ref().parse().map_err(|e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()))?);
+            facts.pattern = Some(p.get_ref().parse().map_err(
+                |e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()),
+            )?);
         }
         out.insert(idx, facts);
     }

@@ -75,7 +75,9 @@ pub fn run(args: Args) -> CliResult {
             Some(a) => a,
             None => {
                 if let Some(t) = &program.target {
-                    notes.push(format!("no model for {t} yet; simulating on `gcn` (choose one with --arch)"));
+                    notes.push(format!(
+                        "no model for {t} yet; simulating on `gcn` (choose one with --arch)"
+                    ));
                 }
                 ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?
             }
@@ -86,7 +88,8 @@ pub fn run(args: Args) -> CliResult {
     }
     let (hints, hints_name, hints_text) = match &args.hints {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
             let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(path, &text)))?;
             (hints, path.clone(), text)
         }
@@ -99,7 +102,9 @@ pub fn run(args: Args) -> CliResult {
     let mut sim = prepared;
     sim.notes.splice(0..0, notes);
     let analysis = if args.no_latency_search {
-        let stats = sim.run().map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
+        let stats = sim
+            .run()
+            .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
         let bottleneck = sim.bottleneck(&stats, None);
         shadersim_engine::Analysis {
             stats,
@@ -107,7 +112,8 @@ pub fn run(args: Args) -> CliResult {
             bottleneck,
         }
     } else {
-        sim.analyse().map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?
+        sim.analyse()
+            .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?
     };
     let report = AnalyzeReport::new(&file.file_name, &sim, &analysis);
     let text = match args.format {
@@ -116,7 +122,8 @@ pub fn run(args: Args) -> CliResult {
         ReportFormat::Html => report.to_html(),
     };
     match &args.output {
-        Some(path) => std::fs::write(path, text).map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())

@@ -22,7 +22,8 @@ pub fn run(args: Args) -> CliResult {
             }
         }
         Some(name) => {
-            let spec = ArchSpec::load(name, &[]).map_err(|e| crate::error::CliError::Usage(e.to_string()))?;
+            let spec = ArchSpec::load(name, &[])
+                .map_err(|e| crate::error::CliError::Usage(e.to_string()))?;
             out += &format!("{}: {}\n", spec.name, spec.description);
             for (k, p) in &spec.params {
                 out += &format!("{k:<30} {:>10}  {}\n", p.value, p.source);

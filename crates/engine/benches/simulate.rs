@@ -1,0 +1,51 @@
+//! The simulator's hot path: 500 waves of a real ~180-instruction pixel
+//! shader (Mesa RADV's textured lighting shader for Vega, with its light
+//! loop run 4 times). Reports simulated wave-instructions per second.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{read_program_text, ReadOptions};
+use shadersim_engine::Simulation;
+use shadersim_trace::Hints;
+
+const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
+
+fn prepare(loop_iterations: u32) -> Simulation {
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    let file = read_program_text("lighting.txt", LIGHTING, &opts).unwrap();
+    let program = file
+        .programs
+        .iter()
+        .find(|p| p.name.starts_with("Pixel"))
+        .unwrap();
+    let cfg = shadersim_cfg::Cfg::build(program).unwrap();
+    let header = cfg.loops[0].header;
+    let line = program.instructions[cfg.blocks[header].start].pos.line;
+    let hints = Hints::parse(&format!(
+        "[dispatch]\nstage = \"pixel\"\nwaves = 500\n[[loop]]\nline = {line}\niterations = {loop_iterations}\n"
+    ))
+    .unwrap();
+    Simulation::prepare(program, ArchSpec::builtin("gfx900").unwrap(), &hints).unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let sim = prepare(4);
+    let stats = sim.run().unwrap();
+    let wave_instructions = sim.wave_instructions(&stats);
+    let mut g = c.benchmark_group("simulate");
+    g.throughput(Throughput::Elements(wave_instructions));
+    g.bench_function("lighting_ps_500_waves", |b| b.iter(|| sim.run().unwrap()));
+    g.finish();
+    let mut g = c.benchmark_group("latency_tolerance");
+    g.sample_size(10);
+    g.bench_function("lighting_ps_search", |b| {
+        b.iter(|| sim.latency_tolerance(&stats).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
