@@ -141,11 +141,12 @@ pub fn detect_dialect(text: &str) -> Dialect {
     Dialect::Llvm
 }
 
-/// The target the file names: `.amdgcn_target "...--gfx900..."`.
+/// The target the file names: `.amdgcn_target "...--gfx900..."` (or
+/// `.amd_amdgpu_isa`, which llc prints for the Mesa triple).
 fn declared_target(text: &str) -> Option<Target> {
     for line in text.lines() {
         let t = line.trim();
-        if let Some(rest) = t.strip_prefix(".amdgcn_target") {
+        if let Some(rest) = t.strip_prefix(".amdgcn_target").or_else(|| t.strip_prefix(".amd_amdgpu_isa")) {
             let name = rest.trim().trim_matches('"');
             let gfx = name.rsplit("--").next().unwrap_or(name);
             if let Ok(target) = gfx.parse() {
@@ -827,8 +828,21 @@ fn stage_from_exports(p: &Program) -> Option<Stage> {
 }
 
 fn resolve_branches(file: &str, dialect: Dialect, p: &mut Program) -> Result<(), AsmError> {
-    let mut label_index: HashMap<String, usize> =
-        p.labels.iter().map(|l| (l.name.clone(), l.index)).collect();
+    let mut label_index: HashMap<String, usize> = HashMap::new();
+    let mut label_line: HashMap<&str, u32> = HashMap::new();
+    for l in &p.labels {
+        if let Some(first) = label_line.insert(&l.name, l.line) {
+            return Err(AsmError {
+                file: file.to_string(),
+                pos: Some(SourcePos {
+                    line: l.line,
+                    column: 1,
+                }),
+                message: format!("label `{}` defined twice (first at line {first})", l.name),
+            });
+        }
+        label_index.insert(l.name.clone(), l.index);
+    }
     let addr_index: HashMap<u64, usize> = p
         .instructions
         .iter()

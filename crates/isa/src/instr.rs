@@ -4,7 +4,7 @@
 
 use crate::class::{Encoding, InstrClass, MemDirection};
 use crate::operand::{
-    parse_int, parse_modifier, parse_operand, split_operands, Modifier, Operand, OperandError,
+    parse_int, parse_modifier, parse_operand, split_operands, Modifier, Operand,
     RegFile, RegRange, SpecialReg,
 };
 use crate::table::{classify_by_family, strip_encoding_suffix, InstrFlags, InstrInfo, InstrTable};
@@ -230,7 +230,6 @@ impl Instruction {
         };
         let rest_offset = lead + mnemonic_raw.len();
         let operand_text = rest.trim().to_string();
-        let operand_col = rest_offset + (rest.len() - rest.trim_start().len());
         let mut inst = Instruction {
             mnemonic,
             info,
@@ -242,16 +241,16 @@ impl Instruction {
             dual: None,
             valid_for_gen: info.gens.contains(gen),
         };
-        inst.parse_operands(rest, operand_col)?;
+        inst.parse_operands(rest, rest_offset)?;
         inst.defs = inst.count_defs();
         Ok(inst)
     }
 
-    fn parse_operands(&mut self, rest: &str, col: usize) -> Result<(), InstrError> {
-        let at = |e: OperandError| InstrError {
-            column: col,
-            message: e.to_string(),
-        };
+    fn parse_operands(&mut self, rest: &str, rest_col: usize) -> Result<(), InstrError> {
+        let base = rest.as_ptr() as usize;
+        // Column of a word (a slice of `rest`) in the instruction text.
+        let col_of = |w: &str| rest_col + (w.as_ptr() as usize).saturating_sub(base);
+        let col = rest_col + (rest.len() - rest.trim_start().len());
         // Waits, messages and the delay hint keep their own syntax; their
         // text is interpreted on demand, not as a register list.
         if self.info.class.is_wait() && self.info.class != InstrClass::WaitVscnt
@@ -266,7 +265,10 @@ impl Instruction {
         {
             return Ok(());
         }
-        let groups = split_operands(rest).map_err(at)?;
+        let groups = split_operands(rest).map_err(|e| InstrError {
+            column: rest_col + unbalanced_at(rest),
+            message: e.to_string(),
+        })?;
         let n = groups.len();
         for (gi, words) in groups.iter().enumerate() {
             if words.is_empty() {
@@ -281,11 +283,15 @@ impl Instruction {
                 self.operands.push(Operand::Text(words[0].to_string()));
                 words = &words[1..];
             }
-            self.operands.push(parse_operand(words[0]).map_err(at)?);
+            let word = words[0];
+            self.operands.push(parse_operand(word).map_err(|e| InstrError {
+                column: col_of(word),
+                message: e.to_string(),
+            })?);
             if words.len() > 1 {
                 if gi + 1 != n {
                     return Err(InstrError {
-                        column: col,
+                        column: col_of(words[1]),
                         message: format!("unexpected `{}` before a comma", words[1]),
                     });
                 }
@@ -715,6 +721,23 @@ fn parse_alu_dep(v: &str) -> Option<AluDep> {
             }
         }
     })
+}
+
+/// Offset of the first bracket or parenthesis without a partner.
+fn unbalanced_at(s: &str) -> usize {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' | '(' => open.push(i),
+            ']' | ')' => {
+                if open.pop().is_none() {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    open.first().copied().unwrap_or(0)
 }
 
 fn is_scalar(r: RegRange) -> bool {

@@ -1,0 +1,125 @@
+//! Bad input gets a clear error with its position, or is skipped by a
+//! documented rule (see the reader's module documentation); never a panic.
+
+use proptest::prelude::*;
+use shadersim_asm::{read_program_bytes, read_program_text, AsmError, ReadOptions, SourcePos};
+
+fn gfx900() -> ReadOptions {
+    ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    }
+}
+
+fn err(text: &str) -> AsmError {
+    read_program_text("f.s", text, &gfx900()).unwrap_err()
+}
+
+fn at(e: &AsmError) -> (u32, u32) {
+    let p = e.pos.expect("error has a position");
+    (p.line, p.column)
+}
+
+#[test]
+fn empty_and_comment_only_files() {
+    for text in ["", "\n\n", "; just a comment\n", "\t.text\n\t.p2align 8\n"] {
+        let e = err(text);
+        assert!(e.message.contains("no instructions found"), "{e}");
+        assert!(e.to_string().starts_with("f.s: error:"));
+    }
+}
+
+#[test]
+fn truncated_lines_and_bad_ranges_point_at_the_operand() {
+    let e = err("s_mov_b32 s0, 0\n  v_add_f32 v0, v[1:\n");
+    // The column of the `[` that is never closed.
+    assert_eq!(at(&e), (2, 18));
+    assert!(e.message.contains("unbalanced"), "{e}");
+    let e = err("v_add_f32 v0, v[7:4], v1\n");
+    assert_eq!(at(&e), (1, 15));
+    assert!(e.message.contains("bad register range `v[7:4]`"), "{e}");
+    let e = err("v_mov_b32 v0, v300\n");
+    assert!(e.message.contains("out of range"), "{e}");
+    let e = err("buffer_load_dword v0, v1, s[0:3], 0 offen,\n");
+    assert_eq!(e.to_string(), "f.s:1:37: error: unexpected `offen` before a comma");
+    let e = err("v_add_f32 v0, , v1\n");
+    assert!(e.message.contains("empty operand"), "{e}");
+    assert_eq!(
+        err("s_waitcnt vmcnt(0)\nfrobnicate v0\n").to_string(),
+        "f.s:2:1: error: unknown instruction `frobnicate`"
+    );
+}
+
+#[test]
+fn unknown_directives_are_skipped_with_a_warning() {
+    let f = read_program_text("f.s", ".frobnicate 3\nv_add_f32 v0, v1, v2\ns_endpgm\n", &gfx900()).unwrap();
+    assert_eq!(f.programs[0].instructions.len(), 2);
+    assert_eq!(f.warnings.len(), 1);
+    assert_eq!(f.formatted_warnings()[0], "f.s:1:1: warning: skipped unknown directive `.frobnicate`");
+}
+
+#[test]
+fn branches_to_missing_labels_and_duplicate_labels() {
+    let e = err("s_branch .Lnowhere\ns_endpgm\n");
+    assert_eq!(at(&e), (1, 1));
+    assert!(e.message.contains("`.Lnowhere`, which is not a label"), "{e}");
+    let e = err(".La:\ns_nop 0\n.La:\ns_endpgm\n");
+    assert_eq!(at(&e), (3, 1));
+    assert!(e.message.contains("defined twice"), "{e}");
+}
+
+#[test]
+fn binary_garbage_and_bad_utf8() {
+    let e = read_program_bytes("f.bin", b"\x7fELF\x02\x01\x01\0\0\0", &gfx900()).unwrap_err();
+    assert_eq!(e.pos, Some(SourcePos { line: 1, column: 8 }));
+    assert!(e.message.contains("binary data"), "{e}");
+    let e = read_program_bytes("f.s", b"s_nop 0\ns_endpgm \xff\xfe\n", &gfx900()).unwrap_err();
+    assert_eq!(e.pos, Some(SourcePos { line: 2, column: 10 }));
+    assert!(e.message.contains("invalid UTF-8"), "{e}");
+}
+
+#[test]
+fn a_fifty_megabyte_file_is_read() {
+    // ~1.6 million instructions: read in one pass, no quadratic work.
+    let line = "\tv_fma_f32 v0, v1, v2, v3\n";
+    let n = 50 * 1024 * 1024 / line.len();
+    let mut text = String::with_capacity(n * line.len() + 16);
+    for _ in 0..n {
+        text.push_str(line);
+    }
+    text.push_str("\ts_endpgm\n");
+    let f = read_program_text("big.s", &text, &gfx900()).unwrap();
+    assert_eq!(f.programs[0].instructions.len(), n + 1);
+    // A single 50 MB line of garbage is an error, not a hang.
+    let garbage = "x".repeat(50 * 1024 * 1024);
+    let e = read_program_text("big.s", &garbage, &gfx900()).unwrap_err();
+    assert_eq!(at(&e), (1, 1));
+}
+
+const VOCAB: &[&str] = &[
+    "v_add_f32", "s_mov_b32", "s_cbranch_scc1", "s_branch", "s_waitcnt", "buffer_load_dword", "image_sample", "exp",
+    "s_endpgm", "v0", "v[0:3]", "v[3:0]", "s[0:1]", "vcc", "exec", "m0", ",", " ", "\t", "\n", ":", ".L1", ".L1:",
+    "BB0:", "BB0", ";", "//", "0x1f", "-1.0", "vmcnt(0)", "lgkmcnt(", "offset:16", "dmask:0xf", "[", "]", "(", ")",
+    "|", "::", "v_dual_mul_f32", ".amdhsa_kernel k", ".end_amdhsa_kernel", ".type k,@function", "k:", "disasm:",
+    "; bf810000", "// 000000001000: BF810000", "0000000000001000 <k>:", "\"", ".section .rodata", ".text",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn reading_never_panics_on_token_soup(tokens in proptest::collection::vec(0..VOCAB.len(), 0..60)) {
+        let text: String = tokens.iter().map(|&i| VOCAB[i]).collect();
+        if let Err(e) = read_program_text("p.s", &text, &ReadOptions::default()) {
+            if let Some(p) = e.pos {
+                let lines = text.lines().count().max(1) as u32;
+                prop_assert!(p.line >= 1 && p.line <= lines + 1, "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn reading_never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let _ = read_program_bytes("p.s", &bytes, &ReadOptions::default());
+    }
+}
