@@ -1,0 +1,1 @@
+//! Steps-per-pixel heatmap images (being written).

@@ -1,0 +1,1 @@
+//! Side-by-side layout reports (being written).
