@@ -91,7 +91,9 @@ impl Camera {
         let radius = (bounds.extent().length() * 0.5).max(1e-6);
         let tan_half_fov = (20.0f32).to_radians().tan();
         let dir = Vec3::new(0.35, 0.25, 1.0).normalized();
-        let dist = radius / (20.0f32).to_radians().sin() * 1.05;
+        // Close enough that a compact mesh fills most of the frame (the
+        // bounding sphere is a loose fit for most meshes).
+        let dist = radius / (20.0f32).to_radians().sin() * 0.8;
         let eye = center + dir * dist;
         let forward = (center - eye).normalized();
         let right = forward.cross(Vec3::new(0.0, 1.0, 0.0)).normalized();

@@ -135,5 +135,18 @@ fn stanford_bunny_every_layout() {
     let b = s.bounds();
     let mut rays = Camera::looking_at(&b).primary_rays(10, 10);
     rays.extend(random_rays(&b, 60, 7));
+    check(&s, &rays, false, false);
+}
+
+#[test]
+fn shipped_example_scene_with_walk_backs_in_every_layout() {
+    // Incoherent rays through this TLAS overflow even the 8-entry stacks of
+    // BVH8 and BVH4x2, so every layout's walk-back is checked here.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rt/scene.toml");
+    let s = shadersim_rt::scene::load_scene(&path).unwrap();
+    let b = s.bounds();
+    let mut rays = Camera::looking_at(&b).primary_rays(8, 8);
+    rays.extend(random_rays(&b, 400, 0x5EED));
     check(&s, &rays, false, true);
 }
