@@ -89,6 +89,22 @@ fn json_has_the_documented_keys_and_one_hit_per_ray() {
 }
 
 #[test]
+fn diffuse_rays_trace() {
+    let scene = temp("scene5.toml", SCENE);
+    let (code, out, err) = shadersim(&[
+        "rt",
+        scene.to_str().unwrap(),
+        "--rays",
+        "diffuse:64",
+        "--arch",
+        "rdna4",
+        "--verify",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("64 rays (diffuse:64)"), "{out}");
+}
+
+#[test]
 fn heatmap_is_written_as_png() {
     let mesh = temp(
         "quad.obj",

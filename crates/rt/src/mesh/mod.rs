@@ -143,3 +143,53 @@ pub fn load_mesh(path: &Path) -> Result<Mesh, MeshError> {
     mesh.validate(&name)?;
     Ok(mesh)
 }
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    const PLY: &str = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    const OFF: &str = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    const OBJ: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+
+    fn mutate(src: &str, edits: &[(usize, u8)]) -> Vec<u8> {
+        let mut b = src.as_bytes().to_vec();
+        for &(at, v) in edits {
+            let i = at % (b.len() + 1);
+            match v % 3 {
+                0 if i < b.len() => b[i] = v,
+                1 => b.insert(i, v),
+                _ if i < b.len() => {
+                    b.remove(i);
+                }
+                _ => {}
+            }
+        }
+        b
+    }
+
+    proptest! {
+        // Readers return a mesh or an error for any damaged file; they never panic.
+        #[test]
+        fn damaged_files_never_panic(edits in proptest::collection::vec((0usize..400, any::<u8>()), 0..12)) {
+            for (src, kind) in [(PLY, 0), (OFF, 1), (OBJ, 2)] {
+                let bytes = mutate(src, &edits);
+                let r = match kind {
+                    0 => super::ply::parse(&bytes, "f.ply"),
+                    1 => super::off::parse(&bytes, "f.off"),
+                    _ => super::obj::parse(&bytes, "f.obj"),
+                };
+                if let Ok(m) = r {
+                    let _ = m.validate("f");
+                }
+            }
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let _ = super::ply::parse(&bytes, "f.ply");
+            let _ = super::off::parse(&bytes, "f.off");
+            let _ = super::obj::parse(&bytes, "f.obj");
+        }
+    }
+}
