@@ -1,0 +1,60 @@
+//! The memory an encoded BVH lives in: little-endian dwords.
+//!
+//! Every node format is built from 32-bit fields and every node is at least
+//! 64-byte aligned, so a dword array is the byte layout without unaligned
+//! reads. [`BvhMemory::to_bytes`] gives the bytes as the GPU would see them.
+
+/// Encoded acceleration structures (one or several) in one address space.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BvhMemory {
+    /// Dwords; byte address `a` is `words[a / 4]`.
+    pub words: Vec<u32>,
+}
+
+impl BvhMemory {
+    /// Size in bytes.
+    pub fn len_bytes(&self) -> u64 {
+        self.words.len() as u64 * 4
+    }
+    /// Grow with zeros to `bytes` (a multiple of 4).
+    pub fn reserve_to(&mut self, bytes: u64) {
+        let w = (bytes / 4) as usize;
+        if self.words.len() < w {
+            self.words.resize(w, 0);
+        }
+    }
+    /// Read the dword at byte address `addr`.
+    #[inline]
+    pub fn read(&self, addr: u64) -> u32 {
+        self.words[(addr >> 2) as usize]
+    }
+    /// Read an f32 at byte address `addr`.
+    #[inline]
+    pub fn read_f32(&self, addr: u64) -> f32 {
+        f32::from_bits(self.read(addr))
+    }
+    /// Write the dword at byte address `addr`, growing the memory if needed.
+    pub fn write(&mut self, addr: u64, v: u32) {
+        let i = (addr >> 2) as usize;
+        if i >= self.words.len() {
+            self.words.resize(i + 1, 0);
+        }
+        self.words[i] = v;
+    }
+    /// Write an f32.
+    pub fn write_f32(&mut self, addr: u64, v: f32) {
+        self.write(addr, v.to_bits());
+    }
+    /// The bytes, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+    /// The 16 dwords of a 64-byte block or 32 of a 128-byte block.
+    #[inline]
+    pub fn block<const N: usize>(&self, addr: u64) -> [u32; N] {
+        let i = (addr >> 2) as usize;
+        let mut out = [0u32; N];
+        out.copy_from_slice(&self.words[i..i + N]);
+        out
+    }
+}

@@ -1,0 +1,204 @@
+//! RDNA 4 oriented bounding boxes: the 104-rotation table and the choice of
+//! a rotation per box node (rt.md §7).
+//!
+//! One rotation serves all children of a node; the children are quantized in
+//! the rotated frame and the hardware rotates the ray (origin and direction,
+//! about the world origin) before the ordinary slab test. The table is built
+//! at first use from `data/obb_table.toml`: 26 fp32 magnitudes and 104
+//! entries of nine 6-bit codes (AMD gpurt data, MIT).
+
+use crate::math::{Aabb, Vec3};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// Node value meaning "no OBB: plain axis-aligned boxes".
+pub const NO_OBB: u32 = 0x7F;
+/// Number of rotations in the table.
+pub const OBB_MATRIX_COUNT: usize = 104;
+/// gpurt pads OBB extents by this fraction of the longest extent.
+pub const OBB_PADDING: f32 = 7.15254e-7;
+
+#[derive(Deserialize)]
+struct TableFile {
+    magnitudes: Vec<u32>,
+    matrices: Vec<u64>,
+}
+
+/// A 3x3 rotation, rows first: `local = M * world`.
+pub type Matrix3 = [[f32; 3]; 3];
+
+/// The decoded table.
+pub fn obb_matrices() -> &'static [Matrix3; OBB_MATRIX_COUNT] {
+    static TABLE: OnceLock<[Matrix3; OBB_MATRIX_COUNT]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let file: TableFile = toml::from_str(include_str!("../../data/obb_table.toml"))
+            .expect("the embedded OBB table parses");
+        assert_eq!(file.magnitudes.len(), 26, "the OBB table has 26 magnitudes");
+        assert_eq!(
+            file.matrices.len(),
+            OBB_MATRIX_COUNT,
+            "the OBB table has 104 matrices"
+        );
+        // The 32-entry second-level table: 26 values, then zeros.
+        let mut stage2 = [0u32; 32];
+        stage2[..26].copy_from_slice(&file.magnitudes);
+        let mut out = [[[0.0f32; 3]; 3]; OBB_MATRIX_COUNT];
+        for (m, &packed) in out.iter_mut().zip(&file.matrices) {
+            for (r, row) in m.iter_mut().enumerate() {
+                for (c, v) in row.iter_mut().enumerate() {
+                    let code = ((packed >> (18 * r + 6 * c)) & 0x3F) as u32;
+                    *v = f32::from_bits(stage2[(code & 0x1F) as usize] | ((code >> 5) << 31));
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Rotate a point or direction: `M * v`, with gpurt's `OBBTransform`
+/// operation order (z term first, then y, then x) so the builder and the
+/// traversal round identically.
+#[inline]
+pub fn rotate(m: &Matrix3, v: Vec3) -> Vec3 {
+    let mut r = [0.0f32; 3];
+    for (row, out) in r.iter_mut().enumerate() {
+        let mut x = v.0[2] * m[row][2] + 0.0;
+        x += v.0[1] * m[row][1];
+        x += v.0[0] * m[row][0];
+        *out = x;
+    }
+    Vec3(r)
+}
+
+/// Bounds of `points` in the frame of `m`, padded like gpurt pads OBBs.
+pub fn rotated_bounds(m: &Matrix3, points: &[Vec3]) -> Aabb {
+    let mut b = Aabb::EMPTY;
+    for &p in points {
+        b.grow(rotate(m, p));
+    }
+    pad(b)
+}
+
+/// Pad a rotated box by `OBB_PADDING` times its longest extent, plus a few
+/// ulps of its largest coordinate: the ray is rotated in fp32 at traversal
+/// time, and a hit point on a triangle at the box face must still land in
+/// the box after that rounding.
+pub fn pad(b: Aabb) -> Aabb {
+    if b.is_empty() {
+        return b;
+    }
+    let e = b.extent().max_abs();
+    let mag = b.min.max_abs().max(b.max.max_abs());
+    let p = OBB_PADDING * e + mag * 4.0 * f32::EPSILON;
+    Aabb {
+        min: b.min - Vec3::new(p, p, p),
+        max: b.max + Vec3::new(p, p, p),
+    }
+}
+
+/// Choose a rotation for a node whose children cover `children` (each a set
+/// of points). Every table entry is tried; the one with the smallest summed
+/// child surface area wins if that sum is below `threshold` times the summed
+/// axis-aligned surface area. gpurt picks one candidate from triangle edges
+/// and rejects it at >= 1.12x; with an exhaustive search a factor above 1
+/// would accept rotations that make the boxes larger, so the default
+/// threshold is 1.0. Returns the index and the children's rotated boxes.
+pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
+    if children.is_empty() || children.iter().all(|c| c.is_empty()) {
+        return None;
+    }
+    let aabb_area: f32 = children
+        .iter()
+        .map(|pts| {
+            let mut b = Aabb::EMPTY;
+            for &p in pts {
+                b.grow(p);
+            }
+            b.surface_area()
+        })
+        .sum();
+    let table = obb_matrices();
+    let mut best: Option<(f32, usize)> = None;
+    for (i, m) in table.iter().enumerate() {
+        let area: f32 = children
+            .iter()
+            .map(|pts| rotated_bounds(m, pts).surface_area())
+            .sum();
+        if best.map_or(true, |(a, _)| area < a) {
+            best = Some((area, i));
+        }
+    }
+    let (area, idx) = best?;
+    if area < aabb_area * threshold {
+        let m = &table[idx];
+        Some((
+            idx as u32,
+            children.iter().map(|pts| rotated_bounds(m, pts)).collect(),
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_matrix_is_a_rotation() {
+        let t = obb_matrices();
+        let mut identity_found = false;
+        for (i, m) in t.iter().enumerate() {
+            let m64: Vec<[f64; 3]> = m
+                .iter()
+                .map(|r| [r[0] as f64, r[1] as f64, r[2] as f64])
+                .collect();
+            for a in 0..3 {
+                for b in 0..3 {
+                    let d: f64 = (0..3).map(|k| m64[a][k] * m64[b][k]).sum();
+                    let want = if a == b { 1.0 } else { 0.0 };
+                    assert!((d - want).abs() < 1e-6, "matrix {i} rows {a},{b}: {d}");
+                }
+            }
+            let det = m64[0][0] * (m64[1][1] * m64[2][2] - m64[1][2] * m64[2][1])
+                - m64[0][1] * (m64[1][0] * m64[2][2] - m64[1][2] * m64[2][0])
+                + m64[0][2] * (m64[1][0] * m64[2][1] - m64[1][1] * m64[2][0]);
+            assert!((det - 1.0).abs() < 1e-6, "matrix {i} det {det}");
+            identity_found |=
+                (0..3).all(|a| (0..3).all(|b| m[a][b] == if a == b { 1.0 } else { 0.0 }));
+        }
+        assert!(
+            !identity_found,
+            "0x7F, not a table entry, means no rotation"
+        );
+        // The table uses all 26 magnitudes and no others.
+        let mut seen: Vec<u32> = t
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|v| v.abs().to_bits())
+            .collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 26);
+    }
+
+    #[test]
+    fn a_rotated_rod_gets_a_rotation_and_a_smaller_box() {
+        // A rod along the table's first row direction: its box in that frame is thin.
+        let m = &obb_matrices()[40];
+        let axis = Vec3::new(m[0][0], m[0][1], m[0][2]);
+        let pts: Vec<Vec3> = (0..=10).map(|i| axis * (i as f32)).collect();
+        let (idx, boxes) =
+            choose_rotation(std::slice::from_ref(&pts), 1.0).expect("an OBB helps a rotated rod");
+        let mut aabb = Aabb::EMPTY;
+        for &p in &pts {
+            aabb.grow(p);
+        }
+        assert!(boxes[0].surface_area() < 0.5 * aabb.surface_area());
+        assert!((idx as usize) < OBB_MATRIX_COUNT);
+        // Axis-aligned geometry keeps its AABB.
+        let flat: Vec<Vec3> = (0..=10).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
+        assert!(choose_rotation(&[flat], 1.0).is_none());
+    }
+}

@@ -1,0 +1,152 @@
+//! Every layout and option must find exactly the brute-force closest hit.
+
+use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
+use shadersim_rt::math::{Affine3x4, Vec3};
+use shadersim_rt::mesh::procedural;
+use shadersim_rt::ray::{Hit, Ray};
+use shadersim_rt::rays::{random_rays, Camera};
+use shadersim_rt::reference::closest_hit;
+use shadersim_rt::scene::Scene;
+use shadersim_rt::traverse::{trace, TraversalOptions};
+
+fn configs() -> Vec<LayoutConfig> {
+    let mut v = Vec::new();
+    for arch in [Arch::Rdna2, Arch::Rdna3] {
+        v.push(LayoutConfig::new(arch, BvhKind::Bvh4));
+    }
+    let mut fp16 = LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4);
+    fp16.fp16 = true;
+    v.push(fp16);
+    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
+        for obb in [false, true] {
+            let mut c = LayoutConfig::new(Arch::Rdna4, bvh);
+            c.obb = obb;
+            v.push(c);
+        }
+    }
+    v
+}
+
+fn options() -> Vec<TraversalOptions> {
+    let mut v = Vec::new();
+    for stack_entries in [16, 4] {
+        for wide_sort in [true, false] {
+            v.push(TraversalOptions {
+                stack_entries,
+                wide_sort,
+                ..Default::default()
+            });
+        }
+    }
+    v.push(TraversalOptions {
+        stack_entries: 8,
+        sort_triangles_first: true,
+        ..Default::default()
+    });
+    v
+}
+
+fn rays_for(scene: &Scene, n: u32) -> Vec<Ray> {
+    let b = scene.bounds();
+    let mut rays = Camera::looking_at(&b).primary_rays(12, 12);
+    rays.extend(random_rays(&b, n, 42));
+    rays
+}
+
+fn check(scene: &Scene, rays: &[Ray], all_options: bool, deep: bool) {
+    let want: Vec<Option<Hit>> = rays.iter().map(|r| closest_hit(scene, r)).collect();
+    assert!(
+        want.iter().filter(|h| h.is_some()).count() >= 10,
+        "the rays hit something"
+    );
+    for cfg in configs() {
+        let e = encode_scene(scene, cfg).unwrap();
+        let opts = if all_options {
+            options()
+        } else {
+            vec![TraversalOptions::default(), options()[3]]
+        };
+        for o in opts {
+            let mut walk_backs = 0;
+            for (i, r) in rays.iter().enumerate() {
+                let got = trace(&e, r, &o);
+                walk_backs += got.counters.walk_backs;
+                assert_eq!(got.hit, want[i], "{cfg} {o:?} ray {i} {r:?}");
+            }
+            // A 4-entry ring overflows on any tree; BVH8/BVH4x2 use at least 8
+            // entries, which the bunny's deeper tree overflows (and the bunny
+            // runs the 4-entry option on every layout).
+            let small = o.stack_entries <= 4 && (cfg.bvh == BvhKind::Bvh4 || deep);
+            if small {
+                assert!(
+                    walk_backs > 0,
+                    "{cfg}: the smallest stack must overflow and walk back"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn procedural_sphere_every_layout_and_option() {
+    let s = Scene::single("sphere", procedural::bumpy_sphere(14, 28));
+    check(&s, &rays_for(&s, 200), true, false);
+}
+
+#[test]
+fn thin_rotated_parts_every_layout_and_option() {
+    let s = Scene::single("rods", procedural::thin_rotated_parts(8, 16, 3));
+    check(&s, &rays_for(&s, 200), true, false);
+}
+
+#[test]
+fn instanced_scene_every_layout() {
+    let mut s = Scene {
+        names: vec!["sphere".into(), "rods".into()],
+        meshes: vec![
+            procedural::bumpy_sphere(8, 16),
+            procedural::thin_rotated_parts(4, 9, 5),
+        ],
+        instances: Vec::new(),
+    };
+    for i in 0..7 {
+        let xf = Affine3x4::from_rotation_scale_translation(
+            Vec3::new(0.3, 1.0, 0.1 * i as f32),
+            17.0 * i as f32,
+            0.5 + 0.25 * (i % 3) as f32,
+            Vec3::new(3.0 * (i % 3) as f32, 2.0 * (i / 3) as f32, (i % 2) as f32),
+        );
+        s.add_instance(i % 2, xf).unwrap();
+    }
+    check(&s, &rays_for(&s, 200), true, false);
+}
+
+#[test]
+fn stanford_bunny_every_layout() {
+    let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
+    assert!(
+        path.exists(),
+        "{} is missing: install Debian's glmark2-data",
+        path.display()
+    );
+    let mesh = shadersim_rt::mesh::load_mesh(path).unwrap();
+    assert_eq!(mesh.triangles.len(), 69_666);
+    let s = Scene::single("bunny", mesh);
+    let b = s.bounds();
+    let mut rays = Camera::looking_at(&b).primary_rays(10, 10);
+    rays.extend(random_rays(&b, 60, 7));
+    check(&s, &rays, false, false);
+}
+
+#[test]
+fn shipped_example_scene_with_walk_backs_in_every_layout() {
+    // Incoherent rays through this TLAS overflow even the 8-entry stacks of
+    // BVH8 and BVH4x2, so every layout's walk-back is checked here.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rt/scene.toml");
+    let s = shadersim_rt::scene::load_scene(&path).unwrap();
+    let b = s.bounds();
+    let mut rays = Camera::looking_at(&b).primary_rays(8, 8);
+    rays.extend(random_rays(&b, 400, 0x5EED));
+    check(&s, &rays, false, true);
+}

@@ -1,0 +1,164 @@
+//! Encode/decode round trips over whole structures, and the effects seed 000
+//! reports: BVH8 takes fewer steps and more box tests than BVH4; oriented
+//! bounding boxes cut box tests on long thin rotated parts.
+
+use shadersim_rt::encode::{decode_blas, encode_scene, Arch, BvhKind, LayoutConfig};
+use shadersim_rt::mesh::procedural;
+use shadersim_rt::rays::{random_rays, Camera};
+use shadersim_rt::report::run_layout;
+use shadersim_rt::scene::Scene;
+use shadersim_rt::traverse::TraversalOptions;
+
+fn all_configs() -> Vec<LayoutConfig> {
+    let mut v = vec![
+        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
+        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
+    ];
+    v.push(LayoutConfig {
+        fp16: true,
+        ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
+    });
+    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
+        for obb in [false, true] {
+            v.push(LayoutConfig {
+                obb,
+                ..LayoutConfig::new(Arch::Rdna4, bvh)
+            });
+        }
+    }
+    v
+}
+
+#[test]
+fn every_layout_decodes_back_to_the_mesh_and_boxes_contain_their_contents() {
+    for mesh in [
+        procedural::bumpy_sphere(10, 20),
+        procedural::thin_rotated_parts(6, 16, 9),
+    ] {
+        let scene = Scene::single("m", mesh.clone());
+        for cfg in all_configs() {
+            let e = encode_scene(&scene, cfg).unwrap();
+            let (tris, violations) = decode_blas(&e, &e.blases[0], &mesh);
+            assert_eq!(
+                violations, 0,
+                "{cfg}: a decoded box does not contain its child"
+            );
+            let mut got: Vec<u32> = tris.iter().map(|t| t.0).collect();
+            got.sort();
+            let want: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
+            assert_eq!(got, want, "{cfg}: every triangle exactly once");
+            for (p, v) in tris {
+                // Stored corners are the mesh's corners, up to a rotation of the
+                // triangle (pair nodes rotate to share an edge), bit for bit.
+                let orig = mesh.triangle(p as usize);
+                let rotated = (0..3).any(|r| (0..3).all(|k| v[k] == orig[(k + r) % 3]));
+                assert!(rotated, "{cfg}: triangle {p} corners differ");
+            }
+        }
+    }
+}
+
+#[test]
+fn node_byte_sizes_are_the_hardware_sizes() {
+    let scene = Scene::single("s", procedural::bumpy_sphere(16, 32));
+    let b4 = encode_scene(&scene, LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)).unwrap();
+    let b8 = encode_scene(&scene, LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)).unwrap();
+    let c = b4.counts;
+    let parent_table = (c.box_fp32 * 128 + c.triangle_pair * 64) / 64 * 4;
+    // header + nodes + parent table, rounded up to 128 bytes
+    let expect4 =
+        (128 + c.box_fp32 * 128 + c.triangle_pair * 64 + parent_table).div_ceil(128) * 128;
+    assert_eq!(b4.bytes(), expect4);
+    let c = b8.counts;
+    assert_eq!(b8.bytes(), 128 + (c.box_quantized + c.primitive) * 128);
+    // Compression: more than one pair per 128-byte primitive node on a smooth mesh.
+    let tris = scene.meshes[0].triangles.len() as f64;
+    assert!(
+        tris / c.primitive as f64 > 3.0,
+        "{} triangles per primitive node",
+        tris / c.primitive as f64
+    );
+}
+
+#[test]
+fn bvh8_takes_fewer_steps_and_more_box_tests_than_bvh4_on_the_bunny() {
+    let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
+    assert!(
+        path.exists(),
+        "{} is missing: install Debian's glmark2-data",
+        path.display()
+    );
+    let scene = Scene::single("bunny", shadersim_rt::mesh::load_mesh(path).unwrap());
+    let b = scene.bounds();
+    let opts = TraversalOptions::default();
+    for rays in [
+        Camera::looking_at(&b).primary_rays(48, 48),
+        random_rays(&b, 1500, 3),
+    ] {
+        let r4 = run_layout(
+            &scene,
+            LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4),
+            &rays,
+            &opts,
+        )
+        .unwrap();
+        let r8 = run_layout(
+            &scene,
+            LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8),
+            &rays,
+            &opts,
+        )
+        .unwrap();
+        let steps = (r4.per_ray(|c| c.steps), r8.per_ray(|c| c.steps));
+        let boxes = (r4.per_ray(|c| c.box_tests), r8.per_ray(|c| c.box_tests));
+        assert!(
+            steps.1 < steps.0,
+            "BVH8 steps {} vs BVH4 {}",
+            steps.1,
+            steps.0
+        );
+        assert!(
+            boxes.1 > boxes.0,
+            "BVH8 box tests {} vs BVH4 {}",
+            boxes.1,
+            boxes.0
+        );
+        assert!(r8.bvh_bytes < r4.bvh_bytes);
+        assert_eq!(r4.hits, r8.hits);
+    }
+}
+
+#[test]
+fn oriented_boxes_cut_box_tests_on_thin_rotated_parts() {
+    let scene = Scene::single("rods", procedural::thin_rotated_parts(27, 16, 7));
+    let rays = random_rays(&scene.bounds(), 3000, 11);
+    let opts = TraversalOptions::default();
+    for bvh in [BvhKind::Bvh8, BvhKind::Bvh4] {
+        let plain = run_layout(&scene, LayoutConfig::new(Arch::Rdna4, bvh), &rays, &opts).unwrap();
+        let obb = run_layout(
+            &scene,
+            LayoutConfig {
+                obb: true,
+                ..LayoutConfig::new(Arch::Rdna4, bvh)
+            },
+            &rays,
+            &opts,
+        )
+        .unwrap();
+        assert!(obb.nodes.with_obb > obb.nodes.box_quantized.max(obb.nodes.box_fp32) / 2);
+        let (a, b) = (plain.per_ray(|c| c.box_tests), obb.per_ray(|c| c.box_tests));
+        assert!(b < 0.9 * a, "{bvh:?}: OBB box tests {b} vs {a}");
+        assert_eq!(plain.hits, obb.hits);
+    }
+    // An axis-aligned sphere gains nothing from a rotation.
+    let sphere = Scene::single("s", procedural::bumpy_sphere(12, 24));
+    let e = encode_scene(
+        &sphere,
+        LayoutConfig {
+            obb: true,
+            ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+        },
+    )
+    .unwrap();
+    assert!(e.counts.with_obb < e.counts.box_quantized);
+}
