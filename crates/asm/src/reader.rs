@@ -146,7 +146,10 @@ pub fn detect_dialect(text: &str) -> Dialect {
 fn declared_target(text: &str) -> Option<Target> {
     for line in text.lines() {
         let t = line.trim();
-        if let Some(rest) = t.strip_prefix(".amdgcn_target").or_else(|| t.strip_prefix(".amd_amdgpu_isa")) {
+        if let Some(rest) = t
+            .strip_prefix(".amdgcn_target")
+            .or_else(|| t.strip_prefix(".amd_amdgpu_isa"))
+        {
             let name = rest.trim().trim_matches('"');
             let gfx = name.rsplit("--").next().unwrap_or(name);
             if let Ok(target) = gfx.parse() {

@@ -41,7 +41,10 @@ fn truncated_lines_and_bad_ranges_point_at_the_operand() {
     let e = err("v_mov_b32 v0, v300\n");
     assert!(e.message.contains("out of range"), "{e}");
     let e = err("buffer_load_dword v0, v1, s[0:3], 0 offen,\n");
-    assert_eq!(e.to_string(), "f.s:1:37: error: unexpected `offen` before a comma");
+    assert_eq!(
+        e.to_string(),
+        "f.s:1:37: error: unexpected `offen` before a comma"
+    );
     let e = err("v_add_f32 v0, , v1\n");
     assert!(e.message.contains("empty operand"), "{e}");
     assert_eq!(
@@ -52,17 +55,28 @@ fn truncated_lines_and_bad_ranges_point_at_the_operand() {
 
 #[test]
 fn unknown_directives_are_skipped_with_a_warning() {
-    let f = read_program_text("f.s", ".frobnicate 3\nv_add_f32 v0, v1, v2\ns_endpgm\n", &gfx900()).unwrap();
+    let f = read_program_text(
+        "f.s",
+        ".frobnicate 3\nv_add_f32 v0, v1, v2\ns_endpgm\n",
+        &gfx900(),
+    )
+    .unwrap();
     assert_eq!(f.programs[0].instructions.len(), 2);
     assert_eq!(f.warnings.len(), 1);
-    assert_eq!(f.formatted_warnings()[0], "f.s:1:1: warning: skipped unknown directive `.frobnicate`");
+    assert_eq!(
+        f.formatted_warnings()[0],
+        "f.s:1:1: warning: skipped unknown directive `.frobnicate`"
+    );
 }
 
 #[test]
 fn branches_to_missing_labels_and_duplicate_labels() {
     let e = err("s_branch .Lnowhere\ns_endpgm\n");
     assert_eq!(at(&e), (1, 1));
-    assert!(e.message.contains("`.Lnowhere`, which is not a label"), "{e}");
+    assert!(
+        e.message.contains("`.Lnowhere`, which is not a label"),
+        "{e}"
+    );
     let e = err(".La:\ns_nop 0\n.La:\ns_endpgm\n");
     assert_eq!(at(&e), (3, 1));
     assert!(e.message.contains("defined twice"), "{e}");
@@ -74,7 +88,13 @@ fn binary_garbage_and_bad_utf8() {
     assert_eq!(e.pos, Some(SourcePos { line: 1, column: 8 }));
     assert!(e.message.contains("binary data"), "{e}");
     let e = read_program_bytes("f.s", b"s_nop 0\ns_endpgm \xff\xfe\n", &gfx900()).unwrap_err();
-    assert_eq!(e.pos, Some(SourcePos { line: 2, column: 10 }));
+    assert_eq!(
+        e.pos,
+        Some(SourcePos {
+            line: 2,
+            column: 10
+        })
+    );
     assert!(e.message.contains("invalid UTF-8"), "{e}");
 }
 
@@ -97,11 +117,57 @@ fn a_fifty_megabyte_file_is_read() {
 }
 
 const VOCAB: &[&str] = &[
-    "v_add_f32", "s_mov_b32", "s_cbranch_scc1", "s_branch", "s_waitcnt", "buffer_load_dword", "image_sample", "exp",
-    "s_endpgm", "v0", "v[0:3]", "v[3:0]", "s[0:1]", "vcc", "exec", "m0", ",", " ", "\t", "\n", ":", ".L1", ".L1:",
-    "BB0:", "BB0", ";", "//", "0x1f", "-1.0", "vmcnt(0)", "lgkmcnt(", "offset:16", "dmask:0xf", "[", "]", "(", ")",
-    "|", "::", "v_dual_mul_f32", ".amdhsa_kernel k", ".end_amdhsa_kernel", ".type k,@function", "k:", "disasm:",
-    "; bf810000", "// 000000001000: BF810000", "0000000000001000 <k>:", "\"", ".section .rodata", ".text",
+    "v_add_f32",
+    "s_mov_b32",
+    "s_cbranch_scc1",
+    "s_branch",
+    "s_waitcnt",
+    "buffer_load_dword",
+    "image_sample",
+    "exp",
+    "s_endpgm",
+    "v0",
+    "v[0:3]",
+    "v[3:0]",
+    "s[0:1]",
+    "vcc",
+    "exec",
+    "m0",
+    ",",
+    " ",
+    "\t",
+    "\n",
+    ":",
+    ".L1",
+    ".L1:",
+    "BB0:",
+    "BB0",
+    ";",
+    "//",
+    "0x1f",
+    "-1.0",
+    "vmcnt(0)",
+    "lgkmcnt(",
+    "offset:16",
+    "dmask:0xf",
+    "[",
+    "]",
+    "(",
+    ")",
+    "|",
+    "::",
+    "v_dual_mul_f32",
+    ".amdhsa_kernel k",
+    ".end_amdhsa_kernel",
+    ".type k,@function",
+    "k:",
+    "disasm:",
+    "; bf810000",
+    "// 000000001000: BF810000",
+    "0000000000001000 <k>:",
+    "\"",
+    ".section .rodata",
+    ".text",
 ];
 
 proptest! {

@@ -250,8 +250,8 @@ impl Cfg {
         // A branch to the end of the program (label after the last
         // instruction) leaves the program: no successor block.
         let block_at = |instr: usize| (instr < n).then(|| block_of[instr]);
-        for b in 0..nb {
-            let last = blocks[b].last();
+        for (b, block) in blocks.iter_mut().enumerate() {
+            let last = block.last();
             let class = program.instructions[last].inst.class();
             let next = (b + 1 < nb).then_some(b + 1);
             let target = program
@@ -294,7 +294,7 @@ impl Cfg {
                     }
                 }
             }
-            blocks[b].succs = succs;
+            block.succs = succs;
         }
         for b in 0..nb {
             for e in blocks[b].succs.clone() {
@@ -466,7 +466,7 @@ impl Cfg {
             }
             // Follow a preheader: a block with a single successor.
             let blk = &self.blocks[cur];
-            if blk.succs.len() == 1 && self.blocks[blk.succs[0].to].preds.len() >= 1 {
+            if blk.succs.len() == 1 {
                 cur = blk.succs[0].to;
             } else {
                 return None;

@@ -48,7 +48,8 @@ fn analyze_json_has_the_contract_keys() {
         assert!((0.0..=1.0).contains(&r), "{key} = {r}");
     }
     assert!(v["occupancy"]["waves_per_simd"].as_u64().unwrap() >= 1);
-    assert!(["vgpr", "sgpr", "lds", "slots", "hints"].contains(&v["occupancy"]["limiter"].as_str().unwrap()));
+    assert!(["vgpr", "sgpr", "lds", "slots", "hints"]
+        .contains(&v["occupancy"]["limiter"].as_str().unwrap()));
     let instrs = v["instructions"].as_array().unwrap();
     assert!(!instrs.is_empty());
     for (i, e) in instrs.iter().enumerate() {
@@ -80,7 +81,15 @@ fn the_hints_template_changes_nothing_until_edited() {
         assert!(t.status.success(), "{}", stderr(&t));
         let path = dir.join("h.toml");
         std::fs::write(&path, &t.stdout).unwrap();
-        let with = shadersim(&["analyze", file, "--format", "json", "--no-latency-search", "--hints", path.to_str().unwrap()]);
+        let with = shadersim(&[
+            "analyze",
+            file,
+            "--format",
+            "json",
+            "--no-latency-search",
+            "--hints",
+            path.to_str().unwrap(),
+        ]);
         let without = shadersim(&["analyze", file, "--format", "json", "--no-latency-search"]);
         assert!(with.status.success(), "{}", stderr(&with));
         assert_eq!(with.stdout, without.stdout, "{file}");
@@ -95,35 +104,77 @@ fn bad_input_exits_1_with_a_position() {
     std::fs::write(&asm, "s_mov_b32 s0, 0\nv_add_f32 v0, v[9:2], v1\n").unwrap();
     let o = shadersim(&["analyze", asm.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with(&format!("{}:2:15: error: bad register range", asm.display())), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{}:2:15: error: bad register range",
+            asm.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
 
     let hints = dir.join("bad.toml");
     std::fs::write(&hints, "[[loop]]\nline = 3\niterations = 2\n").unwrap();
     let o = shadersim(&["analyze", KERNEL, "--hints", hints.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with(&format!("{}:2:8: error: ", hints.display())), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("{}:2:8: error: ", hints.display())),
+        "{}",
+        stderr(&o)
+    );
 
     let o = shadersim(&["analyze", "no/such/file.s"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with("no/such/file.s: error: cannot read"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("no/such/file.s: error: cannot read"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn bad_usage_exits_2() {
     let o = shadersim(&["analyze", KERNEL, "--set", "frobs=3"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("known parameters") && stderr(&o).contains("vmem_latency"), "{}", stderr(&o));
-    assert_eq!(shadersim(&["analyze", KERNEL, "--set", "novalue"]).status.code(), Some(2));
-    assert_eq!(shadersim(&["analyze", KERNEL, "--format", "pdf"]).status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("known parameters") && stderr(&o).contains("vmem_latency"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--set", "novalue"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--format", "pdf"])
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(shadersim(&["analyze"]).status.code(), Some(2));
-    assert_eq!(shadersim(&["analyze", KERNEL, "--arch", "nosuchgpu"]).status.code(), Some(2));
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--arch", "nosuchgpu"])
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(shadersim(&["frobnicate"]).status.code(), Some(2));
 }
 
 #[test]
 fn set_overrides_change_the_model() {
     let base = shadersim(&["analyze", PS, "--format", "json", "--no-latency-search"]);
-    let slow = shadersim(&["analyze", PS, "--format", "json", "--no-latency-search", "--set", "image_filtered_32bit_clocks=64"]);
+    let slow = shadersim(&[
+        "analyze",
+        PS,
+        "--format",
+        "json",
+        "--no-latency-search",
+        "--set",
+        "image_filtered_32bit_clocks=64",
+    ]);
     let b: serde_json::Value = serde_json::from_str(&stdout(&base)).unwrap();
     let s: serde_json::Value = serde_json::from_str(&stdout(&slow)).unwrap();
     assert!(s["clocks"].as_u64() > b["clocks"].as_u64());
@@ -131,10 +182,20 @@ fn set_overrides_change_the_model() {
 
 #[test]
 fn cfg_formats_and_archs() {
-    let o = shadersim(&["cfg", "tests/fixtures/llvm/gfx900/nested_loops.s", "--format", "dot"]);
+    let o = shadersim(&[
+        "cfg",
+        "tests/fixtures/llvm/gfx900/nested_loops.s",
+        "--format",
+        "dot",
+    ]);
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("digraph"));
-    let o = shadersim(&["cfg", "tests/fixtures/llvm/gfx900/nested_loops.s", "--format", "json"]);
+    let o = shadersim(&[
+        "cfg",
+        "tests/fixtures/llvm/gfx900/nested_loops.s",
+        "--format",
+        "json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["loops"].as_array().unwrap().len(), 2);
     let o = shadersim(&["archs"]);

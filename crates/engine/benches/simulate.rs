@@ -2,6 +2,9 @@
 //! shader (Mesa RADV's textured lighting shader for Vega, with its light
 //! loop run 4 times). Reports simulated wave-instructions per second.
 
+// criterion_group! generates a public function without documentation.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_text, ReadOptions};

@@ -101,12 +101,10 @@ impl Occupancy {
         } else {
             round_up(lds_bytes, p("lds_granule")?)
         };
-        let by_lds = if lds == 0 {
-            slots
-        } else {
-            let groups = p("lds_bytes_per_cu")? / lds;
-            // Waves of the workgroups that fit, spread over the SIMDs.
-            (groups * waves_per_group.max(1)) / simds
+        // Waves of the workgroups whose LDS fits, spread over the SIMDs.
+        let by_lds = match p("lds_bytes_per_cu")?.checked_div(lds) {
+            Some(groups) => (groups * waves_per_group.max(1)) / simds,
+            None => slots,
         };
         let mut best = (slots, Limiter::Slots);
         for (v, l) in [

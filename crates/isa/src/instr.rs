@@ -4,8 +4,8 @@
 
 use crate::class::{Encoding, InstrClass, MemDirection};
 use crate::operand::{
-    parse_int, parse_modifier, parse_operand, split_operands, Modifier, Operand,
-    RegFile, RegRange, SpecialReg,
+    parse_int, parse_modifier, parse_operand, split_operands, Modifier, Operand, RegFile, RegRange,
+    SpecialReg,
 };
 use crate::table::{classify_by_family, strip_encoding_suffix, InstrFlags, InstrInfo, InstrTable};
 use crate::target::GfxGen;
@@ -284,10 +284,11 @@ impl Instruction {
                 words = &words[1..];
             }
             let word = words[0];
-            self.operands.push(parse_operand(word).map_err(|e| InstrError {
-                column: col_of(word),
-                message: e.to_string(),
-            })?);
+            self.operands
+                .push(parse_operand(word).map_err(|e| InstrError {
+                    column: col_of(word),
+                    message: e.to_string(),
+                })?);
             if words.len() > 1 {
                 if gi + 1 != n {
                     return Err(InstrError {
@@ -729,11 +730,7 @@ fn unbalanced_at(s: &str) -> usize {
     for (i, c) in s.char_indices() {
         match c {
             '[' | '(' => open.push(i),
-            ']' | ')' => {
-                if open.pop().is_none() {
-                    return i;
-                }
-            }
+            ']' | ')' if open.pop().is_none() => return i,
             _ => {}
         }
     }

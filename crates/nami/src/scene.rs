@@ -130,7 +130,7 @@ fn words(line: &str) -> Vec<(usize, &str)> {
 /// Inside a line, a `#` standing alone (followed by whitespace or the end)
 /// starts a comment; `#` glued to a word is a colour.
 fn is_comment_mark(s: &str) -> bool {
-    s[1..].chars().next().map_or(true, char::is_whitespace)
+    s[1..].chars().next().is_none_or(char::is_whitespace)
 }
 
 fn parse_colour(word: &str, line: usize, col: usize) -> Result<[u8; 3], SceneError> {

@@ -165,7 +165,7 @@ impl Bvh2 {
                             * (left.surface_area() * left_n as f32
                                 + right_area[b] * right_n[b] as f32)
                             / area;
-                    if best.map_or(true, |(c, _, _)| cost < c) {
+                    if best.is_none_or(|(c, _, _)| cost < c) {
                         best = Some((cost, axis, b));
                     }
                 }
@@ -298,9 +298,9 @@ impl WideBvh {
                             continue;
                         }
                         let a = bvh.nodes[k as usize].bounds.surface_area();
-                        if pick.map_or(true, |p| {
-                            a >= bvh.nodes[kids[p] as usize].bounds.surface_area()
-                        }) {
+                        if pick
+                            .is_none_or(|p| a >= bvh.nodes[kids[p] as usize].bounds.surface_area())
+                        {
                             pick = Some(i);
                         }
                     }

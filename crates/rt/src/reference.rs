@@ -18,7 +18,7 @@ pub fn closest_hit(scene: &Scene, ray: &Ray) -> Option<Hit> {
                     triangle: i as u32,
                     instance,
                 };
-                if best.map_or(true, |b| h.closer_than(&b)) {
+                if best.is_none_or(|b| h.closer_than(&b)) {
                     best = Some(h);
                 }
             }

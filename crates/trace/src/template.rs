@@ -50,7 +50,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         Stage::Vertex => {
             let _ = writeln!(out, "vertices_per_triangle = {DEFAULT_VERTICES_PER_TRIANGLE:.1} # post-transform cache efficiency, 0.5 .. 3");
             let _ = writeln!(out, "# vertex_inputs = 1          # elements a synthesized fetch shader loads first (seed 004); default:");
-            let _ = writeln!(out, "#                            # 0 when the shader loads its own inputs, else 1");
+            let _ = writeln!(
+                out,
+                "#                            # 0 when the shader loads its own inputs, else 1"
+            );
         }
         Stage::Compute => {
             let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");

@@ -273,9 +273,9 @@ impl WaveTrace {
                     loop_label: inner.and_then(|l| cfg.blocks[l.header].label.clone()),
                 });
             }
-            for i in block.start..block.end {
-                ops.push(i as u32);
-                executions[i] += 1;
+            ops.extend(block.start as u32..block.end as u32);
+            for e in &mut executions[block.start..block.end] {
+                *e += 1;
             }
             let next = match block.succs.len() {
                 0 => break,

@@ -124,7 +124,7 @@ pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, V
             .iter()
             .map(|pts| rotated_bounds(m, pts).surface_area())
             .sum();
-        if best.map_or(true, |(a, _)| area < a) {
+        if best.is_none_or(|(a, _)| area < a) {
             best = Some((area, i));
         }
     }

@@ -239,7 +239,7 @@ impl<'a> RayState<'a> {
                 triangle,
                 instance: self.instance,
             };
-            if self.best.map_or(true, |b| h.closer_than(&b)) {
+            if self.best.is_none_or(|b| h.closer_than(&b)) {
                 self.best = Some(h);
                 self.t_max = t;
             }
