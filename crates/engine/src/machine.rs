@@ -124,6 +124,8 @@ struct ComputeUnit<'a> {
     waves_per_simd: u32,
     waves: Vec<Wave>,
     resident: Vec<Vec<u32>>,
+    /// Waves resident on the CU (sum of `resident` lengths).
+    resident_count: usize,
     groups: Vec<Group>,
     units: Vec<Unit>,
     events: BinaryHeap<Reverse<Event>>,
@@ -131,6 +133,8 @@ struct ComputeUnit<'a> {
     now: u64,
     // Dispatch.
     arrival: Option<f64>,
+    /// When the next group may start (pixel and vertex arrivals; 0 for compute).
+    next_arrival: u64,
     total_groups: u32,
     group_waves: u32,
     groups_started: u32,
@@ -248,12 +252,14 @@ impl<'a> ComputeUnit<'a> {
             waves_per_simd: wps,
             waves: Vec::with_capacity((total_groups * group_waves) as usize),
             resident: vec![Vec::new(); simds as usize],
+            resident_count: 0,
             groups: Vec::with_capacity(total_groups as usize),
             units,
             events: BinaryHeap::new(),
             seq: 0,
             now: 0,
             arrival: dispatch.arrival_interval(arch)?,
+            next_arrival: 0,
             total_groups,
             group_waves,
             groups_started: 0,
@@ -270,8 +276,13 @@ impl<'a> ComputeUnit<'a> {
         })
     }
 
+    /// Clock at which group `k` arrives (pixel and vertex dispatch).
+    fn arrival_time(&self, k: u32) -> u64 {
+        self.arrival.map_or(0, |r| (f64::from(k) * r).ceil() as u64)
+    }
+
     fn resident_total(&self) -> usize {
-        self.resident.iter().map(Vec::len).sum()
+        self.resident_count
     }
 
     fn all_done(&self) -> bool {
@@ -448,6 +459,11 @@ impl<'a> ComputeUnit<'a> {
 
     /// Launch at most the allowed number of waves this clock.
     fn dispatch(&mut self) -> bool {
+        if self.launching_group.is_none()
+            && (self.groups_started == self.total_groups || self.next_arrival > self.now)
+        {
+            return false;
+        }
         let mut launched = false;
         for _ in 0..self.launches_per_clock {
             if self.launching_group.is_none() {
@@ -455,11 +471,8 @@ impl<'a> ComputeUnit<'a> {
                     break;
                 }
                 // Pixel and vertex waves arrive at fixed intervals.
-                if let Some(r) = self.arrival {
-                    let due = (f64::from(self.groups_started) * r).ceil() as u64;
-                    if due > self.now {
-                        break;
-                    }
+                if self.next_arrival > self.now {
+                    break;
                 }
                 let free: u32 = self
                     .resident
@@ -477,6 +490,7 @@ impl<'a> ComputeUnit<'a> {
                 });
                 self.lds_used += self.lds_per_group;
                 self.groups_started += 1;
+                self.next_arrival = self.arrival_time(self.groups_started);
                 self.launching_group = Some(id);
             }
             let gid = self.launching_group.expect("group open");
@@ -502,6 +516,7 @@ impl<'a> ComputeUnit<'a> {
                 done: false,
             });
             self.resident[simd as usize].push(id);
+            self.resident_count += 1;
             let g = &mut self.groups[gid as usize];
             g.launched += 1;
             g.alive += 1;
@@ -521,51 +536,42 @@ impl<'a> ComputeUnit<'a> {
         }
         self.stats.turns_with_waves += 1;
         let mut used = [false; 16];
-        let mut issued_waves: u64 = 0; // bit per resident position
         let mut any = false;
-        let n = self.resident[simd as usize].len();
-        // Issue: oldest first, one op per category.
-        for pos in 0..n {
-            let wid = self.resident[simd as usize][pos] as usize;
-            let w = &self.waves[wid];
-            if w.ready_at > now || w.done {
-                continue;
-            }
-            let opi = self.trace[w.pc as usize] as usize;
-            let op = self.hot[opi];
-            if op.kind == OpKind::NoPath {
-                return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
-            }
-            if op.kind != OpKind::Unit {
-                continue;
-            }
-            let cat = op.category as usize;
-            if cat >= ncat || used[cat] {
-                continue;
-            }
-            if !self.can_issue(wid, opi) {
-                continue;
-            }
-            self.issue(wid, opi);
-            used[cat] = true;
-            issued_waves |= 1 << pos;
-            any = true;
-        }
-        // Free ops: every other ready wave may take one.
+        // One pass, oldest first: a wave on a unit op takes its category's
+        // slot if no older wave took it; a wave on a free op takes it. A
+        // free op never changes what another wave may issue this turn, so
+        // this equals issuing first and running free ops after.
         let mut pos = 0;
         while pos < self.resident[simd as usize].len() {
             let wid = self.resident[simd as usize][pos] as usize;
-            let before = self.resident[simd as usize].len();
-            if issued_waves & (1 << pos) == 0
-                && self.waves[wid].ready_at <= now
-                && self.free_step(wid)?
-            {
-                any = true;
-            }
-            if self.resident[simd as usize].len() < before {
-                // The wave retired; the same position now holds the next one.
-                issued_waves = remove_bit(issued_waves, pos);
+            if self.waves[wid].ready_at > now {
+                pos += 1;
                 continue;
+            }
+            let opi = self.trace[self.waves[wid].pc as usize] as usize;
+            let op = self.hot[opi];
+            match op.kind {
+                OpKind::NoPath => {
+                    return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
+                }
+                OpKind::Unit => {
+                    let cat = op.category as usize;
+                    if cat < ncat && !used[cat] && self.can_issue(wid, opi) {
+                        self.issue(wid, opi);
+                        used[cat] = true;
+                        any = true;
+                    }
+                }
+                _ => {
+                    let before = self.resident[simd as usize].len();
+                    if self.free_step(wid)? {
+                        any = true;
+                    }
+                    if self.resident[simd as usize].len() < before {
+                        // The wave retired; this position now holds the next one.
+                        continue;
+                    }
+                }
             }
             pos += 1;
         }
@@ -762,6 +768,7 @@ impl<'a> ComputeUnit<'a> {
         let list = &mut self.resident[simd];
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {
             list.remove(p);
+            self.resident_count -= 1;
         }
         let g = &mut self.groups[gid];
         g.alive -= 1;
@@ -860,11 +867,4 @@ impl<'a> ComputeUnit<'a> {
 
 fn units_names(input: &SimInput<'_>) -> Vec<String> {
     input.sim.units.clone()
-}
-
-/// Remove bit `pos` and shift the higher bits down.
-fn remove_bit(mask: u64, pos: usize) -> u64 {
-    let low = mask & ((1u64 << pos) - 1);
-    let high = (mask >> (pos + 1)) << pos;
-    low | high
 }
