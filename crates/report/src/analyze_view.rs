@@ -542,7 +542,11 @@ fn round(v: f64) -> f64 {
 }
 
 fn pct(v: f64) -> String {
-    format!("{:.1}%", 100.0 * v)
+    if v > 0.0 && v < 0.0005 {
+        "<0.1%".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * v)
+    }
 }
 
 fn si(v: f64) -> String {

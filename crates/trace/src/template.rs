@@ -105,6 +105,17 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             size,
             l.blocks.len()
         );
+        // A loop whose header ends in its exit test (a top-tested loop)
+        // runs its body one time fewer than its header.
+        let top_tested = cfg
+            .branch_of_block(l.header)
+            .is_some_and(|b| b.kind == BranchKind::LoopExit { loop_id: l.id });
+        if top_tested {
+            let _ = writeln!(
+                out,
+                "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
+            );
+        }
         let _ = writeln!(out, "[[loop]]");
         let _ = writeln!(out, "line = {:<24} # {}", first.pos.line, first.text);
         let _ = writeln!(out, "iterations = 1");
