@@ -16,20 +16,7 @@ fn program(text: &str) -> Program {
 
 /// B0 -> outer header B1 -> inner header B2 (self loop) -> B3 latch of
 /// outer -> B4 exit.
-const NESTED: &str = "
-    s_mov_b32 s0, 0
-.Louter:
-    s_mov_b32 s1, 0
-.Linner:
-    v_add_f32 v0, v0, v1
-    s_add_u32 s1, s1, 1
-    s_cmp_lt_u32 s1, 4
-    s_cbranch_scc1 .Linner
-    s_add_u32 s0, s0, 1
-    s_cmp_lt_u32 s0, 3
-    s_cbranch_scc1 .Louter
-    s_endpgm
-";
+const NESTED: &str = include_str!("../../../tests/programs/nested_loops.s");
 
 #[test]
 fn nested_loops_have_nesting_and_dominators() {
@@ -69,22 +56,7 @@ fn nested_loops_have_nesting_and_dominators() {
 
 /// A loop with a break (exit from the middle) and a continue (a second
 /// path back to the header).
-pub const BREAK_CONTINUE: &str = "
-    s_mov_b32 s0, 0
-.Lhead:
-    v_add_f32 v0, v0, v1
-    s_cmp_eq_u32 s0, 7
-    s_cbranch_scc1 .Lbreak
-    v_mul_f32 v0, v0, v0
-    s_cmp_eq_u32 s0, 3
-    s_cbranch_scc1 .Lcontinue
-    v_sub_f32 v0, v0, v1
-.Lcontinue:
-    s_add_u32 s0, s0, 1
-    s_branch .Lhead
-.Lbreak:
-    s_endpgm
-";
+const BREAK_CONTINUE: &str = include_str!("../../../tests/programs/break_continue.s");
 
 #[test]
 fn break_and_continue_are_classified() {
@@ -100,21 +72,7 @@ fn break_and_continue_are_classified() {
 }
 
 /// If/else inside a loop.
-pub const IF_ELSE_IN_LOOP: &str = "
-.Lhead:
-    s_cmp_eq_u32 s0, 0
-    s_cbranch_scc1 .Lelse
-    v_add_f32 v0, v0, v1
-    s_branch .Ljoin
-.Lelse:
-    v_mul_f32 v0, v0, v1
-    v_mul_f32 v0, v0, v1
-.Ljoin:
-    s_add_u32 s0, s0, 1
-    s_cmp_lt_u32 s0, 8
-    s_cbranch_scc1 .Lhead
-    s_endpgm
-";
+const IF_ELSE_IN_LOOP: &str = include_str!("../../../tests/programs/if_else_in_loop.s");
 
 #[test]
 fn if_else_inside_a_loop() {
@@ -134,18 +92,7 @@ fn if_else_inside_a_loop() {
 }
 
 /// A guarded (possibly zero-trip) loop: the guard skips to the exit.
-pub const GUARDED: &str = "
-    s_cmp_eq_u32 s0, 0
-    s_cbranch_scc1 .Lend
-    s_mov_b32 s1, 0
-.Lloop:
-    v_add_f32 v0, v0, v1
-    s_add_u32 s1, s1, 1
-    s_cmp_lt_u32 s1, s0
-    s_cbranch_scc1 .Lloop
-.Lend:
-    s_endpgm
-";
+const GUARDED: &str = include_str!("../../../tests/programs/guarded_loop.s");
 
 #[test]
 fn loop_guard_is_a_loop_skip() {

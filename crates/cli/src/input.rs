@@ -5,6 +5,20 @@ use shadersim_asm::{read_program_bytes, Program, ProgramFile, ReadOptions};
 use shadersim_isa::Target;
 use std::io::Read;
 
+/// The arguments naming a program: the file, which program of it, and
+/// the GPU to read it as when it does not say.
+#[derive(Debug, clap::Args)]
+pub struct ProgramArgs {
+    /// Assembly file (`-` for standard input).
+    pub file: String,
+    /// Program to use when the file holds several (kernel, function or shader name).
+    #[arg(long)]
+    pub function: Option<String>,
+    /// GPU to read the file as when it does not say (gfx900, rdna3, a model name, ...).
+    #[arg(long)]
+    pub arch: Option<String>,
+}
+
 /// Architecture names that imply an ISA generation for files that do not
 /// name their GPU (objdump, RADV dumps).
 const ARCH_TARGETS: &[(&str, &str)] = &[

@@ -394,3 +394,23 @@ fn lane_patterns_set_the_cost_of_buffer_loads() {
     assert_eq!(linear_l2, 8 * 4);
     assert!(random_l2 > 8 * 60, "random: {random_l2} L2 requests");
 }
+
+#[test]
+fn vertex_shaders_run_a_synthesized_fetch_shader() {
+    // Seed 004 assumption 4: `vertex_inputs = 3` puts three
+    // buffer_load_format_xyzw (multi-channel: 16 clocks each on the texture
+    // path) and an s_waitcnt vmcnt(0) in front of the program. One wave:
+    // the loads issue at 0, 4, 8 and are served 0-16, 16-32, 32-48; they
+    // return 320 clocks later, the last at 368, where the wait passes. The
+    // program (one VALU op) issues at 372 and s_endpgm ends the wave at 376.
+    let text = "v_add_f32 v0, v1, v2\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"vertex\"\nvertex_inputs = 3\nwaves = 1\n";
+    let s = sim(text, hints, &[]);
+    assert_eq!(s.sim.fetch_shader.len(), 4);
+    assert_eq!(s.run().unwrap().wave_clocks(), 376.0);
+    // A vertex shader that loads its own inputs gets no fetch shader.
+    let own = "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+    let s = sim(own, "[dispatch]\nstage = \"vertex\"\nwaves = 1\n", &[]);
+    assert!(s.sim.fetch_shader.is_empty());
+    assert!(s.notes.iter().any(|n| n.contains("loads its own inputs")));
+}

@@ -38,10 +38,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
     let _ = writeln!(out, "# Lines are 1-based lines of {file_name}.");
     let _ = writeln!(out);
     let _ = writeln!(out, "[dispatch]");
+    let stage_line = format!("stage = \"{}\"", stage.name());
     let _ = writeln!(
         out,
-        "stage = \"{}\"            # {stage_src}; \"pixel\" | \"vertex\" | \"compute\"",
-        stage.name()
+        "{stage_line:<28} # {stage_src}; \"pixel\" | \"vertex\" | \"compute\""
     );
     match stage {
         Stage::Pixel => {

@@ -33,20 +33,7 @@ fn count(t: &WaveTrace, p: &Program, needle: &str) -> u64 {
         .sum()
 }
 
-const NESTED: &str = "
-    s_mov_b32 s0, 0
-.Louter:
-    s_mov_b32 s1, 0
-.Linner:
-    v_add_f32 v0, v0, v1
-    s_add_u32 s1, s1, 1
-    s_cmp_lt_u32 s1, 4
-    s_cbranch_scc1 .Linner
-    s_add_u32 s0, s0, 1
-    s_cmp_lt_u32 s0, 3
-    s_cbranch_scc1 .Louter
-    s_endpgm
-";
+const NESTED: &str = include_str!("../../../tests/programs/nested_loops.s");
 
 #[test]
 fn nested_loop_iterations_multiply() {
@@ -76,22 +63,7 @@ fn p_len(text: &str) -> usize {
     program(text).instructions.len()
 }
 
-const BREAK_CONTINUE: &str = "
-    s_mov_b32 s0, 0
-.Lhead:
-    v_add_f32 v0, v0, v1
-    s_cmp_eq_u32 s0, 7
-    s_cbranch_scc1 .Lbreak
-    v_mul_f32 v0, v0, v0
-    s_cmp_eq_u32 s0, 3
-    s_cbranch_scc1 .Lcontinue
-    v_sub_f32 v0, v0, v1
-.Lcontinue:
-    s_add_u32 s0, s0, 1
-    s_branch .Lhead
-.Lbreak:
-    s_endpgm
-";
+const BREAK_CONTINUE: &str = include_str!("../../../tests/programs/break_continue.s");
 
 #[test]
 fn break_leaves_after_the_iterations_and_continue_follows_its_hint() {
@@ -111,21 +83,7 @@ fn break_leaves_after_the_iterations_and_continue_follows_its_hint() {
     assert_eq!(count(&t, &p, "v_sub_f32"), 0);
 }
 
-const IF_ELSE_IN_LOOP: &str = "
-.Lhead:
-    s_cmp_eq_u32 s0, 0
-    s_cbranch_scc1 .Lelse
-    v_add_f32 v0, v0, v1
-    s_branch .Ljoin
-.Lelse:
-    v_mul_f32 v0, v0, v1
-    v_mul_f32 v0, v0, v1
-.Ljoin:
-    s_add_u32 s0, s0, 1
-    s_cmp_lt_u32 s0, 8
-    s_cbranch_scc1 .Lhead
-    s_endpgm
-";
+const IF_ELSE_IN_LOOP: &str = include_str!("../../../tests/programs/if_else_in_loop.s");
 
 #[test]
 fn taken_and_not_taken_paths() {
@@ -146,18 +104,7 @@ fn taken_and_not_taken_paths() {
     );
 }
 
-const GUARDED: &str = "
-    s_cmp_eq_u32 s0, 0
-    s_cbranch_scc1 .Lend
-    s_mov_b32 s1, 0
-.Lloop:
-    v_add_f32 v0, v0, v1
-    s_add_u32 s1, s1, 1
-    s_cmp_lt_u32 s1, s0
-    s_cbranch_scc1 .Lloop
-.Lend:
-    s_endpgm
-";
+const GUARDED: &str = include_str!("../../../tests/programs/guarded_loop.s");
 
 #[test]
 fn zero_iterations_skip_a_guarded_loop() {

@@ -1,7 +1,7 @@
 //! `shadersim cfg FILE [--format text|dot|json]`.
 
 use crate::error::{CliError, CliResult};
-use crate::input::{read_input, select_program};
+use crate::input::{read_input, select_program, ProgramArgs};
 use shadersim_cfg::Cfg;
 use shadersim_report::cfg_view::CfgView;
 use std::io::Write;
@@ -20,23 +20,18 @@ pub enum CfgFormat {
 /// Arguments of `shadersim cfg`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Assembly file (`-` for standard input).
-    pub file: String,
+    /// The program to read.
+    #[command(flatten)]
+    pub program: ProgramArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: CfgFormat,
-    /// Program to show when the file holds several (kernel or function name).
-    #[arg(long)]
-    pub function: Option<String>,
-    /// GPU to read the file as when it does not say (gfx900, rdna3, ...).
-    #[arg(long)]
-    pub arch: Option<String>,
 }
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let file = read_input(&args.file, args.arch.as_deref())?;
-    let program = select_program(&file, args.function.as_deref())?;
+    let file = read_input(&args.program.file, args.program.arch.as_deref())?;
+    let program = select_program(&file, args.program.function.as_deref())?;
     let cfg = Cfg::build(program)
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
     let view = CfgView::new(&file, program, &cfg);
