@@ -70,13 +70,11 @@ pub fn read_program_text(
         None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
-                let guess = guess_target(text);
+                let guess = guess_target(text, dialect);
                 if let Some((t, line, why)) = &guess {
                     warnings.push(Warning {
                         pos: Some(SourcePos { line: *line, column: 1 }),
-                        message: format!(
-                            "the file does not name its GPU; reading it as {t} because of `{why}` (choose with --arch)"
-                        ),
+                        message: format!("the file does not name its GPU; reading it as {t}: {why} (choose with --arch)"),
                     });
                 }
                 guess.map(|(t, _, _)| t)
@@ -188,27 +186,92 @@ const TARGET_EVIDENCE: &[(&str, &str)] = &[
     ("v_add_i32", "gfx600"),
 ];
 
-fn guess_target(text: &str) -> Option<(Target, u32, String)> {
+/// The processor a generation is guessed as.
+const GEN_TARGETS: [&str; 7] = [
+    "gfx600", "gfx701", "gfx803", "gfx900", "gfx1030", "gfx1100", "gfx1200",
+];
+
+/// Guess the GPU of a file that does not name it. The candidates are the
+/// generations on which every known mnemonic of the file exists (the
+/// instruction table's `gens`); among them the first mnemonic of
+/// [`TARGET_EVIDENCE`] picks one, else the newest candidate wins.
+fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
+    let table = InstrTable::builtin();
+    let mut gens = shadersim_isa::target::GenSet::ALL.0;
     let mut best: Option<(usize, u32, String)> = None;
+    let mut first_word: Option<(u32, String)> = None;
+    let mut saw_gfx8_carry = false;
+    // Only the lines the reader will take as code count: RADV dumps also
+    // hold ACO's own IR, printed with ACO's (gfx9-style) names.
+    let mut in_disasm = false;
     for (i, line) in text.lines().enumerate() {
+        if dialect == Dialect::Aco {
+            let t = line.trim();
+            if t == "disasm:" {
+                in_disasm = true;
+                continue;
+            }
+            if t.is_empty() {
+                in_disasm = false;
+            }
+            if !in_disasm {
+                continue;
+            }
+        }
         let Some(word) = line.split_whitespace().next() else {
             continue;
         };
+        let Some(info) = table.lookup(word) else {
+            continue;
+        };
+        let printed = info.printed_gens().0;
+        if gens & printed != 0 {
+            gens &= printed;
+        }
+        if first_word.is_none() {
+            first_word = Some((i as u32 + 1, word.to_string()));
+        }
+        // gfx8 prints the carry-out add with its VCC operand:
+        // `v_add_u32_e32 v0, vcc, s2, v0`; gfx9 has no carry there.
+        let gfx8_carry = word.starts_with("v_add_u32") && line.contains(", vcc,");
+        if gfx8_carry && gens & GfxGen::Gfx8.bit() != 0 {
+            gens = GfxGen::Gfx8.bit();
+            saw_gfx8_carry = true;
+        }
         if let Some(rank) = TARGET_EVIDENCE
             .iter()
             .position(|(p, _)| word.starts_with(p))
         {
-            if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
+            let gen_ok = TARGET_EVIDENCE[rank]
+                .1
+                .parse::<Target>()
+                .is_ok_and(|t| gens & t.gen.bit() != 0);
+            if gen_ok && best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
                 best = Some((rank, i as u32 + 1, word.to_string()));
-                if rank == 0 {
-                    break;
-                }
             }
         }
     }
-    let (rank, line, word) = best?;
-    let target = TARGET_EVIDENCE[rank].1.parse().ok()?;
-    Some((target, line, word))
+    // Evidence seen before later lines narrowed the candidates may no
+    // longer fit; check it against the final set.
+    if let Some((rank, line, word)) = best {
+        let target: Target = TARGET_EVIDENCE[rank].1.parse().ok()?;
+        if gens & target.gen.bit() != 0 {
+            let why = format!("`{word}` (line {line}) first appears in {}", target.gen);
+            return Some((target, line, why));
+        }
+    }
+    // No telling mnemonic: the oldest generation that prints them all
+    // (code that is valid on gfx9 and gfx10 alike was more likely written
+    // for the first).
+    let oldest = GfxGen::ALL.iter().find(|g| gens & g.bit() != 0)?;
+    let target: Target = GEN_TARGETS[usize::from(oldest.number() - 6)].parse().ok()?;
+    let (line, _) = first_word?;
+    let why = if saw_gfx8_carry {
+        "its `v_add_u32 ..., vcc, ...` carry-out adds are gfx8 syntax".to_string()
+    } else {
+        format!("{oldest} is the oldest generation whose compilers print every mnemonic in it")
+    };
+    Some((target, line, why))
 }
 
 /// Parse an objdump encoding comment: ` 000000001000: BF8C0070 00000000 <f+0x20>`.
@@ -750,6 +813,7 @@ impl LineReader<'_> {
 /// Directives read silently (they carry nothing the simulator needs).
 const KNOWN_DIRECTIVES: &[&str] = &[
     ".amdgcn_target",
+    ".p2alignl",
     ".amdhsa_code_object_version",
     ".globl",
     ".global",

@@ -189,3 +189,32 @@ proptest! {
         let _ = read_program_bytes("p.s", &bytes, &ReadOptions::default());
     }
 }
+
+#[test]
+fn files_without_a_target_are_read_as_the_gpu_their_mnemonics_say() {
+    // Real RADV dumps name no GPU; the guess (with a warning) follows the
+    // generations whose compilers print every mnemonic of the disasm block.
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    for (path, expected) in [
+        ("radv/polaris10/lighting.txt", "gfx803"),
+        ("radv/vega10/reduce.txt", "gfx900"),
+        ("radv/navi21/blur.txt", "gfx1030"),
+        ("radv/gfx1100/reduce_wave32.txt", "gfx1100"),
+        ("objdump/gfx1200/lds_reduce.dis", "gfx1200"),
+        ("objdump/gfx803/if_else.dis", "gfx803"),
+    ] {
+        let bytes = std::fs::read(root.join(path)).unwrap();
+        let f = read_program_bytes(path, &bytes, &ReadOptions::default()).unwrap();
+        assert_eq!(
+            f.programs[0].target.as_ref().unwrap().name,
+            expected,
+            "{path}"
+        );
+        assert!(
+            f.warnings
+                .iter()
+                .any(|w| w.message.contains("does not name its GPU")),
+            "{path}"
+        );
+    }
+}

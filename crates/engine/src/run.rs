@@ -410,6 +410,8 @@ impl Simulation {
     /// One line naming what limits throughput, with the numbers behind it.
     pub fn bottleneck(&self, stats: &SimStats, latency: Option<&LatencyTolerance>) -> Bottleneck {
         let bounds = self.resource_bounds();
+        let simds = f64::from(self.arch.get_u32("simds").unwrap_or(1).max(1));
+        let interval = f64::from(self.arch.get_u32("issue_interval").unwrap_or(1).max(1));
         let waves = match self.dispatch.stage {
             Stage::Compute => {
                 f64::from(stats.groups)
@@ -429,20 +431,34 @@ impl Simulation {
         let top = bounds.first().cloned();
         let (kind, statement) = match &top {
             Some(b) if b.clocks_per_wave >= 0.9 * per_wave && per_wave > 0.0 => {
-                let kind = match b.resource.as_str() {
-                    "valu" => "VALU",
-                    "vmem" => "VMEM rate",
-                    "export" => "export",
-                    "dispatch" => "dispatch starvation",
-                    "lds" => "LDS",
-                    "smem" => "SMEM",
-                    "salu" => "SALU",
-                    other => other,
+                let issue_category = b.resource.strip_prefix("issue:");
+                let kind = match (b.resource.as_str(), issue_category) {
+                    ("valu", _) => "VALU".to_string(),
+                    ("vmem", _) => "VMEM rate".to_string(),
+                    ("export", _) => "export".to_string(),
+                    ("dispatch", _) => "dispatch starvation".to_string(),
+                    ("lds", _) => "LDS".to_string(),
+                    ("smem", _) => "SMEM".to_string(),
+                    ("salu", _) => "SALU".to_string(),
+                    (_, Some(cat)) => format!("{cat} issue"),
+                    (other, None) => other.to_string(),
                 };
                 let extra = if b.resource == "dispatch" {
                     format!(
                         "; the CU is empty {:.0}% of the time",
                         100.0 * stats.starve_rate()
+                    )
+                } else if let Some(cat) = issue_category {
+                    // Issue slots of one category: one per SIMD turn.
+                    let slots = stats.clocks as f64 * simds / interval;
+                    let issued = stats
+                        .category_names
+                        .iter()
+                        .position(|c| c == cat)
+                        .map_or(0, |i| stats.category_issues[i]);
+                    format!(
+                        "; {cat} ops took {:.0}% of the {cat} issue slots",
+                        100.0 * issued as f64 / slots.max(1.0)
                     )
                 } else {
                     format!(
@@ -452,7 +468,7 @@ impl Simulation {
                     )
                 };
                 (
-                    kind.to_string(),
+                    kind.clone(),
                     format!(
                         "{kind}-bound: {} = {} clocks per wave, the simulated CU needs {} clocks per wave{extra}",
                         b.detail,

@@ -85,6 +85,17 @@ pub struct InstrInfo {
     pub gens: GenSet,
     /// Flags.
     pub flags: InstrFlags,
+    /// Generations where LLVM accepts the mnemonic only as an alias and
+    /// prints another name (from `data/aliases.tsv`).
+    pub alias_gens: GenSet,
+}
+
+impl InstrInfo {
+    /// Generations whose compilers print this mnemonic (accepted and not
+    /// merely an alias): what a file using it is evidence of.
+    pub fn printed_gens(&self) -> GenSet {
+        GenSet(self.gens.0 & !self.alias_gens.0)
+    }
 }
 
 /// A malformed line in a table file.
@@ -108,6 +119,9 @@ pub struct InstrTable {
 /// The table shipped with shadersim.
 const BUILTIN_TABLE: &str = include_str!("../data/instructions.tsv");
 
+/// Spellings LLVM accepts but prints differently, per generation.
+const BUILTIN_ALIASES: &str = include_str!("../data/aliases.tsv");
+
 /// Encoding suffixes LLVM appends to VALU mnemonics; stripped before lookup.
 const ENCODING_SUFFIXES: [&str; 7] = [
     "_e64_dpp", "_e32_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp",
@@ -120,8 +134,11 @@ impl InstrTable {
         TABLE.get_or_init(|| {
             // The embedded table is checked by the test suite, so a failure
             // here is a build defect, not a user error.
-            InstrTable::parse_static("instructions.tsv", BUILTIN_TABLE)
-                .unwrap_or_else(|e| panic!("embedded instruction table is malformed: {e}"))
+            let mut t = InstrTable::parse_static("instructions.tsv", BUILTIN_TABLE)
+                .unwrap_or_else(|e| panic!("embedded instruction table is malformed: {e}"));
+            t.apply_aliases("aliases.tsv", BUILTIN_ALIASES)
+                .unwrap_or_else(|e| panic!("embedded alias table is malformed: {e}"));
+            t
         })
     }
 
@@ -170,12 +187,45 @@ impl InstrTable {
                 data_dwords,
                 gens,
                 flags,
+                alias_gens: GenSet::default(),
             };
             if entries.insert(mnemonic, info).is_some() {
                 return Err(err(format!("mnemonic `{mnemonic}` listed twice")));
             }
         }
         Ok(InstrTable { entries })
+    }
+
+    /// Read an alias table (`mnemonic<TAB>alias_gens<TAB>printed_as`) and
+    /// record, per mnemonic, the generations where it is only an alias.
+    pub fn apply_aliases(&mut self, source_name: &str, text: &str) -> Result<(), TableError> {
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let err = |message: String| TableError {
+                source_name: source_name.to_string(),
+                line: i + 1,
+                message,
+            };
+            let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+            if cols.len() < 2 {
+                return Err(err(
+                    "expected `mnemonic<TAB>generations<TAB>printed as`".into()
+                ));
+            }
+            let gens = GenSet::parse(cols[1])
+                .ok_or_else(|| err(format!("bad generation list `{}`", cols[1])))?;
+            let info = self.entries.get_mut(cols[0]).ok_or_else(|| {
+                err(format!(
+                    "alias `{}` is not in the instruction table",
+                    cols[0]
+                ))
+            })?;
+            info.alias_gens = GenSet(info.alias_gens.0 | gens.0);
+        }
+        Ok(())
     }
 
     /// Number of mnemonics.
@@ -411,6 +461,7 @@ pub fn classify_by_family(mnemonic: &str) -> Option<(FamilyRule, InstrInfo)> {
             data_dwords: None,
             gens: GenSet::ALL,
             flags: InstrFlags::default(),
+            alias_gens: GenSet::default(),
         },
     ))
 }
