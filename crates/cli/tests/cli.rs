@@ -219,3 +219,32 @@ fn standard_input_is_a_file() {
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("program loop_sum"));
 }
+
+#[test]
+fn set_overrides_dispatch_parameters_too() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["analyze", PS, "--format", "json", "--no-latency-search"];
+        args.extend_from_slice(extra);
+        let o = shadersim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    assert_eq!(json(&["--set", "waves=40"])["waves"], 40);
+    let small = json(&["--set", "pixels_per_triangle=1", "--set", "waves=40"]);
+    let big = json(&["--set", "pixels_per_triangle=64", "--set", "waves=40"]);
+    // 1-pixel triangles: a wave every 160 clocks; 64-pixel ones: every 40.
+    assert!(small["throughput"]["per_clock"].as_f64() < big["throughput"]["per_clock"].as_f64());
+    let o = shadersim(&["analyze", PS, "--set", "waves=0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--set: waves must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = shadersim(&["analyze", PS, "--set", "frob=1"]);
+    assert!(
+        stderr(&o).contains("dispatch keys: stage, pixels_per_triangle"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -48,6 +48,49 @@ pub struct Args {
     pub no_latency_search: bool,
 }
 
+/// `[dispatch]` keys that `--set` may override as well as model parameters.
+const DISPATCH_KEYS: &[&str] = &[
+    "stage",
+    "pixels_per_triangle",
+    "vertices_per_triangle",
+    "vertex_inputs",
+    "workgroup_size",
+    "waves",
+    "waves_per_simd",
+];
+
+/// Put a `--set` dispatch override into the hints (it wins over the file).
+/// Values set this way carry an empty span: errors about them have no
+/// place in the hints file.
+fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliError> {
+    use toml::Spanned;
+    let d = &mut hints.dispatch;
+    let bad = || CliError::Usage(format!("--set {key}={value}: expected a number"));
+    let int = || {
+        value
+            .parse::<u32>()
+            .map(|v| Spanned::new(0..0, v))
+            .map_err(|_| bad())
+    };
+    let float = || {
+        value
+            .parse::<f64>()
+            .map(|v| Spanned::new(0..0, v))
+            .map_err(|_| bad())
+    };
+    match key {
+        "stage" => d.stage = Some(Spanned::new(0..0, value.to_string())),
+        "pixels_per_triangle" => d.pixels_per_triangle = Some(float()?),
+        "vertices_per_triangle" => d.vertices_per_triangle = Some(float()?),
+        "vertex_inputs" => d.vertex_inputs = Some(int()?),
+        "workgroup_size" => d.workgroup_size = Some(int()?),
+        "waves" => d.waves = Some(int()?),
+        "waves_per_simd" => d.waves_per_simd = Some(int()?),
+        _ => unreachable!("only DISPATCH_KEYS are passed"),
+    }
+    Ok(())
+}
+
 /// Parse `--set KEY=VALUE` pairs.
 pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
     sets.iter()
@@ -83,10 +126,15 @@ pub fn run(args: Args) -> CliResult {
             }
         },
     };
-    for (k, v) in &sets {
-        arch.set(k, v).map_err(|e| CliError::Usage(e.to_string()))?;
+    let (dispatch_sets, arch_sets): (Vec<_>, Vec<_>) = sets
+        .iter()
+        .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
+    for (k, v) in &arch_sets {
+        arch.set(k, v).map_err(|e| {
+            CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
+        })?;
     }
-    let (hints, hints_name, hints_text) = match &args.hints {
+    let (mut hints, hints_name, hints_text) = match &args.hints {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
@@ -95,7 +143,13 @@ pub fn run(args: Args) -> CliResult {
         }
         None => (Hints::default(), String::new(), String::new()),
     };
+    for (k, v) in &dispatch_sets {
+        set_dispatch(&mut hints, k, v)?;
+    }
     let prepared = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+        PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {
+            CliError::Usage(format!("--set: {}", h.message))
+        }
         PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
