@@ -218,15 +218,8 @@ impl<'a> ComputeUnit<'a> {
             )));
         }
         let nops = input.sim.ops.len();
-        let stats = SimStats::new(
-            input.sim,
-            arch,
-            &units_names(input),
-            &units
-                .iter()
-                .map(|u| u.free_at.len() as u32)
-                .collect::<Vec<_>>(),
-        );
+        let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
+        let stats = SimStats::new(input.sim, &input.sim.units, &instances);
         let hot = input
             .sim
             .ops
@@ -863,8 +856,4 @@ impl<'a> ComputeUnit<'a> {
         };
         self.stats
     }
-}
-
-fn units_names(input: &SimInput<'_>) -> Vec<String> {
-    input.sim.units.clone()
 }

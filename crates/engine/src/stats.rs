@@ -1,7 +1,6 @@
 //! What one simulation measured.
 
 use crate::ops::SimProgram;
-use shadersim_arch::ArchSpec;
 
 /// Raw counters of one run, and the figures derived from them.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,13 +45,8 @@ pub struct SimStats {
 }
 
 impl SimStats {
-    /// Empty counters for a program on a model.
-    pub fn new(
-        sim: &SimProgram,
-        _arch: &ArchSpec,
-        units: &[String],
-        instances: &[u32],
-    ) -> SimStats {
+    /// Empty counters for a program with these units (and their instance counts).
+    pub fn new(sim: &SimProgram, units: &[String], instances: &[u32]) -> SimStats {
         SimStats {
             clocks: 0,
             waves: 0,
