@@ -477,7 +477,7 @@ impl LineReader<'_> {
             None => (raw, None),
         };
         let encoding = comment.and_then(parse_hex_words).unwrap_or_default();
-        self.code(n, raw, code, None, encoding)
+        self.code(n, code, None, encoding)
     }
 
     fn objdump_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
@@ -516,7 +516,7 @@ impl LineReader<'_> {
             self.add_label(label, n);
             return Ok(());
         }
-        self.code(n, raw, code, address, encoding)
+        self.code(n, code, address, encoding)
     }
 
     fn llvm_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
@@ -564,14 +564,14 @@ impl LineReader<'_> {
                     .char_indices()
                     .map(|(i, c)| if i < offset { ' ' } else { c })
                     .collect();
-                return self.code(n, raw, &padded, None, Vec::new());
+                return self.code(n, &padded, None, Vec::new());
             }
             return Ok(());
         }
         if self.in_data_section {
             return Ok(());
         }
-        self.code(n, raw, code, None, Vec::new())
+        self.code(n, code, None, Vec::new())
     }
 
     fn directive(&mut self, n: u32, raw: &str, t: &str) -> Result<(), AsmError> {
@@ -717,7 +717,6 @@ impl LineReader<'_> {
     fn code(
         &mut self,
         n: u32,
-        raw: &str,
         code: &str,
         address: Option<u64>,
         encoding: Vec<u32>,
@@ -763,7 +762,6 @@ impl LineReader<'_> {
                 ),
             );
         }
-        let _ = raw;
         self.ensure_program(n);
         let p = self.current.as_mut().expect("program open");
         p.instructions.push(SourceInstr {

@@ -35,27 +35,6 @@ impl DispatchConfig {
         }
     }
 
-    /// Check ranges.
-    pub fn validate(&self) -> Result<(), SimError> {
-        let bad = |m: &str| Err(SimError::Dispatch(m.to_string()));
-        if self.count == 0 {
-            return bad("waves must be at least 1");
-        }
-        if !(self.pixels_per_triangle.is_finite() && self.pixels_per_triangle > 0.0) {
-            return bad("pixels_per_triangle must be a positive number");
-        }
-        if !(self.vertices_per_triangle.is_finite() && self.vertices_per_triangle > 0.0) {
-            return bad("vertices_per_triangle must be a positive number");
-        }
-        if self.workgroup_size == 0 || self.workgroup_size > 1024 {
-            return bad("workgroup_size must be between 1 and 1024");
-        }
-        if self.waves_per_simd == Some(0) {
-            return bad("waves_per_simd must be at least 1");
-        }
-        Ok(())
-    }
-
     /// Clocks between two waves arriving at this CU (pixel and vertex), or
     /// `None` for compute (workgroups come as fast as slots free up).
     ///

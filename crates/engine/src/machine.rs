@@ -63,7 +63,6 @@ struct Wave {
     unit_in_flight: [u16; MAX_UNITS],
     at_barrier: bool,
     barrier_gen: u32,
-    done: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -506,7 +505,6 @@ impl<'a> ComputeUnit<'a> {
                 unit_in_flight: [0; MAX_UNITS],
                 at_barrier: false,
                 barrier_gen: 0,
-                done: false,
             });
             self.resident[simd as usize].push(id);
             self.resident_count += 1;
@@ -682,9 +680,6 @@ impl<'a> ComputeUnit<'a> {
     /// Let wave `wid` take one free op if it can. Returns whether it did.
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
-        if w.done {
-            return Ok(false);
-        }
         let opi = self.trace[w.pc as usize] as usize;
         let op = self.hot[opi];
         match op.kind {
@@ -752,8 +747,7 @@ impl<'a> ComputeUnit<'a> {
 
     fn retire(&mut self, wid: usize) {
         let now = self.now;
-        let w = &mut self.waves[wid];
-        w.done = true;
+        let w = &self.waves[wid];
         let simd = w.simd as usize;
         let gid = w.group as usize;
         self.stats.wave_clocks_sum += now - w.launch;
