@@ -617,6 +617,22 @@ def class_of(name, enc, aco):
     return None
 
 
+# Mesa ACO's is_dual_issue_capable (aco_statistics.cpp, gfx11+; rdna-model.md 2.4): VALU ops that run
+# a wave64 in ONE pass. DPP forms never do; that is decided at parse time (the table holds base names).
+W64_SINGLE_RE = re.compile(
+    r"^v_(?:"
+    r"(?:fma|fmac|fmaak|fmamk|mul|add|sub|subrev)_(?:legacy_)?f(?:32|16)"
+    r"|(?:fmac|mul)_legacy_f32|fma_legacy_f32"
+    r"|mov_b32|mov_b16|movrel[sd]?\w*_b32|cndmask_b(?:32|16)|writelane_b32"
+    r"|(?:max|min)(?:_num)?_f(?:32|16)"
+    r"|(?:max|min)_[iu]16|(?:add|sub)_[iu]16|(?:add|sub)_nc_[iu]16|mad_[iu]16|mul_lo_u16"
+    r"|(?:not|and|or|xor)_b16|(?:lshlrev|lshrrev)_b16|ashrrev_i16"
+    r"|dot2\w*_(?:f16|bf16)"
+    r"|fma_mix\w*"
+    r"|dual_\w+"
+    r")$")
+
+
 def data_and_flags(name, enc, cls):
     toks = name.split("_")
     flags = set()
@@ -686,6 +702,8 @@ def data_and_flags(name, enc, cls):
         flags.add("scalar_dst")
     if name.startswith(("v_cmpx_", "v_cmpsx_")) or re.match(r"^s_\w+_(saveexec|wrexec)_b(32|64)$", name):
         flags.add("writes_exec")
+    if cls in ("valu", "valu.dual") and W64_SINGLE_RE.match(name):
+        flags.add("w64_single")
     return data, flags
 
 
@@ -808,13 +826,15 @@ HEADER = """\
 #             format_x/xy/xyz/xyzw = 1/1/2/2; smem x8/b256 = 8, x16/b512 = 16; ds_bvh_stack = pushed dwords);
 #             image ops and everything else '-' (image width comes from dmask at parse time).
 #   gens      generations where llvm-mc-19 accepts the bare mnemonic, as ranges (6-9,12).
-#   flags     comma-separated subset of: atomic rtn subdword d16 lds scalar_dst writes_exec llvm21 alias
+#   flags     comma-separated subset of: atomic rtn subdword d16 lds scalar_dst writes_exec w64_single llvm21 alias
 #             atomic: read-modify-write memory op (names with 'atomic', ds RMW ops incl. src2/append/consume);
 #             rtn: the NAME says it returns (…_rtn…); glc/sc0/th:..RETURN forms are decided at parse time.
 #             lds: loads into LDS (buffer/global/scratch_load_lds_*). d16: 16-bit (d16) data forms.
 #             scalar_dst: VALU op writing an SGPR/VCC (v_cmp*/v_cmpx*/v_cmps*, v_readlane, v_readfirstlane,
 #             v_s_*, carry-out ops v_*_co_*/v_addc/v_subb*, v_div_scale_*, v_mad_[iu]64_*).
 #             writes_exec: v_cmpx*/v_cmpsx*, s_*_saveexec_*, s_*_wrexec_* (by name only).
+#             w64_single: VALU op a gfx11+ SIMD runs for a wave64 in one pass (Mesa ACO is_dual_issue_capable:
+#             f32/f16 fma/mul/add/sub, moves, cndmask, writelane, min/max, 16-bit integer ops, dot2, fma_mix).
 #             llvm21: RDNA4 name added after LLVM 19 (not accepted by llvm-mc-19; kept for RGA/LLVM-21 dumps).
 #             alias: accepted but printed differently on EVERY generation in gens (details and the
 #             partial cases, e.g. buffer_load_dword on gfx11+, are listed in aliases.tsv).

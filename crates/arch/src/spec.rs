@@ -12,6 +12,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("gfx701", include_str!("../data/gfx701.toml")),
     ("gfx803", include_str!("../data/gfx803.toml")),
     ("gfx900", include_str!("../data/gfx900.toml")),
+    ("rdna2", include_str!("../data/rdna2.toml")),
+    ("rdna1", include_str!("../data/rdna1.toml")),
+    ("rdna3", include_str!("../data/rdna3.toml")),
+    ("gfx1102", include_str!("../data/gfx1102.toml")),
 ];
 
 /// One number of a model and where it comes from.
@@ -72,8 +76,18 @@ pub struct ClassSpec {
     pub issue: String,
     /// Execution unit (none for free ops).
     pub unit: Option<String>,
-    /// Cost: a parameter name, or a rule (`vmem_rate`, `smem_dwords`, `export_bits`, `sleep`).
+    /// Cost: a parameter name, or a rule (`vmem_rate`, `smem_dwords`, `export_bits`, `sleep`,
+    /// `lds_bytes`).
     pub cost: Option<String>,
+    /// Parameter with the result latency the register scoreboard charges
+    /// (clocks from issue until a dependent op may issue); none: the
+    /// result is ready when the unit is done.
+    pub latency: Option<String>,
+    /// A second unit the op also occupies (the transcendental unit beside
+    /// the VALU), for `also_cost` clocks.
+    pub also: Option<String>,
+    /// Parameter with the clocks the `also` unit is busy.
+    pub also_cost: Option<String>,
 }
 
 /// The `[issue]` table.
@@ -84,6 +98,18 @@ pub struct IssueSpec {
     pub categories: Vec<String>,
     /// Arbitration inside a category (`oldest`).
     pub arbitration: String,
+    /// Per-wave register scoreboard: an op waits until the registers it
+    /// reads have been written (each class's `latency`).
+    #[serde(default)]
+    pub scoreboard: bool,
+    /// Categories whose ops wait until the wave's outstanding VALU VGPR
+    /// writes have completed (RDNA's implicit `va_vdst(0)`).
+    #[serde(default)]
+    pub wait_valu_vgpr_writes: Vec<String>,
+    /// Categories whose ops wait until the wave's outstanding VALU SGPR
+    /// writes have completed (RDNA's implicit `va_sdst(0)`).
+    #[serde(default)]
+    pub wait_valu_sgpr_writes: Vec<String>,
 }
 
 /// A model file as written (variants leave out what they inherit).
@@ -123,7 +149,13 @@ pub struct ArchSpec {
 }
 
 /// Cost rules the engine implements besides fixed clocks.
-pub const COST_RULES: &[&str] = &["vmem_rate", "smem_dwords", "export_bits", "sleep"];
+pub const COST_RULES: &[&str] = &[
+    "vmem_rate",
+    "smem_dwords",
+    "export_bits",
+    "sleep",
+    "lds_bytes",
+];
 
 /// Problems with a model or an override.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -192,15 +224,29 @@ impl ArchSpec {
     }
 
     /// The built-in model for a target: its own variant if there is one
-    /// (`gfx900`), else the family model (`gcn` for gfx6-9).
+    /// (`gfx900`, `gfx1102`), else the family model (`gcn` for gfx6-9,
+    /// `rdna1` for gfx10.1, `rdna2` for gfx10.3, `rdna3` for gfx11).
     pub fn for_target(target: &Target) -> Option<ArchSpec> {
-        ArchSpec::builtin(&target.name).ok().or_else(|| {
-            target
-                .gen
-                .is_gcn()
-                .then(|| ArchSpec::builtin("gcn").ok())
-                .flatten()
-        })
+        ArchSpec::builtin(&target.name)
+            .ok()
+            .or_else(|| ArchSpec::builtin(ArchSpec::family_of(target)?).ok())
+    }
+
+    /// The family model that runs a target's code, if there is one.
+    pub fn family_of(target: &Target) -> Option<&'static str> {
+        use shadersim_isa::GfxGen;
+        let minor = target
+            .name
+            .strip_prefix("gfx")
+            .and_then(|n| n.get(2..3))
+            .and_then(|d| d.parse::<u32>().ok());
+        match target.gen {
+            g if g.is_gcn() => Some("gcn"),
+            GfxGen::Gfx10 if minor.unwrap_or(3) < 3 => Some("rdna1"),
+            GfxGen::Gfx10 => Some("rdna2"),
+            GfxGen::Gfx11 => Some("rdna3"),
+            _ => None,
+        }
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).
@@ -400,6 +446,35 @@ impl ArchSpec {
                         "class `{pat}` has cost `{cost}`, which is neither a rule nor a parameter"
                     )));
                 }
+            }
+            for p in [&c.latency, &c.also_cost].into_iter().flatten() {
+                if !self.params.contains_key(p) {
+                    return Err(
+                        self.invalid(format!("class `{pat}` names missing parameter `{p}`"))
+                    );
+                }
+            }
+            if let Some(u) = &c.also {
+                if !self.units.contains_key(u) {
+                    return Err(self.invalid(format!("class `{pat}` also uses unknown unit `{u}`")));
+                }
+                if c.also_cost.is_none() {
+                    return Err(self.invalid(format!(
+                        "class `{pat}` also uses unit `{u}` but names no `also_cost`"
+                    )));
+                }
+            }
+        }
+        for cat in self
+            .issue
+            .wait_valu_vgpr_writes
+            .iter()
+            .chain(&self.issue.wait_valu_sgpr_writes)
+        {
+            if !self.issue.categories.contains(cat) {
+                return Err(self.invalid(format!(
+                    "[issue] names unknown category `{cat}` among the waiting categories"
+                )));
             }
         }
         Ok(())

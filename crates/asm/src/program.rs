@@ -1,6 +1,6 @@
 //! What reading a file produces: programs of positioned instructions.
 
-use shadersim_isa::{GfxGen, Instruction, RegFile, Target};
+use shadersim_isa::{GfxGen, Instruction, RegFile, SpecialReg, Target};
 use std::fmt;
 
 /// A 1-based line and column in the input file.
@@ -210,6 +210,43 @@ impl Program {
             sgpr_source,
             computed_vgprs,
             computed_sgprs,
+        }
+    }
+
+    /// The wave size the program was compiled for, and the evidence: what
+    /// the file declares (`.amdhsa_wavefront_size32`), else, on gfx10+, the
+    /// registers its instructions name: wave32 code names the 32-bit halves
+    /// `exec_lo`/`vcc_lo` and wave64 code the pairs `exec`/`vcc`. `None`
+    /// when nothing tells (the model's default applies).
+    pub fn wave_size(&self) -> Option<(u32, String)> {
+        if let Some(w) = self.declared.wave_size {
+            return Some((w, "declared by the file".to_string()));
+        }
+        if self.gen().is_gcn() {
+            return Some((64, "GCN runs wave64 only".to_string()));
+        }
+        let (mut lo, mut pair) = (None, None);
+        for (i, s) in self.instructions.iter().enumerate() {
+            let inst = &s.inst;
+            for r in inst.operands.iter().flat_map(|o| o.regs()) {
+                if r.file != RegFile::Special {
+                    continue;
+                }
+                let exec_or_vcc = [SpecialReg::ExecLo as u16, SpecialReg::VccLo as u16];
+                if exec_or_vcc.contains(&r.first) {
+                    if r.count == 1 {
+                        lo.get_or_insert(i);
+                    } else {
+                        pair.get_or_insert(i);
+                    }
+                }
+            }
+        }
+        let line = |i: usize| self.instructions[i].pos.line;
+        match (lo, pair) {
+            (Some(i), None) => Some((32, format!("line {} names a 32-bit exec/vcc half", line(i)))),
+            (None, Some(i)) => Some((64, format!("line {} names a 64-bit exec/vcc pair", line(i)))),
+            _ => None,
         }
     }
 

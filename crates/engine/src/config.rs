@@ -19,6 +19,8 @@ pub struct DispatchConfig {
     pub workgroup_size: u32,
     /// Cap on waves per SIMD (None: what resources allow).
     pub waves_per_simd: Option<u32>,
+    /// Lanes per wave.
+    pub wave_size: u32,
 }
 
 impl DispatchConfig {
@@ -32,6 +34,7 @@ impl DispatchConfig {
             vertices_per_triangle: 1.0,
             workgroup_size: 64,
             waves_per_simd: None,
+            wave_size: 64,
         }
     }
 
@@ -40,20 +43,21 @@ impl DispatchConfig {
     ///
     /// Pixel (seed 004): the rasterizer emits 4 quads per clock from one
     /// triangle; with p pixels per triangle a wave of 16 quads takes
-    /// 16 / max(1, min(4, ceil(p / 4))) clocks. Vertex: the grouper takes 1
-    /// new vertex per clock and one triangle per clock, so a wave of 64
-    /// vertices needs max(64, 64 / A) clocks (the seed prints min(); its own
+    /// 16 / max(1, min(4, ceil(p / 4))) clocks (a wave32 is 8 quads). Vertex:
+    /// the grouper takes 1 new vertex per clock and one triangle per clock, so
+    /// a wave of 64 vertices needs max(64, 64 / A) clocks (the seed prints min(); its own
     /// reasoning gives max, see gcn-model.md). Both times `cu_count`: the
     /// CUs take turns.
     pub fn arrival_interval(&self, arch: &ArchSpec) -> Result<Option<f64>, SimError> {
         let p = |n: &str| arch.get_f64(n).map_err(|e| SimError::Model(e.to_string()));
         let cus = p("cu_count")?.max(1.0);
-        let wave = p("wave_size")?;
+        let wave = f64::from(self.wave_size.max(1));
         Ok(match self.stage {
             Stage::Pixel => {
                 let quads_per_tri = (self.pixels_per_triangle / 4.0).ceil();
                 let quads_per_clock = quads_per_tri.min(p("raster_quads_per_clock")?).max(1.0);
-                Some(cus * p("wave_quads")? / quads_per_clock)
+                // A wave is wave_size / 4 quads.
+                Some(cus * (wave / 4.0) / quads_per_clock)
             }
             Stage::Vertex => {
                 let vertices = wave / p("vgt_vertices_per_clock")?.max(f64::MIN_POSITIVE);

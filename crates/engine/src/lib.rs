@@ -26,7 +26,7 @@ pub mod stats;
 
 pub use config::DispatchConfig;
 pub use error::{SimError, StuckWave};
-pub use occupancy::{Limiter, Occupancy};
+pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
 pub use run::{Analysis, Simulation};
 pub use stats::SimStats;

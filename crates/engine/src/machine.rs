@@ -10,11 +10,11 @@
 use crate::config::DispatchConfig;
 use crate::error::{SimError, StuckWave};
 use crate::occupancy::Occupancy;
-use crate::ops::{OpKind, OpSource, SimProgram, NONE};
+use crate::ops::{op_flags, OpKind, OpSource, SimProgram, SlotRange, NONE, SCOREBOARD_SLOTS};
 use crate::stats::SimStats;
 use shadersim_arch::{ArchSpec, UnitKind, UnitScope};
 use shadersim_asm::{Program, Stage};
-use shadersim_isa::Counter;
+use shadersim_isa::{Counter, DepCtr};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -46,10 +46,90 @@ struct HotOp {
     kind: OpKind,
     category: u8,
     unit: u8,
+    also_unit: u8,
     cost: u32,
+    also_cost: u32,
+    result_delay: u32,
     inc: u16,
     dec_at_service: u16,
+    flags: u16,
     wait: [u8; NCOUNTERS],
+    /// Scoreboard slots read: `slots[reads.0 .. reads.0 + reads.1]`.
+    reads: (u32, u16),
+    /// Scoreboard slots written.
+    writes: (u32, u16),
+}
+
+/// Kinds of outstanding work `s_waitcnt_depctr` counts (rdna-model.md 2.7).
+const VA_VDST: usize = 0;
+const VA_SDST: usize = 1;
+const VA_VCC: usize = 2;
+const SA_SDST: usize = 3;
+const VM_VSRC: usize = 4;
+const TRACKED_KINDS: usize = 5;
+/// Completion times kept per kind: the widest field (`va_vdst`) counts to 15.
+const RING: usize = 16;
+
+/// A wave's register scoreboard and its outstanding ALU writes (models
+/// with `scoreboard = true`).
+#[derive(Debug, Clone)]
+struct WaveTrack {
+    /// Clock at which each register's newest value can be read.
+    ready: [u64; SCOREBOARD_SLOTS],
+    /// Completion times of the latest writes of each tracked kind.
+    rings: [[u64; RING]; TRACKED_KINDS],
+    heads: [u8; TRACKED_KINDS],
+    /// When every VALU VGPR / SGPR write issued so far has completed.
+    valu_vgpr_done: u64,
+    valu_sgpr_done: u64,
+}
+
+impl WaveTrack {
+    fn new() -> Box<WaveTrack> {
+        Box::new(WaveTrack {
+            ready: [0; SCOREBOARD_SLOTS],
+            rings: [[0; RING]; TRACKED_KINDS],
+            heads: [0; TRACKED_KINDS],
+            valu_vgpr_done: 0,
+            valu_sgpr_done: 0,
+        })
+    }
+
+    fn push(&mut self, kind: usize, done: u64) {
+        let h = self.heads[kind] as usize;
+        self.rings[kind][h] = done;
+        self.heads[kind] = ((h + 1) % RING) as u8;
+    }
+
+    /// The clock from which at most `limit` writes of `kind` are still
+    /// outstanding (`now` if already so).
+    fn settled(&self, kind: usize, limit: u8, now: u64) -> u64 {
+        let mut pending: Vec<u64> = self.rings[kind]
+            .iter()
+            .copied()
+            .filter(|&t| t > now)
+            .collect();
+        if pending.len() <= usize::from(limit) {
+            return now;
+        }
+        pending.sort_unstable();
+        pending[pending.len() - usize::from(limit) - 1]
+    }
+
+    /// The clock from which a depctr wait is satisfied.
+    fn depctr_settled(&self, d: &DepCtr, now: u64) -> u64 {
+        [
+            (VA_VDST, d.va_vdst),
+            (VA_SDST, d.va_sdst),
+            (VA_VCC, d.va_vcc),
+            (SA_SDST, d.sa_sdst),
+            (VM_VSRC, d.vm_vsrc),
+        ]
+        .into_iter()
+        .map(|(k, l)| self.settled(k, l, now))
+        .max()
+        .unwrap_or(now)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -63,6 +143,8 @@ struct Wave {
     unit_in_flight: [u16; MAX_UNITS],
     at_barrier: bool,
     barrier_gen: u32,
+    /// Scoreboard and outstanding writes (models with a scoreboard).
+    track: Option<Box<WaveTrack>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -115,6 +197,12 @@ pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
 struct ComputeUnit<'a> {
     input: &'a SimInput<'a>,
     hot: Vec<HotOp>,
+    /// Scoreboard slot ranges of every op, indexed by `HotOp::reads/writes`.
+    slots: Vec<SlotRange>,
+    depctr: Vec<DepCtr>,
+    scoreboard: bool,
+    /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
+    dependency_extra: u64,
     trace: &'a [u32],
     counter_max: [u8; NCOUNTERS],
     simds: u32,
@@ -157,7 +245,7 @@ impl<'a> ComputeUnit<'a> {
         let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
         let simds = p("simds")?.max(1);
         let interval = u64::from(p("issue_interval")?.max(1));
-        let wave_size = p("wave_size")?.max(1);
+        let wave_size = input.sim.wave_size.max(1);
         let mut units = Vec::new();
         for name in &input.sim.units {
             let u = &arch.units[name];
@@ -219,6 +307,12 @@ impl<'a> ComputeUnit<'a> {
         let nops = input.sim.ops.len();
         let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
         let stats = SimStats::new(input.sim, &input.sim.units, &instances);
+        let mut slots = Vec::new();
+        let mut push_slots = |ranges: &[SlotRange]| {
+            let start = slots.len() as u32;
+            slots.extend_from_slice(ranges);
+            (start, ranges.len() as u16)
+        };
         let hot = input
             .sim
             .ops
@@ -227,15 +321,29 @@ impl<'a> ComputeUnit<'a> {
                 kind: o.kind,
                 category: o.category,
                 unit: o.unit,
+                also_unit: o.also_unit,
                 cost: o.cost,
+                also_cost: o.also_cost,
+                result_delay: o.result_delay,
                 inc: o.inc.0,
                 dec_at_service: o.dec_at_service.0,
+                flags: o.flags,
                 wait: o.wait,
+                reads: push_slots(&o.reads),
+                writes: push_slots(&o.writes),
             })
             .collect();
+        let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
+        let dependency_extra = arch
+            .param("dependency_stall_extra_clocks")
+            .map_or(0, |v| v.round() as u64);
         Ok(ComputeUnit {
             input,
             hot,
+            slots,
+            depctr,
+            scoreboard: input.sim.scoreboard,
+            dependency_extra,
             trace: &input.sim.trace,
             counter_max: input.sim.counter_max,
             simds,
@@ -505,6 +613,7 @@ impl<'a> ComputeUnit<'a> {
                 unit_in_flight: [0; MAX_UNITS],
                 at_barrier: false,
                 barrier_gen: 0,
+                track: self.scoreboard.then(WaveTrack::new),
             });
             self.resident[simd as usize].push(id);
             self.resident_count += 1;
@@ -592,12 +701,46 @@ impl<'a> ComputeUnit<'a> {
         })
     }
 
-    fn can_issue(&self, wid: usize, opi: usize) -> bool {
+    fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
         let u = &self.units[op.unit as usize];
         if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd, self.simds)] > self.now {
             return false;
+        }
+        if op.also_unit != NONE {
+            let a = &self.units[op.also_unit as usize];
+            if a.free_at[a.instance(w.simd, self.simds)] > self.now {
+                return false;
+            }
+        }
+        if let Some(t) = &w.track {
+            // Register dependencies and the hardware's implicit waits: the
+            // wave cannot issue before its inputs are ready. The time is
+            // known now (only the wave itself writes its registers), so the
+            // wave sleeps until then.
+            let mut ready = 0u64;
+            let (start, len) = op.reads;
+            for &(first, count) in &self.slots[start as usize..start as usize + len as usize] {
+                for r in &t.ready[first as usize..(first + count) as usize] {
+                    ready = ready.max(*r);
+                }
+            }
+            if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
+                ready = ready.max(t.valu_vgpr_done);
+            }
+            if op.flags & op_flags::WAIT_VALU_SGPR != 0 {
+                ready = ready.max(t.valu_sgpr_done);
+            }
+            if ready > self.now {
+                let announced = w.pc > 0 && {
+                    let prev = self.trace[w.pc as usize - 1] as usize;
+                    self.hot[prev].flags & op_flags::DELAY_ALU != 0
+                };
+                let extra = if announced { 0 } else { self.dependency_extra };
+                self.waves[wid].ready_at = ready + extra;
+                return false;
+            }
         }
         if u.kind == UnitKind::Queue
             && (w.unit_in_flight[op.unit as usize] >= u.wave_limit || u.cu_in_flight >= u.cu_limit)
@@ -631,6 +774,42 @@ impl<'a> ComputeUnit<'a> {
             inc &= inc - 1;
         }
         w.pc += 1;
+        if let Some(t) = &mut w.track {
+            let done = now + u64::from(op.result_delay);
+            let (start, len) = op.writes;
+            for &(first, count) in &self.slots[start as usize..start as usize + len as usize] {
+                for r in &mut t.ready[first as usize..(first + count) as usize] {
+                    *r = done;
+                }
+            }
+            if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
+                t.push(VA_VDST, done);
+                t.valu_vgpr_done = t.valu_vgpr_done.max(done);
+            }
+            if op.flags & op_flags::VALU_SGPR_WRITE != 0 {
+                t.push(VA_SDST, done);
+                t.valu_sgpr_done = t.valu_sgpr_done.max(done);
+            }
+            if op.flags & op_flags::VALU_VCC_WRITE != 0 {
+                t.push(VA_VCC, done);
+            }
+            if op.flags & op_flags::SALU_SGPR_WRITE != 0 {
+                t.push(SA_SDST, done);
+            }
+            if op.flags & op_flags::VMEM_VGPR_READ != 0 {
+                // Sources are read while the op is served.
+                let served = u.free_at[inst].max(now) + cost;
+                t.push(VM_VSRC, served);
+            }
+        }
+        if op.also_unit != NONE {
+            let a = &mut self.units[op.also_unit as usize];
+            let ai = a.instance(simd, self.simds);
+            a.free_at[ai] = now + u64::from(op.also_cost);
+            a.busy += u64::from(op.also_cost);
+        }
+        let u = &mut self.units[unit_idx];
+        let w = &mut self.waves[wid];
         match u.kind {
             UnitKind::Pipe => {
                 u.free_at[inst] = now + cost;
@@ -696,6 +875,23 @@ impl<'a> ComputeUnit<'a> {
                 self.stats.free_ops += 1;
                 Ok(true)
             }
+            OpKind::DepWait => {
+                let now = self.now;
+                let until = w
+                    .track
+                    .as_ref()
+                    .map_or(now, |t| t.depctr_settled(&self.depctr[opi], now));
+                let w = &mut self.waves[wid];
+                if until > now {
+                    // Only time settles it: sleep until then.
+                    w.ready_at = until;
+                    Ok(false)
+                } else {
+                    w.pc += 1;
+                    self.stats.free_ops += 1;
+                    Ok(true)
+                }
+            }
             OpKind::Wait => {
                 if (0..NCOUNTERS).all(|c| w.cnt[c] <= op.wait[c]) {
                     self.waves[wid].pc += 1;
@@ -727,6 +923,17 @@ impl<'a> ComputeUnit<'a> {
                 Ok(changed)
             }
             OpKind::End => {
+                // The wave's registers are released only when its ALU
+                // results have been written.
+                let alu_done = w.track.as_ref().map_or(0, |t| {
+                    t.valu_vgpr_done
+                        .max(t.valu_sgpr_done)
+                        .max(t.rings[SA_SDST].iter().copied().max().unwrap_or(0))
+                });
+                if alu_done > self.now {
+                    self.waves[wid].ready_at = alu_done;
+                    return Ok(false);
+                }
                 if w.cnt.iter().all(|&c| c == 0) {
                     self.retire(wid);
                     Ok(true)
@@ -752,6 +959,7 @@ impl<'a> ComputeUnit<'a> {
         let gid = w.group as usize;
         self.stats.wave_clocks_sum += now - w.launch;
         self.stats.waves += 1;
+        self.waves[wid].track = None;
         let list = &mut self.resident[simd];
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {
             list.remove(p);

@@ -1,4 +1,23 @@
 //! How many waves fit on a SIMD, and what limits it.
+//!
+//! One rule for every AMD model, switched by the model's data
+//! (`rdna-model.md` section 5, `gcn-model.md` Occupancy):
+//!
+//! * **VGPRs.** The file holds `vgprs_per_simd` register rows of
+//!   `vgpr_row_lanes` lanes (GCN: 256 rows of 64 lanes; RDNA: 1024 or 1536
+//!   rows of 32). A wave of W lanes takes ceil(W / row lanes) rows per
+//!   register, rounded up to `vgpr_granule` rows. RDNA's granules (8/16/24
+//!   wave32 registers, 4/8/12 wave64 registers) are the same number of rows
+//!   for both wave sizes, which is why one granule parameter serves both.
+//! * **SGPRs** limit only when `sgprs_per_simd` is non-zero (GCN); RDNA
+//!   allocates a fixed 128 per wave from a file sized for every slot.
+//! * **LDS.** Workgroups whose LDS fits the pool, times their waves, over
+//!   the SIMDs sharing the pool: the CU (`lds_bytes_per_cu`, `simds`), or in
+//!   WGP mode (`wgp_mode` = 1) the `cus_per_wgp` CUs of a work-group
+//!   processor.
+//! * **Barriers.** Workgroups of more than one wave need a barrier slot:
+//!   at most `barrier_workgroups_per_cu` per CU (times `cus_per_wgp` in WGP
+//!   mode) when the model has that parameter.
 
 use crate::error::SimError;
 use shadersim_arch::ArchSpec;
@@ -16,6 +35,8 @@ pub enum Limiter {
     Lds,
     /// Wave slots.
     Slots,
+    /// Barrier resources: workgroups per CU (or WGP).
+    Workgroups,
     /// The user's `waves_per_simd` hint.
     Hints,
 }
@@ -28,6 +49,7 @@ impl Limiter {
             Limiter::Sgpr => "sgpr",
             Limiter::Lds => "lds",
             Limiter::Slots => "slots",
+            Limiter::Workgroups => "workgroups",
             Limiter::Hints => "hints",
         }
     }
@@ -39,6 +61,24 @@ impl fmt::Display for Limiter {
     }
 }
 
+/// What one wave (and its workgroup) asks of the compute unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResourceUsage {
+    /// VGPRs per wave (in registers of the wave's own width), before rounding.
+    pub vgprs: u32,
+    /// SGPRs per wave before rounding, excluding reserved ones.
+    pub sgprs: u32,
+    /// Whether the SGPR count came from the compiler (which leaves out the
+    /// reserved VCC/FLAT_SCRATCH/XNACK registers the hardware adds).
+    pub sgprs_declared: bool,
+    /// LDS bytes per workgroup before rounding.
+    pub lds_bytes: u32,
+    /// Lanes per wave.
+    pub wave_size: u32,
+    /// Waves per workgroup.
+    pub waves_per_group: u32,
+}
+
 /// Occupancy and the numbers behind it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Occupancy {
@@ -46,16 +86,22 @@ pub struct Occupancy {
     pub waves_per_simd: u32,
     /// What limits it.
     pub limiter: Limiter,
-    /// VGPRs per wave as allocated (rounded to the granule).
+    /// VGPRs per wave as allocated (rounded to the granule), in registers
+    /// of the wave's width.
     pub vgprs_allocated: u32,
     /// SGPRs per wave as allocated.
     pub sgprs_allocated: u32,
     /// LDS bytes per workgroup as allocated.
     pub lds_allocated: u32,
-    /// Limit from each resource: (slots, vgpr, sgpr, lds).
-    pub limits: [u32; 4],
+    /// Limit from each resource: (slots, vgpr, sgpr, lds, workgroups).
+    pub limits: [u32; 5],
     /// Whether register counts came from the compiler or were computed.
     pub vgprs_declared: bool,
+    /// Lanes per wave the figures are for.
+    pub wave_size: u32,
+    /// LDS bytes the simulated CU offers for workgroups (its share of a
+    /// WGP's pool in WGP mode).
+    pub lds_capacity: u32,
 }
 
 fn round_up(v: u32, g: u32) -> u32 {
@@ -67,50 +113,99 @@ fn round_up(v: u32, g: u32) -> u32 {
 }
 
 impl Occupancy {
-    /// Occupancy of `program` on `arch`, with workgroups of `waves_per_group`
-    /// waves and an optional cap from the hints.
+    /// Occupancy of `program` on `arch` for waves of `wave_size` lanes, with
+    /// workgroups of `waves_per_group` waves and an optional cap from the
+    /// hints.
     pub fn compute(
         program: &Program,
         arch: &ArchSpec,
+        wave_size: u32,
         waves_per_group: u32,
         cap: Option<u32>,
     ) -> Result<Occupancy, SimError> {
+        let usage = program.register_usage();
+        let occ = Occupancy::for_usage(
+            arch,
+            &ResourceUsage {
+                vgprs: usage.vgprs,
+                sgprs: usage.sgprs,
+                sgprs_declared: usage.sgpr_source == CountSource::Declared,
+                lds_bytes: program.declared.lds_bytes.unwrap_or(0),
+                wave_size,
+                waves_per_group,
+            },
+            cap,
+        )?;
+        Ok(Occupancy {
+            vgprs_declared: usage.vgpr_source == CountSource::Declared,
+            ..occ
+        })
+    }
+
+    /// Occupancy for a resource usage on `arch` (the rule of the module
+    /// docs), with an optional cap.
+    pub fn for_usage(
+        arch: &ArchSpec,
+        usage: &ResourceUsage,
+        cap: Option<u32>,
+    ) -> Result<Occupancy, SimError> {
         let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
+        // Parameters a model may leave out: the feature is absent.
+        let opt = |n: &str, default: u32| arch.param(n).map_or(default, |v| v.round() as u32);
         let slots = p("wave_slots_per_simd")?;
         let simds = p("simds")?.max(1);
-        let usage = program.register_usage();
-        let vgprs = round_up(usage.vgprs.max(1), p("vgpr_granule")?);
+        let wave_size = usage.wave_size.max(1);
+        let row_lanes = opt("vgpr_row_lanes", wave_size).max(1);
+        let rows_per_reg = wave_size.div_ceil(row_lanes);
+        let rows = round_up(usage.vgprs.max(1) * rows_per_reg, p("vgpr_granule")?);
+        let vgprs = rows / rows_per_reg.max(1);
+        let by_vgpr = p("vgprs_per_simd")? / rows.max(1);
         // LLVM's descriptor counts exclude VCC/FLAT_SCRATCH/XNACK; the
         // hardware allocates them too.
-        let extra = if usage.sgpr_source == CountSource::Declared {
-            p("sgpr_reserved")?
+        let extra = if usage.sgprs_declared {
+            opt("sgpr_reserved", 0)
         } else {
             0
         };
         let sgprs = round_up((usage.sgprs + extra).max(1), p("sgpr_granule")?);
-        let by_vgpr = p("vgprs_per_simd")? / vgprs;
         let sgpr_file = p("sgprs_per_simd")?;
         let by_sgpr = if sgpr_file == 0 {
             slots
         } else {
             sgpr_file / sgprs
         };
-        let lds_bytes = program.declared.lds_bytes.unwrap_or(0);
-        let lds = if lds_bytes == 0 {
+        let lds = if usage.lds_bytes == 0 {
             0
         } else {
-            round_up(lds_bytes, p("lds_granule")?)
+            round_up(usage.lds_bytes, p("lds_granule")?)
         };
+        let pool_cus = if opt("wgp_mode", 0) != 0 {
+            opt("cus_per_wgp", 1).max(1)
+        } else {
+            1
+        };
+        let lds_cu = p("lds_bytes_per_cu")?;
+        let pool_bytes = lds_cu * pool_cus;
+        let pool_simds = simds * pool_cus;
+        let group_waves = usage.waves_per_group.max(1);
         // Waves of the workgroups whose LDS fits, spread over the SIMDs.
-        let by_lds = match p("lds_bytes_per_cu")?.checked_div(lds) {
-            Some(groups) => (groups * waves_per_group.max(1)) / simds,
+        let by_lds = match pool_bytes.checked_div(lds) {
+            Some(groups) => (groups * group_waves) / pool_simds,
             None => slots,
+        };
+        let by_groups = match arch.param("barrier_workgroups_per_cu") {
+            Some(g) if group_waves > 1 => {
+                let groups = (g.round() as u32) * pool_cus;
+                (groups * group_waves) / pool_simds
+            }
+            _ => slots,
         };
         let mut best = (slots, Limiter::Slots);
         for (v, l) in [
             (by_vgpr, Limiter::Vgpr),
             (by_sgpr, Limiter::Sgpr),
             (by_lds, Limiter::Lds),
+            (by_groups, Limiter::Workgroups),
         ] {
             if v < best.0 {
                 best = (v, l);
@@ -133,8 +228,12 @@ impl Occupancy {
             vgprs_allocated: vgprs,
             sgprs_allocated: sgprs,
             lds_allocated: lds,
-            limits: [slots, by_vgpr, by_sgpr, by_lds],
-            vgprs_declared: usage.vgpr_source == CountSource::Declared,
+            limits: [slots, by_vgpr, by_sgpr, by_lds, by_groups],
+            vgprs_declared: false,
+            wave_size,
+            // The CU's share of the pool: in WGP mode a workgroup may use
+            // either CU's half, so the simulated CU sees pool / CUs.
+            lds_capacity: lds_cu,
         })
     }
 }

@@ -6,7 +6,9 @@
 use crate::error::SimError;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{Program, SourceInstr, Stage};
-use shadersim_isa::{Counter, GfxGen, InstrClass, InstrTable, Instruction};
+use shadersim_isa::{
+    Counter, DepCtr, GfxGen, InstrClass, InstrTable, Instruction, RegFile, RegRange,
+};
 use shadersim_mem::{coalesce_pattern, ImageAccess, ImageOp, LaneOrder, MemAccess, VmemRates};
 use shadersim_trace::MemoryFacts;
 use std::collections::HashMap;
@@ -55,6 +57,9 @@ pub enum OpKind {
     Nop,
     /// End of the program: waits for all counters, then the wave ends.
     End,
+    /// Free; waits until the wave's outstanding ALU writes and VMEM source
+    /// reads are few enough (`s_waitcnt_depctr`, `s_wait_alu`).
+    DepWait,
     /// The model has no unit for this class: a wave reaching it cannot go on.
     NoPath,
 }
@@ -68,6 +73,49 @@ pub enum OpSource {
     Fetch(usize),
     /// The implicit end after a program that does not end in `s_endpgm`.
     ImplicitEnd,
+}
+
+/// Scoreboard slots: every register a wave can name, in one index space
+/// (VGPRs, AGPRs, SGPRs, trap temporaries, special registers).
+pub const SCOREBOARD_SLOTS: usize = 256 + 256 + 128 + 16 + 17;
+
+/// A run of scoreboard slots: `(first, count)`.
+pub type SlotRange = (u16, u16);
+
+fn slot_range(r: &RegRange) -> Option<SlotRange> {
+    let (base, size) = match r.file {
+        RegFile::Vgpr => (0, 256),
+        RegFile::Agpr => (256, 256),
+        RegFile::Sgpr => (512, 128),
+        RegFile::Ttmp => (640, 16),
+        RegFile::Special => (656, 17),
+    };
+    let first = u32::from(r.first);
+    if first >= size {
+        return None;
+    }
+    let count = u32::from(r.count.max(1)).min(size - first);
+    Some(((base + first) as u16, count as u16))
+}
+
+/// Bits of [`StaticOp::flags`].
+pub mod op_flags {
+    /// Waits until the wave's VALU VGPR writes have completed.
+    pub const WAIT_VALU_VGPR: u16 = 1 << 0;
+    /// Waits until the wave's VALU SGPR writes have completed.
+    pub const WAIT_VALU_SGPR: u16 = 1 << 1;
+    /// A VALU op writing a VGPR (counted by `va_vdst`).
+    pub const VALU_VGPR_WRITE: u16 = 1 << 2;
+    /// A VALU op writing an SGPR (counted by `va_sdst`).
+    pub const VALU_SGPR_WRITE: u16 = 1 << 3;
+    /// A VALU op writing VCC (counted by `va_vcc`).
+    pub const VALU_VCC_WRITE: u16 = 1 << 4;
+    /// A SALU op writing an SGPR (counted by `sa_sdst`).
+    pub const SALU_SGPR_WRITE: u16 = 1 << 5;
+    /// A VMEM op reading VGPR sources (counted by `vm_vsrc` until served).
+    pub const VMEM_VGPR_READ: u16 = 1 << 6;
+    /// `s_delay_alu`: the compiler announced the next dependency.
+    pub const DELAY_ALU: u16 = 1 << 7;
 }
 
 /// One compiled instruction.
@@ -98,6 +146,21 @@ pub struct StaticOp {
     pub cost_basis: String,
     /// The lane pattern used, for buffer-like ops.
     pub pattern: Option<String>,
+    /// Clocks from issue until a dependent op may read the results (the
+    /// scoreboard; 0 = the results are not tracked).
+    pub result_delay: u32,
+    /// Scoreboard slots read (models with a scoreboard).
+    pub reads: Vec<SlotRange>,
+    /// Scoreboard slots written with `result_delay`.
+    pub writes: Vec<SlotRange>,
+    /// A second unit the op occupies ([`NONE`] for none).
+    pub also_unit: u8,
+    /// Clocks the second unit is busy.
+    pub also_cost: u32,
+    /// [`op_flags`] bits.
+    pub flags: u16,
+    /// For `DepWait` ops: the fields to wait for.
+    pub depctr: DepCtr,
 }
 
 /// Index of each counter's limit parameter in the model.
@@ -122,6 +185,10 @@ pub struct SimProgram {
     pub categories: Vec<String>,
     /// Unit names.
     pub units: Vec<String>,
+    /// Lanes per wave the ops were compiled for.
+    pub wave_size: u32,
+    /// Whether the model tracks register dependencies.
+    pub scoreboard: bool,
 }
 
 /// Inputs for compiling.
@@ -136,6 +203,8 @@ pub struct CompileInput<'a> {
     pub stage: Stage,
     /// Vertex input elements for the synthesized fetch shader (0 = none).
     pub vertex_inputs: u32,
+    /// Lanes per wave.
+    pub wave_size: u32,
     /// The model.
     pub arch: &'a ArchSpec,
 }
@@ -156,6 +225,12 @@ impl SimProgram {
                 .map_or(width_max, |v| v as u32);
             counter_max[c.index()] = v.min(width_max).min(255) as u8;
         }
+        let cat_set = |names: &[String]| -> u16 {
+            names
+                .iter()
+                .filter_map(|n| categories.iter().position(|c| c == n))
+                .fold(0u16, |m, i| m | (1 << i))
+        };
         let ctx = OpContext {
             arch,
             gen,
@@ -163,6 +238,10 @@ impl SimProgram {
             units: &units,
             rates: &rates,
             stage: input.stage,
+            wave_size: input.wave_size.clamp(1, 64),
+            scoreboard: arch.issue.scoreboard,
+            wait_vgpr_cats: cat_set(&arch.issue.wait_valu_vgpr_writes),
+            wait_sgpr_cats: cat_set(&arch.issue.wait_valu_sgpr_writes),
         };
         let mut ops = Vec::new();
         let mut fetch_shader = Vec::new();
@@ -187,6 +266,7 @@ impl SimProgram {
                 ops.push(op);
             }
         }
+        let (wave_size, scoreboard) = (ctx.wave_size, ctx.scoreboard);
         let mut op_of_instr = Vec::with_capacity(input.program.instructions.len());
         for (i, s) in input.program.instructions.iter().enumerate() {
             op_of_instr.push(ops.len() as u32);
@@ -214,6 +294,13 @@ impl SimProgram {
                 l2_requests: 0,
                 cost_basis: "implicit end of program: waits for all counters".into(),
                 pattern: None,
+                result_delay: 0,
+                reads: Vec::new(),
+                writes: Vec::new(),
+                also_unit: NONE,
+                also_cost: 0,
+                flags: 0,
+                depctr: DepCtr::NONE,
             });
         }
         Ok(SimProgram {
@@ -224,6 +311,8 @@ impl SimProgram {
             counter_max,
             categories,
             units,
+            wave_size,
+            scoreboard,
         })
     }
 }
@@ -248,6 +337,10 @@ struct OpContext<'a> {
     units: &'a [String],
     rates: &'a VmemRates,
     stage: Stage,
+    wave_size: u32,
+    scoreboard: bool,
+    wait_vgpr_cats: u16,
+    wait_sgpr_cats: u16,
 }
 
 impl OpContext<'_> {
@@ -286,7 +379,17 @@ impl OpContext<'_> {
             l2_requests: 0,
             cost_basis: String::new(),
             pattern: None,
+            result_delay: 0,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            also_unit: NONE,
+            also_cost: 0,
+            flags: 0,
+            depctr: DepCtr::NONE,
         };
+        if class == InstrClass::WaitDelayAlu {
+            op.flags |= op_flags::DELAY_ALU;
+        }
         let Some(spec) = self.arch.class(class) else {
             op.kind = OpKind::NoPath;
             op.cost_basis = format!(
@@ -315,8 +418,16 @@ impl OpContext<'_> {
                             op.wait[c.index()] = v.min(254) as u8;
                         }
                     }
-                    // s_delay_alu, s_waitcnt_depctr: no counter wait in this model.
-                    None => op.kind = OpKind::Nop,
+                    // s_waitcnt_depctr / s_wait_alu wait on the wave's own
+                    // outstanding ALU writes; s_delay_alu is a scheduling
+                    // hint (the scoreboard already interlocks).
+                    None => match inst.depctr() {
+                        Some(d) if d.is_wait() => {
+                            op.kind = OpKind::DepWait;
+                            op.depctr = d;
+                        }
+                        _ => op.kind = OpKind::Nop,
+                    },
                 }
             }
             if op.kind == OpKind::Sleep {
@@ -373,11 +484,28 @@ impl OpContext<'_> {
                 } else {
                     ("export_clocks_64bit", "64-bit or smaller")
                 };
-                let base = self.arch.get_u32(param).map_err(model)?;
+                // The rates are per 64 pixels; a wave32 export takes half.
+                let base = (self.arch.get_u32(param).map_err(model)? * self.wave_size)
+                    .div_ceil(64)
+                    .max(1);
                 let cus = self.arch.get_u32("cu_count").map_err(model)?.max(1);
                 op.cost_basis =
                     format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
                 base * cus
+            }
+            "lds_bytes" => {
+                let per = self
+                    .arch
+                    .get_u32("lds_bytes_per_clock")
+                    .map_err(model)?
+                    .max(1);
+                let bytes = self.wave_size * 4 * inst.data_dwords().unwrap_or(1).max(1);
+                op.cost_basis = format!(
+                    "{} lanes x {} bytes at {per} bytes per clock",
+                    self.wave_size,
+                    bytes / self.wave_size
+                );
+                bytes.div_ceil(per).max(1)
             }
             "" => 0,
             p => {
@@ -386,6 +514,77 @@ impl OpContext<'_> {
                 c
             }
         };
+        // A wave64 VALU op runs as several passes of the SIMD's lanes,
+        // except the ops a model runs in one pass.
+        let mut passes = 1;
+        if class.is_valu() && self.wave_size > 32 {
+            if let Some(p) = self.arch.param("wave64_valu_passes") {
+                let single = self.arch.param("wave64_single_pass").unwrap_or(0.0) != 0.0
+                    && inst.wave64_single_pass();
+                if !single {
+                    passes = (p.round() as u32).max(1);
+                }
+            }
+        }
+        if passes > 1 {
+            op.cost_basis = format!("{}; wave64 in {passes} passes", op.cost_basis);
+        }
+        let per_pass = op.cost;
+        op.cost = per_pass * passes;
+        if let Some(also) = &spec.also {
+            op.also_unit = self
+                .units
+                .iter()
+                .position(|u| u == also)
+                .ok_or_else(|| SimError::Model(format!("unknown unit `{also}`")))?
+                as u8;
+            let name = spec.also_cost.as_deref().unwrap_or("");
+            op.also_cost = self.arch.get_u32(name).map_err(model)? * passes;
+            op.cost_basis = format!("{}; {also} unit {} clocks", op.cost_basis, op.also_cost);
+        }
+        if self.scoreboard {
+            op.reads = inst.reads().iter().filter_map(slot_range).collect();
+            if let Some(lat) = &spec.latency {
+                let latency = self.arch.get_u32(lat).map_err(model)?;
+                // Results of the last pass: it starts (passes - 1) passes in.
+                op.result_delay = per_pass * (passes - 1) + latency;
+                op.writes = inst.writes().iter().filter_map(slot_range).collect();
+            }
+        }
+        let writes = inst.writes();
+        let vcc = |r: &RegRange| {
+            r.file == RegFile::Special && r.first <= shadersim_isa::SpecialReg::VccHi as u16
+        };
+        if class.is_valu() {
+            if writes.iter().any(|r| r.file == RegFile::Vgpr) {
+                op.flags |= op_flags::VALU_VGPR_WRITE;
+            }
+            if writes.iter().any(|r| r.file == RegFile::Sgpr || vcc(r)) {
+                op.flags |= op_flags::VALU_SGPR_WRITE;
+            }
+            if writes.iter().any(vcc) {
+                op.flags |= op_flags::VALU_VCC_WRITE;
+            }
+        }
+        if class == InstrClass::Salu && writes.iter().any(|r| r.file == RegFile::Sgpr || vcc(r)) {
+            op.flags |= op_flags::SALU_SGPR_WRITE;
+        }
+        if class.is_vmem() && inst.reads().iter().any(|r| r.file == RegFile::Vgpr) {
+            op.flags |= op_flags::VMEM_VGPR_READ;
+        }
+        let cat_bit = 1u16 << op.category;
+        if self.wait_vgpr_cats & cat_bit != 0 {
+            op.flags |= op_flags::WAIT_VALU_VGPR;
+        }
+        if self.wait_sgpr_cats & cat_bit != 0
+            && inst
+                .reads()
+                .iter()
+                .chain(&writes)
+                .any(|r| r.file == RegFile::Sgpr || vcc(r))
+        {
+            op.flags |= op_flags::WAIT_VALU_SGPR;
+        }
         Ok(op)
     }
 
@@ -402,7 +601,10 @@ impl OpContext<'_> {
             Err(_) => {
                 // Ops the coalescing model does not describe (BVH
                 // intersections, resource queries): an unfiltered image op.
-                let c = self.rates.get(shadersim_mem::Rate::ImageLoadStoreClocks);
+                let c = (self.rates.get(shadersim_mem::Rate::ImageLoadStoreClocks)
+                    * self.wave_size)
+                    .div_ceil(64)
+                    .max(1);
                 op.cost_basis = format!("`{base}`: not in the coalescing model; charged as an unfiltered image op ({c} clocks)");
                 return Ok(c);
             }
@@ -420,8 +622,14 @@ impl OpContext<'_> {
         } else {
             LaneOrder::Compute
         };
-        // Coherent execution (seed assumption 2): every lane active.
-        let result = coalesce_pattern(&access, &pattern, 0, order, u64::MAX, self.rates)
+        // Coherent execution (seed assumption 2): every lane of the wave
+        // active; a wave32 op is the first 32 lanes of the wave64 rules.
+        let exec = if self.wave_size >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.wave_size) - 1
+        };
+        let result = coalesce_pattern(&access, &pattern, 0, order, exec, self.rates)
             .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
         op.l2_requests = result.l2_requests;
         if !matches!(access, MemAccess::Image(_)) {

@@ -188,19 +188,27 @@ impl Simulation {
             }
             (None, _) => 0,
         };
-        let wave_size = arch.get_u32("wave_size")?.max(1);
+        let wave_size = choose_wave_size(program, &arch, d.wave_size.as_ref(), &mut notes)?;
+        dispatch.wave_size = wave_size;
         let group_waves = if stage == Stage::Compute {
             dispatch.workgroup_size.div_ceil(wave_size)
         } else {
             1
         };
-        let occupancy = Occupancy::compute(program, &arch, group_waves, dispatch.waves_per_simd)?;
+        let occupancy = Occupancy::compute(
+            program,
+            &arch,
+            wave_size,
+            group_waves,
+            dispatch.waves_per_simd,
+        )?;
         let sim = SimProgram::compile(&CompileInput {
             program,
             trace: &trace.ops,
             memory: &memory,
             stage,
             vertex_inputs,
+            wave_size,
             arch: &arch,
         })?;
         if stage == Stage::Vertex {
@@ -246,6 +254,7 @@ impl Simulation {
             memory: &self.memory,
             stage: self.dispatch.stage,
             vertex_inputs: self.vertex_inputs,
+            wave_size: self.dispatch.wave_size,
             arch: &s.arch,
         })?;
         Ok(s)
@@ -392,6 +401,28 @@ impl Simulation {
                 });
             }
         }
+        if let Some(chain) = self.dependency_chain() {
+            // The SIMDs overlap the chains of their resident waves.
+            let group_waves = match self.dispatch.stage {
+                Stage::Compute => self
+                    .dispatch
+                    .workgroup_size
+                    .div_ceil(self.dispatch.wave_size.max(1)),
+                _ => 1,
+            };
+            let total = f64::from(self.dispatch.count) * f64::from(group_waves);
+            let overlap = (simds * f64::from(self.occupancy.waves_per_simd))
+                .min(total)
+                .max(1.0);
+            out.push(ResourceBound {
+                resource: "dependency".into(),
+                clocks_per_wave: chain as f64 / overlap,
+                detail: format!(
+                    "one wave's issue and register dependency chain takes {chain} clocks, {} waves overlap it",
+                    fmt_num(overlap)
+                ),
+            });
+        }
         if let Ok(Some(r)) = self.dispatch.arrival_interval(arch) {
             out.push(ResourceBound {
                 resource: "dispatch".into(),
@@ -399,12 +430,60 @@ impl Simulation {
                 detail: format!("a new wave reaches this CU every {} clocks", fmt_num(r)),
             });
         }
+        // Largest first; on a tie the unit is named before the issue slots
+        // that feed it (a VALU op per clock is both).
         out.sort_by(|a, b| {
             b.clocks_per_wave
                 .total_cmp(&a.clocks_per_wave)
+                .then(
+                    a.resource
+                        .starts_with("issue:")
+                        .cmp(&b.resource.starts_with("issue:")),
+                )
                 .then(a.resource.cmp(&b.resource))
         });
         out
+    }
+
+    /// Clocks one wave needs alone on a SIMD with free units and no memory
+    /// latency: in-order issue with every register dependency's latency
+    /// (models with a scoreboard; `None` for others).
+    pub fn dependency_chain(&self) -> Option<u64> {
+        if !self.sim.scoreboard {
+            return None;
+        }
+        let mut ready = vec![0u64; crate::ops::SCOREBOARD_SLOTS];
+        let mut t = 0u64;
+        let mut end = 0u64;
+        for &i in &self.sim.trace {
+            let op = &self.sim.ops[i as usize];
+            if op.kind != OpKind::Unit {
+                continue;
+            }
+            let inputs = op
+                .reads
+                .iter()
+                .flat_map(|&(f, c)| &ready[f as usize..(f + c) as usize])
+                .copied()
+                .max()
+                .unwrap_or(0);
+            let start = t.max(inputs);
+            let is_pipe = self.arch.units[&self.sim.units[op.unit as usize]].kind == UnitKind::Pipe;
+            t = start
+                + if is_pipe {
+                    u64::from(op.cost.max(1))
+                } else {
+                    1
+                };
+            let done = start + u64::from(op.result_delay);
+            for &(f, c) in &op.writes {
+                for r in &mut ready[f as usize..(f + c) as usize] {
+                    *r = done;
+                }
+            }
+            end = end.max(t).max(done);
+        }
+        Some(end)
     }
 
     /// One line naming what limits throughput, with the numbers behind it.
@@ -437,6 +516,7 @@ impl Simulation {
                     ("vmem", _) => "VMEM rate".to_string(),
                     ("export", _) => "export".to_string(),
                     ("dispatch", _) => "dispatch starvation".to_string(),
+                    ("dependency", _) => "dependency latency".to_string(),
                     ("lds", _) => "LDS".to_string(),
                     ("smem", _) => "SMEM".to_string(),
                     ("salu", _) => "SALU".to_string(),
@@ -531,6 +611,44 @@ impl Simulation {
             clocks_per_wave: per_wave,
             bounds,
         }
+    }
+}
+
+/// The wave size of a run: the `[dispatch] wave_size` hint, else what the
+/// file says (declared, or the exec/vcc registers its code names), else the
+/// model's default. A model without wave32 runs every program as wave64.
+fn choose_wave_size(
+    program: &Program,
+    arch: &ArchSpec,
+    hint: Option<&toml::Spanned<u32>>,
+    notes: &mut Vec<String>,
+) -> Result<u32, PrepareError> {
+    let default = arch.get_u32("wave_size")?;
+    let wave32 = arch.param("supports_wave32").unwrap_or(0.0) != 0.0;
+    if let Some(h) = hint {
+        let w = *h.get_ref();
+        if w != 32 && w != 64 {
+            return Err(HintsError::at(h.span(), "wave_size must be 32 or 64").into());
+        }
+        if w == 32 && !wave32 {
+            return Err(HintsError::at(
+                h.span(),
+                format!("the `{}` model runs wave64 only", arch.name),
+            )
+            .into());
+        }
+        return Ok(w);
+    }
+    match program.wave_size() {
+        Some((32, why)) if !wave32 => {
+            notes.push(format!(
+                "the program is wave32 code ({why}); the `{}` model runs it as wave64",
+                arch.name
+            ));
+            Ok(64)
+        }
+        Some((w, _)) if w == 32 || w == 64 => Ok(w),
+        _ => Ok(default),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Every program of the real-compiler corpus (tests/fixtures) runs to
-//! completion on the `gcn` model with default hints: loops once, branches
-//! not taken, rgba8 trilinear samples, the stage the file says.
+//! completion on the `gcn` model and on its own GPU's model (RDNA files on
+//! `rdna1`/`rdna2`/`rdna3`) with default hints: loops once, branches not
+//! taken, rgba8 trilinear samples, the stage the file says.
 
 use serde::Deserialize;
 use shadersim_arch::ArchSpec;
@@ -21,7 +22,7 @@ struct Fixture {
 }
 
 #[test]
-fn every_fixture_program_runs_on_gcn_with_default_hints() {
+fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let manifest: Manifest =
         toml::from_str(&std::fs::read_to_string(dir.join("manifest.toml")).unwrap()).unwrap();
@@ -33,21 +34,33 @@ fn every_fixture_program_runs_on_gcn_with_default_hints() {
             ..Default::default()
         };
         let file = read_program_bytes(&f.path, &bytes, &opts).unwrap();
-        for p in &file.programs {
+        let target: shadersim_isa::Target = f.target.parse().unwrap();
+        let own = ArchSpec::for_target(&target)
+            .map(|a| a.name)
+            .unwrap_or_else(|| "rdna3".into());
+        let mut models = vec!["gcn".to_string()];
+        if own != "gcn" {
+            models.push(own);
+        }
+        for (p, model) in file
+            .programs
+            .iter()
+            .flat_map(|p| models.iter().map(move |m| (p, m)))
+        {
             let mut hints = Hints::default();
             // Keep the corpus run quick: 50 waves (or workgroups) each.
             hints.dispatch.waves = Some(toml::Spanned::new(0..0, 50));
-            let sim = Simulation::prepare(p, ArchSpec::builtin("gcn").unwrap(), &hints)
-                .unwrap_or_else(|e| panic!("{} {}: {e}", f.path, p.name));
+            let sim = Simulation::prepare(p, ArchSpec::builtin(model).unwrap(), &hints)
+                .unwrap_or_else(|e| panic!("{} {} on {model}: {e}", f.path, p.name));
             let stats = sim
                 .run()
-                .unwrap_or_else(|e| panic!("{} {}: {e}", f.path, p.name));
+                .unwrap_or_else(|e| panic!("{} {} on {model}: {e}", f.path, p.name));
             let expected = if sim.dispatch.stage == shadersim_asm::Stage::Compute {
                 stats.groups
             } else {
                 stats.waves
             };
-            assert_eq!(expected, 50, "{} {}", f.path, p.name);
+            assert_eq!(expected, 50, "{} {} on {model}", f.path, p.name);
             assert!(
                 stats.clocks > 0 && stats.throughput_per_clock() > 0.0,
                 "{} {}",
@@ -61,12 +74,12 @@ fn every_fixture_program_runs_on_gcn_with_default_hints() {
             assert_eq!(
                 stepped.run().unwrap(),
                 stats,
-                "{} {}: skipping idle clocks changed the result",
+                "{} {} on {model}: skipping idle clocks changed the result",
                 f.path,
                 p.name
             );
             runs += 1;
         }
     }
-    assert!(runs >= 98, "{runs} programs simulated");
+    assert!(runs >= 160, "{runs} program runs simulated");
 }

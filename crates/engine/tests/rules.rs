@@ -264,7 +264,7 @@ fn occupancy_follows_registers_and_lds() {
     let arch = ArchSpec::builtin("gcn").unwrap();
     // 65 VGPRs allocate 68 (granule 4): 256 / 68 = 3 waves per SIMD.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 65\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\nv_add_f32 v0, v1, v2\ns_endpgm\n");
-    let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
+    let o = Occupancy::compute(&p, &arch, 64, 1, None).unwrap();
     assert_eq!(
         (o.waves_per_simd, o.limiter, o.vgprs_allocated),
         (3, Limiter::Vgpr, 68)
@@ -272,20 +272,20 @@ fn occupancy_follows_registers_and_lds() {
     // 24 VGPRs: 256 / 24 = 10, the slot limit (10) wins.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 24\n.amdhsa_next_free_sgpr 10\n.end_amdhsa_kernel\ns_endpgm\n");
     assert_eq!(
-        Occupancy::compute(&p, &arch, 1, None).unwrap().limiter,
+        Occupancy::compute(&p, &arch, 64, 1, None).unwrap().limiter,
         Limiter::Slots
     );
     // 100 SGPRs + 6 reserved = 106, allocated 112: 800 / 112 = 7.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 8\n.amdhsa_next_free_sgpr 100\n.end_amdhsa_kernel\ns_endpgm\n");
-    let o = Occupancy::compute(&p, &arch, 1, None).unwrap();
+    let o = Occupancy::compute(&p, &arch, 64, 1, None).unwrap();
     assert_eq!((o.waves_per_simd, o.limiter), (7, Limiter::Sgpr));
     // 20 KB of LDS per 256-thread group: 65536 / 20480 = 3 groups x 4 waves
     // = 12 waves over 4 SIMDs = 3 per SIMD.
     let p = program(".type k,@function\nk:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 8\n.amdhsa_next_free_sgpr 10\n.amdhsa_group_segment_fixed_size 20480\n.end_amdhsa_kernel\ns_endpgm\n");
-    let o = Occupancy::compute(&p, &arch, 4, None).unwrap();
+    let o = Occupancy::compute(&p, &arch, 64, 4, None).unwrap();
     assert_eq!((o.waves_per_simd, o.limiter), (3, Limiter::Lds));
     // A hint below every resource limit names the hints.
-    let o = Occupancy::compute(&p, &arch, 4, Some(2)).unwrap();
+    let o = Occupancy::compute(&p, &arch, 64, 4, Some(2)).unwrap();
     assert_eq!((o.waves_per_simd, o.limiter), (2, Limiter::Hints));
 }
 

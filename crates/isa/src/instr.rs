@@ -100,6 +100,58 @@ pub struct DelayAlu {
     pub id1: AluDep,
 }
 
+/// The fields of an `s_waitcnt_depctr` (gfx10/11) or `s_wait_alu` (gfx12):
+/// the largest number of each kind of outstanding operation the wave may
+/// still have (rdna-model.md 2.7; all-ones = no wait).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepCtr {
+    /// VALU writes of VGPRs in flight (0..15), bits 15:12.
+    pub va_vdst: u8,
+    /// VALU writes of SGPRs in flight (0..7), bits 11:9.
+    pub va_sdst: u8,
+    /// VALU reads of SGPRs in flight (0..1), bit 8.
+    pub va_ssrc: u8,
+    /// Hold count (0..1), bit 7.
+    pub hold_cnt: u8,
+    /// VMEM reads of VGPR sources not yet done (0..7), bits 4:2.
+    pub vm_vsrc: u8,
+    /// VALU writes of VCC in flight (0..1), bit 1.
+    pub va_vcc: u8,
+    /// SALU writes of SGPRs in flight (0..1), bit 0.
+    pub sa_sdst: u8,
+}
+
+impl DepCtr {
+    /// No wait: every field at its maximum.
+    pub const NONE: DepCtr = DepCtr {
+        va_vdst: 15,
+        va_sdst: 7,
+        va_ssrc: 1,
+        hold_cnt: 1,
+        vm_vsrc: 7,
+        va_vcc: 1,
+        sa_sdst: 1,
+    };
+
+    /// Decode the 16-bit immediate.
+    pub fn from_imm(imm: u32) -> DepCtr {
+        DepCtr {
+            va_vdst: ((imm >> 12) & 0xf) as u8,
+            va_sdst: ((imm >> 9) & 0x7) as u8,
+            va_ssrc: ((imm >> 8) & 0x1) as u8,
+            hold_cnt: ((imm >> 7) & 0x1) as u8,
+            vm_vsrc: ((imm >> 2) & 0x7) as u8,
+            va_vcc: ((imm >> 1) & 0x1) as u8,
+            sa_sdst: (imm & 0x1) as u8,
+        }
+    }
+
+    /// Does it wait for anything?
+    pub fn is_wait(&self) -> bool {
+        *self != DepCtr::NONE
+    }
+}
+
 /// Mnemonic prefixes of VALU ops whose second operand is a carry/extra
 /// scalar destination (`v_add_co_u32 v0, vcc, v1, v2`). LLVM prints it
 /// explicitly; we only need to know it is written, not read.
@@ -660,6 +712,71 @@ impl Instruction {
             .filter(|o| matches!(o, Operand::Reg { .. }))
             .count() as u32;
         Some(32 * regs)
+    }
+
+    /// The fields of an `s_waitcnt_depctr` / `s_wait_alu`, if this is one:
+    /// an immediate (`0xfff`) or named fields (`depctr_va_vdst(0)
+    /// depctr_sa_sdst(0)`, also joined by `&` or `|`). `None` when the text
+    /// cannot be read.
+    pub fn depctr(&self) -> Option<DepCtr> {
+        if self.info.class != InstrClass::WaitDepctr {
+            return None;
+        }
+        let text = self.operand_text.trim();
+        if let Some(v) = parse_int(text) {
+            return u32::try_from(v).ok().map(|v| DepCtr::from_imm(v & 0xffff));
+        }
+        let mut d = DepCtr::NONE;
+        for field in text
+            .split(|c: char| c.is_whitespace() || c == '&' || c == '|' || c == ',')
+            .filter(|f| !f.is_empty())
+        {
+            let (key, value) = field.strip_suffix(')')?.split_once('(')?;
+            let v = u8::try_from(parse_int(value.trim())?).ok()?;
+            let key = key.trim().strip_prefix("depctr_").unwrap_or(key.trim());
+            let (slot, max) = match key {
+                "va_vdst" => (&mut d.va_vdst, 15),
+                "va_sdst" => (&mut d.va_sdst, 7),
+                "va_ssrc" => (&mut d.va_ssrc, 1),
+                "hold_cnt" => (&mut d.hold_cnt, 1),
+                "vm_vsrc" => (&mut d.vm_vsrc, 7),
+                "va_vcc" => (&mut d.va_vcc, 1),
+                "sa_sdst" => (&mut d.sa_sdst, 1),
+                _ => return None,
+            };
+            if v > max {
+                return None;
+            }
+            *slot = v;
+        }
+        Some(d)
+    }
+
+    /// Whether a gfx11+ SIMD runs this VALU op for a wave64 in one pass
+    /// (the table's `w64_single` flag; DPP forms never are).
+    pub fn wave64_single_pass(&self) -> bool {
+        let dpp = self.mnemonic.ends_with("_dpp")
+            || self.mnemonic.ends_with("_dpp8")
+            || self.modifiers.iter().any(|m| {
+                matches!(
+                    m.key.as_str(),
+                    "dpp8"
+                        | "quad_perm"
+                        | "row_shl"
+                        | "row_shr"
+                        | "row_ror"
+                        | "row_mirror"
+                        | "row_half_mirror"
+                        | "row_bcast"
+                        | "row_share"
+                        | "row_xmask"
+                        | "wave_shl"
+                        | "wave_shr"
+                        | "wave_rol"
+                        | "wave_ror"
+                )
+            });
+        self.info.flags.contains(InstrFlags::W64_SINGLE) && !dpp
     }
 
     /// The fields of an `s_delay_alu` (gfx11+), if this is one.

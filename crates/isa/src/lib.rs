@@ -20,7 +20,7 @@ pub mod target;
 pub mod waitcnt;
 
 pub use class::{Encoding, InstrClass, MemDirection};
-pub use instr::{ExportTarget, InstrError, Instruction, Recognition};
+pub use instr::{DepCtr, ExportTarget, InstrError, Instruction, Recognition};
 pub use operand::{Operand, RegFile, RegRange, SpecialReg};
 pub use table::{InstrInfo, InstrTable};
 pub use target::{GfxGen, Target};

@@ -36,8 +36,11 @@ impl InstrFlags {
     pub const LLVM21: InstrFlags = InstrFlags(1 << 7);
     /// A spelling LLVM accepts but prints differently.
     pub const ALIAS: InstrFlags = InstrFlags(1 << 8);
+    /// A VALU op a gfx11+ SIMD runs for a wave64 in one pass (Mesa ACO's
+    /// `is_dual_issue_capable`).
+    pub const W64_SINGLE: InstrFlags = InstrFlags(1 << 9);
 
-    const NAMES: [(&'static str, InstrFlags); 9] = [
+    const NAMES: [(&'static str, InstrFlags); 10] = [
         ("atomic", InstrFlags::ATOMIC),
         ("rtn", InstrFlags::RTN),
         ("subdword", InstrFlags::SUBDWORD),
@@ -47,6 +50,7 @@ impl InstrFlags {
         ("writes_exec", InstrFlags::WRITES_EXEC),
         ("llvm21", InstrFlags::LLVM21),
         ("alias", InstrFlags::ALIAS),
+        ("w64_single", InstrFlags::W64_SINGLE),
     ];
 
     /// Does the set hold every flag of `other`?

@@ -108,7 +108,7 @@ pub struct OccupancyView {
     /// LDS bytes allocated per workgroup.
     pub lds_bytes: u32,
     /// Waves per SIMD each resource allows: slots, vgpr, sgpr, lds.
-    pub limits: [u32; 4],
+    pub limits: [u32; 5],
     /// Most waves resident on the CU at once.
     pub peak_waves: u32,
 }

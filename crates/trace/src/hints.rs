@@ -49,6 +49,8 @@ pub struct DispatchHints {
     pub waves: Option<Spanned<u32>>,
     /// Cap on occupancy (waves per SIMD).
     pub waves_per_simd: Option<Spanned<u32>>,
+    /// Lanes per wave (RDNA: 32 or 64); default from the file, else the model's.
+    pub wave_size: Option<Spanned<u32>>,
 }
 
 /// `[[loop]]`: how many times a loop's header runs each time the loop is entered.

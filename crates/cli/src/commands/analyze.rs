@@ -57,6 +57,7 @@ const DISPATCH_KEYS: &[&str] = &[
     "workgroup_size",
     "waves",
     "waves_per_simd",
+    "wave_size",
 ];
 
 /// Put a `--set` dispatch override into the hints (it wins over the file).
@@ -86,6 +87,7 @@ fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliErro
         "workgroup_size" => d.workgroup_size = Some(int()?),
         "waves" => d.waves = Some(int()?),
         "waves_per_simd" => d.waves_per_simd = Some(int()?),
+        "wave_size" => d.wave_size = Some(int()?),
         _ => unreachable!("only DISPATCH_KEYS are passed"),
     }
     Ok(())
@@ -117,12 +119,17 @@ pub fn run(args: Args) -> CliResult {
         None => match program.target.as_ref().and_then(ArchSpec::for_target) {
             Some(a) => a,
             None => {
+                // The newest model stands in for a newer GPU's code.
+                let stand_in = match &program.target {
+                    Some(t) if !t.gen.is_gcn() => "rdna3",
+                    _ => "gcn",
+                };
                 if let Some(t) = &program.target {
                     notes.push(format!(
-                        "no model for {t} yet; simulating on `gcn` (choose one with --arch)"
+                        "no model for {t} yet; simulating on `{stand_in}` (choose one with --arch)"
                     ));
                 }
-                ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?
+                ArchSpec::builtin(stand_in).map_err(|e| CliError::Input(e.to_string()))?
             }
         },
     };
