@@ -100,16 +100,29 @@ RADV_PIPELINES=(
     "blur|pixel|fullscreen.vert blur.frag|"
     "alpha_test|pixel|transform.vert alpha_test.frag|"
     "reduce|compute|reduce.comp|"
+    "tile_matmul|compute|tile_matmul.comp|"
+    "many_lights|pixel|transform.vert many_lights.frag|"
     "lighting_wave32|pixel|transform.vert lighting.frag|pswave32,gewave32"
+    "skinning_wave32|vertex|skinning.vert flat.frag|pswave32,gewave32"
+    "blur_wave32|pixel|fullscreen.vert blur.frag|pswave32,gewave32"
+    "alpha_test_wave32|pixel|transform.vert alpha_test.frag|pswave32,gewave32"
     "reduce_wave32|compute|reduce.comp|cswave32"
+    "tile_matmul_wave32|compute|tile_matmul.comp|cswave32"
+    "many_lights_wave32|pixel|transform.vert many_lights.frag|pswave32,gewave32"
 )
 # family|gfx|pipelines. Mesa 22.3 knows no gfx12 family; gfx6/gfx7 (tahiti, bonaire) compile
 # but ACO 22.3 prints "Shader disassembly is not supported" for them without CLRX, so none.
+# RDNA families get every pipeline in wave64 (RADV 22.3's default for graphics) and wave32
+# (RADV_PERFTEST), so occupancy can be checked against the driver on both wave sizes.
+RDNA_PIPELINES="lighting skinning blur alpha_test reduce tile_matmul many_lights lighting_wave32 skinning_wave32 blur_wave32 alpha_test_wave32 reduce_wave32 tile_matmul_wave32 many_lights_wave32"
+# (navi10's reduce listings fold repeated s_nop lines into "(then repeated N times)", which
+# the reader learns separately; they are left out here until it does.)
 RADV_JOBS=(
     "polaris10|gfx803|lighting reduce"
-    "vega10|gfx900|lighting skinning blur alpha_test reduce"
-    "navi21|gfx1030|lighting skinning blur alpha_test reduce"
-    "gfx1100|gfx1100|lighting skinning blur alpha_test reduce lighting_wave32 reduce_wave32"
+    "vega10|gfx900|lighting skinning blur alpha_test reduce tile_matmul many_lights"
+    "navi10|gfx1010|lighting skinning blur alpha_test tile_matmul many_lights lighting_wave32 skinning_wave32 blur_wave32 alpha_test_wave32 tile_matmul_wave32 many_lights_wave32"
+    "navi21|gfx1030|$RDNA_PIPELINES"
+    "gfx1100|gfx1100|$RDNA_PIPELINES"
 )
 
 rm -rf "$FIX/llvm" "$FIX/objdump" "$FIX/radv"

@@ -1,0 +1,146 @@
+//! shadersim's occupancy against the driver's own figure ("Subgroups per
+//! SIMD", VK_KHR_pipeline_executable_properties) for every shader of every
+//! RADV fixture, fed the driver's own inputs (ACO's allocated VGPRs, the
+//! LDS size, the subgroup size and the workgroup size the dump states).
+//!
+//! RADV 22.3 states occupancy on its own convention (rdna-model.md 5.3):
+//! on gfx10+ it counts wave32-sized waves: a wave64 figure is doubled, and
+//! wave32 is capped at twice the hardware slots (RADV starts from the
+//! wave64 slots x 64 / wave size). It ignores SGPRs and barrier limits on
+//! gfx10+, and for pixel shaders charges LDS only for interpolants (not
+//! known from the dump, and never limiting for these shaders). The test
+//! converts shadersim's hardware figure to that convention.
+
+use serde::Deserialize;
+use shadersim_arch::ArchSpec;
+use shadersim_engine::{Occupancy, ResourceUsage};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+struct Manifest {
+    fixture: Vec<Fixture>,
+}
+
+#[derive(Deserialize)]
+struct Fixture {
+    path: String,
+    dialect: String,
+    target: String,
+    #[serde(default)]
+    family: String,
+    #[serde(default)]
+    statistics: String,
+    #[serde(default)]
+    shaders: Vec<Shader>,
+}
+
+#[derive(Deserialize)]
+struct Shader {
+    stage: String,
+    executable_index: usize,
+}
+
+#[derive(Deserialize)]
+struct Stats {
+    executable: Vec<Executable>,
+}
+
+#[derive(Deserialize)]
+struct Executable {
+    subgroup_size: u32,
+    statistics: BTreeMap<String, toml::Value>,
+}
+
+fn stat(e: &Executable, key: &str) -> u32 {
+    e.statistics[key].as_integer().unwrap() as u32
+}
+
+/// Threads per workgroup from a RADV dump's `workgroup-size: X, Y, Z` line.
+fn workgroup_threads(dump: &Path) -> u32 {
+    std::fs::read_to_string(dump)
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("workgroup-size:"))
+        .map_or(1, |v| {
+            v.split(',')
+                .map(|n| n.trim().parse::<u32>().unwrap())
+                .product()
+        })
+}
+
+/// The driver's convention for a hardware occupancy (see the module docs).
+fn radv_convention(o: &Occupancy, gen_is_gcn: bool) -> u32 {
+    let [slots, vgpr, _sgpr, lds, _groups] = o.limits;
+    // Without LDS the LDS limit is reported as the slots: no limit.
+    let lds = if o.lds_allocated == 0 { u32::MAX } else { lds };
+    if gen_is_gcn {
+        o.waves_per_simd
+    } else if o.wave_size == 64 {
+        2 * slots.min(vgpr).min(lds)
+    } else {
+        (2 * slots).min(vgpr).min(lds)
+    }
+}
+
+#[test]
+fn occupancy_matches_the_drivers_on_its_convention() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let manifest: Manifest =
+        toml::from_str(&std::fs::read_to_string(dir.join("manifest.toml")).unwrap()).unwrap();
+    let (mut rdna_total, mut rdna_equal) = (0, 0);
+    let mut mismatches = Vec::new();
+    for f in manifest.fixture.iter().filter(|f| f.dialect == "radv") {
+        let stats: Stats =
+            toml::from_str(&std::fs::read_to_string(dir.join(&f.statistics)).unwrap()).unwrap();
+        let target: shadersim_isa::Target = f.target.parse().unwrap();
+        let arch = ArchSpec::for_target(&target).unwrap();
+        for s in &f.shaders {
+            let e = &stats.executable[s.executable_index];
+            let compute = s.stage == "compute";
+            let threads = if compute {
+                workgroup_threads(&dir.join(&f.path))
+            } else {
+                1
+            };
+            let usage = ResourceUsage {
+                vgprs: stat(e, "VGPRs"),
+                sgprs: stat(e, "SGPRs"),
+                sgprs_declared: false,
+                lds_bytes: if compute { stat(e, "LDS size") } else { 0 },
+                wave_size: e.subgroup_size,
+                waves_per_group: threads.div_ceil(e.subgroup_size),
+            };
+            let o = Occupancy::for_usage(&arch, &usage, None).unwrap();
+            let ours = radv_convention(&o, target.gen.is_gcn());
+            let driver = stat(e, "Subgroups per SIMD");
+            let rdna = !target.gen.is_gcn();
+            if rdna {
+                rdna_total += 1;
+            }
+            if ours == driver {
+                rdna_equal += usize::from(rdna);
+            } else {
+                mismatches.push(format!(
+                    "{} {} ({}, wave{}, {} VGPRs): shadersim {ours} ({} hardware), driver {driver}",
+                    f.path, s.stage, f.family, e.subgroup_size, usage.vgprs, o.waves_per_simd
+                ));
+            }
+        }
+    }
+    println!(
+        "RDNA shaders: {rdna_equal} of {rdna_total} equal the driver's figure; mismatches:\n{}",
+        mismatches.join("\n")
+    );
+    assert!(rdna_total >= 70, "{rdna_total} RDNA shaders compared");
+    assert!(
+        rdna_equal * 100 >= rdna_total * 98,
+        "{rdna_equal} of {rdna_total}: {mismatches:#?}"
+    );
+    // Known GCN exception: RADV gives Polaris 8 wave slots per SIMD
+    // (Mesa's ac_gpu_info), the gfx803 model Fiji's 10. Every other
+    // mismatch is a failure.
+    for m in &mismatches {
+        assert!(m.contains("polaris10"), "{m}");
+    }
+}
