@@ -12,8 +12,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("gfx701", include_str!("../data/gfx701.toml")),
     ("gfx803", include_str!("../data/gfx803.toml")),
     ("gfx900", include_str!("../data/gfx900.toml")),
-    ("rdna2", include_str!("../data/rdna2.toml")),
     ("rdna1", include_str!("../data/rdna1.toml")),
+    ("rdna2", include_str!("../data/rdna2.toml")),
     ("rdna3", include_str!("../data/rdna3.toml")),
     ("gfx1102", include_str!("../data/gfx1102.toml")),
 ];

@@ -1,6 +1,8 @@
 //! The simulator's hot path: 500 waves of a real ~180-instruction pixel
-//! shader (Mesa RADV's textured lighting shader for Vega, with its light
-//! loop run 4 times). Reports simulated wave-instructions per second.
+//! shader (Mesa RADV's textured lighting shader, with its light loop run 4
+//! times) on GCN (Vega, wave64) and on RDNA 3 (the gfx1100 wave32 build of
+//! the same shader, with the register scoreboard on). Reports simulated
+//! wave-instructions per second.
 
 // criterion_group! generates a public function without documentation.
 #![allow(missing_docs)]
@@ -12,13 +14,15 @@ use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
 const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
+const LIGHTING_WAVE32: &str =
+    include_str!("../../../tests/fixtures/radv/gfx1100/lighting_wave32.txt");
 
-fn prepare(loop_iterations: u32) -> Simulation {
+fn prepare(text: &str, target: &str, model: &str, loop_iterations: u32) -> Simulation {
     let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
+        target: Some(target.parse().unwrap()),
         ..Default::default()
     };
-    let file = read_program_text("lighting.txt", LIGHTING, &opts).unwrap();
+    let file = read_program_text("lighting.txt", text, &opts).unwrap();
     let program = file
         .programs
         .iter()
@@ -31,16 +35,24 @@ fn prepare(loop_iterations: u32) -> Simulation {
         "[dispatch]\nstage = \"pixel\"\nwaves = 500\n[[loop]]\nline = {line}\niterations = {loop_iterations}\n"
     ))
     .unwrap();
-    Simulation::prepare(program, ArchSpec::builtin("gfx900").unwrap(), &hints).unwrap()
+    Simulation::prepare(program, ArchSpec::builtin(model).unwrap(), &hints).unwrap()
 }
 
 fn bench(c: &mut Criterion) {
-    let sim = prepare(4);
+    let sim = prepare(LIGHTING, "gfx900", "gfx900", 4);
     let stats = sim.run().unwrap();
     let wave_instructions = sim.wave_instructions(&stats);
     let mut g = c.benchmark_group("simulate");
     g.throughput(Throughput::Elements(wave_instructions));
     g.bench_function("lighting_ps_500_waves", |b| b.iter(|| sim.run().unwrap()));
+    g.finish();
+    let rdna = prepare(LIGHTING_WAVE32, "gfx1100", "rdna3", 4);
+    let rdna_stats = rdna.run().unwrap();
+    let mut g = c.benchmark_group("simulate_rdna3");
+    g.throughput(Throughput::Elements(rdna.wave_instructions(&rdna_stats)));
+    g.bench_function("lighting_ps_wave32_500_waves", |b| {
+        b.iter(|| rdna.run().unwrap())
+    });
     g.finish();
     let mut g = c.benchmark_group("latency_tolerance");
     g.sample_size(10);

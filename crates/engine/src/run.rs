@@ -163,26 +163,25 @@ impl Simulation {
         if stage != Stage::Compute && d.workgroup_size.is_some() {
             notes.push("workgroup_size applies to compute shaders only; ignored".into());
         }
-        // Seed 004 assumption 4: a vertex shader calls a fetch shader. Real
-        // LLVM and RADV vertex shaders fetch their own inputs, so without a
-        // hint we add one only to programs that load nothing themselves.
-        let own_loads = trace.ops.iter().any(|&i| {
-            let c = program.instructions[i as usize].inst.class();
-            c.is_vmem() && c != InstrClass::VmemCache
-        });
+        // Seed 004 assumption 4: a vertex shader calls a fetch shader
+        // (`s_swappc` at its entry). Real LLVM and RADV vertex shaders fetch
+        // their own inputs, and many (a full-screen triangle from the vertex
+        // index) fetch nothing: synthesize one only for a program that calls
+        // a subroutine before its first memory op, or when the hints ask.
+        let calls_fetch = program
+            .instructions
+            .iter()
+            .take_while(|s| !s.inst.class().is_vmem())
+            .any(|s| s.inst.class() == InstrClass::Call);
         let vertex_inputs = match (&d.vertex_inputs, stage) {
             (Some(v), Stage::Vertex) => *v.get_ref(),
             (Some(_), _) => {
                 notes.push("vertex_inputs applies to vertex shaders only; ignored".into());
                 0
             }
-            (None, Stage::Vertex) if own_loads => {
-                notes.push("the vertex shader loads its own inputs; no fetch shader synthesized (set vertex_inputs to add one)".into());
-                0
-            }
-            (None, Stage::Vertex) => {
+            (None, Stage::Vertex) if calls_fetch => {
                 notes.push(
-                    "synthesized a fetch shader of 1 input element (set vertex_inputs)".into(),
+                    "the vertex shader calls a fetch subroutine at its entry: synthesized a fetch shader of 1 input element (set vertex_inputs)".into(),
                 );
                 1
             }

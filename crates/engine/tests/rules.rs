@@ -408,9 +408,15 @@ fn vertex_shaders_run_a_synthesized_fetch_shader() {
     let s = sim(text, hints, &[]);
     assert_eq!(s.sim.fetch_shader.len(), 4);
     assert_eq!(s.run().unwrap().wave_clocks(), 376.0);
-    // A vertex shader that loads its own inputs gets no fetch shader.
+    // A vertex shader that loads its own inputs gets no fetch shader, nor
+    // one that fetches nothing (a full-screen triangle from the vertex
+    // index); one that calls a subroutine at its entry does.
     let own = "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
-    let s = sim(own, "[dispatch]\nstage = \"vertex\"\nwaves = 1\n", &[]);
-    assert!(s.sim.fetch_shader.is_empty());
-    assert!(s.notes.iter().any(|n| n.contains("loads its own inputs")));
+    let vs = "[dispatch]\nstage = \"vertex\"\nwaves = 1\n";
+    assert!(sim(own, vs, &[]).sim.fetch_shader.is_empty());
+    assert!(sim(text, vs, &[]).sim.fetch_shader.is_empty());
+    let calls = "s_swappc_b64 s[0:1], s[2:3]\nv_add_f32 v0, v1, v2\ns_endpgm\n";
+    let s = sim(calls, vs, &[]);
+    assert_eq!(s.sim.fetch_shader.len(), 2);
+    assert!(s.notes.iter().any(|n| n.contains("fetch subroutine")));
 }

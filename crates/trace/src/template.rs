@@ -52,7 +52,7 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             let _ = writeln!(out, "# vertex_inputs = 1          # elements a synthesized fetch shader loads first (seed 004); default:");
             let _ = writeln!(
                 out,
-                "#                            # 0 when the shader loads its own inputs, else 1"
+                "#                            # 0 unless the shader calls a fetch subroutine at its entry"
             );
         }
         Stage::Compute => {
@@ -71,6 +71,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         out,
         "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow"
     );
+    if !program.gen().is_gcn() {
+        let _ = writeln!(
+            out,
+            "# wave_size = 32             # RDNA: 32 | 64; default: what the file says, else the model's"
+        );
+    }
 
     let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
     if !cfg.loops.is_empty() {
