@@ -20,6 +20,8 @@ pub struct AnalyzeReport {
     pub isa: String,
     /// `pixel`, `vertex` or `compute`.
     pub stage: String,
+    /// Lanes per wave (32 or 64).
+    pub wave_size: u32,
     /// Waves simulated.
     pub waves: u32,
     /// Workgroups simulated (compute).
@@ -255,6 +257,7 @@ impl AnalyzeReport {
                 .as_ref()
                 .map_or(arch.isa.name.clone(), |t| t.name.clone()),
             stage: sim.dispatch.stage.name().to_string(),
+            wave_size: sim.dispatch.wave_size,
             waves: st.waves,
             workgroups: st.groups,
             clocks: st.clocks,
@@ -343,11 +346,11 @@ impl AnalyzeReport {
         let _ = writeln!(o);
         let what = if self.stage == "compute" {
             format!(
-                "compute, {} workgroups ({} waves)",
-                self.workgroups, self.waves
+                "compute, {} workgroups ({} wave{}s)",
+                self.workgroups, self.waves, self.wave_size
             )
         } else {
-            format!("{}, {} waves", self.stage, self.waves)
+            format!("{}, {} wave{}s", self.stage, self.waves, self.wave_size)
         };
         let _ = writeln!(o, "  stage              {what}");
         let _ = writeln!(
