@@ -16,6 +16,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("rdna2", include_str!("../data/rdna2.toml")),
     ("rdna3", include_str!("../data/rdna3.toml")),
     ("gfx1102", include_str!("../data/gfx1102.toml")),
+    ("rdna4", include_str!("../data/rdna4.toml")),
 ];
 
 /// One number of a model and where it comes from.
@@ -66,6 +67,21 @@ pub struct UnitSpec {
     pub wave_in_flight: Option<String>,
     /// Parameter limiting ops of this unit in flight per CU.
     pub cu_in_flight: Option<String>,
+    /// The order results come back in: `"cu"` (one in-order queue for
+    /// every wave of the CU: a wave's result also waits behind older
+    /// results of other waves) or `"wave"` (in order per wave and counter
+    /// only). Default: as served, after the latency.
+    pub return_order: Option<ReturnOrder>,
+}
+
+/// The order a queue's results come back in (rdna-model.md 3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReturnOrder {
+    /// One in-order return queue for every wave of the CU.
+    Cu,
+    /// In order per wave and counter; waves do not wait for each other.
+    Wave,
 }
 
 /// Where one instruction class goes.
@@ -225,7 +241,8 @@ impl ArchSpec {
 
     /// The built-in model for a target: its own variant if there is one
     /// (`gfx900`, `gfx1102`), else the family model (`gcn` for gfx6-9,
-    /// `rdna1` for gfx10.1, `rdna2` for gfx10.3, `rdna3` for gfx11).
+    /// `rdna1` for gfx10.1, `rdna2` for gfx10.3, `rdna3` for gfx11, `rdna4`
+    /// for gfx12).
     pub fn for_target(target: &Target) -> Option<ArchSpec> {
         ArchSpec::builtin(&target.name)
             .ok()
@@ -240,13 +257,13 @@ impl ArchSpec {
             .strip_prefix("gfx")
             .and_then(|n| n.get(2..3))
             .and_then(|d| d.parse::<u32>().ok());
-        match target.gen {
-            g if g.is_gcn() => Some("gcn"),
-            GfxGen::Gfx10 if minor.unwrap_or(3) < 3 => Some("rdna1"),
-            GfxGen::Gfx10 => Some("rdna2"),
-            GfxGen::Gfx11 => Some("rdna3"),
-            _ => None,
-        }
+        Some(match target.gen {
+            GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9 => "gcn",
+            GfxGen::Gfx10 if minor.unwrap_or(3) < 3 => "rdna1",
+            GfxGen::Gfx10 => "rdna2",
+            GfxGen::Gfx11 => "rdna3",
+            GfxGen::Gfx12 => "rdna4",
+        })
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).

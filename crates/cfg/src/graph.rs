@@ -428,12 +428,16 @@ impl Cfg {
             }
         }
         // A side that leads into a loop this block is not part of, while
-        // the other side goes to where both meet: a guard of that loop.
+        // the other side goes to where both meet: a guard of that loop. When
+        // the other side enters a loop of its own, the two sides are two
+        // paths (two roles of one kernel), not a guard.
         let merge = self.ipdom[b];
         for (enter, other) in [(taken, not_taken), (not_taken, taken)] {
             if let Some(m) = self.loop_entered_from(b, enter, dominates) {
                 if Some(other) == merge
-                    || !self.loops[m].contains(other) && dominates(enter, self.loops[m].header)
+                    || !self.loops[m].contains(other)
+                        && dominates(enter, self.loops[m].header)
+                        && self.loop_entered_from(b, other, dominates).is_none()
                 {
                     return BranchKind::LoopSkip { loop_id: m };
                 }

@@ -12,7 +12,7 @@ use crate::error::{SimError, StuckWave};
 use crate::occupancy::Occupancy;
 use crate::ops::{op_flags, OpKind, OpSource, SimProgram, SlotRange, NONE, SCOREBOARD_SLOTS};
 use crate::stats::SimStats;
-use shadersim_arch::{ArchSpec, UnitKind, UnitScope};
+use shadersim_arch::{ArchSpec, ReturnOrder, UnitKind, UnitScope};
 use shadersim_asm::{Program, Stage};
 use shadersim_isa::{Counter, DepCtr};
 use std::cmp::Reverse;
@@ -58,6 +58,8 @@ struct HotOp {
     reads: (u32, u16),
     /// Scoreboard slots written.
     writes: (u32, u16),
+    /// Latency after service; `u32::MAX`: the unit's.
+    latency: u32,
 }
 
 /// Kinds of outstanding work `s_waitcnt_depctr` counts (rdna-model.md 2.7).
@@ -145,6 +147,9 @@ struct Wave {
     barrier_gen: u32,
     /// Scoreboard and outstanding writes (models with a scoreboard).
     track: Option<Box<WaveTrack>>,
+    /// When the latest result of each counter comes back (in-order
+    /// returns per wave and counter).
+    last_return: [u64; NCOUNTERS],
 }
 
 #[derive(Debug, Clone, Default)]
@@ -166,6 +171,9 @@ struct Unit {
     wave_limit: u16,
     cu_limit: u32,
     cu_in_flight: u32,
+    return_order: Option<ReturnOrder>,
+    /// When the latest result of the CU-wide return queue comes back.
+    last_return: u64,
 }
 
 impl Unit {
@@ -278,6 +286,8 @@ impl<'a> ComputeUnit<'a> {
                     .transpose()?
                     .unwrap_or(u32::MAX),
                 cu_in_flight: 0,
+                return_order: u.return_order,
+                last_return: 0,
             });
         }
         if units.len() > MAX_UNITS {
@@ -331,6 +341,7 @@ impl<'a> ComputeUnit<'a> {
                 wait: o.wait,
                 reads: push_slots(&o.reads),
                 writes: push_slots(&o.writes),
+                latency: o.latency_override.unwrap_or(u32::MAX),
             })
             .collect();
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
@@ -603,17 +614,19 @@ impl<'a> ComputeUnit<'a> {
             };
             self.next_simd = (simd + 1) % self.simds;
             let id = self.waves.len() as u32;
+            let trace = self.input.sim.trace_of_wave(id);
             self.waves.push(Wave {
                 simd,
                 group: gid,
                 launch: self.now,
-                pc: 0,
+                pc: self.input.sim.trace_starts[trace],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
                 unit_in_flight: [0; MAX_UNITS],
                 at_barrier: false,
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
+                last_return: [0; NCOUNTERS],
             });
             self.resident[simd as usize].push(id);
             self.resident_count += 1;
@@ -829,6 +842,35 @@ impl<'a> ComputeUnit<'a> {
                 let start = u.free_at[inst].max(now);
                 let end = start + cost;
                 u.free_at[inst] = end;
+                let latency = if op.latency == u32::MAX {
+                    u.latency
+                } else {
+                    u64::from(op.latency)
+                };
+                let returned = match u.return_order {
+                    None => end + latency,
+                    Some(ReturnOrder::Cu) => {
+                        let t = (end + latency).max(u.last_return);
+                        u.last_return = t;
+                        t
+                    }
+                    Some(ReturnOrder::Wave) => {
+                        let mut t = end + latency;
+                        let mut inc = op.inc & !op.dec_at_service;
+                        while inc != 0 {
+                            let c = inc.trailing_zeros() as usize;
+                            t = t.max(w.last_return[c]);
+                            inc &= inc - 1;
+                        }
+                        let mut inc = op.inc & !op.dec_at_service;
+                        while inc != 0 {
+                            let c = inc.trailing_zeros() as usize;
+                            w.last_return[c] = t;
+                            inc &= inc - 1;
+                        }
+                        t
+                    }
+                };
                 u.cu_in_flight += 1;
                 w.unit_in_flight[unit_idx] += 1;
                 w.ready_at = now + 1;
@@ -844,7 +886,7 @@ impl<'a> ComputeUnit<'a> {
                 }
                 self.seq += 1;
                 self.events.push(Reverse(Event {
-                    time: end + u.latency,
+                    time: returned,
                     seq: self.seq,
                     wave: wid as u32,
                     counters: op.inc & !op.dec_at_service,
@@ -959,6 +1001,10 @@ impl<'a> ComputeUnit<'a> {
         let gid = w.group as usize;
         self.stats.wave_clocks_sum += now - w.launch;
         self.stats.waves += 1;
+        if self.stats.wave_life.len() <= wid {
+            self.stats.wave_life.resize(wid + 1, (0, 0));
+        }
+        self.stats.wave_life[wid] = (w.launch, now);
         self.waves[wid].track = None;
         let list = &mut self.resident[simd];
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {

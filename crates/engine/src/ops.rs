@@ -161,6 +161,8 @@ pub struct StaticOp {
     pub flags: u16,
     /// For `DepWait` ops: the fields to wait for.
     pub depctr: DepCtr,
+    /// Latency after service overriding the unit's (`[[memory]] latency`).
+    pub latency_override: Option<u32>,
 }
 
 /// Index of each counter's limit parameter in the model.
@@ -173,8 +175,14 @@ fn counter_param(c: Counter) -> String {
 pub struct SimProgram {
     /// Static ops: fetch shader ops first, then the program's, then the implicit end.
     pub ops: Vec<StaticOp>,
-    /// The dynamic sequence of one wave (indices into `ops`).
+    /// The dynamic sequences of the waves, one after the other (indices
+    /// into `ops`); each ends with an end-of-program op.
     pub trace: Vec<u32>,
+    /// Where each distinct trace starts in `trace`.
+    pub trace_starts: Vec<u32>,
+    /// The trace each wave runs, by launch order (empty: every wave runs
+    /// trace 0; past the end: the last entry's trace).
+    pub wave_trace: Vec<u32>,
     /// The synthesized fetch shader's instructions (text), if any.
     pub fetch_shader: Vec<String>,
     /// Index into `ops` of program instruction `i`.
@@ -195,8 +203,11 @@ pub struct SimProgram {
 pub struct CompileInput<'a> {
     /// The program.
     pub program: &'a Program,
-    /// Its trace (static instruction indices of the program).
-    pub trace: &'a [u32],
+    /// Its traces (static instruction indices of the program), one per
+    /// distinct path.
+    pub traces: &'a [Vec<u32>],
+    /// The trace each wave runs, by launch order (empty: all trace 0).
+    pub wave_trace: &'a [u32],
     /// Memory hints by instruction index.
     pub memory: &'a HashMap<usize, MemoryFacts>,
     /// The stage (decides the lane order of patterns and the fetch shader).
@@ -245,7 +256,7 @@ impl SimProgram {
         };
         let mut ops = Vec::new();
         let mut fetch_shader = Vec::new();
-        let mut trace = Vec::with_capacity(input.trace.len() + 8);
+        let mut trace = Vec::with_capacity(input.traces.iter().map(Vec::len).sum::<usize>() + 8);
         // Synthesized fetch shader (seed 004 assumption 4): one
         // buffer_load_format_xyzw per input element, then a wait.
         if input.vertex_inputs > 0 {
@@ -273,14 +284,26 @@ impl SimProgram {
             let op = ctx.compile_source(s, i, input.memory.get(&i))?;
             ops.push(op);
         }
-        trace.extend(input.trace.iter().map(|&i| op_of_instr[i as usize]));
-        let ends = trace
-            .last()
-            .is_some_and(|&l| ops[l as usize].kind == OpKind::End);
-        if !ends {
-            // LLVM graphics functions end in a return to the epilog, not
-            // s_endpgm; the wave still waits for its memory ops.
-            trace.push(ops.len() as u32);
+        let fetch_len = trace.len();
+        let fetch_prefix: Vec<u32> = trace.clone();
+        trace.clear();
+        let implicit_end = ops.len() as u32;
+        let mut needs_end = false;
+        let mut trace_starts = Vec::with_capacity(input.traces.len());
+        for t in input.traces {
+            trace_starts.push(trace.len() as u32);
+            trace.extend_from_slice(&fetch_prefix);
+            trace.extend(t.iter().map(|&i| op_of_instr[i as usize]));
+            let ends = trace.len() > trace_starts[trace_starts.len() - 1] as usize + fetch_len
+                && ops[*trace.last().expect("non-empty") as usize].kind == OpKind::End;
+            if !ends {
+                // LLVM graphics functions end in a return to the epilog,
+                // not s_endpgm; the wave still waits for its memory ops.
+                trace.push(implicit_end);
+                needs_end = true;
+            }
+        }
+        if needs_end {
             ops.push(StaticOp {
                 source: OpSource::ImplicitEnd,
                 class: InstrClass::Endpgm,
@@ -301,11 +324,14 @@ impl SimProgram {
                 also_cost: 0,
                 flags: 0,
                 depctr: DepCtr::NONE,
+                latency_override: None,
             });
         }
         Ok(SimProgram {
             ops,
             trace,
+            trace_starts,
+            wave_trace: input.wave_trace.to_vec(),
             fetch_shader,
             op_of_instr,
             counter_max,
@@ -314,6 +340,39 @@ impl SimProgram {
             wave_size,
             scoreboard,
         })
+    }
+}
+
+impl SimProgram {
+    /// The trace wave `launch` (launch order) runs.
+    pub fn trace_of_wave(&self, launch: u32) -> usize {
+        match self.wave_trace.get(launch as usize) {
+            Some(&t) => t as usize,
+            None => self.wave_trace.last().map_or(0, |&t| t as usize),
+        }
+    }
+
+    /// The ops of trace `t`.
+    pub fn trace_ops(&self, t: usize) -> &[u32] {
+        let start = self.trace_starts[t] as usize;
+        let end = self
+            .trace_starts
+            .get(t + 1)
+            .map_or(self.trace.len(), |&e| e as usize);
+        &self.trace[start..end]
+    }
+
+    /// How many of the first `waves` waves run each trace.
+    pub fn trace_weights(&self, waves: u32) -> Vec<u64> {
+        let mut w = vec![0u64; self.trace_starts.len()];
+        if self.wave_trace.is_empty() {
+            w[0] = u64::from(waves.max(1));
+        } else {
+            for launch in 0..waves.max(1) {
+                w[self.trace_of_wave(launch)] += 1;
+            }
+        }
+        w
     }
 }
 
@@ -386,6 +445,7 @@ impl OpContext<'_> {
             also_cost: 0,
             flags: 0,
             depctr: DepCtr::NONE,
+            latency_override: facts.and_then(|f| f.latency),
         };
         if class == InstrClass::WaitDelayAlu {
             op.flags |= op_flags::DELAY_ALU;

@@ -50,8 +50,12 @@ pub struct Simulation {
     pub cfg: Cfg,
     /// The resolved hints.
     pub plan: TracePlan,
-    /// One wave's trace.
+    /// The first wave's trace (every wave's, unless hints name waves).
     pub trace: WaveTrace,
+    /// The distinct traces waves run (the first is `trace`).
+    pub wave_traces: Vec<WaveTrace>,
+    /// The trace each wave runs, by launch order (empty: all the first).
+    pub wave_trace: Vec<u32>,
     /// Memory hints by instruction.
     pub memory: HashMap<usize, MemoryFacts>,
     /// Dispatch parameters.
@@ -201,9 +205,35 @@ impl Simulation {
             group_waves,
             dispatch.waves_per_simd,
         )?;
+        // Hints that name waves give waves different paths: one trace per
+        // distinct set of directions, chosen by launch order.
+        let (wave_traces, wave_trace) = if plan.varies_by_wave() {
+            let total = dispatch.count.saturating_mul(group_waves.max(1));
+            let mut keys: Vec<Vec<(usize, bool)>> = Vec::new();
+            let mut traces = Vec::new();
+            let mut of_wave = Vec::with_capacity(total as usize);
+            for w in 0..total {
+                let key = plan.wave_key(w);
+                let t = match keys.iter().position(|k| *k == key) {
+                    Some(t) => t,
+                    None => {
+                        traces.push(WaveTrace::expand(program, &cfg, &plan.for_wave(w))?);
+                        keys.push(key);
+                        keys.len() - 1
+                    }
+                };
+                of_wave.push(t as u32);
+            }
+            (traces, of_wave)
+        } else {
+            (vec![trace.clone()], Vec::new())
+        };
+        let trace = wave_traces[0].clone();
+        let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
         let sim = SimProgram::compile(&CompileInput {
             program,
-            trace: &trace.ops,
+            traces: &trace_ops,
+            wave_trace: &wave_trace,
             memory: &memory,
             stage,
             vertex_inputs,
@@ -218,6 +248,8 @@ impl Simulation {
             cfg,
             plan,
             trace,
+            wave_traces,
+            wave_trace,
             memory,
             dispatch,
             vertex_inputs,
@@ -247,9 +279,11 @@ impl Simulation {
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();
         s.arch.set(name, &value.to_string())?;
+        let trace_ops: Vec<Vec<u32>> = self.wave_traces.iter().map(|t| t.ops.clone()).collect();
         s.sim = SimProgram::compile(&CompileInput {
             program: &self.program,
-            trace: &self.trace.ops,
+            traces: &trace_ops,
+            wave_trace: &self.wave_trace,
             memory: &self.memory,
             stage: self.dispatch.stage,
             vertex_inputs: self.vertex_inputs,
@@ -261,7 +295,47 @@ impl Simulation {
 
     /// Dynamic wave-instructions one run simulates (for speed figures).
     pub fn wave_instructions(&self, stats: &SimStats) -> u64 {
-        u64::from(stats.waves) * self.sim.trace.len() as u64
+        self.sim
+            .trace_weights(stats.waves)
+            .iter()
+            .enumerate()
+            .map(|(t, w)| w * self.sim.trace_ops(t).len() as u64)
+            .sum()
+    }
+
+    /// Waves the run launches (workgroups times their waves for compute).
+    pub fn total_waves(&self) -> u32 {
+        let group_waves = match self.dispatch.stage {
+            Stage::Compute => self
+                .dispatch
+                .workgroup_size
+                .div_ceil(self.dispatch.wave_size.max(1)),
+            _ => 1,
+        };
+        self.dispatch.count.saturating_mul(group_waves)
+    }
+
+    /// Each distinct trace with the fraction of waves that run it.
+    pub fn weighted_traces(&self) -> Vec<(&[u32], f64)> {
+        let weights = self.sim.trace_weights(self.total_waves());
+        let total: u64 = weights.iter().sum::<u64>().max(1);
+        (0..weights.len())
+            .map(|t| (self.sim.trace_ops(t), weights[t] as f64 / total as f64))
+            .filter(|(_, w)| *w > 0.0)
+            .collect()
+    }
+
+    /// Mean executions per wave of each static program instruction.
+    pub fn mean_executions(&self) -> Vec<f64> {
+        let weights = self.sim.trace_weights(self.total_waves());
+        let total: u64 = weights.iter().sum::<u64>().max(1);
+        let mut out = vec![0.0; self.program.instructions.len()];
+        for (t, w) in self.wave_traces.iter().zip(&weights) {
+            for (o, e) in out.iter_mut().zip(&t.executions) {
+                *o += *e as f64 * *w as f64 / total as f64;
+            }
+        }
+        out
     }
 
     /// Run and analyse: the statistics, the latency tolerance and the
@@ -353,13 +427,18 @@ impl Simulation {
         let interval = f64::from(arch.get_u32("issue_interval").unwrap_or(1).max(1));
         let mut unit_clocks = vec![0f64; self.sim.units.len()];
         let mut cat_ops = vec![0f64; self.sim.categories.len()];
-        for &i in &self.sim.trace {
-            let op = &self.sim.ops[i as usize];
-            if op.kind != OpKind::Unit {
-                continue;
+        for (trace, weight) in self.weighted_traces() {
+            for &i in trace {
+                let op = &self.sim.ops[i as usize];
+                if op.kind != OpKind::Unit {
+                    continue;
+                }
+                unit_clocks[op.unit as usize] += weight * f64::from(op.cost);
+                if op.also_unit != crate::ops::NONE {
+                    unit_clocks[op.also_unit as usize] += weight * f64::from(op.also_cost);
+                }
+                cat_ops[op.category as usize] += weight;
             }
-            unit_clocks[op.unit as usize] += f64::from(op.cost);
-            cat_ops[op.category as usize] += 1.0;
         }
         let mut out = Vec::new();
         for (u, name) in self.sim.units.iter().enumerate() {
@@ -451,10 +530,19 @@ impl Simulation {
         if !self.sim.scoreboard {
             return None;
         }
+        let mean: f64 = self
+            .weighted_traces()
+            .into_iter()
+            .map(|(trace, weight)| weight * self.trace_chain(trace) as f64)
+            .sum();
+        Some(mean.round() as u64)
+    }
+
+    fn trace_chain(&self, trace: &[u32]) -> u64 {
         let mut ready = vec![0u64; crate::ops::SCOREBOARD_SLOTS];
         let mut t = 0u64;
         let mut end = 0u64;
-        for &i in &self.sim.trace {
+        for &i in trace {
             let op = &self.sim.ops[i as usize];
             if op.kind != OpKind::Unit {
                 continue;
@@ -482,7 +570,7 @@ impl Simulation {
             }
             end = end.max(t).max(done);
         }
-        Some(end)
+        end
     }
 
     /// One line naming what limits throughput, with the numbers behind it.

@@ -42,6 +42,8 @@ pub struct SimStats {
     pub op_stalls: Vec<u64>,
     /// Most waves resident at once.
     pub peak_waves: u32,
+    /// Launch and end clock of every wave, by launch order.
+    pub wave_life: Vec<(u64, u64)>,
 }
 
 impl SimStats {
@@ -66,6 +68,7 @@ impl SimStats {
             free_ops: 0,
             op_stalls: vec![0; sim.ops.len()],
             peak_waves: 0,
+            wave_life: Vec::new(),
         }
     }
 

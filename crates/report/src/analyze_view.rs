@@ -205,9 +205,11 @@ impl AnalyzeReport {
         let gpu_cus = arch.param("gpu_cus").unwrap_or(1.0);
         let per_clock = st.throughput_per_clock();
         let mut l2 = 0u64;
+        // Mean over the waves (they may run different paths), rounded.
+        let mean = sim.mean_executions();
         let executions_of = |src: OpSource| -> u64 {
             match src {
-                OpSource::Program(i) => sim.trace.executions[i],
+                OpSource::Program(i) => mean[i].round() as u64,
                 OpSource::Fetch(_) | OpSource::ImplicitEnd => 1,
             }
         };

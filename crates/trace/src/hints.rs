@@ -76,6 +76,9 @@ pub struct BranchHint {
     /// Fraction of lanes (0..1) that take the branch (divergence). Not
     /// simulated yet: accepted and reported, so files stay valid later.
     pub probability: Option<Spanned<f64>>,
+    /// Only these waves (by launch order: `"0"`, `"1..63"` inclusive,
+    /// `"0,4,8..11"`) take the branch; every other wave falls through.
+    pub waves: Option<Spanned<String>>,
 }
 
 /// `[[memory]]`: facts about one memory instruction.
@@ -90,6 +93,9 @@ pub struct MemoryHint {
     pub filter: Option<Spanned<String>>,
     /// Lane address pattern (`linear`, `uniform`, `stride:16`, ...).
     pub pattern: Option<Spanned<String>>,
+    /// This op's latency in clocks after service, overriding the unit's
+    /// (a known cache miss, say).
+    pub latency: Option<Spanned<u32>>,
 }
 
 /// `[trace]`: limits of trace expansion.

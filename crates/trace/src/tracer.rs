@@ -19,6 +19,8 @@ pub struct TracePlan {
     /// Lane fraction taking a branch, by instruction index (recorded, not
     /// yet simulated).
     pub probability: HashMap<usize, f64>,
+    /// Branches that only some waves take, by instruction index.
+    pub wave_branches: HashMap<usize, WaveSet>,
     /// Bound on the trace length.
     pub max_instructions: u64,
 }
@@ -30,6 +32,7 @@ impl TracePlan {
             iterations: vec![1; cfg.loops.len()],
             taken: HashMap::new(),
             probability: HashMap::new(),
+            wave_branches: HashMap::new(),
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
         }
     }
@@ -123,14 +126,94 @@ impl TracePlan {
                 }
                 plan.probability.insert(idx, p_val);
             }
-            if h.taken.is_none() && h.probability.is_none() {
+            if let Some(w) = &h.waves {
+                if h.taken.is_some() || h.probability.is_some() {
+                    return Err(HintsError::at(
+                        w.span(),
+                        "`waves` names the waves that take the branch; give it without `taken` or `probability`",
+                    ));
+                }
+                let set = w
+                    .get_ref()
+                    .parse::<WaveSet>()
+                    .map_err(|e| HintsError::at(w.span(), e))?;
+                plan.wave_branches.insert(idx, set);
+            }
+            if h.taken.is_none() && h.probability.is_none() && h.waves.is_none() {
                 return Err(HintsError::at(
                     h.line.span(),
-                    "a [[branch]] needs `taken` (or `probability`)",
+                    "a [[branch]] needs `taken` (or `probability`, or `waves`)",
                 ));
             }
         }
         Ok(plan)
+    }
+}
+
+impl TracePlan {
+    /// Whether waves differ in their paths (some branch names waves).
+    pub fn varies_by_wave(&self) -> bool {
+        !self.wave_branches.is_empty()
+    }
+
+    /// The branch directions wave `wave` (launch order) follows, as a key:
+    /// waves with equal keys run the same trace.
+    pub fn wave_key(&self, wave: u32) -> Vec<(usize, bool)> {
+        let mut key: Vec<(usize, bool)> = self
+            .wave_branches
+            .iter()
+            .map(|(&i, set)| (i, set.contains(wave)))
+            .collect();
+        key.sort_unstable();
+        key
+    }
+
+    /// The plan of one wave: the wave-selected branches decided for it.
+    pub fn for_wave(&self, wave: u32) -> TracePlan {
+        let mut plan = self.clone();
+        for (i, taken) in self.wave_key(wave) {
+            plan.taken.insert(i, taken);
+        }
+        plan.wave_branches.clear();
+        plan
+    }
+}
+
+/// A set of waves by launch order: `"0"`, `"1..63"` (inclusive), or a
+/// comma-separated list of both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveSet {
+    /// Inclusive ranges.
+    pub ranges: Vec<(u32, u32)>,
+}
+
+impl WaveSet {
+    /// Does the set hold wave `w`?
+    pub fn contains(&self, w: u32) -> bool {
+        self.ranges.iter().any(|&(a, b)| a <= w && w <= b)
+    }
+}
+
+impl std::str::FromStr for WaveSet {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<WaveSet, String> {
+        let bad =
+            || format!("`{s}` is not a set of waves (examples: \"0\", \"1..63\", \"0,4,8..11\")");
+        let mut ranges = Vec::new();
+        for part in s.split(',').map(str::trim) {
+            let (a, b) = match part.split_once("..") {
+                Some((a, b)) => (a.trim(), b.trim()),
+                None => (part, part),
+            };
+            let a: u32 = a.parse().map_err(|_| bad())?;
+            let b: u32 = b.parse().map_err(|_| bad())?;
+            if a > b {
+                return Err(format!("`{part}`: a range of waves goes from low to high"));
+            }
+            ranges.push((a, b));
+        }
+        Ok(WaveSet { ranges })
     }
 }
 
@@ -362,6 +445,8 @@ pub struct MemoryFacts {
     pub filter: Option<shadersim_mem::TextureFilter>,
     /// Lane address pattern of a buffer/global/flat/scratch op.
     pub pattern: Option<shadersim_mem::LanePattern>,
+    /// Latency after service, overriding the unit's.
+    pub latency: Option<u32>,
 }
 
 /// Resolve the `[[memory]]` hints: each line must be a vector memory
@@ -442,6 +527,9 @@ pub fn memory_facts(
             facts.pattern = Some(p.get_ref().parse().map_err(
                 |e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()),
             )?);
+        }
+        if let Some(l) = &h.latency {
+            facts.latency = Some(*l.get_ref());
         }
         out.insert(idx, facts);
     }
