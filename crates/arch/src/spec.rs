@@ -143,6 +143,7 @@ struct ArchFile {
     units: BTreeMap<String, UnitSpec>,
     #[serde(default)]
     classes: BTreeMap<String, ClassSpec>,
+    ray_accelerator: Option<String>,
 }
 
 /// A complete, validated architecture model.
@@ -162,6 +163,10 @@ pub struct ArchSpec {
     pub units: BTreeMap<String, UnitSpec>,
     /// Class patterns (`valu.trans`, `vmem.*`) to their mapping.
     pub classes: BTreeMap<String, ClassSpec>,
+    /// The Ray Accelerator generation whose rates the `ray_node` cost rule
+    /// uses: a key of `crates/rt/data/ray_accelerator.toml` (the one table
+    /// `shadersim rt` reads too).
+    pub ray_accelerator: Option<String>,
 }
 
 /// Cost rules the engine implements besides fixed clocks.
@@ -171,6 +176,7 @@ pub const COST_RULES: &[&str] = &[
     "export_bits",
     "sleep",
     "lds_bytes",
+    "ray_node",
 ];
 
 /// Problems with a model or an override.
@@ -301,6 +307,7 @@ impl ArchSpec {
                 })?,
                 units: BTreeMap::new(),
                 classes: BTreeMap::new(),
+                ray_accelerator: None,
             },
         };
         spec.name = parsed.name.clone();
@@ -320,6 +327,9 @@ impl ArchSpec {
         }
         spec.units.extend(parsed.units);
         spec.classes.extend(parsed.classes);
+        if parsed.ray_accelerator.is_some() {
+            spec.ray_accelerator = parsed.ray_accelerator;
+        }
         spec.validate()?;
         Ok(spec)
     }

@@ -553,6 +553,7 @@ impl OpContext<'_> {
                     format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
                 base * cus
             }
+            "ray_node" => self.ray_node_cost(inst, facts, &mut op)?,
             "lds_bytes" => {
                 let per = self
                     .arch
@@ -646,6 +647,58 @@ impl OpContext<'_> {
             op.flags |= op_flags::WAIT_VALU_SGPR;
         }
         Ok(op)
+    }
+
+    /// Ray Accelerator clocks of one BVH intersection per wave: each lane
+    /// tests one node (rdna-model.md 7): a 4-wide node is 4 box tests or 1
+    /// triangle test, a BVH8 node (and a dual-BVH pair of 4-wide nodes) 8
+    /// box tests or 2 triangle tests; the rates come from the model's Ray
+    /// Accelerator (crates/rt/data/ray_accelerator.toml).
+    fn ray_node_cost(
+        &self,
+        inst: &Instruction,
+        facts: Option<&MemoryFacts>,
+        op: &mut StaticOp,
+    ) -> Result<u32, SimError> {
+        let key = self.arch.ray_accelerator.as_deref().ok_or_else(|| {
+            SimError::Model(format!(
+                "`{}` has no ray accelerator for `{}`",
+                self.arch.name,
+                inst.base_mnemonic()
+            ))
+        })?;
+        let rates = shadersim_rt::cost::ra_table()
+            .arch
+            .get(key)
+            .ok_or_else(|| {
+                SimError::Model(format!("no ray accelerator `{key}` in the rates table"))
+            })?;
+        let base = inst.base_mnemonic();
+        let (nodes, box_tests, tri_tests, what) = if base.starts_with("image_bvh8_") {
+            (1, 8.0, 2.0, "BVH8 node")
+        } else if base.starts_with("image_bvh_dual_") {
+            (2, 8.0, 2.0, "two BVH4 nodes")
+        } else {
+            (1, 4.0, 1.0, "BVH4 node")
+        };
+        let f = match facts.and_then(|f| f.box_fraction) {
+            Some(f) => f,
+            None => self.arch.get_f64("bvh_box_fraction").map_err(model)?,
+        };
+        let per_lane = f * box_tests / rates.box_tests_per_clock.max(f64::MIN_POSITIVE)
+            + (1.0 - f) * tri_tests / rates.triangle_tests_per_clock.max(f64::MIN_POSITIVE);
+        let clocks = (per_lane * f64::from(self.wave_size)).ceil().max(1.0) as u32;
+        let node_bytes = self.arch.get_u32("bvh_node_bytes").map_err(model)?;
+        let line = self.rates.get(shadersim_mem::Rate::L2LineBytes).max(1);
+        op.l2_requests = (self.wave_size * nodes * node_bytes).div_ceil(line);
+        op.cost_basis = format!(
+            "{what} per lane, {:.0}% box nodes: {per_lane:.2} ray accelerator clocks per lane ({} box / {} triangle tests per clock) x {} lanes",
+            100.0 * f,
+            rates.box_tests_per_clock,
+            rates.triangle_tests_per_clock,
+            self.wave_size
+        );
+        Ok(clocks)
     }
 
     fn vmem_cost(

@@ -94,6 +94,10 @@ pub struct Utilization {
     pub export: f64,
     /// GDS.
     pub gds: f64,
+    /// Ray accelerator (models that have one).
+    pub ray: f64,
+    /// Transcendental unit (models that have one, averaged over SIMDs).
+    pub trans: f64,
 }
 
 /// Occupancy as reported.
@@ -280,6 +284,8 @@ impl AnalyzeReport {
                 lds: round(st.utilization("lds")),
                 export: round(st.utilization("export")),
                 gds: round(st.utilization("gds")),
+                ray: round(st.utilization("ray")),
+                trans: round(st.utilization("trans")),
             },
             starve_rate: round(st.starve_rate()),
             stall_rate: round(st.stall_rate()),
@@ -373,7 +379,7 @@ impl AnalyzeReport {
         let u = &self.utilization;
         let _ = writeln!(
             o,
-            "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}",
+            "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
             pct(u.valu),
             pct(u.salu),
             pct(u.smem),
@@ -382,6 +388,16 @@ impl AnalyzeReport {
             pct(u.export),
             if u.gds > 0.0 {
                 format!("  GDS {}", pct(u.gds))
+            } else {
+                String::new()
+            },
+            if u.trans > 0.0 {
+                format!("  trans {}", pct(u.trans))
+            } else {
+                String::new()
+            },
+            if u.ray > 0.0 {
+                format!("  ray accelerator {}", pct(u.ray))
             } else {
                 String::new()
             }

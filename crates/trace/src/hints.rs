@@ -96,6 +96,9 @@ pub struct MemoryHint {
     /// This op's latency in clocks after service, overriding the unit's
     /// (a known cache miss, say).
     pub latency: Option<Spanned<u32>>,
+    /// BVH intersections: the fraction of visited nodes that are box nodes
+    /// (the rest are triangle nodes).
+    pub box_fraction: Option<Spanned<f64>>,
 }
 
 /// `[trace]`: limits of trace expansion.

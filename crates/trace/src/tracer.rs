@@ -447,6 +447,8 @@ pub struct MemoryFacts {
     pub pattern: Option<shadersim_mem::LanePattern>,
     /// Latency after service, overriding the unit's.
     pub latency: Option<u32>,
+    /// BVH intersections: fraction of nodes that are box nodes.
+    pub box_fraction: Option<f64>,
 }
 
 /// Resolve the `[[memory]]` hints: each line must be a vector memory
@@ -530,6 +532,22 @@ pub fn memory_facts(
         }
         if let Some(l) = &h.latency {
             facts.latency = Some(*l.get_ref());
+        }
+        if let Some(b) = &h.box_fraction {
+            if class != InstrClass::VmemImageBvh {
+                return Err(HintsError::at(
+                    b.span(),
+                    format!("`box_fraction` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
+                ));
+            }
+            let v = *b.get_ref();
+            if !(0.0..=1.0).contains(&v) {
+                return Err(HintsError::at(
+                    b.span(),
+                    "box_fraction must be between 0 and 1",
+                ));
+            }
+            facts.box_fraction = Some(v);
         }
         out.insert(idx, facts);
     }
