@@ -786,7 +786,7 @@ HEADER = """\
 #             v_add_f64, VOP2 only on gfx12, read VOP2); VOP3-only ops read VOP3. gfx12 VBUFFER/VSAMPLE/
 #             VIMAGE/VFLAT/VGLOBAL/VSCRATCH/VDS/VEXPORT keep the older family names.
 #   class     exactly one of:
-#             salu smem branch branch.cond branch.indirect call
+#             salu salu.alloc_vgpr smem branch branch.cond branch.indirect call
 #             valu valu.quarter valu.trans valu.b64 valu.f64 valu.f64_add valu.f64_conv valu.f64_trans
 #             valu.dual valu.wmma valu.interp
 #             vmem.buffer.{load,store,atomic} vmem.global.{load,store,atomic} vmem.flat.{load,store,atomic}

@@ -21,6 +21,26 @@ pub struct DispatchConfig {
     pub waves_per_simd: Option<u32>,
     /// Lanes per wave.
     pub wave_size: u32,
+    /// RDNA 4 dynamic VGPR mode, if on.
+    pub dynamic_vgpr: Option<DynamicVgpr>,
+}
+
+/// RDNA 4 dynamic VGPR mode (rdna-model.md 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DynamicVgpr {
+    /// VGPRs per block.
+    pub block: u32,
+    /// Wave slots enabled per SIMD.
+    pub slots: u32,
+    /// Deadlock-avoidance mode.
+    pub deadlock_avoidance: bool,
+    /// Most blocks one wave may hold.
+    pub max_blocks: u32,
+    /// Blocks kept in reserve in deadlock-avoidance mode.
+    pub reserve_blocks: u32,
+    /// Blocks in the SIMD's shared pool (the file less every slot's reserved
+    /// block and the reserve).
+    pub pool_blocks: u32,
 }
 
 impl DispatchConfig {
@@ -35,6 +55,7 @@ impl DispatchConfig {
             workgroup_size: 64,
             waves_per_simd: None,
             wave_size: 64,
+            dynamic_vgpr: None,
         }
     }
 

@@ -24,7 +24,7 @@ pub mod ops;
 pub mod run;
 pub mod stats;
 
-pub use config::DispatchConfig;
+pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};

@@ -150,6 +150,21 @@ struct Wave {
     /// When the latest result of each counter comes back (in-order
     /// returns per wave and counter).
     last_return: [u64; NCOUNTERS],
+    /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
+    /// and how many of them came from the reserve.
+    vgpr_blocks: u32,
+    reserve_blocks: u32,
+}
+
+/// One SIMD's VGPR blocks in dynamic VGPR mode (rdna-model.md 6).
+#[derive(Debug, Clone)]
+struct VgprPool {
+    free: u32,
+    reserve_free: u32,
+    /// The wave drawing on the reserve (one at a time).
+    reserve_holder: Option<u32>,
+    /// Blocks held by resident waves.
+    in_use: u32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -211,6 +226,10 @@ struct ComputeUnit<'a> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
+    /// Dynamic VGPR mode: the rules and each SIMD's pool.
+    dynamic: Option<crate::config::DynamicVgpr>,
+    pools: Vec<VgprPool>,
+    alloc: Vec<Option<u32>>,
     trace: &'a [u32],
     counter_max: [u8; NCOUNTERS],
     simds: u32,
@@ -348,11 +367,26 @@ impl<'a> ComputeUnit<'a> {
         let dependency_extra = arch
             .param("dependency_stall_extra_clocks")
             .map_or(0, |v| v.round() as u64);
+        let dynamic = input.dispatch.dynamic_vgpr;
+        let pools = dynamic.map_or_else(Vec::new, |d| {
+            vec![
+                VgprPool {
+                    free: d.pool_blocks,
+                    reserve_free: d.reserve_blocks,
+                    reserve_holder: None,
+                    in_use: 0,
+                };
+                simds as usize
+            ]
+        });
         Ok(ComputeUnit {
             input,
             hot,
             slots,
             depctr,
+            dynamic,
+            pools,
+            alloc: input.sim.ops.iter().map(|o| o.alloc_vgprs).collect(),
             scoreboard: input.sim.scoreboard,
             dependency_extra,
             trace: &input.sim.trace,
@@ -627,7 +661,14 @@ impl<'a> ComputeUnit<'a> {
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
                 last_return: [0; NCOUNTERS],
+                vgpr_blocks: 1,
+                reserve_blocks: 0,
             });
+            if let Some(pool) = self.pools.get_mut(simd as usize) {
+                // The slot's reserved block.
+                pool.in_use += 1;
+                self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(pool.in_use);
+            }
             self.resident[simd as usize].push(id);
             self.resident_count += 1;
             let g = &mut self.groups[gid as usize];
@@ -768,12 +809,91 @@ impl<'a> ComputeUnit<'a> {
             }
             inc &= inc - 1;
         }
+        if self.alloc[opi].is_some() && !self.alloc_fits(wid, opi) {
+            // The compiler's retry loop spins on s_alloc_vgpr until it
+            // succeeds: the wave sits on it.
+            self.stats.alloc_denied[opi] += 1;
+            return false;
+        }
         true
+    }
+
+    /// The blocks `s_alloc_vgpr` at `opi` asks wave `wid` to hold.
+    fn alloc_target(&self, opi: usize) -> Option<u32> {
+        let d = self.dynamic?;
+        let vgprs = self.alloc[opi]?;
+        Some(if vgprs == u32::MAX {
+            d.max_blocks
+        } else {
+            // At least the slot's reserved block.
+            vgprs.div_ceil(d.block).max(1)
+        })
+    }
+
+    /// Can wave `wid`'s allocation at `opi` succeed now?
+    fn alloc_fits(&self, wid: usize, opi: usize) -> bool {
+        let (Some(d), Some(target)) = (self.dynamic, self.alloc_target(opi)) else {
+            return true;
+        };
+        let w = &self.waves[wid];
+        if target > d.max_blocks {
+            return false;
+        }
+        if target <= w.vgpr_blocks {
+            return true;
+        }
+        let extra = target - w.vgpr_blocks;
+        let pool = &self.pools[w.simd as usize];
+        extra <= pool.free
+            || d.deadlock_avoidance
+                && pool.reserve_holder.is_none_or(|h| h as usize == wid)
+                && extra <= pool.free + pool.reserve_free
+    }
+
+    /// Apply a successful allocation (grow or shrink) of wave `wid`.
+    fn alloc_apply(&mut self, wid: usize, opi: usize) {
+        let Some(target) = self.alloc_target(opi) else {
+            return;
+        };
+        let w = &mut self.waves[wid];
+        let pool = &mut self.pools[w.simd as usize];
+        if target >= w.vgpr_blocks {
+            let extra = target - w.vgpr_blocks;
+            let from_pool = extra.min(pool.free);
+            pool.free -= from_pool;
+            let from_reserve = extra - from_pool;
+            if from_reserve > 0 {
+                pool.reserve_free -= from_reserve;
+                pool.reserve_holder = Some(wid as u32);
+                w.reserve_blocks += from_reserve;
+            }
+            pool.in_use += extra;
+        } else {
+            Self::release_blocks(w, pool, w.vgpr_blocks - target);
+        }
+        w.vgpr_blocks = target;
+        let in_use = pool.in_use;
+        self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(in_use);
+    }
+
+    /// Give back `n` of a wave's extra blocks: the reserve first.
+    fn release_blocks(w: &mut Wave, pool: &mut VgprPool, n: u32) {
+        let to_reserve = n.min(w.reserve_blocks);
+        w.reserve_blocks -= to_reserve;
+        pool.reserve_free += to_reserve;
+        if w.reserve_blocks == 0 && to_reserve > 0 {
+            pool.reserve_holder = None;
+        }
+        pool.free += n - to_reserve;
+        pool.in_use -= n;
     }
 
     fn issue(&mut self, wid: usize, opi: usize) {
         let now = self.now;
         let op = self.hot[opi];
+        if self.alloc[opi].is_some() {
+            self.alloc_apply(wid, opi);
+        }
         let unit_idx = op.unit as usize;
         let simd = self.waves[wid].simd;
         let u = &mut self.units[unit_idx];
@@ -1006,6 +1126,14 @@ impl<'a> ComputeUnit<'a> {
         }
         self.stats.wave_life[wid] = (w.launch, now);
         self.waves[wid].track = None;
+        if let Some(pool) = self.pools.get_mut(simd) {
+            let w = &mut self.waves[wid];
+            let extra = w.vgpr_blocks.saturating_sub(1);
+            Self::release_blocks(w, pool, extra);
+            w.vgpr_blocks = 0;
+            // The slot's reserved block goes back with the slot.
+            pool.in_use -= 1;
+        }
         let list = &mut self.resident[simd];
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {
             list.remove(p);
@@ -1071,6 +1199,32 @@ impl<'a> ComputeUnit<'a> {
                 OpKind::Barrier => {
                     let g = &self.groups[w.group as usize];
                     format!("the barrier waits for {} of {} waves of workgroup {}", g.alive, g.waves, w.group)
+                }
+                _ if self.alloc[opi].is_some() && self.dynamic.is_some() => {
+                    let d = self.dynamic.expect("dynamic mode");
+                    let pool = &self.pools[w.simd as usize];
+                    let target = self.alloc_target(opi).unwrap_or(0);
+                    if target > d.max_blocks {
+                        format!("it asks for {target} VGPR blocks of {}; a wave may hold at most {}", d.block, d.max_blocks)
+                    } else {
+                        format!(
+                            "it waits for {} more VGPR blocks of {} (holds {}); SIMD {}'s pool has {} free{} and no wave can free any",
+                            target.saturating_sub(w.vgpr_blocks),
+                            d.block,
+                            w.vgpr_blocks,
+                            w.simd,
+                            pool.free,
+                            if d.deadlock_avoidance {
+                                format!(
+                                    ", the reserve {}{}",
+                                    pool.reserve_free,
+                                    pool.reserve_holder.map_or(String::new(), |h| format!(" (held by wave {h})"))
+                                )
+                            } else {
+                                String::new()
+                            }
+                        )
+                    }
                 }
                 _ => "no unit can accept it (a counter or in-flight limit is full and nothing will drain it)".into(),
             };

@@ -37,6 +37,8 @@ pub enum Limiter {
     Slots,
     /// Barrier resources: workgroups per CU (or WGP).
     Workgroups,
+    /// The slots enabled in dynamic VGPR mode.
+    DynamicVgprSlots,
     /// The user's `waves_per_simd` hint.
     Hints,
 }
@@ -50,6 +52,7 @@ impl Limiter {
             Limiter::Lds => "lds",
             Limiter::Slots => "slots",
             Limiter::Workgroups => "workgroups",
+            Limiter::DynamicVgprSlots => "dynamic-vgpr-slots",
             Limiter::Hints => "hints",
         }
     }

@@ -163,6 +163,9 @@ pub struct StaticOp {
     pub depctr: DepCtr,
     /// Latency after service overriding the unit's (`[[memory]] latency`).
     pub latency_override: Option<u32>,
+    /// `s_alloc_vgpr`: the VGPRs asked for (`u32::MAX`: not known from the
+    /// text, an SGPR operand: taken as the most a wave may hold).
+    pub alloc_vgprs: Option<u32>,
 }
 
 /// Index of each counter's limit parameter in the model.
@@ -325,6 +328,7 @@ impl SimProgram {
                 flags: 0,
                 depctr: DepCtr::NONE,
                 latency_override: None,
+                alloc_vgprs: None,
             });
         }
         Ok(SimProgram {
@@ -446,6 +450,15 @@ impl OpContext<'_> {
             flags: 0,
             depctr: DepCtr::NONE,
             latency_override: facts.and_then(|f| f.latency),
+            alloc_vgprs: (class == InstrClass::SaluAllocVgpr).then(|| {
+                inst.operands
+                    .first()
+                    .and_then(|o| match o {
+                        shadersim_isa::Operand::Imm(v) => u32::try_from(*v).ok(),
+                        _ => None,
+                    })
+                    .unwrap_or(u32::MAX)
+            }),
         };
         if class == InstrClass::WaitDelayAlu {
             op.flags |= op_flags::DELAY_ALU;
@@ -627,7 +640,9 @@ impl OpContext<'_> {
                 op.flags |= op_flags::VALU_VCC_WRITE;
             }
         }
-        if class == InstrClass::Salu && writes.iter().any(|r| r.file == RegFile::Sgpr || vcc(r)) {
+        if matches!(class, InstrClass::Salu | InstrClass::SaluAllocVgpr)
+            && writes.iter().any(|r| r.file == RegFile::Sgpr || vcc(r))
+        {
             op.flags |= op_flags::SALU_SGPR_WRITE;
         }
         if class.is_vmem() && inst.reads().iter().any(|r| r.file == RegFile::Vgpr) {

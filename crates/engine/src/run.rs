@@ -198,13 +198,48 @@ impl Simulation {
         } else {
             1
         };
-        let occupancy = Occupancy::compute(
+        let mut occupancy = Occupancy::compute(
             program,
             &arch,
             wave_size,
             group_waves,
             dispatch.waves_per_simd,
         )?;
+        if let Some(h) = &d.dynamic_vgpr {
+            let dynamic = dynamic_vgpr(h, &arch, stage, wave_size)?;
+            // The waves resident per SIMD are the slots enabled, not what
+            // the registers allow (LDS and barriers still limit).
+            let mut o = Occupancy::for_usage(
+                &arch,
+                &crate::occupancy::ResourceUsage {
+                    vgprs: dynamic.block,
+                    sgprs: 1,
+                    sgprs_declared: false,
+                    lds_bytes: program.declared.lds_bytes.unwrap_or(0),
+                    wave_size,
+                    waves_per_group: group_waves,
+                },
+                dispatch.waves_per_simd,
+            )?;
+            if dynamic.slots <= o.waves_per_simd {
+                o.waves_per_simd = dynamic.slots;
+                o.limiter = crate::occupancy::Limiter::DynamicVgprSlots;
+            }
+            o.vgprs_declared = occupancy.vgprs_declared;
+            occupancy = o;
+            notes.push(format!(
+                "dynamic VGPRs: {} slots per SIMD with a {}-VGPR block each, {} blocks in the pool{}",
+                dynamic.slots,
+                dynamic.block,
+                dynamic.pool_blocks,
+                if dynamic.deadlock_avoidance {
+                    format!(", {} in reserve (deadlock avoidance)", dynamic.reserve_blocks)
+                } else {
+                    String::new()
+                }
+            ));
+            dispatch.dynamic_vgpr = Some(dynamic);
+        }
         // Hints that name waves give waves different paths: one trace per
         // distinct set of directions, chosen by launch order.
         let (wave_traces, wave_trace) = if plan.varies_by_wave() {
@@ -699,6 +734,59 @@ impl Simulation {
             bounds,
         }
     }
+}
+
+/// Check `[dispatch] dynamic_vgpr` against the model and the run, and
+/// size the pool (rdna-model.md 6): the file less one reserved block per
+/// enabled slot, less the reserve in deadlock-avoidance mode.
+fn dynamic_vgpr(
+    h: &toml::Spanned<shadersim_trace::DynamicVgprHint>,
+    arch: &ArchSpec,
+    stage: Stage,
+    wave_size: u32,
+) -> Result<crate::config::DynamicVgpr, PrepareError> {
+    let err = |m: String| -> PrepareError { HintsError::at(h.span(), m).into() };
+    let v = h.get_ref();
+    let Some(max_blocks) = arch.param("dynamic_vgpr_max_blocks") else {
+        return Err(err(format!(
+            "the `{}` model has no dynamic VGPR mode (RDNA 4 has)",
+            arch.name
+        )));
+    };
+    if stage != Stage::Compute || wave_size != 32 {
+        return Err(err(
+            "dynamic VGPRs apply to wave32 compute programs only".into()
+        ));
+    }
+    if v.block != 16 && v.block != 32 {
+        return Err(err("dynamic_vgpr block must be 16 or 32".into()));
+    }
+    let slots_max = arch.get_u32("wave_slots_per_simd")?;
+    if v.slots == 0 || v.slots > slots_max {
+        return Err(err(format!(
+            "dynamic_vgpr slots must be between 1 and {slots_max}"
+        )));
+    }
+    let file_blocks = arch.get_u32("vgprs_per_simd")? / v.block;
+    let reserve = if v.deadlock_avoidance {
+        arch.get_u32("dynamic_vgpr_reserve_blocks")?
+    } else {
+        0
+    };
+    let pool = file_blocks.checked_sub(v.slots + reserve).ok_or_else(|| {
+        err(format!(
+            "{} slots and the reserve do not fit {file_blocks} blocks",
+            v.slots
+        ))
+    })?;
+    Ok(crate::config::DynamicVgpr {
+        block: v.block,
+        slots: v.slots,
+        deadlock_avoidance: v.deadlock_avoidance,
+        max_blocks: max_blocks.round() as u32,
+        reserve_blocks: reserve,
+        pool_blocks: pool,
+    })
 }
 
 /// The wave size of a run: the `[dispatch] wave_size` hint, else what the

@@ -44,6 +44,11 @@ pub struct SimStats {
     pub peak_waves: u32,
     /// Launch and end clock of every wave, by launch order.
     pub wave_life: Vec<(u64, u64)>,
+    /// Dynamic VGPR mode: issue turns in which a wave was denied its
+    /// `s_alloc_vgpr`, per static op.
+    pub alloc_denied: Vec<u64>,
+    /// Dynamic VGPR mode: most VGPR blocks in use on one SIMD at once.
+    pub peak_vgpr_blocks: u32,
 }
 
 impl SimStats {
@@ -69,6 +74,8 @@ impl SimStats {
             op_stalls: vec![0; sim.ops.len()],
             peak_waves: 0,
             wave_life: Vec::new(),
+            alloc_denied: vec![0; sim.ops.len()],
+            peak_vgpr_blocks: 0,
         }
     }
 

@@ -188,3 +188,140 @@ fn waves_hint_gives_waves_their_own_paths() {
     .unwrap_err();
     assert!(e.to_string().contains("low to high"), "{e}");
 }
+
+/// A wave32 compute kernel that grows to `vgprs` VGPRs (retrying until
+/// the allocation succeeds, as LLVM's code does), works, and frees them.
+fn alloc_kernel(vgprs: u32) -> String {
+    format!(
+        ".LALLOC:\ns_alloc_vgpr {vgprs}\ns_cbranch_scc0 .LALLOC\n{}s_alloc_vgpr 0\ns_endpgm\n",
+        "v_add_f32 v0, v1, v2\n".repeat(200)
+    )
+}
+
+fn dynamic_hints(block: u32, slots: u32, avoid: bool, groups: u32, group_size: u32) -> String {
+    format!(
+        "[dispatch]\nstage = \"compute\"\nworkgroup_size = {group_size}\nwaves = {groups}\nwave_size = 32\n\
+         dynamic_vgpr = {{ block = {block}, slots = {slots}, deadlock_avoidance = {avoid} }}\n"
+    )
+}
+
+#[test]
+fn scenario_19_dynamic_vgprs_pool_and_reserve() {
+    // Block 16, 16 slots, deadlock avoidance: the 1536-VGPR file is 96
+    // blocks; 16 are the slots' reserved blocks and 7 the reserve, so the
+    // pool has 96 - 16 - 7 = 73. A wave at 128 VGPRs holds 8 blocks, 7 more
+    // than its reserved one: 73 / 7 = 10 waves from the pool (3 blocks
+    // left); the reserve lets one more wave grow (3 + 4 of the 7), so 11
+    // waves per SIMD hold 128 VGPRs at once and the other 5 wait with their
+    // one block: 11 x 8 + 5 = 93 blocks at the peak (rdna-model.md 9.19).
+    let text = alloc_kernel(128);
+    let sim = Simulation::prepare(
+        &program("gfx1200", &text),
+        ArchSpec::builtin("rdna4").unwrap(),
+        &Hints::parse(&dynamic_hints(16, 16, true, 64, 32)).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sim.occupancy.waves_per_simd, 16);
+    assert_eq!(sim.occupancy.limiter.name(), "dynamic-vgpr-slots");
+    let s = sim.run().unwrap();
+    assert_eq!(s.peak_vgpr_blocks, 93);
+    assert_eq!(s.waves, 64);
+    // Waves sat on the allocation (the retry loop spinning).
+    assert!(s.alloc_denied[sim.sim.op_of_instr[0] as usize] > 0);
+    // Block 32, 16 slots, avoidance: 48 blocks - 16 - 7 = 25 in the pool;
+    // 256 VGPRs = 8 blocks, 7 extra: 3 waves from the pool (4 left), a 4th
+    // with the reserve: 4 x 8 + 12 = 44 blocks at the peak.
+    let s = run(
+        "rdna4",
+        "gfx1200",
+        &alloc_kernel(256),
+        &dynamic_hints(32, 16, true, 64, 32),
+    );
+    assert_eq!(s.peak_vgpr_blocks, 44);
+}
+
+#[test]
+fn dynamic_vgprs_deadlock_between_waves_is_reported() {
+    // Block 32, 16 slots, no avoidance: a pool of 48 - 16 = 32 blocks per
+    // SIMD. A 512-thread workgroup (16 waves, 8 per SIMD) grows to 128
+    // VGPRs (4 blocks, 3 extra: 8 x 3 = 24 fit), meets at a barrier, then
+    // grows to 256 (4 more each): only 2 waves per SIMD fit (8 blocks);
+    // they wait at the next barrier for the others, which wait for VGPRs
+    // nobody frees: the run ends with a deadlock naming the allocation.
+    let text = "s_alloc_vgpr 128\ns_barrier_signal -1\ns_barrier_wait -1\n\
+                .LGROW:\ns_alloc_vgpr 256\ns_cbranch_scc0 .LGROW\n\
+                s_barrier_signal -1\ns_barrier_wait -1\ns_alloc_vgpr 0\ns_endpgm\n";
+    let hints = Hints::parse(&dynamic_hints(32, 16, false, 1, 512)).unwrap();
+    let e = Simulation::prepare(
+        &program("gfx1200", text),
+        ArchSpec::builtin("rdna4").unwrap(),
+        &hints,
+    )
+    .unwrap()
+    .run()
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("s_alloc_vgpr 256") && e.contains("more VGPR blocks"),
+        "{e}"
+    );
+    // Deadlock avoidance lets one more wave per SIMD reach 256, but the
+    // barrier still needs all 16: a deadlock still (seed 000: avoidance does
+    // not help waves that depend on each other).
+    let hints = Hints::parse(&dynamic_hints(32, 16, true, 1, 512)).unwrap();
+    let e = Simulation::prepare(
+        &program("gfx1200", text),
+        ArchSpec::builtin("rdna4").unwrap(),
+        &hints,
+    )
+    .unwrap()
+    .run()
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("deadlock") || e.contains("Deadlock") || e.contains("can never"),
+        "{e}"
+    );
+    // Dynamic VGPRs are RDNA 4, wave32, compute only.
+    let bad = Simulation::prepare(
+        &program("gfx1100", "s_endpgm\n"),
+        ArchSpec::builtin("rdna3").unwrap(),
+        &Hints::parse(&dynamic_hints(16, 16, false, 1, 32)).unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(bad.contains("no dynamic VGPR mode"), "{bad}");
+}
+
+#[test]
+fn bvh_nodes_cost_the_ray_accelerator_what_section_7_says() {
+    // rdna-model.md 7 / 9.20: one lane's node per engine clock. RDNA 3: a
+    // BVH4 box node is 4 box tests at 4 per clock = 1 clock per lane, 32
+    // per wave32; a triangle node 1 test at 1 per clock: 32 too. RDNA 4: a
+    // BVH8 box node is 8 tests at 8 per clock: 32; a BVH4 box node 4 at 8:
+    // 16; a dual pair of BVH4 box nodes 8 at 8: 32.
+    let cost = |model: &str, target: &str, text: &str, box_fraction: f64| {
+        let hints = format!("{ONE_WAVE}[[memory]]\nline = 1\nbox_fraction = {box_fraction}\n");
+        let sim = Simulation::prepare(
+            &program(target, text),
+            ArchSpec::builtin(model).unwrap(),
+            &Hints::parse(&hints).unwrap(),
+        )
+        .unwrap();
+        let op = &sim.sim.ops[sim.sim.op_of_instr[0] as usize];
+        assert_eq!(sim.sim.units[op.unit as usize], "ray");
+        op.cost
+    };
+    let bvh4 =
+        "image_bvh_intersect_ray v[0:3], [v4, v5, v[6:8], v[9:11], v[12:14]], s[0:3]\ns_endpgm\n";
+    let bvh8 = "image_bvh8_intersect_ray v[0:9], [v[0:1], v[2:3], v[4:6], v[7:9], v10], s[0:3]\ns_endpgm\n";
+    let dual = "image_bvh_dual_intersect_ray v[0:9], [v[0:1], v[2:3], v[4:6], v[7:9], v[10:11]], s[0:3]\ns_endpgm\n";
+    assert_eq!(cost("rdna3", "gfx1100", bvh4, 1.0), 32);
+    assert_eq!(cost("rdna3", "gfx1100", bvh4, 0.0), 32);
+    assert_eq!(cost("rdna4", "gfx1200", bvh8, 1.0), 32);
+    assert_eq!(cost("rdna4", "gfx1200", bvh8, 0.0), 32);
+    assert_eq!(cost("rdna4", "gfx1200", bvh4, 1.0), 16);
+    assert_eq!(cost("rdna4", "gfx1200", dual, 1.0), 32);
+    // Per lane the BVH8 node does twice the box tests of a BVH4 node for
+    // the same 32 clocks: the seed's doubled throughput per step.
+}

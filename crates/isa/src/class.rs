@@ -93,6 +93,9 @@ named_enum! {
     pub enum InstrClass {
         /// Scalar ALU.
         Salu = "salu",
+        /// `s_alloc_vgpr` (gfx12 dynamic VGPRs): a scalar op that grows or
+        /// shrinks the wave's VGPR allocation and sets SCC on success.
+        SaluAllocVgpr = "salu.alloc_vgpr",
         /// Scalar memory.
         Smem = "smem",
         /// Unconditional relative branch.

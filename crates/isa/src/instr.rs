@@ -482,7 +482,7 @@ impl Instruction {
         } else if name.starts_with("v_cmpx") {
             out.push(RegRange::special(SpecialReg::ExecLo, 2));
         }
-        if class == InstrClass::Salu {
+        if matches!(class, InstrClass::Salu | InstrClass::SaluAllocVgpr) {
             if matches!(self.info.encoding, Encoding::Sopc)
                 || name.starts_with("s_cmpk_")
                 || name.starts_with("s_bitcmp")
@@ -1062,7 +1062,7 @@ mod rdna4_tests {
             ("image_bvh_dual_intersect_ray v[0:9], [v[10:11], v[12:13], v[14:16], v[17:19], v[20:21]], s[0:3]", InstrClass::VmemImageBvh),
             ("ds_bvh_stack_push8_pop1_rtn_b32 v1, v0, v2, v[3:10]", InstrClass::LdsBvhStack),
             ("ds_bvh_stack_push8_pop2_rtn_b64 v[1:2], v0, v3, v[4:11]", InstrClass::LdsBvhStack),
-            ("s_alloc_vgpr s35", InstrClass::Salu),
+            ("s_alloc_vgpr s35", InstrClass::SaluAllocVgpr),
             ("s_wait_bvhcnt 0x0", InstrClass::WaitBvhcnt),
             ("s_wait_samplecnt 0x1", InstrClass::WaitSamplecnt),
             ("s_wait_kmcnt 0x0", InstrClass::WaitKmcnt),

@@ -54,6 +54,9 @@ pub struct AnalyzeReport {
     pub latency_tolerance: Option<LatencyView>,
     /// Decisions and defaults worth knowing.
     pub notes: Vec<String>,
+    /// Dynamic VGPR mode, when on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dynamic_vgpr: Option<DynamicVgprView>,
     /// The synthesized fetch shader (vertex shaders), in order.
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
@@ -193,6 +196,29 @@ pub struct InstructionView {
     pub pattern: Option<String>,
     /// Is it a wait on counters?
     pub wait: bool,
+    /// Dynamic VGPR mode, `s_alloc_vgpr`: issue turns in which a wave was
+    /// denied the allocation (it spun on the retry loop).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_waits: Option<u64>,
+}
+
+/// Dynamic VGPR mode as run.
+#[derive(Debug, Clone, Serialize)]
+pub struct DynamicVgprView {
+    /// VGPRs per block.
+    pub block: u32,
+    /// Slots enabled per SIMD.
+    pub slots: u32,
+    /// Deadlock-avoidance mode.
+    pub deadlock_avoidance: bool,
+    /// Blocks in each SIMD's shared pool.
+    pub pool_blocks: u32,
+    /// Blocks in reserve.
+    pub reserve_blocks: u32,
+    /// Most blocks in use on one SIMD at once.
+    pub peak_blocks: u32,
+    /// The same in VGPRs (wave32 registers).
+    pub peak_vgprs: u32,
 }
 
 impl AnalyzeReport {
@@ -244,6 +270,8 @@ impl AnalyzeReport {
                 l2_requests: op.class.is_vmem().then_some(op.l2_requests),
                 pattern: op.pattern.clone(),
                 wait: op.kind == OpKind::Wait,
+                alloc_waits: (op.alloc_vgprs.is_some() && sim.dispatch.dynamic_vgpr.is_some())
+                    .then(|| st.alloc_denied[oi]),
             };
             match op.source {
                 OpSource::Fetch(_) => fetch_shader.push(view),
@@ -332,6 +360,15 @@ impl AnalyzeReport {
                 runs: l.runs,
             }),
             notes: sim.notes.clone(),
+            dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
+                block: d.block,
+                slots: d.slots,
+                deadlock_avoidance: d.deadlock_avoidance,
+                pool_blocks: d.pool_blocks,
+                reserve_blocks: d.reserve_blocks,
+                peak_blocks: st.peak_vgpr_blocks,
+                peak_vgprs: st.peak_vgpr_blocks * d.block,
+            }),
             fetch_shader,
             instructions,
         }
@@ -446,6 +483,25 @@ impl AnalyzeReport {
                 ),
                 None => writeln!(o, "  latency tolerance  at least {} clocks (throughput never fell 5% below its zero-latency value)", l.searched_up_to),
             };
+        }
+        if let Some(d) = &self.dynamic_vgpr {
+            let waits: Vec<String> = self
+                .instructions
+                .iter()
+                .filter_map(|i| {
+                    i.alloc_waits
+                        .map(|w| format!("line {} waited {w} turns", i.line))
+                })
+                .collect();
+            let _ = writeln!(
+                o,
+                "  dynamic VGPRs      peak {} VGPRs ({} blocks of {}) in use on a SIMD of {} slots; {}",
+                d.peak_vgprs,
+                d.peak_blocks,
+                d.block,
+                d.slots,
+                waits.join(", ")
+            );
         }
         for n in &self.notes {
             let _ = writeln!(o, "  note               {n}");

@@ -51,6 +51,21 @@ pub struct DispatchHints {
     pub waves_per_simd: Option<Spanned<u32>>,
     /// Lanes per wave (RDNA: 32 or 64); default from the file, else the model's.
     pub wave_size: Option<Spanned<u32>>,
+    /// RDNA 4 dynamic VGPR mode for a wave32 compute program.
+    pub dynamic_vgpr: Option<Spanned<DynamicVgprHint>>,
+}
+
+/// `[dispatch] dynamic_vgpr = { block = 16, slots = 16, deadlock_avoidance = true }`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DynamicVgprHint {
+    /// VGPRs per allocation block: 16 or 32.
+    pub block: u32,
+    /// Wave slots enabled per SIMD (each owns one reserved block).
+    pub slots: u32,
+    /// Keep enough blocks for one wave to reach the maximum (default false).
+    #[serde(default)]
+    pub deadlock_avoidance: bool,
 }
 
 /// `[[loop]]`: how many times a loop's header runs each time the loop is entered.
