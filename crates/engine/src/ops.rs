@@ -702,16 +702,18 @@ impl OpContext<'_> {
         };
         let per_lane = f * box_tests / rates.box_tests_per_clock.max(f64::MIN_POSITIVE)
             + (1.0 - f) * tri_tests / rates.triangle_tests_per_clock.max(f64::MIN_POSITIVE);
-        let clocks = (per_lane * f64::from(self.wave_size)).ceil().max(1.0) as u32;
+        // Lanes whose rays are done are masked off and cost nothing.
+        let active = facts.and_then(|f| f.active_lanes).unwrap_or(1.0);
+        let lanes = f64::from(self.wave_size) * active;
+        let clocks = (per_lane * lanes).ceil().max(1.0) as u32;
         let node_bytes = self.arch.get_u32("bvh_node_bytes").map_err(model)?;
         let line = self.rates.get(shadersim_mem::Rate::L2LineBytes).max(1);
         op.l2_requests = (self.wave_size * nodes * node_bytes).div_ceil(line);
         op.cost_basis = format!(
-            "{what} per lane, {:.0}% box nodes: {per_lane:.2} ray accelerator clocks per lane ({} box / {} triangle tests per clock) x {} lanes",
+            "{what} per lane, {:.0}% box nodes: {per_lane:.2} ray accelerator clocks per lane ({} box / {} triangle tests per clock) x {lanes:.1} active lanes",
             100.0 * f,
             rates.box_tests_per_clock,
             rates.triangle_tests_per_clock,
-            self.wave_size
         );
         Ok(clocks)
     }

@@ -244,7 +244,7 @@ impl Simulation {
         // distinct set of directions, chosen by launch order.
         let (wave_traces, wave_trace) = if plan.varies_by_wave() {
             let total = dispatch.count.saturating_mul(group_waves.max(1));
-            let mut keys: Vec<Vec<(usize, bool)>> = Vec::new();
+            let mut keys: Vec<Vec<(usize, u32)>> = Vec::new();
             let mut traces = Vec::new();
             let mut of_wave = Vec::with_capacity(total as usize);
             for w in 0..total {
@@ -639,6 +639,7 @@ impl Simulation {
                     ("export", _) => "export".to_string(),
                     ("dispatch", _) => "dispatch starvation".to_string(),
                     ("dependency", _) => "dependency latency".to_string(),
+                    ("ray", _) => "ray accelerator".to_string(),
                     ("lds", _) => "LDS".to_string(),
                     ("smem", _) => "SMEM".to_string(),
                     ("salu", _) => "SALU".to_string(),

@@ -76,8 +76,21 @@ pub struct LoopHint {
     pub line: Option<Spanned<u32>>,
     /// Or the header's label.
     pub label: Option<Spanned<String>>,
-    /// Times the header executes per entry (0 skips a guarded loop).
-    pub iterations: Spanned<u32>,
+    /// Times the header executes per entry (0 skips a guarded loop): one
+    /// number, or a list with one number per wave by launch order (repeated
+    /// when there are more waves), such as `shadersim rt --hints-out` writes
+    /// from a mesh's per-ray step counts.
+    pub iterations: Spanned<Iterations>,
+}
+
+/// A loop's iteration count: the same for every wave, or per wave.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Iterations {
+    /// Every wave.
+    Fixed(u32),
+    /// Wave `i` (launch order) runs `list[i % len]`.
+    PerWave(Vec<u32>),
 }
 
 /// `[[branch]]`: which way a conditional branch goes.
@@ -111,6 +124,9 @@ pub struct MemoryHint {
     /// This op's latency in clocks after service, overriding the unit's
     /// (a known cache miss, say).
     pub latency: Option<Spanned<u32>>,
+    /// BVH intersections: the mean fraction of the wave's lanes still
+    /// traversing (finished rays' lanes are masked off), 0..1.
+    pub active_lanes: Option<Spanned<f64>>,
     /// BVH intersections: the fraction of visited nodes that are box nodes
     /// (the rest are triangle nodes).
     pub box_fraction: Option<Spanned<f64>>,

@@ -21,6 +21,8 @@ pub struct TracePlan {
     pub probability: HashMap<usize, f64>,
     /// Branches that only some waves take, by instruction index.
     pub wave_branches: HashMap<usize, WaveSet>,
+    /// Loops whose iterations differ per wave (launch order, cycling).
+    pub wave_iterations: HashMap<usize, Vec<u32>>,
     /// Bound on the trace length.
     pub max_instructions: u64,
 }
@@ -33,6 +35,7 @@ impl TracePlan {
             taken: HashMap::new(),
             probability: HashMap::new(),
             wave_branches: HashMap::new(),
+            wave_iterations: HashMap::new(),
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
         }
     }
@@ -82,7 +85,19 @@ impl TracePlan {
                 let _ = prev;
                 return Err(HintsError::at(span, "this loop already has hints"));
             }
-            plan.iterations[loop_id] = *h.iterations.get_ref();
+            match h.iterations.get_ref() {
+                crate::hints::Iterations::Fixed(n) => plan.iterations[loop_id] = *n,
+                crate::hints::Iterations::PerWave(list) => {
+                    if list.is_empty() {
+                        return Err(HintsError::at(
+                            h.iterations.span(),
+                            "a per-wave iterations list needs at least one number",
+                        ));
+                    }
+                    plan.iterations[loop_id] = list[0];
+                    plan.wave_iterations.insert(loop_id, list.clone());
+                }
+            }
         }
         for h in &hints.branches {
             let line = *h.line.get_ref();
@@ -153,28 +168,42 @@ impl TracePlan {
 impl TracePlan {
     /// Whether waves differ in their paths (some branch names waves).
     pub fn varies_by_wave(&self) -> bool {
-        !self.wave_branches.is_empty()
+        !self.wave_branches.is_empty() || !self.wave_iterations.is_empty()
     }
 
-    /// The branch directions wave `wave` (launch order) follows, as a key:
-    /// waves with equal keys run the same trace.
-    pub fn wave_key(&self, wave: u32) -> Vec<(usize, bool)> {
-        let mut key: Vec<(usize, bool)> = self
+    /// What wave `wave` (launch order) decides differently from others, as
+    /// a key: the directions of wave-selected branches (as 0/1) and the
+    /// iterations of per-wave loops. Waves with equal keys run the same
+    /// trace.
+    pub fn wave_key(&self, wave: u32) -> Vec<(usize, u32)> {
+        let mut key: Vec<(usize, u32)> = self
             .wave_branches
             .iter()
-            .map(|(&i, set)| (i, set.contains(wave)))
+            .map(|(&i, set)| (i, u32::from(set.contains(wave))))
             .collect();
+        // Loops after branches: instruction and loop indices are separate
+        // spaces, so offset the loops.
+        key.extend(
+            self.wave_iterations
+                .iter()
+                .map(|(&l, list)| (usize::MAX - l, list[wave as usize % list.len()])),
+        );
         key.sort_unstable();
         key
     }
 
-    /// The plan of one wave: the wave-selected branches decided for it.
+    /// The plan of one wave: the wave-selected branches and per-wave loop
+    /// counts decided for it.
     pub fn for_wave(&self, wave: u32) -> TracePlan {
         let mut plan = self.clone();
-        for (i, taken) in self.wave_key(wave) {
-            plan.taken.insert(i, taken);
+        for (&i, set) in &self.wave_branches {
+            plan.taken.insert(i, set.contains(wave));
+        }
+        for (&l, list) in &self.wave_iterations {
+            plan.iterations[l] = list[wave as usize % list.len()];
         }
         plan.wave_branches.clear();
+        plan.wave_iterations.clear();
         plan
     }
 }
@@ -449,6 +478,8 @@ pub struct MemoryFacts {
     pub latency: Option<u32>,
     /// BVH intersections: fraction of nodes that are box nodes.
     pub box_fraction: Option<f64>,
+    /// BVH intersections: mean fraction of the wave's lanes active.
+    pub active_lanes: Option<f64>,
 }
 
 /// Resolve the `[[memory]]` hints: each line must be a vector memory
@@ -548,6 +579,22 @@ pub fn memory_facts(
                 ));
             }
             facts.box_fraction = Some(v);
+        }
+        if let Some(a) = &h.active_lanes {
+            if class != InstrClass::VmemImageBvh {
+                return Err(HintsError::at(
+                    a.span(),
+                    format!("`active_lanes` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
+                ));
+            }
+            let v = *a.get_ref();
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(HintsError::at(
+                    a.span(),
+                    "active_lanes must be above 0 and at most 1",
+                ));
+            }
+            facts.active_lanes = Some(v);
         }
         out.insert(idx, facts);
     }

@@ -7,3 +7,4 @@ pub mod coalesce;
 pub mod hints;
 pub mod nami;
 pub mod rt;
+pub mod rt_hints;

@@ -62,6 +62,17 @@ pub struct RtOptions {
     /// Also check every closest hit against a brute-force test of every triangle.
     #[arg(long)]
     pub verify: bool,
+    /// Write a hints file for this traversal kernel (assembly with an
+    /// image_bvh*_intersect_ray loop) with the rays' per-wave step counts,
+    /// for `analyze KERNEL --hints FILE` (needs one layout and --hints-out).
+    #[arg(long, value_name = "KERNEL")]
+    pub hints_for: Option<String>,
+    /// Where `--hints-for` writes the hints.
+    #[arg(long, value_name = "FILE", requires = "hints_for")]
+    pub hints_out: Option<PathBuf>,
+    /// Lanes per wave the hints deal rays to.
+    #[arg(long, default_value_t = 32)]
+    pub hints_wave_size: u32,
 }
 
 fn usage(msg: impl Into<String>) -> CliError {
@@ -228,6 +239,36 @@ pub fn run(args: Args) -> CliResult {
     }
     let name = args.mesh.display().to_string();
     let mut out = std::io::stdout().lock();
+    if let Some(kernel) = &args.hints_for {
+        let Some(path) = &args.hints_out else {
+            return Err(usage("--hints-for needs --hints-out FILE"));
+        };
+        if runs.len() != 1 {
+            return Err(usage(format!(
+                "--hints-for needs exactly one layout (choose with --arch and --bvh; these options give {})",
+                runs.len()
+            )));
+        }
+        let h = super::rt_hints::traversal_hints(
+            kernel,
+            &runs[0].per_ray,
+            args.hints_wave_size,
+            &format!("{name} --rays {}", args.rays),
+            &runs[0].config.label(),
+        )?;
+        std::fs::write(path, &h.text)
+            .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
+        writeln!(
+            out,
+            "hints: {} ({} waves of {}, {:.1} loop iterations per wave, {:.0}% of lanes active, {:.0}% box nodes)",
+            path.display(),
+            h.waves,
+            args.hints_wave_size,
+            h.mean_iterations,
+            100.0 * h.active_lanes,
+            100.0 * h.box_fraction
+        )?;
+    }
     if args.format == "json" {
         let v = to_json(&name, &scene, &args.rays, &runs, args.clock_ghz);
         writeln!(
