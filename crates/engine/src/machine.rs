@@ -809,7 +809,7 @@ impl<'a> ComputeUnit<'a> {
             }
             inc &= inc - 1;
         }
-        if self.alloc[opi].is_some() && !self.alloc_fits(wid, opi) {
+        if op.flags & op_flags::ALLOC_VGPR != 0 && !self.alloc_fits(wid, opi) {
             // The compiler's retry loop spins on s_alloc_vgpr until it
             // succeeds: the wave sits on it.
             self.stats.alloc_denied[opi] += 1;
@@ -891,7 +891,7 @@ impl<'a> ComputeUnit<'a> {
     fn issue(&mut self, wid: usize, opi: usize) {
         let now = self.now;
         let op = self.hot[opi];
-        if self.alloc[opi].is_some() {
+        if op.flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
         let unit_idx = op.unit as usize;

@@ -116,6 +116,8 @@ pub mod op_flags {
     pub const VMEM_VGPR_READ: u16 = 1 << 6;
     /// `s_delay_alu`: the compiler announced the next dependency.
     pub const DELAY_ALU: u16 = 1 << 7;
+    /// `s_alloc_vgpr` (dynamic VGPR mode).
+    pub const ALLOC_VGPR: u16 = 1 << 8;
 }
 
 /// One compiled instruction.
@@ -462,6 +464,9 @@ impl OpContext<'_> {
         };
         if class == InstrClass::WaitDelayAlu {
             op.flags |= op_flags::DELAY_ALU;
+        }
+        if op.alloc_vgprs.is_some() {
+            op.flags |= op_flags::ALLOC_VGPR;
         }
         let Some(spec) = self.arch.class(class) else {
             op.kind = OpKind::NoPath;

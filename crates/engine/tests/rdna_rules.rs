@@ -158,6 +158,24 @@ fn scenario_10_f64_rate_per_generation() {
 }
 
 #[test]
+fn scenario_11_wmma_holds_the_simd() {
+    // 10 independent v_wmma_f32_16x16x16_f16 (wave32): RDNA 3 holds the
+    // VALU valu_wmma_clocks = 32 per op, so op i issues at 32i, the last at
+    // 288, its result 32 later: 320. RDNA 4 (16 clocks, derived): the last
+    // at 144, result at 160 (9.11).
+    let gfx11 = repeat(
+        "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[24:31]",
+        10,
+    ) + "s_endpgm\n";
+    assert_eq!(wave_clocks("rdna3", "gfx1100", &gfx11, 32), 320.0);
+    let gfx12 = repeat(
+        "v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[16:23]",
+        10,
+    ) + "s_endpgm\n";
+    assert_eq!(wave_clocks("rdna4", "gfx1200", &gfx12, 32), 160.0);
+}
+
+#[test]
 fn scenario_12_lds_b128_costs_four_clocks_of_lds() {
     // ds_load_b128, wave32: 32 lanes x 16 bytes = 512 bytes at
     // lds_bytes_per_clock = 128: 4 clocks of the CU's LDS (9.12). 10 of
