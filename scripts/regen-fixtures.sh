@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate shadersim's compiler-generated AMD GPU assembly fixtures:
 #
-#   tests/fixtures/llvm/<gfx>/<name>.s          clang-19 -S (OpenCL C) and llc-19 (LLVM IR shaders)
-#   tests/fixtures/objdump/<gfx>/<name>.dis     llvm-objdump-19 -d of linked HSA code objects
+#   tests/fixtures/llvm/<gfx>/<name>.s          clang -S (OpenCL C) and llc (LLVM IR shaders/kernels)
+#   tests/fixtures/objdump/<gfx>/<name>.dis     llvm-objdump -d of linked HSA code objects
 #   tests/fixtures/radv/<family>/<name>.txt     Mesa RADV/ACO RADV_DEBUG=shaders dump (stderr)
 #   tests/fixtures/radv/<family>/<name>.stats.toml  VK_KHR_pipeline_executable_properties statistics
 #   tests/fixtures/manifest.toml                facts reported by the compilers, one entry per fixture
@@ -11,17 +11,27 @@
 # (RADV_FORCE_FAMILY). The output is deterministic for a given toolchain; re-running must
 # leave `git diff --exit-code tests/fixtures` clean.
 #
+# Two LLVM toolchains: every LLVM job names its LLVM major version (the "|19|" / "|22|"
+# field of the job lists below) and all of its tools come from that version. LLVM 19 makes
+# the gfx6..gfx11 fixtures; LLVM 22 makes the gfx1200 (RDNA4) ones, because LLVM 19 cannot
+# compile the RDNA4 ray tracing builtins (BVH8, dual BVH, ds_bvh_stack_push8_*) nor emit
+# s_alloc_vgpr, and the seed-000 experiment kernels (ooo_chase*) for gfx1100 too, so the
+# RDNA3 and RDNA4 versions of that experiment come from the same compiler. The manifest
+# records each fixture's toolchain ("toolchain" key).
+#
 # Debian 12 (bookworm) packages needed:
-#   clang-19 llvm-19 lld-19 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev
-#     clang-19             OpenCL C -> amdgcn (clang-19)
-#     llvm-19              llc-19, llvm-mc-19, llvm-objdump-19, llvm-readelf-19
-#     lld-19               links the HSA code objects that llvm-objdump disassembles
+#   clang-19 llvm-19 lld-19 clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers
+#   libvulkan-dev gcc libc6-dev
+#     clang-19 / clang-22  OpenCL C -> amdgcn
+#     llvm-19 / llvm-22    llc, llvm-mc, llvm-objdump, llvm-readelf (-19 / -22 suffixes)
+#     lld-19 / lld-22      link the HSA code objects that llvm-objdump disassembles
 #     glslang-tools        GLSL -> SPIR-V (glslangValidator)
 #     mesa-vulkan-drivers  RADV + ACO (the fixtures were made with 22.3.6-1+deb12u2)
 #     libvulkan-dev, gcc, libc6-dev   build scripts/fixtures/radv_capture.c
-#   (clang-19/llvm-19/lld-19 are the bookworm-backports / apt.llvm.org 19.1.7 builds.)
-#   apt-get install -y --no-install-recommends clang-19 llvm-19 lld-19 glslang-tools \
-#       mesa-vulkan-drivers libvulkan-dev gcc libc6-dev
+#   (clang-19/llvm-19/lld-19 are the bookworm-backports / apt.llvm.org 19.1.7 builds;
+#   clang-22/llvm-22/lld-22 the Debian 22.1.8 builds, 1:22.1.8-1~deb12u1.)
+#   apt-get install -y --no-install-recommends clang-19 llvm-19 lld-19 \
+#       clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev
 #
 # Usage: scripts/regen-fixtures.sh        (from anywhere; takes about a minute on 2 cores)
 set -euo pipefail
@@ -33,12 +43,13 @@ FIX="$ROOT/tests/fixtures"
 SRC="$FIX/src"
 EXPECTED_MESA="22.3.6"
 EXPECTED_CLANG="19.1.7"
+EXPECTED_CLANG22="22.1.8"
 
 die() { echo "regen-fixtures: error: $*" >&2; exit 1; }
 warn() { echo "regen-fixtures: warning: $*" >&2; }
 
 # ---------------------------------------------------------------- prerequisites
-PACKAGES=(clang-19 llvm-19 lld-19 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev)
+PACKAGES=(clang-19 llvm-19 lld-19 clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev)
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()
     for p in "${PACKAGES[@]}"; do
@@ -55,43 +66,66 @@ if command -v dpkg-query >/dev/null 2>&1; then
 else
     warn "dpkg-query not found (not Debian?): checking for the tools only"
 fi
-for tool in clang-19 llc-19 llvm-mc-19 llvm-objdump-19 llvm-readelf-19 glslangValidator gcc awk sed; do
+for tool in clang-19 llc-19 llvm-mc-19 llvm-objdump-19 llvm-readelf-19 \
+    clang-22 llc-22 llvm-mc-22 llvm-objdump-22 llvm-readelf-22 ld.lld-22 glslangValidator gcc awk sed; do
     command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found in PATH (see the package list at the top of $0)"
 done
 ICD=/usr/share/vulkan/icd.d/radeon_icd.x86_64.json
 [[ -f "$ICD" ]] || die "$ICD not found (package mesa-vulkan-drivers)"
 [[ -f /usr/include/vulkan/vulkan.h ]] || die "/usr/include/vulkan/vulkan.h not found (package libvulkan-dev)"
-clang_ver="$(clang-19 --version | awk 'NR==1 { for (i = 1; i <= NF; i++) if ($i == "version") print $(i+1) }')"
+clang_version() { "$1" --version | awk 'NR==1 { for (i = 1; i <= NF; i++) if ($i == "version") print $(i+1) }'; }
+clang_ver="$(clang_version clang-19)"
 [[ "$clang_ver" == "$EXPECTED_CLANG"* ]] ||
     warn "clang-19 is $clang_ver, fixtures were made with $EXPECTED_CLANG: LLVM output may differ"
+clang22_ver="$(clang_version clang-22)"
+[[ "$clang22_ver" == "$EXPECTED_CLANG22"* ]] ||
+    warn "clang-22 is $clang22_ver, fixtures were made with $EXPECTED_CLANG22: LLVM output may differ"
+# "clang-<major> <version>", the manifest's toolchain value for an LLVM job
+toolchain_of() { # major
+    case "$1" in
+    19) echo "clang-19 $clang_ver" ;;
+    22) echo "clang-22 $clang22_ver" ;;
+    *) die "no LLVM $1 toolchain" ;;
+    esac
+}
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
 # ------------------------------------------------------------------ what to build
 OPENCL_ALL="loop_sum nested_loops loop_break_continue if_else lds_reduce global_atomics f64_math transcendentals int_mul matmul_tile histogram"
-# target|kernels (older generations get a representative subset; image_bvh_intersect_ray
-# needs gfx10.3+; ds_bvh_stack_rtn_b32 is gfx11 only, clang-19 crashes on it for gfx1200)
+# target|LLVM major|kernels (older generations get a representative subset;
+# image_bvh_intersect_ray needs gfx10.3+; the LDS stack builtin is gfx11+: on gfx11 it is
+# ds_bvh_stack_rtn_b32, clang-22 makes ds_bvh_stack_push4_pop1_rtn_b32 of it for gfx12
+# (clang-19 crashes on it for gfx1200); bvh8_traverse / bvh_dual_traverse use the RDNA4-only
+# BVH8, dual-BVH and push8 stack builtins; ooo_chase* are seed 000's two-wave experiment,
+# made with clang-22 for both RDNA3 and RDNA4)
+RDNA4_KERNELS="bvh_lds_stack bvh8_traverse bvh_dual_traverse ooo_chase ooo_chase_u8"
 OPENCL_JOBS=(
-    "gfx600|loop_sum if_else f64_math int_mul"
-    "gfx700|nested_loops lds_reduce global_atomics"
-    "gfx803|lds_reduce transcendentals matmul_tile histogram"
-    "gfx900|$OPENCL_ALL"
-    "gfx1030|$OPENCL_ALL bvh_traverse"
-    "gfx1100|$OPENCL_ALL bvh_traverse bvh_lds_stack"
-    "gfx1200|$OPENCL_ALL bvh_traverse"
+    "gfx600|19|loop_sum if_else f64_math int_mul"
+    "gfx700|19|nested_loops lds_reduce global_atomics"
+    "gfx803|19|lds_reduce transcendentals matmul_tile histogram"
+    "gfx900|19|$OPENCL_ALL"
+    "gfx1030|19|$OPENCL_ALL bvh_traverse"
+    "gfx1100|19|$OPENCL_ALL bvh_traverse bvh_lds_stack"
+    "gfx1100|22|ooo_chase ooo_chase_u8"
+    "gfx1200|22|$OPENCL_ALL bvh_traverse $RDNA4_KERNELS"
 )
-# LLVM IR graphics shaders: target|source variant (gfx9 = interp p1/p2 + param exports,
-# gfx11 = lds_param_load + interp.inreg, attribute ring store instead of param export)
-GRAPHICS_JOBS=("gfx900|gfx9" "gfx1030|gfx9" "gfx1100|gfx11" "gfx1200|gfx11")
-# linked code objects disassembled with llvm-objdump: target|kernels
+# LLVM IR graphics shaders: target|LLVM major|source variant (gfx9 = interp p1/p2 + param
+# exports, gfx11 = lds_param_load + interp.inreg, attribute ring store instead of param export)
+GRAPHICS_JOBS=("gfx900|19|gfx9" "gfx1030|19|gfx9" "gfx1100|19|gfx11" "gfx1200|22|gfx11")
+# LLVM IR compute kernels (amdgcn-amd-amdhsa): target|LLVM major|sources without .ll.
+# dyn_vgpr*: RDNA4 dynamic VGPR mode ("amdgpu-dynamic-vgpr-block-size"), which makes llc-22
+# emit s_alloc_vgpr; it exists only as a function attribute, so these are IR, not OpenCL.
+IR_COMPUTE_JOBS=("gfx1200|22|dyn_vgpr dyn_vgpr_retry")
+# linked code objects disassembled with llvm-objdump: target|LLVM major|kernels
 # (llvm-objdump-19 cannot disassemble gfx6/gfx7: "Disassembly not yet supported for subtarget")
 OBJDUMP_JOBS=(
-    "gfx803|if_else matmul_tile"
-    "gfx900|loop_sum lds_reduce f64_math"
-    "gfx1030|bvh_traverse"
-    "gfx1100|loop_sum lds_reduce bvh_traverse bvh_lds_stack"
-    "gfx1200|lds_reduce bvh_traverse"
+    "gfx803|19|if_else matmul_tile"
+    "gfx900|19|loop_sum lds_reduce f64_math"
+    "gfx1030|19|bvh_traverse"
+    "gfx1100|19|loop_sum lds_reduce bvh_traverse bvh_lds_stack"
+    "gfx1200|22|lds_reduce bvh_traverse bvh8_traverse ooo_chase"
 )
 # RADV pipelines: name|subject stage|shaders (vertex+fragment, or compute)|RADV_PERFTEST
 RADV_PIPELINES=(
@@ -133,12 +167,17 @@ count_objdump=0
 count_radv=0
 
 # ------------------------------------------------------------------ awk helpers
-# Facts from LLVM's own comments/directives in a .s file, as "key value" lines.
+# Facts from LLVM's own comments/directives in a .s file, as "key value" lines, for the
+# FIRST function of the file: clang-21+ follows each OpenCL kernel with a callable copy of
+# its body, __clang_ocl_kern_imp_<kernel> (a plain function, not a kernel), whose comments
+# must not overwrite the kernel's. The HSA metadata at the end lists kernels only.
 llvm_facts() {
     awk '
+    /^\t\.type\t[^,]+,@function/ && fn != "" { second = 1 }
     /^\t\.type\t[^,]+,@function/ && fn == "" { s = $0; sub(/^\t\.type\t/, "", s); sub(/,@function.*/, "", s); fn = s }
+    second                   { if ($0 ~ /^    \.wavefront_size: /) ws = $2; next }
     /^; NumVgprs: /          { vg = $3 }
-    /^; NumSgprs: /          { sg = $3 }
+    /^; (Total)?NumSgprs: /  { sg = $3 }   # LLVM 19 "NumSgprs", LLVM 22 "TotalNumSgprs"
     /^; codeLenInByte = /    { cb = $4 }
     /^; ScratchSize: /       { sc = $3 }
     /^; Occupancy: /         { oc = $3 }
@@ -156,8 +195,8 @@ llvm_facts() {
 }
 
 # Symbol value (hex) and size of FUNCTION in an ELF file.
-sym_range() { # file function
-    llvm-readelf-19 -s --wide "$1" | awk -v f="$2" '$4 == "FUNC" && $8 == f { print $2, $3; exit }'
+sym_range() { # file function llvm-major
+    llvm-readelf-"$3" -s --wide "$1" | awk -v f="$2" '$4 == "FUNC" && $8 == f { print $2, $3; exit }'
 }
 
 # Count the instructions llvm-objdump prints inside [start, start+size) and the natural loops
@@ -186,8 +225,8 @@ objdump_count() { # objdump-output-file start-hex size-dec
 # What LLVM's assembler parses from a .s (llvm-mc -show-encoding), for FUNCTION only:
 # "instructions bytes loops" (loops = distinct labels targeted by a branch after the label).
 # Used for gfx6/gfx7, which llvm-objdump-19 cannot disassemble, and as a cross-check.
-mc_count() { # file triple gfx function
-    llvm-mc-19 -triple="$2" -mcpu="$3" -show-encoding "$1" | awk -v f="$4" '
+mc_count() { # file triple gfx function llvm-major
+    llvm-mc-"$5" -triple="$2" -mcpu="$3" -show-encoding "$1" | awk -v f="$4" '
     $0 == f ":" { on = 1; next }
     on && /^\.Lfunc_end[0-9]+:/ { on = 0 }
     !on { next }
@@ -240,80 +279,91 @@ get() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 
 emit() { printf '%s\n' "$@" >>"$MANIFEST_BODY"; }
 
-# ------------------------------------------------------------ LLVM: OpenCL kernels
+# -------------------------------------------------- LLVM: compute kernels (.s)
+# Facts and manifest entry of one compute kernel .s (amdgcn-amd-amdhsa) already written to
+# $FIX/llvm/GFX/NAME.s by COMMAND (as shown in the manifest) from SOURCE.
+llvm_compute_fixture() { # gfx llvm-major name source command
+    local gfx="$1" v="$2" k="$3" source="$4" command="$5"
+    local out="$FIX/llvm/$gfx/$k.s" fn start size nasm mcbytes mcloops ninst loops isrc lh
+    # instruction count: assemble the .s and count what llvm-objdump prints for the function
+    llvm-mc-"$v" -triple=amdgcn-amd-amdhsa -mcpu="$gfx" -filetype=obj "$out" -o "$TMP/k.o"
+    llvm_facts "$out" >"$TMP/facts"
+    fn="$(get "$TMP/facts" function)"
+    read -r start size < <(sym_range "$TMP/k.o" "$fn" "$v") || die "no symbol $fn in llvm/$gfx/$k.s"
+    read -r nasm mcbytes mcloops < <(mc_count "$out" amdgcn-amd-amdhsa "$gfx" "$fn" "$v")
+    case "$gfx" in
+    gfx6* | gfx7*)
+        # llvm-objdump-19: "Disassembly not yet supported for subtarget" (SI/CI encoding).
+        # The assembler's own count is exact when its bytes fill the whole symbol.
+        [[ "$mcbytes" == "$size" ]] || die "llvm/$gfx/$k.s: llvm-mc bytes $mcbytes != symbol size $size"
+        ninst="$nasm" loops="$mcloops" isrc="llvm-mc"
+        ;;
+    *)
+        llvm-objdump-"$v" -d --mcpu="$gfx" "$TMP/k.o" >"$TMP/k.dis"
+        read -r ninst loops < <(objdump_count "$TMP/k.dis" "$start" "$size")
+        isrc="llvm-objdump"
+        [[ "$loops" == "$mcloops" ]] || warn "llvm/$gfx/$k.s: objdump loops $loops != llvm-mc label loops $mcloops"
+        ;;
+    esac
+    lh="$(get "$TMP/facts" loop_headers)"
+    [[ "$loops" == "$lh" ]] || warn "llvm/$gfx/$k.s: $loops backward-branch loops but LLVM reports $lh loop headers"
+    emit "" "[[fixture]]" \
+        "path = \"llvm/$gfx/$k.s\"" \
+        "dialect = \"llvm\"" \
+        "target = \"$gfx\"" \
+        "stage = \"compute\"" \
+        "source = \"$source\"" \
+        "function = \"$fn\"" \
+        "command = \"$command\"" \
+        "toolchain = \"$(toolchain_of "$v")\"" \
+        "instructions = $ninst" \
+        "instructions_source = \"$isrc\"" \
+        "asm_instructions = $nasm" \
+        "loops = $loops" \
+        "loop_headers_reported = $lh" \
+        "vgprs = $(get "$TMP/facts" vgprs)" \
+        "sgprs = $(get "$TMP/facts" sgprs)" \
+        "next_free_vgpr = $(get "$TMP/facts" next_free_vgpr)" \
+        "next_free_sgpr = $(get "$TMP/facts" next_free_sgpr)" \
+        "code_bytes = $(get "$TMP/facts" code_bytes)" \
+        "lds_bytes = $(get "$TMP/facts" lds_bytes)" \
+        "scratch_bytes = $(get "$TMP/facts" scratch_bytes)" \
+        "occupancy = $(get "$TMP/facts" occupancy)" \
+        "wave_size = $(get "$TMP/facts" wave_size)"
+    count_llvm=$((count_llvm + 1))
+}
+
+# OpenCL kernels
 for job in "${OPENCL_JOBS[@]}"; do
-    gfx="${job%%|*}"
+    IFS='|' read -r gfx v kernels <<<"$job"
     mkdir -p "$FIX/llvm/$gfx"
-    for k in ${job#*|}; do
-        out="$FIX/llvm/$gfx/$k.s"
-        (cd "$SRC/opencl" && clang-19 -S -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu="$gfx" \
-            -x cl -cl-std=CL2.0 "$k.cl" -o "$out")
-        # instruction count: assemble the .s and count what llvm-objdump prints for the function
-        llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu="$gfx" -filetype=obj "$out" -o "$TMP/k.o"
-        llvm_facts "$out" >"$TMP/facts"
-        fn="$(get "$TMP/facts" function)"
-        read -r start size < <(sym_range "$TMP/k.o" "$fn") || die "no symbol $fn in llvm/$gfx/$k.s"
-        read -r nasm mcbytes mcloops < <(mc_count "$out" amdgcn-amd-amdhsa "$gfx" "$fn")
-        case "$gfx" in
-        gfx6* | gfx7*)
-            # llvm-objdump-19: "Disassembly not yet supported for subtarget" (SI/CI encoding).
-            # The assembler's own count is exact when its bytes fill the whole symbol.
-            [[ "$mcbytes" == "$size" ]] || die "llvm/$gfx/$k.s: llvm-mc bytes $mcbytes != symbol size $size"
-            ninst="$nasm" loops="$mcloops" isrc="llvm-mc"
-            ;;
-        *)
-            llvm-objdump-19 -d --mcpu="$gfx" "$TMP/k.o" >"$TMP/k.dis"
-            read -r ninst loops < <(objdump_count "$TMP/k.dis" "$start" "$size")
-            isrc="llvm-objdump"
-            [[ "$loops" == "$mcloops" ]] || warn "llvm/$gfx/$k.s: objdump loops $loops != llvm-mc label loops $mcloops"
-            ;;
-        esac
-        lh="$(get "$TMP/facts" loop_headers)"
-        [[ "$loops" == "$lh" ]] || warn "llvm/$gfx/$k.s: $loops backward-branch loops but LLVM reports $lh loop headers"
-        emit "" "[[fixture]]" \
-            "path = \"llvm/$gfx/$k.s\"" \
-            "dialect = \"llvm\"" \
-            "target = \"$gfx\"" \
-            "stage = \"compute\"" \
-            "source = \"src/opencl/$k.cl\"" \
-            "function = \"$fn\"" \
-            "command = \"clang-19 -S -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu=$gfx -x cl -cl-std=CL2.0 $k.cl\"" \
-            "instructions = $ninst" \
-            "instructions_source = \"$isrc\"" \
-            "asm_instructions = $nasm" \
-            "loops = $loops" \
-            "loop_headers_reported = $lh" \
-            "vgprs = $(get "$TMP/facts" vgprs)" \
-            "sgprs = $(get "$TMP/facts" sgprs)" \
-            "next_free_vgpr = $(get "$TMP/facts" next_free_vgpr)" \
-            "next_free_sgpr = $(get "$TMP/facts" next_free_sgpr)" \
-            "code_bytes = $(get "$TMP/facts" code_bytes)" \
-            "lds_bytes = $(get "$TMP/facts" lds_bytes)" \
-            "scratch_bytes = $(get "$TMP/facts" scratch_bytes)" \
-            "occupancy = $(get "$TMP/facts" occupancy)" \
-            "wave_size = $(get "$TMP/facts" wave_size)"
-        count_llvm=$((count_llvm + 1))
+    for k in $kernels; do
+        # clang-22 warns "local memory global used by non-kernel function" for kernels with
+        # local arrays: the warning is about the __clang_ocl_kern_imp_ copy (see llvm_facts).
+        (cd "$SRC/opencl" && clang-"$v" -S -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu="$gfx" \
+            -x cl -cl-std=CL2.0 "$k.cl" -o "$FIX/llvm/$gfx/$k.s")
+        llvm_compute_fixture "$gfx" "$v" "$k" "src/opencl/$k.cl" \
+            "clang-$v -S -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu=$gfx -x cl -cl-std=CL2.0 $k.cl"
     done
 done
 
 # ------------------------------------------------------- LLVM: IR graphics shaders
 for job in "${GRAPHICS_JOBS[@]}"; do
-    gfx="${job%%|*}"
-    variant="${job#*|}"
+    IFS='|' read -r gfx v variant <<<"$job"
     mkdir -p "$FIX/llvm/$gfx"
     for shader in ps_textured vs_transform; do
         src="${shader}_${variant}.ll"
         out="$FIX/llvm/$gfx/$shader.s"
         stage=pixel
         [[ "$shader" == vs_* ]] && stage=vertex
-        (cd "$SRC/llvm-ir" && llc-19 -O2 -mtriple=amdgcn-mesa-mesa3d -mcpu="$gfx" "$src" -o "$out")
-        llvm-mc-19 -triple=amdgcn-mesa-mesa3d -mcpu="$gfx" -filetype=obj "$out" -o "$TMP/g.o"
-        llvm-objdump-19 -d --mcpu="$gfx" "$TMP/g.o" >"$TMP/g.dis"
+        (cd "$SRC/llvm-ir" && llc-"$v" -O2 -mtriple=amdgcn-mesa-mesa3d -mcpu="$gfx" "$src" -o "$out")
+        llvm-mc-"$v" -triple=amdgcn-mesa-mesa3d -mcpu="$gfx" -filetype=obj "$out" -o "$TMP/g.o"
+        llvm-objdump-"$v" -d --mcpu="$gfx" "$TMP/g.o" >"$TMP/g.dis"
         llvm_facts "$out" >"$TMP/facts"
         fn="$(get "$TMP/facts" function)"
-        read -r start size < <(sym_range "$TMP/g.o" "$fn") || die "no symbol $fn in llvm/$gfx/$shader.s"
+        read -r start size < <(sym_range "$TMP/g.o" "$fn" "$v") || die "no symbol $fn in llvm/$gfx/$shader.s"
         read -r ninst loops < <(objdump_count "$TMP/g.dis" "$start" "$size")
-        read -r nasm mcbytes mcloops < <(mc_count "$out" amdgcn-mesa-mesa3d "$gfx" "$fn")
+        read -r nasm mcbytes mcloops < <(mc_count "$out" amdgcn-mesa-mesa3d "$gfx" "$fn" "$v")
         [[ "$loops" == "$mcloops" ]] || warn "llvm/$gfx/$shader.s: objdump loops $loops != llvm-mc label loops $mcloops"
         lh="$(get "$TMP/facts" loop_headers)"
         [[ "$loops" == "$lh" ]] || warn "llvm/$gfx/$shader.s: $loops backward-branch loops but LLVM reports $lh loop headers"
@@ -324,7 +374,8 @@ for job in "${GRAPHICS_JOBS[@]}"; do
             "stage = \"$stage\"" \
             "source = \"src/llvm-ir/$src\"" \
             "function = \"$fn\"" \
-            "command = \"llc-19 -O2 -mtriple=amdgcn-mesa-mesa3d -mcpu=$gfx $src\"" \
+            "command = \"llc-$v -O2 -mtriple=amdgcn-mesa-mesa3d -mcpu=$gfx $src\"" \
+            "toolchain = \"$(toolchain_of "$v")\"" \
             "instructions = $ninst" \
             "instructions_source = \"llvm-objdump\"" \
             "asm_instructions = $nasm" \
@@ -340,19 +391,31 @@ for job in "${GRAPHICS_JOBS[@]}"; do
     done
 done
 
+# ---------------------------------------------------------- LLVM: IR compute kernels
+for job in "${IR_COMPUTE_JOBS[@]}"; do
+    IFS='|' read -r gfx v kernels <<<"$job"
+    mkdir -p "$FIX/llvm/$gfx"
+    for k in $kernels; do
+        (cd "$SRC/llvm-ir" && llc-"$v" -O2 -mtriple=amdgcn-amd-amdhsa -mcpu="$gfx" "$k.ll" -o "$FIX/llvm/$gfx/$k.s")
+        llvm_compute_fixture "$gfx" "$v" "$k" "src/llvm-ir/$k.ll" \
+            "llc-$v -O2 -mtriple=amdgcn-amd-amdhsa -mcpu=$gfx $k.ll"
+    done
+done
+
 # ------------------------------------------------------------ objdump: code objects
 for job in "${OBJDUMP_JOBS[@]}"; do
-    gfx="${job%%|*}"
+    IFS='|' read -r gfx v kernels <<<"$job"
     mkdir -p "$FIX/objdump/$gfx" "$TMP/obj"
-    for k in ${job#*|}; do
+    for k in $kernels; do
         out="$FIX/objdump/$gfx/$k.dis"
-        (cd "$SRC/opencl" && clang-19 -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu="$gfx" \
+        # clang-<v> links with its own ld.lld (package lld-<v>)
+        (cd "$SRC/opencl" && clang-"$v" -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu="$gfx" \
             -x cl -cl-std=CL2.0 "$k.cl" -o "$TMP/obj/$k.hsaco")
         # run in the object's directory so the header names "k.hsaco", not a temp path
-        (cd "$TMP/obj" && llvm-objdump-19 -d --mcpu="$gfx" "$k.hsaco") >"$out"
-        read -r start size < <(sym_range "$TMP/obj/$k.hsaco" "$k") || die "no symbol $k in $k.hsaco"
+        (cd "$TMP/obj" && llvm-objdump-"$v" -d --mcpu="$gfx" "$k.hsaco") >"$out"
+        read -r start size < <(sym_range "$TMP/obj/$k.hsaco" "$k" "$v") || die "no symbol $k in $k.hsaco"
         read -r ninst loops < <(objdump_count "$out" "$start" "$size")
-        llvm-readelf-19 --notes "$TMP/obj/$k.hsaco" >"$TMP/notes"
+        llvm-readelf-"$v" --notes "$TMP/obj/$k.hsaco" >"$TMP/notes"
         vg="$(awk '$1 == ".vgpr_count:" { print $2; exit }' "$TMP/notes")"
         sg="$(awk '$1 == ".sgpr_count:" { print $2; exit }' "$TMP/notes")"
         ws="$(awk '$1 == ".wavefront_size:" { print $2; exit }' "$TMP/notes")"
@@ -364,7 +427,8 @@ for job in "${OBJDUMP_JOBS[@]}"; do
             "stage = \"compute\"" \
             "source = \"src/opencl/$k.cl\"" \
             "function = \"$k\"" \
-            "command = \"clang-19 -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu=$gfx -x cl -cl-std=CL2.0 $k.cl -o $k.hsaco; llvm-objdump-19 -d --mcpu=$gfx $k.hsaco\"" \
+            "command = \"clang-$v -O2 -nogpulib -target amdgcn-amd-amdhsa -mcpu=$gfx -x cl -cl-std=CL2.0 $k.cl -o $k.hsaco; llvm-objdump-$v -d --mcpu=$gfx $k.hsaco\"" \
+            "toolchain = \"$(toolchain_of "$v")\"" \
             "instructions = $ninst" \
             "instructions_source = \"llvm-objdump\"" \
             "loops = $loops" \
@@ -474,6 +538,7 @@ for job in "${RADV_JOBS[@]}"; do
             "disasm_header = \"$s_hdr\"" \
             "statistics = \"radv/$fam/$p.stats.toml\"" \
             "command = \"RADV_FORCE_FAMILY=$fam RADV_DEBUG=shaders,nocache${perftest:+ RADV_PERFTEST=$perftest} radv_capture -o $p.stats.toml $(for s in $shaders; do printf '%s.spv ' "$s"; done | sed 's/ $//')\"" \
+            "toolchain = \"mesa-radv ${mesa_ver:-unknown}\"" \
             "instructions = $s_inst" \
             "instructions_source = \"aco-statistics\"" \
             "hex_words = $s_words" \
@@ -495,20 +560,27 @@ done
     cat <<EOF
 # Compiler-reported facts about every generated fixture. GENERATED by
 # scripts/regen-fixtures.sh; do not edit by hand (edit the script).
-# Toolchain: clang/llc/llvm-mc/llvm-objdump $clang_ver (Debian llvm-19), Mesa RADV/ACO ${mesa_ver:-unknown}.
+# Toolchains: clang/llc/llvm-mc/llvm-objdump $clang_ver (Debian llvm-19) for gfx6..gfx11,
+# $clang22_ver (Debian llvm-22) for gfx1200 and for the ooo_chase* kernels of every target,
+# Mesa RADV/ACO ${mesa_ver:-unknown}. Each fixture's "toolchain" key says which made it:
+# "clang-19 <version>", "clang-22 <version>" (also for llc) or "mesa-radv <version>".
 # Fixtures: $count_llvm llvm, $count_objdump objdump, $count_radv radv.
 #
 # Common keys: path (relative to tests/fixtures), dialect ("llvm" | "objdump" | "radv"),
 # target (gfx name; RADV: the gfx of the forced family), stage ("compute" | "pixel" | "vertex"),
-# source, function (kernel / shader function; "main" for GLSL), command (how it was made).
+# source, function (kernel / shader function; "main" for GLSL), command (how it was made),
+# toolchain (see above). The llvm facts are the kernel's, the first function of the .s:
+# clang-22 (clang 21+) follows each OpenCL kernel with __clang_ocl_kern_imp_<kernel>, a
+# callable (non-kernel) copy of its body, in the .s and in the linked code object.
 #
 # instructions
-#   llvm:    the .s is assembled with llvm-mc-19 -filetype=obj; we count the instruction lines
-#            llvm-objdump-19 -d prints inside the function symbol [value, value+size). That
+#   llvm:    the .s is assembled with llvm-mc -filetype=obj (same LLVM version as the
+#            compiler); we count the instruction lines
+#            llvm-objdump -d prints inside the function symbol [value, value+size). That
 #            includes s_endpgm and any s_nop padding that ".p2align" directives put INSIDE the
 #            function (e.g. before loop headers on gfx10+), and excludes everything after the
 #            function's end (s_code_end / trailing padding). asm_instructions = instructions
-#            written in the .s text (llvm-mc-19 -show-encoding count), i.e. without alignment
+#            written in the .s text (llvm-mc -show-encoding count), i.e. without alignment
 #            padding; instructions - asm_instructions = padding s_nop count.
 #   objdump: the same count on the .dis itself, within the linked symbol's range.
 #   radv:    ACO's "Instructions" statistic (VK_KHR_pipeline_executable_properties).
@@ -521,7 +593,7 @@ done
 #   Header" comments (MachineLoopInfo) or ACO blocks of kind "loop-header"; the script
 #   warns if the two disagree. Loops the compiler fully unrolled are not counted.
 # vgprs / sgprs
-#   llvm:    "; NumVgprs:" / "; NumSgprs:" comments. NumSgprs INCLUDES the extra SGPRs LLVM
+#   llvm:    "; NumVgprs:" / "; NumSgprs:" comments ("; TotalNumSgprs:" in LLVM 22). NumSgprs INCLUDES the extra SGPRs LLVM
 #            reserves (VCC, FLAT_SCRATCH, XNACK_MASK); next_free_vgpr / next_free_sgpr are the
 #            .amdhsa_next_free_* values of the kernel descriptor (excluding them); the
 #            amdgcn-mesa-mesa3d shaders have no kernel descriptor, so no next_free_* keys.
