@@ -325,3 +325,31 @@ fn bvh_nodes_cost_the_ray_accelerator_what_section_7_says() {
     // Per lane the BVH8 node does twice the box tests of a BVH4 node for
     // the same 32 clocks: the seed's doubled throughput per step.
 }
+
+/// X's accesses per Y access on a compiled kernel with its example hints.
+fn compiled_ratio(model: &str, fixture: &str, hints: &str, unroll: f64) -> f64 {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/tests/fixtures/llvm/{fixture}")).unwrap();
+    let hints = std::fs::read_to_string(format!("{root}/examples/ooo_chase/{hints}")).unwrap();
+    let target = fixture.split('/').next().unwrap();
+    let s = run(model, target, &text, &hints);
+    let life = |w: usize| (s.wave_life[w].1 - s.wave_life[w].0) as f64;
+    // The example hints: X runs 50 iterations, Y 400 dependent misses.
+    (unroll * 50.0 / life(0)) / (400.0 / life(1))
+}
+
+#[test]
+fn seed_000_experiment_on_the_kernels_clang_22_compiled() {
+    // The same experiment on clang-22's code for ooo_chase.cl (4 loads per
+    // X iteration) and ooo_chase_u8.cl (8), with the shipped example hints:
+    // exactly 4 and 8 X accesses per Y access on rdna3; on rdna4 X is free
+    // of Y's misses (at least 3 x the rdna3 figure, the criterion).
+    let r3 = compiled_ratio("rdna3", "gfx1100/ooo_chase.s", "gfx1100.toml", 4.0);
+    let r3u8 = compiled_ratio("rdna3", "gfx1100/ooo_chase_u8.s", "gfx1100_u8.toml", 8.0);
+    let r4 = compiled_ratio("rdna4", "gfx1200/ooo_chase.s", "gfx1200.toml", 4.0);
+    let r4u8 = compiled_ratio("rdna4", "gfx1200/ooo_chase_u8.s", "gfx1200_u8.toml", 8.0);
+    println!("compiled kernels: rdna3 {r3:.3} / {r3u8:.3}, rdna4 {r4:.2} / {r4u8:.2}");
+    assert!((r3 - 4.0).abs() < 0.05, "{r3}");
+    assert!((r3u8 - 8.0).abs() < 0.1, "{r3u8}");
+    assert!(r4 >= 3.0 * r3 && r4u8 >= 3.0 * r3u8, "{r4} {r4u8}");
+}

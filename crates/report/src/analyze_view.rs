@@ -57,6 +57,9 @@ pub struct AnalyzeReport {
     /// Dynamic VGPR mode, when on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic_vgpr: Option<DynamicVgprView>,
+    /// The distinct paths waves ran, when they differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<PathView>,
     /// The synthesized fetch shader (vertex shaders), in order.
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
@@ -202,6 +205,20 @@ pub struct InstructionView {
     pub alloc_waits: Option<u64>,
 }
 
+/// Waves that ran one distinct path (hints that name waves, per-wave loop
+/// counts).
+#[derive(Debug, Clone, Serialize)]
+pub struct PathView {
+    /// Waves that ran it.
+    pub waves: u64,
+    /// The first of them (launch order).
+    pub first_wave: u32,
+    /// Dynamic instructions per wave.
+    pub instructions: usize,
+    /// Mean clocks from launch to end of its waves.
+    pub wave_clocks: f64,
+}
+
 /// Dynamic VGPR mode as run.
 #[derive(Debug, Clone, Serialize)]
 pub struct DynamicVgprView {
@@ -219,6 +236,38 @@ pub struct DynamicVgprView {
     pub peak_blocks: u32,
     /// The same in VGPRs (wave32 registers).
     pub peak_vgprs: u32,
+}
+
+/// One entry per distinct trace, when waves ran more than one.
+fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
+    let n = sim.sim.trace_starts.len();
+    if n < 2 || n > 16 {
+        // Per-wave loop counts can give hundreds of paths: not a table.
+        return Vec::new();
+    }
+    let mut out: Vec<PathView> = (0..n)
+        .map(|t| PathView {
+            waves: 0,
+            first_wave: u32::MAX,
+            instructions: sim.sim.trace_ops(t).len(),
+            wave_clocks: 0.0,
+        })
+        .collect();
+    for (w, &(launch, end)) in st.wave_life.iter().enumerate() {
+        let p = &mut out[sim.sim.trace_of_wave(w as u32)];
+        p.waves += 1;
+        p.first_wave = p.first_wave.min(w as u32);
+        p.wave_clocks += (end - launch) as f64;
+    }
+    for p in &mut out {
+        p.wave_clocks = if p.waves == 0 {
+            0.0
+        } else {
+            round(p.wave_clocks / p.waves as f64)
+        };
+    }
+    out.retain(|p| p.waves > 0);
+    out
 }
 
 impl AnalyzeReport {
@@ -369,6 +418,7 @@ impl AnalyzeReport {
                 peak_blocks: st.peak_vgpr_blocks,
                 peak_vgprs: st.peak_vgpr_blocks * d.block,
             }),
+            paths: paths(sim, st),
             fetch_shader,
             instructions,
         }
@@ -483,6 +533,13 @@ impl AnalyzeReport {
                 ),
                 None => writeln!(o, "  latency tolerance  at least {} clocks (throughput never fell 5% below its zero-latency value)", l.searched_up_to),
             };
+        }
+        for (i, p) in self.paths.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "  path {}             {} wave(s) from wave {}: {} instructions, {:.1} clocks per wave",
+                i, p.waves, p.first_wave, p.instructions, p.wave_clocks
+            );
         }
         if let Some(d) = &self.dynamic_vgpr {
             let waits: Vec<String> = self

@@ -117,7 +117,12 @@ impl TracePlan {
                         ),
                     )
                 })?;
-            if let Some(loop_id) = branch.kind.loop_id() {
+            // A loop's guard may still send only some waves around the loop.
+            let wave_guard = matches!(branch.kind, BranchKind::LoopSkip { .. })
+                && h.waves.is_some()
+                && h.taken.is_none()
+                && h.probability.is_none();
+            if let (Some(loop_id), false) = (branch.kind.loop_id(), wave_guard) {
                 let header = cfg.loops[loop_id].header;
                 let hline = program.instructions[cfg.blocks[header].start].pos.line;
                 return Err(HintsError::at(
@@ -449,6 +454,10 @@ fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u3
                 false
             };
             let (enter, skip) = if enters(t) { (t, f) } else { (f, t) };
+            // A guard decided per wave (`waves` on a loop's guard).
+            if let Some(&taken) = plan.taken.get(&br.instr) {
+                return if taken { t } else { f };
+            }
             if plan.iterations[loop_id] > 0 {
                 enter
             } else {
