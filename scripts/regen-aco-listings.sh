@@ -108,12 +108,16 @@ exec_stats() {
     /^index = / { idx = $3 }
     /^stages = / { st = $3; gsub(/"/, "", st) }
     /^subgroup_size = / { sg = $3 }
-    /^"Instructions" = / { ni = $3 }
-    /^"VGPRs" = / { vg = $3 }
-    /^"SGPRs" = / { sgp = $3 }
-    /^"LDS size" = / { lds = $3 }
-    /^"Code size" = / { cb = $3 }
-    /^"Subgroups per SIMD" = / { occ = $3 }
+    /^"[^"]+" = / {
+        k = $0; sub(/^"/, "", k); sub(/".*/, "", k)
+        v = $0; sub(/^"[^"]+" = /, "", v); sub(/ .*/, "", v)
+        if (k == "Instructions") ni = v
+        else if (k == "VGPRs") vg = v
+        else if (k == "SGPRs") sgp = v
+        else if (k == "LDS size") lds = v
+        else if (k == "Code size") cb = v
+        else if (k == "Subgroups per SIMD") occ = v
+    }
     END { flush() }' "$1"
 }
 

@@ -10,7 +10,12 @@
 //!   skipped with a warning; lines inside `.amdgpu_metadata` and data
 //!   sections are skipped;
 //! * in RADV dumps, only the `disasm:` blocks are read (NIR and ACO IR are
-//!   skipped), each block ending at the first empty line;
+//!   skipped), each block ending at the first empty line; an ACO listing
+//!   without any `disasm:` line (the "Assembly" representation of
+//!   `VK_KHR_pipeline_executable_properties`, as RenderDoc shows it) is one
+//!   program read whole, empty lines included;
+//! * ACO's `(then repeated N times)` stands for N more copies of the
+//!   instruction before it, each positioned at the `(then` text;
 //! * in objdump output, the `s_code_end` padding after the end of a
 //!   function is dropped.
 
@@ -64,13 +69,14 @@ pub fn read_program_text(
     options: &ReadOptions,
 ) -> Result<ProgramFile, AsmError> {
     let dialect = detect_dialect(text);
+    let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let mut warnings = Vec::new();
     let target = match &options.target {
         Some(t) => Some(t.clone()),
         None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
-                let guess = guess_target(text, dialect);
+                let guess = guess_target(text, dialect, aco_bare);
                 if let Some((t, line, why)) = &guess {
                     warnings.push(Warning {
                         pos: Some(SourcePos { line: *line, column: 1 }),
@@ -98,7 +104,8 @@ pub fn read_program_text(
         in_config: false,
         descriptor: None,
         descriptors: HashMap::new(),
-        aco_in_disasm: false,
+        aco_in_disasm: aco_bare,
+        aco_bare,
         aco_header: None,
         last_closed: None,
     };
@@ -137,6 +144,28 @@ pub fn detect_dialect(text: &str) -> Dialect {
         }
     }
     Dialect::Llvm
+}
+
+/// Whether an ACO listing has RADV_DEBUG's `disasm:` block headers (else it
+/// is a bare listing, one program).
+fn has_disasm_header(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == "disasm:")
+}
+
+/// The most copies one `(then repeated N times)` line may stand for: more
+/// than any shader holds (ACO's code size limit is far below), low enough
+/// that a corrupt count cannot exhaust memory.
+const MAX_REPEAT: u32 = 1 << 16;
+
+/// Parse the count of ACO's `(then repeated N times)`; `rest` follows
+/// `(then repeated`.
+fn parse_repeat_count(rest: &str) -> Option<u32> {
+    let inner = rest.trim().strip_suffix(')')?;
+    let mut words = inner.split_whitespace();
+    let count = words.next()?.parse().ok()?;
+    matches!(words.next(), Some("times" | "time"))
+        .then_some(count)
+        .filter(|_| words.next().is_none())
 }
 
 /// The target the file names: `.amdgcn_target "...--gfx900..."` (or
@@ -195,7 +224,7 @@ const GEN_TARGETS: [&str; 7] = [
 /// generations on which every known mnemonic of the file exists (the
 /// instruction table's `gens`); among them the first mnemonic of
 /// [`TARGET_EVIDENCE`] picks one, else the newest candidate wins.
-fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
+fn guess_target(text: &str, dialect: Dialect, aco_bare: bool) -> Option<(Target, u32, String)> {
     let table = InstrTable::builtin();
     let mut gens = shadersim_isa::target::GenSet::ALL.0;
     let mut best: Option<(usize, u32, String)> = None;
@@ -205,7 +234,7 @@ fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
     // hold ACO's own IR, printed with ACO's (gfx9-style) names.
     let mut in_disasm = false;
     for (i, line) in text.lines().enumerate() {
-        if dialect == Dialect::Aco {
+        if dialect == Dialect::Aco && !aco_bare {
             let t = line.trim();
             if t == "disasm:" {
                 in_disasm = true;
@@ -367,6 +396,8 @@ struct LineReader<'a> {
     descriptor: Option<(String, DeclaredResources)>,
     descriptors: HashMap<String, DeclaredResources>,
     aco_in_disasm: bool,
+    /// A bare ACO listing: one program, no `disasm:` blocks.
+    aco_bare: bool,
     aco_header: Option<(String, Option<Stage>)>,
     last_closed: Option<usize>,
 }
@@ -468,8 +499,10 @@ impl LineReader<'_> {
             return Ok(());
         }
         if t.is_empty() {
-            self.aco_in_disasm = false;
-            self.close_program();
+            if !self.aco_bare {
+                self.aco_in_disasm = false;
+                self.close_program();
+            }
             return Ok(());
         }
         let (code, comment) = match comment_start(raw) {
@@ -725,6 +758,10 @@ impl LineReader<'_> {
         if trimmed.is_empty() {
             return Ok(());
         }
+        if let Some(rest) = trimmed.strip_prefix("(then repeated") {
+            let col = code.len() - code.trim_start().len();
+            return self.repeat_previous(n, col, rest);
+        }
         if let Some((label, rest)) = split_label(trimmed) {
             // ACO labels `BB3:` (also accepted in the other dialects).
             self.ensure_program(n);
@@ -777,6 +814,52 @@ impl LineReader<'_> {
         Ok(())
     }
 
+    /// ACO's `(then repeated N times)`: N more copies of the instruction
+    /// just read, positioned at this line.
+    fn repeat_previous(&mut self, n: u32, col: usize, rest: &str) -> Result<(), AsmError> {
+        let count = parse_repeat_count(rest).ok_or_else(|| {
+            self.error(
+                n,
+                col,
+                "expected `(then repeated N times)` with a decimal count N",
+            )
+        })?;
+        if count > MAX_REPEAT {
+            return Err(self.error(
+                n,
+                col,
+                format!("repeat count {count} is larger than any shader (at most {MAX_REPEAT})"),
+            ));
+        }
+        let previous = self.current.as_ref().and_then(|p| {
+            let last = p.instructions.last()?;
+            // ACO never folds across a block boundary: a label between
+            // the instruction and the repeat would be misplaced.
+            let label_after = p
+                .labels
+                .last()
+                .is_some_and(|l| l.index == p.instructions.len());
+            (!label_after).then(|| last.clone())
+        });
+        let Some(previous) = previous else {
+            return Err(self.error(
+                n,
+                col,
+                "`(then repeated` must follow an instruction of the same block",
+            ));
+        };
+        let p = self.current.as_mut().expect("program open");
+        let pos = SourcePos {
+            line: n,
+            column: col as u32 + 1,
+        };
+        p.instructions.extend((0..count).map(|_| SourceInstr {
+            pos,
+            ..previous.clone()
+        }));
+        Ok(())
+    }
+
     fn finish(mut self) -> Result<ProgramFile, AsmError> {
         self.close_program();
         let mut programs = std::mem::take(&mut self.programs);
@@ -796,7 +879,7 @@ impl LineReader<'_> {
             return Err(AsmError {
                 file: self.file.to_string(),
                 pos: None,
-                message: "no instructions found (expected AMD GPU assembly from clang -S, llc, llvm-objdump -d or RADV_DEBUG=shaders)".into(),
+                message: "no instructions found (expected AMD GPU assembly from clang -S, llc, llvm-objdump -d, RADV_DEBUG=shaders or an ACO listing)".into(),
             });
         }
         Ok(ProgramFile {
