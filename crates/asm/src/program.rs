@@ -91,6 +91,20 @@ pub struct SourceInstr {
     pub address: Option<u64>,
     /// Its encoding DWORDs, when the file gives them (objdump, ACO).
     pub encoding: Vec<u32>,
+    /// The source line it was compiled from, when the file has debug
+    /// lines (`.loc`, clang `-g`).
+    pub source: Option<SourceLoc>,
+}
+
+/// A place in the shader's source, from a `.loc FILE LINE COLUMN` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SourceLoc {
+    /// The `.file` number (see [`ProgramFile::source_files`]).
+    pub file: u32,
+    /// 1-based source line.
+    pub line: u32,
+    /// 1-based column (0 when the compiler gives none).
+    pub column: u32,
 }
 
 /// A label and the instruction it precedes.
@@ -175,6 +189,10 @@ pub struct Program {
     pub declared: DeclaredResources,
     /// Line of the first line of the program (label or first instruction).
     pub line: u32,
+    /// A device function (returns to a caller, ends in no `s_endpgm`): its
+    /// code is followed from the calls of the kernels; it is not simulated
+    /// as a kernel of its own unless chosen by name.
+    pub device_function: bool,
 }
 
 impl Program {
@@ -213,6 +231,20 @@ impl Program {
         }
     }
 
+    /// The instructions grouped by the source line they come from, in
+    /// source order (instructions without a source line are left out):
+    /// what a listing summed by source line adds up.
+    pub fn by_source_line(&self) -> Vec<((u32, u32), Vec<usize>)> {
+        let mut groups: std::collections::BTreeMap<(u32, u32), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for (i, s) in self.instructions.iter().enumerate() {
+            if let Some(loc) = s.source {
+                groups.entry((loc.file, loc.line)).or_default().push(i);
+            }
+        }
+        groups.into_iter().collect()
+    }
+
     /// The label naming instruction `index`, if any.
     pub fn label_at(&self, index: usize) -> Option<&Label> {
         self.labels.iter().find(|l| l.index == index)
@@ -245,6 +277,8 @@ pub struct ProgramFile {
     /// Warnings (unknown mnemonics classified by family rules, skipped
     /// directives, guessed targets).
     pub warnings: Vec<Warning>,
+    /// Source files named by `.file` lines: number and path.
+    pub source_files: Vec<(u32, String)>,
 }
 
 impl ProgramFile {
@@ -262,12 +296,25 @@ impl ProgramFile {
             .collect()
     }
 
-    /// The program named `name`, or the only/first one when `name` is None.
+    /// The program named `name`, or when `name` is None the first that is
+    /// not a device function (or the first of all).
     pub fn program(&self, name: Option<&str>) -> Option<&Program> {
         match name {
             Some(n) => self.programs.iter().find(|p| p.name == n),
-            None => self.programs.first(),
+            None => self
+                .programs
+                .iter()
+                .find(|p| !p.device_function)
+                .or(self.programs.first()),
         }
+    }
+
+    /// The path of source file `number` (from `.file`).
+    pub fn source_file(&self, number: u32) -> Option<&str> {
+        self.source_files
+            .iter()
+            .find(|(n, _)| *n == number)
+            .map(|(_, p)| p.as_str())
     }
 }
 

@@ -19,6 +19,8 @@
 //! * in objdump output, the `s_code_end` padding after the end of a
 //!   function is dropped.
 
+use crate::calls::follow_calls;
+use crate::expr::{eval, Env};
 use crate::program::*;
 use shadersim_isa::{GfxGen, InstrTable, Instruction, Operand, Recognition, Target};
 use std::collections::HashMap;
@@ -108,6 +110,13 @@ pub fn read_program_text(
         aco_bare,
         aco_header: None,
         last_closed: None,
+        symbols: HashMap::new(),
+        deferred: Vec::new(),
+        metadata: MetadataReader::default(),
+        radv_declared: DeclaredResources::default(),
+        source_files: Vec::new(),
+        loc: None,
+        repeated_total: 0,
     };
     for (i, line) in text.lines().enumerate() {
         reader.line(i as u32 + 1, line)?;
@@ -156,6 +165,10 @@ fn has_disasm_header(text: &str) -> bool {
 /// than any shader holds (ACO's code size limit is far below), low enough
 /// that a corrupt count cannot exhaust memory.
 const MAX_REPEAT: u32 = 1 << 16;
+
+/// The most copies all the repeat lines of a file may add together, for
+/// the same reason.
+const MAX_REPEATED_TOTAL: u64 = 1 << 22;
 
 /// Parse the count of ACO's `(then repeated N times)`; `rest` follows
 /// `(then repeated`.
@@ -400,6 +413,115 @@ struct LineReader<'a> {
     aco_bare: bool,
     aco_header: Option<(String, Option<Stage>)>,
     last_closed: Option<usize>,
+    /// `.set` symbols (unevaluated: they may refer to later ones).
+    symbols: HashMap<String, String>,
+    /// Kernel descriptor values written as expressions, evaluated at the end.
+    deferred: Vec<Deferred>,
+    metadata: MetadataReader,
+    /// RADV's `workgroup-size:` / `shared-size:` of the shader being dumped.
+    radv_declared: DeclaredResources,
+    source_files: Vec<(u32, String)>,
+    /// The source position of the last `.loc`.
+    loc: Option<SourceLoc>,
+    /// Copies added by `(then repeated N times)` lines so far.
+    repeated_total: u64,
+}
+
+/// A kernel descriptor directive whose value is an expression.
+struct Deferred {
+    kernel: String,
+    directive: String,
+    expr: String,
+    line: u32,
+    column: usize,
+}
+
+/// Reads the kernel entries of LLVM's HSA metadata (YAML inside
+/// `.amdgpu_metadata`): only the kernel-level keys the simulator needs.
+#[derive(Default)]
+struct MetadataReader {
+    /// Inside the top-level `amdhsa.kernels:` list.
+    in_kernels: bool,
+    /// Column of the `- ` that starts each kernel entry.
+    kernel_indent: Option<usize>,
+    /// Kernels read so far: name and what they declare.
+    kernels: Vec<(Option<String>, DeclaredResources)>,
+    /// A block list being read (`.reqd_workgroup_size:` then `- 256` lines).
+    list: Option<Vec<u32>>,
+}
+
+impl MetadataReader {
+    fn line(&mut self, raw: &str) {
+        let indent = raw.len() - raw.trim_start().len();
+        let t = raw.trim();
+        if let Some(list) = self.list.as_mut() {
+            if let Some(v) = t.strip_prefix("- ").and_then(|v| v.trim().parse().ok()) {
+                list.push(v);
+                return;
+            }
+            let list = self.list.take().unwrap_or_default();
+            self.set_workgroup(&list);
+        }
+        if indent == 0 && !t.is_empty() {
+            self.in_kernels = t == "amdhsa.kernels:";
+            self.kernel_indent = None;
+            return;
+        }
+        if !self.in_kernels {
+            return;
+        }
+        if t.starts_with("- ") && self.kernel_indent.is_none_or(|k| k == indent) {
+            self.kernel_indent = Some(indent);
+            self.kernels.push((None, DeclaredResources::default()));
+            return self.key(&t[2..]);
+        }
+        if self.kernel_indent.is_some_and(|k| indent == k + 2) {
+            self.key(t);
+        }
+    }
+
+    fn key(&mut self, t: &str) {
+        let Some((key, value)) = t.split_once(':') else {
+            return;
+        };
+        let value = value.trim();
+        let Some((name, d)) = self.kernels.last_mut() else {
+            return;
+        };
+        let int = || value.parse::<u32>().ok();
+        match key.trim() {
+            ".name" => *name = Some(value.trim_matches(['\'', '"']).to_string()),
+            ".group_segment_fixed_size" => d.lds_bytes = int(),
+            ".private_segment_fixed_size" => d.scratch_bytes = int(),
+            ".vgpr_count" => d.vgprs = int(),
+            ".sgpr_count" => d.sgprs = int(),
+            ".wavefront_size" => d.wave_size = int(),
+            ".reqd_workgroup_size" if value.is_empty() => self.list = Some(Vec::new()),
+            ".reqd_workgroup_size" => {
+                let list: Vec<u32> = value
+                    .trim_matches(['[', ']'])
+                    .split(',')
+                    .filter_map(|v| v.trim().parse().ok())
+                    .collect();
+                self.set_workgroup(&list);
+            }
+            _ => {}
+        }
+    }
+
+    fn set_workgroup(&mut self, list: &[u32]) {
+        if let (Some((_, d)), [x, y, z]) = (self.kernels.last_mut(), list) {
+            d.workgroup_size = Some([*x, *y, *z]);
+        }
+    }
+
+    fn end(&mut self) {
+        if let Some(list) = self.list.take() {
+            self.set_workgroup(&list);
+        }
+        self.kernel_indent = None;
+        self.in_kernels = false;
+    }
 }
 
 impl LineReader<'_> {
@@ -435,7 +557,9 @@ impl LineReader<'_> {
             branch_targets: Vec::new(),
             declared: DeclaredResources::default(),
             line,
+            device_function: false,
         });
+        self.loc = None;
     }
 
     fn close_program(&mut self) {
@@ -477,7 +601,26 @@ impl LineReader<'_> {
                     name
                 };
                 self.start_program(&name, n, stage);
+                if stage == Some(Stage::Compute) {
+                    // NIR's header of the (only) compute shader of the dump.
+                    let declared = self.radv_declared.clone();
+                    if let Some(p) = self.current.as_mut() {
+                        merge_declared(&mut p.declared, declared);
+                    }
+                }
                 self.aco_in_disasm = true;
+            } else if let Some(size) = t.strip_prefix("workgroup-size:") {
+                let dims: Vec<u32> = size
+                    .split(',')
+                    .filter_map(|d| d.trim().parse().ok())
+                    .collect();
+                if let [x, y, z] = dims[..] {
+                    if x * y * z > 0 {
+                        self.radv_declared.workgroup_size = Some([x, y, z]);
+                    }
+                }
+            } else if let Some(size) = t.strip_prefix("shared-size:") {
+                self.radv_declared.lds_bytes = size.trim().parse().ok();
             } else if !t.is_empty() && !raw.starts_with(char::is_whitespace) {
                 // The line before `disasm:` names the shader: "Pixel Shader",
                 // "Vertex Shader as VS", "Compute Shader", ...
@@ -564,6 +707,9 @@ impl LineReader<'_> {
         if self.in_metadata {
             if t.starts_with(".end_amdgpu_metadata") || t.starts_with(".end_amdgpu_pal_metadata") {
                 self.in_metadata = false;
+                self.metadata.end();
+            } else {
+                self.metadata.line(code);
             }
             return Ok(());
         }
@@ -614,6 +760,42 @@ impl LineReader<'_> {
         let col = raw.len() - raw.trim_start().len();
         match name {
             ".amdgpu_metadata" | ".amdgpu_pal_metadata" => self.in_metadata = true,
+            ".set" | ".equ" => {
+                if let Some((sym, value)) = arg.split_once(',') {
+                    self.symbols
+                        .insert(sym.trim().to_string(), value.trim().to_string());
+                }
+            }
+            ".file" => {
+                // `.file 0 "/dir" "name.cl" md5 0x...` or `.file 1 "path"`;
+                // a `.file "name"` without number names the assembler input.
+                let (number, rest) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
+                if let Ok(number) = number.parse::<u32>() {
+                    let strings: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
+                    let path = match strings.as_slice() {
+                        [dir, name, ..] if !name.starts_with('/') && !dir.is_empty() => {
+                            format!("{dir}/{name}")
+                        }
+                        [_, name, ..] | [name] => name.to_string(),
+                        [] => String::new(),
+                    };
+                    self.source_files.retain(|(n, _)| *n != number);
+                    self.source_files.push((number, path));
+                }
+            }
+            ".loc" => {
+                let mut nums = arg.split_whitespace().map(|w| w.parse::<u32>().ok());
+                self.loc = match (nums.next().flatten(), nums.next().flatten()) {
+                    // Line 0: code with no source line (compiler-made).
+                    (Some(_), Some(0)) => None,
+                    (Some(file), Some(line)) => Some(SourceLoc {
+                        file,
+                        line,
+                        column: nums.next().flatten().unwrap_or(0),
+                    }),
+                    _ => self.loc,
+                };
+            }
             ".text" => self.in_data_section = false,
             ".data" | ".rodata" | ".bss" => self.in_data_section = true,
             ".section" => {
@@ -674,9 +856,22 @@ impl LineReader<'_> {
                 }
             }
             _ if name.starts_with(".amdhsa_") => {
-                if let Some((_, d)) = self.descriptor.as_mut() {
-                    let v =
-                        shadersim_isa::operand::parse_int(arg).and_then(|v| u32::try_from(v).ok());
+                if let Some((kernel, d)) = self.descriptor.as_mut() {
+                    let literal = shadersim_isa::operand::parse_int(arg);
+                    // clang 20+ writes register counts of kernels with calls
+                    // as expressions over `.set` symbols defined later.
+                    if literal.is_none()
+                        && matches!(name, ".amdhsa_next_free_vgpr" | ".amdhsa_next_free_sgpr")
+                    {
+                        self.deferred.push(Deferred {
+                            kernel: kernel.clone(),
+                            directive: name.to_string(),
+                            expr: arg.to_string(),
+                            line: n,
+                            column: col,
+                        });
+                    }
+                    let v = literal.and_then(|v| u32::try_from(v).ok());
                     match name {
                         ".amdhsa_next_free_vgpr" => d.vgprs = v,
                         ".amdhsa_next_free_sgpr" => d.sgprs = v,
@@ -715,12 +910,10 @@ impl LineReader<'_> {
         let d = &mut p.declared;
         match key {
             // The descriptor's next_free counts win; comments fill gaps.
-            "NumVgprs" => {
-                d.vgprs.get_or_insert(value.unwrap_or(0));
-            }
-            "NumSgprs" => {
-                d.sgprs.get_or_insert(value.unwrap_or(0));
-            }
+            // A count printed as an expression (clang 20+, kernels with
+            // calls) says nothing here; the descriptor's is evaluated.
+            "NumVgprs" => d.vgprs = d.vgprs.or(value),
+            "NumSgprs" => d.sgprs = d.sgprs.or(value),
             "ScratchSize" => d.scratch_bytes = d.scratch_bytes.or(value),
             "LDSByteSize" => d.lds_bytes = d.lds_bytes.or(value),
             "Occupancy" => d.occupancy = value,
@@ -810,6 +1003,7 @@ impl LineReader<'_> {
             text: trimmed.to_string(),
             address,
             encoding,
+            source: self.loc,
         });
         Ok(())
     }
@@ -829,6 +1023,14 @@ impl LineReader<'_> {
                 n,
                 col,
                 format!("repeat count {count} is larger than any shader (at most {MAX_REPEAT})"),
+            ));
+        }
+        self.repeated_total += u64::from(count);
+        if self.repeated_total > MAX_REPEATED_TOTAL {
+            return Err(self.error(
+                n,
+                col,
+                format!("the repeat lines add up to more than {MAX_REPEATED_TOTAL} instructions, more than any listing holds"),
             ));
         }
         let previous = self.current.as_ref().and_then(|p| {
@@ -860,8 +1062,62 @@ impl LineReader<'_> {
         Ok(())
     }
 
+    /// Evaluate the descriptor values written as expressions.
+    fn evaluate_deferred(&mut self) {
+        let target = self.target.as_ref();
+        let env = Env {
+            symbols: &self.symbols,
+            unified_agprs: target.is_some_and(|t| {
+                t.name.starts_with("gfx90a")
+                    || t.name.starts_with("gfx94")
+                    || t.name.starts_with("gfx95")
+            }),
+            gen: self.gen.number(),
+        };
+        for d in std::mem::take(&mut self.deferred) {
+            let value = eval(&d.expr, &env).and_then(|v| u32::try_from(v).ok());
+            let Some(value) = value else {
+                self.warnings.push(Warning {
+                    pos: Some(SourcePos {
+                        line: d.line,
+                        column: d.column as u32 + 1,
+                    }),
+                    message: format!(
+                        "cannot evaluate `{} {}`; the register count comes from the instructions",
+                        d.directive, d.expr
+                    ),
+                });
+                continue;
+            };
+            let Some(p) = self.programs.iter_mut().find(|p| p.name == d.kernel) else {
+                continue;
+            };
+            if d.directive == ".amdhsa_next_free_vgpr" {
+                p.declared.vgprs = Some(value);
+            } else {
+                p.declared.sgprs = Some(value);
+            }
+        }
+    }
+
     fn finish(mut self) -> Result<ProgramFile, AsmError> {
         self.close_program();
+        self.evaluate_deferred();
+        self.metadata.end();
+        for (name, d) in std::mem::take(&mut self.metadata.kernels) {
+            let Some(p) = self
+                .programs
+                .iter_mut()
+                .find(|p| Some(&p.name) == name.as_ref())
+            else {
+                continue;
+            };
+            // The descriptor and comments come first; metadata fills gaps
+            // (and is the only place the required workgroup size is).
+            let mut merged = d;
+            merge_declared(&mut merged, p.declared.clone());
+            p.declared = merged;
+        }
         let mut programs = std::mem::take(&mut self.programs);
         programs.retain(|p| !p.instructions.is_empty());
         for p in &mut programs {
@@ -875,6 +1131,7 @@ impl LineReader<'_> {
                 merge_declared(&mut p.declared, d);
             }
         }
+        follow_calls(&mut programs, &mut self.warnings);
         if programs.is_empty() {
             return Err(AsmError {
                 file: self.file.to_string(),
@@ -887,6 +1144,7 @@ impl LineReader<'_> {
             dialect: self.dialect,
             programs,
             warnings: self.warnings,
+            source_files: self.source_files,
         })
     }
 }

@@ -55,10 +55,52 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 "#                            # 0 when the shader loads its own inputs, else 1"
             );
         }
-        Stage::Compute => {
-            let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
-        }
+        Stage::Compute => match program.declared.workgroup_size {
+            Some([x, y, z]) => {
+                let line = format!("workgroup_size = {}", x * y * z);
+                let _ = writeln!(
+                    out,
+                    "{line:<28} # threads per workgroup; the file requires {x} x {y} x {z}"
+                );
+            }
+            None => {
+                let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
+            }
+        },
     }
+    // Resources: what the file declares, else what the code names; a
+    // hint overrides either (for files that say nothing).
+    let usage = program.register_usage();
+    let d = &program.declared;
+    let resource = |key: &str, value: u32, declared: bool, what: &str| {
+        let line = format!("# {key} = {value}");
+        let from = if declared {
+            "the file declares it"
+        } else {
+            "default: computed from the code"
+        };
+        format!("{line:<29}# {what}; {from}")
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        resource("vgprs", usage.vgprs, d.vgprs.is_some(), "VGPRs per wave")
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        resource("sgprs", usage.sgprs, d.sgprs.is_some(), "SGPRs per wave")
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        resource(
+            "lds_bytes",
+            d.lds_bytes.unwrap_or(0),
+            d.lds_bytes.is_some(),
+            "LDS bytes per workgroup"
+        )
+    );
     let _ = writeln!(
         out,
         "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
