@@ -52,3 +52,20 @@ fn repeats_inside_a_radv_dump_disasm_block() {
     assert_eq!(f.programs[0].name, "Compute Shader");
     assert_eq!(f.programs[0].instructions.len(), 8);
 }
+
+#[test]
+fn the_guess_names_its_evidence() {
+    // No encodings, mnemonics that every generation prints, but a wave32
+    // operand: gfx10 or later.
+    let text =
+        "\tv_cmp_gt_f32_e32 vcc_lo, 0, v1\n\tv_cndmask_b32_e32 v0, 0, v1, vcc_lo\n\ts_endpgm\n";
+    let f = read_program_text("w.s", text, &ReadOptions::default()).unwrap();
+    assert_eq!(f.programs[0].target.as_ref().unwrap().name, "gfx1030");
+    let w = &f.formatted_warnings()[0];
+    assert!(w.contains("wave32 operand `vcc_lo` (line 1)"), "{w}");
+    // A tool's header naming the processor wins over everything else.
+    let text = "; compiled for gfx1100\n\tv_mov_b32 v0, 0\n\ts_endpgm\n";
+    let f = read_program_text("h.s", text, &ReadOptions::default()).unwrap();
+    assert_eq!(f.programs[0].target.as_ref().unwrap().name, "gfx1100");
+    assert!(f.formatted_warnings()[0].contains("the listing says `; compiled for gfx1100`"));
+}
