@@ -48,50 +48,97 @@ fn is_return(i: &crate::SourceInstr) -> bool {
     i.inst.class() == InstrClass::BranchIndirect && i.inst.mnemonic.starts_with("s_setpc")
 }
 
-/// For each instruction that is a call (`s_swappc_*`), the symbol it
-/// calls, when the program built the address from one.
-fn call_symbols(p: &Program) -> Vec<(usize, Option<String>)> {
-    let mut sgpr_symbol: HashMap<u16, String> = HashMap::new();
+/// What a scalar register holds, as far as building a call address goes.
+#[derive(Clone)]
+enum Held {
+    /// The address of a symbol (`s_add_u32 s8, s8, f@rel32@lo+4`, or an
+    /// objdump relocation the reader turned into that operand).
+    Symbol(String),
+    /// A known address (`s_getpc_b64` in objdump output, plus literals).
+    Address(u64),
+}
+
+/// For each instruction that is a call (`s_swappc_*`), what it calls: a
+/// symbol, or (objdump output of linked code) the address the code built.
+fn call_targets(p: &Program) -> Vec<(usize, Option<Held>)> {
+    let mut held: HashMap<u16, Held> = HashMap::new();
     let mut calls = Vec::new();
+    let sgpr = |o: &Operand| match o {
+        Operand::Reg { range, .. } if range.file == RegFile::Sgpr => {
+            Some((range.first, range.count))
+        }
+        _ => None,
+    };
     for (i, s) in p.instructions.iter().enumerate() {
         let inst = &s.inst;
-        let first_reg = |o: &Operand| match o {
-            Operand::Reg { range, .. } if range.file == RegFile::Sgpr => {
-                Some((range.first, range.count))
-            }
-            _ => None,
-        };
         if inst.info.class == InstrClass::Call && inst.mnemonic.starts_with("s_swappc") {
-            let target = inst.operands.get(1).and_then(first_reg);
-            calls.push((i, target.and_then(|(r, _)| sgpr_symbol.get(&r).cloned())));
+            let target = inst.operands.get(1).and_then(sgpr);
+            calls.push((i, target.and_then(|(r, _)| held.get(&r).cloned())));
             continue;
         }
-        let symbol = inst.operands.iter().find_map(|o| match o {
-            Operand::Symbol(s) if s.contains("@lo") || s.contains("@rel32") => {
-                s.split('@').next().map(str::to_string)
-            }
-            _ => None,
-        });
         let Some((dst, count)) = inst
             .operands
             .first()
             .filter(|_| inst.defs > 0)
-            .and_then(first_reg)
+            .and_then(sgpr)
         else {
             continue;
         };
-        match symbol {
-            Some(sym) if s.text.contains("@lo") => {
-                sgpr_symbol.insert(dst, sym);
+        let lo_symbol = inst.operands.iter().find_map(|o| match o {
+            Operand::Symbol(s) if s.contains("@lo") => s.split('@').next().map(str::to_string),
+            _ => None,
+        });
+        let hi_symbol = inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::Symbol(s) if s.contains("@hi")));
+        let literal = inst.operands.iter().skip(1).find_map(|o| match o {
+            Operand::Imm(v) => Some(*v),
+            _ => None,
+        });
+        let same_source = inst
+            .operands
+            .get(1)
+            .and_then(sgpr)
+            .is_some_and(|(r, _)| r == dst);
+        match (lo_symbol, &held.get(&dst)) {
+            (Some(sym), _) => {
+                held.insert(dst, Held::Symbol(sym));
             }
-            // The high half, the PC itself, and a GOT load through the
-            // pair keep the symbol of the low register.
-            _ if symbol.is_some()
-                || inst.mnemonic.starts_with("s_getpc")
-                || (inst.info.class == InstrClass::Smem && sgpr_symbol.contains_key(&dst)) => {}
+            // `s_getpc_b64` holds the address of the next instruction.
+            (None, _) if inst.mnemonic.starts_with("s_getpc") => match s.address {
+                Some(a) => {
+                    held.insert(
+                        dst,
+                        Held::Address(a.wrapping_add(4 * s.encoding.len() as u64)),
+                    );
+                }
+                None => {
+                    held.remove(&dst);
+                }
+            },
+            // The high half, and a GOT load through the pair, keep what the
+            // low register holds.
+            (None, Some(_)) if hi_symbol || inst.info.class == InstrClass::Smem => {}
+            (None, Some(Held::Address(a)))
+                if inst.mnemonic.starts_with("s_add_u32")
+                    || inst.mnemonic.starts_with("s_add_co_u32") =>
+            {
+                match (same_source, literal) {
+                    (true, Some(v)) => {
+                        // A 32-bit literal added to the low half: sign-extend.
+                        let target = a.wrapping_add(i64::from(v as i32) as u64);
+                        held.insert(dst, Held::Address(target));
+                    }
+                    _ => {
+                        held.remove(&dst);
+                    }
+                }
+            }
+            (None, Some(Held::Address(_))) if inst.mnemonic.starts_with("s_addc") => {}
             _ => {
                 for r in dst..dst.saturating_add(count) {
-                    sgpr_symbol.remove(&r);
+                    held.remove(&r);
                 }
             }
         }
@@ -121,7 +168,22 @@ fn body(
     budget: &mut usize,
     warnings: &mut Vec<Warning>,
 ) -> Body {
-    let calls: HashMap<usize, Option<String>> = call_symbols(p).into_iter().collect();
+    let calls: HashMap<usize, Option<String>> = call_targets(p)
+        .into_iter()
+        .map(|(i, held)| {
+            let name = match held {
+                Some(Held::Symbol(s)) => Some(s),
+                Some(Held::Address(a)) => Some(
+                    functions
+                        .values()
+                        .find(|f| f.instructions.first().and_then(|i| i.address) == Some(a))
+                        .map_or(format!("0x{a:x}"), |f| f.name.clone()),
+                ),
+                None => None,
+            };
+            (i, name)
+        })
+        .collect();
     let device = is_device_function(p);
     let n = p.instructions.len();
     let mut out = Body {

@@ -233,14 +233,19 @@ impl Parser<'_, '_> {
         match (name, args) {
             ("max", [_, ..]) => args.iter().copied().max(),
             ("or", [_, ..]) => Some(args.iter().fold(0, |a, b| a | b)),
-            ("alignto", [x, a]) if *a > 0 => Some(x.checked_add(a - 1)? / a * a),
+            ("alignto", [x, a]) if *a > 0 => x.checked_add(a - 1)?.checked_div(*a)?.checked_mul(*a),
             // Unified register files allocate AGPRs after the VGPRs
             // rounded up to 4; split ones allocate the larger of the two.
-            ("totalnumvgprs", [agpr, vgpr]) => Some(if self.env.unified_agprs && *agpr > 0 {
-                (vgpr + 3) / 4 * 4 + agpr
-            } else {
-                (*agpr).max(*vgpr)
-            }),
+            ("totalnumvgprs", [agpr, vgpr]) => {
+                if self.env.unified_agprs && *agpr > 0 {
+                    vgpr.checked_add(3)?
+                        .checked_div(4)?
+                        .checked_mul(4)?
+                        .checked_add(*agpr)
+                } else {
+                    Some((*agpr).max(*vgpr))
+                }
+            }
             // SGPRs reserved beyond the numbered ones: VCC (2), and before
             // gfx10 FLAT_SCRATCH (2) and XNACK_MASK (2, gfx8-9).
             ("extrasgprs", [vcc, flat_scratch, xnack, ..]) => {

@@ -27,6 +27,10 @@ pub enum Dialect {
     Objdump,
     /// Mesa ACO / RADV disassembly: `BB0:` labels, trailing `; hex` encodings.
     Aco,
+    /// Radeon GPU Analyzer's ISA text (AMD's SP3 syntax): `shader main`,
+    /// `asic(GFX10)`, `type(CS)`, ..., `end`; objdump-style `// ADDR: HEX`
+    /// encodings; `label_0004:` labels.
+    Rga,
 }
 
 impl Dialect {
@@ -36,6 +40,7 @@ impl Dialect {
             Dialect::Llvm => "llvm",
             Dialect::Objdump => "llvm-objdump",
             Dialect::Aco => "aco",
+            Dialect::Rga => "rga",
         }
     }
 }

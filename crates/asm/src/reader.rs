@@ -17,7 +17,15 @@
 //! * ACO's `(then repeated N times)` stands for N more copies of the
 //!   instruction before it, each positioned at the `(then` text;
 //! * in objdump output, the `s_code_end` padding after the end of a
-//!   function is dropped.
+//!   function is dropped; `;` lines (`-l` file:line lines, `-S` source) are
+//!   skipped, the `; FILE:LINE` ones giving source lines; relocation lines
+//!   (`-r`) are read into the instruction they patch; `<L0>:` lines
+//!   (`--symbolize-operands`) are labels; function headers may come without
+//!   an address (`--no-leading-addr`);
+//! * in RGA ISA text, `;` lines are comments (the `; SGPRs: N ...`
+//!   statistics are read) and the header properties (`asic`, `type`,
+//!   `sgpr_count`, `vgpr_count`, `wave_size`, `lds_size`) are read, others
+//!   skipped.
 
 use crate::calls::follow_calls;
 use crate::expr::{eval, Env};
@@ -129,6 +137,9 @@ pub fn detect_dialect(text: &str) -> Dialect {
     let mut aco_hex = 0;
     for line in text.lines().take(20_000) {
         let t = line.trim_start();
+        if t.starts_with("asic(") && t.trim_end().ends_with(')') {
+            return Dialect::Rga;
+        }
         if t.starts_with("Disassembly of section") || t.contains("file format elf64-amdgpu") {
             return Dialect::Objdump;
         }
@@ -186,6 +197,9 @@ fn parse_repeat_count(rest: &str) -> Option<u32> {
 fn declared_target(text: &str) -> Option<Target> {
     for line in text.lines() {
         let t = line.trim();
+        if let Some(target) = asic_target(t) {
+            return Some(target);
+        }
         if let Some(rest) = t
             .strip_prefix(".amdgcn_target")
             .or_else(|| t.strip_prefix(".amd_amdgpu_isa"))
@@ -237,20 +251,8 @@ const GEN_TARGETS: [&str; 7] = [
 /// `gfxNNN` word in a comment a tool printed (`; gfx1030`).
 fn header_target(line: &str, code_end: usize) -> Option<(Target, String)> {
     let t = line.trim();
-    if let Some(inner) = t.strip_prefix("asic(").and_then(|r| r.strip_suffix(')')) {
-        let lower = inner.to_ascii_lowercase();
-        let name = match lower.as_str() {
-            "gfx6" => "gfx600".to_string(),
-            "gfx7" => "gfx701".to_string(),
-            "gfx8" => "gfx803".to_string(),
-            "gfx9" => "gfx900".to_string(),
-            "gfx10" | "gfx10.1" => "gfx1010".to_string(),
-            "gfx10.3" => "gfx1030".to_string(),
-            "gfx11" => "gfx1100".to_string(),
-            "gfx12" => "gfx1200".to_string(),
-            other => other.replace('.', ""),
-        };
-        return name.parse().ok().map(|target| (target, t.to_string()));
+    if let Some(target) = asic_target(t) {
+        return Some((target, t.to_string()));
     }
     let comment = &line[code_end.min(line.len())..];
     comment
@@ -258,6 +260,24 @@ fn header_target(line: &str, code_end: usize) -> Option<(Target, String)> {
         .filter(|w| w.len() >= 6 && w.to_ascii_lowercase().starts_with("gfx"))
         .find_map(|w| w.to_ascii_lowercase().parse().ok())
         .map(|target| (target, comment.trim().to_string()))
+}
+
+/// The processor of RGA's (SP3's) `asic(GFX10.3)` header line.
+fn asic_target(t: &str) -> Option<Target> {
+    let inner = t.strip_prefix("asic(")?.strip_suffix(')')?;
+    let lower = inner.to_ascii_lowercase();
+    let name = match lower.as_str() {
+        "gfx6" => "gfx600".to_string(),
+        "gfx7" => "gfx701".to_string(),
+        "gfx8" => "gfx803".to_string(),
+        "gfx9" => "gfx900".to_string(),
+        "gfx10" | "gfx10.1" => "gfx1010".to_string(),
+        "gfx10.3" => "gfx1030".to_string(),
+        "gfx11" => "gfx1100".to_string(),
+        "gfx12" => "gfx1200".to_string(),
+        other => other.replace('.', ""),
+    };
+    name.parse().ok()
 }
 
 /// Register names only wave32 code uses (the 32-bit halves of VCC and
@@ -359,7 +379,7 @@ fn guess_target(text: &str, dialect: Dialect, aco_bare: bool) -> Option<(Target,
         }
         let words = match dialect {
             Dialect::Aco => line.get(code_end + 1..).and_then(parse_hex_words),
-            Dialect::Objdump => line
+            Dialect::Objdump | Dialect::Rga => line
                 .find("//")
                 .and_then(|c| parse_objdump_comment(&line[c + 2..]))
                 .map(|(_, w)| w),
@@ -598,6 +618,13 @@ struct Deferred {
     column: usize,
 }
 
+/// A workgroup size a GPU can run (1 to 1024 threads), or `None` for
+/// anything else a file might say (a graphics stage's `0, 0, 0`, garbage).
+fn valid_workgroup(x: u32, y: u32, z: u32) -> Option<[u32; 3]> {
+    let threads = x.checked_mul(y)?.checked_mul(z)?;
+    (1..=1024).contains(&threads).then_some([x, y, z])
+}
+
 /// Reads the kernel entries of LLVM's HSA metadata (YAML inside
 /// `.amdgpu_metadata`): only the kernel-level keys the simulator needs.
 #[derive(Default)]
@@ -673,7 +700,7 @@ impl MetadataReader {
 
     fn set_workgroup(&mut self, list: &[u32]) {
         if let (Some((_, d)), [x, y, z]) = (self.kernels.last_mut(), list) {
-            d.workgroup_size = Some([*x, *y, *z]);
+            d.workgroup_size = valid_workgroup(*x, *y, *z);
         }
     }
 
@@ -744,6 +771,7 @@ impl LineReader<'_> {
         match self.dialect {
             Dialect::Aco => self.aco_line(n, raw),
             Dialect::Objdump => self.objdump_line(n, raw),
+            Dialect::Rga => self.rga_line(n, raw),
             Dialect::Llvm => self.llvm_line(n, raw),
         }
     }
@@ -777,8 +805,8 @@ impl LineReader<'_> {
                     .filter_map(|d| d.trim().parse().ok())
                     .collect();
                 if let [x, y, z] = dims[..] {
-                    if x * y * z > 0 {
-                        self.radv_declared.workgroup_size = Some([x, y, z]);
+                    if let Some(size) = valid_workgroup(x, y, z) {
+                        self.radv_declared.workgroup_size = Some(size);
                     }
                 }
             } else if let Some(size) = t.strip_prefix("shared-size:") {
@@ -823,14 +851,38 @@ impl LineReader<'_> {
         if t.is_empty() || t.starts_with("Disassembly of section") || t.contains("file format") {
             return Ok(());
         }
-        // Function header: `0000000000001100 <name>:`
-        if let Some((addr, rest)) = t.split_once(' ') {
-            if addr.bytes().all(|b| b.is_ascii_hexdigit())
-                && rest.starts_with('<')
-                && rest.ends_with(">:")
-            {
-                let name = &rest[1..rest.len() - 2];
+        if let Some(comment) = t.strip_prefix(';') {
+            self.objdump_line_info(comment);
+            return Ok(());
+        }
+        // Function header: `0000000000001100 <name>:`, or `<name>:`
+        // (--no-leading-addr); `<L0>:` inside a function is a label
+        // (--symbolize-operands).
+        let header = match t.split_once(' ') {
+            Some((addr, rest)) if addr.bytes().all(|b| b.is_ascii_hexdigit()) => Some(rest),
+            None => Some(t),
+            _ => None,
+        };
+        if let Some(name) = header
+            .and_then(|h| h.strip_prefix('<'))
+            .and_then(|h| h.strip_suffix(">:"))
+        {
+            let is_label = name.len() > 1
+                && name.starts_with('L')
+                && name[1..].bytes().all(|b| b.is_ascii_digit());
+            if is_label && self.current.is_some() {
+                self.add_label(name, n);
+            } else {
                 self.start_program(name, n, None);
+            }
+            return Ok(());
+        }
+        // Relocation (-r): `0000000000000140:  R_AMDGPU_REL32_LO  helper+0x4`.
+        if let Some((addr, rest)) = t.split_once(':') {
+            if addr.bytes().all(|b| b.is_ascii_hexdigit())
+                && rest.trim_start().starts_with("R_AMDGPU_")
+            {
+                self.relocation(rest.trim());
                 return Ok(());
             }
         }
@@ -855,6 +907,166 @@ impl LineReader<'_> {
             return Ok(());
         }
         self.code(n, code, address, encoding)
+    }
+
+    /// `; /path/file.cl:28` (llvm-objdump -l): the source line of what
+    /// follows. Other `;` lines (function names, -S source text) say nothing
+    /// the simulator needs.
+    fn objdump_line_info(&mut self, comment: &str) {
+        let c = comment.trim();
+        let Some((path, line)) = c.rsplit_once(':') else {
+            return;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            return;
+        };
+        if path.is_empty() || path.contains(char::is_whitespace) {
+            return;
+        }
+        let file = match self.source_files.iter().find(|(_, p)| p == path) {
+            Some((number, _)) => *number,
+            None => {
+                let number = self.source_files.len() as u32;
+                self.source_files.push((number, path.to_string()));
+                number
+            }
+        };
+        self.loc = (line > 0).then_some(SourceLoc {
+            file,
+            line,
+            column: 0,
+        });
+    }
+
+    /// An objdump relocation patches the literal of the instruction just
+    /// read: give that operand its symbol, as LLVM's assembly prints it
+    /// (`helper@rel32@lo+4`), so calls through it resolve.
+    fn relocation(&mut self, rest: &str) {
+        let mut words = rest.split_whitespace();
+        let (Some(kind), Some(target)) = (words.next(), words.next()) else {
+            return;
+        };
+        let suffix = match kind {
+            "R_AMDGPU_REL32_LO" => "@rel32@lo",
+            "R_AMDGPU_REL32_HI" => "@rel32@hi",
+            "R_AMDGPU_GOTPCREL32_LO" => "@gotpcrel32@lo",
+            "R_AMDGPU_GOTPCREL32_HI" => "@gotpcrel32@hi",
+            "R_AMDGPU_ABS32_LO" => "@abs32@lo",
+            "R_AMDGPU_ABS32_HI" => "@abs32@hi",
+            _ => return,
+        };
+        let (sym, addend) = target.split_once('+').unwrap_or((target, "0"));
+        let Some(last) = self
+            .current
+            .as_mut()
+            .and_then(|p| p.instructions.last_mut())
+        else {
+            return;
+        };
+        if let Some(op) = last
+            .inst
+            .operands
+            .iter_mut()
+            .rev()
+            .find(|o| matches!(o, Operand::Imm(_)))
+        {
+            *op = Operand::Symbol(format!("{sym}{suffix}+{addend}"));
+        }
+    }
+
+    fn rga_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        let t = raw.trim();
+        if t.is_empty() {
+            return Ok(());
+        }
+        if let Some(comment) = t.strip_prefix(';') {
+            self.rga_statistic(comment);
+            return Ok(());
+        }
+        if let Some(name) = t.strip_prefix("shader ") {
+            self.start_program(name.trim(), n, None);
+            return Ok(());
+        }
+        if t == "end" {
+            self.close_program();
+            return Ok(());
+        }
+        // Header properties: `asic(GFX10)`, `type(CS)`, `vgpr_count(8)`.
+        if let Some((key, value)) = t.strip_suffix(')').and_then(|h| h.split_once('(')) {
+            if key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') && !key.is_empty() {
+                self.rga_property(key, value.trim());
+                return Ok(());
+            }
+        }
+        let code_end = raw.find("//").unwrap_or(raw.len());
+        let code = &raw[..code_end];
+        if code.trim().is_empty() {
+            return Ok(());
+        }
+        let (address, encoding) = raw
+            .get(code_end + 2..)
+            .and_then(parse_objdump_comment)
+            .map_or((None, Vec::new()), |(a, w)| (Some(a), w));
+        // SP3 accepts upper-case mnemonics (`S_BARRIER`).
+        let lowered;
+        let code =
+            if code.bytes().any(|b| b.is_ascii_uppercase()) && split_label(code.trim()).is_none() {
+                let start = code.len() - code.trim_start().len();
+                let end = code[start..]
+                    .find(char::is_whitespace)
+                    .map_or(code.len(), |e| start + e);
+                lowered = format!(
+                    "{}{}{}",
+                    &code[..start],
+                    code[start..end].to_ascii_lowercase(),
+                    &code[end..]
+                );
+                lowered.as_str()
+            } else {
+                code
+            };
+        self.code(n, code, address, encoding)
+    }
+
+    fn rga_property(&mut self, key: &str, value: &str) {
+        let int = value.parse::<u32>().ok();
+        let Some(p) = self.current.as_mut() else {
+            return;
+        };
+        match key {
+            "type" => {
+                p.stage = match value.to_ascii_uppercase().as_str() {
+                    "PS" => Some(Stage::Pixel),
+                    "VS" | "GS" | "ES" | "LS" | "HS" => Some(Stage::Vertex),
+                    "CS" => Some(Stage::Compute),
+                    _ => p.stage,
+                }
+            }
+            "vgpr_count" => p.declared.vgprs = int,
+            "sgpr_count" => p.declared.sgprs = int,
+            "wave_size" => p.declared.wave_size = int,
+            "lds_size" => p.declared.lds_bytes = int,
+            _ => {}
+        }
+    }
+
+    /// RGA's statistics after the code: `; SGPRs: 14 out of 104 used`,
+    /// `; VGPRs: 8 out of 256 used`, `; LDS: 1024 out of 65536 bytes used`.
+    fn rga_statistic(&mut self, comment: &str) {
+        let Some((key, value)) = comment.trim().split_once(':') else {
+            return;
+        };
+        let value: Option<u32> = value.split_whitespace().next().and_then(|v| v.parse().ok());
+        let Some(p) = self.stats_program() else {
+            return;
+        };
+        let d = &mut p.declared;
+        match key.trim() {
+            "SGPRs" => d.sgprs = d.sgprs.or(value),
+            "VGPRs" => d.vgprs = d.vgprs.or(value),
+            "LDS" => d.lds_bytes = d.lds_bytes.or(value),
+            _ => {}
+        }
     }
 
     fn llvm_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
