@@ -259,6 +259,18 @@ impl Program {
     pub fn index_at_line(&self, line: u32) -> Option<usize> {
         self.instructions.iter().position(|i| i.pos.line == line)
     }
+
+    /// Every instruction at 1-based source line `line`: more than one for
+    /// ACO's `(then repeated N times)` and for device functions followed
+    /// from several calls (each copy keeps the callee's line).
+    pub fn indices_at_line(&self, line: u32) -> Vec<usize> {
+        self.instructions
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.pos.line == line)
+            .map(|(k, _)| k)
+            .collect()
+    }
 }
 
 /// A diagnostic that does not stop the run.

@@ -126,9 +126,15 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
         );
     }
+    // A line with several copies (repeats, a device function followed from
+    // several calls) gets one entry: its hint applies to every copy.
+    let mut loop_lines = std::collections::HashSet::new();
     for l in &cfg.loops {
         let header = &cfg.blocks[l.header];
         let first = &program.instructions[header.start];
+        if !loop_lines.insert(first.pos.line) {
+            continue;
+        }
         let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
         let parent = match l.parent {
             Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
@@ -163,8 +169,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         let _ = writeln!(out, "iterations = 1");
     }
     let mut wrote_branch_header = false;
+    let mut branch_lines = std::collections::HashSet::new();
     for br in &cfg.branches {
         let s = &program.instructions[br.instr];
+        if !branch_lines.insert(s.pos.line) {
+            continue;
+        }
         if !wrote_branch_header {
             let _ = writeln!(out);
             let _ = writeln!(
@@ -207,8 +217,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         }
     }
     let mut wrote_mem_header = false;
+    let mut memory_lines = std::collections::HashSet::new();
     for s in &program.instructions {
         let class = s.inst.class();
+        if memory_lines.contains(&s.pos.line) {
+            continue;
+        }
         let keys: &[(&str, &str)] = match class {
             InstrClass::VmemImageSample => &[("format", "\"rgba8\""), ("filter", "\"trilinear\"")],
             InstrClass::VmemImageGather4 => &[("format", "\"rgba8\"")],
@@ -244,6 +258,7 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             );
             wrote_mem_header = true;
         }
+        memory_lines.insert(s.pos.line);
         let _ = writeln!(out);
         let _ = writeln!(out, "[[memory]]");
         let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
