@@ -50,6 +50,27 @@ pub fn target_for_arch(arch: &str) -> Option<Target> {
 /// Read FILE (`-` = standard input) and parse it; `arch` gives the target
 /// for files that do not name theirs.
 pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
+    // Shader source is compiled for the chosen GPU first; hints then refer
+    // to the lines of the compiled listing (`shadersim compile` prints it).
+    if path != "-" && crate::commands::compile::source_kind(path).is_some() {
+        let arch = arch.ok_or_else(|| {
+            CliError::Usage(format!(
+                "{path} is shader source: say which GPU to compile it for with --arch"
+            ))
+        })?;
+        let target = target_for_arch(arch).ok_or_else(|| {
+            CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+        })?;
+        let listing = crate::commands::compile::compile_source(path, &target)?;
+        let name = format!("{path}.s");
+        eprintln!("{path}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
+        let file = read_program_bytes(&name, listing.as_bytes(), &ReadOptions::default())
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        for w in file.formatted_warnings() {
+            eprintln!("{w}");
+        }
+        return Ok(file);
+    }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
