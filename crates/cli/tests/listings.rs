@@ -168,3 +168,77 @@ fn the_hints_template_shows_declared_resources() {
     );
     assert!(t.contains("# lds_bytes = 8192"), "{t}");
 }
+
+#[test]
+fn occupancy_matches_the_driver_for_every_vega10_listing() {
+    // Threads per workgroup of the compute shaders (their GLSL
+    // local_size_x; bare listings do not carry it).
+    let workgroup = |name: &str| match name {
+        "reduce" | "lds_tile" => Some(256),
+        "repeat_store" => Some(64),
+        _ => None,
+    };
+    let dir = root().join("tests/fixtures/aco/vega10");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(stem) = name.strip_suffix(".s") else {
+            continue;
+        };
+        let (pipeline, stage) = stem.rsplit_once('.').unwrap();
+        let stats = format!("tests/fixtures/aco/vega10/{pipeline}.stats.toml");
+        // The executable of this listing's stage in the statistics file.
+        let text = std::fs::read_to_string(root().join(&stats)).unwrap();
+        let stage_name = match stage {
+            "ps" => "fragment",
+            "vs" => "vertex",
+            _ => "compute",
+        };
+        let block = text
+            .split("[[executable]]")
+            .find(|b| b.contains(&format!("stages = \"{stage_name}\"")))
+            .unwrap();
+        let driver: u64 = block
+            .lines()
+            .find(|l| l.starts_with("\"Subgroups per SIMD\" = "))
+            .and_then(|l| l.split_whitespace().nth(4))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let hints = hints_file(
+            &format!("{stem}.toml"),
+            &workgroup(pipeline).map_or(String::new(), |w| {
+                format!("[dispatch]\nworkgroup_size = {w}\n")
+            }),
+        );
+        let listing = format!("tests/fixtures/aco/vega10/{name}");
+        let o = shadersim(
+            &[
+                "analyze",
+                &listing,
+                "--arch",
+                "gfx900",
+                "--hints",
+                hints.to_str().unwrap(),
+                "--format",
+                "json",
+                "--no-latency-search",
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{listing}: {}", text_of(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&text_of(&o.stdout)).unwrap();
+        assert_eq!(
+            v["occupancy"]["waves_per_simd"].as_u64(),
+            Some(driver),
+            "{listing}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 11);
+}
+
+fn text_of(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
