@@ -9,8 +9,12 @@
 //! and, when it is about a place, the line and column; this crate does no
 //! file I/O (callers pass bytes or text).
 
+mod calls;
+mod expr;
 mod program;
 mod reader;
+mod statistics;
 
 pub use program::*;
 pub use reader::{detect_dialect, read_program_bytes, read_program_text, ReadOptions};
+pub use statistics::{apply_driver_statistics, parse_driver_statistics, ExecutableStatistics};

@@ -27,6 +27,10 @@ pub enum Dialect {
     Objdump,
     /// Mesa ACO / RADV disassembly: `BB0:` labels, trailing `; hex` encodings.
     Aco,
+    /// Radeon GPU Analyzer's ISA text (AMD's SP3 syntax): `shader main`,
+    /// `asic(GFX10)`, `type(CS)`, ..., `end`; objdump-style `// ADDR: HEX`
+    /// encodings; `label_0004:` labels.
+    Rga,
 }
 
 impl Dialect {
@@ -36,6 +40,7 @@ impl Dialect {
             Dialect::Llvm => "llvm",
             Dialect::Objdump => "llvm-objdump",
             Dialect::Aco => "aco",
+            Dialect::Rga => "rga",
         }
     }
 }
@@ -91,6 +96,20 @@ pub struct SourceInstr {
     pub address: Option<u64>,
     /// Its encoding DWORDs, when the file gives them (objdump, ACO).
     pub encoding: Vec<u32>,
+    /// The source line it was compiled from, when the file has debug
+    /// lines (`.loc`, clang `-g`).
+    pub source: Option<SourceLoc>,
+}
+
+/// A place in the shader's source, from a `.loc FILE LINE COLUMN` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SourceLoc {
+    /// The `.file` number (see [`ProgramFile::source_files`]).
+    pub file: u32,
+    /// 1-based source line.
+    pub line: u32,
+    /// 1-based column (0 when the compiler gives none).
+    pub column: u32,
 }
 
 /// A label and the instruction it precedes.
@@ -175,6 +194,10 @@ pub struct Program {
     pub declared: DeclaredResources,
     /// Line of the first line of the program (label or first instruction).
     pub line: u32,
+    /// A device function (returns to a caller, ends in no `s_endpgm`): its
+    /// code is followed from the calls of the kernels; it is not simulated
+    /// as a kernel of its own unless chosen by name.
+    pub device_function: bool,
 }
 
 impl Program {
@@ -250,6 +273,20 @@ impl Program {
         }
     }
 
+    /// The instructions grouped by the source line they come from, in
+    /// source order (instructions without a source line are left out):
+    /// what a listing summed by source line adds up.
+    pub fn by_source_line(&self) -> Vec<((u32, u32), Vec<usize>)> {
+        let mut groups: std::collections::BTreeMap<(u32, u32), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for (i, s) in self.instructions.iter().enumerate() {
+            if let Some(loc) = s.source {
+                groups.entry((loc.file, loc.line)).or_default().push(i);
+            }
+        }
+        groups.into_iter().collect()
+    }
+
     /// The label naming instruction `index`, if any.
     pub fn label_at(&self, index: usize) -> Option<&Label> {
         self.labels.iter().find(|l| l.index == index)
@@ -258,6 +295,18 @@ impl Program {
     /// Index of the instruction at 1-based source line `line`.
     pub fn index_at_line(&self, line: u32) -> Option<usize> {
         self.instructions.iter().position(|i| i.pos.line == line)
+    }
+
+    /// Every instruction at 1-based source line `line`: more than one for
+    /// ACO's `(then repeated N times)` and for device functions followed
+    /// from several calls (each copy keeps the callee's line).
+    pub fn indices_at_line(&self, line: u32) -> Vec<usize> {
+        self.instructions
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.pos.line == line)
+            .map(|(k, _)| k)
+            .collect()
     }
 }
 
@@ -282,6 +331,8 @@ pub struct ProgramFile {
     /// Warnings (unknown mnemonics classified by family rules, skipped
     /// directives, guessed targets).
     pub warnings: Vec<Warning>,
+    /// Source files named by `.file` lines: number and path.
+    pub source_files: Vec<(u32, String)>,
 }
 
 impl ProgramFile {
@@ -299,12 +350,25 @@ impl ProgramFile {
             .collect()
     }
 
-    /// The program named `name`, or the only/first one when `name` is None.
+    /// The program named `name`, or when `name` is None the first that is
+    /// not a device function (or the first of all).
     pub fn program(&self, name: Option<&str>) -> Option<&Program> {
         match name {
             Some(n) => self.programs.iter().find(|p| p.name == n),
-            None => self.programs.first(),
+            None => self
+                .programs
+                .iter()
+                .find(|p| !p.device_function)
+                .or(self.programs.first()),
         }
+    }
+
+    /// The path of source file `number` (from `.file`).
+    pub fn source_file(&self, number: u32) -> Option<&str> {
+        self.source_files
+            .iter()
+            .find(|(n, _)| *n == number)
+            .map(|(_, p)| p.as_str())
     }
 }
 

@@ -10,10 +10,25 @@
 //!   skipped with a warning; lines inside `.amdgpu_metadata` and data
 //!   sections are skipped;
 //! * in RADV dumps, only the `disasm:` blocks are read (NIR and ACO IR are
-//!   skipped), each block ending at the first empty line;
+//!   skipped), each block ending at the first empty line; an ACO listing
+//!   without any `disasm:` line (the "Assembly" representation of
+//!   `VK_KHR_pipeline_executable_properties`, as RenderDoc shows it) is one
+//!   program read whole, empty lines included;
+//! * ACO's `(then repeated N times)` stands for N more copies of the
+//!   instruction before it, each positioned at the `(then` text;
 //! * in objdump output, the `s_code_end` padding after the end of a
-//!   function is dropped.
+//!   function is dropped; `;` lines (`-l` file:line lines, `-S` source) are
+//!   skipped, the `; FILE:LINE` ones giving source lines; relocation lines
+//!   (`-r`) are read into the instruction they patch; `<L0>:` lines
+//!   (`--symbolize-operands`) are labels; function headers may come without
+//!   an address (`--no-leading-addr`);
+//! * in RGA ISA text, `;` lines are comments (the `; SGPRs: N ...`
+//!   statistics are read) and the header properties (`asic`, `type`,
+//!   `sgpr_count`, `vgpr_count`, `wave_size`, `lds_size`) are read, others
+//!   skipped.
 
+use crate::calls::follow_calls;
+use crate::expr::{eval, Env};
 use crate::program::*;
 use shadersim_isa::{GfxGen, InstrTable, Instruction, Operand, Recognition, Target};
 use std::collections::HashMap;
@@ -64,13 +79,14 @@ pub fn read_program_text(
     options: &ReadOptions,
 ) -> Result<ProgramFile, AsmError> {
     let dialect = detect_dialect(text);
+    let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let mut warnings = Vec::new();
     let target = match &options.target {
         Some(t) => Some(t.clone()),
         None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
-                let guess = guess_target(text, dialect);
+                let guess = guess_target(text, dialect, aco_bare);
                 if let Some((t, line, why)) = &guess {
                     warnings.push(Warning {
                         pos: Some(SourcePos { line: *line, column: 1 }),
@@ -98,9 +114,17 @@ pub fn read_program_text(
         in_config: false,
         descriptor: None,
         descriptors: HashMap::new(),
-        aco_in_disasm: false,
+        aco_in_disasm: aco_bare,
+        aco_bare,
         aco_header: None,
         last_closed: None,
+        symbols: HashMap::new(),
+        deferred: Vec::new(),
+        metadata: MetadataReader::default(),
+        radv_declared: DeclaredResources::default(),
+        source_files: Vec::new(),
+        loc: None,
+        repeated_total: 0,
     };
     for (i, line) in text.lines().enumerate() {
         reader.line(i as u32 + 1, line)?;
@@ -113,6 +137,9 @@ pub fn detect_dialect(text: &str) -> Dialect {
     let mut aco_hex = 0;
     for line in text.lines().take(20_000) {
         let t = line.trim_start();
+        if t.starts_with("asic(") && t.trim_end().ends_with(')') {
+            return Dialect::Rga;
+        }
         if t.starts_with("Disassembly of section") || t.contains("file format elf64-amdgpu") {
             return Dialect::Objdump;
         }
@@ -139,11 +166,40 @@ pub fn detect_dialect(text: &str) -> Dialect {
     Dialect::Llvm
 }
 
+/// Whether an ACO listing has RADV_DEBUG's `disasm:` block headers (else it
+/// is a bare listing, one program).
+fn has_disasm_header(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == "disasm:")
+}
+
+/// The most copies one `(then repeated N times)` line may stand for: more
+/// than any shader holds (ACO's code size limit is far below), low enough
+/// that a corrupt count cannot exhaust memory.
+const MAX_REPEAT: u32 = 1 << 16;
+
+/// The most copies all the repeat lines of a file may add together, for
+/// the same reason.
+const MAX_REPEATED_TOTAL: u64 = 1 << 22;
+
+/// Parse the count of ACO's `(then repeated N times)`; `rest` follows
+/// `(then repeated`.
+fn parse_repeat_count(rest: &str) -> Option<u32> {
+    let inner = rest.trim().strip_suffix(')')?;
+    let mut words = inner.split_whitespace();
+    let count = words.next()?.parse().ok()?;
+    matches!(words.next(), Some("times" | "time"))
+        .then_some(count)
+        .filter(|_| words.next().is_none())
+}
+
 /// The target the file names: `.amdgcn_target "...--gfx900..."` (or
 /// `.amd_amdgpu_isa`, which llc prints for the Mesa triple).
 fn declared_target(text: &str) -> Option<Target> {
     for line in text.lines() {
         let t = line.trim();
+        if let Some(target) = asic_target(t) {
+            return Some(target);
+        }
         if let Some(rest) = t
             .strip_prefix(".amdgcn_target")
             .or_else(|| t.strip_prefix(".amd_amdgpu_isa"))
@@ -191,21 +247,114 @@ const GEN_TARGETS: [&str; 7] = [
     "gfx600", "gfx701", "gfx803", "gfx900", "gfx1030", "gfx1100", "gfx1200",
 ];
 
-/// Guess the GPU of a file that does not name it. The candidates are the
-/// generations on which every known mnemonic of the file exists (the
-/// instruction table's `gens`); among them the first mnemonic of
-/// [`TARGET_EVIDENCE`] picks one, else the newest candidate wins.
-fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
+/// The processor a header line names: RGA/SP3's `asic(GFX10.3)`, or a
+/// `gfxNNN` word in a comment a tool printed (`; gfx1030`).
+fn header_target(line: &str, code_end: usize) -> Option<(Target, String)> {
+    let t = line.trim();
+    if let Some(target) = asic_target(t) {
+        return Some((target, t.to_string()));
+    }
+    let comment = &line[code_end.min(line.len())..];
+    comment
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 6 && w.to_ascii_lowercase().starts_with("gfx"))
+        .find_map(|w| w.to_ascii_lowercase().parse().ok())
+        .map(|target| (target, comment.trim().to_string()))
+}
+
+/// The processor of RGA's (SP3's) `asic(GFX10.3)` header line.
+fn asic_target(t: &str) -> Option<Target> {
+    let inner = t.strip_prefix("asic(")?.strip_suffix(')')?;
+    let lower = inner.to_ascii_lowercase();
+    let name = match lower.as_str() {
+        "gfx6" => "gfx600".to_string(),
+        "gfx7" => "gfx701".to_string(),
+        "gfx8" => "gfx803".to_string(),
+        "gfx9" => "gfx900".to_string(),
+        "gfx10" | "gfx10.1" => "gfx1010".to_string(),
+        "gfx10.3" => "gfx1030".to_string(),
+        "gfx11" => "gfx1100".to_string(),
+        "gfx12" => "gfx1200".to_string(),
+        other => other.replace('.', ""),
+    };
+    name.parse().ok()
+}
+
+/// Register names only wave32 code uses (the 32-bit halves of VCC and
+/// EXEC as whole operands): gfx10 and later.
+fn wave32_operand(code: &str) -> Option<&'static str> {
+    ["vcc_lo", "exec_lo", "vcc_hi", "exec_hi"]
+        .into_iter()
+        .find(|r| {
+            code.match_indices(r).any(|(i, _)| {
+                let before = code[..i].chars().last();
+                let after = code[i + r.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        })
+}
+
+/// The generations of a set, as `gfx8-9` / `gfx10` / `gfx6-7, gfx10`.
+fn gens_text(bits: u8) -> String {
+    let nums: Vec<u8> = GfxGen::ALL
+        .iter()
+        .filter(|g| bits & g.bit() != 0)
+        .map(|g| g.number())
+        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < nums.len() {
+        let mut j = i;
+        while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("gfx{}", nums[i])
+        } else {
+            format!("gfx{}-{}", nums[i], nums[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Guess the GPU of a file that does not name it, from what the listing
+/// carries, strongest first:
+/// 1. a header naming the processor (RGA's `asic(...)`, a `gfxNNN` comment);
+/// 2. the machine words of each instruction: the generations whose
+///    encoding of that mnemonic can be those words
+///    ([`shadersim_isa::gen_encoding`]); the generations that encode the
+///    most lines so win;
+/// 3. wave32-only operands (`vcc_lo`, `exec_lo`): gfx10 or later;
+/// 4. the mnemonics: generations whose compilers print every mnemonic of
+///    the file (the table's `gens`), gfx8's carry syntax, and the first
+///    mnemonic of [`TARGET_EVIDENCE`] that fits;
+/// 5. else the oldest remaining generation.
+///
+/// Returns the target, the line of the deciding evidence and the evidence
+/// in words for the warning.
+fn guess_target(text: &str, dialect: Dialect, aco_bare: bool) -> Option<(Target, u32, String)> {
     let table = InstrTable::builtin();
     let mut gens = shadersim_isa::target::GenSet::ALL.0;
-    let mut best: Option<(usize, u32, String)> = None;
+    // The first line of each TARGET_EVIDENCE mnemonic: (rank, line, word).
+    let mut hits: Vec<(usize, u32, String)> = Vec::new();
     let mut first_word: Option<(u32, String)> = None;
     let mut saw_gfx8_carry = false;
+    let mut encoded = 0u32;
+    let mut encoded_by = [0u32; 7];
+    let mut first_encoded: Option<u32> = None;
+    let mut wave32: Option<(u32, &'static str)> = None;
     // Only the lines the reader will take as code count: RADV dumps also
     // hold ACO's own IR, printed with ACO's (gfx9-style) names.
     let mut in_disasm = false;
     for (i, line) in text.lines().enumerate() {
-        if dialect == Dialect::Aco {
+        let n = i as u32 + 1;
+        let code_end = comment_start(line).unwrap_or(line.len());
+        if let Some((target, what)) = header_target(line, code_end) {
+            return Some((target.clone(), n, format!("the listing says `{what}`")));
+        }
+        if dialect == Dialect::Aco && !aco_bare {
             let t = line.trim();
             if t == "disasm:" {
                 in_disasm = true;
@@ -224,12 +373,35 @@ fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
         let Some(info) = table.lookup(word) else {
             continue;
         };
+        let code = &line[..code_end];
+        if wave32.is_none() {
+            wave32 = wave32_operand(code).map(|r| (n, r));
+        }
+        let words = match dialect {
+            Dialect::Aco => line.get(code_end + 1..).and_then(parse_hex_words),
+            Dialect::Objdump | Dialect::Rga => line
+                .find("//")
+                .and_then(|c| parse_objdump_comment(&line[c + 2..]))
+                .map(|(_, w)| w),
+            Dialect::Llvm => None,
+        };
+        if let Some(words) = words {
+            let fits =
+                shadersim_isa::gen_encoding::gens_encoding(info.mnemonic, info.encoding, &words);
+            encoded += 1;
+            first_encoded.get_or_insert(n);
+            for (k, g) in GfxGen::ALL.iter().enumerate() {
+                if fits.contains(*g) {
+                    encoded_by[k] += 1;
+                }
+            }
+        }
         let printed = info.printed_gens().0;
         if gens & printed != 0 {
             gens &= printed;
         }
         if first_word.is_none() {
-            first_word = Some((i as u32 + 1, word.to_string()));
+            first_word = Some((n, word.to_string()));
         }
         // gfx8 prints the carry-out add with its VCC operand:
         // `v_add_u32_e32 v0, vcc, s2, v0`; gfx9 has no carry there.
@@ -242,36 +414,88 @@ fn guess_target(text: &str, dialect: Dialect) -> Option<(Target, u32, String)> {
             .iter()
             .position(|(p, _)| word.starts_with(p))
         {
-            let gen_ok = TARGET_EVIDENCE[rank]
-                .1
-                .parse::<Target>()
-                .is_ok_and(|t| gens & t.gen.bit() != 0);
-            if gen_ok && best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
-                best = Some((rank, i as u32 + 1, word.to_string()));
+            if !hits.iter().any(|(r, _, _)| *r == rank) {
+                hits.push((rank, n, word.to_string()));
             }
         }
     }
-    // Evidence seen before later lines narrowed the candidates may no
-    // longer fit; check it against the final set.
-    if let Some((rank, line, word)) = best {
-        let target: Target = TARGET_EVIDENCE[rank].1.parse().ok()?;
-        if gens & target.gen.bit() != 0 {
-            let why = format!("`{word}` (line {line}) first appears in {}", target.gen);
-            return Some((target, line, why));
+    let mut evidence = Vec::new();
+    let mut decided_at = None;
+    if encoded > 0 {
+        let most = encoded_by.iter().copied().max().unwrap_or(0);
+        let by_encoding: u8 = GfxGen::ALL
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| most > 0 && encoded_by[*k] == most)
+            .fold(0, |bits, (_, g)| bits | g.bit());
+        if by_encoding != 0 {
+            evidence.push(format!(
+                "{most} of its {encoded} encodings are {} encodings",
+                gens_text(by_encoding)
+            ));
+            decided_at = first_encoded;
+            gens = if gens & by_encoding != 0 {
+                gens & by_encoding
+            } else {
+                by_encoding
+            };
         }
     }
-    // No telling mnemonic: the oldest generation that prints them all
-    // (code that is valid on gfx9 and gfx10 alike was more likely written
+    if let Some((line, reg)) = wave32 {
+        let rdna = GfxGen::Gfx10.bit() | GfxGen::Gfx11.bit() | GfxGen::Gfx12.bit();
+        if gens & rdna != 0 {
+            if gens & !rdna != 0 {
+                evidence.push(format!("wave32 operand `{reg}` (line {line})"));
+                decided_at.get_or_insert(line);
+            }
+            gens &= rdna;
+        }
+    }
+    // The most telling mnemonic that fits the final candidates (evidence
+    // seen before later lines narrowed them may no longer fit).
+    let fitting = hits
+        .iter()
+        .filter_map(|(rank, line, word)| {
+            let target: Target = TARGET_EVIDENCE[*rank].1.parse().ok()?;
+            (gens & target.gen.bit() != 0).then_some((*rank, *line, word, target))
+        })
+        .min_by_key(|(rank, _, _, _)| *rank);
+    if let Some((_, line, word, target)) = fitting {
+        if gens != target.gen.bit() || evidence.is_empty() {
+            evidence.push(format!(
+                "`{word}` (line {line}) first appears in {}",
+                target.gen
+            ));
+        }
+        return Some((target, decided_at.unwrap_or(line), evidence.join("; ")));
+    }
+    // Nothing tells the remaining candidates apart. Code that is valid on
+    // gfx9 and on an older GCN generation is read as gfx9: gfx6-8 code
+    // shows itself by its carry syntax (`v_add_i32`, `v_add_u32 ..., vcc`)
+    // and gfx6-7 by their own mnemonics, and gfx8 and gfx9 encode the
+    // instructions both have alike (checked with llvm-mc-19 on every
+    // instruction of the ACO fixtures). Among RDNA generations the oldest
+    // wins (code valid on gfx10 and gfx11 alike was more likely written
     // for the first).
-    let oldest = GfxGen::ALL.iter().find(|g| gens & g.bit() != 0)?;
-    let target: Target = GEN_TARGETS[usize::from(oldest.number() - 6)].parse().ok()?;
-    let (line, _) = first_word?;
-    let why = if saw_gfx8_carry {
-        "its `v_add_u32 ..., vcc, ...` carry-out adds are gfx8 syntax".to_string()
+    let chosen = if gens & GfxGen::Gfx9.bit() != 0
+        && gens & !(GfxGen::Gfx10.bit() | GfxGen::Gfx11.bit() | GfxGen::Gfx12.bit())
+            != GfxGen::Gfx9.bit()
+    {
+        GfxGen::Gfx9
     } else {
-        format!("{oldest} is the oldest generation whose compilers print every mnemonic in it")
+        *GfxGen::ALL.iter().find(|g| gens & g.bit() != 0)?
     };
-    Some((target, line, why))
+    let target: Target = GEN_TARGETS[usize::from(chosen.number() - 6)].parse().ok()?;
+    let (line, _) = first_word?;
+    if saw_gfx8_carry {
+        evidence.push("its `v_add_u32 ..., vcc, ...` carry-out adds are gfx8 syntax".to_string());
+    } else if evidence.is_empty() || gens.count_ones() > 1 {
+        evidence.push(format!(
+            "every mnemonic in it is printed for {} alike; {chosen} chosen",
+            gens_text(gens)
+        ));
+    }
+    Some((target, decided_at.unwrap_or(line), evidence.join("; ")))
 }
 
 /// Parse an objdump encoding comment: ` 000000001000: BF8C0070 00000000 <f+0x20>`.
@@ -367,8 +591,126 @@ struct LineReader<'a> {
     descriptor: Option<(String, DeclaredResources)>,
     descriptors: HashMap<String, DeclaredResources>,
     aco_in_disasm: bool,
+    /// A bare ACO listing: one program, no `disasm:` blocks.
+    aco_bare: bool,
     aco_header: Option<(String, Option<Stage>)>,
     last_closed: Option<usize>,
+    /// `.set` symbols (unevaluated: they may refer to later ones).
+    symbols: HashMap<String, String>,
+    /// Kernel descriptor values written as expressions, evaluated at the end.
+    deferred: Vec<Deferred>,
+    metadata: MetadataReader,
+    /// RADV's `workgroup-size:` / `shared-size:` of the shader being dumped.
+    radv_declared: DeclaredResources,
+    source_files: Vec<(u32, String)>,
+    /// The source position of the last `.loc`.
+    loc: Option<SourceLoc>,
+    /// Copies added by `(then repeated N times)` lines so far.
+    repeated_total: u64,
+}
+
+/// A kernel descriptor directive whose value is an expression.
+struct Deferred {
+    kernel: String,
+    directive: String,
+    expr: String,
+    line: u32,
+    column: usize,
+}
+
+/// A workgroup size a GPU can run (1 to 1024 threads), or `None` for
+/// anything else a file might say (a graphics stage's `0, 0, 0`, garbage).
+fn valid_workgroup(x: u32, y: u32, z: u32) -> Option<[u32; 3]> {
+    let threads = x.checked_mul(y)?.checked_mul(z)?;
+    (1..=1024).contains(&threads).then_some([x, y, z])
+}
+
+/// Reads the kernel entries of LLVM's HSA metadata (YAML inside
+/// `.amdgpu_metadata`): only the kernel-level keys the simulator needs.
+#[derive(Default)]
+struct MetadataReader {
+    /// Inside the top-level `amdhsa.kernels:` list.
+    in_kernels: bool,
+    /// Column of the `- ` that starts each kernel entry.
+    kernel_indent: Option<usize>,
+    /// Kernels read so far: name and what they declare.
+    kernels: Vec<(Option<String>, DeclaredResources)>,
+    /// A block list being read (`.reqd_workgroup_size:` then `- 256` lines).
+    list: Option<Vec<u32>>,
+}
+
+impl MetadataReader {
+    fn line(&mut self, raw: &str) {
+        let indent = raw.len() - raw.trim_start().len();
+        let t = raw.trim();
+        if let Some(list) = self.list.as_mut() {
+            if let Some(v) = t.strip_prefix("- ").and_then(|v| v.trim().parse().ok()) {
+                list.push(v);
+                return;
+            }
+            let list = self.list.take().unwrap_or_default();
+            self.set_workgroup(&list);
+        }
+        if indent == 0 && !t.is_empty() {
+            self.in_kernels = t == "amdhsa.kernels:";
+            self.kernel_indent = None;
+            return;
+        }
+        if !self.in_kernels {
+            return;
+        }
+        if t.starts_with("- ") && self.kernel_indent.is_none_or(|k| k == indent) {
+            self.kernel_indent = Some(indent);
+            self.kernels.push((None, DeclaredResources::default()));
+            return self.key(&t[2..]);
+        }
+        if self.kernel_indent.is_some_and(|k| indent == k + 2) {
+            self.key(t);
+        }
+    }
+
+    fn key(&mut self, t: &str) {
+        let Some((key, value)) = t.split_once(':') else {
+            return;
+        };
+        let value = value.trim();
+        let Some((name, d)) = self.kernels.last_mut() else {
+            return;
+        };
+        let int = || value.parse::<u32>().ok();
+        match key.trim() {
+            ".name" => *name = Some(value.trim_matches(['\'', '"']).to_string()),
+            ".group_segment_fixed_size" => d.lds_bytes = int(),
+            ".private_segment_fixed_size" => d.scratch_bytes = int(),
+            ".vgpr_count" => d.vgprs = int(),
+            ".sgpr_count" => d.sgprs = int(),
+            ".wavefront_size" => d.wave_size = int(),
+            ".reqd_workgroup_size" if value.is_empty() => self.list = Some(Vec::new()),
+            ".reqd_workgroup_size" => {
+                let list: Vec<u32> = value
+                    .trim_matches(['[', ']'])
+                    .split(',')
+                    .filter_map(|v| v.trim().parse().ok())
+                    .collect();
+                self.set_workgroup(&list);
+            }
+            _ => {}
+        }
+    }
+
+    fn set_workgroup(&mut self, list: &[u32]) {
+        if let (Some((_, d)), [x, y, z]) = (self.kernels.last_mut(), list) {
+            d.workgroup_size = valid_workgroup(*x, *y, *z);
+        }
+    }
+
+    fn end(&mut self) {
+        if let Some(list) = self.list.take() {
+            self.set_workgroup(&list);
+        }
+        self.kernel_indent = None;
+        self.in_kernels = false;
+    }
 }
 
 impl LineReader<'_> {
@@ -404,7 +746,9 @@ impl LineReader<'_> {
             branch_targets: Vec::new(),
             declared: DeclaredResources::default(),
             line,
+            device_function: false,
         });
+        self.loc = None;
     }
 
     fn close_program(&mut self) {
@@ -427,6 +771,7 @@ impl LineReader<'_> {
         match self.dialect {
             Dialect::Aco => self.aco_line(n, raw),
             Dialect::Objdump => self.objdump_line(n, raw),
+            Dialect::Rga => self.rga_line(n, raw),
             Dialect::Llvm => self.llvm_line(n, raw),
         }
     }
@@ -446,7 +791,26 @@ impl LineReader<'_> {
                     name
                 };
                 self.start_program(&name, n, stage);
+                if stage == Some(Stage::Compute) {
+                    // NIR's header of the (only) compute shader of the dump.
+                    let declared = self.radv_declared.clone();
+                    if let Some(p) = self.current.as_mut() {
+                        merge_declared(&mut p.declared, declared);
+                    }
+                }
                 self.aco_in_disasm = true;
+            } else if let Some(size) = t.strip_prefix("workgroup-size:") {
+                let dims: Vec<u32> = size
+                    .split(',')
+                    .filter_map(|d| d.trim().parse().ok())
+                    .collect();
+                if let [x, y, z] = dims[..] {
+                    if let Some(size) = valid_workgroup(x, y, z) {
+                        self.radv_declared.workgroup_size = Some(size);
+                    }
+                }
+            } else if let Some(size) = t.strip_prefix("shared-size:") {
+                self.radv_declared.lds_bytes = size.trim().parse().ok();
             } else if !t.is_empty() && !raw.starts_with(char::is_whitespace) {
                 // The line before `disasm:` names the shader: "Pixel Shader",
                 // "Vertex Shader as VS", "Compute Shader", ...
@@ -468,8 +832,10 @@ impl LineReader<'_> {
             return Ok(());
         }
         if t.is_empty() {
-            self.aco_in_disasm = false;
-            self.close_program();
+            if !self.aco_bare {
+                self.aco_in_disasm = false;
+                self.close_program();
+            }
             return Ok(());
         }
         let (code, comment) = match comment_start(raw) {
@@ -485,14 +851,38 @@ impl LineReader<'_> {
         if t.is_empty() || t.starts_with("Disassembly of section") || t.contains("file format") {
             return Ok(());
         }
-        // Function header: `0000000000001100 <name>:`
-        if let Some((addr, rest)) = t.split_once(' ') {
-            if addr.bytes().all(|b| b.is_ascii_hexdigit())
-                && rest.starts_with('<')
-                && rest.ends_with(">:")
-            {
-                let name = &rest[1..rest.len() - 2];
+        if let Some(comment) = t.strip_prefix(';') {
+            self.objdump_line_info(comment);
+            return Ok(());
+        }
+        // Function header: `0000000000001100 <name>:`, or `<name>:`
+        // (--no-leading-addr); `<L0>:` inside a function is a label
+        // (--symbolize-operands).
+        let header = match t.split_once(' ') {
+            Some((addr, rest)) if addr.bytes().all(|b| b.is_ascii_hexdigit()) => Some(rest),
+            None => Some(t),
+            _ => None,
+        };
+        if let Some(name) = header
+            .and_then(|h| h.strip_prefix('<'))
+            .and_then(|h| h.strip_suffix(">:"))
+        {
+            let is_label = name.len() > 1
+                && name.starts_with('L')
+                && name[1..].bytes().all(|b| b.is_ascii_digit());
+            if is_label && self.current.is_some() {
+                self.add_label(name, n);
+            } else {
                 self.start_program(name, n, None);
+            }
+            return Ok(());
+        }
+        // Relocation (-r): `0000000000000140:  R_AMDGPU_REL32_LO  helper+0x4`.
+        if let Some((addr, rest)) = t.split_once(':') {
+            if addr.bytes().all(|b| b.is_ascii_hexdigit())
+                && rest.trim_start().starts_with("R_AMDGPU_")
+            {
+                self.relocation(rest.trim());
                 return Ok(());
             }
         }
@@ -519,6 +909,166 @@ impl LineReader<'_> {
         self.code(n, code, address, encoding)
     }
 
+    /// `; /path/file.cl:28` (llvm-objdump -l): the source line of what
+    /// follows. Other `;` lines (function names, -S source text) say nothing
+    /// the simulator needs.
+    fn objdump_line_info(&mut self, comment: &str) {
+        let c = comment.trim();
+        let Some((path, line)) = c.rsplit_once(':') else {
+            return;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            return;
+        };
+        if path.is_empty() || path.contains(char::is_whitespace) {
+            return;
+        }
+        let file = match self.source_files.iter().find(|(_, p)| p == path) {
+            Some((number, _)) => *number,
+            None => {
+                let number = self.source_files.len() as u32;
+                self.source_files.push((number, path.to_string()));
+                number
+            }
+        };
+        self.loc = (line > 0).then_some(SourceLoc {
+            file,
+            line,
+            column: 0,
+        });
+    }
+
+    /// An objdump relocation patches the literal of the instruction just
+    /// read: give that operand its symbol, as LLVM's assembly prints it
+    /// (`helper@rel32@lo+4`), so calls through it resolve.
+    fn relocation(&mut self, rest: &str) {
+        let mut words = rest.split_whitespace();
+        let (Some(kind), Some(target)) = (words.next(), words.next()) else {
+            return;
+        };
+        let suffix = match kind {
+            "R_AMDGPU_REL32_LO" => "@rel32@lo",
+            "R_AMDGPU_REL32_HI" => "@rel32@hi",
+            "R_AMDGPU_GOTPCREL32_LO" => "@gotpcrel32@lo",
+            "R_AMDGPU_GOTPCREL32_HI" => "@gotpcrel32@hi",
+            "R_AMDGPU_ABS32_LO" => "@abs32@lo",
+            "R_AMDGPU_ABS32_HI" => "@abs32@hi",
+            _ => return,
+        };
+        let (sym, addend) = target.split_once('+').unwrap_or((target, "0"));
+        let Some(last) = self
+            .current
+            .as_mut()
+            .and_then(|p| p.instructions.last_mut())
+        else {
+            return;
+        };
+        if let Some(op) = last
+            .inst
+            .operands
+            .iter_mut()
+            .rev()
+            .find(|o| matches!(o, Operand::Imm(_)))
+        {
+            *op = Operand::Symbol(format!("{sym}{suffix}+{addend}"));
+        }
+    }
+
+    fn rga_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
+        let t = raw.trim();
+        if t.is_empty() {
+            return Ok(());
+        }
+        if let Some(comment) = t.strip_prefix(';') {
+            self.rga_statistic(comment);
+            return Ok(());
+        }
+        if let Some(name) = t.strip_prefix("shader ") {
+            self.start_program(name.trim(), n, None);
+            return Ok(());
+        }
+        if t == "end" {
+            self.close_program();
+            return Ok(());
+        }
+        // Header properties: `asic(GFX10)`, `type(CS)`, `vgpr_count(8)`.
+        if let Some((key, value)) = t.strip_suffix(')').and_then(|h| h.split_once('(')) {
+            if key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') && !key.is_empty() {
+                self.rga_property(key, value.trim());
+                return Ok(());
+            }
+        }
+        let code_end = raw.find("//").unwrap_or(raw.len());
+        let code = &raw[..code_end];
+        if code.trim().is_empty() {
+            return Ok(());
+        }
+        let (address, encoding) = raw
+            .get(code_end + 2..)
+            .and_then(parse_objdump_comment)
+            .map_or((None, Vec::new()), |(a, w)| (Some(a), w));
+        // SP3 accepts upper-case mnemonics (`S_BARRIER`).
+        let lowered;
+        let code =
+            if code.bytes().any(|b| b.is_ascii_uppercase()) && split_label(code.trim()).is_none() {
+                let start = code.len() - code.trim_start().len();
+                let end = code[start..]
+                    .find(char::is_whitespace)
+                    .map_or(code.len(), |e| start + e);
+                lowered = format!(
+                    "{}{}{}",
+                    &code[..start],
+                    code[start..end].to_ascii_lowercase(),
+                    &code[end..]
+                );
+                lowered.as_str()
+            } else {
+                code
+            };
+        self.code(n, code, address, encoding)
+    }
+
+    fn rga_property(&mut self, key: &str, value: &str) {
+        let int = value.parse::<u32>().ok();
+        let Some(p) = self.current.as_mut() else {
+            return;
+        };
+        match key {
+            "type" => {
+                p.stage = match value.to_ascii_uppercase().as_str() {
+                    "PS" => Some(Stage::Pixel),
+                    "VS" | "GS" | "ES" | "LS" | "HS" => Some(Stage::Vertex),
+                    "CS" => Some(Stage::Compute),
+                    _ => p.stage,
+                }
+            }
+            "vgpr_count" => p.declared.vgprs = int,
+            "sgpr_count" => p.declared.sgprs = int,
+            "wave_size" => p.declared.wave_size = int,
+            "lds_size" => p.declared.lds_bytes = int,
+            _ => {}
+        }
+    }
+
+    /// RGA's statistics after the code: `; SGPRs: 14 out of 104 used`,
+    /// `; VGPRs: 8 out of 256 used`, `; LDS: 1024 out of 65536 bytes used`.
+    fn rga_statistic(&mut self, comment: &str) {
+        let Some((key, value)) = comment.trim().split_once(':') else {
+            return;
+        };
+        let value: Option<u32> = value.split_whitespace().next().and_then(|v| v.parse().ok());
+        let Some(p) = self.stats_program() else {
+            return;
+        };
+        let d = &mut p.declared;
+        match key.trim() {
+            "SGPRs" => d.sgprs = d.sgprs.or(value),
+            "VGPRs" => d.vgprs = d.vgprs.or(value),
+            "LDS" => d.lds_bytes = d.lds_bytes.or(value),
+            _ => {}
+        }
+    }
+
     fn llvm_line(&mut self, n: u32, raw: &str) -> Result<(), AsmError> {
         let (code, comment) = match comment_start(raw) {
             Some(c) => (&raw[..c], Some(&raw[c..])),
@@ -531,6 +1081,9 @@ impl LineReader<'_> {
         if self.in_metadata {
             if t.starts_with(".end_amdgpu_metadata") || t.starts_with(".end_amdgpu_pal_metadata") {
                 self.in_metadata = false;
+                self.metadata.end();
+            } else {
+                self.metadata.line(code);
             }
             return Ok(());
         }
@@ -581,6 +1134,42 @@ impl LineReader<'_> {
         let col = raw.len() - raw.trim_start().len();
         match name {
             ".amdgpu_metadata" | ".amdgpu_pal_metadata" => self.in_metadata = true,
+            ".set" | ".equ" => {
+                if let Some((sym, value)) = arg.split_once(',') {
+                    self.symbols
+                        .insert(sym.trim().to_string(), value.trim().to_string());
+                }
+            }
+            ".file" => {
+                // `.file 0 "/dir" "name.cl" md5 0x...` or `.file 1 "path"`;
+                // a `.file "name"` without number names the assembler input.
+                let (number, rest) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
+                if let Ok(number) = number.parse::<u32>() {
+                    let strings: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
+                    let path = match strings.as_slice() {
+                        [dir, name, ..] if !name.starts_with('/') && !dir.is_empty() => {
+                            format!("{dir}/{name}")
+                        }
+                        [_, name, ..] | [name] => name.to_string(),
+                        [] => String::new(),
+                    };
+                    self.source_files.retain(|(n, _)| *n != number);
+                    self.source_files.push((number, path));
+                }
+            }
+            ".loc" => {
+                let mut nums = arg.split_whitespace().map(|w| w.parse::<u32>().ok());
+                self.loc = match (nums.next().flatten(), nums.next().flatten()) {
+                    // Line 0: code with no source line (compiler-made).
+                    (Some(_), Some(0)) => None,
+                    (Some(file), Some(line)) => Some(SourceLoc {
+                        file,
+                        line,
+                        column: nums.next().flatten().unwrap_or(0),
+                    }),
+                    _ => self.loc,
+                };
+            }
             ".text" => self.in_data_section = false,
             ".data" | ".rodata" | ".bss" => self.in_data_section = true,
             ".section" => {
@@ -641,9 +1230,22 @@ impl LineReader<'_> {
                 }
             }
             _ if name.starts_with(".amdhsa_") => {
-                if let Some((_, d)) = self.descriptor.as_mut() {
-                    let v =
-                        shadersim_isa::operand::parse_int(arg).and_then(|v| u32::try_from(v).ok());
+                if let Some((kernel, d)) = self.descriptor.as_mut() {
+                    let literal = shadersim_isa::operand::parse_int(arg);
+                    // clang 20+ writes register counts of kernels with calls
+                    // as expressions over `.set` symbols defined later.
+                    if literal.is_none()
+                        && matches!(name, ".amdhsa_next_free_vgpr" | ".amdhsa_next_free_sgpr")
+                    {
+                        self.deferred.push(Deferred {
+                            kernel: kernel.clone(),
+                            directive: name.to_string(),
+                            expr: arg.to_string(),
+                            line: n,
+                            column: col,
+                        });
+                    }
+                    let v = literal.and_then(|v| u32::try_from(v).ok());
                     match name {
                         ".amdhsa_next_free_vgpr" => d.vgprs = v,
                         ".amdhsa_next_free_sgpr" => d.sgprs = v,
@@ -682,12 +1284,10 @@ impl LineReader<'_> {
         let d = &mut p.declared;
         match key {
             // The descriptor's next_free counts win; comments fill gaps.
-            "NumVgprs" => {
-                d.vgprs.get_or_insert(value.unwrap_or(0));
-            }
-            "NumSgprs" => {
-                d.sgprs.get_or_insert(value.unwrap_or(0));
-            }
+            // A count printed as an expression (clang 20+, kernels with
+            // calls) says nothing here; the descriptor's is evaluated.
+            "NumVgprs" => d.vgprs = d.vgprs.or(value),
+            "NumSgprs" => d.sgprs = d.sgprs.or(value),
             "ScratchSize" => d.scratch_bytes = d.scratch_bytes.or(value),
             "LDSByteSize" => d.lds_bytes = d.lds_bytes.or(value),
             "Occupancy" => d.occupancy = value,
@@ -724,6 +1324,10 @@ impl LineReader<'_> {
         let trimmed = code.trim();
         if trimmed.is_empty() {
             return Ok(());
+        }
+        if let Some(rest) = trimmed.strip_prefix("(then repeated") {
+            let col = code.len() - code.trim_start().len();
+            return self.repeat_previous(n, col, rest);
         }
         if let Some((label, rest)) = split_label(trimmed) {
             // ACO labels `BB3:` (also accepted in the other dialects).
@@ -773,12 +1377,121 @@ impl LineReader<'_> {
             text: trimmed.to_string(),
             address,
             encoding,
+            source: self.loc,
         });
         Ok(())
     }
 
+    /// ACO's `(then repeated N times)`: N more copies of the instruction
+    /// just read, positioned at this line.
+    fn repeat_previous(&mut self, n: u32, col: usize, rest: &str) -> Result<(), AsmError> {
+        let count = parse_repeat_count(rest).ok_or_else(|| {
+            self.error(
+                n,
+                col,
+                "expected `(then repeated N times)` with a decimal count N",
+            )
+        })?;
+        if count > MAX_REPEAT {
+            return Err(self.error(
+                n,
+                col,
+                format!("repeat count {count} is larger than any shader (at most {MAX_REPEAT})"),
+            ));
+        }
+        self.repeated_total += u64::from(count);
+        if self.repeated_total > MAX_REPEATED_TOTAL {
+            return Err(self.error(
+                n,
+                col,
+                format!("the repeat lines add up to more than {MAX_REPEATED_TOTAL} instructions, more than any listing holds"),
+            ));
+        }
+        let previous = self.current.as_ref().and_then(|p| {
+            let last = p.instructions.last()?;
+            // ACO never folds across a block boundary: a label between
+            // the instruction and the repeat would be misplaced.
+            let label_after = p
+                .labels
+                .last()
+                .is_some_and(|l| l.index == p.instructions.len());
+            (!label_after).then(|| last.clone())
+        });
+        let Some(previous) = previous else {
+            return Err(self.error(
+                n,
+                col,
+                "`(then repeated` must follow an instruction of the same block",
+            ));
+        };
+        let p = self.current.as_mut().expect("program open");
+        let pos = SourcePos {
+            line: n,
+            column: col as u32 + 1,
+        };
+        p.instructions.extend((0..count).map(|_| SourceInstr {
+            pos,
+            ..previous.clone()
+        }));
+        Ok(())
+    }
+
+    /// Evaluate the descriptor values written as expressions.
+    fn evaluate_deferred(&mut self) {
+        let target = self.target.as_ref();
+        let env = Env {
+            symbols: &self.symbols,
+            unified_agprs: target.is_some_and(|t| {
+                t.name.starts_with("gfx90a")
+                    || t.name.starts_with("gfx94")
+                    || t.name.starts_with("gfx95")
+            }),
+            gen: self.gen.number(),
+        };
+        for d in std::mem::take(&mut self.deferred) {
+            let value = eval(&d.expr, &env).and_then(|v| u32::try_from(v).ok());
+            let Some(value) = value else {
+                self.warnings.push(Warning {
+                    pos: Some(SourcePos {
+                        line: d.line,
+                        column: d.column as u32 + 1,
+                    }),
+                    message: format!(
+                        "cannot evaluate `{} {}`; the register count comes from the instructions",
+                        d.directive, d.expr
+                    ),
+                });
+                continue;
+            };
+            let Some(p) = self.programs.iter_mut().find(|p| p.name == d.kernel) else {
+                continue;
+            };
+            if d.directive == ".amdhsa_next_free_vgpr" {
+                p.declared.vgprs = Some(value);
+            } else {
+                p.declared.sgprs = Some(value);
+            }
+        }
+    }
+
     fn finish(mut self) -> Result<ProgramFile, AsmError> {
         self.close_program();
+        self.evaluate_deferred();
+        self.metadata.end();
+        for (name, d) in std::mem::take(&mut self.metadata.kernels) {
+            let Some(p) = self
+                .programs
+                .iter_mut()
+                .find(|p| Some(&p.name) == name.as_ref())
+            else {
+                continue;
+            };
+            // The descriptor and comments come first; metadata fills gaps
+            // (and is the only place the required workgroup size is).
+            let mut merged = d;
+            merge_declared(&mut merged, p.declared.clone());
+            p.declared = merged;
+        }
         let mut programs = std::mem::take(&mut self.programs);
         programs.retain(|p| !p.instructions.is_empty());
         for p in &mut programs {
@@ -792,11 +1505,12 @@ impl LineReader<'_> {
                 merge_declared(&mut p.declared, d);
             }
         }
+        follow_calls(&mut programs, &mut self.warnings);
         if programs.is_empty() {
             return Err(AsmError {
                 file: self.file.to_string(),
                 pos: None,
-                message: "no instructions found (expected AMD GPU assembly from clang -S, llc, llvm-objdump -d or RADV_DEBUG=shaders)".into(),
+                message: "no instructions found (expected AMD GPU assembly from clang -S, llc, llvm-objdump -d, RADV_DEBUG=shaders or an ACO listing)".into(),
             });
         }
         Ok(ProgramFile {
@@ -804,6 +1518,7 @@ impl LineReader<'_> {
             dialect: self.dialect,
             programs,
             warnings: self.warnings,
+            source_files: self.source_files,
         })
     }
 }

@@ -83,6 +83,22 @@ fn branches_to_missing_labels_and_duplicate_labels() {
 }
 
 #[test]
+fn bad_repeat_lines_point_at_the_repeat() {
+    let aco = |body: &str| format!("BB0:\n\ts_nop 0 ; bf800000\n{body}\ts_endpgm ; bf810000\n");
+    let e = err(&aco("\t(then repeated many times)\n"));
+    assert_eq!(at(&e), (3, 2));
+    assert!(e.message.contains("decimal count"), "{e}");
+    let e = err(&aco("\t(then repeated 99999999 times)\n"));
+    assert!(e.message.contains("larger than any shader"), "{e}");
+    // Nothing to repeat: first line, or right after a block label.
+    let e = err("\t(then repeated 2 times)\n\ts_endpgm ; bf810000\n");
+    assert_eq!(at(&e), (1, 2));
+    assert!(e.message.contains("must follow an instruction"), "{e}");
+    let e = err(&aco("BB1:\n\t(then repeated 2 times)\n"));
+    assert_eq!(at(&e), (4, 2));
+}
+
+#[test]
 fn binary_garbage_and_bad_utf8() {
     let e = read_program_bytes("f.bin", b"\x7fELF\x02\x01\x01\0\0\0", &gfx900()).unwrap_err();
     assert_eq!(e.pos, Some(SourcePos { line: 1, column: 8 }));
@@ -168,6 +184,37 @@ const VOCAB: &[&str] = &[
     "\"",
     ".section .rodata",
     ".text",
+    "(then repeated 3 times)",
+    "(then repeated 99999999 times)",
+    "(then repeated",
+    "\ts_nop 0                ; bf800000",
+    "asic(GFX10.3)",
+    "shader main",
+    "end",
+    "type(CS)",
+    "label_0001:",
+    "label_0001",
+    "<L0>:",
+    "L0",
+    "0000000000000140:  R_AMDGPU_REL32_LO\thelper+0x4",
+    "; ./x.cl:3",
+    ".loc 0 3 5",
+    ".file 0 \"a\" \"b.cl\"",
+    ".set a, max(b, 1)",
+    ".set b, a",
+    ".amdhsa_next_free_vgpr max(a, 1)",
+    "s_swappc_b64 s[30:31], s[8:9]",
+    "s_getpc_b64 s[8:9]",
+    "s_setpc_b64 s[30:31]",
+    "helper@rel32@lo+4",
+    "helper:",
+    ".type helper,@function",
+    "workgroup-size: 256, 1, 1",
+    ".amdgpu_metadata",
+    "amdhsa.kernels:",
+    "  - .name: k",
+    "    .reqd_workgroup_size: [ 64, 1, 1 ]",
+    ".end_amdgpu_metadata",
 ];
 
 proptest! {

@@ -284,7 +284,18 @@ impl Cfg {
                         });
                     }
                 }
-                InstrClass::Endpgm | InstrClass::BranchIndirect => {}
+                InstrClass::Endpgm => {}
+                // An indirect branch leaves the program, unless the reader
+                // resolved it: the return of a device function whose code
+                // was followed from a call jumps back after the call.
+                InstrClass::BranchIndirect => {
+                    if let Some(t) = target {
+                        succs.push(Edge {
+                            to: t,
+                            kind: EdgeKind::Jump,
+                        });
+                    }
+                }
                 _ => {
                     if let Some(f) = next {
                         succs.push(Edge {

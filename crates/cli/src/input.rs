@@ -50,6 +50,27 @@ pub fn target_for_arch(arch: &str) -> Option<Target> {
 /// Read FILE (`-` = standard input) and parse it; `arch` gives the target
 /// for files that do not name theirs.
 pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
+    // Shader source is compiled for the chosen GPU first; hints then refer
+    // to the lines of the compiled listing (`shadersim compile` prints it).
+    if path != "-" && crate::commands::compile::source_kind(path).is_some() {
+        let arch = arch.ok_or_else(|| {
+            CliError::Usage(format!(
+                "{path} is shader source: say which GPU to compile it for with --arch"
+            ))
+        })?;
+        let target = target_for_arch(arch).ok_or_else(|| {
+            CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+        })?;
+        let listing = crate::commands::compile::compile_source(path, &target)?;
+        let name = format!("{path}.s");
+        eprintln!("{path}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
+        let file = read_program_bytes(&name, listing.as_bytes(), &ReadOptions::default())
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        for w in file.formatted_warnings() {
+            eprintln!("{w}");
+        }
+        return Ok(file);
+    }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
@@ -76,10 +97,36 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         },
     )
     .map_err(|e| CliError::Input(e.to_string()))?;
+    let mut file = file;
     for w in file.formatted_warnings() {
         eprintln!("{w}");
     }
+    if path != "-" {
+        if let Some((stats_path, text)) = statistics_beside(path) {
+            let stats = shadersim_asm::parse_driver_statistics(&text);
+            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+                eprintln!("{path}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}");
+            }
+        }
+    }
     Ok(file)
+}
+
+/// The driver's statistics saved beside a listing: for `dir/a.cs.s`,
+/// `dir/a.cs.stats.toml` or `dir/a.stats.toml` (the names
+/// `scripts/regen-aco-listings.sh` and `scripts/regen-fixtures.sh` write).
+fn statistics_beside(path: &str) -> Option<(String, String)> {
+    let p = std::path::Path::new(path);
+    let dir = p.parent().unwrap_or(std::path::Path::new(""));
+    let mut stem = p.file_name()?.to_str()?;
+    while let Some((shorter, _)) = stem.rsplit_once('.') {
+        let candidate = dir.join(format!("{shorter}.stats.toml"));
+        if let Ok(text) = std::fs::read_to_string(&candidate) {
+            return Some((candidate.display().to_string(), text));
+        }
+        stem = shorter;
+    }
+    None
 }
 
 /// Pick the program named `function`, or the first one (warning when the
@@ -98,10 +145,18 @@ pub fn select_program<'a>(
             ))
         }),
         None => {
-            let p = &file.programs[0];
+            // Device functions are followed from the kernels that call
+            // them; the first kernel or shader is the program.
+            let p = file
+                .program(None)
+                .ok_or_else(|| CliError::Input(format!("{}: error: no program", file.file_name)))?;
             if file.programs.len() > 1 {
-                let others: Vec<&str> =
-                    file.programs[1..].iter().map(|p| p.name.as_str()).collect();
+                let others: Vec<&str> = file
+                    .programs
+                    .iter()
+                    .filter(|o| o.name != p.name)
+                    .map(|o| o.name.as_str())
+                    .collect();
                 eprintln!(
                     "{}: note: the file holds {} programs; using `{}` (others: {}; pick one with --function)",
                     file.file_name,

@@ -29,6 +29,8 @@ enum Command {
     Cfg(commands::cfg::Args),
     /// Print a complete, commented hints template for a program.
     Hints(commands::hints::Args),
+    /// Compile shader source (OpenCL C) for a GPU and print the listing shadersim reads.
+    Compile(commands::compile::Args),
     /// GCN memory coalescing: what one wave64 memory instruction costs for a lane address pattern.
     Coalesce(commands::coalesce::Args),
     /// Build, encode and traverse RDNA BVHs over a mesh and report what the Ray Accelerator does.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Archs(args) => commands::archs::run(args),
         Command::Cfg(args) => commands::cfg::run(args),
         Command::Hints(args) => commands::hints::run(args),
+        Command::Compile(args) => commands::compile::run(args),
         Command::Coalesce(args) => commands::coalesce::run(args),
         Command::Rt(args) => commands::rt::run(args),
         Command::Nami(args) => commands::nami::run(args),

@@ -86,6 +86,10 @@ impl Simulation {
     ) -> Result<Simulation, PrepareError> {
         let mut arch = arch;
         let mut notes = Vec::new();
+        // The `vgprs` / `sgprs` / `lds_bytes` hints stand for what the file
+        // would declare: everything below (occupancy) sees them.
+        let with_resources = hints.with_declared_resources(program)?;
+        let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;
         let plan = TracePlan::from_hints(program, &cfg, hints)?;
         let trace = WaveTrace::expand(program, &cfg, &plan)?;

@@ -13,6 +13,7 @@
 //! the caller reports as a warning).
 
 pub mod class;
+pub mod gen_encoding;
 pub mod instr;
 pub mod operand;
 pub mod table;

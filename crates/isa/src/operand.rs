@@ -498,7 +498,13 @@ fn looks_like_symbol(s: &str) -> bool {
     (first == '.' || first == '_' || first.is_ascii_alphabetic())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '@' | '+' | '-' | '$'))
-        && (s.starts_with(".L") || s.starts_with("BB") || s.contains('@') || s.starts_with('_'))
+        && (s.starts_with(".L")
+            || s.starts_with("BB")
+            || s.contains('@')
+            || s.starts_with('_')
+            // llvm-objdump --symbolize-operands (`L0`) and RGA (`label_0004`).
+            || s.starts_with("label_")
+            || (s.len() > 1 && s.starts_with('L') && s[1..].bytes().all(|b| b.is_ascii_digit())))
 }
 
 fn check_balanced(s: &str) -> Result<(), OperandError> {

@@ -53,6 +53,13 @@ pub struct DispatchHints {
     pub wave_size: Option<Spanned<u32>>,
     /// RDNA 4 dynamic VGPR mode for a wave32 compute program.
     pub dynamic_vgpr: Option<Spanned<DynamicVgprHint>>,
+    /// VGPRs per wave, for files that do not declare them (overrides the
+    /// file's count).
+    pub vgprs: Option<Spanned<u32>>,
+    /// SGPRs per wave (overrides the file's count).
+    pub sgprs: Option<Spanned<u32>>,
+    /// LDS bytes per workgroup (overrides the file's size).
+    pub lds_bytes: Option<Spanned<u32>>,
 }
 
 /// `[dispatch] dynamic_vgpr = { block = 16, slots = 16, deadlock_avoidance = true }`.
@@ -67,6 +74,13 @@ pub struct DynamicVgprHint {
     #[serde(default)]
     pub deadlock_avoidance: bool,
 }
+
+/// Largest resource counts a hint may give: the register files a wave can
+/// address (512 with gfx90a's AGPRs; SGPR allocations stop at 128 on
+/// gfx10+) and the largest LDS per workgroup (160 KiB on gfx950).
+const MAX_VGPRS: u32 = 512;
+const MAX_SGPRS: u32 = 128;
+const MAX_LDS_BYTES: u32 = 160 * 1024;
 
 /// `[[loop]]`: how many times a loop's header runs each time the loop is entered.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -187,6 +201,34 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl Hints {
+    /// `program` with the `[dispatch]` hints `vgprs`, `sgprs` and
+    /// `lds_bytes` applied to what it declares, or `None` when there are
+    /// none. Hints win over the file: they are what the user knows.
+    pub fn with_declared_resources(
+        &self,
+        program: &shadersim_asm::Program,
+    ) -> Result<Option<shadersim_asm::Program>, HintsError> {
+        let d = &self.dispatch;
+        if d.vgprs.is_none() && d.sgprs.is_none() && d.lds_bytes.is_none() {
+            return Ok(None);
+        }
+        let check = |v: &Option<Spanned<u32>>, min: u32, max: u32, key: &str| match v {
+            Some(v) if !(min..=max).contains(v.get_ref()) => Err(HintsError::at(
+                v.span(),
+                format!("{key} must be between {min} and {max}"),
+            )),
+            _ => Ok(v.as_ref().map(|v| *v.get_ref())),
+        };
+        let vgprs = check(&d.vgprs, 1, MAX_VGPRS, "vgprs")?;
+        let sgprs = check(&d.sgprs, 0, MAX_SGPRS, "sgprs")?;
+        let lds = check(&d.lds_bytes, 0, MAX_LDS_BYTES, "lds_bytes")?;
+        let mut p = program.clone();
+        p.declared.vgprs = vgprs.or(p.declared.vgprs);
+        p.declared.sgprs = sgprs.or(p.declared.sgprs);
+        p.declared.lds_bytes = lds.or(p.declared.lds_bytes);
+        Ok(Some(p))
+    }
+
     /// Parse a hints file.
     pub fn parse(text: &str) -> Result<Hints, HintsError> {
         toml::from_str(text).map_err(|e| HintsError {

@@ -55,10 +55,52 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 "#                            # 0 unless the shader calls a fetch subroutine at its entry"
             );
         }
-        Stage::Compute => {
-            let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
-        }
+        Stage::Compute => match program.declared.workgroup_size {
+            Some([x, y, z]) => {
+                let line = format!("workgroup_size = {}", x * y * z);
+                let _ = writeln!(
+                    out,
+                    "{line:<28} # threads per workgroup; the file requires {x} x {y} x {z}"
+                );
+            }
+            None => {
+                let _ = writeln!(out, "workgroup_size = 64          # threads per workgroup");
+            }
+        },
     }
+    // Resources: what the file declares, else what the code names; a
+    // hint overrides either (for files that say nothing).
+    let usage = program.register_usage();
+    let d = &program.declared;
+    let resource = |key: &str, value: u32, declared: bool, what: &str| {
+        let line = format!("# {key} = {value}");
+        let from = if declared {
+            "the file declares it"
+        } else {
+            "default: computed from the code"
+        };
+        format!("{line:<29}# {what}; {from}")
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        resource("vgprs", usage.vgprs, d.vgprs.is_some(), "VGPRs per wave")
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        resource("sgprs", usage.sgprs, d.sgprs.is_some(), "SGPRs per wave")
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        resource(
+            "lds_bytes",
+            d.lds_bytes.unwrap_or(0),
+            d.lds_bytes.is_some(),
+            "LDS bytes per workgroup"
+        )
+    );
     let _ = writeln!(
         out,
         "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
@@ -90,9 +132,15 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
         );
     }
+    // A line with several copies (repeats, a device function followed from
+    // several calls) gets one entry: its hint applies to every copy.
+    let mut loop_lines = std::collections::HashSet::new();
     for l in &cfg.loops {
         let header = &cfg.blocks[l.header];
         let first = &program.instructions[header.start];
+        if !loop_lines.insert(first.pos.line) {
+            continue;
+        }
         let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
         let parent = match l.parent {
             Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
@@ -127,8 +175,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         let _ = writeln!(out, "iterations = 1");
     }
     let mut wrote_branch_header = false;
+    let mut branch_lines = std::collections::HashSet::new();
     for br in &cfg.branches {
         let s = &program.instructions[br.instr];
+        if !branch_lines.insert(s.pos.line) {
+            continue;
+        }
         if !wrote_branch_header {
             let _ = writeln!(out);
             let _ = writeln!(
@@ -171,8 +223,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         }
     }
     let mut wrote_mem_header = false;
+    let mut memory_lines = std::collections::HashSet::new();
     for s in &program.instructions {
         let class = s.inst.class();
+        if memory_lines.contains(&s.pos.line) {
+            continue;
+        }
         let keys: &[(&str, &str)] = match class {
             InstrClass::VmemImageSample => &[("format", "\"rgba8\""), ("filter", "\"trilinear\"")],
             InstrClass::VmemImageGather4 => &[("format", "\"rgba8\"")],
@@ -208,6 +264,7 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             );
             wrote_mem_header = true;
         }
+        memory_lines.insert(s.pos.line);
         let _ = writeln!(out);
         let _ = writeln!(out, "[[memory]]");
         let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);

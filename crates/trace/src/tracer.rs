@@ -41,7 +41,9 @@ impl TracePlan {
     }
 
     /// Resolve `hints` against `program`: every `line` must name a loop
-    /// header, a conditional branch, or a memory instruction of it.
+    /// header, a conditional branch, or a memory instruction of it. A line
+    /// with several copies (a device function followed from several calls)
+    /// gives its hint to every copy.
     pub fn from_hints(
         program: &Program,
         cfg: &Cfg,
@@ -59,13 +61,18 @@ impl TracePlan {
         }
         let mut seen_loops: HashMap<usize, Range<usize>> = HashMap::new();
         for h in &hints.loops {
-            let (loop_id, span) = match (&h.line, &h.label) {
+            let (loop_ids, span) = match (&h.line, &h.label) {
                 (Some(line), None) => (
-                    find_loop_by_line(program, cfg, *line.get_ref(), line.span())?,
+                    find_loops_by_line(program, cfg, *line.get_ref(), line.span())?,
                     line.span(),
                 ),
                 (None, Some(label)) => (
-                    find_loop_by_label(program, cfg, label.get_ref(), label.span())?,
+                    vec![find_loop_by_label(
+                        program,
+                        cfg,
+                        label.get_ref(),
+                        label.span(),
+                    )?],
                     label.span(),
                 ),
                 (Some(line), Some(_)) => {
@@ -81,29 +88,52 @@ impl TracePlan {
                     ))
                 }
             };
-            if let Some(prev) = seen_loops.insert(loop_id, span.clone()) {
-                let _ = prev;
-                return Err(HintsError::at(span, "this loop already has hints"));
-            }
-            match h.iterations.get_ref() {
-                crate::hints::Iterations::Fixed(n) => plan.iterations[loop_id] = *n,
-                crate::hints::Iterations::PerWave(list) => {
-                    if list.is_empty() {
-                        return Err(HintsError::at(
-                            h.iterations.span(),
-                            "a per-wave iterations list needs at least one number",
-                        ));
+            for loop_id in loop_ids {
+                if seen_loops.insert(loop_id, span.clone()).is_some() {
+                    return Err(HintsError::at(span, "this loop already has hints"));
+                }
+                match h.iterations.get_ref() {
+                    crate::hints::Iterations::Fixed(n) => plan.iterations[loop_id] = *n,
+                    crate::hints::Iterations::PerWave(list) => {
+                        if list.is_empty() {
+                            return Err(HintsError::at(
+                                h.iterations.span(),
+                                "a per-wave iterations list needs at least one number",
+                            ));
+                        }
+                        plan.iterations[loop_id] = list[0];
+                        plan.wave_iterations.insert(loop_id, list.clone());
                     }
-                    plan.iterations[loop_id] = list[0];
-                    plan.wave_iterations.insert(loop_id, list.clone());
                 }
             }
         }
         for h in &hints.branches {
             let line = *h.line.get_ref();
-            let idx = program
-                .index_at_line(line)
-                .ok_or_else(|| HintsError::at(h.line.span(), no_instruction_at(program, line)))?;
+            let copies = program.indices_at_line(line);
+            if copies.is_empty() {
+                return Err(HintsError::at(
+                    h.line.span(),
+                    no_instruction_at(program, line),
+                ));
+            }
+            for idx in copies {
+                plan.branch_hint(program, cfg, h, idx)?;
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Apply a `[[branch]]` hint to the instruction `idx` at its line.
+    fn branch_hint(
+        &mut self,
+        program: &Program,
+        cfg: &Cfg,
+        h: &crate::BranchHint,
+        idx: usize,
+    ) -> Result<(), HintsError> {
+        let plan = self;
+        let line = *h.line.get_ref();
+        {
             let branch = cfg
                 .branches
                 .iter()
@@ -166,7 +196,7 @@ impl TracePlan {
                 ));
             }
         }
-        Ok(plan)
+        Ok(())
     }
 }
 
@@ -280,28 +310,41 @@ fn loop_headers_list(program: &Program, cfg: &Cfg) -> String {
     }
 }
 
-fn find_loop_by_line(
+/// The loops whose header starts at `line` (several when a device
+/// function with a loop is followed from several calls).
+fn find_loops_by_line(
     program: &Program,
     cfg: &Cfg,
     line: u32,
     span: Range<usize>,
-) -> Result<usize, HintsError> {
+) -> Result<Vec<usize>, HintsError> {
     // The header's first instruction, or the line of its label.
-    let idx = program
-        .index_at_line(line)
-        .or_else(|| {
-            program
-                .labels
-                .iter()
-                .find(|l| l.line == line)
-                .map(|l| l.index)
+    let mut starts = program.indices_at_line(line);
+    starts.extend(
+        program
+            .labels
+            .iter()
+            .filter(|l| l.line == line)
+            .map(|l| l.index),
+    );
+    starts.retain(|&i| i < program.instructions.len());
+    if starts.is_empty() {
+        return Err(HintsError::at(span, no_instruction_at(program, line)));
+    }
+    let mut ids: Vec<usize> = starts
+        .iter()
+        .filter_map(|&idx| {
+            let block = cfg.block_of[idx];
+            cfg.loop_with_header(block)
+                .filter(|_| cfg.blocks[block].start == idx)
+                .map(|l| l.id)
         })
-        .filter(|&i| i < program.instructions.len())
-        .ok_or_else(|| HintsError::at(span.clone(), no_instruction_at(program, line)))?;
-    let block = cfg.block_of[idx];
-    match cfg.loop_with_header(block) {
-        Some(l) if cfg.blocks[block].start == idx => Ok(l.id),
-        _ => Err(HintsError::at(
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    match ids.is_empty() {
+        false => Ok(ids),
+        true => Err(HintsError::at(
             span,
             format!(
                 "line {line} is not the first instruction of a loop header; {}",
@@ -502,9 +545,13 @@ pub fn memory_facts(
     let mut out: HashMap<usize, MemoryFacts> = HashMap::new();
     for h in &hints.memory {
         let line = *h.line.get_ref();
-        let idx = program
-            .index_at_line(line)
-            .ok_or_else(|| HintsError::at(h.line.span(), no_instruction_at(program, line)))?;
+        let copies = program.indices_at_line(line);
+        let Some(&idx) = copies.first() else {
+            return Err(HintsError::at(
+                h.line.span(),
+                no_instruction_at(program, line),
+            ));
+        };
         let s = &program.instructions[idx];
         let class = s.inst.class();
         if !class.is_vmem() || class == InstrClass::VmemCache {
@@ -605,7 +652,9 @@ pub fn memory_facts(
             }
             facts.active_lanes = Some(v);
         }
-        out.insert(idx, facts);
+        for idx in copies {
+            out.insert(idx, facts.clone());
+        }
     }
     Ok(out)
 }

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod archs;
 pub mod cfg;
 pub mod coalesce;
+pub mod compile;
 pub mod hints;
 pub mod nami;
 pub mod rt;
