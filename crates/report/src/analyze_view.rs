@@ -241,7 +241,7 @@ pub struct DynamicVgprView {
 /// One entry per distinct trace, when waves ran more than one.
 fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
     let n = sim.sim.trace_starts.len();
-    if n < 2 || n > 16 {
+    if !(2..=16).contains(&n) {
         // Per-wave loop counts can give hundreds of paths: not a table.
         return Vec::new();
     }
