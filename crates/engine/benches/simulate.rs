@@ -54,6 +54,30 @@ fn bench(c: &mut Criterion) {
         b.iter(|| rdna.run().unwrap())
     });
     g.finish();
+    // The RDNA 4 BVH8 traversal example with the bunny's per-wave step
+    // counts (examples/rt/bunny_bvh8.toml, written by `shadersim rt`).
+    let opts = ReadOptions {
+        target: Some("gfx1200".parse().unwrap()),
+        ..Default::default()
+    };
+    let file = read_program_text(
+        "traverse_bvh8_gfx1200.s",
+        include_str!("../../../examples/rt/traverse_bvh8_gfx1200.s"),
+        &opts,
+    )
+    .unwrap();
+    let hints = Hints::parse(include_str!("../../../examples/rt/bunny_bvh8.toml")).unwrap();
+    let rt = Simulation::prepare(
+        &file.programs[0],
+        ArchSpec::builtin("rdna4").unwrap(),
+        &hints,
+    )
+    .unwrap();
+    let rt_stats = rt.run().unwrap();
+    let mut g = c.benchmark_group("simulate_rdna4_traversal");
+    g.throughput(Throughput::Elements(rt.wave_instructions(&rt_stats)));
+    g.bench_function("bunny_bvh8_512_waves", |b| b.iter(|| rt.run().unwrap()));
+    g.finish();
     let mut g = c.benchmark_group("latency_tolerance");
     g.sample_size(10);
     g.bench_function("lighting_ps_search", |b| {

@@ -147,9 +147,6 @@ struct Wave {
     barrier_gen: u32,
     /// Scoreboard and outstanding writes (models with a scoreboard).
     track: Option<Box<WaveTrack>>,
-    /// When the latest result of each counter comes back (in-order
-    /// returns per wave and counter).
-    last_return: [u64; NCOUNTERS],
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -228,6 +225,11 @@ struct ComputeUnit<'a> {
     dependency_extra: u64,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
+    /// When the latest result of each counter comes back, per wave (units
+    /// that return in order per wave; kept apart from `Wave` so the issue
+    /// loop's data stays small).
+    wave_returns: Vec<[u64; NCOUNTERS]>,
+    per_wave_returns: bool,
     pools: Vec<VgprPool>,
     alloc: Vec<Option<u32>>,
     trace: &'a [u32],
@@ -385,6 +387,10 @@ impl<'a> ComputeUnit<'a> {
             slots,
             depctr,
             dynamic,
+            wave_returns: Vec::new(),
+            per_wave_returns: units
+                .iter()
+                .any(|u| u.return_order == Some(ReturnOrder::Wave)),
             pools,
             alloc: input.sim.ops.iter().map(|o| o.alloc_vgprs).collect(),
             scoreboard: input.sim.scoreboard,
@@ -660,10 +666,12 @@ impl<'a> ComputeUnit<'a> {
                 at_barrier: false,
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
-                last_return: [0; NCOUNTERS],
                 vgpr_blocks: 1,
                 reserve_blocks: 0,
             });
+            if self.per_wave_returns {
+                self.wave_returns.push([0; NCOUNTERS]);
+            }
             if let Some(pool) = self.pools.get_mut(simd as usize) {
                 // The slot's reserved block.
                 pool.in_use += 1;
@@ -703,13 +711,15 @@ impl<'a> ComputeUnit<'a> {
                 continue;
             }
             let opi = self.trace[self.waves[wid].pc as usize] as usize;
-            let op = self.hot[opi];
-            match op.kind {
+            let (kind, cat) = {
+                let op = &self.hot[opi];
+                (op.kind, op.category as usize)
+            };
+            match kind {
                 OpKind::NoPath => {
                     return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
                 }
                 OpKind::Unit => {
-                    let cat = op.category as usize;
                     if cat < ncat && !used[cat] && self.can_issue(wid, opi) {
                         self.issue(wid, opi);
                         used[cat] = true;
@@ -979,13 +989,13 @@ impl<'a> ComputeUnit<'a> {
                         let mut inc = op.inc & !op.dec_at_service;
                         while inc != 0 {
                             let c = inc.trailing_zeros() as usize;
-                            t = t.max(w.last_return[c]);
+                            t = t.max(self.wave_returns[wid][c]);
                             inc &= inc - 1;
                         }
                         let mut inc = op.inc & !op.dec_at_service;
                         while inc != 0 {
                             let c = inc.trailing_zeros() as usize;
-                            w.last_return[c] = t;
+                            self.wave_returns[wid][c] = t;
                             inc &= inc - 1;
                         }
                         t
@@ -1022,8 +1032,11 @@ impl<'a> ComputeUnit<'a> {
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
-        let op = self.hot[opi];
-        match op.kind {
+        let (kind, cost, wait) = {
+            let o = &self.hot[opi];
+            (o.kind, o.cost, o.wait)
+        };
+        match kind {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
                 self.waves[wid].pc += 1;
@@ -1032,7 +1045,7 @@ impl<'a> ComputeUnit<'a> {
             }
             OpKind::Sleep => {
                 let w = &mut self.waves[wid];
-                w.ready_at = self.now + u64::from(op.cost).max(1);
+                w.ready_at = self.now + u64::from(cost).max(1);
                 w.pc += 1;
                 self.stats.free_ops += 1;
                 Ok(true)
@@ -1055,7 +1068,7 @@ impl<'a> ComputeUnit<'a> {
                 }
             }
             OpKind::Wait => {
-                if (0..NCOUNTERS).all(|c| w.cnt[c] <= op.wait[c]) {
+                if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
                     self.waves[wid].pc += 1;
                     self.stats.free_ops += 1;
                     Ok(true)
