@@ -140,6 +140,9 @@ struct Wave {
     group: u32,
     launch: u64,
     pc: u32,
+    /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
+    /// reads one place.
+    opi: u32,
     ready_at: u64,
     cnt: [u8; NCOUNTERS],
     unit_in_flight: [u16; MAX_UNITS],
@@ -660,6 +663,7 @@ impl<'a> ComputeUnit<'a> {
                 group: gid,
                 launch: self.now,
                 pc: self.input.sim.trace_starts[trace],
+                opi: self.trace[self.input.sim.trace_starts[trace] as usize],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
                 unit_in_flight: [0; MAX_UNITS],
@@ -710,7 +714,7 @@ impl<'a> ComputeUnit<'a> {
                 pos += 1;
                 continue;
             }
-            let opi = self.trace[self.waves[wid].pc as usize] as usize;
+            let opi = self.waves[wid].opi as usize;
             let (kind, cat) = {
                 let op = &self.hot[opi];
                 (op.kind, op.category as usize)
@@ -917,6 +921,7 @@ impl<'a> ComputeUnit<'a> {
             inc &= inc - 1;
         }
         w.pc += 1;
+        w.opi = self.trace[w.pc as usize];
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -1040,6 +1045,7 @@ impl<'a> ComputeUnit<'a> {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
                 self.waves[wid].pc += 1;
+                self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                 self.stats.free_ops += 1;
                 Ok(true)
             }
@@ -1047,6 +1053,7 @@ impl<'a> ComputeUnit<'a> {
                 let w = &mut self.waves[wid];
                 w.ready_at = self.now + u64::from(cost).max(1);
                 w.pc += 1;
+                w.opi = self.trace[w.pc as usize];
                 self.stats.free_ops += 1;
                 Ok(true)
             }
@@ -1063,6 +1070,7 @@ impl<'a> ComputeUnit<'a> {
                     Ok(false)
                 } else {
                     w.pc += 1;
+                    w.opi = self.trace[w.pc as usize];
                     self.stats.free_ops += 1;
                     Ok(true)
                 }
@@ -1070,6 +1078,7 @@ impl<'a> ComputeUnit<'a> {
             OpKind::Wait => {
                 if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
                     self.waves[wid].pc += 1;
+                    self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                     self.stats.free_ops += 1;
                     Ok(true)
                 } else {
@@ -1092,6 +1101,7 @@ impl<'a> ComputeUnit<'a> {
                 if w.at_barrier && self.groups[gid].gen > w.barrier_gen {
                     w.at_barrier = false;
                     w.pc += 1;
+                    w.opi = self.trace[w.pc as usize];
                     self.stats.free_ops += 1;
                     changed = true;
                 }
