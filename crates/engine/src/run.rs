@@ -392,7 +392,8 @@ impl Simulation {
 
     /// The largest `vmem_latency` the shader absorbs before its throughput
     /// falls more than 5% below its zero-latency throughput ("latency
-    /// potential" in seed 004), found by re-running the simulation.
+    /// potential" in seed 004), found by re-running the simulation, to
+    /// within 1.5% (or 1 clock), two runs at a time.
     pub fn latency_tolerance(
         &self,
         stats: &SimStats,
@@ -409,45 +410,75 @@ impl Simulation {
         if !uses_vmem {
             return Ok(None);
         }
-        let mut runs = 0u32;
-        let mut throughput = |lat: u64| -> Result<f64, PrepareError> {
-            runs += 1;
+        let runs = std::sync::atomic::AtomicU32::new(0);
+        let throughput = |lat: u64| -> Result<f64, PrepareError> {
+            runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(self
                 .with_param(PARAM, lat as f64)?
                 .run()?
                 .throughput_per_clock())
         };
+        // Two probes at once (the machine's cores); every decision depends
+        // only on the probes' results, so the answer does not depend on the
+        // thread count.
+        let pair = |a: u64, b: u64| -> Result<(f64, f64), PrepareError> {
+            let (x, y) = rayon::join(|| throughput(a), || throughput(b));
+            Ok((x?, y?))
+        };
         let base = throughput(0)?;
         let threshold = 0.95 * base;
         let ok = |t: f64| t >= threshold - 1e-12;
-        // Exponential search for a failing latency, then bisection.
+        // Search for a failing latency by factors of 4, two probes at a
+        // time; then narrow the interval by thirds (two probes per step)
+        // until it is within 1.5% of the answer (or 1 clock).
         let mut good = 0u64;
         let mut bad = None;
         let mut probe = 16u64;
-        while probe <= LIMIT {
-            if ok(throughput(probe)?) {
-                good = probe;
-                probe *= 2;
-            } else {
+        while probe <= LIMIT && bad.is_none() {
+            let next = (probe * 4).min(LIMIT);
+            let (a, b) = pair(probe, next)?;
+            if !ok(a) {
                 bad = Some(probe);
-                break;
+            } else if !ok(b) {
+                good = probe;
+                bad = Some(next);
+            } else {
+                good = next;
+                if next == LIMIT {
+                    break;
+                }
+                probe = next * 4;
             }
         }
         let tolerance = match bad {
             None => None,
             Some(mut hi) => {
                 let mut lo = good;
-                while hi - lo > 1 {
-                    let mid = lo + (hi - lo) / 2;
-                    if ok(throughput(mid)?) {
-                        lo = mid;
+                while hi - lo > 1 && hi - lo > lo / 64 {
+                    let third = ((hi - lo) / 3).max(1);
+                    let (m1, m2) = (lo + third, (lo + 2 * third).min(hi - 1));
+                    if m1 >= m2 {
+                        if ok(throughput(m1)?) {
+                            lo = m1;
+                        } else {
+                            hi = m1;
+                        }
+                        continue;
+                    }
+                    let (a, b) = pair(m1, m2)?;
+                    if !ok(a) {
+                        hi = m1;
+                    } else if !ok(b) {
+                        lo = m1;
+                        hi = m2;
                     } else {
-                        hi = mid;
+                        lo = m2;
                     }
                 }
                 Some(lo)
             }
         };
+        let runs = runs.into_inner();
         Ok(Some(LatencyTolerance {
             clocks: tolerance,
             searched_up_to: LIMIT,
