@@ -108,7 +108,10 @@ pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
 pub fn run(args: Args) -> CliResult {
     let sets = parse_sets(&args.set)?;
     let chosen = match &args.arch {
-        Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| CliError::Usage(e.to_string()))?),
+        Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| {
+            crate::commands::occupancy::occupancy_only_error(a)
+                .unwrap_or_else(|| CliError::Usage(e.to_string()))
+        })?),
         None => None,
     };
     let file = read_input(&args.file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;

@@ -6,4 +6,5 @@ pub mod cfg;
 pub mod coalesce;
 pub mod hints;
 pub mod nami;
+pub mod occupancy;
 pub mod rt;
