@@ -463,10 +463,11 @@ pub fn to_svg(rows: &[OccupancyRow], marker: u32) -> String {
         for &(regs, waves) in &row.curve {
             let share = f64::from(waves) / slots;
             let px = x(f64::from(regs) - 1.0);
-            if let Some(p) = prev {
-                if p != share {
-                    points.push(format!("{px:.1},{:.1}", y(p)));
-                }
+            // Only the corners of the steps.
+            match prev {
+                Some(p) if p == share => continue,
+                Some(p) => points.push(format!("{px:.1},{:.1}", y(p))),
+                None => {}
             }
             points.push(format!("{px:.1},{:.1}", y(share)));
             prev = Some(share);
