@@ -100,6 +100,8 @@ const READS_DESTINATION: &[&str] = &[
     "v_dot4c_",
     "v_dot8c_",
     "v_writelane_",
+    // GCN interpolation: P2 adds onto the P1 result in its destination.
+    "v_interp_p2_",
 ];
 
 fn effects(inst: &Instruction) -> Effects {

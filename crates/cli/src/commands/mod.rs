@@ -5,6 +5,7 @@ pub mod archs;
 pub mod cfg;
 pub mod coalesce;
 pub mod hints;
+pub mod liveness;
 pub mod nami;
 pub mod occupancy;
 pub mod rt;
