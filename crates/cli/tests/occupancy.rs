@@ -228,3 +228,32 @@ proptest::proptest! {
         proptest::prop_assert!(matches!(code, Some(0) | Some(1) | Some(2)), "{refs:?}: {code:?} {}", String::from_utf8_lossy(&o.stderr));
     }
 }
+
+#[test]
+fn analyze_compares_occupancy_across_vendors() {
+    // loop_sum on gfx900 declares 7 VGPRs (manifest.toml): 7 registers
+    // per thread give every slot on the vendor models but NV40's pixel
+    // cores (1024 / 7 = 146 of 256 threads).
+    let v = json(&[
+        "analyze",
+        "tests/fixtures/llvm/gfx900/loop_sum.s",
+        "--no-latency-search",
+        "--occupancy-compare",
+        "--format",
+        "json",
+    ]);
+    let cmp = &v["occupancy_compare"];
+    assert_eq!(cmp["registers"], 7);
+    let models = cmp["models"].as_array().unwrap();
+    assert_eq!(models.len(), 7);
+    assert_eq!(waves(&cmp["models"], "xe3"), 10);
+    assert!(v["occupancy"].is_object(), "the report's own keys stay");
+    let o = shadersim(&[
+        "analyze",
+        "tests/fixtures/llvm/gfx900/loop_sum.s",
+        "--no-latency-search",
+        "--occupancy-compare",
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("other vendors' models"), "{text}");
+}

@@ -515,3 +515,52 @@ pub fn run(args: Args) -> CliResult {
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }
+
+/// The other vendors' models at `regs` registers per thread, for
+/// `analyze --occupancy-compare`.
+pub fn compare_rows(regs: u32) -> Vec<OccupancyRow> {
+    VendorModel::builtins()
+        .iter()
+        .flat_map(|m| m.units.iter().map(move |u| vendor_row(m, u, regs, None)))
+        .collect()
+}
+
+/// `analyze --occupancy-compare`: add the comparison to a rendered report
+/// (text: a section at the end; JSON: an `occupancy_compare` array).
+pub fn append_comparison(report: String, json_output: bool, regs: u32) -> String {
+    let rows = compare_rows(regs);
+    if json_output {
+        let body = report.trim_end();
+        let Some(open) = body.strip_suffix('}') else {
+            return report;
+        };
+        let array = serde_json::to_string(&to_json(&rows)).unwrap_or_else(|_| "[]".into());
+        format!(
+            "{},\n  \"occupancy_compare\": {{\"registers\": {regs}, \"models\": {array}}}\n}}\n",
+            open.trim_end()
+        )
+    } else {
+        let mut out = report;
+        out += &format!(
+            "\noccupancy of the same {regs} VGPRs as registers per thread on other vendors' models (occupancy only, not simulated):\n"
+        );
+        for r in &rows {
+            out += &format!(
+                "  {:<10} {:<24} {:>4} of {:>3} {} ({} per {}), limited by {}\n",
+                r.arch,
+                r.unit,
+                r.waves,
+                r.slots,
+                if r.unit.contains("warps") {
+                    "warps"
+                } else {
+                    "threads"
+                },
+                r.waves_per_core,
+                r.core,
+                r.limiter
+            );
+        }
+        out
+    }
+}
