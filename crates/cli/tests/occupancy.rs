@@ -68,7 +68,8 @@ fn rdna4_keeps_16_waves_up_to_96_vgprs() {
     let v = json(&["occupancy", "--regs", "96", "--arch", p, "--format", "json"]);
     assert_eq!(v[0]["cliffs"][0]["registers"], 97);
     assert_eq!(v[0]["cliffs"][0]["waves"], 12);
-    assert_eq!(v[0]["granule"], "24");
+    assert_eq!(v[0]["granule"], 24);
+    assert_eq!(v[0]["allocation"], "granules");
     // The text names the dynamic mode with scenario 19's numbers at 128.
     let o = shadersim(&["occupancy", "--regs", "128", "--arch", p]);
     let text = String::from_utf8(o.stdout).unwrap();

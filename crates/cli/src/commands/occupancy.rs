@@ -77,8 +77,11 @@ pub struct OccupancyRow {
     pub slots: u32,
     /// What limits it.
     pub limiter: String,
-    /// Allocation granule in registers per thread (or the fixed mode).
-    pub granule: String,
+    /// Allocation granule in registers per thread (for fixed modes: the
+    /// mode the thread got).
+    pub granule: u32,
+    /// Whether registers come in fixed modes (Intel Xe2) instead of granules.
+    pub fixed_modes: bool,
     /// Registers allocated per thread.
     pub allocated: u32,
     /// Registers lost to rounding.
@@ -168,7 +171,8 @@ pub fn amd_row(
         waves_per_core: waves * simds,
         slots,
         limiter,
-        granule: granule.to_string(),
+        granule,
+        fixed_modes: false,
         allocated,
         wasted: allocated.saturating_sub(regs),
         cliffs: cliffs(regs, AMD_MAX_VGPRS, waves_at),
@@ -207,9 +211,9 @@ pub fn vendor_row(
         slots: unit.slots.value,
         limiter: o.limiter.name().to_string(),
         granule: match o.allocation {
-            Allocation::Granule(g) => g.to_string(),
-            Allocation::Mode(m) => format!("mode {m}"),
+            Allocation::Granule(g) | Allocation::Mode(g) => g,
         },
+        fixed_modes: matches!(o.allocation, Allocation::Mode(_)),
         allocated: o.allocated,
         wasted: o.wasted(regs),
         cliffs: cliffs(regs, max, waves_at),
@@ -291,6 +295,9 @@ pub fn rows(args: &Args) -> Result<(Vec<OccupancyRow>, Vec<String>), CliError> {
                 VendorModel::builtin_names().join(", ")
             ))
         })?;
+        if wave == Some(32) && arch.param("supports_wave32").unwrap_or(0.0) == 0.0 {
+            notes.push(format!("{}: runs wave64 only; shown for wave64", arch.name));
+        }
         rows.push(amd_row(&arch, args.regs, wave, lds, args.workgroup)?);
         notes.extend(dynamic_note(&arch, args.regs));
     }
@@ -350,7 +357,11 @@ pub fn to_text(regs: u32, rows: &[OccupancyRow], notes: &[String]) -> String {
             r.slots,
             format!("{} per {}", r.waves_per_core, r.core),
             r.limiter,
-            r.granule,
+            if r.fixed_modes {
+                format!("mode {}", r.granule)
+            } else {
+                r.granule.to_string()
+            },
             r.allocated,
             r.wasted,
             cliff_text(&r.cliffs)
@@ -380,6 +391,7 @@ pub fn to_json(rows: &[OccupancyRow]) -> serde_json::Value {
                     "slots": r.slots,
                     "limiter": r.limiter,
                     "granule": r.granule,
+                    "allocation": if r.fixed_modes { "fixed modes" } else { "granules" },
                     "allocated": r.allocated,
                     "wasted": r.wasted,
                     "cliffs": r.cliffs.iter().map(|c| json!({"registers": c.registers, "waves": c.waves})).collect::<Vec<_>>(),
