@@ -14,10 +14,12 @@
 //! A wave at N VGPRs holds ceil(N / block) blocks, one of them its own
 //! reserved block, so it draws ceil(N / block) - 1 blocks from the pool.
 
-/// Blocks one wave may hold at most (seed 000: "up to eight blocks").
+/// Blocks one wave may hold at most (seed 000: "up to eight blocks"); the
+/// default when a model does not say (`dynamic_vgpr_max_blocks`).
 pub const MAX_BLOCKS_PER_WAVE: u32 = 8;
 /// Blocks deadlock avoidance keeps aside: one wave's way from its reserved
-/// block to the maximum, 8 - 1 (seed 000; LLVM's `.dynamic_vgpr_saved_count`).
+/// block to the maximum, 8 - 1 (seed 000; LLVM's `.dynamic_vgpr_saved_count`);
+/// the default when a model does not say (`dynamic_vgpr_reserve_blocks`).
 pub const AVOIDANCE_BLOCKS: u32 = MAX_BLOCKS_PER_WAVE - 1;
 /// Slots per SIMD LLVM's static estimate caps at (RDNA 3/4 wave slots, rdna-model.md 5.1).
 pub const LLVM_ESTIMATE_SLOTS: u32 = 16;
@@ -33,6 +35,10 @@ pub struct DynamicVgprConfig {
     pub block: u32,
     /// Deadlock-avoidance mode.
     pub deadlock_avoidance: bool,
+    /// Blocks one wave may hold at most.
+    pub max_blocks: u32,
+    /// Blocks deadlock avoidance keeps aside.
+    pub reserve_blocks: u32,
 }
 
 /// Problems with a dynamic-mode question.
@@ -54,11 +60,11 @@ pub enum DynamicVgprError {
         total: u32,
     },
     /// More VGPRs than 8 blocks hold.
-    #[error("{vgprs} VGPRs exceed the dynamic-mode maximum of {max} (8 blocks of {block})")]
+    #[error("{vgprs} VGPRs exceed the dynamic-mode maximum of {max} (blocks of {block})")]
     TooMany {
         /// VGPRs asked for.
         vgprs: u32,
-        /// 8 x block.
+        /// Most blocks x block.
         max: u32,
         /// Block size.
         block: u32,
@@ -77,19 +83,29 @@ pub struct WavesReaching {
 }
 
 impl DynamicVgprConfig {
-    /// RDNA 4 192 KB parts: 1536 VGPRs per SIMD (rdna-model.md 5.2).
+    /// RDNA 4 192 KB parts: 1536 VGPRs per SIMD (rdna-model.md 5.2), with
+    /// seed 000's 8-block maximum and 7-block reserve.
     pub fn rdna4(slots: u32, block: u32, deadlock_avoidance: bool) -> Self {
         DynamicVgprConfig {
             total_vgprs: 1536,
             slots,
             block,
             deadlock_avoidance,
+            max_blocks: MAX_BLOCKS_PER_WAVE,
+            reserve_blocks: AVOIDANCE_BLOCKS,
         }
     }
 
     fn check(&self) -> Result<(), DynamicVgprError> {
         if self.block != 16 && self.block != 32 {
             return Err(DynamicVgprError::Block(self.block));
+        }
+        if self.max_blocks == 0 {
+            return Err(DynamicVgprError::TooMany {
+                vgprs: 1,
+                max: 0,
+                block: self.block,
+            });
         }
         let taken = self
             .slots
@@ -108,7 +124,7 @@ impl DynamicVgprConfig {
     /// VGPRs deadlock avoidance keeps aside (7 blocks, or 0 without it).
     pub fn reserve(&self) -> u32 {
         if self.deadlock_avoidance {
-            AVOIDANCE_BLOCKS * self.block
+            self.reserve_blocks.saturating_mul(self.block)
         } else {
             0
         }
@@ -116,7 +132,7 @@ impl DynamicVgprConfig {
 
     /// Most VGPRs one wave can hold (8 blocks).
     pub fn max_vgprs(&self) -> u32 {
-        MAX_BLOCKS_PER_WAVE * self.block
+        self.max_blocks.saturating_mul(self.block)
     }
 
     /// The pool waves grow from: the file minus every slot's reserved

@@ -230,13 +230,26 @@ fn dynamic_note(arch: &ArchSpec, regs: u32) -> Option<String> {
     if !rdna4 {
         return None;
     }
+    // Dynamic mode enables as many slots as the driver sets; show all of them.
+    let slots = arch.get_u32("wave_slots_per_simd").ok()?;
     let mut parts = Vec::new();
     for block in [16, 32] {
+        // The model's own dynamic-mode numbers when it has them (one
+        // source with the engine), else seed 000's.
+        let blocks = |name: &str, default: u32| arch.param(name).map_or(default, |v| v as u32);
         let cfg = DynamicVgprConfig {
             total_vgprs: total,
-            slots: 16,
+            slots,
             block,
             deadlock_avoidance: true,
+            max_blocks: blocks(
+                "dynamic_vgpr_max_blocks",
+                shadersim_occupancy::dynamic_vgpr::MAX_BLOCKS_PER_WAVE,
+            ),
+            reserve_blocks: blocks(
+                "dynamic_vgpr_reserve_blocks",
+                shadersim_occupancy::dynamic_vgpr::AVOIDANCE_BLOCKS,
+            ),
         };
         match (cfg.pool(), cfg.waves_reaching(regs), cfg.llvm_estimate(regs)) {
             (Ok(pool), Ok(r), Ok(est)) => parts.push(format!(
@@ -250,7 +263,7 @@ fn dynamic_note(arch: &ArchSpec, regs: u32) -> Option<String> {
         }
     }
     Some(format!(
-        "{} dynamic VGPR mode (wave32 compute only, 16 slots enabled, deadlock avoidance on): {}",
+        "{} dynamic VGPR mode (wave32 compute only, {slots} slots enabled, deadlock avoidance on): {}",
         arch.name,
         parts.join("; ")
     ))
