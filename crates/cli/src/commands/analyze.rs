@@ -190,7 +190,9 @@ pub fn run(args: Args) -> CliResult {
         ReportFormat::Json => report.to_json() + "\n",
         ReportFormat::Html => report.to_html(),
     };
-    if args.occupancy_compare && !matches!(args.format, ReportFormat::Html) {
+    if args.occupancy_compare && matches!(args.format, ReportFormat::Html) {
+        eprintln!("note: --occupancy-compare is shown in text and JSON reports, not HTML");
+    } else if args.occupancy_compare {
         let json = matches!(args.format, ReportFormat::Json);
         text = crate::commands::occupancy::append_comparison(text, json, vgprs);
     }

@@ -105,14 +105,14 @@ pub fn occupancy_only_error(name: &str) -> Option<CliError> {
     })
 }
 
-/// Rows of an AMD model at `regs` VGPRs.
+/// The row of an AMD model at `regs` VGPRs, and why no wave fits when none does.
 pub fn amd_row(
     arch: &ArchSpec,
     regs: u32,
     wave_size: Option<u32>,
     lds: u32,
     workgroup: Option<u32>,
-) -> Result<OccupancyRow, CliError> {
+) -> Result<(OccupancyRow, Option<String>), CliError> {
     let model_err = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", arch.name));
     let default = arch.get_u32("wave_size").map_err(|e| model_err(&e))?;
     let wave32 = arch.param("supports_wave32").unwrap_or(0.0) != 0.0;
@@ -150,6 +150,7 @@ pub fn amd_row(
     let rows_per_reg = wave.div_ceil(row_lanes).max(1);
     let granule_rows = arch.get_u32("vgpr_granule").map_err(|e| model_err(&e))?;
     let granule = (granule_rows / rows_per_reg).max(1);
+    let mut why = None;
     let (waves, limiter, allocated) = if regs > AMD_MAX_VGPRS {
         (0, "max registers".to_string(), 0)
     } else {
@@ -159,10 +160,15 @@ pub fn amd_row(
                 o.limiter.name().to_string(),
                 o.vgprs_allocated,
             ),
-            Err(_) => (0, "lds".to_string(), 0),
+            // The rule refuses usages where no wave fits (an LDS or
+            // workgroup demand beyond the CU): report 0 and say why.
+            Err(e) => {
+                why = Some(format!("{}: {e}", arch.name));
+                (0, "nothing fits".to_string(), 0)
+            }
         }
     };
-    Ok(OccupancyRow {
+    let row = OccupancyRow {
         arch: arch.name.clone(),
         vendor: "AMD".into(),
         unit: format!("SIMD (wave{wave})"),
@@ -178,7 +184,8 @@ pub fn amd_row(
         cliffs: cliffs(regs, AMD_MAX_VGPRS, waves_at),
         simulated: true,
         curve: shadersim_occupancy::curve(AMD_MAX_VGPRS, waves_at),
-    })
+    };
+    Ok((row, why))
 }
 
 /// The row of one vendor unit at `regs` registers.
@@ -311,7 +318,9 @@ pub fn rows(args: &Args) -> Result<(Vec<OccupancyRow>, Vec<String>), CliError> {
         if wave == Some(32) && arch.param("supports_wave32").unwrap_or(0.0) == 0.0 {
             notes.push(format!("{}: runs wave64 only; shown for wave64", arch.name));
         }
-        rows.push(amd_row(&arch, args.regs, wave, lds, args.workgroup)?);
+        let (row, why) = amd_row(&arch, args.regs, wave, lds, args.workgroup)?;
+        rows.push(row);
+        notes.extend(why);
         notes.extend(dynamic_note(&arch, args.regs));
     }
     notes.extend(
@@ -319,6 +328,9 @@ pub fn rows(args: &Args) -> Result<(Vec<OccupancyRow>, Vec<String>), CliError> {
             .into_iter()
             .map(|(text, models)| format!("{}: {text}", models.join(", "))),
     );
+    if args.lds.is_some() && rows.iter().any(|r| r.vendor != "AMD") {
+        notes.push("--lds applies to the AMD models only".into());
+    }
     if rows.iter().any(|r| r.vendor == "AMD") && args.wave_size.is_none() {
         notes.insert(
             0,
