@@ -37,6 +37,10 @@ enum Command {
     Rt(commands::rt::Args),
     /// Cycle model of the FPGA GPU of seed 003 (rasterizers, SDN, AKB/NMB, SKE, ELT) rendering a scene.
     Nami(commands::nami::Args),
+    /// Live VGPRs and SGPRs per line, the peak, and the occupancy cliff next to it.
+    Liveness(commands::liveness::Args),
+    /// Waves per SIMD (XVE, SM sub-partition) at a register count on AMD, Intel and NVIDIA models.
+    Occupancy(commands::occupancy::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
         Command::Coalesce(args) => commands::coalesce::run(args),
         Command::Rt(args) => commands::rt::run(args),
         Command::Nami(args) => commands::nami::run(args),
+        Command::Liveness(args) => commands::liveness::run(args),
+        Command::Occupancy(args) => commands::occupancy::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -46,6 +46,10 @@ pub struct Args {
     /// Skip the latency-tolerance search (it re-runs the simulation ~30 times).
     #[arg(long)]
     pub no_latency_search: bool,
+    /// Also show the program's VGPR count on the other vendors' occupancy
+    /// models (text and JSON).
+    #[arg(long)]
+    pub occupancy_compare: bool,
 }
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
@@ -108,7 +112,10 @@ pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
 pub fn run(args: Args) -> CliResult {
     let sets = parse_sets(&args.set)?;
     let chosen = match &args.arch {
-        Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| CliError::Usage(e.to_string()))?),
+        Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| {
+            crate::commands::occupancy::occupancy_only_error(a)
+                .unwrap_or_else(|| CliError::Usage(e.to_string()))
+        })?),
         None => None,
     };
     let file = read_input(&args.file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
@@ -153,6 +160,7 @@ pub fn run(args: Args) -> CliResult {
     for (k, v) in &dispatch_sets {
         set_dispatch(&mut hints, k, v)?;
     }
+    let vgprs = program.register_usage().vgprs.max(1);
     let prepared = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
         PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {
             CliError::Usage(format!("--set: {}", h.message))
@@ -177,11 +185,17 @@ pub fn run(args: Args) -> CliResult {
             .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?
     };
     let report = AnalyzeReport::new(&file.file_name, &sim, &analysis);
-    let text = match args.format {
+    let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",
         ReportFormat::Html => report.to_html(),
     };
+    if args.occupancy_compare && matches!(args.format, ReportFormat::Html) {
+        eprintln!("note: --occupancy-compare is shown in text and JSON reports, not HTML");
+    } else if args.occupancy_compare {
+        let json = matches!(args.format, ReportFormat::Json);
+        text = crate::commands::occupancy::append_comparison(text, json, vgprs);
+    }
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,

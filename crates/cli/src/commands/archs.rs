@@ -1,7 +1,8 @@
 //! `shadersim archs`: the built-in architecture models.
 
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use shadersim_arch::ArchSpec;
+use shadersim_occupancy::VendorModel;
 use std::io::Write;
 
 /// Arguments of `shadersim archs`.
@@ -20,10 +21,56 @@ pub fn run(args: Args) -> CliResult {
             for (name, description) in ArchSpec::builtin_list() {
                 out += &format!("{name:<10} {description}\n");
             }
+            for m in VendorModel::builtins() {
+                out += &format!(
+                    "{:<10} {} [occupancy only, not simulated]\n",
+                    m.name, m.description
+                );
+            }
+        }
+        Some(name) if VendorModel::builtin(name).is_ok() => {
+            let m = VendorModel::builtin(name).map_err(|e| CliError::Usage(e.to_string()))?;
+            out += &format!(
+                "{}: {} [occupancy only, not simulated]\n",
+                m.name, m.description
+            );
+            out += &format!(
+                "{:<30} {:>10}  {}\n",
+                "register_bits", m.register_bits.value, m.register_bits.source
+            );
+            for u in &m.units {
+                let mut numbers = vec![
+                    ("lanes_per_thread", &u.lanes_per_thread),
+                    ("units_per_core", &u.units_per_core),
+                    ("slots", &u.slots),
+                    ("max_registers", &u.max_registers),
+                ];
+                numbers.extend(
+                    u.max_groups_per_core
+                        .iter()
+                        .map(|g| ("max_groups_per_core", g)),
+                );
+                if let Some(g) = &u.granule {
+                    numbers.extend([("granule.file", &g.file), ("granule.block", &g.block)]);
+                }
+                for mode in &u.modes {
+                    numbers.extend([
+                        ("mode.registers", &mode.registers),
+                        ("mode.threads", &mode.threads),
+                    ]);
+                }
+                for (k, n) in numbers {
+                    out += &format!(
+                        "{:<30} {:>10}  {}\n",
+                        format!("{}.{k}", u.name),
+                        n.value,
+                        n.source
+                    );
+                }
+            }
         }
         Some(name) => {
-            let spec = ArchSpec::load(name, &[])
-                .map_err(|e| crate::error::CliError::Usage(e.to_string()))?;
+            let spec = ArchSpec::load(name, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
             out += &format!("{}: {}\n", spec.name, spec.description);
             for (k, p) in &spec.params {
                 out += &format!("{k:<30} {:>10}  {}\n", p.value, p.source);

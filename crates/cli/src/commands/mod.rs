@@ -6,6 +6,8 @@ pub mod cfg;
 pub mod coalesce;
 pub mod compile;
 pub mod hints;
+pub mod liveness;
 pub mod nami;
+pub mod occupancy;
 pub mod rt;
 pub mod rt_hints;
