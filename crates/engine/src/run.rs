@@ -803,18 +803,18 @@ fn dynamic_vgpr(
             "dynamic_vgpr slots must be between 1 and {slots_max}"
         )));
     }
-    let file_blocks = arch.get_u32("vgprs_per_simd")? / v.block;
-    let reserve = if v.deadlock_avoidance {
-        arch.get_u32("dynamic_vgpr_reserve_blocks")?
-    } else {
-        0
+    // The pool arithmetic is shadersim-occupancy's (one source for it and
+    // for `shadersim occupancy`).
+    let config = shadersim_occupancy::dynamic_vgpr::DynamicVgprConfig {
+        total_vgprs: arch.get_u32("vgprs_per_simd")?,
+        slots: v.slots,
+        block: v.block,
+        deadlock_avoidance: v.deadlock_avoidance,
+        max_blocks: max_blocks.round() as u32,
+        reserve_blocks: arch.get_u32("dynamic_vgpr_reserve_blocks")?,
     };
-    let pool = file_blocks.checked_sub(v.slots + reserve).ok_or_else(|| {
-        err(format!(
-            "{} slots and the reserve do not fit {file_blocks} blocks",
-            v.slots
-        ))
-    })?;
+    let pool = config.pool().map_err(|e| err(e.to_string()))? / v.block;
+    let reserve = config.reserve() / v.block;
     Ok(crate::config::DynamicVgpr {
         block: v.block,
         slots: v.slots,
