@@ -38,6 +38,9 @@ pub struct SimInput<'a> {
 }
 
 const NCOUNTERS: usize = 10;
+/// `Wave::ready_at` of a wave sitting on a counter wait: it sleeps until one
+/// of its counters falls (an event wakes it), so the issue loop skips it.
+const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
 
 /// The fields of a static op the cycle loop reads, packed together.
@@ -573,7 +576,7 @@ impl<'a> ComputeUnit<'a> {
                     if !self.simd_pipes_busy_at(s, from) {
                         self.stats.stall_turns += n;
                         for &wid in &self.resident[s as usize] {
-                            let opi = self.trace[self.waves[wid as usize].pc as usize] as usize;
+                            let opi = self.waves[wid as usize].opi as usize;
                             // Count an op once per clock even if it stalls
                             // on several SIMDs sharing the phase.
                             if self.op_stall_stamp[opi] != stamp {
@@ -602,6 +605,10 @@ impl<'a> ComputeUnit<'a> {
                 if e.counters & (1 << i) != 0 {
                     w.cnt[i] -= 1;
                 }
+            }
+            if w.ready_at == WAIT_SLEEP {
+                // A counter it waits on fell: look again.
+                w.ready_at = self.now;
             }
             if e.unit != NONE {
                 w.unit_in_flight[e.unit as usize] -= 1;
@@ -747,7 +754,7 @@ impl<'a> ComputeUnit<'a> {
             self.stats.stall_turns += 1;
             for &wid in &self.resident[simd as usize] {
                 let w = &self.waves[wid as usize];
-                let opi = self.trace[w.pc as usize] as usize;
+                let opi = w.opi as usize;
                 if self.op_stall_stamp[opi] != now {
                     self.op_stall_stamp[opi] = now;
                     self.stats.op_stalls[opi] += 1;
@@ -1082,6 +1089,9 @@ impl<'a> ComputeUnit<'a> {
                     self.stats.free_ops += 1;
                     Ok(true)
                 } else {
+                    // Only a returning op can satisfy it: sleep until one
+                    // of the wave's counters falls.
+                    self.waves[wid].ready_at = WAIT_SLEEP;
                     Ok(false)
                 }
             }
@@ -1123,6 +1133,7 @@ impl<'a> ComputeUnit<'a> {
                     self.retire(wid);
                     Ok(true)
                 } else {
+                    self.waves[wid].ready_at = WAIT_SLEEP;
                     Ok(false)
                 }
             }
