@@ -199,6 +199,13 @@ pub struct InstructionView {
     pub pattern: Option<String>,
     /// Is it a wait on counters?
     pub wait: bool,
+    /// Live VGPRs while it issues (registers of the wave's width), from a
+    /// liveness analysis of the program (shadersim-liveness).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live_vgprs: Option<u32>,
+    /// Live SGPRs while it issues.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live_sgprs: Option<u32>,
     /// Dynamic VGPR mode, `s_alloc_vgpr`: issue turns in which a wave was
     /// denied the allocation (it spun on the retry loop).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -294,6 +301,9 @@ impl AnalyzeReport {
         };
         let mut fetch_shader = Vec::new();
         let mut instructions = Vec::new();
+        // Live registers per program instruction (none if the control flow
+        // cannot be analysed: the column stays empty).
+        let live = shadersim_liveness::Liveness::analyse(&sim.program, sim.dispatch.wave_size).ok();
         for (oi, op) in sim.sim.ops.iter().enumerate() {
             let execs = executions_of(op.source);
             if op.class.is_vmem() {
@@ -321,7 +331,16 @@ impl AnalyzeReport {
                 wait: op.kind == OpKind::Wait,
                 alloc_waits: (op.alloc_vgprs.is_some() && sim.dispatch.dynamic_vgpr.is_some())
                     .then(|| st.alloc_denied[oi]),
+                live_vgprs: None,
+                live_sgprs: None,
             };
+            let mut view = view;
+            if let (OpSource::Program(i), Some(l)) = (op.source, &live) {
+                if let Some(at) = l.per_instruction.get(i) {
+                    view.live_vgprs = Some(at.vgprs);
+                    view.live_sgprs = Some(at.sgprs);
+                }
+            }
             match op.source {
                 OpSource::Fetch(_) => fetch_shader.push(view),
                 _ => instructions.push(view),
@@ -566,8 +585,8 @@ impl AnalyzeReport {
         let _ = writeln!(o);
         let _ = writeln!(
             o,
-            "  {:>6}  {:>8}  {:>6}  {:>5}  instruction",
-            "line", "per wave", "stall", "cost"
+            "  {:>6}  {:>8}  {:>6}  {:>5}  {:>5}  instruction",
+            "line", "per wave", "stall", "cost", "vgprs"
         );
         let listing = |o: &mut String, i: &InstructionView| {
             let stall = if i.stall_rate > 0.0 {
@@ -599,9 +618,10 @@ impl AnalyzeReport {
                 (Some(r), None) => format!("   ; {r} L2 requests"),
                 _ => String::new(),
             };
+            let live = i.live_vgprs.map_or(String::new(), |v| v.to_string());
             let _ = writeln!(
                 o,
-                "{marker}{line:>6}  {:>8}  {stall:>6}  {cost:>5}  {}{extra}",
+                "{marker}{line:>6}  {:>8}  {stall:>6}  {cost:>5}  {live:>5}  {}{extra}",
                 i.executions, i.text
             );
         };
@@ -647,17 +667,18 @@ impl AnalyzeReport {
                 esc(v.trim())
             );
         }
-        let _ = writeln!(o, "</table><h2>Listing</h2><table class=\"code\"><tr><th>line</th><th>per wave</th><th>stall</th><th>cost</th><th>instruction</th></tr>");
+        let _ = writeln!(o, "</table><h2>Listing</h2><table class=\"code\"><tr><th>line</th><th>per wave</th><th>stall</th><th>cost</th><th title=\"live VGPRs while it issues\">vgprs</th><th>instruction</th></tr>");
         for i in self.fetch_shader.iter().chain(&self.instructions) {
             let bar = (i.stall_rate * 200.0).round() as u32;
             let _ = writeln!(
                 o,
-                "<tr{}><td>{}</td><td>{}</td><td><span class=\"bar\" style=\"width:{bar}px\"></span> {}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+                "<tr{}><td>{}</td><td>{}</td><td><span class=\"bar\" style=\"width:{bar}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
                 if i.wait { " class=\"wait\"" } else { "" },
                 if i.line > 0 { i.line.to_string() } else { "fetch".into() },
                 i.executions,
                 if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() },
                 if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
+                i.live_vgprs.map_or(String::new(), |v| v.to_string()),
                 esc(&i.cost_basis),
                 esc(&i.text)
             );
