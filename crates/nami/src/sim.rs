@@ -15,7 +15,7 @@
 //! cache while HDMI scans the other), so they are simulated one after the
 //! other from an empty pipeline.
 
-use crate::akb::{Akb, AkbStats};
+use crate::akb::{Akb, AkbStats, RoundRobin};
 use crate::elt::{Elt, EltStats, ExportPixel};
 use crate::frame::FrameTiming;
 use crate::params::NamiParams;
@@ -79,6 +79,9 @@ pub struct Framebuffer {
     pub height: usize,
     /// Colours, row-major.
     pub pixels: Vec<u16>,
+    /// Screen row of the first pixel row held (0 for a whole frame; a tile
+    /// row's band when rows are simulated apart).
+    y0: usize,
     in_flight: Vec<u16>,
     last_seq: Vec<u64>,
     /// Pixels rasterized while an earlier pixel for the same address was
@@ -95,6 +98,7 @@ impl Framebuffer {
         Framebuffer {
             width,
             height,
+            y0: 0,
             pixels: vec![crate::shader::pack_rgb565(clear); n],
             in_flight: vec![0; n],
             last_seq: vec![0; n],
@@ -103,9 +107,31 @@ impl Framebuffer {
         }
     }
 
+    /// Screen rows `y0 .. y0 + height` of a frame cleared to `clear`.
+    fn band(width: usize, y0: usize, height: usize, clear: [u8; 3]) -> Framebuffer {
+        Framebuffer {
+            y0,
+            ..Framebuffer::new(width, height, clear)
+        }
+    }
+
+    /// Copy a band into this frame. Its pixel sequence numbers started at
+    /// 0; `seq_base` is where they start in the whole frame's order.
+    fn paste(&mut self, band: &Framebuffer, seq_base: u64) {
+        let at = (band.y0 - self.y0) * self.width;
+        let n = band.pixels.len();
+        self.pixels[at..at + n].copy_from_slice(&band.pixels);
+        self.in_flight[at..at + n].copy_from_slice(&band.in_flight);
+        for (dst, &src) in self.last_seq[at..at + n].iter_mut().zip(&band.last_seq) {
+            *dst = if src == 0 { 0 } else { src + seq_base };
+        }
+        self.stale_previous_reads += band.stale_previous_reads;
+        self.out_of_order_writes += band.out_of_order_writes;
+    }
+
     /// The previous colour for a pixel being rasterized (and note it in flight).
     fn read_for_raster(&mut self, x: u16, y: u16) -> [u8; 3] {
-        let i = y as usize * self.width + x as usize;
+        let i = (y as usize - self.y0) * self.width + x as usize;
         if self.in_flight[i] > 0 {
             self.stale_previous_reads += 1;
         }
@@ -115,7 +141,7 @@ impl Framebuffer {
 
     /// A cache bank writes an exported pixel.
     fn write(&mut self, p: &ExportPixel) {
-        let i = p.y as usize * self.width + p.x as usize;
+        let i = (p.y as usize - self.y0) * self.width + p.x as usize;
         self.in_flight[i] = self.in_flight[i].saturating_sub(1);
         // last_seq holds seq + 1 of the newest pixel written (0: none yet).
         if p.seq + 1 < self.last_seq[i] {
@@ -312,6 +338,18 @@ pub fn simulate_rows(
     program: &Program,
     rows: Range<u64>,
 ) -> Result<FrameResult, SimError> {
+    simulate_rows_with(params, scene, program, rows, &SimOptions::default())
+}
+
+/// [`simulate_rows`] with the simulation strategy chosen (the result is
+/// the same whatever it is).
+pub fn simulate_rows_with(
+    params: &NamiParams,
+    scene: &Scene,
+    program: &Program,
+    rows: Range<u64>,
+    options: &SimOptions,
+) -> Result<FrameResult, SimError> {
     if program.len() as u64 > params.icache_instructions {
         return Err(SimError::ShaderTooLong {
             len: program.len(),
@@ -330,14 +368,11 @@ pub fn simulate_rows(
         .iter()
         .filter_map(TriangleSetup::new)
         .collect();
-    let mut frame = Framebuffer::new(
+    let frame = Framebuffer::new(
         params.screen_width as usize,
         params.screen_height as usize,
         scene.clear,
     );
-    let mut groups: Vec<ShaderGroup> = (0..params.group_count())
-        .map(|g| ShaderGroup::new(params, g))
-        .collect();
     let ts = params.tile_size as i64;
     let rows_y0 = rows.start as i64 * ts;
     let rows_y1 = rows.end as i64 * ts;
@@ -363,66 +398,27 @@ pub fn simulate_rows(
             limit: MAX_CLOCKS,
         });
     }
-    let mut total_clocks = 0u64;
-    let mut row_clocks = Vec::new();
+    // The rows that have triangles, each with its vertically culled
+    // triangles (only those reaching the row's pixel centres).
+    let mut row_clocks = vec![0u64; (rows.end - rows.start) as usize];
     let mut triangle_rows = 0;
-    let mut seq = 0u64;
-    let mut written = Vec::with_capacity(LANES);
+    let mut work: Vec<RowWork> = Vec::new();
     for row in rows.clone() {
         let y0 = row as i64 * ts;
-        // Vertical culling: only triangles reaching this row's pixel centres.
         let setups: Vec<TriangleSetup> = setups_all
             .iter()
             .filter(|s| s.overlaps_rows(y0, y0 + ts))
             .copied()
             .collect();
         triangle_rows += setups.len() as u64;
-        if setups.is_empty() {
-            row_clocks.push(0);
-            continue;
+        if !setups.is_empty() {
+            work.push(RowWork { row, y0, setups });
         }
-        for g in &mut groups {
-            for r in &mut g.rasterizers {
-                r.start_row(y0 as u32, &setups, params.horizontal_culling);
-            }
-            g.akb.start_row();
-            g.elt.start_row();
-        }
-        let mut clock = 0u64;
-        let mut last_progress = (0u64, u64::MAX);
-        loop {
-            for g in &mut groups {
-                g.clock(clock, &setups, program, &mut frame, &mut seq, &mut written);
-            }
-            clock += 1;
-            if groups.iter().all(ShaderGroup::is_done) {
-                break;
-            }
-            if total_clocks + clock > MAX_CLOCKS {
-                return Err(SimError::TooLong {
-                    clocks: total_clocks + clock,
-                    limit: MAX_CLOCKS,
-                });
-            }
-            if clock % 65_536 == 0 {
-                let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
-                if progress != last_progress.1 {
-                    last_progress = (clock, progress);
-                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
-                    return Err(SimError::Deadlock {
-                        row,
-                        clocks: clock - last_progress.0,
-                    });
-                }
-            }
-        }
-        total_clocks += clock;
-        row_clocks.push(clock);
     }
     let mut result = FrameResult {
         timing: FrameTiming::new(params),
-        rows,
-        row_clocks,
+        rows: rows.clone(),
+        row_clocks: Vec::new(),
         triangles: scene.triangles.len(),
         triangles_drawn,
         triangle_rows,
@@ -433,16 +429,301 @@ pub fn simulate_rows(
         elt: EltStats::default(),
         framebuffer: frame,
     };
-    for g in &groups {
-        for r in &g.rasterizers {
-            add_raster(&mut result.raster, &r.stats);
+    let ctx = RowContext { params, program };
+    if options.parallel_rows {
+        simulate_rows_in_parallel(&ctx, scene.clear, &work, &mut result, &mut row_clocks)?;
+    } else {
+        // One set of blocks renders every row in turn, as the hardware does.
+        let mut groups = new_groups(params);
+        let mut seq = 0u64;
+        let mut total_clocks = 0u64;
+        for w in &work {
+            let limit = MAX_CLOCKS.saturating_sub(total_clocks);
+            let end = run_row(
+                &ctx,
+                &mut groups,
+                w,
+                &mut result.framebuffer,
+                &mut seq,
+                limit,
+            );
+            match end {
+                RowEnd::Done(c) => {
+                    total_clocks += c;
+                    row_clocks[(w.row - rows.start) as usize] = c;
+                }
+                RowEnd::Limit(k) => {
+                    return Err(SimError::TooLong {
+                        clocks: total_clocks + k,
+                        limit: MAX_CLOCKS,
+                    })
+                }
+                RowEnd::Deadlock { stalled, .. } => {
+                    return Err(SimError::Deadlock {
+                        row: w.row,
+                        clocks: stalled,
+                    })
+                }
+            }
         }
-        add_sdn(&mut result.sdn, &g.sdn.stats);
-        add_akb(&mut result.akb, &g.akb.stats);
-        add_ske(&mut result.ske, &g.ske.stats);
-        add_elt(&mut result.elt, &g.elt.stats);
+        for g in &groups {
+            add_group(&mut result, g);
+        }
     }
+    result.row_clocks = row_clocks;
     Ok(result)
+}
+
+/// How [`simulate_rows_with`] goes about it. Every choice gives the same
+/// result; the fields exist so tests can prove it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Simulate tile rows on all cores (rayon). The only state one row
+    /// hands the next is the AKBs' round-robin pointers; rows are run from
+    /// a guess of them and re-run until every row started from what the
+    /// row before really left, so the result is that of rendering the rows
+    /// one after the other.
+    pub parallel_rows: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            parallel_rows: true,
+        }
+    }
+}
+
+/// What every row of one run shares.
+struct RowContext<'a> {
+    params: &'a NamiParams,
+    program: &'a Program,
+}
+
+/// One tile row with triangles.
+struct RowWork {
+    row: u64,
+    y0: i64,
+    setups: Vec<TriangleSetup>,
+}
+
+/// How a row's simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowEnd {
+    /// Every block emptied after this many clocks.
+    Done(u64),
+    /// The clock limit was passed at this clock of the row.
+    Limit(u64),
+    /// No progress for `stalled` clocks, noticed at clock `at`.
+    Deadlock { at: u64, stalled: u64 },
+}
+
+fn new_groups(params: &NamiParams) -> Vec<ShaderGroup> {
+    (0..params.group_count())
+        .map(|g| ShaderGroup::new(params, g))
+        .collect()
+}
+
+/// Simulate one tile row on `groups` until every block is empty, more
+/// than `limit` clocks pass, or nothing progresses for `DEADLOCK_CLOCKS`.
+fn run_row(
+    ctx: &RowContext<'_>,
+    groups: &mut [ShaderGroup],
+    w: &RowWork,
+    frame: &mut Framebuffer,
+    seq: &mut u64,
+    limit: u64,
+) -> RowEnd {
+    for g in groups.iter_mut() {
+        for r in &mut g.rasterizers {
+            r.start_row(w.y0 as u32, &w.setups, ctx.params.horizontal_culling);
+        }
+        g.akb.start_row();
+        g.elt.start_row();
+    }
+    let mut written = Vec::with_capacity(LANES);
+    let mut clock = 0u64;
+    let mut last_progress = (0u64, u64::MAX);
+    loop {
+        for g in groups.iter_mut() {
+            g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+        }
+        clock += 1;
+        if groups.iter().all(ShaderGroup::is_done) {
+            return RowEnd::Done(clock);
+        }
+        if clock > limit {
+            return RowEnd::Limit(clock);
+        }
+        if clock % 65_536 == 0 {
+            let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
+            if progress != last_progress.1 {
+                last_progress = (clock, progress);
+            } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                return RowEnd::Deadlock {
+                    at: clock,
+                    stalled: clock - last_progress.0,
+                };
+            }
+        }
+    }
+}
+
+/// One row simulated on its own: where it started, how it ended, what it
+/// counted and drew.
+struct RowRun {
+    start: Vec<RoundRobin>,
+    end_state: Vec<RoundRobin>,
+    end: RowEnd,
+    groups: Vec<ShaderGroup>,
+    band: Framebuffer,
+    pixels_numbered: u64,
+}
+
+fn run_row_from(ctx: &RowContext<'_>, w: &RowWork, start: &[RoundRobin], clear: [u8; 3]) -> RowRun {
+    let params = ctx.params;
+    let mut groups = new_groups(params);
+    for (g, rr) in groups.iter_mut().zip(start) {
+        g.akb.set_round_robin(rr);
+    }
+    let y0 = w.y0.max(0) as usize;
+    let height = (params.tile_size as usize).min(params.screen_height as usize - y0);
+    let mut band = Framebuffer::band(params.screen_width as usize, y0, height, clear);
+    let mut seq = 0u64;
+    let end = run_row(ctx, &mut groups, w, &mut band, &mut seq, MAX_CLOCKS);
+    RowRun {
+        start: start.to_vec(),
+        end_state: groups.iter().map(|g| g.akb.round_robin()).collect(),
+        end,
+        groups,
+        band,
+        pixels_numbered: seq,
+    }
+}
+
+/// Rows on all cores, exactly as if rendered one after the other (see
+/// [`SimOptions::parallel_rows`]), then the errors and totals the
+/// sequential run would have produced.
+fn simulate_rows_in_parallel(
+    ctx: &RowContext<'_>,
+    clear: [u8; 3],
+    work: &[RowWork],
+    result: &mut FrameResult,
+    row_clocks: &mut [u64],
+) -> Result<(), SimError> {
+    use rayon::prelude::*;
+    let initial: Vec<RoundRobin> = new_groups(ctx.params)
+        .iter()
+        .map(|g| g.akb.round_robin())
+        .collect();
+    let mut runs: Vec<Option<RowRun>> = work.iter().map(|_| None).collect();
+    // Rounds: find the exact prefix (rows that started where the row
+    // before really ended); the first row after it gets its exact start,
+    // later rows the end of the row before them when that run stands, else
+    // the same start (rows of a frame tend to leave the pointers alike).
+    // Each round fixes at least one more row. The first round runs only as
+    // many rows as there are threads, since until row 0 has run there is
+    // nothing better to guess than the pointers of fresh blocks.
+    let threads = rayon::current_num_threads().max(1);
+    let mut round = 0;
+    loop {
+        let mut expected = initial.clone();
+        let mut first = work.len();
+        for (i, run) in runs.iter().enumerate() {
+            match run {
+                Some(run) if run.start == expected => {
+                    if !matches!(run.end, RowEnd::Done(_)) {
+                        break; // an error ends the frame here
+                    }
+                    expected = run.end_state.clone();
+                }
+                _ => {
+                    first = i;
+                    break;
+                }
+            }
+        }
+        if first == work.len() || runs[first].as_ref().is_some_and(|r| r.start == expected) {
+            break;
+        }
+        let last = if round == 0 {
+            (first + threads).min(work.len())
+        } else {
+            work.len()
+        };
+        let mut todo: Vec<(usize, Vec<RoundRobin>)> = Vec::new();
+        let mut previous_stands = false;
+        for i in first..last {
+            let guess = if i == first {
+                expected.clone()
+            } else {
+                match &runs[i - 1] {
+                    Some(r) if previous_stands => r.end_state.clone(),
+                    _ => expected.clone(),
+                }
+            };
+            previous_stands = runs[i].as_ref().is_some_and(|r| r.start == guess);
+            if !previous_stands {
+                todo.push((i, guess));
+            }
+        }
+        let fresh: Vec<(usize, RowRun)> = todo
+            .into_par_iter()
+            .map(|(i, guess)| (i, run_row_from(ctx, &work[i], &guess, clear)))
+            .collect();
+        for (i, run) in fresh {
+            runs[i] = Some(run);
+        }
+        round += 1;
+    }
+    let mut total_clocks = 0u64;
+    let mut seq_base = 0u64;
+    let rows_start = result.rows.start;
+    for (w, run) in work.iter().zip(&runs) {
+        let run = run.as_ref().expect("every row has run");
+        // The first clock of this row at which the sequential run's limit
+        // check (made after every clock but the last) would fire.
+        let over = (MAX_CLOCKS + 1).saturating_sub(total_clocks).max(1);
+        let too_long = SimError::TooLong {
+            clocks: total_clocks + over,
+            limit: MAX_CLOCKS,
+        };
+        match run.end {
+            RowEnd::Done(c) => {
+                if c >= 2 && over < c {
+                    return Err(too_long);
+                }
+                total_clocks += c;
+                row_clocks[(w.row - rows_start) as usize] = c;
+            }
+            RowEnd::Limit(_) => return Err(too_long),
+            RowEnd::Deadlock { at, stalled } => {
+                if over <= at {
+                    return Err(too_long);
+                }
+                return Err(SimError::Deadlock {
+                    row: w.row,
+                    clocks: stalled,
+                });
+            }
+        }
+        for g in &run.groups {
+            add_group(result, g);
+        }
+        result.framebuffer.paste(&run.band, seq_base);
+        seq_base += run.pixels_numbered;
+    }
+    Ok(())
+}
+
+fn add_group(result: &mut FrameResult, g: &ShaderGroup) {
+    for r in &g.rasterizers {
+        add_raster(&mut result.raster, &r.stats);
+    }
+    add_sdn(&mut result.sdn, &g.sdn.stats);
+    add_akb(&mut result.akb, &g.akb.stats);
+    add_ske(&mut result.ske, &g.ske.stats);
+    add_elt(&mut result.elt, &g.elt.stats);
 }
 
 fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {
