@@ -257,34 +257,6 @@ impl Akb {
     pub fn start_row(&mut self) {
         self.last_add_clock = None;
     }
-
-    /// The state an empty AKB carries from one tile row into the next: its
-    /// round-robin pointers (the NMB that took the last Nami, and the slot
-    /// each NMB sent last). Everything else is empty or reset between rows
-    /// (Nami IDs only ever meet IDs of the same row).
-    pub fn round_robin(&self) -> RoundRobin {
-        RoundRobin {
-            last_added: self.last_added,
-            last_sent: self.nmbs.iter().map(|n| n.last_sent).collect(),
-        }
-    }
-
-    /// Start from another AKB's round-robin pointers (see [`Akb::round_robin`]).
-    pub fn set_round_robin(&mut self, state: &RoundRobin) {
-        self.last_added = state.last_added;
-        for (nmb, &last) in self.nmbs.iter_mut().zip(&state.last_sent) {
-            nmb.last_sent = last;
-        }
-    }
-}
-
-/// The round-robin pointers of an AKB and its NMBs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoundRobin {
-    /// The NMB that received the last Nami.
-    pub last_added: usize,
-    /// Per NMB, the slot sent for execution last.
-    pub last_sent: Vec<usize>,
 }
 
 #[cfg(test)]

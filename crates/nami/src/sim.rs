@@ -15,7 +15,7 @@
 //! cache while HDMI scans the other), so they are simulated one after the
 //! other from an empty pipeline.
 
-use crate::akb::{Akb, AkbStats, RoundRobin};
+use crate::akb::{Akb, AkbStats};
 use crate::elt::{Elt, EltStats, ExportPixel};
 use crate::frame::FrameTiming;
 use crate::params::NamiParams;
@@ -79,9 +79,6 @@ pub struct Framebuffer {
     pub height: usize,
     /// Colours, row-major.
     pub pixels: Vec<u16>,
-    /// Screen row of the first pixel row held (0 for a whole frame; a tile
-    /// row's band when rows are simulated apart).
-    y0: usize,
     in_flight: Vec<u16>,
     last_seq: Vec<u64>,
     /// Pixels rasterized while an earlier pixel for the same address was
@@ -98,7 +95,6 @@ impl Framebuffer {
         Framebuffer {
             width,
             height,
-            y0: 0,
             pixels: vec![crate::shader::pack_rgb565(clear); n],
             in_flight: vec![0; n],
             last_seq: vec![0; n],
@@ -107,31 +103,24 @@ impl Framebuffer {
         }
     }
 
-    /// Screen rows `y0 .. y0 + height` of a frame cleared to `clear`.
-    fn band(width: usize, y0: usize, height: usize, clear: [u8; 3]) -> Framebuffer {
-        Framebuffer {
-            y0,
-            ..Framebuffer::new(width, height, clear)
+    /// Take the pixels another frame of the same size drew (those it wrote
+    /// or has in flight), and its ordering counts. Used to join the frames
+    /// of groups simulated apart, whose pixels never overlap.
+    fn merge(&mut self, other: &Framebuffer) {
+        for i in 0..self.pixels.len() {
+            if other.last_seq[i] != 0 || other.in_flight[i] != 0 {
+                self.pixels[i] = other.pixels[i];
+                self.in_flight[i] = other.in_flight[i];
+                self.last_seq[i] = other.last_seq[i];
+            }
         }
-    }
-
-    /// Copy a band into this frame. Its pixel sequence numbers started at
-    /// 0; `seq_base` is where they start in the whole frame's order.
-    fn paste(&mut self, band: &Framebuffer, seq_base: u64) {
-        let at = (band.y0 - self.y0) * self.width;
-        let n = band.pixels.len();
-        self.pixels[at..at + n].copy_from_slice(&band.pixels);
-        self.in_flight[at..at + n].copy_from_slice(&band.in_flight);
-        for (dst, &src) in self.last_seq[at..at + n].iter_mut().zip(&band.last_seq) {
-            *dst = if src == 0 { 0 } else { src + seq_base };
-        }
-        self.stale_previous_reads += band.stale_previous_reads;
-        self.out_of_order_writes += band.out_of_order_writes;
+        self.stale_previous_reads += other.stale_previous_reads;
+        self.out_of_order_writes += other.out_of_order_writes;
     }
 
     /// The previous colour for a pixel being rasterized (and note it in flight).
     fn read_for_raster(&mut self, x: u16, y: u16) -> [u8; 3] {
-        let i = (y as usize - self.y0) * self.width + x as usize;
+        let i = y as usize * self.width + x as usize;
         if self.in_flight[i] > 0 {
             self.stale_previous_reads += 1;
         }
@@ -141,7 +130,7 @@ impl Framebuffer {
 
     /// A cache bank writes an exported pixel.
     fn write(&mut self, p: &ExportPixel) {
-        let i = (p.y as usize - self.y0) * self.width + p.x as usize;
+        let i = p.y as usize * self.width + p.x as usize;
         self.in_flight[i] = self.in_flight[i].saturating_sub(1);
         // last_seq holds seq + 1 of the newest pixel written (0: none yet).
         if p.seq + 1 < self.last_seq[i] {
@@ -429,13 +418,18 @@ pub fn simulate_rows_with(
         elt: EltStats::default(),
         framebuffer: frame,
     };
-    let ctx = RowContext { params, program };
-    if options.parallel_rows {
-        simulate_rows_in_parallel(&ctx, scene.clear, &work, &mut result, &mut row_clocks)?;
-    } else {
+    let ctx = RowContext {
+        params,
+        program,
+        skip_idle: options.skip_idle,
+    };
+    let parallel_done = options.parallel_groups
+        && simulate_groups_in_parallel(&ctx, scene.clear, &work, &mut result, &mut row_clocks)
+            .is_some();
+    if !parallel_done {
         // One set of blocks renders every row in turn, as the hardware does.
         let mut groups = new_groups(params);
-        let mut seq = 0u64;
+        let mut seqs = vec![0u64; groups.len()];
         let mut total_clocks = 0u64;
         for w in &work {
             let limit = MAX_CLOCKS.saturating_sub(total_clocks);
@@ -444,7 +438,7 @@ pub fn simulate_rows_with(
                 &mut groups,
                 w,
                 &mut result.framebuffer,
-                &mut seq,
+                &mut seqs,
                 limit,
             );
             match end {
@@ -478,18 +472,22 @@ pub fn simulate_rows_with(
 /// result; the fields exist so tests can prove it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimOptions {
-    /// Simulate tile rows on all cores (rayon). The only state one row
-    /// hands the next is the AKBs' round-robin pointers; rows are run from
-    /// a guess of them and re-run until every row started from what the
-    /// row before really left, so the result is that of rendering the rows
-    /// one after the other.
-    pub parallel_rows: bool,
+    /// Simulate the shader groups on all cores (rayon), each through every
+    /// tile row. Rows are not independent (the AKBs' round-robin pointers
+    /// carry over from one row to the next), but groups are: they share no
+    /// work and draw disjoint pixels; all they share is the row's end, when
+    /// the last of them is done. Implies skipping idle clocks.
+    pub parallel_groups: bool,
+    /// Skip the clocks of a group whose blocks are all empty (exact: such
+    /// a clock only gives its SKE a null Nami, which is counted instead).
+    pub skip_idle: bool,
 }
 
 impl Default for SimOptions {
     fn default() -> Self {
         SimOptions {
-            parallel_rows: true,
+            parallel_groups: true,
+            skip_idle: true,
         }
     }
 }
@@ -498,6 +496,7 @@ impl Default for SimOptions {
 struct RowContext<'a> {
     params: &'a NamiParams,
     program: &'a Program,
+    skip_idle: bool,
 }
 
 /// One tile row with triangles.
@@ -531,7 +530,7 @@ fn run_row(
     groups: &mut [ShaderGroup],
     w: &RowWork,
     frame: &mut Framebuffer,
-    seq: &mut u64,
+    seqs: &mut [u64],
     limit: u64,
 ) -> RowEnd {
     for g in groups.iter_mut() {
@@ -544,176 +543,165 @@ fn run_row(
     let mut written = Vec::with_capacity(LANES);
     let mut clock = 0u64;
     let mut last_progress = (0u64, u64::MAX);
-    loop {
-        for g in groups.iter_mut() {
-            g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+    // A group whose blocks are all empty stays so for the rest of the row
+    // (groups share no work), and all its clock does is give its SKE a null
+    // Nami: such clocks are skipped and their slots added when the row ends.
+    let mut idle_since: Vec<Option<u64>> = groups
+        .iter()
+        .map(|g| (ctx.skip_idle && g.is_done()).then_some(0))
+        .collect();
+    let end = loop {
+        for ((g, idle), seq) in groups.iter_mut().zip(&idle_since).zip(seqs.iter_mut()) {
+            if idle.is_none() {
+                g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+            }
         }
         clock += 1;
-        if groups.iter().all(ShaderGroup::is_done) {
-            return RowEnd::Done(clock);
+        let mut all_done = true;
+        for (g, idle) in groups.iter().zip(idle_since.iter_mut()) {
+            if idle.is_none() {
+                if !g.is_done() {
+                    all_done = false;
+                } else if ctx.skip_idle {
+                    *idle = Some(clock);
+                }
+            }
+        }
+        if all_done {
+            break RowEnd::Done(clock);
         }
         if clock > limit {
-            return RowEnd::Limit(clock);
+            break RowEnd::Limit(clock);
         }
         if clock % 65_536 == 0 {
             let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
             if progress != last_progress.1 {
                 last_progress = (clock, progress);
             } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
-                return RowEnd::Deadlock {
+                break RowEnd::Deadlock {
                     at: clock,
                     stalled: clock - last_progress.0,
                 };
             }
         }
+    };
+    for (g, idle) in groups.iter_mut().zip(&idle_since) {
+        if let Some(since) = idle {
+            g.ske.stats.slots += clock - since;
+            g.ske.stats.null_nami += clock - since;
+        }
     }
+    end
 }
 
-/// One row simulated on its own: where it started, how it ended, what it
-/// counted and drew.
-struct RowRun {
-    start: Vec<RoundRobin>,
-    end_state: Vec<RoundRobin>,
-    end: RowEnd,
-    groups: Vec<ShaderGroup>,
-    band: Framebuffer,
-    pixels_numbered: u64,
+/// One group's share of a frame, simulated on its own.
+struct GroupFrame {
+    /// The group after the last row (its counters hold the whole frame).
+    group: ShaderGroup,
+    /// Per row of `work`, the clock after which the group was done.
+    done: Vec<u64>,
+    /// The frame as this group drew it (only its own pixels differ from
+    /// the clear colour's).
+    frame: Framebuffer,
 }
 
-fn run_row_from(ctx: &RowContext<'_>, w: &RowWork, start: &[RoundRobin], clear: [u8; 3]) -> RowRun {
+/// Simulate group `index` through every row, or `None` if a row of it
+/// passes the clock limit or stalls: the caller then runs the frame the
+/// reference way, which reports that error exactly as it always has.
+fn run_group_rows(
+    ctx: &RowContext<'_>,
+    index: usize,
+    work: &[RowWork],
+    clear: [u8; 3],
+) -> Option<GroupFrame> {
     let params = ctx.params;
-    let mut groups = new_groups(params);
-    for (g, rr) in groups.iter_mut().zip(start) {
-        g.akb.set_round_robin(rr);
-    }
-    let y0 = w.y0.max(0) as usize;
-    let height = (params.tile_size as usize).min(params.screen_height as usize - y0);
-    let mut band = Framebuffer::band(params.screen_width as usize, y0, height, clear);
+    let mut group = ShaderGroup::new(params, index);
+    let mut frame = Framebuffer::new(
+        params.screen_width as usize,
+        params.screen_height as usize,
+        clear,
+    );
     let mut seq = 0u64;
-    let end = run_row(ctx, &mut groups, w, &mut band, &mut seq, MAX_CLOCKS);
-    RowRun {
-        start: start.to_vec(),
-        end_state: groups.iter().map(|g| g.akb.round_robin()).collect(),
-        end,
-        groups,
-        band,
-        pixels_numbered: seq,
+    let mut written = Vec::with_capacity(LANES);
+    let mut done = Vec::with_capacity(work.len());
+    for w in work {
+        for r in &mut group.rasterizers {
+            r.start_row(w.y0 as u32, &w.setups, params.horizontal_culling);
+        }
+        group.akb.start_row();
+        group.elt.start_row();
+        let mut clock = 0u64;
+        let mut last_progress = (0u64, u64::MAX);
+        loop {
+            group.clock(
+                clock,
+                &w.setups,
+                ctx.program,
+                &mut frame,
+                &mut seq,
+                &mut written,
+            );
+            clock += 1;
+            if group.is_done() {
+                break;
+            }
+            if clock > MAX_CLOCKS {
+                return None;
+            }
+            if clock % 65_536 == 0 {
+                let progress = group.progress();
+                if progress != last_progress.1 {
+                    last_progress = (clock, progress);
+                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                    return None;
+                }
+            }
+        }
+        done.push(clock);
     }
+    Some(GroupFrame { group, done, frame })
 }
 
-/// Rows on all cores, exactly as if rendered one after the other (see
-/// [`SimOptions::parallel_rows`]), then the errors and totals the
-/// sequential run would have produced.
-fn simulate_rows_in_parallel(
+/// The groups on all cores, each through every row. A row ends when its
+/// last group is done; a group done earlier only gives its SKE a null Nami
+/// each remaining clock of the row, which is counted here. `None` when a
+/// group hit a limit or the frame as a whole passes the clock limit (see
+/// [`run_group_rows`]).
+fn simulate_groups_in_parallel(
     ctx: &RowContext<'_>,
     clear: [u8; 3],
     work: &[RowWork],
     result: &mut FrameResult,
     row_clocks: &mut [u64],
-) -> Result<(), SimError> {
+) -> Option<()> {
     use rayon::prelude::*;
-    let initial: Vec<RoundRobin> = new_groups(ctx.params)
-        .iter()
-        .map(|g| g.akb.round_robin())
-        .collect();
-    let mut runs: Vec<Option<RowRun>> = work.iter().map(|_| None).collect();
-    // Rounds: find the exact prefix (rows that started where the row
-    // before really ended); the first row after it gets its exact start,
-    // later rows the end of the row before them when that run stands, else
-    // the same start (rows of a frame tend to leave the pointers alike).
-    // Each round fixes at least one more row. The first round runs only as
-    // many rows as there are threads, since until row 0 has run there is
-    // nothing better to guess than the pointers of fresh blocks.
-    let threads = rayon::current_num_threads().max(1);
-    let mut round = 0;
-    loop {
-        let mut expected = initial.clone();
-        let mut first = work.len();
-        for (i, run) in runs.iter().enumerate() {
-            match run {
-                Some(run) if run.start == expected => {
-                    if !matches!(run.end, RowEnd::Done(_)) {
-                        break; // an error ends the frame here
-                    }
-                    expected = run.end_state.clone();
-                }
-                _ => {
-                    first = i;
-                    break;
-                }
-            }
-        }
-        if first == work.len() || runs[first].as_ref().is_some_and(|r| r.start == expected) {
-            break;
-        }
-        let last = if round == 0 {
-            (first + threads).min(work.len())
-        } else {
-            work.len()
-        };
-        let mut todo: Vec<(usize, Vec<RoundRobin>)> = Vec::new();
-        let mut previous_stands = false;
-        for i in first..last {
-            let guess = if i == first {
-                expected.clone()
-            } else {
-                match &runs[i - 1] {
-                    Some(r) if previous_stands => r.end_state.clone(),
-                    _ => expected.clone(),
-                }
-            };
-            previous_stands = runs[i].as_ref().is_some_and(|r| r.start == guess);
-            if !previous_stands {
-                todo.push((i, guess));
-            }
-        }
-        let fresh: Vec<(usize, RowRun)> = todo
-            .into_par_iter()
-            .map(|(i, guess)| (i, run_row_from(ctx, &work[i], &guess, clear)))
-            .collect();
-        for (i, run) in fresh {
-            runs[i] = Some(run);
-        }
-        round += 1;
-    }
+    let groups: Vec<GroupFrame> = (0..ctx.params.group_count())
+        .into_par_iter()
+        .map(|g| run_group_rows(ctx, g, work, clear))
+        .collect::<Option<Vec<_>>>()?;
     let mut total_clocks = 0u64;
-    let mut seq_base = 0u64;
     let rows_start = result.rows.start;
-    for (w, run) in work.iter().zip(&runs) {
-        let run = run.as_ref().expect("every row has run");
-        // The first clock of this row at which the sequential run's limit
-        // check (made after every clock but the last) would fire.
-        let over = (MAX_CLOCKS + 1).saturating_sub(total_clocks).max(1);
-        let too_long = SimError::TooLong {
-            clocks: total_clocks + over,
-            limit: MAX_CLOCKS,
-        };
-        match run.end {
-            RowEnd::Done(c) => {
-                if c >= 2 && over < c {
-                    return Err(too_long);
-                }
-                total_clocks += c;
-                row_clocks[(w.row - rows_start) as usize] = c;
-            }
-            RowEnd::Limit(_) => return Err(too_long),
-            RowEnd::Deadlock { at, stalled } => {
-                if over <= at {
-                    return Err(too_long);
-                }
-                return Err(SimError::Deadlock {
-                    row: w.row,
-                    clocks: stalled,
-                });
-            }
+    let mut idle = vec![0u64; groups.len()];
+    for (i, w) in work.iter().enumerate() {
+        let clocks = groups.iter().map(|g| g.done[i]).max().unwrap_or(0);
+        // The reference run checks the limit after every clock of a row but
+        // its last; past it, let that run report the error.
+        if clocks >= 2 && total_clocks + clocks - 1 > MAX_CLOCKS {
+            return None;
         }
-        for g in &run.groups {
-            add_group(result, g);
+        total_clocks += clocks;
+        row_clocks[(w.row - rows_start) as usize] = clocks;
+        for (g, idle) in groups.iter().zip(idle.iter_mut()) {
+            *idle += clocks - g.done[i];
         }
-        result.framebuffer.paste(&run.band, seq_base);
-        seq_base += run.pixels_numbered;
     }
-    Ok(())
+    for (mut g, idle) in groups.into_iter().zip(idle) {
+        g.group.ske.stats.slots += idle;
+        g.group.ske.stats.null_nami += idle;
+        add_group(result, &g.group);
+        result.framebuffer.merge(&g.frame);
+    }
+    Some(())
 }
 
 fn add_group(result: &mut FrameResult, g: &ShaderGroup) {
