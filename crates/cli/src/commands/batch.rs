@@ -396,7 +396,6 @@ fn analyze_program(
 /// The summary keys of the analyze report (everything but the listing and
 /// the per-resource bound details), plus `function`, `error` and `hints`.
 fn summary(r: &AnalyzeReport, hints: Option<&Path>) -> Value {
-    let value = |v: &dyn erased::ToValue| v.to_value();
     json!({
         "file": r.file,
         "function": r.program,
@@ -429,19 +428,10 @@ fn summary(r: &AnalyzeReport, hints: Option<&Path>) -> Value {
     })
 }
 
-/// Serialize report parts behind one object-safe call (serde's
-/// `Serialize` is not object safe).
-mod erased {
-    /// A value that turns into JSON.
-    pub trait ToValue {
-        /// The JSON value (`null` if it cannot be represented).
-        fn to_value(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> ToValue for T {
-        fn to_value(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-        }
-    }
+/// A report part as JSON (`null` if it cannot be represented, which the
+/// report's plain numbers and strings never are).
+fn value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 // ---------------------------------------------------------------- diff ----
