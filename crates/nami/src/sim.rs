@@ -10,10 +10,12 @@
 //! valid masks at the end of the clock.
 //!
 //! A tile row ends when every block of every group is empty; its clock count
-//! is what the report compares with the 204,800-clock budget. Rows are
-//! independent (the rasterizers render into one bank of the double-buffered
-//! cache while HDMI scans the other), so they are simulated one after the
-//! other from an empty pipeline.
+//! is what the report compares with the 204,800-clock budget. Each row
+//! starts from an empty pipeline (the rasterizers render into one bank of
+//! the double-buffered cache while HDMI scans the other); only the AKBs'
+//! round-robin pointers carry over. Groups share no work, so by default
+//! each group runs through every row on its own thread ([`SimOptions`]),
+//! which gives exactly what stepping them together does.
 
 use crate::akb::{Akb, AkbStats};
 use crate::elt::{Elt, EltStats, ExportPixel};
@@ -452,7 +454,7 @@ pub fn simulate_rows_with(
                         limit: MAX_CLOCKS,
                     })
                 }
-                RowEnd::Deadlock { stalled, .. } => {
+                RowEnd::Deadlock { stalled } => {
                     return Err(SimError::Deadlock {
                         row: w.row,
                         clocks: stalled,
@@ -513,8 +515,8 @@ enum RowEnd {
     Done(u64),
     /// The clock limit was passed at this clock of the row.
     Limit(u64),
-    /// No progress for `stalled` clocks, noticed at clock `at`.
-    Deadlock { at: u64, stalled: u64 },
+    /// No progress for `stalled` clocks.
+    Deadlock { stalled: u64 },
 }
 
 fn new_groups(params: &NamiParams) -> Vec<ShaderGroup> {
@@ -579,7 +581,6 @@ fn run_row(
                 last_progress = (clock, progress);
             } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
                 break RowEnd::Deadlock {
-                    at: clock,
                     stalled: clock - last_progress.0,
                 };
             }
