@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Simulate a program on a compute unit and report where the time goes.
     Analyze(commands::analyze::Args),
+    /// Analyze every program of a corpus in parallel (JSON lines), or compare two runs (--diff).
+    Batch(commands::batch::Args),
     /// List the built-in architecture models (or one model's parameters).
     Archs(commands::archs::Args),
     /// Show the control-flow graph: blocks, edges, loops and branch kinds.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Batch(args) => commands::batch::run(args),
         Command::Archs(args) => commands::archs::run(args),
         Command::Cfg(args) => commands::cfg::run(args),
         Command::Hints(args) => commands::hints::run(args),

@@ -3,7 +3,8 @@
 //! Each benchmark simulates one tile row of a built-in scene; criterion's
 //! throughput is set to the row's clock count, so "elem/s" reads as simulated
 //! clocks per second (all twenty rasterizers and ten SDN/AKB/SKE/ELT groups
-//! advance one clock per element).
+//! advance one clock per element). Each row is measured on one core (the
+//! groups one after the other) and with the groups on all cores.
 
 // criterion_group! generates a public function without a doc comment.
 #![allow(missing_docs)]
@@ -12,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shadersim_nami::params::NamiParams;
 use shadersim_nami::scene::Scene;
 use shadersim_nami::shader::Program;
-use shadersim_nami::sim::simulate_rows;
+use shadersim_nami::sim::{simulate_rows, simulate_rows_with, SimOptions};
 use std::time::Duration;
 
 fn cycle_loop(c: &mut Criterion) {
@@ -28,9 +29,23 @@ fn cycle_loop(c: &mut Criterion) {
             .expect("row simulates")
             .total_clocks();
         group.throughput(Throughput::Elements(clocks));
-        group.bench_function(format!("{name} tile row 0 ({clocks} clocks)"), |b| {
-            b.iter(|| simulate_rows(&params, &scene, &program, 0..1).map(|r| r.total_clocks()))
-        });
+        let one_core = SimOptions {
+            parallel_groups: false,
+            skip_idle: true,
+        };
+        group.bench_function(
+            format!("{name} tile row 0 ({clocks} clocks), one core"),
+            |b| {
+                b.iter(|| {
+                    simulate_rows_with(&params, &scene, &program, 0..1, &one_core)
+                        .map(|r| r.total_clocks())
+                })
+            },
+        );
+        group.bench_function(
+            format!("{name} tile row 0 ({clocks} clocks), all cores"),
+            |b| b.iter(|| simulate_rows(&params, &scene, &program, 0..1).map(|r| r.total_clocks())),
+        );
     }
     group.finish();
 }

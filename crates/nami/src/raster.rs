@@ -142,6 +142,18 @@ pub struct PixelWalk {
     pub tile_size: u32,
 }
 
+/// `(a / b, a % b)`; with a shift and a mask when `b` is a power of two
+/// (tile sizes are), since the walk runs for every pixel position and a
+/// division by a value known only at run time is slow.
+#[inline(always)]
+fn div_rem(a: u32, b: u32) -> (u32, u32) {
+    if b.is_power_of_two() {
+        (a >> b.trailing_zeros(), a & (b - 1))
+    } else {
+        (a / b, a % b)
+    }
+}
+
 impl PixelWalk {
     /// Screen (x, line within the tile row) of walk position `p` (0..tile^2).
     ///
@@ -153,13 +165,15 @@ impl PixelWalk {
     pub fn position(&self, p: u32) -> (u32, u32) {
         let ts = self.tile_size;
         match self.interleave {
-            PixelInterleave::R20n => (self.rasterizer + self.rasterizer_count * (p % ts), p / ts),
+            PixelInterleave::R20n => {
+                let (line, x) = div_rem(p, ts);
+                (self.rasterizer + self.rasterizer_count * x, line)
+            }
             PixelInterleave::Quad => {
                 let quad = p / 4;
                 let sub = p % 4;
                 let quads_across = ts / 2;
-                let qx = quad % quads_across;
-                let qy = quad / quads_across;
+                let (qy, qx) = div_rem(quad, quads_across);
                 (
                     self.rasterizer * ts + 2 * qx + (sub & 1),
                     2 * qy + (sub >> 1),

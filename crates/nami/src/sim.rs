@@ -10,10 +10,12 @@
 //! valid masks at the end of the clock.
 //!
 //! A tile row ends when every block of every group is empty; its clock count
-//! is what the report compares with the 204,800-clock budget. Rows are
-//! independent (the rasterizers render into one bank of the double-buffered
-//! cache while HDMI scans the other), so they are simulated one after the
-//! other from an empty pipeline.
+//! is what the report compares with the 204,800-clock budget. Each row
+//! starts from an empty pipeline (the rasterizers render into one bank of
+//! the double-buffered cache while HDMI scans the other); only the AKBs'
+//! round-robin pointers carry over. Groups share no work, so by default
+//! each group runs through every row on its own thread ([`SimOptions`]),
+//! which gives exactly what stepping them together does.
 
 use crate::akb::{Akb, AkbStats};
 use crate::elt::{Elt, EltStats, ExportPixel};
@@ -101,6 +103,21 @@ impl Framebuffer {
             stale_previous_reads: 0,
             out_of_order_writes: 0,
         }
+    }
+
+    /// Take the pixels another frame of the same size drew (those it wrote
+    /// or has in flight), and its ordering counts. Used to join the frames
+    /// of groups simulated apart, whose pixels never overlap.
+    fn merge(&mut self, other: &Framebuffer) {
+        for i in 0..self.pixels.len() {
+            if other.last_seq[i] != 0 || other.in_flight[i] != 0 {
+                self.pixels[i] = other.pixels[i];
+                self.in_flight[i] = other.in_flight[i];
+                self.last_seq[i] = other.last_seq[i];
+            }
+        }
+        self.stale_previous_reads += other.stale_previous_reads;
+        self.out_of_order_writes += other.out_of_order_writes;
     }
 
     /// The previous colour for a pixel being rasterized (and note it in flight).
@@ -312,6 +329,18 @@ pub fn simulate_rows(
     program: &Program,
     rows: Range<u64>,
 ) -> Result<FrameResult, SimError> {
+    simulate_rows_with(params, scene, program, rows, &SimOptions::default())
+}
+
+/// [`simulate_rows`] with the simulation strategy chosen (the result is
+/// the same whatever it is).
+pub fn simulate_rows_with(
+    params: &NamiParams,
+    scene: &Scene,
+    program: &Program,
+    rows: Range<u64>,
+    options: &SimOptions,
+) -> Result<FrameResult, SimError> {
     if program.len() as u64 > params.icache_instructions {
         return Err(SimError::ShaderTooLong {
             len: program.len(),
@@ -330,14 +359,11 @@ pub fn simulate_rows(
         .iter()
         .filter_map(TriangleSetup::new)
         .collect();
-    let mut frame = Framebuffer::new(
+    let frame = Framebuffer::new(
         params.screen_width as usize,
         params.screen_height as usize,
         scene.clear,
     );
-    let mut groups: Vec<ShaderGroup> = (0..params.group_count())
-        .map(|g| ShaderGroup::new(params, g))
-        .collect();
     let ts = params.tile_size as i64;
     let rows_y0 = rows.start as i64 * ts;
     let rows_y1 = rows.end as i64 * ts;
@@ -363,66 +389,27 @@ pub fn simulate_rows(
             limit: MAX_CLOCKS,
         });
     }
-    let mut total_clocks = 0u64;
-    let mut row_clocks = Vec::new();
+    // The rows that have triangles, each with its vertically culled
+    // triangles (only those reaching the row's pixel centres).
+    let mut row_clocks = vec![0u64; (rows.end - rows.start) as usize];
     let mut triangle_rows = 0;
-    let mut seq = 0u64;
-    let mut written = Vec::with_capacity(LANES);
+    let mut work: Vec<RowWork> = Vec::new();
     for row in rows.clone() {
         let y0 = row as i64 * ts;
-        // Vertical culling: only triangles reaching this row's pixel centres.
         let setups: Vec<TriangleSetup> = setups_all
             .iter()
             .filter(|s| s.overlaps_rows(y0, y0 + ts))
             .copied()
             .collect();
         triangle_rows += setups.len() as u64;
-        if setups.is_empty() {
-            row_clocks.push(0);
-            continue;
+        if !setups.is_empty() {
+            work.push(RowWork { row, y0, setups });
         }
-        for g in &mut groups {
-            for r in &mut g.rasterizers {
-                r.start_row(y0 as u32, &setups, params.horizontal_culling);
-            }
-            g.akb.start_row();
-            g.elt.start_row();
-        }
-        let mut clock = 0u64;
-        let mut last_progress = (0u64, u64::MAX);
-        loop {
-            for g in &mut groups {
-                g.clock(clock, &setups, program, &mut frame, &mut seq, &mut written);
-            }
-            clock += 1;
-            if groups.iter().all(ShaderGroup::is_done) {
-                break;
-            }
-            if total_clocks + clock > MAX_CLOCKS {
-                return Err(SimError::TooLong {
-                    clocks: total_clocks + clock,
-                    limit: MAX_CLOCKS,
-                });
-            }
-            if clock % 65_536 == 0 {
-                let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
-                if progress != last_progress.1 {
-                    last_progress = (clock, progress);
-                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
-                    return Err(SimError::Deadlock {
-                        row,
-                        clocks: clock - last_progress.0,
-                    });
-                }
-            }
-        }
-        total_clocks += clock;
-        row_clocks.push(clock);
     }
     let mut result = FrameResult {
         timing: FrameTiming::new(params),
-        rows,
-        row_clocks,
+        rows: rows.clone(),
+        row_clocks: Vec::new(),
         triangles: scene.triangles.len(),
         triangles_drawn,
         triangle_rows,
@@ -433,16 +420,299 @@ pub fn simulate_rows(
         elt: EltStats::default(),
         framebuffer: frame,
     };
-    for g in &groups {
-        for r in &g.rasterizers {
-            add_raster(&mut result.raster, &r.stats);
+    let ctx = RowContext {
+        params,
+        program,
+        skip_idle: options.skip_idle,
+    };
+    let parallel_done = options.parallel_groups
+        && simulate_groups_in_parallel(&ctx, scene.clear, &work, &mut result, &mut row_clocks)
+            .is_some();
+    if !parallel_done {
+        // One set of blocks renders every row in turn, as the hardware does.
+        let mut groups = new_groups(params);
+        let mut seqs = vec![0u64; groups.len()];
+        let mut total_clocks = 0u64;
+        for w in &work {
+            let limit = MAX_CLOCKS.saturating_sub(total_clocks);
+            let end = run_row(
+                &ctx,
+                &mut groups,
+                w,
+                &mut result.framebuffer,
+                &mut seqs,
+                limit,
+            );
+            match end {
+                RowEnd::Done(c) => {
+                    total_clocks += c;
+                    row_clocks[(w.row - rows.start) as usize] = c;
+                }
+                RowEnd::Limit(k) => {
+                    return Err(SimError::TooLong {
+                        clocks: total_clocks + k,
+                        limit: MAX_CLOCKS,
+                    })
+                }
+                RowEnd::Deadlock { stalled } => {
+                    return Err(SimError::Deadlock {
+                        row: w.row,
+                        clocks: stalled,
+                    })
+                }
+            }
         }
-        add_sdn(&mut result.sdn, &g.sdn.stats);
-        add_akb(&mut result.akb, &g.akb.stats);
-        add_ske(&mut result.ske, &g.ske.stats);
-        add_elt(&mut result.elt, &g.elt.stats);
+        for g in &groups {
+            add_group(&mut result, g);
+        }
     }
+    result.row_clocks = row_clocks;
     Ok(result)
+}
+
+/// How [`simulate_rows_with`] goes about it. Every choice gives the same
+/// result; the fields exist so tests can prove it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Simulate the shader groups on all cores (rayon), each through every
+    /// tile row. Rows are not independent (the AKBs' round-robin pointers
+    /// carry over from one row to the next), but groups are: they share no
+    /// work and draw disjoint pixels; all they share is the row's end, when
+    /// the last of them is done. Implies skipping idle clocks.
+    pub parallel_groups: bool,
+    /// Skip the clocks of a group whose blocks are all empty (exact: such
+    /// a clock only gives its SKE a null Nami, which is counted instead).
+    pub skip_idle: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            parallel_groups: true,
+            skip_idle: true,
+        }
+    }
+}
+
+/// What every row of one run shares.
+struct RowContext<'a> {
+    params: &'a NamiParams,
+    program: &'a Program,
+    skip_idle: bool,
+}
+
+/// One tile row with triangles.
+struct RowWork {
+    row: u64,
+    y0: i64,
+    setups: Vec<TriangleSetup>,
+}
+
+/// How a row's simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowEnd {
+    /// Every block emptied after this many clocks.
+    Done(u64),
+    /// The clock limit was passed at this clock of the row.
+    Limit(u64),
+    /// No progress for `stalled` clocks.
+    Deadlock { stalled: u64 },
+}
+
+fn new_groups(params: &NamiParams) -> Vec<ShaderGroup> {
+    (0..params.group_count())
+        .map(|g| ShaderGroup::new(params, g))
+        .collect()
+}
+
+/// Simulate one tile row on `groups` until every block is empty, more
+/// than `limit` clocks pass, or nothing progresses for `DEADLOCK_CLOCKS`.
+fn run_row(
+    ctx: &RowContext<'_>,
+    groups: &mut [ShaderGroup],
+    w: &RowWork,
+    frame: &mut Framebuffer,
+    seqs: &mut [u64],
+    limit: u64,
+) -> RowEnd {
+    for g in groups.iter_mut() {
+        for r in &mut g.rasterizers {
+            r.start_row(w.y0 as u32, &w.setups, ctx.params.horizontal_culling);
+        }
+        g.akb.start_row();
+        g.elt.start_row();
+    }
+    let mut written = Vec::with_capacity(LANES);
+    let mut clock = 0u64;
+    let mut last_progress = (0u64, u64::MAX);
+    // A group whose blocks are all empty stays so for the rest of the row
+    // (groups share no work), and all its clock does is give its SKE a null
+    // Nami: such clocks are skipped and their slots added when the row ends.
+    let mut idle_since: Vec<Option<u64>> = groups
+        .iter()
+        .map(|g| (ctx.skip_idle && g.is_done()).then_some(0))
+        .collect();
+    let end = loop {
+        for ((g, idle), seq) in groups.iter_mut().zip(&idle_since).zip(seqs.iter_mut()) {
+            if idle.is_none() {
+                g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+            }
+        }
+        clock += 1;
+        let mut all_done = true;
+        for (g, idle) in groups.iter().zip(idle_since.iter_mut()) {
+            if idle.is_none() {
+                if !g.is_done() {
+                    all_done = false;
+                } else if ctx.skip_idle {
+                    *idle = Some(clock);
+                }
+            }
+        }
+        if all_done {
+            break RowEnd::Done(clock);
+        }
+        if clock > limit {
+            break RowEnd::Limit(clock);
+        }
+        if clock % 65_536 == 0 {
+            let progress: u64 = groups.iter().map(ShaderGroup::progress).sum();
+            if progress != last_progress.1 {
+                last_progress = (clock, progress);
+            } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                break RowEnd::Deadlock {
+                    stalled: clock - last_progress.0,
+                };
+            }
+        }
+    };
+    for (g, idle) in groups.iter_mut().zip(&idle_since) {
+        if let Some(since) = idle {
+            g.ske.stats.slots += clock - since;
+            g.ske.stats.null_nami += clock - since;
+        }
+    }
+    end
+}
+
+/// One group's share of a frame, simulated on its own.
+struct GroupFrame {
+    /// The group after the last row (its counters hold the whole frame).
+    group: ShaderGroup,
+    /// Per row of `work`, the clock after which the group was done.
+    done: Vec<u64>,
+    /// The frame as this group drew it (only its own pixels differ from
+    /// the clear colour's).
+    frame: Framebuffer,
+}
+
+/// Simulate group `index` through every row, or `None` if a row of it
+/// passes the clock limit or stalls: the caller then runs the frame the
+/// reference way, which reports that error exactly as it always has.
+fn run_group_rows(
+    ctx: &RowContext<'_>,
+    index: usize,
+    work: &[RowWork],
+    clear: [u8; 3],
+) -> Option<GroupFrame> {
+    let params = ctx.params;
+    let mut group = ShaderGroup::new(params, index);
+    let mut frame = Framebuffer::new(
+        params.screen_width as usize,
+        params.screen_height as usize,
+        clear,
+    );
+    let mut seq = 0u64;
+    let mut written = Vec::with_capacity(LANES);
+    let mut done = Vec::with_capacity(work.len());
+    for w in work {
+        for r in &mut group.rasterizers {
+            r.start_row(w.y0 as u32, &w.setups, params.horizontal_culling);
+        }
+        group.akb.start_row();
+        group.elt.start_row();
+        let mut clock = 0u64;
+        let mut last_progress = (0u64, u64::MAX);
+        loop {
+            group.clock(
+                clock,
+                &w.setups,
+                ctx.program,
+                &mut frame,
+                &mut seq,
+                &mut written,
+            );
+            clock += 1;
+            if group.is_done() {
+                break;
+            }
+            if clock > MAX_CLOCKS {
+                return None;
+            }
+            if clock % 65_536 == 0 {
+                let progress = group.progress();
+                if progress != last_progress.1 {
+                    last_progress = (clock, progress);
+                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                    return None;
+                }
+            }
+        }
+        done.push(clock);
+    }
+    Some(GroupFrame { group, done, frame })
+}
+
+/// The groups on all cores, each through every row. A row ends when its
+/// last group is done; a group done earlier only gives its SKE a null Nami
+/// each remaining clock of the row, which is counted here. `None` when a
+/// group hit a limit or the frame as a whole passes the clock limit (see
+/// [`run_group_rows`]).
+fn simulate_groups_in_parallel(
+    ctx: &RowContext<'_>,
+    clear: [u8; 3],
+    work: &[RowWork],
+    result: &mut FrameResult,
+    row_clocks: &mut [u64],
+) -> Option<()> {
+    use rayon::prelude::*;
+    let groups: Vec<GroupFrame> = (0..ctx.params.group_count())
+        .into_par_iter()
+        .map(|g| run_group_rows(ctx, g, work, clear))
+        .collect::<Option<Vec<_>>>()?;
+    let mut total_clocks = 0u64;
+    let rows_start = result.rows.start;
+    let mut idle = vec![0u64; groups.len()];
+    for (i, w) in work.iter().enumerate() {
+        let clocks = groups.iter().map(|g| g.done[i]).max().unwrap_or(0);
+        // The reference run checks the limit after every clock of a row but
+        // its last; past it, let that run report the error.
+        if clocks >= 2 && total_clocks + clocks - 1 > MAX_CLOCKS {
+            return None;
+        }
+        total_clocks += clocks;
+        row_clocks[(w.row - rows_start) as usize] = clocks;
+        for (g, idle) in groups.iter().zip(idle.iter_mut()) {
+            *idle += clocks - g.done[i];
+        }
+    }
+    for (mut g, idle) in groups.into_iter().zip(idle) {
+        g.group.ske.stats.slots += idle;
+        g.group.ske.stats.null_nami += idle;
+        add_group(result, &g.group);
+        result.framebuffer.merge(&g.frame);
+    }
+    Some(())
+}
+
+fn add_group(result: &mut FrameResult, g: &ShaderGroup) {
+    for r in &g.rasterizers {
+        add_raster(&mut result.raster, &r.stats);
+    }
+    add_sdn(&mut result.sdn, &g.sdn.stats);
+    add_akb(&mut result.akb, &g.akb.stats);
+    add_ske(&mut result.ske, &g.ske.stats);
+    add_elt(&mut result.elt, &g.elt.stats);
 }
 
 fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {

@@ -79,6 +79,19 @@ impl SkeStats {
     }
 }
 
+/// `clock % n` for a round robin of `n`: a mask when `n` is a power of
+/// two (4 NMBs, a 4-clock pipeline), since this runs every clock of every
+/// group and a run-time division costs more than the rest of the lookup.
+#[inline(always)]
+fn clock_slot(clock: u64, n: usize) -> usize {
+    let n = n as u64;
+    if n.is_power_of_two() {
+        (clock & (n - 1)) as usize
+    } else {
+        (clock % n) as usize
+    }
+}
+
 /// Dynamic data on its way back from the ALU to an NMB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Update {
@@ -115,8 +128,8 @@ impl Ske {
     /// presents, return last-but-pipeline's dynamic data to its NMB.
     pub fn clock(&mut self, clock: u64, akb: &mut Akb, elt: &mut Elt, program: &Program) -> Issue {
         self.stats.slots += 1;
-        let nmb_index = (clock % akb.nmbs.len() as u64) as usize;
-        let ring = (clock % self.in_flight.len() as u64) as usize;
+        let nmb_index = clock_slot(clock, akb.nmbs.len());
+        let ring = clock_slot(clock, self.in_flight.len());
         // The ALU's output now: the Nami issued `pipeline_clocks` ago.
         let alu_out = self.in_flight[ring].take();
         let nmb = &mut akb.nmbs[nmb_index];

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod archs;
+pub mod batch;
 pub mod cfg;
 pub mod coalesce;
 pub mod compile;

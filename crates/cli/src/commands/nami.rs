@@ -82,14 +82,16 @@ pub fn run(args: Args) -> CliResult {
             })?
         }
     };
-    let result = simulate(&params, &scene, &program).map_err(CliError::input)?;
-    let other = if args.no_compare {
-        None
-    } else {
-        let mut other_params = params.clone();
-        other_params.pixel_interleave = params.pixel_interleave.other();
-        Some(simulate(&other_params, &scene, &program).map_err(CliError::input)?)
-    };
+    // The comparison run under the other interleave is independent of the
+    // main one: both go at once (each also spreads its rows over the cores).
+    let mut other_params = params.clone();
+    other_params.pixel_interleave = params.pixel_interleave.other();
+    let (result, other) = rayon::join(
+        || simulate(&params, &scene, &program),
+        || (!args.no_compare).then(|| simulate(&other_params, &scene, &program)),
+    );
+    let result = result.map_err(CliError::input)?;
+    let other = other.transpose().map_err(CliError::input)?;
     if let Some(path) = &args.image {
         let png = result
             .framebuffer

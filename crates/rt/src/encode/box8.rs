@@ -209,6 +209,132 @@ pub fn decode_child_box(w: &[u32; 32], slot: usize, origin: Vec3, e: [u32; 3]) -
     }
 }
 
+/// A BVH8 box node as the traversal uses it: every valid child's pointer
+/// and its six dequantized planes, axis by axis in struct-of-arrays form, so
+/// one visit decodes the node once and the slab test then runs over eight
+/// lanes of plain floats. The planes are bit-identical to
+/// [`decode_child_box`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodedBox8 {
+    /// Child pointers (`INVALID_NODE` for empty slots).
+    pub ptrs: [u32; 8],
+    /// Minimum planes: `min[axis][slot]`.
+    pub min: [[f32; 8]; 3],
+    /// Maximum planes: `max[axis][slot]`.
+    pub max: [[f32; 8]; 3],
+    /// OBB matrix index, `NO_OBB` for none.
+    pub obb: u32,
+}
+
+/// Scale `2^(e - 139)` with which a plane dequantizes as
+/// `plane as f32 * scale + origin`, exactly like [`dequantize`], when every
+/// plane value 1..=4096 gives a normal product (`13 <= e <= 254`); `None`
+/// where the bit construction's flush to zero or exponent wrap must be
+/// reproduced by [`dequantize`] itself.
+#[inline]
+fn plane_scale(e: u32) -> Option<f32> {
+    (13..=254)
+        .contains(&e)
+        .then(|| f32::from_bits((e - 12) << 23))
+}
+
+impl DecodedBox8 {
+    /// Decode the 32 dwords of a node.
+    #[inline]
+    pub fn decode(w: &[u32; 32]) -> DecodedBox8 {
+        let origin = [
+            f32::from_bits(w[3]),
+            f32::from_bits(w[4]),
+            f32::from_bits(w[5]),
+        ];
+        let e = [w[6] & 0xFF, (w[6] >> 8) & 0xFF, (w[6] >> 16) & 0xFF];
+        let mut out = DecodedBox8 {
+            ptrs: [INVALID_NODE; 8],
+            min: [[f32::INFINITY; 8]; 3],
+            max: [[f32::NEG_INFINITY; 8]; 3],
+            obb: w[7] & 0x7F,
+        };
+        // Planes per slot and axis: (min field, max field).
+        let mut planes = [[(0u32, 0u32); 3]; 8];
+        let mut internal = w[0];
+        let mut leaf = w[1];
+        for slot in 0..8 {
+            let c = [w[8 + 3 * slot], w[9 + 3 * slot], w[10 + 3 * slot]];
+            if !ChildInfo::is_valid_packed(c) {
+                continue;
+            }
+            let ty = (c[2] >> 24) & 0xF;
+            let range = c[2] >> 28;
+            out.ptrs[slot] = if ty == TYPE_BOX {
+                let p = internal | TYPE_BOX;
+                internal += range << 4;
+                p
+            } else {
+                let p = leaf | ty;
+                leaf += range << 4;
+                p
+            };
+            planes[slot] = [
+                (c[0] & 0xFFF, ((c[1] >> 12) & 0xFFF) + 1),
+                ((c[0] >> 12) & 0xFFF, (c[2] & 0xFFF) + 1),
+                (c[1] & 0xFFF, ((c[2] >> 12) & 0xFFF) + 1),
+            ];
+        }
+        for a in 0..3 {
+            match plane_scale(e[a]) {
+                Some(scale) => {
+                    for slot in 0..8 {
+                        if out.ptrs[slot] == INVALID_NODE {
+                            continue;
+                        }
+                        let (lo, hi) = planes[slot][a];
+                        out.min[a][slot] = lo as f32 * scale + origin[a];
+                        out.max[a][slot] = hi as f32 * scale + origin[a];
+                    }
+                }
+                None => {
+                    for slot in 0..8 {
+                        if out.ptrs[slot] == INVALID_NODE {
+                            continue;
+                        }
+                        let (lo, hi) = planes[slot][a];
+                        out.min[a][slot] = dequantize(origin[a], e[a], lo);
+                        out.max[a][slot] = dequantize(origin[a], e[a], hi);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Slab test of all eight children: the entry distance of each and a
+    /// mask of the valid children hit (bit `slot`). The same operations in
+    /// the same order as the traversal's scalar slab test, so every result
+    /// is bit-identical to it (an entry may be infinite and still a hit, for
+    /// a ray parallel to a slab when the extent is infinite).
+    #[inline]
+    pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
+        let mut entry = [0.0f32; 8];
+        let mut exit = [extent; 8];
+        for a in 0..3 {
+            let (oa, ia) = (o.0[a], inv.0[a]);
+            for i in 0..8 {
+                let t1 = (self.min[a][i] - oa) * ia;
+                let t2 = (self.max[a][i] - oa) * ia;
+                entry[i] = entry[i].max(t1.min(t2));
+                exit[i] = exit[i].min(t1.max(t2));
+            }
+        }
+        let mut hits = 0u8;
+        for i in 0..8 {
+            if self.ptrs[i] != INVALID_NODE && entry[i] <= exit[i] * grow {
+                hits |= 1 << i;
+            }
+        }
+        (entry, hits)
+    }
+}
+
 impl Default for BoxNode8 {
     fn default() -> Self {
         BoxNode8 {
@@ -230,6 +356,97 @@ impl Default for BoxNode8 {
 mod tests {
     use super::*;
     use crate::encode::quantize::node_frame;
+
+    /// The scaled-multiply decode equals the bit construction for every
+    /// exponent and plane value, including the flushed and wrapped ends.
+    #[test]
+    fn plane_scale_matches_dequantize_everywhere() {
+        for e in 0..=255u32 {
+            for plane in 0..=4096u32 {
+                for origin in [0.0f32, -3.25, 1.0e-30, 7.5e20] {
+                    let want = dequantize(origin, e, plane);
+                    let got = match plane_scale(e) {
+                        Some(s) => plane as f32 * s + origin,
+                        None => want,
+                    };
+                    assert_eq!(got.to_bits(), want.to_bits(), "e {e} plane {plane}");
+                }
+            }
+        }
+    }
+
+    /// The eight-lane slab test gives the scalar test's hits and entry
+    /// distances bit for bit, on random nodes and rays (some parallel to an
+    /// axis, some starting inside boxes, infinite and finite extents).
+    #[test]
+    fn slab8_matches_the_scalar_slab_test() {
+        let mut state = 0x0123_4567_89AB_CDEF_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 32) as u32
+        };
+        let scalar = |o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32| {
+            let mut entry = 0.0f32;
+            let mut exit = extent;
+            for a in 0..3 {
+                let t1 = (b.min.0[a] - o.0[a]) * inv.0[a];
+                let t2 = (b.max.0[a] - o.0[a]) * inv.0[a];
+                entry = entry.max(t1.min(t2));
+                exit = exit.min(t1.max(t2));
+            }
+            (entry <= exit * grow).then_some(entry)
+        };
+        let grow = 1.0 + 6.0 / 16_777_216.0;
+        for _ in 0..2000 {
+            let mut w = [0u32; 32];
+            for x in w.iter_mut() {
+                *x = next();
+            }
+            for a in 0..3 {
+                w[3 + a] = ((next() % 2000) as f32 / 100.0 - 10.0).to_bits();
+            }
+            w[6] = (next() % 40 + 115) | ((next() % 40 + 115) << 8) | ((next() % 40 + 115) << 16);
+            w[7] = NO_OBB;
+            for slot in 0..8 {
+                if next() % 4 == 0 {
+                    let p = ChildInfo::INVALID.pack();
+                    w[8 + 3 * slot..11 + 3 * slot].copy_from_slice(&p);
+                }
+            }
+            let d = DecodedBox8::decode(&w);
+            let origin = Vec3::new(
+                f32::from_bits(w[3]),
+                f32::from_bits(w[4]),
+                f32::from_bits(w[5]),
+            );
+            let e = [w[6] & 0xFF, (w[6] >> 8) & 0xFF, (w[6] >> 16) & 0xFF];
+            let comp = |n: &mut dyn FnMut() -> u32| match n() % 5 {
+                0 => 0.0,
+                _ => (n() % 2001) as f32 / 50.0 - 20.0,
+            };
+            let o = Vec3::new(comp(&mut next), comp(&mut next), comp(&mut next));
+            let dir = Vec3::new(comp(&mut next), comp(&mut next), comp(&mut next));
+            let extent = if next() % 2 == 0 {
+                f32::INFINITY
+            } else {
+                comp(&mut next).abs()
+            };
+            let inv = dir.recip();
+            let (entries, mask) = d.slab8(o, inv, extent, grow);
+            for slot in 0..8 {
+                let c = [w[8 + 3 * slot], w[9 + 3 * slot], w[10 + 3 * slot]];
+                let want = if ChildInfo::is_valid_packed(c) {
+                    scalar(o, inv, &decode_child_box(&w, slot, origin, e), extent, grow)
+                } else {
+                    None
+                };
+                let got = (mask & (1 << slot) != 0).then_some(entries[slot]);
+                assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "slot {slot}");
+            }
+        }
+    }
 
     #[test]
     fn round_trip_and_pointer_derivation() {
@@ -288,6 +505,16 @@ mod tests {
         for (i, b) in boxes.iter().enumerate() {
             assert!(kids[i].1.contains(b));
             assert_eq!(decode_child_box(&w, i, origin, e), kids[i].1);
+        }
+        let fast = DecodedBox8::decode(&w);
+        for (slot, (ptr, b)) in kids.iter().enumerate() {
+            assert_eq!(fast.ptrs[slot], *ptr);
+            if *ptr != INVALID_NODE {
+                for a in 0..3 {
+                    assert_eq!(fast.min[a][slot].to_bits(), b.min.0[a].to_bits());
+                    assert_eq!(fast.max[a][slot].to_bits(), b.max.0[a].to_bits());
+                }
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ pub mod counters;
 pub mod stack;
 
 use crate::encode::box4::BoxNode4;
-use crate::encode::box8::decode_child_box;
+use crate::encode::box8::DecodedBox8;
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -92,20 +92,33 @@ fn slab(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> Option<f32> {
     }
 }
 
+/// The sort order of one result as one integer: extended key in the high
+/// half, the float key's bits in the low half. Keys are slab entry
+/// distances, never negative nor NaN, and for those the bits order like the
+/// numbers; -0.0 is folded onto +0.0 so that they tie as they compare.
+#[inline(always)]
+fn order_key(ext: u32, key: f32) -> u64 {
+    debug_assert!(key >= 0.0 && !key.is_nan(), "sort keys are entry distances");
+    let bits = if key == 0.0 { 0 } else { key.to_bits() };
+    (u64::from(ext) << 32) | u64::from(bits)
+}
+
 /// Compare-exchange of the hardware sorting networks: extended key first,
-/// then the float key.
+/// then the float key; equal keys keep their places. Written as selects,
+/// not a branch: which way a network stage goes is data-dependent and
+/// mispredicts often.
 #[inline(always)]
 fn cmp_swap(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], a: usize, b: usize) {
-    let swap = if ext[a] != ext[b] {
-        ext[b] < ext[a]
-    } else {
-        key[b] < key[a]
-    };
-    if swap {
-        ext.swap(a, b);
-        key.swap(a, b);
-        ptr.swap(a, b);
-    }
+    let swap = order_key(ext[b], key[b]) < order_key(ext[a], key[a]);
+    let (ea, eb) = (ext[a], ext[b]);
+    let (ka, kb) = (key[a], key[b]);
+    let (pa, pb) = (ptr[a], ptr[b]);
+    ext[a] = if swap { eb } else { ea };
+    ext[b] = if swap { ea } else { eb };
+    key[a] = if swap { kb } else { ka };
+    key[b] = if swap { ka } else { kb };
+    ptr[a] = if swap { pb } else { pa };
+    ptr[b] = if swap { pa } else { pb };
 }
 
 const NET4: [(usize, usize); 5] = [(0, 2), (1, 3), (0, 1), (2, 3), (1, 2)];
@@ -138,6 +151,19 @@ const NET8: [(usize, usize); 19] = [
 /// already visited, which is only true if they all come first.
 #[inline(always)]
 fn sort8(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], wide: bool) {
+    // With at most one result that is not INVALID, every other entry is the
+    // same (INVALID, infinity) and both networks sort completely: the
+    // result is that one entry first. Deep in the tree this is the common
+    // case, so skip the 19 compare-exchanges.
+    let real = ptr.iter().filter(|&&p| p != INVALID_NODE).count();
+    if real <= 1 {
+        if let Some(i) = ptr.iter().position(|&p| p != INVALID_NODE) {
+            ext.swap(0, i);
+            key.swap(0, i);
+            ptr.swap(0, i);
+        }
+        return;
+    }
     if wide {
         for &(a, b) in &NET8 {
             cmp_swap(ext, key, ptr, a, b);
@@ -537,47 +563,27 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
             let w: [u32; 32] = s.mem.block(addr);
-            let origin = Vec3::new(
-                f32::from_bits(w[3]),
-                f32::from_bits(w[4]),
-                f32::from_bits(w[5]),
-            );
-            let ex = [w[6] & 0xFF, (w[6] >> 8) & 0xFF, (w[6] >> 16) & 0xFF];
-            let obb = w[7] & 0x7F;
-            let (o, inv) = if obb != NO_OBB {
-                let m = &obb_matrices()[obb as usize];
+            // Decode the whole node once, then test all eight children.
+            let node8 = DecodedBox8::decode(&w);
+            let (o, inv) = if node8.obb != NO_OBB {
+                let m = &obb_matrices()[node8.obb as usize];
                 (rotate(m, s.local.origin), rotate(m, s.local.dir).recip())
             } else {
                 (s.local.origin, s.inv)
             };
-            let mut internal = w[0];
-            let mut leaf = w[1];
+            let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
             let mut prev_ptr = INVALID_NODE;
             for slot in 0..8 {
-                let c = [w[8 + 3 * slot], w[9 + 3 * slot], w[10 + 3 * slot]];
-                if !crate::encode::box8::ChildInfo::is_valid_packed(c) {
+                let ptr = node8.ptrs[slot];
+                if hit_mask & (1 << slot) == 0 {
                     continue;
                 }
-                let ty = (c[2] >> 24) & 0xF;
-                let range = c[2] >> 28;
-                let ptr = if ty == TYPE_BOX {
-                    let p = internal | TYPE_BOX;
-                    internal += range << 4;
-                    p
-                } else {
-                    let p = leaf | ty;
-                    leaf += range << 4;
-                    p
-                };
-                let b = decode_child_box(&w, slot, origin, ex);
-                if let Some(entry) = slab(o, inv, &b, s.t_max, s.grow) {
-                    // Child reuse (range 0) repeats a pointer: keep the first.
-                    if ptr != prev_ptr {
-                        ptrs[slot] = ptr;
-                        keys[slot] = entry;
-                    }
-                    prev_ptr = ptr;
+                // Child reuse (range 0) repeats a pointer: keep the first.
+                if ptr != prev_ptr {
+                    ptrs[slot] = ptr;
+                    keys[slot] = entries[slot];
                 }
+                prev_ptr = ptr;
             }
             let mut ext = [4u32; 8];
             for i in 0..8 {

@@ -47,8 +47,19 @@ impl RingStack {
         self.index += 1;
     }
 
+    /// The ring slot of stack index `i`. Capacities are powers of two in
+    /// practice (the driver's 8 and 16): a mask then, not a division.
+    #[inline(always)]
+    fn slot(&self, i: u32) -> usize {
+        if self.capacity.is_power_of_two() {
+            (i & (self.capacity - 1)) as usize
+        } else {
+            (i % self.capacity) as usize
+        }
+    }
+
     fn push(&mut self, v: u32, c: &mut RayCounters) {
-        let slot = (self.index % self.capacity) as usize;
+        let slot = self.slot(self.index);
         if self.ring[slot] != INVALID_NODE {
             c.stack_overflows += 1;
         }
@@ -82,7 +93,7 @@ impl RingStack {
                 addr = TERMINAL_NODE;
             } else {
                 self.index -= 1;
-                let slot = (self.index % self.capacity) as usize;
+                let slot = self.slot(self.index);
                 addr = self.ring[slot];
                 self.ring[slot] = INVALID_NODE;
                 c.stack_pops += 1;
@@ -134,7 +145,12 @@ impl ShortStack {
             c.stack_overflows += 1;
         }
         self.ring[self.addr as usize] = v;
-        self.addr = (self.addr + 1) % self.capacity;
+        // addr < capacity always: wrap with a compare, not a division.
+        self.addr = if self.addr + 1 == self.capacity {
+            0
+        } else {
+            self.addr + 1
+        };
         if self.to_tlas == self.capacity {
             self.has_tlas = false;
         }
@@ -159,7 +175,7 @@ impl ShortStack {
         }
         self.to_tlas = self.to_tlas.saturating_sub(1);
         self.valid -= 1;
-        self.addr = (self.addr + self.capacity - 1) % self.capacity;
+        self.addr = self.below(self.addr);
         let r = self.ring[self.addr as usize];
         c.stack_pops += 1;
         if node_type3(r) == TYPE_INSTANCE {
@@ -175,13 +191,23 @@ impl ShortStack {
         r
     }
 
+    /// The ring address below `a` (which is < capacity).
+    #[inline(always)]
+    fn below(&self, a: u32) -> u32 {
+        if a == 0 {
+            self.capacity - 1
+        } else {
+            a - 1
+        }
+    }
+
     /// Pop one more entry without crossing into TLAS entries or popping an
     /// instance; INVALID when it cannot.
     fn try_pop(&mut self, c: &mut RayCounters) -> u32 {
         if (self.to_tlas == 0 && self.has_tlas) || self.valid == 0 {
             return INVALID_NODE;
         }
-        let a = (self.addr + self.capacity - 1) % self.capacity;
+        let a = self.below(self.addr);
         let r = self.ring[a as usize];
         if node_type3(r) == TYPE_INSTANCE {
             return INVALID_NODE;

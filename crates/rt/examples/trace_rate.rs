@@ -1,0 +1,85 @@
+//! Rays per second of each layout on the bunny (or a procedural sphere),
+//! single-threaded and on all cores, the best of several runs. The
+//! single-core figure divides by the time the thread was on a CPU (Linux
+//! `/proc/thread-self/schedstat`), so other work on a shared machine
+//! inflates it less than wall time would; the all-cores figure is wall time.
+//!
+//! `cargo run --release -p shadersim-rt --example trace_rate [SIZE] [RUNS] [LABEL]`
+//! (LABEL: only the layouts whose label contains it)
+
+use rayon::prelude::*;
+use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
+use shadersim_rt::mesh::{load_mesh, procedural};
+use shadersim_rt::rays::Camera;
+use shadersim_rt::scene::Scene;
+use shadersim_rt::traverse::{trace, TraversalOptions};
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let size: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(256);
+    let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let only = args.next().unwrap_or_default();
+    let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
+    let s = match load_mesh(path) {
+        Ok(m) => Scene::single("bunny", m),
+        Err(_) => Scene::single("sphere", procedural::bumpy_sphere(128, 256)),
+    };
+    let rays = Camera::looking_at(&s.bounds()).primary_rays(size, size);
+    let opts = TraversalOptions::default();
+    println!(
+        "{} primary {size}x{size}, best of {runs}, {} threads",
+        s.names[0],
+        rayon::current_num_threads()
+    );
+    for cfg in [
+        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
+        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4x2),
+        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8),
+        LayoutConfig {
+            obb: true,
+            ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+        },
+    ]
+    .into_iter()
+    .filter(|c| c.label().contains(&only))
+    {
+        let e = encode_scene(&s, cfg).expect("valid layout");
+        let best = |parallel: bool| {
+            (0..runs)
+                .map(|_| {
+                    let t0 = Instant::now();
+                    let cpu0 = on_cpu_seconds();
+                    let hits = if parallel {
+                        rays.par_iter()
+                            .filter(|r| trace(&e, r, &opts).hit.is_some())
+                            .count()
+                    } else {
+                        rays.iter()
+                            .filter(|r| trace(&e, r, &opts).hit.is_some())
+                            .count()
+                    };
+                    std::hint::black_box(hits);
+                    match (parallel, cpu0, on_cpu_seconds()) {
+                        (false, Some(a), Some(b)) => b - a,
+                        _ => t0.elapsed().as_secs_f64(),
+                    }
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let (one, all) = (best(false), best(true));
+        println!(
+            "{:<18} {:>7.2} M rays/s single-core {:>7.2} M rays/s all cores",
+            cfg.label(),
+            rays.len() as f64 / one / 1e6,
+            rays.len() as f64 / all / 1e6
+        );
+    }
+}
+
+/// Seconds this thread has spent on a CPU, where Linux says.
+fn on_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
