@@ -170,6 +170,36 @@ pub struct StaticOp {
     pub alloc_vgprs: Option<u32>,
 }
 
+impl StaticOp {
+    /// An op of `class` from `source` with no unit, cost, counters or wait
+    /// yet (the compiler fills them in).
+    fn blank(source: OpSource, class: InstrClass) -> StaticOp {
+        StaticOp {
+            source,
+            class,
+            kind: OpKind::Unit,
+            category: NONE,
+            unit: NONE,
+            cost: 0,
+            inc: CounterSet::default(),
+            dec_at_service: CounterSet::default(),
+            wait: [u8::MAX; 10],
+            l2_requests: 0,
+            cost_basis: String::new(),
+            pattern: None,
+            result_delay: 0,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            also_unit: NONE,
+            also_cost: 0,
+            flags: 0,
+            depctr: DepCtr::NONE,
+            latency_override: None,
+            alloc_vgprs: None,
+        }
+    }
+}
+
 /// Index of each counter's limit parameter in the model.
 fn counter_param(c: Counter) -> String {
     format!("{}cnt_max", c.name())
@@ -310,27 +340,10 @@ impl SimProgram {
         }
         if needs_end {
             ops.push(StaticOp {
-                source: OpSource::ImplicitEnd,
-                class: InstrClass::Endpgm,
                 kind: OpKind::End,
-                category: NONE,
-                unit: NONE,
-                cost: 0,
-                inc: CounterSet::default(),
-                dec_at_service: CounterSet::default(),
                 wait: [0; 10],
-                l2_requests: 0,
                 cost_basis: "implicit end of program: waits for all counters".into(),
-                pattern: None,
-                result_delay: 0,
-                reads: Vec::new(),
-                writes: Vec::new(),
-                also_unit: NONE,
-                also_cost: 0,
-                flags: 0,
-                depctr: DepCtr::NONE,
-                latency_override: None,
-                alloc_vgprs: None,
+                ..StaticOp::blank(OpSource::ImplicitEnd, InstrClass::Endpgm)
             });
         }
         Ok(SimProgram {
@@ -432,25 +445,6 @@ impl OpContext<'_> {
     ) -> Result<StaticOp, SimError> {
         let class = inst.class();
         let mut op = StaticOp {
-            source,
-            class,
-            kind: OpKind::Unit,
-            category: NONE,
-            unit: NONE,
-            cost: 0,
-            inc: CounterSet::default(),
-            dec_at_service: CounterSet::default(),
-            wait: [u8::MAX; 10],
-            l2_requests: 0,
-            cost_basis: String::new(),
-            pattern: None,
-            result_delay: 0,
-            reads: Vec::new(),
-            writes: Vec::new(),
-            also_unit: NONE,
-            also_cost: 0,
-            flags: 0,
-            depctr: DepCtr::NONE,
             latency_override: facts.and_then(|f| f.latency),
             alloc_vgprs: (class == InstrClass::SaluAllocVgpr).then(|| {
                 inst.operands
@@ -461,6 +455,7 @@ impl OpContext<'_> {
                     })
                     .unwrap_or(u32::MAX)
             }),
+            ..StaticOp::blank(source, class)
         };
         if class == InstrClass::WaitDelayAlu {
             op.flags |= op_flags::DELAY_ALU;

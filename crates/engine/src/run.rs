@@ -551,14 +551,7 @@ impl Simulation {
         }
         if let Some(chain) = self.dependency_chain() {
             // The SIMDs overlap the chains of their resident waves.
-            let group_waves = match self.dispatch.stage {
-                Stage::Compute => self
-                    .dispatch
-                    .workgroup_size
-                    .div_ceil(self.dispatch.wave_size.max(1)),
-                _ => 1,
-            };
-            let total = f64::from(self.dispatch.count) * f64::from(group_waves);
+            let total = f64::from(self.total_waves());
             let overlap = (simds * f64::from(self.occupancy.waves_per_simd))
                 .min(total)
                 .max(1.0);

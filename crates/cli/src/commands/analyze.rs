@@ -53,7 +53,7 @@ pub struct Args {
 }
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
-const DISPATCH_KEYS: &[&str] = &[
+pub const DISPATCH_KEYS: &[&str] = &[
     "stage",
     "pixels_per_triangle",
     "vertices_per_triangle",

@@ -211,17 +211,9 @@ fn analyze_corpus(args: &Args) -> CliResult {
     Ok(())
 }
 
-/// `[dispatch]` keys `analyze --set` accepts; batch refuses them (they
-/// differ per program, so they belong in the hints files).
-const DISPATCH_KEYS: &[&str] = &[
-    "stage",
-    "pixels_per_triangle",
-    "vertices_per_triangle",
-    "vertex_inputs",
-    "workgroup_size",
-    "waves",
-    "waves_per_simd",
-];
+// `[dispatch]` keys `analyze --set` accepts; batch refuses them (they
+// differ per program, so they belong in the hints files).
+use super::analyze::DISPATCH_KEYS;
 
 /// Expand the command-line paths into files, in order: a file as given, a
 /// directory as its program files in sorted order. A path that does not
