@@ -17,6 +17,10 @@ use shadersim_trace::{
 };
 use std::collections::HashMap;
 
+/// Most instructions the distinct traces of drawn per-wave paths may hold
+/// together (a bound on memory: 50 million ops is 200 MB).
+pub const MAX_DISTINCT_TRACE_OPS: u64 = 50_000_000;
+
 /// Default clock limit of one run.
 pub const DEFAULT_MAX_CLOCKS: u64 = 20_000_000_000;
 
@@ -248,22 +252,52 @@ impl Simulation {
         // distinct set of directions, chosen by launch order.
         let (wave_traces, wave_trace) = if plan.varies_by_wave() {
             let total = dispatch.count.saturating_mul(group_waves.max(1));
-            let mut keys: Vec<Vec<(usize, u32)>> = Vec::new();
-            let mut traces = Vec::new();
-            let mut of_wave = Vec::with_capacity(total as usize);
-            for w in 0..total {
-                let key = plan.wave_key(w);
-                let t = match keys.iter().position(|k| *k == key) {
-                    Some(t) => t,
-                    None => {
-                        traces.push(WaveTrace::expand(program, &cfg, &plan.for_wave(w))?);
-                        keys.push(key);
-                        keys.len() - 1
-                    }
-                };
-                of_wave.push(t as u32);
+            if plan.draws() {
+                // Each wave draws its own path; waves that drew the same
+                // path share its trace.
+                let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+                let mut traces: Vec<WaveTrace> = Vec::new();
+                let mut of_wave = Vec::with_capacity(total as usize);
+                let mut kept: u64 = 0;
+                for w in 0..total {
+                    let t = WaveTrace::expand_wave(program, &cfg, &plan, w)?;
+                    let id = match index.get(&t.ops) {
+                        Some(&id) => id,
+                        None => {
+                            kept += t.ops.len() as u64;
+                            if kept > MAX_DISTINCT_TRACE_OPS {
+                                return Err(SimError::Dispatch(format!(
+                                    "the waves' drawn paths add up to more than {MAX_DISTINCT_TRACE_OPS} distinct instructions; simulate fewer waves or shorter loops"
+                                ))
+                                .into());
+                            }
+                            let id = traces.len() as u32;
+                            index.insert(t.ops.clone(), id);
+                            traces.push(t);
+                            id
+                        }
+                    };
+                    of_wave.push(id);
+                }
+                (traces, of_wave)
+            } else {
+                let mut keys: Vec<Vec<(usize, u32)>> = Vec::new();
+                let mut traces = Vec::new();
+                let mut of_wave = Vec::with_capacity(total as usize);
+                for w in 0..total {
+                    let key = plan.wave_key(w);
+                    let t = match keys.iter().position(|k| *k == key) {
+                        Some(t) => t,
+                        None => {
+                            traces.push(WaveTrace::expand(program, &cfg, &plan.for_wave(w))?);
+                            keys.push(key);
+                            keys.len() - 1
+                        }
+                    };
+                    of_wave.push(t as u32);
+                }
+                (traces, of_wave)
             }
-            (traces, of_wave)
         } else {
             (vec![trace.clone()], Vec::new())
         };

@@ -97,7 +97,7 @@ pub struct LoopHint {
     pub iterations: Spanned<Iterations>,
 }
 
-/// A loop's iteration count: the same for every wave, or per wave.
+/// A loop's iteration count: the same for every wave, per wave, or drawn.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(untagged)]
 pub enum Iterations {
@@ -105,6 +105,17 @@ pub enum Iterations {
     Fixed(u32),
     /// Wave `i` (launch order) runs `list[i % len]`.
     PerWave(Vec<u32>),
+    /// `"4..16"`: drawn uniformly (both ends included), per wave and per
+    /// entry of the loop.
+    Range(String),
+    /// `{ mean = 8.0, max = 32 }`: drawn from a geometric distribution
+    /// with that mean (at least 1), capped at `max`, per wave and entry.
+    Geometric {
+        /// Mean iterations.
+        mean: f64,
+        /// Most iterations.
+        max: u32,
+    },
 }
 
 /// `[[branch]]`: which way a conditional branch goes.
@@ -115,8 +126,8 @@ pub struct BranchHint {
     pub line: Spanned<u32>,
     /// Taken (jump to the target) or not (fall through).
     pub taken: Option<Spanned<bool>>,
-    /// Fraction of lanes (0..1) that take the branch (divergence). Not
-    /// simulated yet: accepted and reported, so files stay valid later.
+    /// Probability (0..1) that a wave takes the branch, drawn each time a
+    /// wave reaches it (the whole wave goes one way).
     pub probability: Option<Spanned<f64>>,
     /// Only these waves (by launch order: `"0"`, `"1..63"` inclusive,
     /// `"0,4,8..11"`) take the branch; every other wave falls through.
@@ -153,6 +164,9 @@ pub struct TraceHints {
     /// Largest trace (dynamic instructions per wave) before stopping with an
     /// error; default 10 million.
     pub max_instructions: Option<Spanned<u64>>,
+    /// Seed of the per-wave draws (branch probabilities, iteration
+    /// distributions): the same seed gives the same run.
+    pub seed: Option<Spanned<u64>>,
 }
 
 /// A problem in a hints file, with a byte range into it.

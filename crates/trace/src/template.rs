@@ -131,6 +131,14 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             out,
             "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
         );
+        let _ = writeln!(
+            out,
+            "# Per wave: a list [12, 9, 30] (one count per wave, launch order), a range \"4..16\""
+        );
+        let _ = writeln!(
+            out,
+            "# (drawn uniformly per wave and entry) or {{ mean = 8.0, max = 32 }} (geometric)."
+        );
     }
     // A line with several copies (repeats, a device function followed from
     // several calls) gets one entry: its hint applies to every copy.
@@ -190,6 +198,14 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             let _ = writeln!(
                 out,
                 "# not taken (fall through). Loop branches follow their loop's iterations."
+            );
+            let _ = writeln!(
+                out,
+                "# Or `probability = 0.25` (each wave draws, whole-wave coherent; [trace] seed"
+            );
+            let _ = writeln!(
+                out,
+                "# repeats the draws), or `waves = \"1..63\"` (only those waves take it)."
             );
             wrote_branch_header = true;
         }

@@ -9,6 +9,50 @@ use std::ops::Range;
 /// Default bound on a trace: 10 million dynamic instructions per wave.
 pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 10_000_000;
 
+/// Default seed of the per-wave draws.
+pub const DEFAULT_SEED: u64 = 0x5EED;
+
+/// How a loop's iteration count is drawn for each wave and entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum IterationDraw {
+    /// Uniform integers, both ends included.
+    Uniform(u32, u32),
+    /// Geometric with this mean (at least 1), capped.
+    Geometric {
+        /// Mean.
+        mean: f64,
+        /// Cap.
+        max: u32,
+    },
+}
+
+impl IterationDraw {
+    /// One draw.
+    fn draw(self, rng: &mut impl rand::Rng) -> u32 {
+        match self {
+            IterationDraw::Uniform(a, b) => rng.gen_range(a..=b),
+            IterationDraw::Geometric { mean, max } => {
+                if mean <= 1.0 {
+                    return 1.min(max);
+                }
+                // Trials until the first success at p = 1 / mean: mean trials.
+                let p = 1.0 / mean;
+                let u: f64 = rng.gen::<f64>().max(f64::MIN_POSITIVE);
+                let k = 1.0 + (u.ln() / (1.0 - p).ln()).floor();
+                k.min(f64::from(max)) as u32
+            }
+        }
+    }
+
+    /// The mean of the distribution (before the cap for the geometric one).
+    pub fn mean(self) -> f64 {
+        match self {
+            IterationDraw::Uniform(a, b) => (f64::from(a) + f64::from(b)) / 2.0,
+            IterationDraw::Geometric { mean, .. } => mean,
+        }
+    }
+}
+
 /// Hints resolved against one program: per loop and per branch decisions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TracePlan {
@@ -16,9 +60,13 @@ pub struct TracePlan {
     pub iterations: Vec<u32>,
     /// Direction of fork/skip branches by instruction index; default not taken.
     pub taken: HashMap<usize, bool>,
-    /// Lane fraction taking a branch, by instruction index (recorded, not
-    /// yet simulated).
+    /// Probability that a wave takes a branch, by instruction index, drawn
+    /// each time a wave reaches it.
     pub probability: HashMap<usize, f64>,
+    /// Loops whose iterations are drawn per wave and entry.
+    pub drawn_iterations: HashMap<usize, IterationDraw>,
+    /// Seed of the draws.
+    pub seed: u64,
     /// Branches that only some waves take, by instruction index.
     pub wave_branches: HashMap<usize, WaveSet>,
     /// Loops whose iterations differ per wave (launch order, cycling).
@@ -36,6 +84,8 @@ impl TracePlan {
             probability: HashMap::new(),
             wave_branches: HashMap::new(),
             wave_iterations: HashMap::new(),
+            drawn_iterations: HashMap::new(),
+            seed: DEFAULT_SEED,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
         }
     }
@@ -58,6 +108,9 @@ impl TracePlan {
                 ));
             }
             plan.max_instructions = *m.get_ref();
+        }
+        if let Some(seed) = &hints.trace.seed {
+            plan.seed = *seed.get_ref();
         }
         let mut seen_loops: HashMap<usize, Range<usize>> = HashMap::new();
         for h in &hints.loops {
@@ -103,6 +156,39 @@ impl TracePlan {
                         }
                         plan.iterations[loop_id] = list[0];
                         plan.wave_iterations.insert(loop_id, list.clone());
+                    }
+                    crate::hints::Iterations::Range(text) => {
+                        let bad = || {
+                            HintsError::at(
+                                h.iterations.span(),
+                                format!("`{text}` is not a range of iterations (write \"4..16\": both ends included, low to high)"),
+                            )
+                        };
+                        let (a, b) = text.split_once("..").ok_or_else(bad)?;
+                        let a: u32 = a.trim().parse().map_err(|_| bad())?;
+                        let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                        if a > b {
+                            return Err(bad());
+                        }
+                        plan.iterations[loop_id] = a;
+                        plan.drawn_iterations
+                            .insert(loop_id, IterationDraw::Uniform(a, b));
+                    }
+                    crate::hints::Iterations::Geometric { mean, max } => {
+                        if !(mean.is_finite() && *mean >= 1.0) || *max == 0 {
+                            return Err(HintsError::at(
+                                h.iterations.span(),
+                                "a geometric iteration count needs mean >= 1 and max >= 1",
+                            ));
+                        }
+                        plan.iterations[loop_id] = 1;
+                        plan.drawn_iterations.insert(
+                            loop_id,
+                            IterationDraw::Geometric {
+                                mean: *mean,
+                                max: *max,
+                            },
+                        );
                     }
                 }
             }
@@ -203,7 +289,13 @@ impl TracePlan {
 impl TracePlan {
     /// Whether waves differ in their paths (some branch names waves).
     pub fn varies_by_wave(&self) -> bool {
-        !self.wave_branches.is_empty() || !self.wave_iterations.is_empty()
+        !self.wave_branches.is_empty() || !self.wave_iterations.is_empty() || self.draws()
+    }
+
+    /// Whether waves draw their paths (branch probabilities, iteration
+    /// distributions): each wave's trace must then be expanded on its own.
+    pub fn draws(&self) -> bool {
+        !self.probability.is_empty() || !self.drawn_iterations.is_empty()
     }
 
     /// What wave `wave` (launch order) decides differently from others, as
@@ -402,6 +494,37 @@ pub enum TraceError {
 impl WaveTrace {
     /// Walk the CFG from the entry, following `plan`.
     pub fn expand(program: &Program, cfg: &Cfg, plan: &TracePlan) -> Result<WaveTrace, TraceError> {
+        WaveTrace::expand_drawn(program, cfg, plan, None)
+    }
+
+    /// The trace of wave `wave` (launch order): its per-wave decisions, and
+    /// its draws from a generator seeded by the plan's seed and the wave, so
+    /// every run with the same seed gives every wave the same path.
+    pub fn expand_wave(
+        program: &Program,
+        cfg: &Cfg,
+        plan: &TracePlan,
+        wave: u32,
+    ) -> Result<WaveTrace, TraceError> {
+        use rand::SeedableRng;
+        let plan = plan.for_wave(wave);
+        if !plan.draws() {
+            return WaveTrace::expand(program, cfg, &plan);
+        }
+        let seed = plan.seed ^ u64::from(wave).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        WaveTrace::expand_drawn(program, cfg, &plan, Some(&mut rng))
+    }
+
+    fn expand_drawn(
+        program: &Program,
+        cfg: &Cfg,
+        plan: &TracePlan,
+        mut rng: Option<&mut rand_chacha::ChaCha8Rng>,
+    ) -> Result<WaveTrace, TraceError> {
+        use rand::Rng;
+        // Iterations of each loop for its current entry.
+        let mut limit = plan.iterations.clone();
         let n = program.instructions.len();
         let mut ops: Vec<u32> = Vec::new();
         let mut executions = vec![0u64; n];
@@ -420,7 +543,15 @@ impl WaveTrace {
             for l in cfg.loops.iter().filter(|l| l.header == cur) {
                 counter[l.id] = match prev {
                     Some(p) if l.contains(p) => counter[l.id].saturating_add(1),
-                    _ => 1,
+                    _ => {
+                        // A new entry: a drawn loop draws its count.
+                        if let (Some(d), Some(r)) =
+                            (plan.drawn_iterations.get(&l.id), rng.as_deref_mut())
+                        {
+                            limit[l.id] = d.draw(r);
+                        }
+                        1
+                    }
                 };
             }
             let block = &cfg.blocks[cur];
@@ -442,7 +573,11 @@ impl WaveTrace {
                 1 => block.succs[0].to,
                 _ => {
                     let br = &cfg.branches[branch_of[&cur]];
-                    decide(cfg, br, plan, &counter)
+                    let drawn = match (plan.probability.get(&br.instr), rng.as_deref_mut()) {
+                        (Some(&p), Some(r)) => Some(r.gen::<f64>() < p),
+                        _ => None,
+                    };
+                    decide(cfg, br, plan, &counter, &limit, drawn)
                 }
             };
             prev = Some(cur);
@@ -452,13 +587,22 @@ impl WaveTrace {
     }
 }
 
-fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u32]) -> usize {
+fn decide(
+    cfg: &Cfg,
+    br: &shadersim_cfg::Branch,
+    plan: &TracePlan,
+    counter: &[u32],
+    limit: &[u32],
+    drawn: Option<bool>,
+) -> usize {
     let (t, f) = (br.taken, br.not_taken);
+    // A probability drawn for this execution decides an ordinary fork.
+    let taken = || drawn.unwrap_or_else(|| plan.taken.get(&br.instr).copied().unwrap_or(false));
     match br.kind {
         BranchKind::LoopBackEdge { loop_id } => {
             let l = &cfg.loops[loop_id];
             let (back, other) = if t == l.header { (t, f) } else { (f, t) };
-            if counter[loop_id] < plan.iterations[loop_id] {
+            if counter[loop_id] < limit[loop_id] {
                 back
             } else {
                 other
@@ -467,13 +611,13 @@ fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u3
         BranchKind::LoopExit { loop_id } => {
             let l = &cfg.loops[loop_id];
             let (exit, stay) = if !l.contains(t) { (t, f) } else { (f, t) };
-            if l.contains(stay) && counter[loop_id] < plan.iterations[loop_id] {
+            if l.contains(stay) && counter[loop_id] < limit[loop_id] {
                 stay
             } else if l.contains(stay) {
                 exit
             } else {
                 // Both sides leave the loop: an ordinary fork outside it.
-                if plan.taken.get(&br.instr).copied().unwrap_or(false) {
+                if taken() {
                     t
                 } else {
                     f
@@ -501,14 +645,14 @@ fn decide(cfg: &Cfg, br: &shadersim_cfg::Branch, plan: &TracePlan, counter: &[u3
             if let Some(&taken) = plan.taken.get(&br.instr) {
                 return if taken { t } else { f };
             }
-            if plan.iterations[loop_id] > 0 {
+            if limit[loop_id] > 0 {
                 enter
             } else {
                 skip
             }
         }
         BranchKind::IfElse | BranchKind::Skip => {
-            if plan.taken.get(&br.instr).copied().unwrap_or(false) {
+            if taken() {
                 t
             } else {
                 f
