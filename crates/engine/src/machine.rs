@@ -153,6 +153,8 @@ struct Wave {
     barrier_gen: u32,
     /// Scoreboard and outstanding writes (models with a scoreboard).
     track: Option<Box<WaveTrack>>,
+    /// Sitting on its op unable to issue (since it first failed to).
+    sitting: bool,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -229,6 +231,9 @@ struct ComputeUnit<'a> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
+    /// Per op: waves sitting on it now, and since when at least one has.
+    sit_count: Vec<u32>,
+    sit_since: Vec<u64>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
     /// When the latest result of each counter comes back, per wave (units
@@ -389,6 +394,8 @@ impl<'a> ComputeUnit<'a> {
         });
         Ok(ComputeUnit {
             input,
+            sit_count: vec![0; nops],
+            sit_since: vec![0; nops],
             hot,
             slots,
             depctr,
@@ -677,6 +684,7 @@ impl<'a> ComputeUnit<'a> {
                 at_barrier: false,
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
+                sitting: false,
                 vgpr_blocks: 1,
                 reserve_blocks: 0,
             });
@@ -735,12 +743,16 @@ impl<'a> ComputeUnit<'a> {
                         self.issue(wid, opi);
                         used[cat] = true;
                         any = true;
+                    } else {
+                        self.sit(wid);
                     }
                 }
                 _ => {
                     let before = self.resident[simd as usize].len();
                     if self.free_step(wid)? {
                         any = true;
+                    } else if self.resident[simd as usize].len() == before {
+                        self.sit(wid);
                     }
                     if self.resident[simd as usize].len() < before {
                         // The wave retired; this position now holds the next one.
@@ -909,7 +921,35 @@ impl<'a> ComputeUnit<'a> {
         pool.in_use -= n;
     }
 
+    /// Wave `wid` could not issue its op this turn: it sits on it (from
+    /// now on, if it was not already).
+    fn sit(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        if !w.sitting {
+            w.sitting = true;
+            let op = w.opi as usize;
+            if self.sit_count[op] == 0 {
+                self.sit_since[op] = self.now;
+            }
+            self.sit_count[op] += 1;
+        }
+    }
+
+    /// Wave `wid` leaves its op (issued it, passed it, or ended).
+    fn unsit(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        if w.sitting {
+            w.sitting = false;
+            let op = w.opi as usize;
+            self.sit_count[op] -= 1;
+            if self.sit_count[op] == 0 {
+                self.stats.op_sat[op] += self.now - self.sit_since[op];
+            }
+        }
+    }
+
     fn issue(&mut self, wid: usize, opi: usize) {
+        self.unsit(wid);
         let now = self.now;
         let op = self.hot[opi];
         if op.flags & op_flags::ALLOC_VGPR != 0 {
@@ -1051,12 +1091,14 @@ impl<'a> ComputeUnit<'a> {
         match kind {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
+                self.unsit(wid);
                 self.waves[wid].pc += 1;
                 self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                 self.stats.free_ops += 1;
                 Ok(true)
             }
             OpKind::Sleep => {
+                self.unsit(wid);
                 let w = &mut self.waves[wid];
                 w.ready_at = self.now + u64::from(cost).max(1);
                 w.pc += 1;
@@ -1070,12 +1112,13 @@ impl<'a> ComputeUnit<'a> {
                     .track
                     .as_ref()
                     .map_or(now, |t| t.depctr_settled(&self.depctr[opi], now));
-                let w = &mut self.waves[wid];
                 if until > now {
                     // Only time settles it: sleep until then.
-                    w.ready_at = until;
+                    self.waves[wid].ready_at = until;
                     Ok(false)
                 } else {
+                    self.unsit(wid);
+                    let w = &mut self.waves[wid];
                     w.pc += 1;
                     w.opi = self.trace[w.pc as usize];
                     self.stats.free_ops += 1;
@@ -1084,6 +1127,7 @@ impl<'a> ComputeUnit<'a> {
             }
             OpKind::Wait => {
                 if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
+                    self.unsit(wid);
                     self.waves[wid].pc += 1;
                     self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                     self.stats.free_ops += 1;
@@ -1107,8 +1151,10 @@ impl<'a> ComputeUnit<'a> {
                     self.try_release(gid);
                     changed = true;
                 }
-                let w = &mut self.waves[wid];
-                if w.at_barrier && self.groups[gid].gen > w.barrier_gen {
+                if self.waves[wid].at_barrier && self.groups[gid].gen > self.waves[wid].barrier_gen
+                {
+                    self.unsit(wid);
+                    let w = &mut self.waves[wid];
                     w.at_barrier = false;
                     w.pc += 1;
                     w.opi = self.trace[w.pc as usize];
@@ -1149,6 +1195,7 @@ impl<'a> ComputeUnit<'a> {
     }
 
     fn retire(&mut self, wid: usize) {
+        self.unsit(wid);
         let now = self.now;
         let w = &self.waves[wid];
         let simd = w.simd as usize;
@@ -1284,6 +1331,7 @@ impl<'a> ComputeUnit<'a> {
             self.stats.unit_busy[i] = u.busy;
         }
         self.stats.wave_size = self.wave_size;
+        self.stats.issue_interval = self.interval;
         self.stats.threads = match self.input.dispatch.stage {
             Stage::Compute => {
                 u64::from(self.stats.groups) * u64::from(self.input.dispatch.workgroup_size)

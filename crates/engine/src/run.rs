@@ -745,8 +745,8 @@ impl Simulation {
             _ => {
                 let occ = &self.occupancy;
                 let worst = (0..self.sim.ops.len())
-                    .max_by(|&a, &b| stats.op_stalls[a].cmp(&stats.op_stalls[b]).then(b.cmp(&a)));
-                let wait = worst.filter(|&o| stats.op_stalls[o] > 0).map(|o| {
+                    .max_by(|&a, &b| stats.op_sat[a].cmp(&stats.op_sat[b]).then(b.cmp(&a)));
+                let wait = worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
                     let op = &self.sim.ops[o];
                     let place = match op.source {
                         crate::ops::OpSource::Program(i) => {

@@ -38,8 +38,16 @@ pub struct SimStats {
     pub issues: u64,
     /// Free ops executed (waits, nops, barriers).
     pub free_ops: u64,
-    /// Stall clocks per static op (stall turns in which a wave sat on it).
+    /// Exposed stalls per static op: issue turns in which the SIMD issued
+    /// nothing, its pipes were idle, and a wave sat on the op.
     pub op_stalls: Vec<u64>,
+    /// Clocks in which at least one wave sat on each static op unable to
+    /// issue it, whether or not other waves issued meanwhile (seed 004's
+    /// per-instruction stall).
+    pub op_sat: Vec<u64>,
+    /// Clocks between a SIMD's issue turns (a stall turn stands for that
+    /// many clocks of that SIMD).
+    pub issue_interval: u64,
     /// Most waves resident at once.
     pub peak_waves: u32,
     /// Launch and end clock of every wave, by launch order.
@@ -72,6 +80,8 @@ impl SimStats {
             issues: 0,
             free_ops: 0,
             op_stalls: vec![0; sim.ops.len()],
+            op_sat: vec![0; sim.ops.len()],
+            issue_interval: 1,
             peak_waves: 0,
             wave_life: Vec::new(),
             alloc_denied: vec![0; sim.ops.len()],
@@ -126,14 +136,29 @@ impl SimStats {
         }
     }
 
-    /// Stall rate of one static op: its stall clocks over the clocks the CU
-    /// was not starved.
+    /// Stall rate of one static op (seed 004): the fraction of the clocks
+    /// the CU was not starved in which at least one wave sat on it unable to
+    /// issue, whether or not other waves issued meanwhile. Rates of several
+    /// ops can add up to more than 1.
     pub fn op_stall_rate(&self, op: usize) -> f64 {
         let denom = self.clocks.saturating_sub(self.starve_clocks);
         if denom == 0 {
             0.0
         } else {
-            (self.op_stalls[op] as f64 / denom as f64).min(1.0)
+            (self.op_sat[op] as f64 / denom as f64).min(1.0)
+        }
+    }
+
+    /// The exposed part of an op's stall: clocks in which a wave sat on it
+    /// and its SIMD could issue nothing at all (the rest of the stall was
+    /// hidden by other waves' work).
+    pub fn op_exposed_rate(&self, op: usize) -> f64 {
+        let denom = self.clocks.saturating_sub(self.starve_clocks);
+        if denom == 0 {
+            0.0
+        } else {
+            let exposed = self.op_stalls[op].saturating_mul(self.issue_interval);
+            (exposed.min(self.op_sat[op]) as f64 / denom as f64).min(1.0)
         }
     }
 }

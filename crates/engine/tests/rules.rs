@@ -197,17 +197,21 @@ fn exports_cost_cu_count_times_four_or_eight() {
 #[test]
 fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     // One wave. Clock 0: the sample issues; rgba8 trilinear costs 32 clocks
-    // of service, then vmem_latency = 320: vmcnt falls at 352. The wave sits
-    // on s_waitcnt vmcnt(0) at its turns 4, 8, ..., 348: 87 stall turns.
-    // Turn 352 passes the wait, 356 issues the VALU op, 360 ends the wave.
-    // Stall rate of the wait = 87 / 360.
+    // of service, then vmem_latency = 320: vmcnt falls at 352. The wave
+    // first fails the wait s_waitcnt vmcnt(0) at its turn at clock 4 and
+    // sits on it until turn 352 passes it: 348 clocks. Turn 356 issues the
+    // VALU op, 360 ends the wave. Stall rate of the wait (seed 004: the
+    // clocks a wave sat on it) = 348 / 360; all of it exposed (no other wave
+    // issued): its 87 stall turns of 4 clocks each.
     let text = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n";
     let s = sim(text, ONE_WAVE, &[]);
     let st = s.run().unwrap();
     assert_eq!(st.clocks, 360);
     let wait_op = s.sim.op_of_instr[1] as usize;
     assert_eq!(st.op_stalls[wait_op], 87);
-    assert!((st.op_stall_rate(wait_op) - 87.0 / 360.0).abs() < 1e-12);
+    assert_eq!(st.op_sat[wait_op], 348);
+    assert!((st.op_stall_rate(wait_op) - 348.0 / 360.0).abs() < 1e-12);
+    assert!((st.op_exposed_rate(wait_op) - 348.0 / 360.0).abs() < 1e-12);
     // Stall rate overall: 87 stall turns of the 91 turns the wave was
     // resident for (clocks 0, 4, ..., 360; it leaves during the last).
     assert_eq!((st.stall_turns, st.turns_with_waves), (87, 91));

@@ -187,8 +187,12 @@ pub struct InstructionView {
     pub class: String,
     /// Executions per wave.
     pub executions: u64,
-    /// Fraction of (non-starved) clocks in which a wave sat on it unable to issue.
+    /// Fraction of (non-starved) clocks in which a wave sat on it unable to
+    /// issue, whether or not other waves issued meanwhile (seed 004).
     pub stall_rate: f64,
+    /// The part of `stall_rate` in which its SIMD could issue nothing at all
+    /// (exposed); the rest other waves hid.
+    pub exposed_rate: f64,
     /// Clocks the op holds its unit (0 for free ops).
     pub cost_clocks: u32,
     /// Why that cost.
@@ -323,7 +327,8 @@ impl AnalyzeReport {
                 text,
                 class: op.class.name().to_string(),
                 executions: execs,
-                stall_rate: st.op_stall_rate(oi),
+                stall_rate: round(st.op_stall_rate(oi)),
+                exposed_rate: round(st.op_exposed_rate(oi)),
                 cost_clocks: if op.kind == OpKind::Unit { op.cost } else { 0 },
                 cost_basis: op.cost_basis.clone(),
                 l2_requests: op.class.is_vmem().then_some(op.l2_requests),
