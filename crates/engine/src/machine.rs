@@ -788,6 +788,7 @@ impl<'a> ComputeUnit<'a> {
         })
     }
 
+    #[inline]
     fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
@@ -923,28 +924,40 @@ impl<'a> ComputeUnit<'a> {
 
     /// Wave `wid` could not issue its op this turn: it sits on it (from
     /// now on, if it was not already).
+    #[inline(always)]
     fn sit(&mut self, wid: usize) {
-        let w = &mut self.waves[wid];
-        if !w.sitting {
-            w.sitting = true;
-            let op = w.opi as usize;
-            if self.sit_count[op] == 0 {
-                self.sit_since[op] = self.now;
-            }
-            self.sit_count[op] += 1;
+        if !self.waves[wid].sitting {
+            self.start_sitting(wid);
         }
     }
 
-    /// Wave `wid` leaves its op (issued it, passed it, or ended).
-    fn unsit(&mut self, wid: usize) {
+    #[inline(never)]
+    fn start_sitting(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
-        if w.sitting {
-            w.sitting = false;
-            let op = w.opi as usize;
-            self.sit_count[op] -= 1;
-            if self.sit_count[op] == 0 {
-                self.stats.op_sat[op] += self.now - self.sit_since[op];
-            }
+        w.sitting = true;
+        let op = w.opi as usize;
+        if self.sit_count[op] == 0 {
+            self.sit_since[op] = self.now;
+        }
+        self.sit_count[op] += 1;
+    }
+
+    /// Wave `wid` leaves its op (issued it, passed it, or ended).
+    #[inline(always)]
+    fn unsit(&mut self, wid: usize) {
+        if self.waves[wid].sitting {
+            self.stop_sitting(wid);
+        }
+    }
+
+    #[inline(never)]
+    fn stop_sitting(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.sitting = false;
+        let op = w.opi as usize;
+        self.sit_count[op] -= 1;
+        if self.sit_count[op] == 0 {
+            self.stats.op_sat[op] += self.now - self.sit_since[op];
         }
     }
 
