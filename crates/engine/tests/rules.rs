@@ -424,3 +424,27 @@ fn vertex_shaders_run_a_synthesized_fetch_shader() {
     assert_eq!(s.sim.fetch_shader.len(), 2);
     assert!(s.notes.iter().any(|n| n.contains("fetch subroutine")));
 }
+
+#[test]
+fn a_wait_other_waves_hide_is_a_stall_but_not_an_exposed_one() {
+    // One SIMD (simds = 1, turns every 4 clocks), two waves. Wave A's
+    // sample issues at 0 (served 0-32, back at 352), wave B's at 4 (served
+    // 32-64, back at 384). A sits on the wait from its turn at 4 until 352,
+    // B from 8 until 384: some wave sat on the wait from 4 to 384, 380
+    // clocks. At turn 4 B issued its sample, and from 352 on A's VALU ops
+    // keep the SIMD busy: only the turns 8..348 (86 turns, 344 clocks) are
+    // exposed; 36 clocks were hidden.
+    let text = format!(
+        "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\n{}s_endpgm\n",
+        "v_add_f32 v0, v1, v2\n".repeat(100)
+    );
+    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 2\n";
+    let s = sim(&text, hints, &[("simds", "1")]);
+    let st = s.run().unwrap();
+    let wait = s.sim.op_of_instr[1] as usize;
+    assert_eq!(st.op_sat[wait], 380);
+    assert_eq!(st.op_stalls[wait] * 4, 344);
+    let clocks = (st.clocks - st.starve_clocks) as f64;
+    assert!((st.op_stall_rate(wait) - 380.0 / clocks).abs() < 1e-12);
+    assert!((st.op_exposed_rate(wait) - 344.0 / clocks).abs() < 1e-12);
+}
