@@ -164,7 +164,9 @@ fn every_relative_link_resolves_inside_the_repository() {
                     continue;
                 };
                 if !resolved.starts_with(&root) {
-                    problems.push(format!("{rel}:{n}: `{target}` points outside the repository"));
+                    problems.push(format!(
+                        "{rel}:{n}: `{target}` points outside the repository"
+                    ));
                     continue;
                 }
                 if let Some(a) = anchor {
@@ -179,7 +181,10 @@ fn every_relative_link_resolves_inside_the_repository() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} links found: is the parser broken?");
+    assert!(
+        checked > 20,
+        "only {checked} links found: is the parser broken?"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -189,7 +194,12 @@ fn readme_and_architecture_do_not_send_readers_outside_the_clone() {
     for name in ["README.md", "ARCHITECTURE.md"] {
         let text = std::fs::read_to_string(root.join(name)).unwrap();
         for (i, line) in text.lines().enumerate() {
-            for bad in ["../shared", "shared/spec/", "shared/notes/", "shared/seeds/"] {
+            for bad in [
+                "../shared",
+                "shared/spec/",
+                "shared/notes/",
+                "shared/seeds/",
+            ] {
                 assert!(
                     !line.contains(bad),
                     "{name}:{}: mentions `{bad}`, which is not in the repository: {line}",
@@ -220,7 +230,10 @@ fn the_link_parser_finds_what_it_should() {
         vec!["docs/a.md#x", "b.svg", "d(e).md"]
     );
     assert_eq!(links("[key]: docs/x.md"), vec!["docs/x.md"]);
-    assert_eq!(slug(" 6. RDNA4 dynamic VGPR mode (S0; LLVM)"), "6-rdna4-dynamic-vgpr-mode-s0-llvm");
+    assert_eq!(
+        slug(" 6. RDNA4 dynamic VGPR mode (S0; LLVM)"),
+        "6-rdna4-dynamic-vgpr-mode-s0-llvm"
+    );
     assert_eq!(slug(" `analyze FILE`"), "analyze-file");
     assert_eq!(prose("a `[x](y)` b\n```\n[z](w)\n```\n")[0].1, "a  b");
 }
