@@ -237,3 +237,80 @@ fn the_link_parser_finds_what_it_should() {
     assert_eq!(slug(" `analyze FILE`"), "analyze-file");
     assert_eq!(prose("a `[x](y)` b\n```\n[z](w)\n```\n")[0].1, "a  b");
 }
+
+/// Every `rdna-model.md N.M` and `gcn-model.md Heading` that a data file's
+/// `source` cites names a section of docs/models/rdna.md or gcn.md.
+#[test]
+fn model_sections_cited_by_the_data_files_exist() {
+    let root = root();
+    let headings = |page: &str| -> Vec<String> {
+        std::fs::read_to_string(root.join(page))
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with('#'))
+            .map(|l| l.trim_start_matches('#').trim().to_string())
+            .collect()
+    };
+    // Item M of the numbered list in section N (`11.8`: open question 8).
+    let rdna_text = std::fs::read_to_string(root.join("docs/models/rdna.md")).unwrap();
+    let list_item = |word: &str| -> bool {
+        let Some((n, m)) = word.split_once('.') else {
+            return false;
+        };
+        let Some(start) = rdna_text.find(&format!("\n## {n}. ")) else {
+            return false;
+        };
+        let body = &rdna_text[start + 4..];
+        let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+        // The heading line itself ("4. Memory ...") is not an item.
+        body.lines()
+            .skip(1)
+            .any(|l| l.starts_with(&format!("{m}. ")))
+    };
+    let rdna = headings("docs/models/rdna.md");
+    let gcn = headings("docs/models/gcn.md");
+    let mut cited = 0;
+    let mut problems = Vec::new();
+    for dir in std::fs::read_dir(root.join("crates")).unwrap() {
+        let data = dir.unwrap().path().join("data");
+        let Ok(files) = std::fs::read_dir(&data) else {
+            continue;
+        };
+        for f in files {
+            let f = f.unwrap().path();
+            if f.extension().is_none_or(|x| x != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (key, sections) in [("rdna-model.md ", &rdna), ("gcn-model.md ", &gcn)] {
+                for (at, _) in text.match_indices(key) {
+                    let rest = &text[at + key.len()..];
+                    let word: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '.')
+                        .collect();
+                    let word = word.trim_end_matches('.');
+                    if word.is_empty() {
+                        continue;
+                    }
+                    cited += 1;
+                    // `2.1` names "2.1 ..."; `8` names "8. ..."; `Shape` names "Shape".
+                    let found = sections.iter().any(|h| {
+                        h.starts_with(&format!("{word} "))
+                            || h.starts_with(&format!("{word}. "))
+                            || h == word
+                    }) || (key.starts_with("rdna") && list_item(word));
+                    if !found {
+                        problems.push(format!("{}: `{key}{word}`", f.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(cited > 50, "only {cited} citations found");
+    assert!(
+        problems.is_empty(),
+        "sections not in docs/models: {}",
+        problems.join(", ")
+    );
+}
