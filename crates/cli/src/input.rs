@@ -131,19 +131,43 @@ fn statistics_beside(path: &str) -> Option<(String, String)> {
 
 /// Pick the program named `function`, or the first one (warning when the
 /// file holds several).
+///
+/// `function` selects, in this order: the program with exactly that name;
+/// else the one whose name equals it ignoring case; else the only one whose
+/// name starts with it ignoring case (`pixel` for "Pixel Shader"); else the
+/// only one with a word equal to it ignoring case (`VS` for "Vertex Shader
+/// as VS"). Anything else is an error listing the names.
 pub fn select_program<'a>(
     file: &'a ProgramFile,
     function: Option<&str>,
 ) -> Result<&'a Program, CliError> {
     match function {
-        Some(f) => file.program(Some(f)).ok_or_else(|| {
-            let names: Vec<&str> = file.programs.iter().map(|p| p.name.as_str()).collect();
-            CliError::Input(format!(
-                "{}: error: no program named `{f}`; the file holds: {}",
-                file.file_name,
-                names.join(", ")
-            ))
-        }),
+        Some(f) => match match_program_name(file.programs.iter().map(|p| p.name.as_str()), f) {
+            Ok(i) => Ok(&file.programs[i]),
+            Err(candidates) => {
+                let quote = |names: Vec<&str>| {
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let names: Vec<&str> = file.programs.iter().map(|p| p.name.as_str()).collect();
+                Err(CliError::Input(if candidates.is_empty() {
+                    format!(
+                        "{}: error: no program named `{f}`; the file holds: {} (give a name, or a unique prefix or word of one)",
+                        file.file_name,
+                        quote(names)
+                    )
+                } else {
+                    format!(
+                        "{}: error: `{f}` matches several programs: {}; give more of the name",
+                        file.file_name,
+                        quote(candidates.iter().map(|&i| names[i]).collect())
+                    )
+                }))
+            }
+        },
         None => {
             // Device functions are followed from the kernels that call
             // them; the first kernel or shader is the program.
@@ -167,5 +191,71 @@ pub fn select_program<'a>(
             }
             Ok(p)
         }
+    }
+}
+
+/// The index of the program `query` names among `names` (the rule of
+/// [`select_program`]), or the indices it matches ambiguously (empty when
+/// it matches none).
+pub fn match_program_name<'n>(
+    names: impl Iterator<Item = &'n str> + Clone,
+    query: &str,
+) -> Result<usize, Vec<usize>> {
+    // An exact name wins even when repeated (the first, as before).
+    if let Some(i) = names.clone().position(|n| n == query) {
+        return Ok(i);
+    }
+    let q = query.to_lowercase();
+    let stages: [&dyn Fn(&str) -> bool; 3] = [
+        &|n: &str| n.to_lowercase() == q,
+        &|n: &str| !q.is_empty() && n.to_lowercase().starts_with(&q),
+        &|n: &str| {
+            n.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '.')
+                .any(|w| !w.is_empty() && w.to_lowercase() == q)
+        },
+    ];
+    let mut ambiguous = Vec::new();
+    for matches in stages {
+        let hits: Vec<usize> = names
+            .clone()
+            .enumerate()
+            .filter(|(_, n)| matches(n))
+            .map(|(i, _)| i)
+            .collect();
+        match hits.len() {
+            1 => return Ok(hits[0]),
+            0 => {}
+            _ if ambiguous.is_empty() => ambiguous = hits,
+            _ => {}
+        }
+    }
+    Err(ambiguous)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::match_program_name;
+
+    const NAMES: [&str; 3] = ["Pixel Shader", "Vertex Shader as VS", "main"];
+
+    fn pick(q: &str) -> Result<usize, Vec<usize>> {
+        match_program_name(NAMES.iter().copied(), q)
+    }
+
+    #[test]
+    fn exact_then_case_then_prefix_then_word() {
+        assert_eq!(pick("main"), Ok(2));
+        assert_eq!(pick("MAIN"), Ok(2));
+        assert_eq!(pick("Pixel"), Ok(0));
+        assert_eq!(pick("vert"), Ok(1));
+        assert_eq!(pick("VS"), Ok(1));
+        assert_eq!(pick("vs"), Ok(1));
+    }
+
+    #[test]
+    fn ambiguous_and_unknown() {
+        assert_eq!(pick("Shader"), Err(vec![0, 1]));
+        assert_eq!(pick("PS"), Err(vec![]));
+        assert_eq!(pick(""), Err(vec![]));
     }
 }

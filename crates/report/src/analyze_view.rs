@@ -479,8 +479,8 @@ impl AnalyzeReport {
         );
         let _ = writeln!(
             o,
-            "  throughput         {:.4} {} per clock per CU = {} per second per CU at {} MHz; {} per second on {} CUs",
-            t.per_clock,
+            "  throughput         {} {} per clock per CU = {} per second per CU at {} MHz; {} per second on {} CUs",
+            significant(per_clock_unrounded(t)),
             t.unit,
             si(t.per_second_per_cu),
             t.clock_mhz,
@@ -701,6 +701,39 @@ fn round(v: f64) -> f64 {
     }
 }
 
+/// Threads per clock per CU for the text line: `per_clock` is rounded to
+/// 1e-6 for JSON, which can leave nothing of a slow program's figure, so
+/// take it back from the per-second figure when there is one.
+fn per_clock_unrounded(t: &Throughput) -> f64 {
+    if t.clock_mhz > 0.0 && t.per_second_per_cu.is_finite() && t.per_second_per_cu > 0.0 {
+        t.per_second_per_cu / (t.clock_mhz * 1e6)
+    } else {
+        t.per_clock
+    }
+}
+
+/// `v` with 4 significant digits (`0.1663`, `1.250`, `0.003125`), in
+/// scientific notation with 3 below 0.001 or from 1e6 (`1.35e-4`): never a
+/// `0.0000` that hides a small throughput.
+fn significant(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let a = v.abs();
+    if !(1e-3..1e6).contains(&a) {
+        // Rust writes `1.35e-4` (no `+`, no leading zeros in the exponent).
+        return format!("{v:.2e}");
+    }
+    let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    // Rounding can carry into a fifth digit (9.9996 -> "10.000"); drop it.
+    if s.trim_start_matches(['-', '0', '.']).replace('.', "").len() > 4 && decimals > 0 {
+        format!("{v:.prec$}", prec = decimals - 1)
+    } else {
+        s
+    }
+}
+
 fn pct(v: f64) -> String {
     if v > 0.0 && v < 0.0005 {
         "<0.1%".to_string()
@@ -729,4 +762,19 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod throughput_text_tests {
+    use super::significant;
+
+    #[test]
+    fn four_significant_digits_never_zero() {
+        assert_eq!(significant(0.1663), "0.1663");
+        assert_eq!(significant(0.003125), "0.003125");
+        assert_eq!(significant(1.25), "1.250");
+        assert_eq!(significant(0.99996), "1.000");
+        assert_eq!(significant(0.000135), "1.35e-4");
+        assert_eq!(significant(0.0), "0");
+    }
 }

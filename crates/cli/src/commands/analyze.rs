@@ -28,7 +28,7 @@ pub struct Args {
     /// Default: the model of the file's GPU, else `gcn`.
     #[arg(long)]
     pub arch: Option<String>,
-    /// Hints file (TOML): loop counts, branches, formats, dispatch.
+    /// Hints file (TOML): loop counts, branches, formats, dispatch (`-` for standard input).
     #[arg(long)]
     pub hints: Option<String>,
     /// Override one model parameter, e.g. `--set vmem_latency=300` (repeatable).
@@ -110,6 +110,11 @@ pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    if args.file == "-" && args.hints.as_deref() == Some("-") {
+        return Err(CliError::Usage(
+            "the program and the hints cannot both be read from standard input".into(),
+        ));
+    }
     let sets = parse_sets(&args.set)?;
     let chosen = match &args.arch {
         Some(a) => Some(ArchSpec::load(a, &[]).map_err(|e| {
@@ -150,10 +155,20 @@ pub fn run(args: Args) -> CliResult {
     }
     let (mut hints, hints_name, hints_text) = match &args.hints {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-            let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(path, &text)))?;
-            (hints, path.clone(), text)
+            // `--hints -` reads the hints from standard input (the program
+            // then has to come from a file).
+            let (name, text) = if path == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+                ("<stdin>".to_string(), text)
+            } else {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+                (path.clone(), text)
+            };
+            let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(&name, &text)))?;
+            (hints, name, text)
         }
         None => (Hints::default(), String::new(), String::new()),
     };
