@@ -4,7 +4,7 @@
 //!
 //! Sources: LLVM `AMDGPUBaseInfo.cpp` (bit layouts per generation), the AMD
 //! ISA guides for GCN3/Vega/RDNA1-4 (counter semantics), summarised in
-//! `../shared/notes/isa.md` section 5.
+//! the ISA research notes (see docs/sources.md), section 5.
 
 use crate::class::InstrClass;
 use crate::target::GfxGen;

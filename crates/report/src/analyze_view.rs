@@ -7,7 +7,7 @@ use shadersim_engine::run::{Analysis, Simulation};
 use std::fmt::Write;
 
 /// The report, ready to render. Field names are the JSON keys of
-/// `../shared/spec/cli.md` (plus more).
+/// `docs/cli.md` (plus more).
 #[derive(Debug, Clone, Serialize)]
 pub struct AnalyzeReport {
     /// Input file.

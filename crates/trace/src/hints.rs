@@ -1,4 +1,4 @@
-//! The hints file (`../shared/spec/cli.md`): dispatch parameters, loop
+//! The hints file (`docs/cli.md`): dispatch parameters, loop
 //! iteration counts, branch directions and memory formats/patterns.
 //!
 //! Unknown keys, and entries that name no such loop, branch or memory

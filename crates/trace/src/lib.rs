@@ -1,6 +1,6 @@
 //! shadersim-trace: the hints file and the per-wave instruction trace.
 //!
-//! [`Hints`] is the user's description of one run (`../shared/spec/cli.md`);
+//! [`Hints`] is the user's description of one run (`docs/cli.md`);
 //! [`TracePlan`] resolves it against a program's control flow;
 //! [`WaveTrace::expand`] walks the CFG into the exact instruction sequence
 //! one wave executes, bounded by a configurable length.
