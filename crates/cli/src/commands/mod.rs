@@ -10,5 +10,6 @@ pub mod hints;
 pub mod liveness;
 pub mod nami;
 pub mod occupancy;
+pub mod prepare;
 pub mod rt;
 pub mod rt_hints;
