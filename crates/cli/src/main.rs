@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Simulate a program on a compute unit and report where the time goes.
     Analyze(commands::analyze::Args),
+    /// The analysis of two programs, or one program on several models, side by side with a verdict.
+    Compare(commands::compare::Args),
     /// Analyze every program of a corpus in parallel (JSON lines), or compare two runs (--diff).
     Batch(commands::batch::Args),
     /// List the built-in architecture models (or one model's parameters).
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Compare(args) => commands::compare::run(args),
         Command::Batch(args) => commands::batch::run(args),
         Command::Archs(args) => commands::archs::run(args),
         Command::Cfg(args) => commands::cfg::run(args),

@@ -5,6 +5,7 @@ pub mod archs;
 pub mod batch;
 pub mod cfg;
 pub mod coalesce;
+pub mod compare;
 pub mod compile;
 pub mod hints;
 pub mod liveness;
