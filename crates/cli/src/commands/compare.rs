@@ -233,7 +233,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// The numbers of one analysis that the comparison shows.
-fn variant(label: String, r: &AnalyzeReport) -> Variant {
+pub fn variant(label: String, r: &AnalyzeReport) -> Variant {
     let waves = f64::from(r.waves.max(1));
     Variant {
         label,

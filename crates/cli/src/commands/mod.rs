@@ -14,3 +14,4 @@ pub mod occupancy;
 pub mod prepare;
 pub mod rt;
 pub mod rt_hints;
+pub mod sweep;

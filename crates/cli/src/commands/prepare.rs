@@ -5,6 +5,7 @@
 use crate::error::CliError;
 use crate::input::{read_input, select_program};
 use shadersim_arch::ArchSpec;
+use shadersim_asm::ProgramFile;
 use shadersim_engine::run::{PrepareError, Simulation};
 use shadersim_engine::Analysis;
 use shadersim_trace::Hints;
@@ -100,14 +101,28 @@ pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
     })
 }
 
-/// Read the file and hints, pick the model, apply the overrides and
-/// prepare the simulation.
-pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
-    let chosen = req.arch.map(load_arch).transpose()?;
-    let file = read_input(req.file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
-    let program = select_program(&file, req.function)?;
+/// A file read and its program and model chosen: what stays the same when
+/// only `--set` values change (a sweep prepares many runs from one).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The file read.
+    pub file: ProgramFile,
+    /// Index of the program simulated in `file.programs`.
+    pub program: usize,
+    /// The model, before `--set` overrides.
+    pub arch: ArchSpec,
+    /// Notes about the choice of model, for the simulation's notes.
+    pub notes: Vec<String>,
+}
+
+/// Read the file, pick the program and the model (the file's GPU unless
+/// `arch` names one). Notes and warnings about the file print here, once.
+pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
+    let chosen = arch.map(load_arch).transpose()?;
+    let file = read_input(file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
+    let program = select_program(&file, function)?;
     let mut notes = Vec::new();
-    let mut arch = match chosen {
+    let arch = match chosen {
         Some(a) => a,
         None => match program.target.as_ref().and_then(ArchSpec::for_target) {
             Some(a) => a,
@@ -126,8 +141,30 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
             }
         },
     };
-    let (dispatch_sets, arch_sets): (Vec<_>, Vec<_>) = req
-        .sets
+    let program = file
+        .programs
+        .iter()
+        .position(|p| std::ptr::eq(p, program))
+        .expect("select_program returns one of the file's programs");
+    Ok(Loaded {
+        file,
+        program,
+        arch,
+        notes,
+    })
+}
+
+/// Apply the `--set` overrides and the hints file (read here) to a loaded
+/// program and prepare the simulation.
+pub fn prepare_loaded(
+    loaded: &Loaded,
+    hints: Option<&str>,
+    sets: &[(String, String)],
+) -> Result<Prepared, CliError> {
+    let file = &loaded.file;
+    let program = &file.programs[loaded.program];
+    let mut arch = loaded.arch.clone();
+    let (dispatch_sets, arch_sets): (Vec<_>, Vec<_>) = sets
         .iter()
         .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
     for (k, v) in &arch_sets {
@@ -135,7 +172,7 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
             CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
         })?;
     }
-    let (mut hints, hints_name, hints_text) = match req.hints {
+    let (mut hints, hints_name, hints_text) = match hints {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
@@ -155,12 +192,19 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
         PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
-    sim.notes.splice(0..0, notes);
+    sim.notes.splice(0..0, loaded.notes.iter().cloned());
     Ok(Prepared {
         file_name: file.file_name.clone(),
         sim,
         vgprs,
     })
+}
+
+/// Read the file and hints, pick the model, apply the overrides and
+/// prepare the simulation.
+pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
+    let loaded = load(req.file, req.arch, req.function)?;
+    prepare_loaded(&loaded, req.hints, req.sets)
 }
 
 /// Run the prepared simulation; with `latency_search` also search how much
