@@ -73,7 +73,7 @@ pub const METRICS: &[&str] = &[
     "gds_utilization",
     "ray_utilization",
     "trans_utilization",
-    "waves_per_simd",
+    "occupancy",
 ];
 
 /// More points than this is almost certainly a mistyped step.
