@@ -23,8 +23,12 @@ struct Cli {
 enum Command {
     /// Simulate a program on a compute unit and report where the time goes.
     Analyze(commands::analyze::Args),
+    /// The analysis of two programs, or one program on several models, side by side with a verdict.
+    Compare(commands::compare::Args),
     /// Analyze every program of a corpus in parallel (JSON lines), or compare two runs (--diff).
     Batch(commands::batch::Args),
+    /// Simulate over a grid of --set / dispatch parameters in parallel (CSV, JSON, SVG plot).
+    Sweep(commands::sweep::Args),
     /// List the built-in architecture models (or one model's parameters).
     Archs(commands::archs::Args),
     /// Show the control-flow graph: blocks, edges, loops and branch kinds.
@@ -56,7 +60,9 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Compare(args) => commands::compare::run(args),
         Command::Batch(args) => commands::batch::run(args),
+        Command::Sweep(args) => commands::sweep::run(args),
         Command::Archs(args) => commands::archs::run(args),
         Command::Cfg(args) => commands::cfg::run(args),
         Command::Hints(args) => commands::hints::run(args),

@@ -1,0 +1,239 @@
+//! The path from command-line arguments to a prepared [`Simulation`], shared
+//! by `analyze`, `compare` and `sweep` so that all three read files, pick the
+//! model and apply hints and `--set` overrides the same way.
+
+use crate::error::CliError;
+use crate::input::{read_input, select_program};
+use shadersim_arch::ArchSpec;
+use shadersim_asm::ProgramFile;
+use shadersim_engine::run::{PrepareError, Simulation};
+use shadersim_engine::Analysis;
+use shadersim_trace::Hints;
+
+/// `[dispatch]` keys that `--set` may override as well as model parameters.
+pub const DISPATCH_KEYS: &[&str] = &[
+    "stage",
+    "pixels_per_triangle",
+    "vertices_per_triangle",
+    "vertex_inputs",
+    "workgroup_size",
+    "waves",
+    "waves_per_simd",
+    "wave_size",
+];
+
+/// Put a `--set` dispatch override into the hints (it wins over the file).
+/// Values set this way carry an empty span: errors about them have no
+/// place in the hints file.
+fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliError> {
+    use toml::Spanned;
+    let d = &mut hints.dispatch;
+    let bad = || CliError::Usage(format!("--set {key}={value}: expected a number"));
+    let int = || {
+        value
+            .parse::<u32>()
+            .map(|v| Spanned::new(0..0, v))
+            .map_err(|_| bad())
+    };
+    let float = || {
+        value
+            .parse::<f64>()
+            .map(|v| Spanned::new(0..0, v))
+            .map_err(|_| bad())
+    };
+    match key {
+        "stage" => d.stage = Some(Spanned::new(0..0, value.to_string())),
+        "pixels_per_triangle" => d.pixels_per_triangle = Some(float()?),
+        "vertices_per_triangle" => d.vertices_per_triangle = Some(float()?),
+        "vertex_inputs" => d.vertex_inputs = Some(int()?),
+        "workgroup_size" => d.workgroup_size = Some(int()?),
+        "waves" => d.waves = Some(int()?),
+        "waves_per_simd" => d.waves_per_simd = Some(int()?),
+        "wave_size" => d.wave_size = Some(int()?),
+        _ => unreachable!("only DISPATCH_KEYS are passed"),
+    }
+    Ok(())
+}
+
+/// Parse `--set KEY=VALUE` pairs.
+pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    sets.iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::Usage(format!("--set expects KEY=VALUE, got `{s}`")))
+        })
+        .collect()
+}
+
+/// What to simulate: the arguments `analyze` takes, already parsed.
+#[derive(Debug, Clone, Copy)]
+pub struct RunRequest<'a> {
+    /// Assembly file (`-` for standard input).
+    pub file: &'a str,
+    /// Architecture model name or model file; `None`: the file's GPU.
+    pub arch: Option<&'a str>,
+    /// Hints file (TOML).
+    pub hints: Option<&'a str>,
+    /// `--set` pairs, model parameters and dispatch keys mixed.
+    pub sets: &'a [(String, String)],
+    /// Program to simulate when the file holds several.
+    pub function: Option<&'a str>,
+}
+
+/// A simulation ready to run, with what the reports need besides it.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The file's name as reports print it.
+    pub file_name: String,
+    /// The prepared run.
+    pub sim: Simulation,
+    /// VGPRs the program declares (at least 1), before hints override them.
+    pub vgprs: u32,
+}
+
+/// Load an architecture model by name, pointing occupancy-only models at
+/// the command that handles them.
+pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
+    ArchSpec::load(name, &[]).map_err(|e| {
+        crate::commands::occupancy::occupancy_only_error(name)
+            .unwrap_or_else(|| CliError::Usage(e.to_string()))
+    })
+}
+
+/// A file read and its program and model chosen: what stays the same when
+/// only `--set` values change (a sweep prepares many runs from one).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The file read.
+    pub file: ProgramFile,
+    /// Index of the program simulated in `file.programs`.
+    pub program: usize,
+    /// The model, before `--set` overrides.
+    pub arch: ArchSpec,
+    /// Notes about the choice of model, for the simulation's notes.
+    pub notes: Vec<String>,
+}
+
+/// Read the file, pick the program and the model (the file's GPU unless
+/// `arch` names one). Notes and warnings about the file print here, once.
+pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
+    let chosen = arch.map(load_arch).transpose()?;
+    let file = read_input(file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
+    let program = select_program(&file, function)?;
+    let mut notes = Vec::new();
+    let arch = match chosen {
+        Some(a) => a,
+        None => match program.target.as_ref().and_then(ArchSpec::for_target) {
+            Some(a) => a,
+            None => {
+                // The newest model stands in for a newer GPU's code.
+                let stand_in = match &program.target {
+                    Some(t) if !t.gen.is_gcn() => "rdna3",
+                    _ => "gcn",
+                };
+                if let Some(t) = &program.target {
+                    notes.push(format!(
+                        "no model for {t} yet; simulating on `{stand_in}` (choose one with --arch)"
+                    ));
+                }
+                ArchSpec::builtin(stand_in).map_err(|e| CliError::Input(e.to_string()))?
+            }
+        },
+    };
+    let program = file
+        .programs
+        .iter()
+        .position(|p| std::ptr::eq(p, program))
+        .expect("select_program returns one of the file's programs");
+    Ok(Loaded {
+        file,
+        program,
+        arch,
+        notes,
+    })
+}
+
+/// Apply the `--set` overrides and the hints file (read here) to a loaded
+/// program and prepare the simulation.
+pub fn prepare_loaded(
+    loaded: &Loaded,
+    hints: Option<&str>,
+    sets: &[(String, String)],
+) -> Result<Prepared, CliError> {
+    let file = &loaded.file;
+    let program = &file.programs[loaded.program];
+    let mut arch = loaded.arch.clone();
+    let (dispatch_sets, arch_sets): (Vec<_>, Vec<_>) = sets
+        .iter()
+        .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
+    for (k, v) in &arch_sets {
+        arch.set(k, v).map_err(|e| {
+            CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
+        })?;
+    }
+    let (mut hints, hints_name, hints_text) = match hints {
+        Some(path) => {
+            // `--hints -` reads the hints from standard input (the program
+            // then has to come from a file).
+            let (name, text) = if path == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+                ("<stdin>".to_string(), text)
+            } else {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+                (path.to_string(), text)
+            };
+            let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(&name, &text)))?;
+            (hints, name, text)
+        }
+        None => (Hints::default(), String::new(), String::new()),
+    };
+    for (k, v) in &dispatch_sets {
+        set_dispatch(&mut hints, k, v)?;
+    }
+    let vgprs = program.register_usage().vgprs.max(1);
+    let mut sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+        PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {
+            CliError::Usage(format!("--set: {}", h.message))
+        }
+        PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
+        other => CliError::Input(format!("{}: error: {other}", file.file_name)),
+    })?;
+    sim.notes.splice(0..0, loaded.notes.iter().cloned());
+    Ok(Prepared {
+        file_name: file.file_name.clone(),
+        sim,
+        vgprs,
+    })
+}
+
+/// Read the file and hints, pick the model, apply the overrides and
+/// prepare the simulation.
+pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
+    let loaded = load(req.file, req.arch, req.function)?;
+    prepare_loaded(&loaded, req.hints, req.sets)
+}
+
+/// Run the prepared simulation; with `latency_search` also search how much
+/// extra VMEM latency it tolerates (that re-runs it ~30 times).
+pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, CliError> {
+    let sim = &prepared.sim;
+    let file_name = &prepared.file_name;
+    if latency_search {
+        sim.analyse()
+            .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))
+    } else {
+        let stats = sim
+            .run()
+            .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))?;
+        let bottleneck = sim.bottleneck(&stats, None);
+        Ok(Analysis {
+            stats,
+            latency: None,
+            bottleneck,
+        })
+    }
+}

@@ -1,0 +1,203 @@
+//! `shadersim compare`: two variants of one shader (8 texture samples and
+//! the same with 4) and one file on several models.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shadersim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shadersim"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let o = shadersim(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+const EIGHT: &str = "tests/programs/samples8.s";
+const FOUR: &str = "tests/programs/samples4.s";
+
+fn compare_json(a: &str, b: &str) -> serde_json::Value {
+    let text = stdout(&[
+        "compare",
+        a,
+        b,
+        "--arch",
+        "gfx900",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]);
+    serde_json::from_str(&text).unwrap()
+}
+
+fn throughput(v: &serde_json::Value, i: usize) -> f64 {
+    v["variants"][i]["throughput_per_clock"].as_f64().unwrap()
+}
+
+/// Both variants are bound by the texture queue (every sample costs the
+/// same VMEM time and the ALU work is a few adds), so halving the samples
+/// halves the VMEM clocks per wave and about doubles the throughput.
+#[test]
+fn halving_the_samples_wins_by_the_throughput_ratio() {
+    let v = compare_json(EIGHT, FOUR);
+    let (ta, tb) = (throughput(&v, 0), throughput(&v, 1));
+    assert!(tb > ta);
+    let ratio = tb / ta;
+    assert!((1.8..=2.1).contains(&ratio), "ratio {ratio}");
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    let pct = format!("B is {:.0}% faster than A", (ratio - 1.0) * 100.0);
+    assert!(verdict.starts_with(&pct), "{verdict}");
+    assert!(verdict.contains(&format!("{ratio:.2}x")), "{verdict}");
+    assert!(verdict.contains("VMEM"), "{verdict}");
+    assert!(verdict.contains("-bound in both"), "{verdict}");
+    assert!(
+        verdict.ends_with("B issues 4 fewer vmem ops per wave"),
+        "{verdict}"
+    );
+    assert_eq!(v["deltas"][0]["throughput_ratio"].as_f64().unwrap(), {
+        (ratio * 10_000.0).round() / 10_000.0
+    });
+
+    // In the other order A wins, and B issues more.
+    let v = compare_json(FOUR, EIGHT);
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    assert!(verdict.starts_with("A is "), "{verdict}");
+    assert!(verdict.contains("faster than B"), "{verdict}");
+    assert!(verdict.ends_with("B issues 4 more vmem ops per wave"));
+}
+
+/// The keys README.md documents.
+#[test]
+fn json_has_the_documented_keys() {
+    let v = compare_json(EIGHT, FOUR);
+    for key in ["variants", "deltas", "verdicts"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    for key in [
+        "label",
+        "file",
+        "arch",
+        "clocks",
+        "clocks_per_wave",
+        "wave_clocks",
+        "throughput_per_clock",
+        "throughput_unit",
+        "utilization",
+        "waves_per_simd",
+        "occupancy_limiter",
+        "bottleneck",
+        "latency_tolerance",
+        "issued_per_wave",
+    ] {
+        assert!(v["variants"][0].get(key).is_some(), "variant {key}");
+    }
+    for key in [
+        "label",
+        "against",
+        "throughput_ratio",
+        "clocks_per_wave",
+        "wave_clocks",
+        "utilization",
+        "waves_per_simd",
+        "latency_tolerance",
+        "issued_per_wave",
+        "verdict",
+    ] {
+        assert!(v["deltas"][0].get(key).is_some(), "delta {key}");
+    }
+    let vmem = v["variants"][0]["issued_per_wave"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "vmem")
+        .unwrap();
+    assert_eq!(vmem["value"], 8.0);
+}
+
+/// One file on three models: three columns, two deltas against the first.
+#[test]
+fn one_file_on_several_models() {
+    let text = stdout(&[
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let archs: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["arch"].as_str().unwrap())
+        .collect();
+    assert_eq!(archs, ["gfx900", "rdna2", "rdna3"]);
+    assert_eq!(v["deltas"].as_array().unwrap().len(), 2);
+    assert_eq!(v["deltas"][1]["against"], "gfx900");
+    assert_eq!(v["verdicts"].as_array().unwrap().len(), 2);
+
+    let text = stdout(&[
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+    ]);
+    assert!(text.contains("rdna3 vs gfx900"), "{text}");
+    assert_eq!(text.matches("verdict: ").count(), 2);
+    let html = stdout(&[
+        "compare",
+        EIGHT,
+        FOUR,
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "html",
+    ]);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<table>"));
+    assert!(!html.contains("<script"));
+}
+
+/// Output is the same run after run (the variants run in parallel).
+#[test]
+fn deterministic() {
+    let args = [
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+    ];
+    assert_eq!(stdout(&args), stdout(&args));
+}
+
+#[test]
+fn bad_usage_is_exit_2_and_bad_input_exit_1() {
+    let o = shadersim(&["compare", EIGHT, "--arch", "gfx900"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("two files"));
+    let o = shadersim(&["compare", EIGHT, FOUR, "--arch", "gfx900,rdna2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = shadersim(&["compare", EIGHT, "no/such/file.s"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.s"));
+}

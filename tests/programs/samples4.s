@@ -1,0 +1,11 @@
+; samples4.s: 4 texture samples, then a blend and an export
+    image_sample v[4:7], v[0:1], s[0:7], s[8:11] dmask:0xf
+    image_sample v[8:11], v[0:1], s[0:7], s[8:11] dmask:0xf
+    image_sample v[12:15], v[0:1], s[0:7], s[8:11] dmask:0xf
+    image_sample v[16:19], v[0:1], s[0:7], s[8:11] dmask:0xf
+    s_waitcnt vmcnt(0)
+    v_add_f32 v4, v4, v8
+    v_add_f32 v4, v4, v12
+    v_add_f32 v4, v4, v16
+    exp mrt0 v4, v5, v6, v7 done vm
+    s_endpgm
