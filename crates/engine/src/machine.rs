@@ -194,14 +194,16 @@ struct Unit {
     return_order: Option<ReturnOrder>,
     /// When the latest result of the CU-wide return queue comes back.
     last_return: u64,
+    /// The instance each SIMD uses: its own per-SIMD unit, or its share of
+    /// a per-CU unit's instances (SIMDs split evenly among them).
+    instance_of: Vec<u32>,
 }
 
 impl Unit {
-    fn instance(&self, simd: u32, simds: u32) -> usize {
-        match self.scope {
-            UnitScope::Simd => simd as usize,
-            UnitScope::Cu => (simd as usize * self.free_at.len()) / simds.max(1) as usize,
-        }
+    /// The instance SIMD `simd` uses (looked up: the issue loop asks often).
+    #[inline(always)]
+    fn instance(&self, simd: u32, _simds: u32) -> usize {
+        self.instance_of[simd as usize] as usize
     }
 }
 
@@ -320,6 +322,12 @@ impl<'a> ComputeUnit<'a> {
                 cu_in_flight: 0,
                 return_order: u.return_order,
                 last_return: 0,
+                instance_of: (0..simds)
+                    .map(|s| match u.per {
+                        UnitScope::Simd => s,
+                        UnitScope::Cu => (s * count) / simds,
+                    })
+                    .collect(),
             });
         }
         if units.len() > MAX_UNITS {
@@ -459,7 +467,13 @@ impl<'a> ComputeUnit<'a> {
         loop {
             let mut progress = self.apply_events();
             progress |= self.dispatch();
-            let turn = (self.now % self.interval) as u32;
+            // The SIMD whose turn it is (a mask for the usual power-of-two
+            // cadence: a division per clock is measurable here).
+            let turn = if self.interval.is_power_of_two() {
+                (self.now & (self.interval - 1)) as u32
+            } else {
+                (self.now % self.interval) as u32
+            };
             let mut s = turn;
             while s < self.simds {
                 progress |= self.issue_turn(s)?;
@@ -725,11 +739,14 @@ impl<'a> ComputeUnit<'a> {
         let mut pos = 0;
         while pos < self.resident[simd as usize].len() {
             let wid = self.resident[simd as usize][pos] as usize;
-            if self.waves[wid].ready_at > now {
+            let (ready_at, opi, sitting) = {
+                let w = &self.waves[wid];
+                (w.ready_at, w.opi as usize, w.sitting)
+            };
+            if ready_at > now {
                 pos += 1;
                 continue;
             }
-            let opi = self.waves[wid].opi as usize;
             let (kind, cat) = {
                 let op = &self.hot[opi];
                 (op.kind, op.category as usize)
@@ -743,8 +760,8 @@ impl<'a> ComputeUnit<'a> {
                         self.issue(wid, opi);
                         used[cat] = true;
                         any = true;
-                    } else {
-                        self.sit(wid);
+                    } else if !sitting {
+                        self.start_sitting(wid);
                     }
                 }
                 _ => {
