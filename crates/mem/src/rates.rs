@@ -12,7 +12,7 @@
 //! | 64-bit filtered texels                                      | 32              |
 //! | 128-bit filtered texels                                     | 64              |
 //!
-//! `shared/spec/gcn-model.md` adds the filter and gradient factors (trilinear and aniso 2x: x2,
+//! The GCN model (docs/models/gcn.md) adds the filter and gradient factors (trilinear and aniso 2x: x2,
 //! aniso 4x: x4, aniso 8x: x8, gradients: a further x2), 16 clocks for buffer stores, gather4 and
 //! image load/store, and says that every such number lives in a data table, never as a literal in
 //! the engine, so that a user can override it (`--set`). [`GCN_RATE_TABLE`] is that table;
