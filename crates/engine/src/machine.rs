@@ -202,7 +202,7 @@ struct Unit {
 impl Unit {
     /// The instance SIMD `simd` uses (looked up: the issue loop asks often).
     #[inline(always)]
-    fn instance(&self, simd: u32, _simds: u32) -> usize {
+    fn instance(&self, simd: u32) -> usize {
         self.instance_of[simd as usize] as usize
     }
 }
@@ -810,12 +810,12 @@ impl<'a> ComputeUnit<'a> {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
         let u = &self.units[op.unit as usize];
-        if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd, self.simds)] > self.now {
+        if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd)] > self.now {
             return false;
         }
         if op.also_unit != NONE {
             let a = &self.units[op.also_unit as usize];
-            if a.free_at[a.instance(w.simd, self.simds)] > self.now {
+            if a.free_at[a.instance(w.simd)] > self.now {
                 return false;
             }
         }
@@ -988,7 +988,7 @@ impl<'a> ComputeUnit<'a> {
         let unit_idx = op.unit as usize;
         let simd = self.waves[wid].simd;
         let u = &mut self.units[unit_idx];
-        let inst = u.instance(simd, self.simds);
+        let inst = u.instance(simd);
         let cost = u64::from(op.cost);
         u.busy += cost;
         let w = &mut self.waves[wid];
@@ -1029,7 +1029,7 @@ impl<'a> ComputeUnit<'a> {
         }
         if op.also_unit != NONE {
             let a = &mut self.units[op.also_unit as usize];
-            let ai = a.instance(simd, self.simds);
+            let ai = a.instance(simd);
             a.free_at[ai] = now + u64::from(op.also_cost);
             a.busy += u64::from(op.also_cost);
         }

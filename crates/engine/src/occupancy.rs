@@ -102,9 +102,6 @@ pub struct Occupancy {
     pub vgprs_declared: bool,
     /// Lanes per wave the figures are for.
     pub wave_size: u32,
-    /// LDS bytes the simulated CU offers for workgroups (its share of a
-    /// WGP's pool in WGP mode).
-    pub lds_capacity: u32,
 }
 
 fn round_up(v: u32, g: u32) -> u32 {
@@ -234,9 +231,6 @@ impl Occupancy {
             limits: [slots, by_vgpr, by_sgpr, by_lds, by_groups],
             vgprs_declared: false,
             wave_size,
-            // The CU's share of the pool: in WGP mode a workgroup may use
-            // either CU's half, so the simulated CU sees pool / CUs.
-            lds_capacity: lds_cu,
         })
     }
 }

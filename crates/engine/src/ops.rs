@@ -616,16 +616,17 @@ impl OpContext<'_> {
             op.also_cost = self.arch.get_u32(name).map_err(model)? * passes;
             op.cost_basis = format!("{}; {also} unit {} clocks", op.cost_basis, op.also_cost);
         }
+        // The registers the op reads and writes, once for every use below.
+        let (reads, writes) = (inst.reads(), inst.writes());
         if self.scoreboard {
-            op.reads = inst.reads().iter().filter_map(slot_range).collect();
+            op.reads = reads.iter().filter_map(slot_range).collect();
             if let Some(lat) = &spec.latency {
                 let latency = self.arch.get_u32(lat).map_err(model)?;
                 // Results of the last pass: it starts (passes - 1) passes in.
                 op.result_delay = per_pass * (passes - 1) + latency;
-                op.writes = inst.writes().iter().filter_map(slot_range).collect();
+                op.writes = writes.iter().filter_map(slot_range).collect();
             }
         }
-        let writes = inst.writes();
         let vcc = |r: &RegRange| {
             r.file == RegFile::Special && r.first <= shadersim_isa::SpecialReg::VccHi as u16
         };
@@ -645,7 +646,7 @@ impl OpContext<'_> {
         {
             op.flags |= op_flags::SALU_SGPR_WRITE;
         }
-        if class.is_vmem() && inst.reads().iter().any(|r| r.file == RegFile::Vgpr) {
+        if class.is_vmem() && reads.iter().any(|r| r.file == RegFile::Vgpr) {
             op.flags |= op_flags::VMEM_VGPR_READ;
         }
         let cat_bit = 1u16 << op.category;
@@ -653,8 +654,7 @@ impl OpContext<'_> {
             op.flags |= op_flags::WAIT_VALU_VGPR;
         }
         if self.wait_sgpr_cats & cat_bit != 0
-            && inst
-                .reads()
+            && reads
                 .iter()
                 .chain(&writes)
                 .any(|r| r.file == RegFile::Sgpr || vcc(r))

@@ -54,9 +54,7 @@ pub struct Simulation {
     pub cfg: Cfg,
     /// The resolved hints.
     pub plan: TracePlan,
-    /// The first wave's trace (every wave's, unless hints name waves).
-    pub trace: WaveTrace,
-    /// The distinct traces waves run (the first is `trace`).
+    /// The distinct traces waves run (one unless hints make waves differ).
     pub wave_traces: Vec<WaveTrace>,
     /// The trace each wave runs, by launch order (empty: all the first).
     pub wave_trace: Vec<u32>,
@@ -301,7 +299,6 @@ impl Simulation {
         } else {
             (vec![trace.clone()], Vec::new())
         };
-        let trace = wave_traces[0].clone();
         let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
         let sim = SimProgram::compile(&CompileInput {
             program,
@@ -320,7 +317,6 @@ impl Simulation {
             program: program.clone(),
             cfg,
             plan,
-            trace,
             wave_traces,
             wave_trace,
             memory,

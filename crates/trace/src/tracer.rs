@@ -43,14 +43,6 @@ impl IterationDraw {
             }
         }
     }
-
-    /// The mean of the distribution (before the cap for the geometric one).
-    pub fn mean(self) -> f64 {
-        match self {
-            IterationDraw::Uniform(a, b) => (f64::from(a) + f64::from(b)) / 2.0,
-            IterationDraw::Geometric { mean, .. } => mean,
-        }
-    }
 }
 
 /// Hints resolved against one program: per loop and per branch decisions.

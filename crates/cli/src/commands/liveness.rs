@@ -59,11 +59,7 @@ fn model_for(program: &Program, arch: Option<&str>) -> Result<ArchSpec, CliError
     if let Some(spec) = program.target.as_ref().and_then(ArchSpec::for_target) {
         return Ok(spec);
     }
-    let stand_in = match &program.target {
-        Some(t) if !t.gen.is_gcn() => "rdna3",
-        _ => "gcn",
-    };
-    ArchSpec::builtin(stand_in).map_err(|e| CliError::Input(e.to_string()))
+    ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// The cliff next to the live peak on `arch` for waves of `wave` lanes.

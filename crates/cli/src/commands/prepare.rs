@@ -121,24 +121,14 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
     let chosen = arch.map(load_arch).transpose()?;
     let file = read_input(file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
     let program = select_program(&file, function)?;
-    let mut notes = Vec::new();
+    let notes = Vec::new();
     let arch = match chosen {
         Some(a) => a,
+        // Every generation has a family model; a file that names no GPU
+        // runs on `gcn`.
         None => match program.target.as_ref().and_then(ArchSpec::for_target) {
             Some(a) => a,
-            None => {
-                // The newest model stands in for a newer GPU's code.
-                let stand_in = match &program.target {
-                    Some(t) if !t.gen.is_gcn() => "rdna3",
-                    _ => "gcn",
-                };
-                if let Some(t) = &program.target {
-                    notes.push(format!(
-                        "no model for {t} yet; simulating on `{stand_in}` (choose one with --arch)"
-                    ));
-                }
-                ArchSpec::builtin(stand_in).map_err(|e| CliError::Input(e.to_string()))?
-            }
+            None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?,
         },
     };
     let program = file
