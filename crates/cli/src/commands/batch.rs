@@ -333,20 +333,14 @@ fn analyze_program(
     program: &Program,
     config: &BatchConfig,
 ) -> Result<Value, String> {
-    let mut notes = Vec::new();
     let arch = match &config.chosen {
         Some(a) => a.clone(),
         None => {
             let mut arch = match program.target.as_ref().and_then(ArchSpec::for_target) {
                 Some(a) => a,
-                None => {
-                    if let Some(t) = &program.target {
-                        notes.push(format!(
-                            "no model for {t} yet; simulating on `gcn` (choose one with --arch)"
-                        ));
-                    }
-                    ArchSpec::builtin("gcn").map_err(|e| format!("{name}: error: {e}"))?
-                }
+                // Every generation has a family model; a file that names no
+                // GPU runs on `gcn`.
+                None => ArchSpec::builtin("gcn").map_err(|e| format!("{name}: error: {e}"))?,
             };
             for (k, v) in &config.sets {
                 arch.set(k, v).map_err(|e| format!("--set: {e}"))?;
@@ -365,11 +359,11 @@ fn analyze_program(
         }
         None => (Hints::default(), String::new(), String::new()),
     };
-    let mut sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+    let sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
         PrepareError::Hints(h) => h.render(&hints_name, &hints_text),
         other => format!("{name}: error: {other}"),
     })?;
-    sim.notes.splice(0..0, notes);
+
     let analysis = if config.latency_tolerance {
         sim.analyse().map_err(|e| format!("{name}: error: {e}"))?
     } else {
