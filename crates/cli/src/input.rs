@@ -61,13 +61,34 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         let target = target_for_arch(arch).ok_or_else(|| {
             CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
         })?;
-        let listing = crate::commands::compile::compile_source(path, &target)?;
+        let compiled = crate::commands::compile::compile_source(path, &target, None)?;
         let name = format!("{path}.s");
         eprintln!("{path}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
-        let file = read_program_bytes(&name, listing.as_bytes(), &ReadOptions::default())
-            .map_err(|e| CliError::Input(e.to_string()))?;
+        let mut file = read_program_bytes(
+            &name,
+            compiled.listing.as_bytes(),
+            &ReadOptions {
+                target: Some(target.clone()),
+                default_target: None,
+            },
+        )
+        .map_err(|e| CliError::Input(e.to_string()))?;
         for w in file.formatted_warnings() {
             eprintln!("{w}");
+        }
+        // A bare listing does not carry the workgroup size: the source does.
+        if let Some(size) = compiled.workgroup_size {
+            for p in &mut file.programs {
+                p.declared.workgroup_size = p.declared.workgroup_size.or(Some(size));
+            }
+        }
+        if let Some(text) = &compiled.statistics {
+            let stats = shadersim_asm::parse_driver_statistics(text);
+            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+                eprintln!(
+                    "{path}: note: registers, LDS and occupancy from the driver's statistics"
+                );
+            }
         }
         return Ok(file);
     }

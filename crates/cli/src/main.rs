@@ -35,8 +35,11 @@ enum Command {
     Cfg(commands::cfg::Args),
     /// Print a complete, commented hints template for a program.
     Hints(commands::hints::Args),
-    /// Compile shader source (OpenCL C) for a GPU and print the listing shadersim reads.
+    /// Compile shader source (OpenCL C, GLSL, SPIR-V) for a GPU and print the listing shadersim reads.
     Compile(commands::compile::Args),
+    /// Internal: build one pipeline with Mesa RADV in this process (run by `compile` as a child).
+    #[command(hide = true)]
+    RadvCapture(commands::radv_capture::Args),
     /// GCN memory coalescing: what one wave64 memory instruction costs for a lane address pattern.
     Coalesce(commands::coalesce::Args),
     /// Build, encode and traverse RDNA BVHs over a mesh and report what the Ray Accelerator does.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Cfg(args) => commands::cfg::run(args),
         Command::Hints(args) => commands::hints::run(args),
         Command::Compile(args) => commands::compile::run(args),
+        Command::RadvCapture(args) => commands::radv_capture::run(args),
         Command::Coalesce(args) => commands::coalesce::run(args),
         Command::Rt(args) => commands::rt::run(args),
         Command::Nami(args) => commands::nami::run(args),

@@ -113,6 +113,28 @@ fn round_up(v: u32, g: u32) -> u32 {
 }
 
 impl Occupancy {
+    /// This occupancy as Mesa RADV 22.3 states it ("Subgroups per SIMD"):
+    /// on gfx10 and later it counts wave32-sized waves, so a wave64 figure
+    /// is doubled and wave32 is capped at twice the hardware slots, and it
+    /// ignores the SGPR and workgroup limits there (docs/models/rdna.md,
+    /// occupancy). On GCN it states the hardware figure.
+    pub fn as_radv_states(&self, gcn: bool) -> u32 {
+        let [slots, vgpr, _sgpr, lds, _groups] = self.limits;
+        // Without LDS the LDS limit is the slots: no limit.
+        let lds = if self.lds_allocated == 0 {
+            u32::MAX
+        } else {
+            lds
+        };
+        if gcn {
+            self.waves_per_simd
+        } else if self.wave_size == 64 {
+            2 * slots.min(vgpr).min(lds)
+        } else {
+            (2 * slots).min(vgpr).min(lds)
+        }
+    }
+
     /// Occupancy of `program` on `arch` for waves of `wave_size` lanes, with
     /// workgroups of `waves_per_group` waves and an optional cap from the
     /// hints.

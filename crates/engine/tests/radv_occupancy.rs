@@ -69,20 +69,6 @@ fn workgroup_threads(dump: &Path) -> u32 {
         })
 }
 
-/// The driver's convention for a hardware occupancy (see the module docs).
-fn radv_convention(o: &Occupancy, gen_is_gcn: bool) -> u32 {
-    let [slots, vgpr, _sgpr, lds, _groups] = o.limits;
-    // Without LDS the LDS limit is reported as the slots: no limit.
-    let lds = if o.lds_allocated == 0 { u32::MAX } else { lds };
-    if gen_is_gcn {
-        o.waves_per_simd
-    } else if o.wave_size == 64 {
-        2 * slots.min(vgpr).min(lds)
-    } else {
-        (2 * slots).min(vgpr).min(lds)
-    }
-}
-
 #[test]
 fn occupancy_matches_the_drivers_on_its_convention() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
@@ -112,7 +98,7 @@ fn occupancy_matches_the_drivers_on_its_convention() {
                 waves_per_group: threads.div_ceil(e.subgroup_size),
             };
             let o = Occupancy::for_usage(&arch, &usage, None).unwrap();
-            let ours = radv_convention(&o, target.gen.is_gcn());
+            let ours = o.as_radv_states(target.gen.is_gcn());
             let driver = stat(e, "Subgroups per SIMD");
             let rdna = !target.gen.is_gcn();
             if rdna {

@@ -123,6 +123,12 @@ pub struct OccupancyView {
     pub limits: [u32; 5],
     /// Most waves resident on the CU at once.
     pub peak_waves: u32,
+    /// The compiler's or driver's own occupancy figure (RADV's "Subgroups
+    /// per SIMD", a `; Occupancy:` comment), when the input carries one.
+    pub declared_waves_per_simd: Option<u32>,
+    /// shadersim's occupancy stated as RADV states it (wave32-sized waves
+    /// on RDNA), to compare with `declared_waves_per_simd`.
+    pub radv_convention_waves_per_simd: u32,
 }
 
 /// A name and a count.
@@ -398,6 +404,14 @@ impl AnalyzeReport {
                 lds_bytes: occ.lds_allocated,
                 limits: occ.limits,
                 peak_waves: st.peak_waves,
+                declared_waves_per_simd: sim.program.declared.occupancy,
+                radv_convention_waves_per_simd: occ.as_radv_states(
+                    sim.program
+                        .target
+                        .as_ref()
+                        .map_or(arch.isa.gen, |t| t.gen)
+                        .is_gcn(),
+                ),
             },
             issued: st
                 .category_names
@@ -529,6 +543,25 @@ impl AnalyzeReport {
             "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the CU",
             oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves
         );
+        if let Some(d) = oc.declared_waves_per_simd {
+            let verdict = if d == oc.waves_per_simd {
+                "agrees".to_string()
+            } else if d == oc.radv_convention_waves_per_simd {
+                format!(
+                    "agrees: RADV counts wave32-sized waves on RDNA, {} hardware waves",
+                    oc.waves_per_simd
+                )
+            } else {
+                format!(
+                    "differs; shadersim's figure on RADV's convention is {}",
+                    oc.radv_convention_waves_per_simd
+                )
+            };
+            let _ = writeln!(
+                o,
+                "                     the compiler's own figure: {d} waves per SIMD ({verdict})"
+            );
+        }
         let issued: Vec<String> = self
             .issued
             .iter()

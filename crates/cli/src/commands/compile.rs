@@ -3,10 +3,10 @@
 //! hints can be written against its lines. `analyze`, `cfg` and `hints`
 //! compile source files the same way before reading them (`input.rs`).
 //!
-//! Today OpenCL C (`.cl`) is compiled, through clang in a child process
-//! with a time limit (a compiler crash or hang is an error, not a crash of
-//! shadersim). GLSL and SPIR-V (through Mesa RADV on its null device) are
-//! recognised and refused with what to do instead.
+//! OpenCL C (`.cl`) is compiled through clang, GLSL and SPIR-V through
+//! Mesa's RADV driver on its null device (`compile_vulkan.rs`); every
+//! compiler runs in a child process with a time limit, so a compiler crash
+//! or hang is an error, not a crash of shadersim.
 
 use crate::error::{CliError, CliResult};
 use crate::input::target_for_arch;
@@ -19,12 +19,18 @@ use std::time::{Duration, Instant};
 /// Arguments of `shadersim compile`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Shader source: OpenCL C (`.cl`).
+    /// Shader source: OpenCL C (`.cl`), GLSL (`.vert`, `.frag`, `.comp`, or
+    /// any name with --stage) or SPIR-V (`.spv`).
     pub file: String,
+    /// Stage of a GLSL file whose extension does not say (vert, frag, comp).
+    #[arg(long)]
+    pub stage: Option<String>,
     /// GPU to compile for (gfx900, rdna3, a model name, ...).
     #[arg(long)]
     pub arch: String,
-    /// Write the listing here instead of standard output.
+    /// Write the listing here instead of standard output (and, for GLSL
+    /// and SPIR-V, the driver's statistics beside it as OUT.stats.toml,
+    /// where `analyze OUT` finds them).
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
 }
@@ -38,14 +44,47 @@ pub enum SourceKind {
     Vulkan,
 }
 
-/// The source language of `path` by its extension, or `None` for a listing.
+/// The source language of `path` by its extension (or, for a file with
+/// another name, the SPIR-V magic number), or `None` for a listing.
 pub fn source_kind(path: &str) -> Option<SourceKind> {
-    let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "cl" => Some(SourceKind::OpenCl),
-        "vert" | "frag" | "comp" | "geom" | "tesc" | "tese" | "spv" => Some(SourceKind::Vulkan),
-        _ => None,
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("cl") => Some(SourceKind::OpenCl),
+        Some("vert" | "frag" | "comp" | "geom" | "tesc" | "tese" | "glsl" | "spv") => {
+            Some(SourceKind::Vulkan)
+        }
+        _ => is_spirv_file(path).then_some(SourceKind::Vulkan),
     }
+}
+
+/// Whether the file starts with SPIR-V's magic number (either byte order).
+fn is_spirv_file(path: &str) -> bool {
+    let mut magic = [0u8; 4];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    if f.read_exact(&mut magic).is_err() {
+        return false;
+    }
+    let w = u32::from_le_bytes(magic);
+    w == shadersim_radv::reflect::SPIRV_MAGIC
+        || w.swap_bytes() == shadersim_radv::reflect::SPIRV_MAGIC
+}
+
+/// A compiled listing and, when the compiler reports them, its statistics
+/// (the `FILE.stats.toml` form shadersim reads beside a listing).
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The listing text.
+    pub listing: String,
+    /// The driver's statistics (GLSL and SPIR-V through RADV).
+    pub statistics: Option<String>,
+    /// The workgroup size the source declares, which a bare listing does
+    /// not carry (GLSL and SPIR-V compute shaders).
+    pub workgroup_size: Option<[u32; 3]>,
 }
 
 /// Clang binaries tried in order: clang-22 knows gfx12's newest names,
@@ -53,19 +92,24 @@ pub fn source_kind(path: &str) -> Option<SourceKind> {
 const CLANGS: &[&str] = &["clang-22", "clang-19", "clang"];
 
 /// How long a compiler may run before it is stopped.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Compile `path` for `target`; the listing text.
-pub fn compile_source(path: &str, target: &Target) -> Result<String, CliError> {
+/// Compile `path` for `target`; `stage` names a GLSL file's stage when its
+/// extension does not.
+pub fn compile_source(
+    path: &str,
+    target: &Target,
+    stage: Option<&str>,
+) -> Result<Compiled, CliError> {
     match source_kind(path) {
-        Some(SourceKind::OpenCl) => compile_opencl(path, target),
-        Some(SourceKind::Vulkan) => Err(CliError::Input(format!(
-            "{path}: error: compiling GLSL and SPIR-V in place (through Mesa RADV) is not implemented yet; \
-             build the pipeline with RADV yourself (scripts/fixtures/radv_capture.c -a writes its listing, \
-             RADV_FORCE_FAMILY needs no AMD GPU; Debian packages mesa-vulkan-drivers, glslang-tools) and pass the listing"
-        ))),
+        Some(SourceKind::OpenCl) => Ok(Compiled {
+            listing: compile_opencl(path, target)?,
+            statistics: None,
+            workgroup_size: None,
+        }),
+        Some(SourceKind::Vulkan) => super::compile_vulkan::compile(path, target, stage),
         None => Err(CliError::Usage(format!(
-            "{path}: not a source file shadersim compiles (.cl)"
+            "{path}: not a source file shadersim compiles (.cl, .vert, .frag, .comp, .glsl with --stage, .spv)"
         ))),
     }
 }
@@ -120,17 +164,31 @@ fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
     )))
 }
 
-enum RunError {
+/// Why a child process gave no output.
+pub(crate) enum RunError {
+    /// The program is not installed.
     NotFound,
+    /// It failed; its standard error.
     Failed(String),
+    /// It ran past [`COMPILE_TIMEOUT`] and was stopped.
     TimedOut,
 }
 
 /// Run `program args`, collecting its output, stopping it after
 /// [`COMPILE_TIMEOUT`].
-fn run_with_timeout(program: &str, args: &[&str]) -> Result<String, RunError> {
+pub(crate) fn run_with_timeout(program: &str, args: &[&str]) -> Result<String, RunError> {
+    run_with_timeout_env(program, args, &[])
+}
+
+/// [`run_with_timeout`] with extra environment variables.
+pub(crate) fn run_with_timeout_env(
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<String, RunError> {
     let mut child = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -171,7 +229,12 @@ fn run_with_timeout(program: &str, args: &[&str]) -> Result<String, RunError> {
     if status.success() {
         Ok(stdout)
     } else {
-        Err(RunError::Failed(stderr))
+        // Some compilers (glslangValidator) print their errors on stdout.
+        Err(RunError::Failed(if stderr.trim().is_empty() {
+            stdout
+        } else {
+            stderr
+        }))
     }
 }
 
@@ -183,13 +246,36 @@ pub fn run(args: Args) -> CliResult {
             args.arch
         ))
     })?;
-    let listing = compile_source(&args.file, &target)?;
+    let compiled = compile_source(&args.file, &target, args.stage.as_deref())?;
     match &args.output {
-        Some(out) => std::fs::write(out, listing)
-            .map_err(|e| CliError::Input(format!("{out}: error: cannot write: {e}"))),
+        Some(out) => {
+            std::fs::write(out, &compiled.listing)
+                .map_err(|e| CliError::Input(format!("{out}: error: cannot write: {e}")))?;
+            if let Some(stats) = &compiled.statistics {
+                let stats_path = statistics_path(out);
+                std::fs::write(&stats_path, stats).map_err(|e| {
+                    CliError::Input(format!("{stats_path}: error: cannot write: {e}"))
+                })?;
+                eprintln!("{out}: note: the driver's statistics are in {stats_path}");
+            }
+            Ok(())
+        }
         None => std::io::stdout()
             .lock()
-            .write_all(listing.as_bytes())
+            .write_all(compiled.listing.as_bytes())
             .map_err(CliError::Io),
+    }
+}
+
+/// Where `compile -o OUT` saves the statistics: `OUT` without its last
+/// extension, plus `.stats.toml` (the first name `analyze OUT` looks for).
+fn statistics_path(out: &str) -> String {
+    let p = Path::new(out);
+    match (p.file_stem(), p.extension()) {
+        (Some(stem), Some(_)) => p
+            .with_file_name(format!("{}.stats.toml", stem.to_string_lossy()))
+            .display()
+            .to_string(),
+        _ => format!("{out}.stats.toml"),
     }
 }

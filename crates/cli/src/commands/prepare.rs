@@ -94,10 +94,20 @@ pub struct Prepared {
 
 /// Load an architecture model by name, pointing occupancy-only models at
 /// the command that handles them.
+///
+/// A GPU name that is not a model (`gfx1031`, `navi21`, `vega10`) picks
+/// the model of that chip or its family, as a file naming the GPU would.
 pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
-    ArchSpec::load(name, &[]).map_err(|e| {
-        crate::commands::occupancy::occupancy_only_error(name)
-            .unwrap_or_else(|| CliError::Usage(e.to_string()))
+    ArchSpec::load(name, &[]).or_else(|e| {
+        if let Some(model) = name
+            .parse::<shadersim_isa::Target>()
+            .ok()
+            .and_then(|t| ArchSpec::for_target(&t))
+        {
+            return Ok(model);
+        }
+        Err(crate::commands::occupancy::occupancy_only_error(name)
+            .unwrap_or_else(|| CliError::Usage(e.to_string())))
     })
 }
 
@@ -119,7 +129,12 @@ pub struct Loaded {
 /// `arch` names one). Notes and warnings about the file print here, once.
 pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
     let chosen = arch.map(load_arch).transpose()?;
-    let file = read_input(file, chosen.as_ref().map(|a| a.isa.name.as_str()))?;
+    // Read (or compile) for the GPU named, else the chosen model's.
+    let named_gpu = arch
+        .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
+        .map(|t| t.name);
+    let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
+    let file = read_input(file, gpu.as_deref())?;
     let program = select_program(&file, function)?;
     let notes = Vec::new();
     let arch = match chosen {
