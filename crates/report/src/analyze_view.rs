@@ -64,6 +64,9 @@ pub struct AnalyzeReport {
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
     pub instructions: Vec<InstructionView>,
+    /// The listing summed by source line (programs with debug lines).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub source_lines: Vec<crate::source_lines::SourceLineView>,
 }
 
 /// Throughput figures.
@@ -458,7 +461,19 @@ impl AnalyzeReport {
             }),
             paths: paths(sim, st),
             fetch_shader,
+            source_lines: crate::source_lines::by_source_line(&sim.program, &instructions, &[]),
             instructions,
+        }
+    }
+
+    /// Name the source files of the `source_lines` entries (the `.file`
+    /// table of the listing the program came from).
+    pub fn name_source_files(&mut self, source_files: &[(u32, String)]) {
+        for l in &mut self.source_lines {
+            l.file = source_files
+                .iter()
+                .find(|(n, _)| *n == l.file_number)
+                .map(|(_, p)| p.clone());
         }
     }
 
@@ -669,6 +684,7 @@ impl AnalyzeReport {
         for i in &self.instructions {
             listing(&mut o, i);
         }
+        o.push_str(&crate::source_lines::text_table(&self.source_lines, 20));
         o
     }
 

@@ -7,3 +7,4 @@
 
 pub mod analyze_view;
 pub mod cfg_view;
+pub mod source_lines;

@@ -68,7 +68,8 @@ pub fn run(args: Args) -> CliResult {
     })?;
     let analysis = analyse(&prepared, !args.no_latency_search)?;
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
-    let report = AnalyzeReport::new(file_name, sim, &analysis);
+    let mut report = AnalyzeReport::new(file_name, sim, &analysis);
+    report.name_source_files(&prepared.source_files);
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",

@@ -90,6 +90,8 @@ pub struct Prepared {
     pub sim: Simulation,
     /// VGPRs the program declares (at least 1), before hints override them.
     pub vgprs: u32,
+    /// The listing's source files (`.file`: number and path).
+    pub source_files: Vec<(u32, String)>,
 }
 
 /// Load an architecture model by name, pointing occupancy-only models at
@@ -212,6 +214,7 @@ pub fn prepare_loaded(
         file_name: file.file_name.clone(),
         sim,
         vgprs,
+        source_files: file.source_files.clone(),
     })
 }
 
