@@ -19,12 +19,11 @@
 # `git diff --exit-code tests/fixtures/aco` clean.
 #
 # Debian 12 (bookworm) packages needed:
-#   glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev
+#   glslang-tools mesa-vulkan-drivers
 #     glslang-tools        GLSL -> SPIR-V (glslangValidator)
 #     mesa-vulkan-drivers  RADV + ACO (the listings were made with 22.3.6-1+deb12u2)
-#     libvulkan-dev, gcc, libc6-dev   build scripts/fixtures/radv_capture.c
-#   apt-get install -y --no-install-recommends glslang-tools mesa-vulkan-drivers libvulkan-dev \
-#       gcc libc6-dev
+#   and cargo: RADV builds the pipelines under `shadersim radv-capture` (built by this script)
+#   apt-get install -y --no-install-recommends glslang-tools mesa-vulkan-drivers
 #
 # Usage: scripts/regen-aco-listings.sh        (from anywhere; takes a few seconds)
 set -euo pipefail
@@ -41,7 +40,7 @@ die() { echo "regen-aco-listings: error: $*" >&2; exit 1; }
 warn() { echo "regen-aco-listings: warning: $*" >&2; }
 
 # ---------------------------------------------------------------- prerequisites
-PACKAGES=(glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev)
+PACKAGES=(glslang-tools mesa-vulkan-drivers)
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()
     for p in "${PACKAGES[@]}"; do
@@ -58,12 +57,11 @@ if command -v dpkg-query >/dev/null 2>&1; then
 else
     warn "dpkg-query not found (not Debian?): checking for the tools only"
 fi
-for tool in glslangValidator gcc awk; do
+for tool in glslangValidator cargo awk; do
     command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found in PATH (see the package list at the top of $0)"
 done
 ICD=/usr/share/vulkan/icd.d/radeon_icd.x86_64.json
 [[ -f "$ICD" ]] || die "$ICD not found (package mesa-vulkan-drivers)"
-[[ -f /usr/include/vulkan/vulkan.h ]] || die "/usr/include/vulkan/vulkan.h not found (package libvulkan-dev)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -89,7 +87,9 @@ JOBS=(
     "gfx1100|gfx1100|lighting skinning blur alpha_test reduce repeat_store lds_tile lighting_wave32 repeat_store_wave32 lds_tile_wave32"
 )
 
-gcc -O1 -Wall -o "$TMP/radv_capture" "$ROOT/scripts/fixtures/radv_capture.c" -lvulkan
+# RADV builds each pipeline under shadersim's own capture command (crates/radv).
+cargo build --release --quiet -p shadersim --manifest-path "$ROOT/Cargo.toml"
+CAPTURE="${CARGO_TARGET_DIR:-$ROOT/target}/release/shadersim"
 mkdir -p "$TMP/spv"
 for f in "$SHARED_SRC"/*.vert "$SHARED_SRC"/*.frag "$SHARED_SRC"/*.comp "$OWN_SRC"/*.comp; do
     (cd "$(dirname "$f")" && glslangValidator -V --quiet "$(basename "$f")" -o "$TMP/spv/$(basename "$f").spv")
@@ -136,9 +136,9 @@ for job in "${JOBS[@]}"; do
         if ! env -i PATH="$PATH" HOME="$TMP" LC_ALL=C \
             VK_ICD_FILENAMES="$ICD" NODEVICE_SELECT=1 MESA_SHADER_CACHE_DISABLE=true \
             RADV_FORCE_FAMILY="$fam" RADV_DEBUG=nocache ${perftest:+RADV_PERFTEST=$perftest} \
-            "$TMP/radv_capture" -o "$stats" -a "$TMP/$fam.$p" "${spvs[@]}" 2>"$TMP/err"; then
+            "$CAPTURE" radv-capture -o "$stats" -a "$TMP/$fam.$p" "${spvs[@]}" 2>"$TMP/err"; then
             cat "$TMP/err" >&2
-            die "radv_capture failed for $fam/$p"
+            die "shadersim radv-capture failed for $fam/$p"
         fi
         # the pipeline hash statistic changes with nothing the listing shows; keep it out so
         # that reruns are byte-identical whatever the driver build
@@ -164,7 +164,7 @@ for job in "${JOBS[@]}"; do
                 "stage = \"$st\""
                 "statistics = \"$fam/$p.stats.toml\""
                 "executable = $idx"
-                "command = \"RADV_FORCE_FAMILY=$fam${perftest:+ RADV_PERFTEST=$perftest} radv_capture -o $p.stats.toml -a $p $(for s in $shaders; do printf '%s.spv ' "$s"; done | sed 's/ $//')\""
+                "command = \"RADV_FORCE_FAMILY=$fam${perftest:+ RADV_PERFTEST=$perftest} shadersim radv-capture -o $p.stats.toml -a $p $(for s in $shaders; do printf '%s.spv ' "$s"; done | sed 's/ $//')\""
                 "wave_size = $sg"
                 "instructions = $ninst"
                 "listed_lines = $lines"

@@ -21,17 +21,16 @@
 #
 # Debian 12 (bookworm) packages needed:
 #   clang-19 llvm-19 lld-19 clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers
-#   libvulkan-dev gcc libc6-dev
 #     clang-19 / clang-22  OpenCL C -> amdgcn
 #     llvm-19 / llvm-22    llc, llvm-mc, llvm-objdump, llvm-readelf (-19 / -22 suffixes)
 #     lld-19 / lld-22      link the HSA code objects that llvm-objdump disassembles
 #     glslang-tools        GLSL -> SPIR-V (glslangValidator)
 #     mesa-vulkan-drivers  RADV + ACO (the fixtures were made with 22.3.6-1+deb12u2)
-#     libvulkan-dev, gcc, libc6-dev   build scripts/fixtures/radv_capture.c
+#   and cargo: RADV builds the pipelines under `shadersim radv-capture` (built by this script)
 #   (clang-19/llvm-19/lld-19 are the bookworm-backports / apt.llvm.org 19.1.7 builds;
 #   clang-22/llvm-22/lld-22 the Debian 22.1.8 builds, 1:22.1.8-1~deb12u1.)
 #   apt-get install -y --no-install-recommends clang-19 llvm-19 lld-19 \
-#       clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev
+#       clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers
 #
 # Usage: scripts/regen-fixtures.sh        (from anywhere; takes about a minute on 2 cores)
 set -euo pipefail
@@ -49,7 +48,7 @@ die() { echo "regen-fixtures: error: $*" >&2; exit 1; }
 warn() { echo "regen-fixtures: warning: $*" >&2; }
 
 # ---------------------------------------------------------------- prerequisites
-PACKAGES=(clang-19 llvm-19 lld-19 clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers libvulkan-dev gcc libc6-dev)
+PACKAGES=(clang-19 llvm-19 lld-19 clang-22 llvm-22 lld-22 glslang-tools mesa-vulkan-drivers)
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()
     for p in "${PACKAGES[@]}"; do
@@ -67,12 +66,11 @@ else
     warn "dpkg-query not found (not Debian?): checking for the tools only"
 fi
 for tool in clang-19 llc-19 llvm-mc-19 llvm-objdump-19 llvm-readelf-19 \
-    clang-22 llc-22 llvm-mc-22 llvm-objdump-22 llvm-readelf-22 ld.lld-22 glslangValidator gcc awk sed; do
+    clang-22 llc-22 llvm-mc-22 llvm-objdump-22 llvm-readelf-22 ld.lld-22 glslangValidator cargo awk sed; do
     command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found in PATH (see the package list at the top of $0)"
 done
 ICD=/usr/share/vulkan/icd.d/radeon_icd.x86_64.json
 [[ -f "$ICD" ]] || die "$ICD not found (package mesa-vulkan-drivers)"
-[[ -f /usr/include/vulkan/vulkan.h ]] || die "/usr/include/vulkan/vulkan.h not found (package libvulkan-dev)"
 clang_version() { "$1" --version | awk 'NR==1 { for (i = 1; i <= NF; i++) if ($i == "version") print $(i+1) }'; }
 clang_ver="$(clang_version clang-19)"
 [[ "$clang_ver" == "$EXPECTED_CLANG"* ]] ||
@@ -443,7 +441,9 @@ for job in "${OBJDUMP_JOBS[@]}"; do
 done
 
 # ------------------------------------------------------------------ RADV / ACO
-gcc -O1 -Wall -o "$TMP/radv_capture" "$ROOT/scripts/fixtures/radv_capture.c" -lvulkan
+# RADV builds each pipeline under shadersim's own capture command (crates/radv).
+cargo build --release --quiet -p shadersim --manifest-path "$ROOT/Cargo.toml"
+CAPTURE="${CARGO_TARGET_DIR:-$ROOT/target}/release/shadersim"
 mkdir -p "$TMP/spv"
 for f in "$SRC"/glsl/*.vert "$SRC"/glsl/*.frag "$SRC"/glsl/*.comp; do
     (cd "$SRC/glsl" && glslangValidator -V --quiet "$(basename "$f")" -o "$TMP/spv/$(basename "$f").spv")
@@ -472,9 +472,9 @@ for job in "${RADV_JOBS[@]}"; do
         if ! env -i PATH="$PATH" HOME="$TMP" LC_ALL=C \
             VK_ICD_FILENAMES="$ICD" NODEVICE_SELECT=1 MESA_SHADER_CACHE_DISABLE=true \
             RADV_FORCE_FAMILY="$fam" RADV_DEBUG=shaders,nocache ${perftest:+RADV_PERFTEST=$perftest} \
-            "$TMP/radv_capture" -o "$stats" "${spvs[@]}" 2>"$out"; then
+            "$CAPTURE" radv-capture -o "$stats" "${spvs[@]}" 2>"$out"; then
             cat "$out" >&2
-            die "radv_capture failed for $fam/$p"
+            die "shadersim radv-capture failed for $fam/$p"
         fi
         grep -q '^disasm:' "$out" || die "radv/$fam/$p.txt has no disasm block"
         radv_blocks "$out" >"$TMP/blocks"
@@ -537,7 +537,7 @@ for job in "${RADV_JOBS[@]}"; do
             "function = \"main\"" \
             "disasm_header = \"$s_hdr\"" \
             "statistics = \"radv/$fam/$p.stats.toml\"" \
-            "command = \"RADV_FORCE_FAMILY=$fam RADV_DEBUG=shaders,nocache${perftest:+ RADV_PERFTEST=$perftest} radv_capture -o $p.stats.toml $(for s in $shaders; do printf '%s.spv ' "$s"; done | sed 's/ $//')\"" \
+            "command = \"RADV_FORCE_FAMILY=$fam RADV_DEBUG=shaders,nocache${perftest:+ RADV_PERFTEST=$perftest} shadersim radv-capture -o $p.stats.toml $(for s in $shaders; do printf '%s.spv ' "$s"; done | sed 's/ $//')\"" \
             "toolchain = \"mesa-radv ${mesa_ver:-unknown}\"" \
             "instructions = $s_inst" \
             "instructions_source = \"aco-statistics\"" \

@@ -1,7 +1,7 @@
 //! The driver's statistics beside a listing: what Vulkan's
 //! `VK_KHR_pipeline_executable_properties` reports per pipeline executable
 //! (RADV: "VGPRs", "SGPRs", "LDS size", "Subgroups per SIMD",
-//! "Instructions", ...), saved as `scripts/fixtures/radv_capture.c` writes
+//! "Instructions", ...), saved as `shadersim compile -o` and `shadersim radv-capture` write
 //! it: one `[[executable]]` table per executable with `stages` and
 //! `subgroup_size`, statistics as `"Name" = value` lines.
 

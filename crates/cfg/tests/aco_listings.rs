@@ -23,7 +23,7 @@ struct Listing {
     repeated: u32,
 }
 
-/// A statistics file as `radv_capture` writes it.
+/// A statistics file as `shadersim radv-capture` writes it.
 #[derive(Deserialize)]
 struct Statistics {
     executable: Vec<Executable>,

@@ -35,11 +35,17 @@ fn every_instruction_with_a_line_is_counted_once_and_the_shares_add_up() {
     }
     // Each static instruction belongs to at most one line, so the lines'
     // counts add up to at most the listing's.
-    let counted: u64 = lines.iter().map(|l| l["instructions"].as_u64().unwrap()).sum();
+    let counted: u64 = lines
+        .iter()
+        .map(|l| l["instructions"].as_u64().unwrap())
+        .sum();
     let listed = r["instructions"].as_array().unwrap().len() as u64;
     assert!(counted > 0 && counted <= listed, "{counted} of {listed}");
     // Cost shares are parts of one whole.
-    let share: f64 = lines.iter().map(|l| l["cost_share"].as_f64().unwrap()).sum();
+    let share: f64 = lines
+        .iter()
+        .map(|l| l["cost_share"].as_f64().unwrap())
+        .sum();
     assert!(share > 0.5 && share <= 1.0 + 1e-3, "{share}");
     assert!(analyze("text").contains("by source line ("));
 }

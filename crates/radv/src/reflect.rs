@@ -98,7 +98,8 @@ pub struct Reflection {
     pub entry: String,
     /// Descriptor bindings, by set then binding.
     pub bindings: Vec<DescriptorBinding>,
-    /// Inputs with a location (vertex attributes, fragment varyings).
+    /// Inputs with a location (vertex attributes, fragment varyings), in
+    /// declaration order.
     pub inputs: Vec<InterfaceVariable>,
     /// Outputs with a location (varyings, colour targets).
     pub outputs: Vec<InterfaceVariable>,
@@ -355,7 +356,8 @@ fn reflect_module(module: &Module) -> Result<Reflection, String> {
         }
     }
     reflection.bindings.sort_by_key(|b| (b.set, b.binding));
-    reflection.inputs.sort_by_key(|v| v.location);
+    // Inputs stay in declaration order: vertex buffer bindings are
+    // numbered in that order, as the fixtures' pipelines were built.
     reflection.outputs.sort_by_key(|v| v.location);
     Ok(reflection)
 }

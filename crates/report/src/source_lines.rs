@@ -106,7 +106,10 @@ pub fn text_table(lines: &[SourceLineView], top: usize) -> String {
         "stall"
     );
     for l in order.into_iter().take(top) {
-        let name = l.file.clone().unwrap_or_else(|| format!("file {}", l.file_number));
+        let name = l
+            .file
+            .clone()
+            .unwrap_or_else(|| format!("file {}", l.file_number));
         let short = name.rsplit('/').next().unwrap_or(&name).to_string();
         let _ = writeln!(
             o,

@@ -6,6 +6,12 @@
 //! process with `RADV_FORCE_FAMILY` set and a time limit: the driver reads
 //! the variable when it loads, and a driver crash or hang must be an error
 //! message of the parent, not a crash of shadersim.
+//!
+//! The fixture scripts (`scripts/regen-fixtures.sh`,
+//! `scripts/regen-aco-listings.sh`) run it directly with `-o STATS.toml`
+//! (the statistics shadersim reads beside a listing) and `-a PREFIX` (each
+//! executable's listing to `PREFIX.INDEX.s`); with `RADV_DEBUG=shaders` in
+//! the environment the driver also dumps to standard error.
 
 use crate::error::{CliError, CliResult};
 use shadersim_radv::capture::{capture_pipeline, ShaderModule};
@@ -19,6 +25,12 @@ pub struct Args {
     /// or a vertex shader then a fragment shader.
     #[arg(required = true)]
     pub spirv: Vec<String>,
+    /// Write the statistics (TOML) to this file instead of printing JSON.
+    #[arg(short = 'o', long = "stats-out")]
+    pub stats_out: Option<String>,
+    /// Write executable I's listing to PREFIX.I.s.
+    #[arg(short = 'a', long = "asm-prefix")]
+    pub asm_prefix: Option<String>,
 }
 
 /// Run the command.
@@ -35,6 +47,27 @@ pub fn run(args: Args) -> CliResult {
     }
     let capture =
         capture_pipeline(&shaders).map_err(|e| CliError::input(format!("error: RADV: {e}")))?;
+    let write = |path: &str, text: &str| {
+        std::fs::write(path, text)
+            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))
+    };
+    if let Some(prefix) = &args.asm_prefix {
+        for (i, e) in capture.executables.iter().enumerate() {
+            let text = e.assembly.as_deref().ok_or_else(|| {
+                CliError::input(format!(
+                    "error: RADV gave no \"Assembly\" representation of its {}",
+                    e.name
+                ))
+            })?;
+            write(&format!("{prefix}.{i}.s"), text)?;
+        }
+    }
+    if let Some(path) = &args.stats_out {
+        return write(path, &capture.statistics_toml("shadersim radv-capture"));
+    }
+    if args.asm_prefix.is_some() {
+        return Ok(());
+    }
     let json =
         serde_json::to_string(&capture).map_err(|e| CliError::input(format!("error: {e}")))?;
     std::io::stdout()
