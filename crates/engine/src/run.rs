@@ -76,6 +76,8 @@ pub struct Simulation {
     pub max_clocks: u64,
     /// Jump over idle clocks (exact; off only to test that it is exact).
     pub skip_idle: bool,
+    /// Lane figures, when lanes diverge (`lane_probability` hints).
+    pub lanes: Option<crate::lanes::LaneFigures>,
 }
 
 impl Simulation {
@@ -93,7 +95,7 @@ impl Simulation {
         let with_resources = hints.with_declared_resources(program)?;
         let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;
-        let plan = TracePlan::from_hints(program, &cfg, hints)?;
+        let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
         let trace = WaveTrace::expand(program, &cfg, &plan)?;
         let memory = memory_facts(program, hints)?;
         let d = &hints.dispatch;
@@ -199,6 +201,9 @@ impl Simulation {
         };
         let wave_size = choose_wave_size(program, &arch, d.wave_size.as_ref(), &mut notes)?;
         dispatch.wave_size = wave_size;
+        plan.wave_lanes = wave_size;
+        let mut lane_tally = (!plan.lane_branches.is_empty())
+            .then(|| crate::lanes::LaneTally::new(program.instructions.len()));
         let group_waves = if stage == Stage::Compute {
             dispatch.workgroup_size.div_ceil(wave_size)
         } else {
@@ -253,13 +258,19 @@ impl Simulation {
             if plan.draws() {
                 // Each wave draws its own path; waves that drew the same
                 // path share its trace.
-                let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+                let mut index: HashMap<(Vec<u32>, Vec<u64>), u32> = HashMap::new();
                 let mut traces: Vec<WaveTrace> = Vec::new();
                 let mut of_wave = Vec::with_capacity(total as usize);
                 let mut kept: u64 = 0;
                 for w in 0..total {
                     let t = WaveTrace::expand_wave(program, &cfg, &plan, w)?;
-                    let id = match index.get(&t.ops) {
+                    if let Some(tally) = &mut lane_tally {
+                        tally.add(&t, wave_size);
+                    }
+                    // Waves whose lanes differ only on VALU ops share a
+                    // trace (a VMEM op's cost depends on its mask).
+                    let key = crate::lanes::trace_key(program, &t, wave_size);
+                    let id = match index.get(&key) {
                         Some(&id) => id,
                         None => {
                             kept += t.ops.len() as u64;
@@ -270,7 +281,7 @@ impl Simulation {
                                 .into());
                             }
                             let id = traces.len() as u32;
-                            index.insert(t.ops.clone(), id);
+                            index.insert(key, id);
                             traces.push(t);
                             id
                         }
@@ -300,9 +311,11 @@ impl Simulation {
             (vec![trace.clone()], Vec::new())
         };
         let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
+        let masks: Vec<Vec<u64>> = wave_traces.iter().map(|t| t.lanes.clone()).collect();
         let sim = SimProgram::compile(&CompileInput {
             program,
             traces: &trace_ops,
+            masks: &masks,
             wave_trace: &wave_trace,
             memory: &memory,
             stage,
@@ -313,7 +326,9 @@ impl Simulation {
         if stage == Stage::Vertex {
             notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
         }
+        let lanes = lane_tally.map(|t| crate::lanes::LaneFigures::new(&t, &sim, wave_size));
         Ok(Simulation {
+            lanes,
             program: program.clone(),
             cfg,
             plan,
@@ -349,9 +364,11 @@ impl Simulation {
         let mut s = self.clone();
         s.arch.set(name, &value.to_string())?;
         let trace_ops: Vec<Vec<u32>> = self.wave_traces.iter().map(|t| t.ops.clone()).collect();
+        let masks: Vec<Vec<u64>> = self.wave_traces.iter().map(|t| t.lanes.clone()).collect();
         s.sim = SimProgram::compile(&CompileInput {
             program: &self.program,
             traces: &trace_ops,
+            masks: &masks,
             wave_trace: &self.wave_trace,
             memory: &self.memory,
             stage: self.dispatch.stage,

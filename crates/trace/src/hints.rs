@@ -132,6 +132,10 @@ pub struct BranchHint {
     /// Only these waves (by launch order: `"0"`, `"1..63"` inclusive,
     /// `"0,4,8..11"`) take the branch; every other wave falls through.
     pub waves: Option<Spanned<String>>,
+    /// Probability (0..1) that each lane takes the branch, drawn lane by
+    /// lane: a wave whose lanes disagree runs both sides with EXEC masked.
+    /// Only on a branch on EXEC (`s_cbranch_execz`).
+    pub lane_probability: Option<Spanned<f64>>,
 }
 
 /// `[[memory]]`: facts about one memory instruction.

@@ -207,6 +207,14 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 out,
                 "# repeats the draws), or `waves = \"1..63\"` (only those waves take it)."
             );
+            let _ = writeln!(
+                out,
+                "# On an `s_cbranch_execz`: `lane_probability = 0.5` (each lane draws; a wave"
+            );
+            let _ = writeln!(
+                out,
+                "# whose lanes disagree runs both sides with EXEC masked)."
+            );
             wrote_branch_header = true;
         }
         match br.kind {
