@@ -762,6 +762,13 @@ impl Simulation {
                 let wait = worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
                     let op = &self.sim.ops[o];
                     let place = match op.source {
+                        crate::ops::OpSource::Program(i) if op.kind == OpKind::End => {
+                            let s = &self.program.instructions[i];
+                            format!(
+                                "the end-of-program drain (line {}, `{}`: outstanding memory and exports)",
+                                s.pos.line, s.text
+                            )
+                        }
                         crate::ops::OpSource::Program(i) => {
                             let s = &self.program.instructions[i];
                             format!("line {} (`{}`)", s.pos.line, s.text)
@@ -769,7 +776,10 @@ impl Simulation {
                         crate::ops::OpSource::Fetch(i) => {
                             format!("the fetch shader's `{}`", self.sim.fetch_shader[i])
                         }
-                        crate::ops::OpSource::ImplicitEnd => "the end of the program".into(),
+                        crate::ops::OpSource::ImplicitEnd => {
+                            "the implicit end-of-program drain (outstanding memory and exports)"
+                                .into()
+                        }
                     };
                     format!(
                         "waves sit on {place} {:.0}% of the time",

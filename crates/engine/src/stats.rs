@@ -149,6 +149,18 @@ impl SimStats {
         }
     }
 
+    /// [`SimStats::op_stall_rate`] and [`SimStats::op_exposed_rate`] of an
+    /// instruction compiled into several ops (lane divergence: its masked
+    /// VMEM variants), summed and capped at 1.
+    pub fn ops_stall_rates(&self, ops: &[usize]) -> (f64, f64) {
+        ops.iter().fold((0.0, 0.0), |(s, e), &o| {
+            (
+                (s + self.op_stall_rate(o)).min(1.0),
+                (e + self.op_exposed_rate(o)).min(1.0),
+            )
+        })
+    }
+
     /// The exposed part of an op's stall: clocks in which a wave sat on it
     /// and its SIMD could issue nothing at all (the rest of the stall was
     /// hidden by other waves' work).
