@@ -172,6 +172,26 @@ impl Simulation {
                 p.source = "[dispatch] cu_count in the hints file".into();
             }
         }
+        if let Some(v) = &d.cus {
+            let sharing = arch.get_u32("cu_count")?.max(1);
+            let simds = arch.get_u32("simds")?.max(1);
+            let interval = arch.get_u32("issue_interval")?.max(1);
+            if *v.get_ref() == 0 || *v.get_ref() > sharing {
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("cus must be between 1 and cu_count ({sharing}): the CUs simulated are some of those that share the rasterizer and export path"),
+                )
+                .into());
+            }
+            if *v.get_ref() > 1 && simds % interval != 0 {
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("the `{}` model's {simds} SIMDs do not fill its issue rotation of {interval}; several CUs need whole rotations", arch.name),
+                )
+                .into());
+            }
+            dispatch.cus = *v.get_ref();
+        }
         if stage != Stage::Compute && d.workgroup_size.is_some() {
             notes.push("workgroup_size applies to compute shaders only; ignored".into());
         }
@@ -699,8 +719,9 @@ impl Simulation {
             }
             _ => f64::from(stats.waves),
         };
+        // CU clocks per wave: the CUs simulated side by side share the waves.
         let per_wave = if waves > 0.0 {
-            stats.clocks as f64 / waves
+            stats.clocks as f64 * f64::from(stats.cus.max(1)) / waves
         } else {
             0.0
         };
@@ -738,6 +759,30 @@ impl Simulation {
                         "; {cat} ops took {:.0}% of the {cat} issue slots",
                         100.0 * issued as f64 / slots.max(1.0)
                     )
+                } else if let Some(shared) = self
+                    .arch
+                    .units
+                    .get(&b.resource)
+                    .and_then(|u| u.shared.as_deref())
+                {
+                    let sharing = self.arch.param(shared).unwrap_or(1.0);
+                    let path = format!(
+                        "{} utilization {:.0}%",
+                        b.resource,
+                        100.0 * stats.utilization(&b.resource)
+                    );
+                    if f64::from(stats.cus) >= sharing {
+                        format!(
+                            "; the {} path shared by all {} CUs limits, not the CU ({path})",
+                            b.resource, stats.cus
+                        )
+                    } else {
+                        format!(
+                            "; the {} path is shared with {} CUs not simulated, assumed to saturate it ({path}; set [dispatch] cus = {sharing} to simulate them)",
+                            b.resource,
+                            sharing - f64::from(stats.cus)
+                        )
+                    }
                 } else {
                     format!(
                         "; {} utilization {:.0}%",

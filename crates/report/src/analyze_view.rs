@@ -44,6 +44,13 @@ pub struct AnalyzeReport {
     /// The end-of-program drain: waves that reached the end waiting for
     /// their outstanding memory ops and exports.
     pub end_drain: EndDrainView,
+    /// Compute units simulated side by side (`[dispatch] cus`).
+    pub cus: u32,
+    /// Threads per clock of all the CUs simulated together.
+    pub throughput_all_cus: f64,
+    /// One entry per CU when several were simulated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_cu: Vec<CuView>,
     /// Occupancy.
     pub occupancy: OccupancyView,
     /// Ops issued per category.
@@ -70,6 +77,33 @@ pub struct AnalyzeReport {
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
     pub instructions: Vec<InstructionView>,
+}
+
+/// One CU of several simulated side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct CuView {
+    /// CU number (the order waves are dealt in).
+    pub cu: u32,
+    /// Waves that ran to the end on it.
+    pub waves: u32,
+    /// Its threads per clock.
+    pub throughput_per_clock: f64,
+    /// Fraction of clocks its own units were busy (the shared export path
+    /// is in the total `utilization`).
+    pub utilization: CuUtilization,
+}
+
+/// A CU's own units' utilization (0..1).
+#[derive(Debug, Clone, Serialize)]
+pub struct CuUtilization {
+    /// Vector ALU (averaged over its SIMDs).
+    pub valu: f64,
+    /// Scalar ALU.
+    pub salu: f64,
+    /// Vector memory.
+    pub vmem: f64,
+    /// LDS.
+    pub lds: f64,
 }
 
 /// The end-of-program drain.
@@ -275,6 +309,31 @@ pub struct DynamicVgprView {
     pub peak_vgprs: u32,
 }
 
+/// Per-CU figures when several CUs were simulated.
+fn per_cu(st: &shadersim_engine::SimStats) -> Vec<CuView> {
+    if st.cus <= 1 {
+        return Vec::new();
+    }
+    let total_waves = f64::from(st.waves.max(1));
+    let all = st.throughput_per_clock() * f64::from(st.cus);
+    let u = |cu: usize, unit: &str| round(st.cu_utilization(cu, unit).unwrap_or(0.0));
+    st.cu_waves
+        .iter()
+        .enumerate()
+        .map(|(cu, &waves)| CuView {
+            cu: cu as u32,
+            waves,
+            throughput_per_clock: round(all * f64::from(waves) / total_waves),
+            utilization: CuUtilization {
+                valu: u(cu, "valu"),
+                salu: u(cu, "salu"),
+                vmem: u(cu, "vmem"),
+                lds: u(cu, "lds"),
+            },
+        })
+        .collect()
+}
+
 /// One entry per distinct trace, when waves ran more than one.
 fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
     let n = sim.sim.trace_starts.len();
@@ -445,6 +504,9 @@ impl AnalyzeReport {
             stall_rate: round(st.stall_rate()),
             lane_utilization: round(sim.lanes.as_ref().map_or(1.0, |l| l.utilization)),
             end_drain,
+            cus: st.cus,
+            throughput_all_cus: round(per_clock * f64::from(st.cus.max(1))),
+            per_cu: per_cu(st),
             occupancy: OccupancyView {
                 waves_per_simd: occ.waves_per_simd,
                 limiter: occ.limiter.name().to_string(),
@@ -542,6 +604,29 @@ impl AnalyzeReport {
             si(t.per_second_gpu),
             t.gpu_cus
         );
+        if self.cus > 1 {
+            let _ = writeln!(
+                o,
+                "  CUs                {} simulated side by side, sharing the rasterizer and the export path: {} {} per clock together",
+                self.cus,
+                significant(self.throughput_all_cus),
+                t.unit
+            );
+            for c in &self.per_cu {
+                let _ = writeln!(
+                    o,
+                    "  CU {:<15} {} waves, {} {} per clock; VALU {}  SALU {}  VMEM {}  LDS {}",
+                    c.cu,
+                    c.waves,
+                    significant(c.throughput_per_clock),
+                    t.unit,
+                    pct(c.utilization.valu),
+                    pct(c.utilization.salu),
+                    pct(c.utilization.vmem),
+                    pct(c.utilization.lds)
+                );
+            }
+        }
         let u = &self.utilization;
         let _ = writeln!(
             o,

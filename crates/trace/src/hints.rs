@@ -45,6 +45,9 @@ pub struct DispatchHints {
     pub workgroup_size: Option<Spanned<u32>>,
     /// CUs sharing one rasterizer / vertex grouper / export path.
     pub cu_count: Option<Spanned<u32>>,
+    /// Compute units simulated side by side (default 1), sharing the
+    /// rasterizer / vertex grouper and the export path.
+    pub cus: Option<Spanned<u32>>,
     /// Waves (vertex, pixel) or workgroups (compute) to simulate.
     pub waves: Option<Spanned<u32>>,
     /// Cap on occupancy (waves per SIMD).
