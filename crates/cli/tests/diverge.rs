@@ -82,3 +82,25 @@ fn the_report_gives_lanes_cus_and_the_drain() {
     assert!(text.contains("active lanes"), "{text}");
     assert!(text.contains("2 simulated side by side"), "{text}");
 }
+
+#[test]
+fn the_implicit_end_of_program_drain_has_its_own_row() {
+    // No s_endpgm: the wave still waits for its store before it ends; the
+    // listing shows that wait as the implicit end, not on an instruction.
+    let dir = std::env::temp_dir().join(format!("shadersim-diverge-{}-end", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = dir.join("k.s");
+    let h = dir.join("h.toml");
+    std::fs::write(
+        &s,
+        "v_mov_b32 v0, 1.0\nbuffer_store_dword v0, v1, s[0:3], 0 offen\n",
+    )
+    .unwrap();
+    std::fs::write(&h, "[dispatch]\nstage = \"compute\"\nwaves = 4\n").unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&analyze(&s, &h, "json").stdout).unwrap();
+    assert_eq!(v["end_drain"]["implicit"], true);
+    assert!(v["end_drain"]["stall_rate"].as_f64().unwrap() > 0.0);
+    let text = String::from_utf8(analyze(&s, &h, "text").stdout).unwrap();
+    assert!(text.contains("(implicit end of program"), "{text}");
+    assert!(text.contains("end drain"), "{text}");
+}
