@@ -113,6 +113,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         out,
         "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow"
     );
+    let _ = writeln!(
+        out,
+        "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"
+    );
     if !program.gen().is_gcn() {
         let _ = writeln!(
             out,
