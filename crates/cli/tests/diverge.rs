@@ -2,7 +2,7 @@
 //! report carries the lane figures and the per-CU figures, and the same
 //! seed gives the same report, byte for byte.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn shadersim(args: &[&str]) -> Output {
@@ -31,7 +31,7 @@ fn files(name: &str, hints: &str) -> (PathBuf, PathBuf) {
 
 const HINTS: &str = "[dispatch]\nstage = \"pixel\"\nwaves = 60\ncus = 2\n[trace]\nseed = 9\n[[branch]]\nline = 4\nlane_probability = 0.5\n";
 
-fn analyze(s: &PathBuf, h: &PathBuf, format: &str) -> Output {
+fn analyze(s: &Path, h: &Path, format: &str) -> Output {
     let o = shadersim(&[
         "analyze",
         s.to_str().unwrap(),
