@@ -128,3 +128,15 @@ fn compute_groups_spread_over_the_cus() {
         assert!(u > 0.95, "CU {cu}: {u}");
     }
 }
+
+#[test]
+fn every_model_shares_its_export_path_among_cu_count_cus() {
+    // Seed 004's export path serves cu_count CUs; every model with an
+    // export unit says so, so `cus` shares it on each of them.
+    for (name, _) in shadersim_arch::BUILTIN {
+        let arch = ArchSpec::builtin(name).unwrap();
+        if let Some(u) = arch.units.get("export") {
+            assert_eq!(u.shared.as_deref(), Some("cu_count"), "{name}");
+        }
+    }
+}
