@@ -104,3 +104,31 @@ fn the_implicit_end_of_program_drain_has_its_own_row() {
     assert!(text.contains("(implicit end of program"), "{text}");
     assert!(text.contains("end drain"), "{text}");
 }
+
+#[test]
+fn set_cus_simulates_several_cus() {
+    let (s, h) = files("set", "[dispatch]\nstage = \"pixel\"\nwaves = 40\n");
+    let o = shadersim(&[
+        "analyze",
+        s.to_str().unwrap(),
+        "--arch",
+        "gfx900",
+        "--hints",
+        h.to_str().unwrap(),
+        "--set",
+        "cus=4",
+        "--format",
+        "json",
+        "--no-latency-search",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["cus"], 4);
+    let waves: Vec<u64> = v["per_cu"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["waves"].as_u64().unwrap())
+        .collect();
+    assert_eq!(waves, vec![10, 10, 10, 10], "40 waves dealt in turn");
+}
