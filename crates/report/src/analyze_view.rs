@@ -683,8 +683,9 @@ impl AnalyzeReport {
         let oc = &self.occupancy;
         let _ = writeln!(
             o,
-            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the CU",
-            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves
+            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the {}",
+            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves,
+            if self.cus > 1 { format!("{} CUs together", self.cus) } else { "CU".to_string() }
         );
         let issued: Vec<String> = self
             .issued
