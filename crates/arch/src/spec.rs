@@ -72,6 +72,11 @@ pub struct UnitSpec {
     /// results of other waves) or `"wave"` (in order per wave and counter
     /// only). Default: as served, after the latency.
     pub return_order: Option<ReturnOrder>,
+    /// Parameter with the number of CUs that share this unit in the real
+    /// GPU (`cu_count`: seed 004's export path). Its cost rule charges one
+    /// CU's share when all of them use it; with `[dispatch] cus = N`
+    /// simulated CUs, one instance serves all N at 1/N of that cost each.
+    pub shared: Option<String>,
 }
 
 /// The order a queue's results come back in (rdna-model.md 3.3).
@@ -438,9 +443,15 @@ impl ArchSpec {
             }
         }
         for (uname, u) in &self.units {
-            for p in [&u.count, &u.latency, &u.wave_in_flight, &u.cu_in_flight]
-                .into_iter()
-                .flatten()
+            for p in [
+                &u.count,
+                &u.latency,
+                &u.wave_in_flight,
+                &u.cu_in_flight,
+                &u.shared,
+            ]
+            .into_iter()
+            .flatten()
             {
                 if !self.params.contains_key(p) {
                     return Err(

@@ -23,6 +23,10 @@ pub struct DispatchConfig {
     pub wave_size: u32,
     /// RDNA 4 dynamic VGPR mode, if on.
     pub dynamic_vgpr: Option<DynamicVgpr>,
+    /// Compute units simulated side by side, sharing the rasterizer /
+    /// vertex grouper (waves dealt round robin) and the model's shared
+    /// units (the export path). `count` is the total over them.
+    pub cus: u32,
 }
 
 /// RDNA 4 dynamic VGPR mode (rdna-model.md 6).
@@ -56,6 +60,7 @@ impl DispatchConfig {
             waves_per_simd: None,
             wave_size: 64,
             dynamic_vgpr: None,
+            cus: 1,
         }
     }
 

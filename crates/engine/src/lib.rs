@@ -10,6 +10,7 @@
 //! * [`config`]: dispatch parameters and arrival rates.
 //! * [`machine`]: the cycle loop.
 //! * [`stats`]: what a run measured.
+//! * [`lanes`]: lane divergence: traces waves share, lane figures.
 //! * [`run`]: one call from program + hints + model to results.
 //!
 //! Invariants: deterministic (same inputs, same statistics); every run
@@ -18,6 +19,7 @@
 
 pub mod config;
 pub mod error;
+pub mod lanes;
 pub mod machine;
 pub mod occupancy;
 pub mod ops;

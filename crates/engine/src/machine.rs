@@ -140,6 +140,8 @@ impl WaveTrack {
 #[derive(Debug, Clone)]
 struct Wave {
     simd: u32,
+    /// The compute unit it runs on (`[dispatch] cus`).
+    cu: u32,
     group: u32,
     launch: u64,
     pc: u32,
@@ -174,6 +176,8 @@ struct VgprPool {
 
 #[derive(Debug, Clone, Default)]
 struct Group {
+    /// The compute unit its waves run on.
+    cu: u32,
     waves: u32,
     launched: u32,
     alive: u32,
@@ -186,14 +190,18 @@ struct Unit {
     kind: UnitKind,
     scope: UnitScope,
     free_at: Vec<u64>,
-    busy: u64,
     latency: u64,
     wave_limit: u16,
     cu_limit: u32,
-    cu_in_flight: u32,
+    /// Ops in flight on each CU.
+    cu_in_flight: Vec<u32>,
     return_order: Option<ReturnOrder>,
-    /// When the latest result of the CU-wide return queue comes back.
-    last_return: u64,
+    /// When the latest result of each CU's return queue comes back.
+    last_return: Vec<u64>,
+    /// Busy clocks of each instance (per-CU figures are their sums).
+    inst_busy: Vec<u64>,
+    /// The CU each instance belongs to (`u32::MAX`: shared by all).
+    cu_of_instance: Vec<u32>,
     /// The instance each SIMD uses: its own per-SIMD unit, or its share of
     /// a per-CU unit's instances (SIMDs split evenly among them).
     instance_of: Vec<u32>,
@@ -215,6 +223,17 @@ struct Event {
     wave: u32,
     counters: u16,
     unit: u8,
+}
+
+/// Clocks an op holds unit `unit`: its cost, except on a unit the CUs
+/// share, whose cost rule charged one CU's share of it when every CU that
+/// shares it (`cu_count`) uses it: the `cus` simulated CUs hold it `cus`
+/// times shorter (with `cus = cu_count`, the unit's own rate).
+fn shared_cost(units: &[Unit], unit: u8, cost: u32, cus: u32) -> u32 {
+    match units.get(unit as usize) {
+        Some(u) if u.cu_of_instance == [u32::MAX] && cost > 0 => cost.div_ceil(cus).max(1),
+        _ => cost,
+    }
 }
 
 /// Run one simulation.
@@ -268,8 +287,15 @@ struct ComputeUnit<'a> {
     group_waves: u32,
     groups_started: u32,
     launching_group: Option<u32>,
-    next_simd: u32,
-    lds_used: u32,
+    /// Per CU: the SIMD the next wave tries first.
+    next_simd: Vec<u32>,
+    /// Per CU: LDS bytes allocated.
+    lds_used: Vec<u32>,
+    /// Compute units simulated, and SIMDs in each (`simds` counts all).
+    cus: u32,
+    cu_simds: u32,
+    /// The CU the next group is dealt to (round robin).
+    next_cu: u32,
     lds_capacity: u32,
     lds_per_group: u32,
     launches_per_clock: u32,
@@ -285,22 +311,27 @@ impl<'a> ComputeUnit<'a> {
     fn new(input: &'a SimInput<'a>) -> Result<Self, SimError> {
         let arch = input.arch;
         let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
-        let simds = p("simds")?.max(1);
+        let cu_simds = p("simds")?.max(1);
+        let cus = input.dispatch.cus.max(1);
+        // Several CUs are one machine with `cus` x the SIMDs; each unit's
+        // instances are per CU, except the units the CUs share.
+        let simds = cu_simds * cus;
         let interval = u64::from(p("issue_interval")?.max(1));
         let wave_size = input.sim.wave_size.max(1);
         let mut units = Vec::new();
         for name in &input.sim.units {
             let u = &arch.units[name];
-            let count = match (&u.per, &u.count) {
-                (UnitScope::Simd, _) => simds,
+            let per_cu = match (&u.per, &u.count) {
+                (UnitScope::Simd, _) => cu_simds,
                 (UnitScope::Cu, Some(c)) => p(c)?.max(1),
                 (UnitScope::Cu, None) => 1,
             };
+            let shared = u.shared.is_some();
+            let count = if shared { 1 } else { per_cu * cus };
             units.push(Unit {
                 kind: u.kind,
                 scope: u.per,
                 free_at: vec![0; count as usize],
-                busy: 0,
                 latency: u
                     .latency
                     .as_deref()
@@ -319,13 +350,21 @@ impl<'a> ComputeUnit<'a> {
                     .map(p)
                     .transpose()?
                     .unwrap_or(u32::MAX),
-                cu_in_flight: 0,
+                cu_in_flight: vec![0; cus as usize],
                 return_order: u.return_order,
-                last_return: 0,
+                last_return: vec![0; cus as usize],
+                inst_busy: vec![0; count as usize],
+                cu_of_instance: (0..count)
+                    .map(|i| if shared { u32::MAX } else { i / per_cu })
+                    .collect(),
                 instance_of: (0..simds)
-                    .map(|s| match u.per {
-                        UnitScope::Simd => s,
-                        UnitScope::Cu => (s * count) / simds,
+                    .map(|s| match (shared, u.per) {
+                        (true, _) => 0,
+                        (false, UnitScope::Simd) => s,
+                        // The CU's instances, its SIMDs split evenly among them.
+                        (false, UnitScope::Cu) => {
+                            (s / cu_simds) * per_cu + (s % cu_simds) * per_cu / cu_simds
+                        }
                     })
                     .collect(),
             });
@@ -348,15 +387,16 @@ impl<'a> ComputeUnit<'a> {
             )));
         }
         let wps = input.occupancy.waves_per_simd;
-        if group_waves > wps * simds {
+        if group_waves > wps * cu_simds {
             return Err(SimError::Dispatch(format!(
-                "a workgroup of {group_waves} waves cannot fit: occupancy allows {wps} waves per SIMD x {simds} SIMDs ({} limits it)",
+                "a workgroup of {group_waves} waves cannot fit: occupancy allows {wps} waves per SIMD x {cu_simds} SIMDs ({} limits it)",
                 input.occupancy.limiter
             )));
         }
         let nops = input.sim.ops.len();
         let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
-        let stats = SimStats::new(input.sim, &input.sim.units, &instances);
+        let mut stats = SimStats::new(input.sim, &input.sim.units, &instances);
+        stats.cu_waves = vec![0; cus as usize];
         let mut slots = Vec::new();
         let mut push_slots = |ranges: &[SlotRange]| {
             let start = slots.len() as u32;
@@ -372,8 +412,8 @@ impl<'a> ComputeUnit<'a> {
                 category: o.category,
                 unit: o.unit,
                 also_unit: o.also_unit,
-                cost: o.cost,
-                also_cost: o.also_cost,
+                cost: shared_cost(&units, o.unit, o.cost, cus),
+                also_cost: shared_cost(&units, o.also_unit, o.also_cost, cus),
                 result_delay: o.result_delay,
                 inc: o.inc.0,
                 dec_at_service: o.dec_at_service.0,
@@ -436,11 +476,14 @@ impl<'a> ComputeUnit<'a> {
             group_waves,
             groups_started: 0,
             launching_group: None,
-            next_simd: 0,
-            lds_used: 0,
+            next_simd: vec![0; cus as usize],
+            lds_used: vec![0; cus as usize],
+            cus,
+            cu_simds,
+            next_cu: 0,
             lds_capacity: p("lds_bytes_per_cu")?,
             lds_per_group: input.occupancy.lds_allocated,
-            launches_per_clock: p("compute_waves_per_clock")?.max(1),
+            launches_per_clock: p("compute_waves_per_clock")?.max(1) * cus,
             stats,
             op_stall_stamp: vec![u64::MAX; nops],
             stamp_seq: 1 << 62,
@@ -450,7 +493,10 @@ impl<'a> ComputeUnit<'a> {
 
     /// Clock at which group `k` arrives (pixel and vertex dispatch).
     fn arrival_time(&self, k: u32) -> u64 {
-        self.arrival.map_or(0, |r| (f64::from(k) * r).ceil() as u64)
+        // `r` is one CU's interval; the CUs simulated take turns.
+        self.arrival.map_or(0, |r| {
+            (f64::from(k) * r / f64::from(self.cus)).ceil() as u64
+        })
     }
 
     fn resident_total(&self) -> usize {
@@ -461,6 +507,33 @@ impl<'a> ComputeUnit<'a> {
         self.groups_started == self.total_groups
             && self.launching_group.is_none()
             && self.resident_total() == 0
+    }
+
+    /// Free wave slots on CU `cu`.
+    fn cu_free(&self, cu: u32) -> u32 {
+        let first = (cu * self.cu_simds) as usize;
+        self.resident[first..first + self.cu_simds as usize]
+            .iter()
+            .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
+            .sum()
+    }
+
+    /// The CU the next group goes to, if it has room for it now: pixel and
+    /// vertex waves are dealt in turn (the shared rasterizer / vertex
+    /// grouper waits for that CU), compute groups go to the next CU with
+    /// room.
+    fn dispatch_cu(&self) -> Option<u32> {
+        let fits = |cu: u32| {
+            self.cu_free(cu) >= self.group_waves
+                && self.lds_used[cu as usize] + self.lds_per_group <= self.lds_capacity
+        };
+        if self.arrival.is_some() {
+            Some(self.next_cu).filter(|&cu| fits(cu))
+        } else {
+            (0..self.cus)
+                .map(|k| (self.next_cu + k) % self.cus)
+                .find(|&cu| fits(cu))
+        }
     }
 
     fn run(&mut self) -> Result<(), SimError> {
@@ -541,19 +614,16 @@ impl<'a> ComputeUnit<'a> {
         }
         let pending = self.groups_started < self.total_groups || self.launching_group.is_some();
         if pending {
-            let free: u32 = self
-                .resident
-                .iter()
-                .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
-                .sum();
-            if self.launching_group.is_some() && free > 0 {
-                t = t.min(now + 1);
-            } else if free >= self.group_waves {
-                match self.arrival {
-                    Some(r) => {
-                        t = t.min(((f64::from(self.groups_started) * r).ceil() as u64).max(now + 1))
+            match self.launching_group {
+                Some(g) => {
+                    if self.cu_free(self.groups[g as usize].cu) > 0 {
+                        t = t.min(now + 1);
                     }
-                    None => t = t.min(now + 1),
+                }
+                None => {
+                    if self.dispatch_cu().is_some() {
+                        t = t.min(self.arrival_time(self.groups_started).max(now + 1));
+                    }
                 }
             }
         }
@@ -633,7 +703,8 @@ impl<'a> ComputeUnit<'a> {
             }
             if e.unit != NONE {
                 w.unit_in_flight[e.unit as usize] -= 1;
-                self.units[e.unit as usize].cu_in_flight -= 1;
+                let cu = w.cu as usize;
+                self.units[e.unit as usize].cu_in_flight[cu] -= 1;
             }
         }
         any
@@ -656,38 +727,38 @@ impl<'a> ComputeUnit<'a> {
                 if self.next_arrival > self.now {
                     break;
                 }
-                let free: u32 = self
-                    .resident
-                    .iter()
-                    .map(|r| self.waves_per_simd.saturating_sub(r.len() as u32))
-                    .sum();
-                if free < self.group_waves || self.lds_used + self.lds_per_group > self.lds_capacity
-                {
+                let Some(cu) = self.dispatch_cu() else {
                     break;
-                }
+                };
+                self.next_cu = (cu + 1) % self.cus;
                 let id = self.groups.len() as u32;
                 self.groups.push(Group {
+                    cu,
                     waves: self.group_waves,
                     ..Default::default()
                 });
-                self.lds_used += self.lds_per_group;
+                self.lds_used[cu as usize] += self.lds_per_group;
                 self.groups_started += 1;
                 self.next_arrival = self.arrival_time(self.groups_started);
                 self.launching_group = Some(id);
             }
             let gid = self.launching_group.expect("group open");
-            // The next SIMD (round robin) with a free slot.
-            let Some(simd) = (0..self.simds)
-                .map(|k| (self.next_simd + k) % self.simds)
+            let cu = self.groups[gid as usize].cu;
+            let first = cu * self.cu_simds;
+            let next = self.next_simd[cu as usize];
+            // The CU's next SIMD (round robin) with a free slot.
+            let Some(simd) = (0..self.cu_simds)
+                .map(|k| first + (next + k) % self.cu_simds)
                 .find(|&s| (self.resident[s as usize].len() as u32) < self.waves_per_simd)
             else {
                 break;
             };
-            self.next_simd = (simd + 1) % self.simds;
+            self.next_simd[cu as usize] = (simd - first + 1) % self.cu_simds;
             let id = self.waves.len() as u32;
             let trace = self.input.sim.trace_of_wave(id);
             self.waves.push(Wave {
                 simd,
+                cu,
                 group: gid,
                 launch: self.now,
                 pc: self.input.sim.trace_starts[trace],
@@ -848,7 +919,8 @@ impl<'a> ComputeUnit<'a> {
             }
         }
         if u.kind == UnitKind::Queue
-            && (w.unit_in_flight[op.unit as usize] >= u.wave_limit || u.cu_in_flight >= u.cu_limit)
+            && (w.unit_in_flight[op.unit as usize] >= u.wave_limit
+                || u.cu_in_flight[w.cu as usize] >= u.cu_limit)
         {
             return false;
         }
@@ -990,7 +1062,7 @@ impl<'a> ComputeUnit<'a> {
         let u = &mut self.units[unit_idx];
         let inst = u.instance(simd);
         let cost = u64::from(op.cost);
-        u.busy += cost;
+        u.inst_busy[inst] += cost;
         let w = &mut self.waves[wid];
         let mut inc = op.inc;
         while inc != 0 {
@@ -1031,7 +1103,7 @@ impl<'a> ComputeUnit<'a> {
             let a = &mut self.units[op.also_unit as usize];
             let ai = a.instance(simd);
             a.free_at[ai] = now + u64::from(op.also_cost);
-            a.busy += u64::from(op.also_cost);
+            a.inst_busy[ai] += u64::from(op.also_cost);
         }
         let u = &mut self.units[unit_idx];
         let w = &mut self.waves[wid];
@@ -1062,8 +1134,9 @@ impl<'a> ComputeUnit<'a> {
                 let returned = match u.return_order {
                     None => end + latency,
                     Some(ReturnOrder::Cu) => {
-                        let t = (end + latency).max(u.last_return);
-                        u.last_return = t;
+                        let cu = w.cu as usize;
+                        let t = (end + latency).max(u.last_return[cu]);
+                        u.last_return[cu] = t;
                         t
                     }
                     Some(ReturnOrder::Wave) => {
@@ -1083,7 +1156,7 @@ impl<'a> ComputeUnit<'a> {
                         t
                     }
                 };
-                u.cu_in_flight += 1;
+                u.cu_in_flight[w.cu as usize] += 1;
                 w.unit_in_flight[unit_idx] += 1;
                 w.ready_at = now + 1;
                 if op.dec_at_service != 0 {
@@ -1252,8 +1325,9 @@ impl<'a> ComputeUnit<'a> {
         }
         let g = &mut self.groups[gid];
         g.alive -= 1;
+        self.stats.cu_waves[g.cu as usize] += 1;
         if g.launched == g.waves && g.alive == 0 {
-            self.lds_used -= self.lds_per_group;
+            self.lds_used[g.cu as usize] -= self.lds_per_group;
             self.stats.groups += 1;
         } else {
             // A wave that ends counts as arrived for its group's barrier.
@@ -1357,8 +1431,20 @@ impl<'a> ComputeUnit<'a> {
     }
 
     fn finish(mut self) -> SimStats {
+        self.stats.cus = self.cus;
+        self.stats.cu_unit_busy = vec![vec![0; self.units.len()]; self.cus as usize];
+        self.stats.shared_units = self
+            .units
+            .iter()
+            .map(|u| u.cu_of_instance == [u32::MAX])
+            .collect();
         for (i, u) in self.units.iter().enumerate() {
-            self.stats.unit_busy[i] = u.busy;
+            self.stats.unit_busy[i] = u.inst_busy.iter().sum();
+            for (inst, &cu) in u.cu_of_instance.iter().enumerate() {
+                if let Some(row) = self.stats.cu_unit_busy.get_mut(cu as usize) {
+                    row[i] += u.inst_busy[inst];
+                }
+            }
         }
         self.stats.wave_size = self.wave_size;
         self.stats.issue_interval = self.interval;

@@ -168,6 +168,9 @@ pub struct StaticOp {
     /// `s_alloc_vgpr`: the VGPRs asked for (`u32::MAX`: not known from the
     /// text, an SGPR operand: taken as the most a wave may hold).
     pub alloc_vgprs: Option<u32>,
+    /// A vector memory op compiled for a partial EXEC mask (lane
+    /// divergence): the op of the same instruction with every lane active.
+    pub masked_from: Option<u32>,
 }
 
 impl StaticOp {
@@ -196,6 +199,7 @@ impl StaticOp {
             depctr: DepCtr::NONE,
             latency_override: None,
             alloc_vgprs: None,
+            masked_from: None,
         }
     }
 }
@@ -243,6 +247,9 @@ pub struct CompileInput<'a> {
     pub traces: &'a [Vec<u32>],
     /// The trace each wave runs, by launch order (empty: all trace 0).
     pub wave_trace: &'a [u32],
+    /// The EXEC mask of every op of each trace (parallel to `traces`; a
+    /// missing or empty list: every lane active).
+    pub masks: &'a [Vec<u64>],
     /// Memory hints by instruction index.
     pub memory: &'a HashMap<usize, MemoryFacts>,
     /// The stage (decides the lane order of patterns and the fetch shader).
@@ -325,10 +332,57 @@ impl SimProgram {
         let implicit_end = ops.len() as u32;
         let mut needs_end = false;
         let mut trace_starts = Vec::with_capacity(input.traces.len());
-        for t in input.traces {
+        // VMEM ops under a partial EXEC mask: one op per distinct cost,
+        // appended after the implicit end.
+        let full = crate::lanes::full_mask(wave_size);
+        let mut masked: Vec<StaticOp> = Vec::new();
+        let mut masked_of: HashMap<(usize, u64), u32> = HashMap::new();
+        let mut masked_by_cost: HashMap<(usize, u32, u32), u32> = HashMap::new();
+        for (ti, t) in input.traces.iter().enumerate() {
             trace_starts.push(trace.len() as u32);
             trace.extend_from_slice(&fetch_prefix);
-            trace.extend(t.iter().map(|&i| op_of_instr[i as usize]));
+            let masks = input.masks.get(ti).map_or(&[][..], Vec::as_slice);
+            for (k, &i) in t.iter().enumerate() {
+                let mut op = op_of_instr[i as usize];
+                let exec = masks.get(k).map_or(full, |m| m & full);
+                if exec != full
+                    && ops[op as usize].kind == OpKind::Unit
+                    && ops[op as usize].class.is_vmem()
+                {
+                    let key = (i as usize, exec);
+                    op = match masked_of.get(&key) {
+                        Some(&o) => o,
+                        None => {
+                            let s = &input.program.instructions[i as usize];
+                            let mut m = ctx.compile_masked(
+                                s,
+                                i as usize,
+                                input.memory.get(&(i as usize)),
+                                exec,
+                            )?;
+                            m.masked_from = Some(op);
+                            let cost_key = (i as usize, m.cost, m.l2_requests);
+                            let same = ops[op as usize].cost == m.cost
+                                && ops[op as usize].l2_requests == m.l2_requests;
+                            let o = match masked_by_cost.get(&cost_key) {
+                                // Every group still active: the full op.
+                                _ if same => op,
+                                Some(&o) => o,
+                                None => {
+                                    // After the implicit end's slot.
+                                    let o = (implicit_end + 1) as usize + masked.len();
+                                    masked.push(m);
+                                    masked_by_cost.insert(cost_key, o as u32);
+                                    o as u32
+                                }
+                            };
+                            masked_of.insert(key, o);
+                            o
+                        }
+                    };
+                }
+                trace.push(op);
+            }
             let ends = trace.len() > trace_starts[trace_starts.len() - 1] as usize + fetch_len
                 && ops[*trace.last().expect("non-empty") as usize].kind == OpKind::End;
             if !ends {
@@ -338,7 +392,7 @@ impl SimProgram {
                 needs_end = true;
             }
         }
-        if needs_end {
+        if needs_end || !masked.is_empty() {
             ops.push(StaticOp {
                 kind: OpKind::End,
                 wait: [0; 10],
@@ -346,6 +400,7 @@ impl SimProgram {
                 ..StaticOp::blank(OpSource::ImplicitEnd, InstrClass::Endpgm)
             });
         }
+        ops.extend(masked);
         Ok(SimProgram {
             ops,
             trace,
@@ -435,6 +490,29 @@ impl OpContext<'_> {
                 }
                 other => other,
             })
+    }
+
+    /// A vector memory instruction under a partial EXEC mask: its cost by
+    /// the coalescing rules for the active lanes only.
+    fn compile_masked(
+        &self,
+        s: &SourceInstr,
+        index: usize,
+        facts: Option<&MemoryFacts>,
+        exec: u64,
+    ) -> Result<StaticOp, SimError> {
+        let mut op = self.compile_source(s, index, facts)?;
+        let rule = self.arch.class(op.class).and_then(|c| c.cost.as_deref());
+        if rule == Some("vmem_rate") {
+            op.cost = self.vmem_cost(&s.inst, facts, &mut op, exec)?;
+            op.cost_basis = format!(
+                "{}; {} of {} lanes active",
+                op.cost_basis,
+                exec.count_ones(),
+                self.wave_size
+            );
+        }
+        Ok(op)
     }
 
     fn compile(
@@ -538,7 +616,12 @@ impl OpContext<'_> {
         }
         let cost_name = spec.cost.as_deref().unwrap_or("");
         op.cost = match cost_name {
-            "vmem_rate" => self.vmem_cost(inst, facts, &mut op)?,
+            "vmem_rate" => self.vmem_cost(
+                inst,
+                facts,
+                &mut op,
+                crate::lanes::full_mask(self.wave_size),
+            )?,
             "smem_dwords" => {
                 let per = self
                     .arch
@@ -723,6 +806,7 @@ impl OpContext<'_> {
         inst: &Instruction,
         facts: Option<&MemoryFacts>,
         op: &mut StaticOp,
+        exec: u64,
     ) -> Result<u32, SimError> {
         let base = inst.base_mnemonic();
         let access = MemAccess::from_mnemonic(base);
@@ -752,13 +836,9 @@ impl OpContext<'_> {
         } else {
             LaneOrder::Compute
         };
-        // Coherent execution (seed assumption 2): every lane of the wave
-        // active; a wave32 op is the first 32 lanes of the wave64 rules.
-        let exec = if self.wave_size >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.wave_size) - 1
-        };
+        // `exec`: every lane of the wave unless lanes diverge (seed
+        // assumption 2 lifted); a wave32 op is the first 32 lanes of the
+        // wave64 rules.
         let result = coalesce_pattern(&access, &pattern, 0, order, exec, self.rates)
             .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
         op.l2_requests = result.l2_requests;

@@ -76,6 +76,8 @@ pub struct Simulation {
     pub max_clocks: u64,
     /// Jump over idle clocks (exact; off only to test that it is exact).
     pub skip_idle: bool,
+    /// Lane figures, when lanes diverge (`lane_probability` hints).
+    pub lanes: Option<crate::lanes::LaneFigures>,
 }
 
 impl Simulation {
@@ -93,7 +95,7 @@ impl Simulation {
         let with_resources = hints.with_declared_resources(program)?;
         let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;
-        let plan = TracePlan::from_hints(program, &cfg, hints)?;
+        let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
         let trace = WaveTrace::expand(program, &cfg, &plan)?;
         let memory = memory_facts(program, hints)?;
         let d = &hints.dispatch;
@@ -170,6 +172,26 @@ impl Simulation {
                 p.source = "[dispatch] cu_count in the hints file".into();
             }
         }
+        if let Some(v) = &d.cus {
+            let sharing = arch.get_u32("cu_count")?.max(1);
+            let simds = arch.get_u32("simds")?.max(1);
+            let interval = arch.get_u32("issue_interval")?.max(1);
+            if *v.get_ref() == 0 || *v.get_ref() > sharing {
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("cus must be between 1 and cu_count ({sharing}): the CUs simulated are some of those that share the rasterizer and export path"),
+                )
+                .into());
+            }
+            if *v.get_ref() > 1 && simds % interval != 0 {
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("the `{}` model's {simds} SIMDs do not fill its issue rotation of {interval}; several CUs need whole rotations", arch.name),
+                )
+                .into());
+            }
+            dispatch.cus = *v.get_ref();
+        }
         if stage != Stage::Compute && d.workgroup_size.is_some() {
             notes.push("workgroup_size applies to compute shaders only; ignored".into());
         }
@@ -199,6 +221,9 @@ impl Simulation {
         };
         let wave_size = choose_wave_size(program, &arch, d.wave_size.as_ref(), &mut notes)?;
         dispatch.wave_size = wave_size;
+        plan.wave_lanes = wave_size;
+        let mut lane_tally = (!plan.lane_branches.is_empty())
+            .then(|| crate::lanes::LaneTally::new(program.instructions.len()));
         let group_waves = if stage == Stage::Compute {
             dispatch.workgroup_size.div_ceil(wave_size)
         } else {
@@ -253,13 +278,19 @@ impl Simulation {
             if plan.draws() {
                 // Each wave draws its own path; waves that drew the same
                 // path share its trace.
-                let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+                let mut index: HashMap<(Vec<u32>, Vec<u64>), u32> = HashMap::new();
                 let mut traces: Vec<WaveTrace> = Vec::new();
                 let mut of_wave = Vec::with_capacity(total as usize);
                 let mut kept: u64 = 0;
                 for w in 0..total {
                     let t = WaveTrace::expand_wave(program, &cfg, &plan, w)?;
-                    let id = match index.get(&t.ops) {
+                    if let Some(tally) = &mut lane_tally {
+                        tally.add(&t, wave_size);
+                    }
+                    // Waves whose lanes differ only on VALU ops share a
+                    // trace (a VMEM op's cost depends on its mask).
+                    let key = crate::lanes::trace_key(program, &t, wave_size);
+                    let id = match index.get(&key) {
                         Some(&id) => id,
                         None => {
                             kept += t.ops.len() as u64;
@@ -270,7 +301,7 @@ impl Simulation {
                                 .into());
                             }
                             let id = traces.len() as u32;
-                            index.insert(t.ops.clone(), id);
+                            index.insert(key, id);
                             traces.push(t);
                             id
                         }
@@ -300,9 +331,11 @@ impl Simulation {
             (vec![trace.clone()], Vec::new())
         };
         let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
+        let masks: Vec<Vec<u64>> = wave_traces.iter().map(|t| t.lanes.clone()).collect();
         let sim = SimProgram::compile(&CompileInput {
             program,
             traces: &trace_ops,
+            masks: &masks,
             wave_trace: &wave_trace,
             memory: &memory,
             stage,
@@ -313,7 +346,9 @@ impl Simulation {
         if stage == Stage::Vertex {
             notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
         }
+        let lanes = lane_tally.map(|t| crate::lanes::LaneFigures::new(&t, &sim, wave_size));
         Ok(Simulation {
+            lanes,
             program: program.clone(),
             cfg,
             plan,
@@ -349,9 +384,11 @@ impl Simulation {
         let mut s = self.clone();
         s.arch.set(name, &value.to_string())?;
         let trace_ops: Vec<Vec<u32>> = self.wave_traces.iter().map(|t| t.ops.clone()).collect();
+        let masks: Vec<Vec<u64>> = self.wave_traces.iter().map(|t| t.lanes.clone()).collect();
         s.sim = SimProgram::compile(&CompileInput {
             program: &self.program,
             traces: &trace_ops,
+            masks: &masks,
             wave_trace: &self.wave_trace,
             memory: &self.memory,
             stage: self.dispatch.stage,
@@ -682,8 +719,9 @@ impl Simulation {
             }
             _ => f64::from(stats.waves),
         };
+        // CU clocks per wave: the CUs simulated side by side share the waves.
         let per_wave = if waves > 0.0 {
-            stats.clocks as f64 / waves
+            stats.clocks as f64 * f64::from(stats.cus.max(1)) / waves
         } else {
             0.0
         };
@@ -721,6 +759,30 @@ impl Simulation {
                         "; {cat} ops took {:.0}% of the {cat} issue slots",
                         100.0 * issued as f64 / slots.max(1.0)
                     )
+                } else if let Some(shared) = self
+                    .arch
+                    .units
+                    .get(&b.resource)
+                    .and_then(|u| u.shared.as_deref())
+                {
+                    let sharing = self.arch.param(shared).unwrap_or(1.0);
+                    let path = format!(
+                        "{} utilization {:.0}%",
+                        b.resource,
+                        100.0 * stats.utilization(&b.resource)
+                    );
+                    if f64::from(stats.cus) >= sharing {
+                        format!(
+                            "; the {} path shared by all {} CUs limits, not the CU ({path})",
+                            b.resource, stats.cus
+                        )
+                    } else {
+                        format!(
+                            "; the {} path is shared with {} CUs not simulated, assumed to saturate it ({path}; set [dispatch] cus = {sharing} to simulate them)",
+                            b.resource,
+                            sharing - f64::from(stats.cus)
+                        )
+                    }
                 } else {
                     format!(
                         "; {} utilization {:.0}%",
@@ -745,6 +807,13 @@ impl Simulation {
                 let wait = worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
                     let op = &self.sim.ops[o];
                     let place = match op.source {
+                        crate::ops::OpSource::Program(i) if op.kind == OpKind::End => {
+                            let s = &self.program.instructions[i];
+                            format!(
+                                "the end-of-program drain (line {}, `{}`: outstanding memory and exports)",
+                                s.pos.line, s.text
+                            )
+                        }
                         crate::ops::OpSource::Program(i) => {
                             let s = &self.program.instructions[i];
                             format!("line {} (`{}`)", s.pos.line, s.text)
@@ -752,7 +821,10 @@ impl Simulation {
                         crate::ops::OpSource::Fetch(i) => {
                             format!("the fetch shader's `{}`", self.sim.fetch_shader[i])
                         }
-                        crate::ops::OpSource::ImplicitEnd => "the end of the program".into(),
+                        crate::ops::OpSource::ImplicitEnd => {
+                            "the implicit end-of-program drain (outstanding memory and exports)"
+                                .into()
+                        }
                     };
                     format!(
                         "waves sit on {place} {:.0}% of the time",

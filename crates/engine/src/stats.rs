@@ -57,6 +57,14 @@ pub struct SimStats {
     pub alloc_denied: Vec<u64>,
     /// Dynamic VGPR mode: most VGPR blocks in use on one SIMD at once.
     pub peak_vgpr_blocks: u32,
+    /// Compute units simulated side by side (`[dispatch] cus`).
+    pub cus: u32,
+    /// Waves that ran to the end on each CU.
+    pub cu_waves: Vec<u32>,
+    /// Busy clocks per CU and unit (0 for the units the CUs share).
+    pub cu_unit_busy: Vec<Vec<u64>>,
+    /// Per unit: one instance shared by every CU (the export path).
+    pub shared_units: Vec<bool>,
 }
 
 impl SimStats {
@@ -86,6 +94,10 @@ impl SimStats {
             wave_life: Vec::new(),
             alloc_denied: vec![0; sim.ops.len()],
             peak_vgpr_blocks: 0,
+            cus: 1,
+            cu_waves: Vec::new(),
+            cu_unit_busy: Vec::new(),
+            shared_units: vec![false; units.len()],
         }
     }
 
@@ -98,13 +110,25 @@ impl SimStats {
         }
     }
 
-    /// Threads per clock on this CU.
+    /// Threads per clock per CU (the CUs simulated share the work).
     pub fn throughput_per_clock(&self) -> f64 {
         if self.clocks == 0 {
             0.0
         } else {
-            self.threads as f64 / self.clocks as f64
+            self.threads as f64 / self.clocks as f64 / f64::from(self.cus.max(1))
         }
+    }
+
+    /// Fraction of clocks unit `unit` was busy on CU `cu` (averaged over
+    /// its instances there; `None` for a shared unit or no such CU).
+    pub fn cu_utilization(&self, cu: usize, unit: &str) -> Option<f64> {
+        let i = self.unit_names.iter().position(|u| u == unit)?;
+        if self.shared_units[i] || self.clocks == 0 {
+            return None;
+        }
+        let busy = *self.cu_unit_busy.get(cu)?.get(i)?;
+        let per_cu = f64::from(self.unit_instances[i].max(1)) / f64::from(self.cus.max(1));
+        Some((busy as f64 / (self.clocks as f64 * per_cu.max(1.0))).min(1.0))
     }
 
     /// Fraction of clocks a unit was busy (averaged over its instances).
@@ -147,6 +171,18 @@ impl SimStats {
         } else {
             (self.op_sat[op] as f64 / denom as f64).min(1.0)
         }
+    }
+
+    /// [`SimStats::op_stall_rate`] and [`SimStats::op_exposed_rate`] of an
+    /// instruction compiled into several ops (lane divergence: its masked
+    /// VMEM variants), summed and capped at 1.
+    pub fn ops_stall_rates(&self, ops: &[usize]) -> (f64, f64) {
+        ops.iter().fold((0.0, 0.0), |(s, e), &o| {
+            (
+                (s + self.op_stall_rate(o)).min(1.0),
+                (e + self.op_exposed_rate(o)).min(1.0),
+            )
+        })
     }
 
     /// The exposed part of an op's stall: clocks in which a wave sat on it

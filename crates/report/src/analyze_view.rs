@@ -38,6 +38,19 @@ pub struct AnalyzeReport {
     pub starve_rate: f64,
     /// Fraction of issue turns with waves resident where nothing could issue.
     pub stall_rate: f64,
+    /// SIMD lane utilization: active lanes x VALU clocks over lanes x VALU
+    /// clocks (1 when lanes never diverge).
+    pub lane_utilization: f64,
+    /// The end-of-program drain: waves that reached the end waiting for
+    /// their outstanding memory ops and exports.
+    pub end_drain: EndDrainView,
+    /// Compute units simulated side by side (`[dispatch] cus`).
+    pub cus: u32,
+    /// Threads per clock of all the CUs simulated together.
+    pub throughput_all_cus: f64,
+    /// One entry per CU when several were simulated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_cu: Vec<CuView>,
     /// Occupancy.
     pub occupancy: OccupancyView,
     /// Ops issued per category.
@@ -67,6 +80,46 @@ pub struct AnalyzeReport {
     /// The listing summed by source line (programs with debug lines).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub source_lines: Vec<crate::source_lines::SourceLineView>,
+}
+
+/// One CU of several simulated side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct CuView {
+    /// CU number (the order waves are dealt in).
+    pub cu: u32,
+    /// Waves that ran to the end on it.
+    pub waves: u32,
+    /// Its threads per clock.
+    pub throughput_per_clock: f64,
+    /// Fraction of clocks its own units were busy (the shared export path
+    /// is in the total `utilization`).
+    pub utilization: CuUtilization,
+}
+
+/// A CU's own units' utilization (0..1).
+#[derive(Debug, Clone, Serialize)]
+pub struct CuUtilization {
+    /// Vector ALU (averaged over its SIMDs).
+    pub valu: f64,
+    /// Scalar ALU.
+    pub salu: f64,
+    /// Vector memory.
+    pub vmem: f64,
+    /// LDS.
+    pub lds: f64,
+}
+
+/// The end-of-program drain.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndDrainView {
+    /// Fraction of (non-starved) clocks in which a wave sat at the end of
+    /// the program waiting for outstanding work.
+    pub stall_rate: f64,
+    /// The part of it in which its SIMD could issue nothing at all.
+    pub exposed_rate: f64,
+    /// The program has no `s_endpgm` on its path (an LLVM graphics
+    /// function returning to its epilog): the drain is implicit.
+    pub implicit: bool,
 }
 
 /// Throughput figures.
@@ -212,6 +265,13 @@ pub struct InstructionView {
     pub pattern: Option<String>,
     /// Is it a wait on counters?
     pub wait: bool,
+    /// Is it the end of the program (`s_endpgm`)? Its stall is the
+    /// end-of-program drain, not a wait the program wrote.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub drain: bool,
+    /// Mean active lanes per execution (lane divergence hints only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_lanes: Option<f64>,
     /// Live VGPRs while it issues (registers of the wave's width), from a
     /// liveness analysis of the program (shadersim-liveness).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,6 +316,31 @@ pub struct DynamicVgprView {
     pub peak_blocks: u32,
     /// The same in VGPRs (wave32 registers).
     pub peak_vgprs: u32,
+}
+
+/// Per-CU figures when several CUs were simulated.
+fn per_cu(st: &shadersim_engine::SimStats) -> Vec<CuView> {
+    if st.cus <= 1 {
+        return Vec::new();
+    }
+    let total_waves = f64::from(st.waves.max(1));
+    let all = st.throughput_per_clock() * f64::from(st.cus);
+    let u = |cu: usize, unit: &str| round(st.cu_utilization(cu, unit).unwrap_or(0.0));
+    st.cu_waves
+        .iter()
+        .enumerate()
+        .map(|(cu, &waves)| CuView {
+            cu: cu as u32,
+            waves,
+            throughput_per_clock: round(all * f64::from(waves) / total_waves),
+            utilization: CuUtilization {
+                valu: u(cu, "valu"),
+                salu: u(cu, "salu"),
+                vmem: u(cu, "vmem"),
+                lds: u(cu, "lds"),
+            },
+        })
+        .collect()
 }
 
 /// One entry per distinct trace, when waves ran more than one.
@@ -317,7 +402,28 @@ impl AnalyzeReport {
         // Live registers per program instruction (none if the control flow
         // cannot be analysed: the column stays empty).
         let live = shadersim_liveness::Liveness::analyse(&sim.program, sim.dispatch.wave_size).ok();
+        // Ops an instruction was compiled into under partial EXEC masks
+        // (lane divergence) fold into its row.
+        let mut variants: Vec<Vec<usize>> = vec![Vec::new(); sim.sim.ops.len()];
         for (oi, op) in sim.sim.ops.iter().enumerate() {
+            variants[op.masked_from.map_or(oi, |p| p as usize)].push(oi);
+        }
+        let mut end_drain = EndDrainView {
+            stall_rate: 0.0,
+            exposed_rate: 0.0,
+            implicit: false,
+        };
+        for (oi, op) in sim.sim.ops.iter().enumerate() {
+            if op.kind == OpKind::End {
+                let (stall, exposed) = st.ops_stall_rates(&[oi]);
+                end_drain.stall_rate = round((end_drain.stall_rate + stall).min(1.0));
+                end_drain.exposed_rate = round((end_drain.exposed_rate + exposed).min(1.0));
+                end_drain.implicit |=
+                    op.source == OpSource::ImplicitEnd && sim.sim.trace.contains(&(oi as u32));
+            }
+            if op.masked_from.is_some() {
+                continue;
+            }
             let execs = executions_of(op.source);
             if op.class.is_vmem() {
                 l2 += u64::from(op.l2_requests) * execs;
@@ -330,19 +436,25 @@ impl AnalyzeReport {
                 OpSource::Fetch(i) => (i, 0, sim.sim.fetch_shader[i].clone()),
                 OpSource::ImplicitEnd => continue,
             };
+            let (stall_rate, exposed_rate) = st.ops_stall_rates(&variants[oi]);
             let view = InstructionView {
                 index,
                 line,
                 text,
                 class: op.class.name().to_string(),
                 executions: execs,
-                stall_rate: round(st.op_stall_rate(oi)),
-                exposed_rate: round(st.op_exposed_rate(oi)),
+                stall_rate: round(stall_rate),
+                exposed_rate: round(exposed_rate),
                 cost_clocks: if op.kind == OpKind::Unit { op.cost } else { 0 },
                 cost_basis: op.cost_basis.clone(),
                 l2_requests: op.class.is_vmem().then_some(op.l2_requests),
                 pattern: op.pattern.clone(),
                 wait: op.kind == OpKind::Wait,
+                drain: op.kind == OpKind::End,
+                active_lanes: match (op.source, &sim.lanes) {
+                    (OpSource::Program(i), Some(l)) => Some(round(l.mean_active[i])),
+                    _ => None,
+                },
                 alloc_waits: (op.alloc_vgprs.is_some() && sim.dispatch.dynamic_vgpr.is_some())
                     .then(|| st.alloc_denied[oi]),
                 live_vgprs: None,
@@ -399,6 +511,11 @@ impl AnalyzeReport {
             },
             starve_rate: round(st.starve_rate()),
             stall_rate: round(st.stall_rate()),
+            lane_utilization: round(sim.lanes.as_ref().map_or(1.0, |l| l.utilization)),
+            end_drain,
+            cus: st.cus,
+            throughput_all_cus: round(per_clock * f64::from(st.cus.max(1))),
+            per_cu: per_cu(st),
             occupancy: OccupancyView {
                 waves_per_simd: occ.waves_per_simd,
                 limiter: occ.limiter.name().to_string(),
@@ -516,6 +633,29 @@ impl AnalyzeReport {
             si(t.per_second_gpu),
             t.gpu_cus
         );
+        if self.cus > 1 {
+            let _ = writeln!(
+                o,
+                "  CUs                {} simulated side by side, sharing the rasterizer and the export path: {} {} per clock together",
+                self.cus,
+                significant(self.throughput_all_cus),
+                t.unit
+            );
+            for c in &self.per_cu {
+                let _ = writeln!(
+                    o,
+                    "  CU {:<15} {} waves, {} {} per clock; VALU {}  SALU {}  VMEM {}  LDS {}",
+                    c.cu,
+                    c.waves,
+                    significant(c.throughput_per_clock),
+                    t.unit,
+                    pct(c.utilization.valu),
+                    pct(c.utilization.salu),
+                    pct(c.utilization.vmem),
+                    pct(c.utilization.lds)
+                );
+            }
+        }
         let u = &self.utilization;
         let _ = writeln!(
             o,
@@ -552,11 +692,29 @@ impl AnalyzeReport {
             "  stall rate         {} of issue turns with waves where none could issue",
             pct(self.stall_rate)
         );
+        if self.lane_utilization < 1.0 || self.instructions.iter().any(|i| i.active_lanes.is_some())
+        {
+            let _ = writeln!(
+                o,
+                "  lane utilization   {} of VALU lane-clocks did work (active lanes x VALU clocks / lanes x VALU clocks)",
+                pct(self.lane_utilization)
+            );
+        }
+        if self.end_drain.stall_rate > 0.0 {
+            let _ = writeln!(
+                o,
+                "  end drain          waves sat at the {}end of the program waiting for their memory ops and exports {} of clocks ({} exposed)",
+                if self.end_drain.implicit { "implicit " } else { "" },
+                pct(self.end_drain.stall_rate),
+                pct(self.end_drain.exposed_rate)
+            );
+        }
         let oc = &self.occupancy;
         let _ = writeln!(
             o,
-            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the CU",
-            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves
+            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the {}",
+            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves,
+            if self.cus > 1 { format!("{} CUs together", self.cus) } else { "CU".to_string() }
         );
         if let Some(d) = oc.declared_waves_per_simd {
             let verdict = if d == oc.waves_per_simd {
@@ -647,7 +805,9 @@ impl AnalyzeReport {
             } else {
                 String::new()
             };
-            let marker = if i.wait {
+            let marker = if i.drain && i.stall_rate > 0.0 {
+                "<<"
+            } else if i.wait {
                 if i.stall_rate > 0.0 {
                     ">>"
                 } else {
@@ -666,11 +826,17 @@ impl AnalyzeReport {
             } else {
                 "fetch".into()
             };
-            let extra = match (i.l2_requests, &i.pattern) {
+            let mut extra = match (i.l2_requests, &i.pattern) {
                 (Some(r), Some(p)) => format!("   ; {p}, {r} L2 requests"),
                 (Some(r), None) => format!("   ; {r} L2 requests"),
                 _ => String::new(),
             };
+            if let Some(a) = i.active_lanes {
+                extra += &format!("   ; {a:.1} active lanes");
+            }
+            if i.drain && i.stall_rate > 0.0 {
+                extra += "   ; end-of-program drain: outstanding memory and exports";
+            }
             let live = i.live_vgprs.map_or(String::new(), |v| v.to_string());
             let _ = writeln!(
                 o,
@@ -683,6 +849,23 @@ impl AnalyzeReport {
         }
         for i in &self.instructions {
             listing(&mut o, i);
+        }
+        if self.end_drain.implicit {
+            let stall = if self.end_drain.stall_rate > 0.0 {
+                pct(self.end_drain.stall_rate)
+            } else {
+                String::new()
+            };
+            let marker = if self.end_drain.stall_rate > 0.0 {
+                "<<"
+            } else {
+                "  "
+            };
+            let _ = writeln!(
+                o,
+                "{marker}{:>6}  {:>8}  {stall:>6}  {:>5}  {:>5}  (implicit end of program: drains outstanding memory and exports)",
+                "end", 1, "", ""
+            );
         }
         o.push_str(&crate::source_lines::text_table(&self.source_lines, 20));
         o
@@ -733,8 +916,19 @@ impl AnalyzeReport {
                 if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() },
                 if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
                 i.live_vgprs.map_or(String::new(), |v| v.to_string()),
-                esc(&i.cost_basis),
+                esc(&match i.active_lanes {
+                    Some(a) => format!("{}; {a:.1} active lanes", i.cost_basis),
+                    None if i.drain => format!("{}; end-of-program drain", i.cost_basis),
+                    None => i.cost_basis.clone(),
+                }),
                 esc(&i.text)
+            );
+        }
+        if self.end_drain.implicit {
+            let _ = writeln!(
+                o,
+                "<tr class=\"wait\"><td>end</td><td>1</td><td>{}</td><td></td><td></td><td>(implicit end of program: drains outstanding memory and exports)</td></tr>",
+                if self.end_drain.stall_rate > 0.0 { pct(self.end_drain.stall_rate) } else { String::new() }
             );
         }
         let _ = writeln!(o, "</table></body></html>");

@@ -45,6 +45,9 @@ pub struct DispatchHints {
     pub workgroup_size: Option<Spanned<u32>>,
     /// CUs sharing one rasterizer / vertex grouper / export path.
     pub cu_count: Option<Spanned<u32>>,
+    /// Compute units simulated side by side (default 1), sharing the
+    /// rasterizer / vertex grouper and the export path.
+    pub cus: Option<Spanned<u32>>,
     /// Waves (vertex, pixel) or workgroups (compute) to simulate.
     pub waves: Option<Spanned<u32>>,
     /// Cap on occupancy (waves per SIMD).
@@ -132,6 +135,10 @@ pub struct BranchHint {
     /// Only these waves (by launch order: `"0"`, `"1..63"` inclusive,
     /// `"0,4,8..11"`) take the branch; every other wave falls through.
     pub waves: Option<Spanned<String>>,
+    /// Probability (0..1) that each lane takes the branch, drawn lane by
+    /// lane: a wave whose lanes disagree runs both sides with EXEC masked.
+    /// Only on a branch on EXEC (`s_cbranch_execz`).
+    pub lane_probability: Option<Spanned<f64>>,
 }
 
 /// `[[memory]]`: facts about one memory instruction.

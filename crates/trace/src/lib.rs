@@ -9,9 +9,11 @@
 //! with its position in the hints file); expansion always terminates.
 
 mod hints;
+mod lanes;
 mod template;
 mod tracer;
 
 pub use hints::*;
+pub use lanes::{lane_branch, LaneBranch};
 pub use template::hints_template;
 pub use tracer::*;

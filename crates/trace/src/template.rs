@@ -113,6 +113,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         out,
         "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow"
     );
+    let _ = writeln!(
+        out,
+        "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"
+    );
     if !program.gen().is_gcn() {
         let _ = writeln!(
             out,
@@ -206,6 +210,14 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             let _ = writeln!(
                 out,
                 "# repeats the draws), or `waves = \"1..63\"` (only those waves take it)."
+            );
+            let _ = writeln!(
+                out,
+                "# On an `s_cbranch_execz`: `lane_probability = 0.5` (each lane draws; a wave"
+            );
+            let _ = writeln!(
+                out,
+                "# whose lanes disagree runs both sides with EXEC masked)."
             );
             wrote_branch_header = true;
         }

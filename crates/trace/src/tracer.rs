@@ -65,6 +65,11 @@ pub struct TracePlan {
     pub wave_iterations: HashMap<usize, Vec<u32>>,
     /// Bound on the trace length.
     pub max_instructions: u64,
+    /// Branches whose lanes decide one by one (`lane_probability`), by
+    /// instruction index.
+    pub lane_branches: HashMap<usize, crate::lanes::LaneBranch>,
+    /// Lanes per wave, for lane draws (the run sets it; default 64).
+    pub wave_lanes: u32,
 }
 
 impl TracePlan {
@@ -79,6 +84,8 @@ impl TracePlan {
             drawn_iterations: HashMap::new(),
             seed: DEFAULT_SEED,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            lane_branches: HashMap::new(),
+            wave_lanes: 64,
         }
     }
 
@@ -254,6 +261,24 @@ impl TracePlan {
                 }
                 plan.probability.insert(idx, p_val);
             }
+            if let Some(q) = &h.lane_probability {
+                if h.taken.is_some() || h.probability.is_some() || h.waves.is_some() {
+                    return Err(HintsError::at(
+                        q.span(),
+                        "`lane_probability` decides the branch lane by lane; give it without `taken`, `probability` or `waves`",
+                    ));
+                }
+                let q_val = *q.get_ref();
+                if !(0.0..=1.0).contains(&q_val) {
+                    return Err(HintsError::at(
+                        q.span(),
+                        "lane_probability must be between 0 and 1",
+                    ));
+                }
+                let lb = crate::lanes::lane_branch(program, cfg, branch, q_val)
+                    .map_err(|m| HintsError::at(q.span(), m))?;
+                plan.lane_branches.insert(idx, lb);
+            }
             if let Some(w) = &h.waves {
                 if h.taken.is_some() || h.probability.is_some() {
                     return Err(HintsError::at(
@@ -267,10 +292,14 @@ impl TracePlan {
                     .map_err(|e| HintsError::at(w.span(), e))?;
                 plan.wave_branches.insert(idx, set);
             }
-            if h.taken.is_none() && h.probability.is_none() && h.waves.is_none() {
+            if h.taken.is_none()
+                && h.probability.is_none()
+                && h.waves.is_none()
+                && h.lane_probability.is_none()
+            {
                 return Err(HintsError::at(
                     h.line.span(),
-                    "a [[branch]] needs `taken` (or `probability`, or `waves`)",
+                    "a [[branch]] needs `taken` (or `probability`, `lane_probability`, or `waves`)",
                 ));
             }
         }
@@ -287,7 +316,9 @@ impl TracePlan {
     /// Whether waves draw their paths (branch probabilities, iteration
     /// distributions): each wave's trace must then be expanded on its own.
     pub fn draws(&self) -> bool {
-        !self.probability.is_empty() || !self.drawn_iterations.is_empty()
+        !self.probability.is_empty()
+            || !self.drawn_iterations.is_empty()
+            || !self.lane_branches.is_empty()
     }
 
     /// What wave `wave` (launch order) decides differently from others, as
@@ -466,6 +497,9 @@ pub struct WaveTrace {
     pub ops: Vec<u32>,
     /// Executions per wave of each static instruction.
     pub executions: Vec<u64>,
+    /// The EXEC mask (bit per lane) of each dynamic instruction; empty
+    /// when every lane runs every instruction (no `lane_probability`).
+    pub lanes: Vec<u64>,
 }
 
 /// Why a trace could not be built.
@@ -529,6 +563,10 @@ impl WaveTrace {
             .collect();
         let mut cur = 0usize;
         let mut prev: Option<usize> = None;
+        // The wave's EXEC mask, tracked only when lanes diverge.
+        let mut lane_state =
+            (!plan.lane_branches.is_empty()).then(|| crate::lanes::LaneState::new(plan.wave_lanes));
+        let mut lanes: Vec<u64> = Vec::new();
         loop {
             // Entering loop headers: a back edge counts one more trip,
             // entering from outside starts counting again.
@@ -546,6 +584,9 @@ impl WaveTrace {
                     }
                 };
             }
+            if let Some(ls) = &mut lane_state {
+                ls.enter(cur);
+            }
             let block = &cfg.blocks[cur];
             if ops.len() as u64 + block.len() as u64 > plan.max_instructions {
                 let inner = cfg.innermost_loop[cur].map(|l| &cfg.loops[l]);
@@ -557,6 +598,9 @@ impl WaveTrace {
                 });
             }
             ops.extend(block.start as u32..block.end as u32);
+            if let Some(ls) = &lane_state {
+                lanes.extend(std::iter::repeat_n(ls.mask, block.len()));
+            }
             for e in &mut executions[block.start..block.end] {
                 *e += 1;
             }
@@ -565,17 +609,34 @@ impl WaveTrace {
                 1 => block.succs[0].to,
                 _ => {
                     let br = &cfg.branches[branch_of[&cur]];
+                    let lane_taken = match (
+                        lane_state.as_mut(),
+                        plan.lane_branches.get(&br.instr),
+                        rng.as_deref_mut(),
+                    ) {
+                        (Some(ls), Some(lb), Some(r)) => Some(ls.diverge(lb, br.taken, r)),
+                        (Some(ls), _, _) => ls.else_decision(br.instr),
+                        _ => None,
+                    };
                     let drawn = match (plan.probability.get(&br.instr), rng.as_deref_mut()) {
                         (Some(&p), Some(r)) => Some(r.gen::<f64>() < p),
                         _ => None,
                     };
-                    decide(cfg, br, plan, &counter, &limit, drawn)
+                    match lane_taken {
+                        Some(true) => br.taken,
+                        Some(false) => br.not_taken,
+                        None => decide(cfg, br, plan, &counter, &limit, drawn),
+                    }
                 }
             };
             prev = Some(cur);
             cur = next;
         }
-        Ok(WaveTrace { ops, executions })
+        Ok(WaveTrace {
+            ops,
+            executions,
+            lanes,
+        })
     }
 }
 

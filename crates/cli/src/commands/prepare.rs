@@ -20,6 +20,7 @@ pub const DISPATCH_KEYS: &[&str] = &[
     "waves",
     "waves_per_simd",
     "wave_size",
+    "cus",
 ];
 
 /// Put a `--set` dispatch override into the hints (it wins over the file).
@@ -50,6 +51,7 @@ fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliErro
         "waves" => d.waves = Some(int()?),
         "waves_per_simd" => d.waves_per_simd = Some(int()?),
         "wave_size" => d.wave_size = Some(int()?),
+        "cus" => d.cus = Some(int()?),
         _ => unreachable!("only DISPATCH_KEYS are passed"),
     }
     Ok(())
