@@ -13,6 +13,9 @@
 
 use std::fmt;
 
+/// Levels with more line slots than this keep only the sets a run touches.
+const DENSE_SLOTS: u64 = 1 << 16;
+
 /// One level as the architecture model describes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LevelConfig {
@@ -72,9 +75,13 @@ struct Level {
     config: LevelConfig,
     /// Sets (a power of two is not required: the set is `line % sets`).
     sets: u64,
-    /// `sets x ways` line numbers (`u64::MAX` = empty), then each way's last use.
+    ways: u64,
+    /// Dense levels: `sets x ways` line numbers (`u64::MAX` = empty), and each way's last use.
     tags: Vec<u64>,
     used: Vec<u64>,
+    /// Large levels (an Infinity Cache of a million lines): only the sets touched, each its
+    /// `(line, last use)` ways, so a run pays for what it uses.
+    sparse: Option<std::collections::HashMap<u64, Vec<(u64, u64)>>>,
     /// When the level's bandwidth is next free (fractional clocks).
     free_at: f64,
     stats: LevelStats,
@@ -99,20 +106,19 @@ impl Level {
                 if lines == 0 {
                     return Err(err("the capacity holds no whole line"));
                 }
-                // A level of a billion lines would not be a cache the
-                // model is meant for (and would exhaust memory).
-                if lines > 1 << 24 {
-                    return Err(err("more than 16M lines; give memory no capacity instead"));
-                }
                 ((lines / ways).max(1), ways)
             }
         };
-        let slots = (sets * ways) as usize;
+        let slots = sets * ways;
+        let dense = slots <= DENSE_SLOTS;
+        let n = if dense { slots as usize } else { 0 };
         Ok(Level {
             config,
             sets,
-            tags: vec![u64::MAX; slots],
-            used: vec![0; slots],
+            ways,
+            tags: vec![u64::MAX; n],
+            used: vec![0; n],
+            sparse: (!dense).then(std::collections::HashMap::new),
             free_at: 0.0,
             stats: LevelStats::default(),
         })
@@ -124,7 +130,20 @@ impl Level {
             return true;
         }
         let line = address / u64::from(self.config.line_bytes);
-        let ways = self.tags.len() as u64 / self.sets;
+        let ways = self.ways;
+        if let Some(sets) = &mut self.sparse {
+            let set = sets.entry(line % self.sets).or_default();
+            if let Some(w) = set.iter_mut().find(|w| w.0 == line) {
+                w.1 = tick;
+                return true;
+            }
+            if (set.len() as u64) < ways {
+                set.push((line, tick));
+            } else if let Some(victim) = set.iter_mut().min_by_key(|w| w.1) {
+                *victim = (line, tick);
+            }
+            return false;
+        }
         let start = ((line % self.sets) * ways) as usize;
         let set = start..start + ways as usize;
         if let Some(w) = self.tags[set.clone()].iter().position(|&t| t == line) {
@@ -377,6 +396,26 @@ mod tests {
             .map(|_| h.access(0, 0, 64, 1, Serve::Simulate).latency)
             .collect();
         assert_eq!(lat, vec![10, 11, 12, 13]);
+    }
+
+    #[test]
+    fn large_levels_behave_like_small_ones() {
+        // A 128 MB level (sparse storage) evicts by LRU like a dense one: a
+        // 4-way set overflows on its fifth line.
+        let mut h = Hierarchy::new(
+            vec![
+                level("big", Some(128 << 20), 128, 4, 10),
+                level("dram", None, 128, 1, 100),
+            ],
+            &[vec!["big".into(), "dram".into()]],
+        )
+        .unwrap();
+        let sets = (128u64 << 20) / 128 / 4;
+        for i in 0..5 {
+            assert_eq!(h.access(0, i * sets * 128, 128, 0, Serve::Simulate).level, 1);
+        }
+        assert_eq!(h.access(0, 0, 128, 0, Serve::Simulate).level, 1);
+        assert_eq!(h.access(0, 4 * sets * 128, 128, 0, Serve::Simulate).level, 0);
     }
 
     #[test]
