@@ -107,7 +107,9 @@ impl CacheSpec {
                     ));
                 }
             }
-            let last = path.last().and_then(|n| self.level.iter().find(|l| &l.name == n));
+            let last = path
+                .last()
+                .and_then(|n| self.level.iter().find(|l| &l.name == n));
             if last.is_some_and(|l| l.capacity.is_some()) {
                 return Err(format!(
                     "[cache] the {what} path must end in memory (a level without capacity)"

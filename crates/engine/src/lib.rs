@@ -9,6 +9,7 @@
 //! * [`occupancy`]: waves per SIMD and the limiter.
 //! * [`config`]: dispatch parameters and arrival rates.
 //! * [`machine`]: the cycle loop.
+//! * [`memstream`]: address streams and the cache hierarchy the loop asks for VMEM/SMEM latencies.
 //! * [`stats`]: what a run measured.
 //! * [`run`]: one call from program + hints + model to results.
 //!
@@ -19,6 +20,7 @@
 pub mod config;
 pub mod error;
 pub mod machine;
+pub mod memstream;
 pub mod occupancy;
 pub mod ops;
 pub mod run;
@@ -29,4 +31,4 @@ pub use error::{SimError, StuckWave};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
 pub use run::{Analysis, Simulation};
-pub use stats::SimStats;
+pub use stats::{LevelReport, OpCacheStats, SimStats};

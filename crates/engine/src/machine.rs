@@ -279,6 +279,8 @@ struct ComputeUnit<'a> {
     /// Stamps for skipped ranges, above any clock number.
     stamp_seq: u64,
     idle_clocks: u64,
+    /// The cache hierarchy and address streams (`None`: flat latencies).
+    memory: Option<crate::memstream::MemorySystem>,
 }
 
 impl<'a> ComputeUnit<'a> {
@@ -445,6 +447,16 @@ impl<'a> ComputeUnit<'a> {
             op_stall_stamp: vec![u64::MAX; nops],
             stamp_seq: 1 << 62,
             idle_clocks: 0,
+            memory: crate::memstream::MemorySystem::new(
+                arch,
+                &input
+                    .sim
+                    .ops
+                    .iter()
+                    .map(|o| o.stream.clone())
+                    .collect::<Vec<_>>(),
+                total_groups.saturating_mul(group_waves),
+            )?,
         })
     }
 
@@ -1054,10 +1066,14 @@ impl<'a> ComputeUnit<'a> {
                 let start = u.free_at[inst].max(now);
                 let end = start + cost;
                 u.free_at[inst] = end;
-                let latency = if op.latency == u32::MAX {
-                    u.latency
-                } else {
+                // A `[[memory]] latency` hint wins; else the cache
+                // hierarchy serves the op's requests; else the unit's latency.
+                let latency = if op.latency != u32::MAX {
                     u64::from(op.latency)
+                } else if let Some(l) = self.memory.as_mut().and_then(|m| m.serve(opi, wid, end)) {
+                    l
+                } else {
+                    u.latency
                 };
                 let returned = match u.return_order {
                     None => end + latency,
@@ -1357,6 +1373,9 @@ impl<'a> ComputeUnit<'a> {
     }
 
     fn finish(mut self) -> SimStats {
+        if let Some(m) = &self.memory {
+            (self.stats.cache, self.stats.op_cache) = m.report();
+        }
         for (i, u) in self.units.iter().enumerate() {
             self.stats.unit_busy[i] = u.busy;
         }

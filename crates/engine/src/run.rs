@@ -161,6 +161,7 @@ impl Simulation {
             }
             dispatch.waves_per_simd = Some(*v.get_ref());
         }
+        notes.extend(crate::memstream::check_hints(program, &memory, &arch)?);
         if let Some(v) = &d.cu_count {
             if *v.get_ref() == 0 {
                 return Err(HintsError::at(v.span(), "cu_count must be at least 1").into());

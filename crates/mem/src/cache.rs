@@ -412,10 +412,16 @@ mod tests {
         .unwrap();
         let sets = (128u64 << 20) / 128 / 4;
         for i in 0..5 {
-            assert_eq!(h.access(0, i * sets * 128, 128, 0, Serve::Simulate).level, 1);
+            assert_eq!(
+                h.access(0, i * sets * 128, 128, 0, Serve::Simulate).level,
+                1
+            );
         }
         assert_eq!(h.access(0, 0, 128, 0, Serve::Simulate).level, 1);
-        assert_eq!(h.access(0, 4 * sets * 128, 128, 0, Serve::Simulate).level, 0);
+        assert_eq!(
+            h.access(0, 4 * sets * 128, 128, 0, Serve::Simulate).level,
+            0
+        );
     }
 
     #[test]

@@ -727,15 +727,20 @@ pub fn memory_facts(
             ];
             let lds_refuses: [(&str, Option<Range<usize>>); 5] = [
                 ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
-                ("iteration_stride", h.iteration_stride.as_ref().map(|v| v.span())),
+                (
+                    "iteration_stride",
+                    h.iteration_stride.as_ref().map(|v| v.span()),
+                ),
                 ("region", h.region.as_ref().map(|v| v.span())),
                 ("hit_rate", h.hit_rate.as_ref().map(|v| v.span())),
                 ("level", h.level.as_ref().map(|v| v.span())),
             ];
             let smem_refuses = [("pattern", h.pattern.as_ref().map(|v| v.span()))];
-            let refused = vector_only
-                .iter()
-                .chain(if lds { &lds_refuses[..] } else { &smem_refuses[..] });
+            let refused = vector_only.iter().chain(if lds {
+                &lds_refuses[..]
+            } else {
+                &smem_refuses[..]
+            });
             for (key, span) in refused {
                 if let Some(span) = span {
                     return Err(HintsError::at(
