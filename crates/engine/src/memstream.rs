@@ -336,3 +336,79 @@ pub fn check_hints(
     }
     Ok(notes)
 }
+
+/// The bottleneck statement when the memory system is the limit: a cache
+/// level's bandwidth nearly saturated over the run, or an LDS saturated by
+/// bank conflicts (naming the line that costs most). `None` otherwise.
+pub fn memory_bottleneck(
+    sim: &crate::run::Simulation,
+    stats: &crate::stats::SimStats,
+    per_wave: f64,
+    bounds: &[crate::run::ResourceBound],
+) -> Option<crate::run::Bottleneck> {
+    let clocks = stats.clocks.max(1) as f64;
+    let busiest = stats
+        .cache
+        .iter()
+        .filter_map(|l| {
+            let bw = l.bytes_per_clock?;
+            Some((l, l.bytes as f64 / (bw * clocks), bw))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((l, util, bw)) = busiest.filter(|b| b.1 >= 0.9) {
+        let kind = format!("{} bandwidth", l.name.to_uppercase());
+        let statement = format!(
+            "{kind}-bound: {} bytes served at {bw} bytes per clock per CU use {:.0}% of the {} clocks; requests waited {} clocks for it; the simulated CU needs {:.1} clocks per wave",
+            l.bytes,
+            100.0 * util.min(1.0),
+            stats.clocks,
+            l.queue_clocks,
+            per_wave
+        );
+        return Some(crate::run::Bottleneck {
+            kind,
+            statement,
+            clocks_per_wave: per_wave,
+            bounds: bounds.to_vec(),
+        });
+    }
+    let lds = bounds.iter().find(|b| b.resource == "lds")?;
+    if !(per_wave > 0.0 && lds.clocks_per_wave >= 0.9 * per_wave) {
+        return None;
+    }
+    // The LDS op whose conflicts cost the most clocks per wave.
+    let mean = sim.mean_executions();
+    let (i, op, lost) = sim
+        .sim
+        .ops
+        .iter()
+        .filter_map(|op| {
+            let d = op.lds_conflict.filter(|d| *d > 1.0)?;
+            let crate::ops::OpSource::Program(i) = op.source else {
+                return None;
+            };
+            let lost = mean[i] * f64::from(op.cost) * (1.0 - 1.0 / d);
+            Some((i, op, lost))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))?;
+    let s = &sim.program.instructions[i];
+    let d = op.lds_conflict.unwrap_or(1.0);
+    let kind = "LDS bank conflicts".to_string();
+    let statement = format!(
+        "{kind} on line {} (`{}`): {d:.1}-way, {} clocks per execution instead of {:.0}, {:.0} clocks per wave lost; {} = {:.1} clocks per wave, the simulated CU needs {:.1}",
+        s.pos.line,
+        s.text,
+        op.cost,
+        f64::from(op.cost) / d,
+        lost,
+        lds.detail,
+        lds.clocks_per_wave,
+        per_wave
+    );
+    Some(crate::run::Bottleneck {
+        kind,
+        statement,
+        clocks_per_wave: per_wave,
+        bounds: bounds.to_vec(),
+    })
+}
