@@ -148,10 +148,9 @@ impl MemorySystem {
         streams: &[Option<StreamSpec>],
         total_waves: u32,
     ) -> Result<Option<MemorySystem>, SimError> {
-        let Some(hierarchy) = hierarchy_of(arch)? else {
+        let (Some(hierarchy), Some(cache)) = (hierarchy_of(arch)?, arch.cache.as_ref()) else {
             return Ok(None);
         };
-        let cache = arch.cache.as_ref().expect("hierarchy_of found it");
         let miss_extra = arch
             .get_u32(&cache.miss_extra_latency)
             .map_err(|e| SimError::Model(e.to_string()))?;
