@@ -264,3 +264,41 @@ fn scalar_loads_share_their_constants_across_waves() {
     let sc = level(&s, "scalar");
     assert_eq!((sc.requests, sc.hits), (8, 7));
 }
+
+#[test]
+fn a_streaming_kernel_is_bound_by_its_share_of_dram_bandwidth() {
+    // 200 waves each stream 4 iterations x 256 bytes from DRAM, which
+    // delivers dram_bytes_per_clock = 7.5 bytes per clock to this CU: at
+    // least 200 x 1024 / 7.5 = 27307 clocks, while the texture path needs
+    // only 200 x 4 x 4 = 3200: the bottleneck is DRAM bandwidth.
+    let s = sim(&load_loop(), &loop_hints(200, 4, ""), &[]);
+    let a = s.analyse().unwrap();
+    assert_eq!(
+        a.bottleneck.kind, "DRAM bandwidth",
+        "{}",
+        a.bottleneck.statement
+    );
+    let min = 200.0 * 1024.0 / gcn("dram_bytes_per_clock");
+    assert!(a.stats.clocks as f64 >= min, "{} < {min}", a.stats.clocks);
+    // The latency tolerance now asks for extra miss latency on top of the
+    // levels' own.
+    let l = a.latency.unwrap();
+    assert_eq!(l.parameter, "cache_miss_extra_latency");
+}
+
+#[test]
+fn every_model_has_a_hierarchy_that_flat_mode_switches_off() {
+    for (name, _) in shadersim_arch::BUILTIN {
+        let mut arch = ArchSpec::builtin(name).unwrap();
+        let c = arch.cache.clone().unwrap_or_else(|| panic!("{name}"));
+        assert!(c.enabled, "{name}");
+        // The vector and scalar paths end in memory, and the hierarchy
+        // builds from the model's parameters.
+        assert!(shadersim_engine::memstream::hierarchy_of(&arch)
+            .unwrap()
+            .is_some());
+        let v = arch.param(&c.flat_latency).unwrap();
+        arch.set(&c.flat_latency, &v.to_string()).unwrap();
+        assert!(!arch.cache.unwrap().enabled, "{name}");
+    }
+}
