@@ -60,6 +60,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("lighting_ps_wave32_500_waves", |b| {
         b.iter(|| rdna.run().unwrap())
     });
+    let rdna_flat = rdna.with_param("vmem_latency", 320.0).unwrap();
+    g.bench_function("lighting_ps_wave32_500_waves_flat", |b| {
+        b.iter(|| rdna_flat.run().unwrap())
+    });
     g.finish();
     // The RDNA 4 BVH8 traversal example with the bunny's per-wave step
     // counts (examples/rt/bunny_bvh8.toml, written by `shadersim rt`).
