@@ -12,6 +12,8 @@
 //! class of shadersim-isa is mapped by every built-in model; unknown keys
 //! are errors that list the known ones.
 
+mod cache;
 mod spec;
 
+pub use cache::{CacheLevelSpec, CacheSpec};
 pub use spec::*;

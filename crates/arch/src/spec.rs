@@ -149,6 +149,7 @@ struct ArchFile {
     #[serde(default)]
     classes: BTreeMap<String, ClassSpec>,
     ray_accelerator: Option<String>,
+    cache: Option<crate::CacheSpec>,
 }
 
 /// A complete, validated architecture model.
@@ -172,6 +173,8 @@ pub struct ArchSpec {
     /// uses: a key of `crates/rt/data/ray_accelerator.toml` (the one table
     /// `shadersim rt` reads too).
     pub ray_accelerator: Option<String>,
+    /// The memory hierarchy (`[cache]`), if the model describes one.
+    pub cache: Option<crate::CacheSpec>,
 }
 
 /// Cost rules the engine implements besides fixed clocks.
@@ -313,6 +316,7 @@ impl ArchSpec {
                 units: BTreeMap::new(),
                 classes: BTreeMap::new(),
                 ray_accelerator: None,
+                cache: None,
             },
         };
         spec.name = parsed.name.clone();
@@ -334,6 +338,9 @@ impl ArchSpec {
         spec.classes.extend(parsed.classes);
         if parsed.ray_accelerator.is_some() {
             spec.ray_accelerator = parsed.ray_accelerator;
+        }
+        if parsed.cache.is_some() {
+            spec.cache = parsed.cache;
         }
         spec.validate()?;
         Ok(spec)
@@ -373,6 +380,13 @@ impl ArchSpec {
             Some(p) => {
                 p.value = v;
                 p.source = "--set on the command line".into();
+                // Setting the flat latency asks for the seed's model: one
+                // latency for every request, no hierarchy.
+                if let Some(c) = &mut self.cache {
+                    if c.flat_latency == key {
+                        c.enabled = false;
+                    }
+                }
                 self.validate()
             }
             None => Err(ArchError::Override(format!(
@@ -500,6 +514,14 @@ impl ArchSpec {
                     return Err(self.invalid(format!(
                         "class `{pat}` also uses unit `{u}` but names no `also_cost`"
                     )));
+                }
+            }
+        }
+        if let Some(c) = &self.cache {
+            c.check().map_err(|m| self.invalid(m))?;
+            for p in c.params() {
+                if !self.params.contains_key(p) {
+                    return Err(self.invalid(format!("[cache] names missing parameter `{p}`")));
                 }
             }
         }

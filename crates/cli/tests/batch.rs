@@ -382,14 +382,23 @@ fn diff_arithmetic_on_a_hand_made_pair() {
     );
 }
 
-/// More VMEM latency never helps: a run against one with
-/// `--set vmem_latency=640` hurts or leaves every program.
+/// More VMEM latency never helps: a flat-latency run at the models' 320
+/// clocks against one with `--set vmem_latency=640` hurts or leaves every
+/// program (both in flat mode: setting `vmem_latency` switches the cache
+/// hierarchy off, so the default run would not be the same model).
 #[test]
 fn more_memory_latency_helps_no_program() {
     let dir = scratch("latency");
     let a = dir.join("a.jsonl");
     let b = dir.join("b.jsonl");
-    let o = shadersim(&["batch", "tests/fixtures", "-o", a.to_str().unwrap()]);
+    let o = shadersim(&[
+        "batch",
+        "tests/fixtures",
+        "--set",
+        "vmem_latency=320",
+        "-o",
+        a.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = shadersim(&[
         "batch",

@@ -1,8 +1,9 @@
 //! The simulator's hot path: 500 waves of a real ~180-instruction pixel
 //! shader (Mesa RADV's textured lighting shader, with its light loop run 4
 //! times) on GCN (Vega, wave64) and on RDNA 3 (the gfx1100 wave32 build of
-//! the same shader, with the register scoreboard on). Reports simulated
-//! wave-instructions per second.
+//! the same shader, with the register scoreboard on), with the cache
+//! hierarchy on and (GCN) off. Reports simulated wave-instructions per
+//! second.
 
 // criterion_group! generates a public function without documentation.
 #![allow(missing_docs)]
@@ -45,6 +46,12 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("simulate");
     g.throughput(Throughput::Elements(wave_instructions));
     g.bench_function("lighting_ps_500_waves", |b| b.iter(|| sim.run().unwrap()));
+    // The same with the cache hierarchy off (flat latency, the seed's
+    // model): the hierarchy's cost is the difference.
+    let flat = sim.with_param("vmem_latency", 320.0).unwrap();
+    g.bench_function("lighting_ps_500_waves_flat", |b| {
+        b.iter(|| flat.run().unwrap())
+    });
     g.finish();
     let rdna = prepare(LIGHTING_WAVE32, "gfx1100", "rdna3", 4);
     let rdna_stats = rdna.run().unwrap();
@@ -52,6 +59,10 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(rdna.wave_instructions(&rdna_stats)));
     g.bench_function("lighting_ps_wave32_500_waves", |b| {
         b.iter(|| rdna.run().unwrap())
+    });
+    let rdna_flat = rdna.with_param("vmem_latency", 320.0).unwrap();
+    g.bench_function("lighting_ps_wave32_500_waves_flat", |b| {
+        b.iter(|| rdna_flat.run().unwrap())
     });
     g.finish();
     // The RDNA 4 BVH8 traversal example with the bunny's per-wave step

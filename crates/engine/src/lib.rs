@@ -9,6 +9,7 @@
 //! * [`occupancy`]: waves per SIMD and the limiter.
 //! * [`config`]: dispatch parameters and arrival rates.
 //! * [`machine`]: the cycle loop.
+//! * [`memstream`]: address streams and the cache hierarchy the loop asks for VMEM/SMEM latencies.
 //! * [`stats`]: what a run measured.
 //! * [`lanes`]: lane divergence: traces waves share, lane figures.
 //! * [`run`]: one call from program + hints + model to results.
@@ -21,6 +22,7 @@ pub mod config;
 pub mod error;
 pub mod lanes;
 pub mod machine;
+pub mod memstream;
 pub mod occupancy;
 pub mod ops;
 pub mod run;
@@ -31,4 +33,4 @@ pub use error::{SimError, StuckWave};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
 pub use run::{Analysis, Simulation};
-pub use stats::SimStats;
+pub use stats::{LevelReport, OpCacheStats, SimStats};

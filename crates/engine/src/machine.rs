@@ -305,6 +305,8 @@ struct ComputeUnit<'a> {
     /// Stamps for skipped ranges, above any clock number.
     stamp_seq: u64,
     idle_clocks: u64,
+    /// The cache hierarchy and address streams (`None`: flat latencies).
+    memory: Option<crate::memstream::MemorySystem>,
 }
 
 impl<'a> ComputeUnit<'a> {
@@ -488,6 +490,16 @@ impl<'a> ComputeUnit<'a> {
             op_stall_stamp: vec![u64::MAX; nops],
             stamp_seq: 1 << 62,
             idle_clocks: 0,
+            memory: crate::memstream::MemorySystem::new(
+                arch,
+                &input
+                    .sim
+                    .ops
+                    .iter()
+                    .map(|o| o.stream.clone())
+                    .collect::<Vec<_>>(),
+                total_groups.saturating_mul(group_waves),
+            )?,
         })
     }
 
@@ -1126,10 +1138,14 @@ impl<'a> ComputeUnit<'a> {
                 let start = u.free_at[inst].max(now);
                 let end = start + cost;
                 u.free_at[inst] = end;
-                let latency = if op.latency == u32::MAX {
-                    u.latency
-                } else {
+                // A `[[memory]] latency` hint wins; else the cache
+                // hierarchy serves the op's requests; else the unit's latency.
+                let latency = if op.latency != u32::MAX {
                     u64::from(op.latency)
+                } else if let Some(l) = self.memory.as_mut().and_then(|m| m.serve(opi, wid, end)) {
+                    l
+                } else {
+                    u.latency
                 };
                 let returned = match u.return_order {
                     None => end + latency,
@@ -1438,6 +1454,9 @@ impl<'a> ComputeUnit<'a> {
             .iter()
             .map(|u| u.cu_of_instance == [u32::MAX])
             .collect();
+        if let Some(m) = &self.memory {
+            (self.stats.cache, self.stats.op_cache) = m.report();
+        }
         for (i, u) in self.units.iter().enumerate() {
             self.stats.unit_busy[i] = u.inst_busy.iter().sum();
             for (inst, &cu) in u.cu_of_instance.iter().enumerate() {

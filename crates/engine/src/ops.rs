@@ -171,6 +171,12 @@ pub struct StaticOp {
     /// A vector memory op compiled for a partial EXEC mask (lane
     /// divergence): the op of the same instruction with every lane active.
     pub masked_from: Option<u32>,
+    /// The address stream the caches see (vector memory ops the coalescer
+    /// describes, scalar loads).
+    pub stream: Option<crate::memstream::StreamSpec>,
+    /// LDS ops: the mean bank-conflict degree of the lane pattern (1 =
+    /// conflict-free), already in `cost`.
+    pub lds_conflict: Option<f64>,
 }
 
 impl StaticOp {
@@ -200,6 +206,8 @@ impl StaticOp {
             latency_override: None,
             alloc_vgprs: None,
             masked_from: None,
+            stream: None,
+            lds_conflict: None,
         }
     }
 }
@@ -631,6 +639,7 @@ impl OpContext<'_> {
                 let d = inst.data_dwords().unwrap_or(0);
                 let c = d.div_ceil(per).max(1);
                 op.cost_basis = format!("{d} DWORDs at {per} per clock");
+                op.stream = Some(self.scalar_stream(d, facts)?);
                 c
             }
             "export_bits" => {
@@ -671,6 +680,12 @@ impl OpContext<'_> {
                 c
             }
         };
+        if matches!(
+            class,
+            InstrClass::Lds | InstrClass::LdsBvhStack | InstrClass::LdsParam
+        ) {
+            self.lds_conflicts(inst, facts, &mut op)?;
+        }
         // A wave64 VALU op runs as several passes of the SIMD's lanes,
         // except the ops a model runs in one pass.
         let mut passes = 1;
@@ -842,6 +857,7 @@ impl OpContext<'_> {
         let result = coalesce_pattern(&access, &pattern, 0, order, exec, self.rates)
             .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
         op.l2_requests = result.l2_requests;
+        op.stream = Some(self.vector_stream(&result, facts));
         if !matches!(access, MemAccess::Image(_)) {
             op.pattern = Some(pattern.to_string());
         }
@@ -856,6 +872,134 @@ impl OpContext<'_> {
         };
         op.cost_basis = format!("{what}: {}", result.rule);
         Ok(result.clocks.max(1))
+    }
+}
+
+impl OpContext<'_> {
+    /// How a `[[memory]]` hint's cache keys serve an op.
+    fn stream_serve(facts: Option<&MemoryFacts>) -> crate::memstream::StreamServe {
+        use crate::memstream::StreamServe;
+        match facts {
+            Some(f) if f.hit_rate.is_some() => StreamServe::HitRate(f.hit_rate.unwrap_or(0.0)),
+            Some(f) if f.level.is_some() => {
+                StreamServe::Level(f.level.as_ref().map(|l| l.0.clone()).unwrap_or_default())
+            }
+            _ => StreamServe::Simulate,
+        }
+    }
+
+    /// The stream of a vector memory op: the coalescer's lines of one execution.
+    fn vector_stream(
+        &self,
+        result: &shadersim_mem::CoalesceResult,
+        facts: Option<&MemoryFacts>,
+    ) -> crate::memstream::StreamSpec {
+        let first = result.lines.first().copied().unwrap_or(0);
+        let last = result.lines.last().copied().unwrap_or(0);
+        let line = u64::from(result.l2_line_bytes.max(1));
+        crate::memstream::StreamSpec {
+            path: crate::memstream::CachePath::Vector,
+            requests: result.lines.clone(),
+            request_bytes: result.l2_line_bytes,
+            footprint: if result.lines.is_empty() {
+                0
+            } else {
+                last - first + line
+            },
+            wave_stride: facts.and_then(|f| f.wave_stride),
+            iteration_stride: facts.and_then(|f| f.iteration_stride),
+            region: facts.and_then(|f| f.region),
+            serve: Self::stream_serve(facts),
+        }
+    }
+
+    /// The stream of a scalar load of `dwords` DWORDs: its lines from the base (default: every
+    /// wave and iteration reads the same constants).
+    fn scalar_stream(
+        &self,
+        dwords: u32,
+        facts: Option<&MemoryFacts>,
+    ) -> Result<crate::memstream::StreamSpec, SimError> {
+        let line = self
+            .arch
+            .cache
+            .as_ref()
+            .and_then(|c| {
+                let first = c.scalar.first()?;
+                let level = c.level.iter().find(|l| &l.name == first)?;
+                self.arch.param(&level.line)
+            })
+            .map_or(64, |v| (v.round() as u64).max(1));
+        let bytes = u64::from(dwords.max(1)) * 4;
+        let requests: Vec<u64> = (0..bytes.div_ceil(line)).map(|i| i * line).collect();
+        Ok(crate::memstream::StreamSpec {
+            path: crate::memstream::CachePath::Scalar,
+            footprint: bytes,
+            requests,
+            request_bytes: line as u32,
+            wave_stride: facts.and_then(|f| f.wave_stride),
+            iteration_stride: facts.and_then(|f| f.iteration_stride),
+            region: facts.and_then(|f| f.region),
+            serve: Self::stream_serve(facts),
+        })
+    }
+
+    /// Multiply an LDS op's conflict-free cost by the bank-conflict degree of its lane
+    /// addresses (`[[memory]] pattern`, default linear), on models with an LDS bank layout.
+    fn lds_conflicts(
+        &self,
+        inst: &Instruction,
+        facts: Option<&MemoryFacts>,
+        op: &mut StaticOp,
+    ) -> Result<(), SimError> {
+        let (Some(banks), Some(bank_bytes), Some(group)) = (
+            self.arch.param("lds_banks"),
+            self.arch.param("lds_bank_bytes"),
+            self.arch.param("lds_conflict_lanes"),
+        ) else {
+            return Ok(());
+        };
+        let layout = shadersim_mem::BankLayout {
+            banks: banks.round() as u32,
+            bank_bytes: bank_bytes.round() as u32,
+            group_lanes: group.round() as u32,
+        };
+        let bytes = 4 * inst.data_dwords().unwrap_or(1).max(1);
+        let pattern = facts.and_then(|f| f.pattern.clone()).unwrap_or_default();
+        let order = if self.stage == Stage::Pixel {
+            LaneOrder::PixelQuads
+        } else {
+            LaneOrder::Compute
+        };
+        let addresses = pattern
+            .addresses(0, bytes, order)
+            .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
+        let lanes = &addresses[..self.wave_size as usize];
+        let c = layout.conflicts(lanes, bytes);
+        let base = op.cost;
+        op.cost = ((f64::from(base) * c.mean_degree).ceil() as u32).max(1);
+        op.lds_conflict = Some(c.mean_degree);
+        if facts.and_then(|f| f.pattern.as_ref()).is_some() || c.max_degree > 1 {
+            op.pattern = Some(pattern.to_string());
+        }
+        op.cost_basis = format!(
+            "{}; pattern {pattern}: {}-way bank conflicts ({} banks of {} bytes, {} lanes checked together) = {} clocks",
+            op.cost_basis,
+            fmt_degree(c.mean_degree),
+            layout.banks,
+            layout.bank_bytes,
+            c.group_lanes,
+            op.cost
+        );
+        Ok(())
+    }
+}
+
+fn fmt_degree(d: f64) -> String {
+    if (d - d.round()).abs() < 1e-9 {
+        format!("{}", d.round() as u64)
+    } else {
+        format!("{d:.2}")
     }
 }
 

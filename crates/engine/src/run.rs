@@ -163,6 +163,7 @@ impl Simulation {
             }
             dispatch.waves_per_simd = Some(*v.get_ref());
         }
+        notes.extend(crate::memstream::check_hints(program, &memory, &arch)?);
         if let Some(v) = &d.cu_count {
             if *v.get_ref() == 0 {
                 return Err(HintsError::at(v.span(), "cu_count must be at least 1").into());
@@ -465,9 +466,16 @@ impl Simulation {
         &self,
         stats: &SimStats,
     ) -> Result<Option<LatencyTolerance>, PrepareError> {
-        const PARAM: &str = "vmem_latency";
         const LIMIT: u64 = 1 << 16;
-        let Some(model_latency) = self.arch.param(PARAM) else {
+        // With the hierarchy on, the question is how much extra miss
+        // latency the shader absorbs: the levels' latencies stay, every
+        // request the first level does not serve takes longer.
+        let param = match &self.arch.cache {
+            Some(c) if c.enabled => c.miss_extra_latency.clone(),
+            _ => "vmem_latency".to_string(),
+        };
+        let param = param.as_str();
+        let Some(model_latency) = self.arch.param(param) else {
             return Ok(None);
         };
         let uses_vmem = self.sim.trace.iter().any(|&i| {
@@ -481,7 +489,7 @@ impl Simulation {
         let throughput = |lat: u64| -> Result<f64, PrepareError> {
             runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(self
-                .with_param(PARAM, lat as f64)?
+                .with_param(param, lat as f64)?
                 .run()?
                 .throughput_per_clock())
         };
@@ -553,6 +561,7 @@ impl Simulation {
             zero_latency_throughput: base,
             model_throughput: stats.throughput_per_clock(),
             runs,
+            parameter: param.to_string(),
         }))
     }
 
@@ -725,6 +734,9 @@ impl Simulation {
         } else {
             0.0
         };
+        if let Some(b) = crate::memstream::memory_bottleneck(self, stats, per_wave, &bounds) {
+            return b;
+        }
         let top = bounds.first().cloned();
         let (kind, statement) = match &top {
             Some(b) if b.clocks_per_wave >= 0.9 * per_wave && per_wave > 0.0 => {
@@ -974,6 +986,10 @@ pub struct LatencyTolerance {
     pub model_throughput: f64,
     /// Simulations the search ran.
     pub runs: u32,
+    /// The parameter varied: the flat `vmem_latency`, or with the cache
+    /// hierarchy on, the extra latency of every first-level miss (the
+    /// model's `[cache] miss_extra_latency`; its own value is 0).
+    pub parameter: String,
 }
 
 /// One resource's demand per wave.

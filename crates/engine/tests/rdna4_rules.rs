@@ -19,16 +19,23 @@ fn program(target: &str, text: &str) -> Program {
         .remove(0)
 }
 
+/// The model with its cache hierarchy switched off: these rules (return
+/// order, wait counters, seed 000's experiment) are stated with the flat
+/// `vmem_latency` of 320 clocks that every derivation below uses; setting it
+/// (to its own value) is the documented flat-latency mode.
+fn flat(model: &str) -> ArchSpec {
+    let mut arch = ArchSpec::builtin(model).unwrap();
+    let v = arch.param("vmem_latency").unwrap();
+    arch.set("vmem_latency", &v.to_string()).unwrap();
+    arch
+}
+
 fn run(model: &str, target: &str, text: &str, hints: &str) -> SimStats {
     let hints = Hints::parse(hints).unwrap_or_else(|e| panic!("{e}"));
-    Simulation::prepare(
-        &program(target, text),
-        ArchSpec::builtin(model).unwrap(),
-        &hints,
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-    .run()
-    .unwrap_or_else(|e| panic!("{e}"))
+    Simulation::prepare(&program(target, text), flat(model), &hints)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Line number (1-based) of the first line containing `needle`.
@@ -143,7 +150,7 @@ fn seed_000_experiment_independent_waves_on_rdna4() {
     assert!(r4 > 20.0 && r4 < 26.0, "{r4}");
     // The same gfx1200 kernel forced onto an in-order CU queue behaves as
     // RDNA 3 does: the switch is the model's data, nothing else.
-    let mut arch = ArchSpec::builtin("rdna4").unwrap();
+    let mut arch = flat("rdna4");
     arch.units.get_mut("vmem").unwrap().return_order = Some(shadersim_arch::ReturnOrder::Cu);
     let text = chase_kernel(true, 4);
     let hints = format!(
@@ -173,7 +180,7 @@ fn waves_hint_gives_waves_their_own_paths() {
     let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\nwave_size = 32\n[[branch]]\nline = 2\nwaves = \"1\"\n";
     let sim = Simulation::prepare(
         &program("gfx1100", &text),
-        ArchSpec::builtin("rdna3").unwrap(),
+        flat("rdna3"),
         &Hints::parse(hints).unwrap(),
     )
     .unwrap();
@@ -182,7 +189,7 @@ fn waves_hint_gives_waves_their_own_paths() {
     let bad = hints.replace("\"1\"", "\"3..1\"");
     let e = Simulation::prepare(
         &program("gfx1100", &text),
-        ArchSpec::builtin("rdna3").unwrap(),
+        flat("rdna3"),
         &Hints::parse(&bad).unwrap(),
     )
     .unwrap_err();
@@ -217,7 +224,7 @@ fn scenario_19_dynamic_vgprs_pool_and_reserve() {
     let text = alloc_kernel(128);
     let sim = Simulation::prepare(
         &program("gfx1200", &text),
-        ArchSpec::builtin("rdna4").unwrap(),
+        flat("rdna4"),
         &Hints::parse(&dynamic_hints(16, 16, true, 64, 32)).unwrap(),
     )
     .unwrap();
@@ -252,15 +259,11 @@ fn dynamic_vgprs_deadlock_between_waves_is_reported() {
                 .LGROW:\ns_alloc_vgpr 256\ns_cbranch_scc0 .LGROW\n\
                 s_barrier_signal -1\ns_barrier_wait -1\ns_alloc_vgpr 0\ns_endpgm\n";
     let hints = Hints::parse(&dynamic_hints(32, 16, false, 1, 512)).unwrap();
-    let e = Simulation::prepare(
-        &program("gfx1200", text),
-        ArchSpec::builtin("rdna4").unwrap(),
-        &hints,
-    )
-    .unwrap()
-    .run()
-    .unwrap_err()
-    .to_string();
+    let e = Simulation::prepare(&program("gfx1200", text), flat("rdna4"), &hints)
+        .unwrap()
+        .run()
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("s_alloc_vgpr 256") && e.contains("more VGPR blocks"),
         "{e}"
@@ -269,15 +272,11 @@ fn dynamic_vgprs_deadlock_between_waves_is_reported() {
     // barrier still needs all 16: a deadlock still (seed 000: avoidance does
     // not help waves that depend on each other).
     let hints = Hints::parse(&dynamic_hints(32, 16, true, 1, 512)).unwrap();
-    let e = Simulation::prepare(
-        &program("gfx1200", text),
-        ArchSpec::builtin("rdna4").unwrap(),
-        &hints,
-    )
-    .unwrap()
-    .run()
-    .unwrap_err()
-    .to_string();
+    let e = Simulation::prepare(&program("gfx1200", text), flat("rdna4"), &hints)
+        .unwrap()
+        .run()
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("deadlock") || e.contains("Deadlock") || e.contains("can never"),
         "{e}"
@@ -285,7 +284,7 @@ fn dynamic_vgprs_deadlock_between_waves_is_reported() {
     // Dynamic VGPRs are RDNA 4, wave32, compute only.
     let bad = Simulation::prepare(
         &program("gfx1100", "s_endpgm\n"),
-        ArchSpec::builtin("rdna3").unwrap(),
+        flat("rdna3"),
         &Hints::parse(&dynamic_hints(16, 16, false, 1, 32)).unwrap(),
     )
     .unwrap_err()
@@ -304,7 +303,7 @@ fn bvh_nodes_cost_the_ray_accelerator_what_section_7_says() {
         let hints = format!("{ONE_WAVE}[[memory]]\nline = 1\nbox_fraction = {box_fraction}\n");
         let sim = Simulation::prepare(
             &program(target, text),
-            ArchSpec::builtin(model).unwrap(),
+            flat(model),
             &Hints::parse(&hints).unwrap(),
         )
         .unwrap();

@@ -40,6 +40,19 @@ fn one_wave(wave_size: u32) -> String {
     format!("[dispatch]\nstage = \"compute\"\nworkgroup_size = {wave_size}\nwaves = 1\nwave_size = {wave_size}\n")
 }
 
+/// The flat-latency mode (`--set vmem_latency=320`, the model's own value):
+/// the cache hierarchy is off and every VMEM op takes `vmem_latency`, every
+/// scalar load `smem_latency`, as the rules below are derived.
+const FLAT: &[(&str, &str)] = &[("vmem_latency", "320")];
+
+/// Clocks one wave takes from launch to end, flat latencies.
+fn flat_wave_clocks(model: &str, target: &str, text: &str, wave_size: u32) -> f64 {
+    sim_on(model, target, text, &one_wave(wave_size), FLAT)
+        .run()
+        .unwrap()
+        .wave_clocks()
+}
+
 /// Clocks one wave takes from launch to end.
 fn wave_clocks(model: &str, target: &str, text: &str, wave_size: u32) -> f64 {
     sim_on(model, target, text, &one_wave(wave_size), &[])
@@ -262,11 +275,11 @@ fn scenario_18_smem_returns_out_of_order_with_lds() {
     // compiler must wait for lgkmcnt(0), which passes at 45 (9.18).
     let wait0 = "ds_load_b32 v1, v0\ns_load_b32 s4, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\ns_add_u32 s5, s4, 1\ns_endpgm\n";
     // s_add issues at 46, its result is written at 46 + salu_latency 2.
-    assert_eq!(wave_clocks("rdna3", "gfx1100", wait0, 32), 48.0);
+    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", wait0, 32), 48.0);
     let wait1 = wait0.replace("lgkmcnt(0)", "lgkmcnt(1)");
     // With lgkmcnt(1) the wait passes at 41, s_add issues at 42 (result
     // 44), but the end still waits for the LDS load: 45.
-    assert_eq!(wave_clocks("rdna3", "gfx1100", &wait1, 32), 45.0);
+    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", &wait1, 32), 45.0);
 }
 
 #[test]
@@ -291,7 +304,7 @@ fn memory_ops_wait_for_the_waves_valu_writes() {
     // vscnt falls: served 5..6 (a wave32 store: 16 clocks per 64 lanes
     // / 2 = 8) ... the end waits for vscnt at 5 + 8 + vmem_latency 320.
     let text = "v_add_f32 v5, v1, v2\nglobal_store_b32 v0, v1, s[0:1]\ns_endpgm\n";
-    let s = sim_on("rdna3", "gfx1100", text, &one_wave(32), &[]);
+    let s = sim_on("rdna3", "gfx1100", text, &one_wave(32), FLAT);
     let store = &s.sim.ops[s.sim.op_of_instr[1] as usize];
     assert_eq!(store.cost, 8);
     assert_eq!(s.run().unwrap().wave_clocks(), (5 + 8 + 320) as f64);

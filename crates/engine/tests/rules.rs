@@ -18,8 +18,14 @@ fn program(text: &str) -> Program {
         .remove(0)
 }
 
+/// GCN with `sets` applied, in flat-latency mode: gcn-model.md's rules are
+/// the seed's model (every VMEM op `vmem_latency`, every scalar load
+/// `smem_latency`), so each run here switches the cache hierarchy off by
+/// setting `vmem_latency` (to the model's own 320 unless `sets` gives
+/// another). The hierarchy's rules are checked in cache_rules.rs.
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
     let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.set("vmem_latency", "320").unwrap();
     for (k, v) in sets {
         arch.set(k, v).unwrap();
     }

@@ -8,6 +8,8 @@
 //! * [`texel`]: texel formats and filters of image ops ([`TexelFormat`], [`TextureFilter`]).
 //! * [`pattern`]: lane address patterns of the hints file and the CLI ([`LanePattern`]).
 //! * [`coalesce`](mod@coalesce): the model ([`coalesce()`], [`CoalesceResult`]).
+//! * [`cache`]: the cache hierarchy: LRU set-associative levels walked per request ([`Hierarchy`]).
+//! * [`lds`]: LDS bank conflicts of lane addresses ([`BankLayout`]).
 //! * [`rates`]: every number of the model with its source ([`GCN_RATE_TABLE`], [`VmemRates`]).
 //!
 //! ```
@@ -21,7 +23,9 @@
 //! ```
 
 pub mod access;
+pub mod cache;
 pub mod coalesce;
+pub mod lds;
 pub mod pattern;
 pub mod rates;
 pub mod texel;
@@ -30,10 +34,12 @@ pub use access::{
     AccessError, BufferAccess, BufferPath, ImageAccess, ImageOp, LaneData, MemAccess, MemOp,
     WaveClocks,
 };
+pub use cache::{CacheConfigError, Hierarchy, LevelConfig, LevelStats, Serve, Served};
 pub use coalesce::{
     coalesce, coalesce_pattern, CoalesceResult, CoalesceRule, QUAD_GROUP_LANES, WAVE64,
     WIDE_GROUP_LANES,
 };
+pub use lds::{BankConflicts, BankLayout};
 pub use pattern::{parse_number, LaneOrder, LanePattern, PatternError};
 pub use rates::{Rate, RateEntry, RateError, VmemRates, GCN_RATE_TABLE};
 pub use texel::{FilterClass, TexelFormat, TextureFilter, UnknownName};

@@ -65,6 +65,10 @@ pub struct AnalyzeReport {
     pub bottleneck: BottleneckView,
     /// Latency tolerance, for programs with vector memory ops.
     pub latency_tolerance: Option<LatencyView>,
+    /// The cache hierarchy, keyed by level name in the model's order (first
+    /// level first); absent in flat-latency mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheView>,
     /// Decisions and defaults worth knowing.
     pub notes: Vec<String>,
     /// Dynamic VGPR mode, when on.
@@ -220,6 +224,41 @@ pub struct BoundView {
     pub detail: String,
 }
 
+/// The cache levels of a run, in the model's order (serialized as a JSON
+/// object whose keys keep that order).
+#[derive(Debug, Clone)]
+pub struct CacheView(pub Vec<(String, LevelView)>);
+
+impl Serialize for CacheView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// One cache level over the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct LevelView {
+    /// Requests that reached it.
+    pub requests: u64,
+    /// Requests it served.
+    pub hits: u64,
+    /// `hits / requests`.
+    pub hit_rate: f64,
+    /// Bytes it delivered.
+    pub bytes: u64,
+    /// Its hit latency (clocks).
+    pub latency: u32,
+    /// Its bandwidth per CU (bytes per clock), when the model gives one.
+    pub bytes_per_clock: Option<f64>,
+    /// Fraction of that bandwidth used over the run.
+    pub bandwidth_utilization: Option<f64>,
+}
+
 /// The latency-tolerance search result.
 #[derive(Debug, Clone, Serialize)]
 pub struct LatencyView {
@@ -234,6 +273,9 @@ pub struct LatencyView {
     pub zero_latency_throughput: f64,
     /// Simulations the search ran.
     pub runs: u32,
+    /// The parameter varied: `vmem_latency` (flat latency) or the extra
+    /// latency of every first-level cache miss (`cache_miss_extra_latency`).
+    pub parameter: String,
 }
 
 /// One static instruction in the listing.
@@ -283,6 +325,36 @@ pub struct InstructionView {
     /// denied the allocation (it spun on the retry loop).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_waits: Option<u64>,
+    /// Memory ops with a cache stream: the fraction of its requests the first
+    /// level of its path served.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_level_hit_rate: Option<f64>,
+    /// Memory ops with a cache stream: mean clocks from service to data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_latency: Option<f64>,
+    /// LDS ops: the mean bank-conflict degree of its lanes (1 = none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lds_conflict_degree: Option<f64>,
+}
+
+impl InstructionView {
+    /// The cache or LDS figures of the op, in words (empty for others).
+    pub fn memory_note(&self) -> String {
+        let mut parts = Vec::new();
+        if let (Some(h), Some(l)) = (self.first_level_hit_rate, self.mean_latency) {
+            parts.push(format!(
+                "first-level hits {}, mean latency {:.0} clocks",
+                pct(h),
+                l
+            ));
+        }
+        if let Some(d) = self.lds_conflict_degree {
+            if d > 1.0 {
+                parts.push(format!("{}-way LDS bank conflicts", significant(d)));
+            }
+        }
+        parts.join("; ")
+    }
 }
 
 /// Waves that ran one distinct path (hints that name waves, per-wave loop
@@ -459,6 +531,17 @@ impl AnalyzeReport {
                     .then(|| st.alloc_denied[oi]),
                 live_vgprs: None,
                 live_sgprs: None,
+                first_level_hit_rate: st
+                    .op_cache
+                    .get(oi)
+                    .filter(|c| c.requests > 0)
+                    .map(|c| round(c.first_level_hit_rate())),
+                mean_latency: st
+                    .op_cache
+                    .get(oi)
+                    .filter(|c| c.requests > 0)
+                    .map(|c| round(c.mean_latency())),
+                lds_conflict_degree: op.lds_conflict.map(round),
             };
             let mut view = view;
             if let (OpSource::Program(i), Some(l)) = (op.source, &live) {
@@ -559,12 +642,39 @@ impl AnalyzeReport {
                     })
                     .collect(),
             },
+            cache: (!st.cache.is_empty()).then(|| {
+                CacheView(
+                    st.cache
+                        .iter()
+                        .map(|l| {
+                            (
+                                l.name.clone(),
+                                LevelView {
+                                    requests: l.requests,
+                                    hits: l.hits,
+                                    hit_rate: round(l.hit_rate()),
+                                    bytes: l.bytes,
+                                    latency: l.latency,
+                                    bytes_per_clock: l.bytes_per_clock,
+                                    bandwidth_utilization: l.bytes_per_clock.map(|b| {
+                                        round(
+                                            (l.bytes as f64 / (b * st.clocks.max(1) as f64))
+                                                .min(1.0),
+                                        )
+                                    }),
+                                },
+                            )
+                        })
+                        .collect(),
+                )
+            }),
             latency_tolerance: analysis.latency.as_ref().map(|l| LatencyView {
                 clocks: l.clocks,
                 searched_up_to: l.searched_up_to,
                 model_latency: l.model_latency,
                 zero_latency_throughput: round(l.zero_latency_throughput),
                 runs: l.runs,
+                parameter: l.parameter.clone(),
             }),
             notes: sim.notes.clone(),
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
@@ -753,9 +863,30 @@ impl AnalyzeReport {
                 self.l2_requests_per_wave, self.l2_bytes_per_wave
             );
         }
+        if let Some(c) = &self.cache {
+            for (name, l) in c.0.iter().filter(|(_, l)| l.requests > 0) {
+                let bw = l
+                    .bandwidth_utilization
+                    .map_or(String::new(), |u| format!(", {} of its bandwidth", pct(u)));
+                let _ = writeln!(
+                    o,
+                    "  cache {name:<12} {} requests, hit rate {}, {} bytes, {} clocks a hit{bw}",
+                    l.requests,
+                    pct(l.hit_rate),
+                    l.bytes,
+                    l.latency
+                );
+            }
+        }
         let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
         if let Some(l) = &self.latency_tolerance {
             let _ = match l.clocks {
+                Some(c) if l.parameter != "vmem_latency" => writeln!(
+                    o,
+                    "  latency tolerance  {c} clocks: throughput stays within 5% of the model's up to {c} extra clocks on every first-level cache miss ({} runs)",
+                    l.runs
+                ),
+                None if l.parameter != "vmem_latency" => writeln!(o, "  latency tolerance  at least {} extra clocks per first-level miss (throughput never fell 5% below the model's)", l.searched_up_to),
                 Some(c) => writeln!(
                     o,
                     "  latency tolerance  {c} clocks: throughput stays within 5% of its zero-latency value up to a VMEM latency of {c} clocks (the model uses {}; {} runs)",
@@ -829,6 +960,7 @@ impl AnalyzeReport {
             let mut extra = match (i.l2_requests, &i.pattern) {
                 (Some(r), Some(p)) => format!("   ; {p}, {r} L2 requests"),
                 (Some(r), None) => format!("   ; {r} L2 requests"),
+                (None, Some(p)) => format!("   ; {p}"),
                 _ => String::new(),
             };
             if let Some(a) = i.active_lanes {
@@ -836,6 +968,14 @@ impl AnalyzeReport {
             }
             if i.drain && i.stall_rate > 0.0 {
                 extra += "   ; end-of-program drain: outstanding memory and exports";
+            }
+            let note = i.memory_note();
+            if !note.is_empty() {
+                if extra.is_empty() {
+                    extra = format!("   ; {note}");
+                } else {
+                    extra = format!("{extra}; {note}");
+                }
             }
             let live = i.live_vgprs.map_or(String::new(), |v| v.to_string());
             let _ = writeln!(
@@ -921,7 +1061,11 @@ impl AnalyzeReport {
                     None if i.drain => format!("{}; end-of-program drain", i.cost_basis),
                     None => i.cost_basis.clone(),
                 }),
-                esc(&i.text)
+                if i.memory_note().is_empty() {
+                    esc(&i.text)
+                } else {
+                    format!("{}   ; {}", esc(&i.text), esc(&i.memory_note()))
+                }
             );
         }
         if self.end_drain.implicit {

@@ -162,6 +162,23 @@ pub struct MemoryHint {
     /// BVH intersections: the fraction of visited nodes that are box nodes
     /// (the rest are triangle nodes).
     pub box_fraction: Option<Spanned<f64>>,
+    /// Bytes between consecutive waves' addresses (default: the wave's own
+    /// footprint for vector ops, streaming; 0 for scalar loads: every wave
+    /// reads the same constants). Image ops: texels times the format's size.
+    pub wave_stride: Option<Spanned<u64>>,
+    /// Bytes the op's addresses move per execution by the same wave (each
+    /// iteration of its loop); default: the footprint of all the waves
+    /// (a grid-stride loop) for vector ops, 0 for scalar loads.
+    pub iteration_stride: Option<Spanned<u64>>,
+    /// Addresses wrap inside a buffer of this many bytes (a lookup table, a
+    /// constant buffer); default: no wrap.
+    pub region: Option<Spanned<u64>>,
+    /// The fraction of this op's requests the first cache level serves
+    /// (0..1), overriding the cache simulation; the rest go to the second.
+    pub hit_rate: Option<Spanned<f64>>,
+    /// The cache level (by the model's name: `l1`, `l2`, `dram`, ...) that
+    /// serves every request of this op, overriding the cache simulation.
+    pub level: Option<Spanned<String>>,
 }
 
 /// `[trace]`: limits of trace expansion.

@@ -274,8 +274,10 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             | InstrClass::VmemFlatAtomic
             | InstrClass::VmemScratchLoad
             | InstrClass::VmemScratchStore => &[("pattern", "\"linear\"")],
+            InstrClass::Lds => &[("pattern", "\"linear\"")],
             _ => continue,
         };
+        let vector = class.is_vmem();
         if !wrote_mem_header {
             let _ = writeln!(out);
             let _ = writeln!(
@@ -290,6 +292,22 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 out,
                 "# quad-uniform, quad-permuted, tile2d:WxH, random:SEED:RANGE, list:...)."
             );
+            let _ = writeln!(
+                out,
+                "# The address stream the caches see: wave_stride (bytes between waves; default"
+            );
+            let _ = writeln!(
+                out,
+                "# the wave's footprint), iteration_stride (bytes per loop iteration; default all"
+            );
+            let _ = writeln!(
+                out,
+                "# waves' footprint), region (addresses wrap in this many bytes); hit_rate (0..1)"
+            );
+            let _ = writeln!(
+                out,
+                "# or level (\"l2\", ...) override the cache simulation. LDS ops: pattern only."
+            );
             wrote_mem_header = true;
         }
         memory_lines.insert(s.pos.line);
@@ -298,6 +316,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
         for (k, v) in keys {
             let _ = writeln!(out, "{k} = {v}");
+        }
+        if vector {
+            let _ = writeln!(out, "# wave_stride = 256");
+            let _ = writeln!(out, "# iteration_stride = 65536");
+            let _ = writeln!(out, "# region = 4096");
+            let _ = writeln!(out, "# hit_rate = 0.7");
         }
     }
     out

@@ -729,11 +729,24 @@ pub struct MemoryFacts {
     pub box_fraction: Option<f64>,
     /// BVH intersections: mean fraction of the wave's lanes active.
     pub active_lanes: Option<f64>,
+    /// Bytes between consecutive waves' addresses.
+    pub wave_stride: Option<u64>,
+    /// Bytes per execution by the same wave.
+    pub iteration_stride: Option<u64>,
+    /// Addresses wrap inside this many bytes.
+    pub region: Option<u64>,
+    /// First-level hit rate overriding the cache simulation.
+    pub hit_rate: Option<f64>,
+    /// The cache level serving every request, and the hint's byte range (the
+    /// level names are the model's, checked when the run is prepared).
+    pub level: Option<(String, std::ops::Range<usize>)>,
 }
 
-/// Resolve the `[[memory]]` hints: each line must be a vector memory
-/// instruction; `format` applies to image ops, `filter` to samples and
-/// gathers, `pattern` to buffer/global/flat/scratch ops.
+/// Resolve the `[[memory]]` hints: each line must be a vector memory, LDS
+/// or scalar memory instruction; `format` applies to image ops, `filter` to
+/// samples and gathers, `pattern` to buffer/global/flat/scratch and LDS ops,
+/// the stream and cache keys (`wave_stride`, `iteration_stride`, `region`,
+/// `hit_rate`, `level`) to vector and scalar memory ops.
 pub fn memory_facts(
     program: &Program,
     hints: &Hints,
@@ -751,14 +764,52 @@ pub fn memory_facts(
         };
         let s = &program.instructions[idx];
         let class = s.inst.class();
-        if !class.is_vmem() || class == InstrClass::VmemCache {
+        let lds = matches!(
+            class,
+            InstrClass::Lds | InstrClass::LdsBvhStack | InstrClass::LdsParam
+        );
+        let smem = class == InstrClass::Smem;
+        if !(class.is_vmem() || lds || smem) || class == InstrClass::VmemCache {
             return Err(HintsError::at(
                 h.line.span(),
                 format!(
-                    "line {line} (`{}`) is not a vector memory instruction",
+                    "line {line} (`{}`) is not a vector memory, LDS or scalar memory instruction",
                     s.text
                 ),
             ));
+        }
+        if lds || smem {
+            let what = if lds { "an LDS" } else { "a scalar memory" };
+            let vector_only: [(&str, Option<Range<usize>>); 4] = [
+                ("format", h.format.as_ref().map(|v| v.span())),
+                ("filter", h.filter.as_ref().map(|v| v.span())),
+                ("box_fraction", h.box_fraction.as_ref().map(|v| v.span())),
+                ("active_lanes", h.active_lanes.as_ref().map(|v| v.span())),
+            ];
+            let lds_refuses: [(&str, Option<Range<usize>>); 5] = [
+                ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
+                (
+                    "iteration_stride",
+                    h.iteration_stride.as_ref().map(|v| v.span()),
+                ),
+                ("region", h.region.as_ref().map(|v| v.span())),
+                ("hit_rate", h.hit_rate.as_ref().map(|v| v.span())),
+                ("level", h.level.as_ref().map(|v| v.span())),
+            ];
+            let smem_refuses = [("pattern", h.pattern.as_ref().map(|v| v.span()))];
+            let refused = vector_only.iter().chain(if lds {
+                &lds_refuses[..]
+            } else {
+                &smem_refuses[..]
+            });
+            for (key, span) in refused {
+                if let Some(span) = span {
+                    return Err(HintsError::at(
+                        span.clone(),
+                        format!("`{key}` does not apply to {what} instruction; line {line} (`{}`) is a {class} op", s.text),
+                    ));
+                }
+            }
         }
         if out.contains_key(&idx) {
             return Err(HintsError::at(
@@ -807,7 +858,7 @@ pub fn memory_facts(
             if class.is_image() {
                 return Err(HintsError::at(
                     p.span(),
-                    format!("`pattern` applies to buffer, global, flat and scratch ops; line {line} (`{}`) is an image op", s.text),
+                    format!("`pattern` applies to buffer, global, flat, scratch and LDS ops; line {line} (`{}`) is an image op", s.text),
                 ));
             }
             facts.pattern = Some(p.get_ref().parse().map_err(
@@ -848,6 +899,30 @@ pub fn memory_facts(
                 ));
             }
             facts.active_lanes = Some(v);
+        }
+        facts.wave_stride = h.wave_stride.as_ref().map(|v| *v.get_ref());
+        facts.iteration_stride = h.iteration_stride.as_ref().map(|v| *v.get_ref());
+        if let Some(r) = &h.region {
+            if *r.get_ref() == 0 {
+                return Err(HintsError::at(r.span(), "region must be at least 1 byte"));
+            }
+            facts.region = Some(*r.get_ref());
+        }
+        if let Some(r) = &h.hit_rate {
+            let v = *r.get_ref();
+            if !(0.0..=1.0).contains(&v) {
+                return Err(HintsError::at(r.span(), "hit_rate must be between 0 and 1"));
+            }
+            if h.level.is_some() {
+                return Err(HintsError::at(
+                    r.span(),
+                    "give `hit_rate` or `level`, not both",
+                ));
+            }
+            facts.hit_rate = Some(v);
+        }
+        if let Some(l) = &h.level {
+            facts.level = Some((l.get_ref().clone(), l.span()));
         }
         for idx in copies {
             out.insert(idx, facts.clone());

@@ -75,6 +75,27 @@ pub fn run(args: Args) -> CliResult {
             for (k, p) in &spec.params {
                 out += &format!("{k:<30} {:>10}  {}\n", p.value, p.source);
             }
+            // The cache hierarchy: level names (for `[[memory]] level`) and
+            // the parameters behind each.
+            if let Some(c) = &spec.cache {
+                out += &format!(
+                    "cache: vector {}; scalar {}; off with --set {}=N\n",
+                    c.vector.join(" -> "),
+                    c.scalar.join(" -> "),
+                    c.flat_latency
+                );
+                for l in &c.level {
+                    out += &format!(
+                        "  {:<8} capacity {}, line {}, ways {}, latency {}, bytes per clock {}\n",
+                        l.name,
+                        l.capacity.as_deref().unwrap_or("(memory)"),
+                        l.line,
+                        l.ways.as_deref().unwrap_or("(full)"),
+                        l.latency,
+                        l.bytes_per_clock.as_deref().unwrap_or("(not modelled)")
+                    );
+                }
+            }
         }
     }
     std::io::stdout().lock().write_all(out.as_bytes())?;

@@ -1,0 +1,413 @@
+//! Address streams and the cache hierarchy as the cycle loop sees them.
+//!
+//! Compiling gives every vector memory op (buffer, global, flat, scratch, image) and every
+//! scalar load a [`StreamSpec`]: the requests of one execution (the coalescer's lines, relative
+//! to the op's base address) and how the base moves between waves and between executions by the
+//! same wave (`[[memory]] wave_stride`, `iteration_stride`, `region`). At issue, the machine asks
+//! [`MemorySystem::serve`] for the op's latency: each request walks the model's cache levels
+//! (`shadersim_mem::Hierarchy`) and the op's data is back when its slowest request is. With the
+//! hierarchy switched off (`--set vmem_latency=N`, or a model without `[cache]`) there is no
+//! `MemorySystem` and the units' flat latencies apply.
+
+use crate::error::SimError;
+use crate::stats::{LevelReport, OpCacheStats};
+use shadersim_arch::ArchSpec;
+use shadersim_mem::{Hierarchy, LevelConfig, Serve};
+
+/// Which path of the hierarchy an op's requests take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachePath {
+    /// Vector memory (the model's `[cache] vector`).
+    Vector = 0,
+    /// Scalar loads (`[cache] scalar`).
+    Scalar = 1,
+}
+
+/// How an op's requests are served.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamServe {
+    /// By the simulated caches.
+    Simulate,
+    /// The first level serves this fraction of the requests, the second the rest
+    /// (`[[memory]] hit_rate`), spread evenly (deterministic, no draw).
+    HitRate(f64),
+    /// This level (by name) serves every request (`[[memory]] level`).
+    Level(String),
+}
+
+/// The address stream of one static memory op.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamSpec {
+    /// The path its requests take.
+    pub path: CachePath,
+    /// Byte offsets of one execution's requests from the op's base address.
+    pub requests: Vec<u64>,
+    /// Bytes per request.
+    pub request_bytes: u32,
+    /// Bytes from one execution's first request to past its last (the default wave stride of
+    /// vector ops).
+    pub footprint: u64,
+    /// Bytes between consecutive waves' bases (`None`: the default of the path).
+    pub wave_stride: Option<u64>,
+    /// Bytes between consecutive executions by one wave (`None`: the default of the path).
+    pub iteration_stride: Option<u64>,
+    /// Addresses wrap inside this many bytes.
+    pub region: Option<u64>,
+    /// Simulated or overridden.
+    pub serve: StreamServe,
+}
+
+/// A stream resolved for a run: strides known, the override turned into a depth.
+#[derive(Debug, Clone)]
+struct Stream {
+    path: usize,
+    requests: Vec<u64>,
+    request_bytes: u32,
+    wave_stride: u64,
+    iteration_stride: u64,
+    region: Option<u64>,
+    /// `None`: simulate; `Some(rate)`: hit-rate override; level override as a depth.
+    hit_rate: Option<f64>,
+    depth: Option<usize>,
+    /// Error-diffusion accumulator of the hit-rate override.
+    owed: f64,
+}
+
+/// The hierarchy and every op's stream during one run.
+#[derive(Debug, Clone)]
+pub struct MemorySystem {
+    hierarchy: Hierarchy,
+    streams: Vec<Stream>,
+    /// Stream index of every static op (`u32::MAX`: none).
+    stream_of_op: Vec<u32>,
+    /// Executions so far of each stream by each wave: `wave * streams + stream`.
+    executions: Vec<u32>,
+    /// Extra clocks for requests the first level of their path does not serve.
+    miss_extra: u32,
+    /// Per static op.
+    op_stats: Vec<OpCacheStats>,
+}
+
+/// The level configurations and paths of a model (`None` when it has no enabled hierarchy).
+pub fn hierarchy_of(arch: &ArchSpec) -> Result<Option<Hierarchy>, SimError> {
+    let Some(cache) = arch.cache.as_ref().filter(|c| c.enabled) else {
+        return Ok(None);
+    };
+    let model = |e: shadersim_arch::ArchError| SimError::Model(e.to_string());
+    let mut levels = Vec::new();
+    for l in &cache.level {
+        let capacity = l
+            .capacity
+            .as_deref()
+            .map(|p| arch.get_f64(p).map(|v| v.round() as u64))
+            .transpose()
+            .map_err(model)?;
+        let line_bytes = arch.get_u32(&l.line).map_err(model)?;
+        let ways = match &l.ways {
+            Some(p) => arch.get_u32(p).map_err(model)?,
+            // Fully associative.
+            None => capacity.map_or(1, |c| (c / u64::from(line_bytes.max(1))) as u32),
+        };
+        levels.push(LevelConfig {
+            name: l.name.clone(),
+            capacity_bytes: capacity,
+            line_bytes,
+            ways,
+            latency: arch.get_u32(&l.latency).map_err(model)?,
+            bytes_per_clock: l
+                .bytes_per_clock
+                .as_deref()
+                .map(|p| arch.get_f64(p))
+                .transpose()
+                .map_err(model)?,
+        });
+    }
+    let h = Hierarchy::new(levels, &[cache.vector.clone(), cache.scalar.clone()])
+        .map_err(|e| SimError::Model(format!("{}: {e}", arch.name)))?;
+    Ok(Some(h))
+}
+
+/// The depth of level `name` on the path, or the names on it.
+pub fn level_depth(arch: &ArchSpec, path: CachePath, name: &str) -> Result<usize, Vec<String>> {
+    let Some(cache) = &arch.cache else {
+        return Err(Vec::new());
+    };
+    let p = match path {
+        CachePath::Vector => &cache.vector,
+        CachePath::Scalar => &cache.scalar,
+    };
+    p.iter().position(|n| n == name).ok_or_else(|| p.clone())
+}
+
+impl MemorySystem {
+    /// The memory system of a run: `None` when the model's hierarchy is off. `streams[op]` is
+    /// each static op's stream; `total_waves` sizes the default iteration stride (a grid-stride
+    /// loop moves by every wave's footprint).
+    pub fn new(
+        arch: &ArchSpec,
+        streams: &[Option<StreamSpec>],
+        total_waves: u32,
+    ) -> Result<Option<MemorySystem>, SimError> {
+        let (Some(hierarchy), Some(cache)) = (hierarchy_of(arch)?, arch.cache.as_ref()) else {
+            return Ok(None);
+        };
+        let miss_extra = arch
+            .get_u32(&cache.miss_extra_latency)
+            .map_err(|e| SimError::Model(e.to_string()))?;
+        let mut resolved = Vec::new();
+        let mut stream_of_op = Vec::with_capacity(streams.len());
+        for s in streams {
+            let Some(s) = s else {
+                stream_of_op.push(u32::MAX);
+                continue;
+            };
+            stream_of_op.push(resolved.len() as u32);
+            // Vector ops stream by default (each wave its own data, each
+            // iteration past every wave's); scalar loads read the same
+            // constants in every wave and iteration.
+            let (ws, is) = match s.path {
+                CachePath::Vector => (
+                    s.footprint,
+                    s.footprint.saturating_mul(u64::from(total_waves.max(1))),
+                ),
+                CachePath::Scalar => (0, 0),
+            };
+            let (hit_rate, depth) = match &s.serve {
+                StreamServe::Simulate => (None, None),
+                StreamServe::HitRate(r) => (Some(*r), None),
+                StreamServe::Level(name) => {
+                    let d = level_depth(arch, s.path, name).map_err(|known| {
+                        SimError::Model(format!(
+                            "[[memory]] level `{name}` is not on this op's path ({})",
+                            known.join(", ")
+                        ))
+                    })?;
+                    (None, Some(d))
+                }
+            };
+            resolved.push(Stream {
+                path: s.path as usize,
+                requests: s.requests.clone(),
+                request_bytes: s.request_bytes,
+                wave_stride: s.wave_stride.unwrap_or(ws),
+                iteration_stride: s.iteration_stride.unwrap_or(is),
+                region: s.region,
+                hit_rate,
+                depth,
+                owed: 0.0,
+            });
+        }
+        Ok(Some(MemorySystem {
+            hierarchy,
+            streams: resolved,
+            op_stats: vec![OpCacheStats::default(); streams.len()],
+            stream_of_op,
+            executions: Vec::new(),
+            miss_extra,
+        }))
+    }
+
+    /// Serve one execution of static op `op` by wave `wave` (launch order) whose requests
+    /// leave at clock `now`: the clocks until its data is back, or `None` if the op has no
+    /// stream (its unit's latency applies).
+    #[inline]
+    pub fn serve(&mut self, op: usize, wave: usize, now: u64) -> Option<u64> {
+        let si = *self.stream_of_op.get(op)?;
+        if si == u32::MAX {
+            return None;
+        }
+        Some(self.serve_stream(op, si as usize, wave, now))
+    }
+
+    fn serve_stream(&mut self, op: usize, si: usize, wave: usize, now: u64) -> u64 {
+        let n = self.streams.len();
+        let slot = wave * n + si;
+        if self.executions.len() <= slot {
+            self.executions.resize((wave + 1) * n, 0);
+        }
+        let k = self.executions[slot];
+        self.executions[slot] = k.wrapping_add(1);
+        let s = &mut self.streams[si];
+        let mut base = (wave as u64)
+            .wrapping_mul(s.wave_stride)
+            .wrapping_add(u64::from(k).wrapping_mul(s.iteration_stride));
+        if let Some(r) = s.region {
+            base %= r;
+        }
+        let stats = &mut self.op_stats[op];
+        stats.executions += 1;
+        let mut worst = 0u64;
+        for &off in &s.requests {
+            let mut address = base.wrapping_add(off);
+            if let Some(r) = s.region {
+                address %= r;
+            }
+            let serve = if let Some(rate) = s.hit_rate {
+                // Error diffusion: exactly `rate` of the requests hit, spread evenly.
+                s.owed += rate;
+                if s.owed >= 1.0 - 1e-9 {
+                    s.owed -= 1.0;
+                    Serve::AtDepth(0)
+                } else {
+                    Serve::AtDepth(1)
+                }
+            } else if let Some(d) = s.depth {
+                Serve::AtDepth(d)
+            } else {
+                Serve::Simulate
+            };
+            let served = self
+                .hierarchy
+                .access(s.path, address, s.request_bytes, now, serve);
+            let mut latency = u64::from(served.latency);
+            stats.requests += 1;
+            if served.depth == 0 {
+                stats.first_level_hits += 1;
+            } else {
+                latency += u64::from(self.miss_extra);
+            }
+            worst = worst.max(latency);
+        }
+        stats.latency_sum += worst;
+        worst
+    }
+
+    /// Counts per level (model order) and per static op, for the statistics.
+    pub fn report(&self) -> (Vec<LevelReport>, Vec<OpCacheStats>) {
+        let levels = self
+            .hierarchy
+            .configs()
+            .zip(self.hierarchy.stats())
+            .map(|(c, s)| LevelReport {
+                name: c.name.clone(),
+                requests: s.requests,
+                hits: s.hits,
+                bytes: s.bytes,
+                latency: c.latency,
+                bytes_per_clock: c.bytes_per_clock,
+                queue_clocks: s.queue_clocks,
+            })
+            .collect();
+        (levels, self.op_stats.clone())
+    }
+}
+
+/// Check the `[[memory]] level` hints against the model's paths (an unknown level is an error
+/// at the hint's position); notes for cache hints the run will not use (the hierarchy is off).
+pub fn check_hints(
+    program: &shadersim_asm::Program,
+    memory: &std::collections::HashMap<usize, shadersim_trace::MemoryFacts>,
+    arch: &ArchSpec,
+) -> Result<Vec<String>, shadersim_trace::HintsError> {
+    let enabled = arch.cache.as_ref().is_some_and(|c| c.enabled);
+    let mut notes = Vec::new();
+    let mut indices: Vec<&usize> = memory.keys().collect();
+    indices.sort();
+    for &i in indices {
+        let f = &memory[&i];
+        let line = program.instructions[i].pos.line;
+        if !enabled && (f.level.is_some() || f.hit_rate.is_some()) {
+            let note = format!(
+                "line {line}: `hit_rate`/`level` have no effect: the cache hierarchy is off (flat latency)"
+            );
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+            continue;
+        }
+        if let Some((name, span)) = &f.level {
+            let path = if program.instructions[i].inst.class() == shadersim_isa::InstrClass::Smem {
+                CachePath::Scalar
+            } else {
+                CachePath::Vector
+            };
+            level_depth(arch, path, name).map_err(|known| {
+                shadersim_trace::HintsError::at(
+                    span.clone(),
+                    format!(
+                        "no cache level `{name}` on this op's path in `{}`; levels: {}",
+                        arch.name,
+                        known.join(", ")
+                    ),
+                )
+            })?;
+        }
+    }
+    Ok(notes)
+}
+
+/// The bottleneck statement when the memory system is the limit: a cache
+/// level's bandwidth nearly saturated over the run, or an LDS saturated by
+/// bank conflicts (naming the line that costs most). `None` otherwise.
+pub fn memory_bottleneck(
+    sim: &crate::run::Simulation,
+    stats: &crate::stats::SimStats,
+    per_wave: f64,
+    bounds: &[crate::run::ResourceBound],
+) -> Option<crate::run::Bottleneck> {
+    let clocks = stats.clocks.max(1) as f64;
+    let busiest = stats
+        .cache
+        .iter()
+        .filter_map(|l| {
+            let bw = l.bytes_per_clock?;
+            Some((l, l.bytes as f64 / (bw * clocks), bw))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((l, util, bw)) = busiest.filter(|b| b.1 >= 0.9) {
+        let kind = format!("{} bandwidth", l.name.to_uppercase());
+        let statement = format!(
+            "{kind}-bound: {} bytes served at {bw} bytes per clock per CU use {:.0}% of the {} clocks; requests waited {} clocks for it; the simulated CU needs {:.1} clocks per wave",
+            l.bytes,
+            100.0 * util.min(1.0),
+            stats.clocks,
+            l.queue_clocks,
+            per_wave
+        );
+        return Some(crate::run::Bottleneck {
+            kind,
+            statement,
+            clocks_per_wave: per_wave,
+            bounds: bounds.to_vec(),
+        });
+    }
+    let lds = bounds.iter().find(|b| b.resource == "lds")?;
+    if !(per_wave > 0.0 && lds.clocks_per_wave >= 0.9 * per_wave) {
+        return None;
+    }
+    // The LDS op whose conflicts cost the most clocks per wave.
+    let mean = sim.mean_executions();
+    let (i, op, lost) = sim
+        .sim
+        .ops
+        .iter()
+        .filter_map(|op| {
+            let d = op.lds_conflict.filter(|d| *d > 1.0)?;
+            let crate::ops::OpSource::Program(i) = op.source else {
+                return None;
+            };
+            let lost = mean[i] * f64::from(op.cost) * (1.0 - 1.0 / d);
+            Some((i, op, lost))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))?;
+    let s = &sim.program.instructions[i];
+    let d = op.lds_conflict.unwrap_or(1.0);
+    let kind = "LDS bank conflicts".to_string();
+    let statement = format!(
+        "{kind} on line {} (`{}`): {d:.1}-way, {} clocks per execution instead of {:.0}, {:.0} clocks per wave lost; {} = {:.1} clocks per wave, the simulated CU needs {:.1}",
+        s.pos.line,
+        s.text,
+        op.cost,
+        f64::from(op.cost) / d,
+        lost,
+        lds.detail,
+        lds.clocks_per_wave,
+        per_wave
+    );
+    Some(crate::run::Bottleneck {
+        kind,
+        statement,
+        clocks_per_wave: per_wave,
+        bounds: bounds.to_vec(),
+    })
+}

@@ -1,0 +1,304 @@
+//! The memory hierarchy's rules (issue 11): LDS bank conflicts, address
+//! streams through the cache levels, hit-rate and level overrides, and the
+//! flat-latency switch. Every expected number is derived in a comment from
+//! the model's parameters (crates/arch/data/gcn.toml: 16 KB 4-way L1 of
+//! 64-byte lines at 120 clocks, 4 MB 16-way L2 at 320, DRAM at 600; LDS 32
+//! banks of 4 bytes checked per 32 lanes, 4 clocks per conflict-free op).
+
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_engine::{SimStats, Simulation};
+use shadersim_trace::Hints;
+
+fn program(text: &str) -> Program {
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    read_program_text("t.s", text, &opts)
+        .unwrap()
+        .programs
+        .remove(0)
+}
+
+fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
+    let mut arch = ArchSpec::builtin("gcn").unwrap();
+    for (k, v) in sets {
+        arch.set(k, v).unwrap();
+    }
+    let hints = Hints::parse(hints).unwrap_or_else(|e| panic!("{e}"));
+    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn compute(waves: u32) -> String {
+    format!("[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = {waves}\n")
+}
+
+/// `[[memory]]` entries giving lines `1..=n` the same keys.
+fn memory_hints(n: usize, keys: &str) -> String {
+    (1..=n)
+        .map(|l| format!("[[memory]]\nline = {l}\n{keys}\n"))
+        .collect()
+}
+
+fn gcn(name: &str) -> f64 {
+    ArchSpec::builtin("gcn").unwrap().param(name).unwrap()
+}
+
+fn level<'a>(s: &'a SimStats, name: &str) -> &'a shadersim_engine::LevelReport {
+    s.cache.iter().find(|l| l.name == name).unwrap()
+}
+
+/// 100 `ds_read_b32` with the lane pattern `pattern`, then a wait.
+fn lds_kernel() -> String {
+    "ds_read_b32 v1, v0\n".repeat(100) + "s_waitcnt lgkmcnt(0)\ns_endpgm\n"
+}
+
+#[test]
+fn lds_bank_conflicts_multiply_the_cost() {
+    let text = lds_kernel();
+    let cost = |pattern: &str| {
+        let s = sim(
+            &text,
+            &(compute(1) + &memory_hints(100, &format!("pattern = \"{pattern}\""))),
+            &[],
+        );
+        let op = s.sim.ops[s.sim.op_of_instr[0] as usize].clone();
+        (op.cost, op.lds_conflict.unwrap())
+    };
+    // Lane stride 4 bytes: lane i on bank i % 32, each half-wave covers the
+    // 32 banks once: conflict-free, lds_clocks = 4.
+    assert_eq!(cost("stride:4"), (4, 1.0));
+    // The default pattern is linear (4-byte elements): the same.
+    let s = sim(&text, &compute(1), &[]);
+    assert_eq!(s.sim.ops[s.sim.op_of_instr[0] as usize].cost, 4);
+    // Lane stride 128 bytes = 32 banks x 4: every lane of a half-wave on
+    // bank 0 with a different DWORD: 32-way, 32 x 4 = 128 clocks.
+    assert_eq!(cost("stride:128"), (128, 32.0));
+    // One shared address: one DWORD broadcast to every lane, 4 clocks.
+    assert_eq!(cost("uniform"), (4, 1.0));
+    // Stride 8 bytes: lanes i and i + 16 share a bank: 2-way, 8 clocks.
+    assert_eq!(cost("stride:8"), (8, 2.0));
+}
+
+#[test]
+fn an_lds_bound_kernel_slows_by_the_conflict_degree() {
+    // 40 waves of 100 LDS reads: the 2 LDS queues (one per SIMD pair) serve
+    // 100 x 4 clocks per wave conflict-free, 100 x 128 with 32-way
+    // conflicts, while the issue side offers an LDS op per SIMD turn (2 per
+    // 4 clocks per queue): the queues are the limit, so the total clocks
+    // scale by 128 / 4 = 32, up to the fill and drain at the ends (the
+    // last op's lds_latency of 20 clocks and the first issue turns).
+    let text = lds_kernel();
+    let clocks = |pattern: &str| {
+        let hints = compute(40) + &memory_hints(100, &format!("pattern = \"{pattern}\""));
+        sim(&text, &hints, &[]).run().unwrap().clocks as f64
+    };
+    let free = clocks("linear");
+    let conflicted = clocks("stride:128");
+    // Conflict-free: 40 x 100 x 4 / 2 = 8000 clocks of queue work.
+    assert!((8000.0..8100.0).contains(&free), "{free}");
+    let ratio = conflicted / free;
+    assert!((31.5..32.1).contains(&ratio), "{ratio}");
+}
+
+/// A loop of `iterations` loads of one DWORD per lane.
+fn load_loop() -> String {
+    ".Lloop:\nbuffer_load_dword v1, v0, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_sub_u32 s4, s4, 1\ns_cbranch_scc1 .Lloop\ns_endpgm\n".into()
+}
+
+fn loop_hints(waves: u32, iterations: u32, memory: &str) -> String {
+    format!(
+        "{}[[loop]]\nlabel = \".Lloop\"\niterations = {iterations}\n[[memory]]\nline = 2\n{memory}\n",
+        compute(waves)
+    )
+}
+
+#[test]
+fn a_streaming_load_misses_the_first_level() {
+    // Default strides: wave w reads bytes 256w .. 256w + 255 (64 lanes x 4
+    // bytes = 4 lines of 64 bytes), no two waves share a line: every L1
+    // request is a first touch. 64 waves x 4 lines = 256 requests, 0 hits.
+    let s = sim(&load_loop(), &loop_hints(64, 1, ""), &[])
+        .run()
+        .unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!(l1.requests, 256);
+    assert!(l1.hit_rate() < 0.05, "{}", l1.hit_rate());
+    // ... and no L2 hit either: they are served by DRAM.
+    assert_eq!(level(&s, "dram").hits, 256);
+}
+
+#[test]
+fn every_wave_on_the_same_addresses_hits_the_first_level() {
+    // wave_stride = 0: all 64 waves read the same 4 lines; the first wave
+    // misses them, the other 63 hit: 252 / 256 = 0.98.
+    let s = sim(&load_loop(), &loop_hints(64, 1, "wave_stride = 0"), &[])
+        .run()
+        .unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (256, 252));
+    assert!(l1.hit_rate() > 0.9);
+    // The per-instruction figure says the same.
+    let op = s.op_cache.iter().find(|o| o.requests > 0).unwrap();
+    assert_eq!(op.first_level_hits, 252);
+}
+
+#[test]
+fn a_4kb_lookup_table_stays_in_l1_after_warm_up() {
+    // region = 4096: every address wraps into 64 lines, which take 64
+    // different sets of the 64-set L1 (16 KB / 64 B / 4 ways): after each
+    // line's first touch nothing evicts it. 64 waves x 4 iterations x 4
+    // lines = 1024 requests, 64 misses (the warm-up), 960 hits.
+    let s = sim(&load_loop(), &loop_hints(64, 4, "region = 4096"), &[])
+        .run()
+        .unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (1024, 960));
+    assert_eq!(level(&s, "l2").requests, 64);
+}
+
+#[test]
+fn a_1mb_region_misses_l1_and_hits_l2() {
+    // 64 waves x 128 iterations; default strides: wave_stride 256, iteration
+    // stride 64 x 256 = 16 KB, so the loop covers 128 x 16 KB = 2 MB, wrapped
+    // into region = 1 MB: every line is read twice, 64 iterations apart.
+    // L1: one wave's lines all fall in the same 4 of the 64 sets (line
+    // 4w + j + 256k), so 64 iterations put 64 lines through each 4-way set
+    // between two reads: every read misses L1. L2 (4 MB, 16 ways, 4096 sets)
+    // holds the whole megabyte (4 of its lines per set): the first pass
+    // misses, the second hits: L2 hit rate 1/2.
+    let s = sim(&load_loop(), &loop_hints(64, 128, "region = 1048576"), &[])
+        .run()
+        .unwrap();
+    let (l1, l2) = (level(&s, "l1"), level(&s, "l2"));
+    assert_eq!(l1.requests, 64 * 128 * 4);
+    assert!(l1.hit_rate() < 0.05, "{}", l1.hit_rate());
+    assert_eq!(l2.requests, l1.requests - l1.hits);
+    assert!((l2.hit_rate() - 0.5).abs() < 0.01, "{}", l2.hit_rate());
+}
+
+#[test]
+fn throughput_follows_the_hit_rate_and_the_levels_latencies() {
+    // One wave, 20 iterations of a uniform load (one 64-byte request) and a
+    // wait: each iteration waits for its load's latency. A hit costs
+    // l1_latency (120), a miss at the given rate goes to the second level,
+    // l2_latency (320). Both are multiples of the 4-clock issue turn, so
+    // the iterations differ by exactly the latency: hit rate 0.0 takes 20 x
+    // (320 - 120) clocks longer than 1.0, and 0.5 (every other request a
+    // hit) half of that.
+    let run = |rate: &str| {
+        let hints = loop_hints(1, 20, &format!("pattern = \"uniform\"\nhit_rate = {rate}"));
+        sim(&load_loop(), &hints, &[]).run().unwrap()
+    };
+    let (all, half, none) = (run("1.0"), run("0.5"), run("0.0"));
+    let step = gcn("l2_latency") - gcn("l1_latency");
+    assert_eq!(step, 200.0);
+    assert_eq!(none.clocks - all.clocks, (20.0 * step) as u64);
+    assert_eq!(half.clocks - all.clocks, (10.0 * step) as u64);
+    // Throughput (threads per clock) falls accordingly.
+    assert!(all.throughput_per_clock() > half.throughput_per_clock());
+    assert!(half.throughput_per_clock() > none.throughput_per_clock());
+    // The per-op mean latency is the levels' mix: 120, 220, 320.
+    let mean = |s: &SimStats| {
+        s.op_cache
+            .iter()
+            .find(|o| o.requests > 0)
+            .unwrap()
+            .mean_latency()
+    };
+    assert_eq!(
+        (mean(&all), mean(&half), mean(&none)),
+        (120.0, 220.0, 320.0)
+    );
+}
+
+#[test]
+fn a_level_hint_serves_every_request_there() {
+    // level = "dram": every request costs dram_latency (600); the caches
+    // are left alone (no fill): L1 sees the requests, serves none.
+    let hints = loop_hints(1, 3, "pattern = \"uniform\"\nlevel = \"dram\"");
+    let s = sim(&load_loop(), &hints, &[]).run().unwrap();
+    assert_eq!(level(&s, "dram").hits, 3);
+    assert_eq!(level(&s, "l1").hits, 0);
+    let op = s.op_cache.iter().find(|o| o.requests > 0).unwrap();
+    assert_eq!(op.mean_latency(), gcn("dram_latency"));
+    // An unknown level is an error at the hint's position.
+    let bad = Hints::parse(&loop_hints(1, 3, "level = \"l9\"")).unwrap();
+    let e = Simulation::prepare(
+        &program(&load_loop()),
+        ArchSpec::builtin("gcn").unwrap(),
+        &bad,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("no cache level `l9`") && e.contains("l1, l2, dram"),
+        "{e}"
+    );
+}
+
+#[test]
+fn setting_vmem_latency_switches_the_hierarchy_off() {
+    // Flat mode: no cache statistics, every load vmem_latency.
+    let s = sim(
+        &load_loop(),
+        &loop_hints(4, 2, ""),
+        &[("vmem_latency", "320")],
+    )
+    .run()
+    .unwrap();
+    assert!(s.cache.is_empty() && s.op_cache.is_empty());
+    // The hierarchy reports its levels in the model's order.
+    let s = sim(&load_loop(), &loop_hints(4, 2, ""), &[]).run().unwrap();
+    let names: Vec<&str> = s.cache.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["l1", "scalar", "l2", "dram"]);
+}
+
+#[test]
+fn scalar_loads_share_their_constants_across_waves() {
+    // Default scalar stream: every wave reads the same 16 bytes (one
+    // 64-byte scalar-cache line): 8 waves, 1 miss, 7 hits.
+    let text = "s_load_dwordx4 s[4:7], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    let s = sim(text, &compute(8), &[]).run().unwrap();
+    let sc = level(&s, "scalar");
+    assert_eq!((sc.requests, sc.hits), (8, 7));
+}
+
+#[test]
+fn a_streaming_kernel_is_bound_by_its_share_of_dram_bandwidth() {
+    // 200 waves each stream 4 iterations x 256 bytes from DRAM, which
+    // delivers dram_bytes_per_clock = 7.5 bytes per clock to this CU: at
+    // least 200 x 1024 / 7.5 = 27307 clocks, while the texture path needs
+    // only 200 x 4 x 4 = 3200: the bottleneck is DRAM bandwidth.
+    let s = sim(&load_loop(), &loop_hints(200, 4, ""), &[]);
+    let a = s.analyse().unwrap();
+    assert_eq!(
+        a.bottleneck.kind, "DRAM bandwidth",
+        "{}",
+        a.bottleneck.statement
+    );
+    let min = 200.0 * 1024.0 / gcn("dram_bytes_per_clock");
+    assert!(a.stats.clocks as f64 >= min, "{} < {min}", a.stats.clocks);
+    // The latency tolerance now asks for extra miss latency on top of the
+    // levels' own.
+    let l = a.latency.unwrap();
+    assert_eq!(l.parameter, "cache_miss_extra_latency");
+}
+
+#[test]
+fn every_model_has_a_hierarchy_that_flat_mode_switches_off() {
+    for (name, _) in shadersim_arch::BUILTIN {
+        let mut arch = ArchSpec::builtin(name).unwrap();
+        let c = arch.cache.clone().unwrap_or_else(|| panic!("{name}"));
+        assert!(c.enabled, "{name}");
+        // The vector and scalar paths end in memory, and the hierarchy
+        // builds from the model's parameters.
+        assert!(shadersim_engine::memstream::hierarchy_of(&arch)
+            .unwrap()
+            .is_some());
+        let v = arch.param(&c.flat_latency).unwrap();
+        arch.set(&c.flat_latency, &v.to_string()).unwrap();
+        assert!(!arch.cache.unwrap().enabled, "{name}");
+    }
+}

@@ -1,0 +1,433 @@
+//! The cache hierarchy: set-associative levels with least-recently-used replacement, walked by
+//! every simulated memory request (a coalescer line, a scalar load), each level with a hit
+//! latency and, where known, a bandwidth.
+//!
+//! A [`Hierarchy`] holds every level of a model once and one or more *paths* through them (the
+//! vector path L1 → L2 → DRAM and the scalar path scalar cache → L2 → DRAM share L2 and DRAM).
+//! [`Hierarchy::access`] walks a path: the first level holding the line serves it, every level
+//! passed on the way fills it (inclusive, LRU), and the request's latency is the serving level's
+//! hit latency plus any wait for a level's bandwidth on the way. The last level of a path should
+//! be a memory level ([`LevelConfig::capacity_bytes`] `None`), which always hits.
+//!
+//! The model is deterministic: the same requests in the same order give the same answers.
+
+use std::fmt;
+
+/// Levels with more line slots than this keep only the sets a run touches.
+const DENSE_SLOTS: u64 = 1 << 16;
+
+/// One level as the architecture model describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelConfig {
+    /// Name (`l1`, `l2`, `dram`), used in reports and `[[memory]] level`.
+    pub name: String,
+    /// Bytes it holds; `None` for memory, which holds everything.
+    pub capacity_bytes: Option<u64>,
+    /// Bytes per line (the unit of lookup and fill).
+    pub line_bytes: u32,
+    /// Lines per set (`capacity / line` for a fully associative level).
+    pub ways: u32,
+    /// Clocks from request to data when this level serves it.
+    pub latency: u32,
+    /// Bytes per clock it can deliver to this compute unit; `None`: not modelled (unlimited).
+    pub bytes_per_clock: Option<f64>,
+}
+
+/// A level whose numbers do not make a cache.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheConfigError(pub String);
+
+impl fmt::Display for CacheConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CacheConfigError {}
+
+/// Counts of one level over a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LevelStats {
+    /// Requests that reached the level.
+    pub requests: u64,
+    /// Requests it served (a line it held, or any request for memory).
+    pub hits: u64,
+    /// Bytes it delivered (its hits times the request size).
+    pub bytes: u64,
+    /// Clocks requests waited for its bandwidth.
+    pub queue_clocks: u64,
+}
+
+impl LevelStats {
+    /// `hits / requests` (0 without requests).
+    pub fn hit_rate(&self) -> f64 {
+        if self.requests == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.requests as f64
+        }
+    }
+}
+
+/// One cache level's state.
+#[derive(Debug, Clone)]
+struct Level {
+    config: LevelConfig,
+    /// Sets (a power of two is not required: the set is `line % sets`).
+    sets: u64,
+    ways: u64,
+    /// Dense levels: `sets x ways` line numbers (`u64::MAX` = empty), and each way's last use.
+    tags: Vec<u64>,
+    used: Vec<u64>,
+    /// Large levels (an Infinity Cache of a million lines): only the sets touched, each its
+    /// `(line, last use)` ways, so a run pays for what it uses.
+    sparse: Option<std::collections::HashMap<u64, Vec<(u64, u64)>>>,
+    /// When the level's bandwidth is next free (fractional clocks).
+    free_at: f64,
+    stats: LevelStats,
+}
+
+impl Level {
+    fn new(config: LevelConfig) -> Result<Level, CacheConfigError> {
+        let err = |m: &str| CacheConfigError(format!("cache level `{}`: {m}", config.name));
+        if config.line_bytes == 0 {
+            return Err(err("the line size must be at least 1 byte"));
+        }
+        if let Some(b) = config.bytes_per_clock {
+            if !(b.is_finite() && b > 0.0) {
+                return Err(err("bytes per clock must be a positive number"));
+            }
+        }
+        let (sets, ways) = match config.capacity_bytes {
+            None => (0, 0),
+            Some(cap) => {
+                let lines = cap / u64::from(config.line_bytes);
+                let ways = u64::from(config.ways.max(1)).min(lines.max(1));
+                if lines == 0 {
+                    return Err(err("the capacity holds no whole line"));
+                }
+                ((lines / ways).max(1), ways)
+            }
+        };
+        let slots = sets * ways;
+        let dense = slots <= DENSE_SLOTS;
+        let n = if dense { slots as usize } else { 0 };
+        Ok(Level {
+            config,
+            sets,
+            ways,
+            tags: vec![u64::MAX; n],
+            used: vec![0; n],
+            sparse: (!dense).then(std::collections::HashMap::new),
+            free_at: 0.0,
+            stats: LevelStats::default(),
+        })
+    }
+
+    /// Look `address` up; on a miss, fill it (evicting the least recently used way).
+    fn lookup_fill(&mut self, address: u64, tick: u64) -> bool {
+        if self.sets == 0 {
+            return true;
+        }
+        let line = address / u64::from(self.config.line_bytes);
+        let ways = self.ways;
+        if let Some(sets) = &mut self.sparse {
+            let set = sets.entry(line % self.sets).or_default();
+            if let Some(w) = set.iter_mut().find(|w| w.0 == line) {
+                w.1 = tick;
+                return true;
+            }
+            if (set.len() as u64) < ways {
+                set.push((line, tick));
+            } else if let Some(victim) = set.iter_mut().min_by_key(|w| w.1) {
+                *victim = (line, tick);
+            }
+            return false;
+        }
+        let start = ((line % self.sets) * ways) as usize;
+        let set = start..start + ways as usize;
+        if let Some(w) = self.tags[set.clone()].iter().position(|&t| t == line) {
+            self.used[start + w] = tick;
+            return true;
+        }
+        let victim = set
+            .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]))
+            .unwrap_or(start);
+        self.tags[victim] = line;
+        self.used[victim] = tick;
+        false
+    }
+
+    /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
+    fn take_bandwidth(&mut self, bytes: u32, now: f64) -> f64 {
+        let Some(bw) = self.config.bytes_per_clock else {
+            return 0.0;
+        };
+        let start = self.free_at.max(now);
+        self.free_at = start + f64::from(bytes) / bw;
+        start - now
+    }
+}
+
+/// Where a request was served and when its data is back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Served {
+    /// Index of the serving level in the hierarchy ([`Hierarchy::level_names`]).
+    pub level: usize,
+    /// Its position on the path walked (0 = the path's first level).
+    pub depth: usize,
+    /// Clocks from the request to its data: the serving level's latency plus bandwidth waits.
+    pub latency: u32,
+}
+
+/// How a request is served: by the simulation, or as a user's override says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Serve {
+    /// Walk the path and let the caches decide.
+    Simulate,
+    /// Served by the path's level at this depth, the caches' contents left alone
+    /// (`[[memory]] level`).
+    AtDepth(usize),
+}
+
+/// Every level of a model and the paths requests take through them.
+#[derive(Debug, Clone)]
+pub struct Hierarchy {
+    levels: Vec<Level>,
+    paths: Vec<Vec<usize>>,
+    tick: u64,
+}
+
+impl Hierarchy {
+    /// Build the levels and the paths (each a list of level names, first level first).
+    pub fn new(
+        levels: Vec<LevelConfig>,
+        paths: &[Vec<String>],
+    ) -> Result<Hierarchy, CacheConfigError> {
+        let levels = levels
+            .into_iter()
+            .map(Level::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = Vec::new();
+        for p in paths {
+            let mut idx = Vec::new();
+            for name in p {
+                let i = levels
+                    .iter()
+                    .position(|l| &l.config.name == name)
+                    .ok_or_else(|| CacheConfigError(format!("no cache level `{name}`")))?;
+                idx.push(i);
+            }
+            if idx.is_empty() {
+                return Err(CacheConfigError(
+                    "a cache path needs at least one level".into(),
+                ));
+            }
+            out.push(idx);
+        }
+        Ok(Hierarchy {
+            levels,
+            paths: out,
+            tick: 0,
+        })
+    }
+
+    /// Names of the levels, in the model's order.
+    pub fn level_names(&self) -> Vec<&str> {
+        self.levels.iter().map(|l| l.config.name.as_str()).collect()
+    }
+
+    /// The level configurations, in the model's order.
+    pub fn configs(&self) -> impl Iterator<Item = &LevelConfig> {
+        self.levels.iter().map(|l| &l.config)
+    }
+
+    /// The levels of path `path`, as indices into [`Hierarchy::level_names`].
+    pub fn path(&self, path: usize) -> &[usize] {
+        &self.paths[path]
+    }
+
+    /// Counts of every level, in the model's order.
+    pub fn stats(&self) -> Vec<LevelStats> {
+        self.levels.iter().map(|l| l.stats).collect()
+    }
+
+    /// One request of `bytes` at `address`, issued at clock `now`, along path `path`.
+    pub fn access(
+        &mut self,
+        path: usize,
+        address: u64,
+        bytes: u32,
+        now: u64,
+        serve: Serve,
+    ) -> Served {
+        self.tick += 1;
+        let tick = self.tick;
+        let path_levels = &self.paths[path];
+        let last = path_levels.len() - 1;
+        let mut waited = 0.0;
+        let t = now as f64;
+        for (depth, &li) in path_levels.iter().enumerate() {
+            let level = &mut self.levels[li];
+            level.stats.requests += 1;
+            let hit = match serve {
+                Serve::Simulate => level.lookup_fill(address, tick) || depth == last,
+                Serve::AtDepth(d) => depth >= d.min(last),
+            };
+            if hit {
+                let q = level.take_bandwidth(bytes, t + waited);
+                waited += q;
+                level.stats.hits += 1;
+                level.stats.bytes += u64::from(bytes);
+                level.stats.queue_clocks += q.ceil() as u64;
+                return Served {
+                    level: li,
+                    depth,
+                    latency: level
+                        .config
+                        .latency
+                        .saturating_add(waited.ceil().min(f64::from(u32::MAX)) as u32),
+                };
+            }
+        }
+        unreachable_served(path_levels[last])
+    }
+}
+
+/// The loop above always returns at the last level (it always hits); this keeps the function
+/// total without a panic.
+fn unreachable_served(level: usize) -> Served {
+    Served {
+        level,
+        depth: 0,
+        latency: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(name: &str, cap: Option<u64>, line: u32, ways: u32, lat: u32) -> LevelConfig {
+        LevelConfig {
+            name: name.into(),
+            capacity_bytes: cap,
+            line_bytes: line,
+            ways,
+            latency: lat,
+            bytes_per_clock: None,
+        }
+    }
+
+    fn gcn_like() -> Hierarchy {
+        Hierarchy::new(
+            vec![
+                level("l1", Some(16 * 1024), 64, 4, 100),
+                level("l2", Some(256 * 1024), 64, 16, 200),
+                level("dram", None, 64, 1, 500),
+            ],
+            &[vec!["l1".into(), "l2".into(), "dram".into()]],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn first_touch_misses_to_memory_then_hits_l1() {
+        let mut h = gcn_like();
+        // Cold: every level misses, memory serves it at its latency.
+        let a = h.access(0, 0x1000, 64, 0, Serve::Simulate);
+        assert_eq!((a.level, a.latency), (2, 500));
+        // The walk filled L1 and L2: the same line now hits L1.
+        let b = h.access(0, 0x1010, 64, 10, Serve::Simulate);
+        assert_eq!((b.level, b.latency), (0, 100));
+        let s = h.stats();
+        assert_eq!((s[0].requests, s[0].hits), (2, 1));
+        assert_eq!((s[1].requests, s[1].hits), (1, 0));
+    }
+
+    #[test]
+    fn lru_evicts_the_oldest_way() {
+        // 16 KB, 64 B lines, 4 ways: 64 sets; lines 64 apart share a set.
+        let mut h = gcn_like();
+        let stride = 64 * 64;
+        for i in 0..5u64 {
+            h.access(0, i * stride, 64, 0, Serve::Simulate);
+        }
+        // Five lines in a 4-way set: the first was evicted (to L2), the fifth stays.
+        assert_eq!(h.access(0, 0, 64, 0, Serve::Simulate).level, 1);
+        assert_eq!(h.access(0, 4 * stride, 64, 0, Serve::Simulate).level, 0);
+    }
+
+    #[test]
+    fn a_region_larger_than_l1_streams_from_l2() {
+        let mut h = gcn_like();
+        // 32 KB twice: the second pass misses L1 (twice its size, LRU) and hits L2.
+        for pass in 0..2 {
+            for line in 0..512u64 {
+                let s = h.access(0, line * 64, 64, 0, Serve::Simulate);
+                assert_eq!(s.level, if pass == 0 { 2 } else { 1 });
+            }
+        }
+    }
+
+    #[test]
+    fn forced_depth_leaves_contents_alone() {
+        let mut h = gcn_like();
+        let s = h.access(0, 0, 64, 0, Serve::AtDepth(1));
+        assert_eq!((s.level, s.latency), (1, 200));
+        // Nothing was filled: a simulated access still misses to memory.
+        assert_eq!(h.access(0, 0, 64, 0, Serve::Simulate).level, 2);
+    }
+
+    #[test]
+    fn bandwidth_queues_requests() {
+        let mut cfg = level("l1", Some(16 * 1024), 64, 4, 10);
+        cfg.bytes_per_clock = Some(64.0);
+        let mut h = Hierarchy::new(
+            vec![cfg, level("dram", None, 64, 1, 100)],
+            &[vec!["l1".into(), "dram".into()]],
+        )
+        .unwrap();
+        h.access(0, 0, 64, 0, Serve::Simulate);
+        // Four requests for the cached line at clock 1: 64 B per clock
+        // serves one per clock, so the fourth waits 3 clocks (the first,
+        // cold access was served by memory, which has no bandwidth limit).
+        let lat: Vec<u32> = (0..4)
+            .map(|_| h.access(0, 0, 64, 1, Serve::Simulate).latency)
+            .collect();
+        assert_eq!(lat, vec![10, 11, 12, 13]);
+    }
+
+    #[test]
+    fn large_levels_behave_like_small_ones() {
+        // A 128 MB level (sparse storage) evicts by LRU like a dense one: a
+        // 4-way set overflows on its fifth line.
+        let mut h = Hierarchy::new(
+            vec![
+                level("big", Some(128 << 20), 128, 4, 10),
+                level("dram", None, 128, 1, 100),
+            ],
+            &[vec!["big".into(), "dram".into()]],
+        )
+        .unwrap();
+        let sets = (128u64 << 20) / 128 / 4;
+        for i in 0..5 {
+            assert_eq!(
+                h.access(0, i * sets * 128, 128, 0, Serve::Simulate).level,
+                1
+            );
+        }
+        assert_eq!(h.access(0, 0, 128, 0, Serve::Simulate).level, 1);
+        assert_eq!(
+            h.access(0, 4 * sets * 128, 128, 0, Serve::Simulate).level,
+            0
+        );
+    }
+
+    #[test]
+    fn bad_levels_are_errors() {
+        assert!(Level::new(level("x", Some(32), 64, 1, 1)).is_err());
+        assert!(Level::new(level("x", Some(64), 0, 1, 1)).is_err());
+        assert!(Hierarchy::new(vec![level("a", None, 64, 1, 1)], &[vec!["b".into()]]).is_err());
+    }
+}
