@@ -9,6 +9,7 @@
 //! * [`occupancy`]: waves per SIMD and the limiter.
 //! * [`config`]: dispatch parameters and arrival rates.
 //! * [`machine`]: the cycle loop.
+//! * [`observer`]: optional listeners on the cycle loop (timelines), free when off.
 //! * [`stats`]: what a run measured.
 //! * [`run`]: one call from program + hints + model to results.
 //!
@@ -19,6 +20,7 @@
 pub mod config;
 pub mod error;
 pub mod machine;
+pub mod observer;
 pub mod occupancy;
 pub mod ops;
 pub mod run;
@@ -26,6 +28,7 @@ pub mod stats;
 
 pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};
+pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
 pub use run::{Analysis, Simulation};

@@ -344,6 +344,26 @@ impl Simulation {
         })
     }
 
+    /// Run the simulation, telling `observer` every launch, issue, stall
+    /// and end (timelines, time per block). Same statistics as [`Self::run`].
+    pub fn run_observed<O: crate::observer::Observer>(
+        &self,
+        observer: O,
+    ) -> Result<SimStats, SimError> {
+        crate::machine::simulate_observed(
+            &SimInput {
+                program: &self.program,
+                sim: &self.sim,
+                arch: &self.arch,
+                dispatch: &self.dispatch,
+                occupancy: &self.occupancy,
+                max_clocks: self.max_clocks,
+                skip_idle: self.skip_idle,
+            },
+            observer,
+        )
+    }
+
     /// The same run with one model parameter changed (recompiled).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();
