@@ -64,6 +64,15 @@ pub struct AnalyzeReport {
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
     pub instructions: Vec<InstructionView>,
+    /// Time per basic block (with a profile, see `with_profile`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<crate::blocks::BlockView>,
+    /// Time per loop (with a profile).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<crate::blocks::LoopView>,
+    /// Binned activity over the run, for the HTML charts (not in JSON).
+    #[serde(skip)]
+    pub activity: Option<crate::html::Activity>,
 }
 
 /// Throughput figures.
@@ -172,6 +181,9 @@ pub struct LatencyView {
     pub zero_latency_throughput: f64,
     /// Simulations the search ran.
     pub runs: u32,
+    /// Every probe of the search, by latency: `[vmem_latency, throughput
+    /// per clock]`.
+    pub curve: Vec<(u64, f64)>,
 }
 
 /// One static instruction in the listing.
@@ -431,6 +443,7 @@ impl AnalyzeReport {
                 model_latency: l.model_latency,
                 zero_latency_throughput: round(l.zero_latency_throughput),
                 runs: l.runs,
+                curve: l.curve.iter().map(|&(x, t)| (x, round(t))).collect(),
             }),
             notes: sim.notes.clone(),
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
@@ -445,7 +458,25 @@ impl AnalyzeReport {
             paths: paths(sim, st),
             fetch_shader,
             instructions,
+            blocks: Vec::new(),
+            loops: Vec::new(),
+            activity: None,
         }
+    }
+
+    /// Add what a recorded run tells: time per block and loop, and the
+    /// activity series the HTML page draws.
+    pub fn with_profile(
+        mut self,
+        sim: &Simulation,
+        stats: &shadersim_engine::SimStats,
+        timeline: &crate::timeline::Timeline<'_>,
+    ) -> AnalyzeReport {
+        let (blocks, loops) = crate::blocks::block_views(sim, stats, timeline);
+        self.blocks = blocks;
+        self.loops = loops;
+        self.activity = Some(crate::html::Activity::new(sim, stats, timeline));
+        self
     }
 
     /// Pretty JSON.
@@ -588,6 +619,7 @@ impl AnalyzeReport {
             let _ = writeln!(o, "  note               {n}");
         }
         let _ = writeln!(o);
+        o.push_str(&crate::blocks::blocks_text(&self.blocks, &self.loops));
         let _ = writeln!(
             o,
             "  {:>6}  {:>8}  {:>6}  {:>5}  {:>5}  instruction",
