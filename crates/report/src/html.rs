@@ -237,7 +237,7 @@ impl Frame {
         Frame {
             w: 900.0,
             h,
-            left: 50.0,
+            left: 64.0,
             right: 130.0,
             top: 10.0,
             bottom: 28.0,

@@ -105,7 +105,10 @@ pub fn run(args: Args) -> CliResult {
         sets: &sets,
         function: args.function.as_deref(),
     })?;
+    let progress =
+        crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
     let analysis = analyse(&prepared, !args.no_latency_search)?;
+    drop(progress);
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
     // One more run, recorded: time per block and loop, the page's charts
     // and the timeline (same statistics: observing changes no number).
