@@ -59,7 +59,7 @@ fn every_issue_and_free_op_is_told_once_and_numbers_do_not_change() {
     assert_eq!((launches, ends), (24, 24));
     // A wave sits at most once at a time: every sit is followed by a rise
     // of the same wave before its next sit.
-    let mut sitting = vec![false; 24];
+    let mut sitting = [false; 24];
     for e in &log.events {
         match *e {
             Event::Sit(_, w, _) => {

@@ -103,8 +103,7 @@ pub fn block_views(
     let total = stats.wave_clocks_sum.max(1) as f64;
     let dwell_of = |b: usize| -> u64 {
         let blk = &cfg.blocks[b];
-        (blk.start..=blk.end.max(blk.start))
-            .take(blk.len())
+        (blk.start..blk.start + blk.len())
             .map(|i| timeline.dwell[sim.sim.op_of_instr[i] as usize])
             .sum()
     };

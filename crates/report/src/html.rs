@@ -18,6 +18,9 @@ use std::fmt::Write;
 /// Wave-slot tracks drawn in the page's timeline.
 const LANES: usize = 16;
 
+/// One slice drawn on a lane: start, end, kind and source line.
+pub type LaneSlice = (u64, u64, SliceKind, u32);
+
 /// What the charts draw, binned over the run (from a [`Timeline`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activity {
@@ -36,7 +39,7 @@ pub struct Activity {
     /// Per unit: its name and busy fraction per bin.
     pub units: Vec<(String, Vec<f64>)>,
     /// The first wave slots' slices: track label and (start, end, kind, line).
-    pub lanes: Vec<(String, Vec<(u64, u64, SliceKind, u32)>)>,
+    pub lanes: Vec<(String, Vec<LaneSlice>)>,
     /// Per program instruction: share of the waves' time spent on it.
     pub time_share: Vec<f64>,
 }
@@ -66,7 +69,7 @@ impl Activity {
                 (name.clone(), v)
             })
             .collect();
-        let mut tracks: Vec<((u32, u32), Vec<(u64, u64, SliceKind, u32)>)> = Vec::new();
+        let mut tracks: Vec<((u32, u32), Vec<LaneSlice>)> = Vec::new();
         for s in &t.slices {
             let key = (s.simd, s.slot);
             let line = crate::timeline::op_text(sim, s.op as usize).0;
@@ -313,22 +316,18 @@ fn activity_svg(a: &Activity) -> String {
     let n = a.times.len().max(1);
     let peak = a.resident.iter().copied().fold(1.0f64, f64::max).ceil();
     let mut s = f.open("waves over time");
-    let layers: [(&str, &str, Box<dyn Fn(usize) -> f64>); 3] = [
-        ("executing", "#1f77b4", Box::new(|i| a.executing[i])),
-        (
-            "stalled",
-            "#d62728",
-            Box::new(|i| a.executing[i] + a.stalled[i]),
-        ),
-        (
-            "waiting",
-            "#bbbbbb",
-            Box::new(|i| a.resident[i].max(a.executing[i] + a.stalled[i])),
-        ),
+    // The top of each layer, stacked: executing, + stalled, + waiting.
+    let m = a.times.len();
+    let executing: Vec<f64> = (0..m).map(|i| a.executing[i]).collect();
+    let stalled: Vec<f64> = (0..m).map(|i| a.executing[i] + a.stalled[i]).collect();
+    let waiting: Vec<f64> = (0..m).map(|i| a.resident[i].max(stalled[i])).collect();
+    let layers = [
+        ("executing", "#1f77b4", executing),
+        ("stalled", "#d62728", stalled),
+        ("waiting", "#bbbbbb", waiting),
     ];
     let mut below: Vec<f64> = vec![0.0; n];
-    for (li, (name, color, top)) in layers.iter().enumerate() {
-        let tops: Vec<f64> = (0..a.times.len()).map(top).collect();
+    for (li, (name, color, tops)) in layers.into_iter().enumerate() {
         let mut pts = String::new();
         for (i, t) in tops.iter().enumerate() {
             let _ = write!(pts, "{:.1},{:.1} ", f.x(i as f64 / n as f64), f.y(t / peak));
