@@ -251,6 +251,9 @@ fn html_report_renders_in_a_browser() {
     args.extend(["--format", "html", "-o", page.to_str().unwrap()]);
     ok(&args);
     let html = std::fs::read_to_string(&page).unwrap();
+    // Deterministic: the same run gives the same page, byte for byte.
+    ok(&args);
+    assert_eq!(html, std::fs::read_to_string(&page).unwrap());
     // Offline: nothing is fetched from anywhere.
     assert!(
         !html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("@import")

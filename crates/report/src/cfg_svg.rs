@@ -76,6 +76,15 @@ pub fn cfg_svg(cfg: &Cfg, blocks: &[BlockView]) -> String {
             b.clocks_per_execution,
             b.executions
         );
+        let short = format!(
+            "B{}  lines {}-{}  {:.1}%  {} clk/exec  x{}",
+            b.id,
+            b.lines[0],
+            b.lines[1],
+            100.0 * b.share,
+            b.clocks_per_execution,
+            b.executions
+        );
         let _ = write!(
             s,
             "<a href=\"#L{}\"><rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{BOX_W}\" height=\"{:.1}\" fill=\"{}\" stroke=\"#555\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text><title>{}</title></a>",
@@ -85,7 +94,7 @@ pub fn cfg_svg(cfg: &Cfg, blocks: &[BlockView]) -> String {
             heat_color(b.share, max_share),
             x0 + 6.0,
             y + 16.0,
-            esc(&label),
+            esc(&short),
             esc(&label)
         );
     }

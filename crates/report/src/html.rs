@@ -584,7 +584,25 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
         .map(|s| s.iter().copied().fold(0.0f64, f64::max))
         .unwrap_or(0.0)
         .max(1e-9);
-    o.push_str("<h2>Listing</h2><p>Time share: the part of the waves' time spent on the line (background heat); stall: the part of the run in which a wave sat on it unable to issue it (red bar).</p><table class=\"code\"><tr><th>line</th><th>per wave</th><th>time share</th><th>stall</th><th>cost</th><th title=\"live VGPRs while it issues\">vgprs</th><th>instruction</th></tr>");
+    // Cost share: the line's part of the unit work the model charges a
+    // wave (cost x executions), whatever the time it took.
+    let work =
+        |i: &crate::analyze_view::InstructionView| f64::from(i.cost_clocks) * i.executions as f64;
+    let total_work: f64 = r
+        .fetch_shader
+        .iter()
+        .chain(&r.instructions)
+        .map(work)
+        .sum::<f64>()
+        .max(1e-9);
+    let max_work = r
+        .fetch_shader
+        .iter()
+        .chain(&r.instructions)
+        .map(work)
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    o.push_str("<h2>Listing</h2><p>Time share: the part of the waves' time spent on the line; cost share: its part of the unit work charged per wave (both as heat); stall: the part of the run in which a wave sat on it unable to issue it (red bar).</p><table class=\"code\"><tr><th>line</th><th>per wave</th><th>time share</th><th>cost share</th><th>stall</th><th>cost</th><th title=\"live VGPRs while it issues\">vgprs</th><th>instruction</th></tr>");
     let mut anchored = std::collections::HashSet::new();
     for i in r.fetch_shader.iter().chain(&r.instructions) {
         let ts = match (share, i.line) {
@@ -598,12 +616,14 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
         };
         let _ = write!(
             o,
-            "<tr{id}{}><td>{}</td><td>{}</td><td style=\"background:{}\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+            "<tr{id}{}><td>{}</td><td>{}</td><td style=\"background:{}\">{}</td><td style=\"background:{}\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
             if i.wait { " class=\"wait\"" } else { "" },
             if i.line > 0 { i.line.to_string() } else { "fetch".into() },
             i.executions,
             heat(ts, max_share),
             if ts > 0.0 { format!("{:.1}%", 100.0 * ts) } else { String::new() },
+            heat(work(i), max_work),
+            if work(i) > 0.0 { format!("{:.1}%", 100.0 * work(i) / total_work) } else { String::new() },
             (i.stall_rate * 120.0).round(),
             if i.stall_rate > 0.0 { format!("{:.1}%", 100.0 * i.stall_rate) } else { String::new() },
             if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
