@@ -36,6 +36,8 @@ pub struct Activity {
     pub executing: Vec<f64>,
     /// Issues per clock per bin.
     pub issues: Vec<f64>,
+    /// Per issue category: its name and issues per clock per bin.
+    pub categories: Vec<(String, Vec<f64>)>,
     /// Per unit: its name and busy fraction per bin.
     pub units: Vec<(String, Vec<f64>)>,
     /// The first wave slots' slices: track label and (start, end, kind, line).
@@ -99,6 +101,14 @@ impl Activity {
             stalled: means(&t.stalled),
             executing: means(&t.executing),
             issues: means(&t.issues),
+            categories: sim
+                .sim
+                .categories
+                .iter()
+                .zip(&t.category_issues)
+                .filter(|(_, b)| b.bins.iter().any(|&x| x > 0.0))
+                .map(|(name, b)| (name.clone(), means(b)))
+                .collect(),
             units,
             lanes,
             time_share,
@@ -147,6 +157,8 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
         o.push_str("<h2>Activity over time</h2><p>Waves resident on the CU, split into executing (between an issue and their next chance to issue), stalled (sitting on an instruction they cannot issue) and waiting (on a counter, a barrier or their turn); below, each unit's busy share.</p>");
         o.push_str(&activity_svg(a));
         o.push_str(&units_svg(a));
+        o.push_str("<p>Issue mix: instructions issued per clock on the CU, by issue category (stacked).</p>");
+        o.push_str(&issue_mix_svg(a));
         if !a.lanes.is_empty() {
             o.push_str("<h2>Timeline of the first wave slots</h2><p>Blue: issued instructions; red: stalls; grey: free instructions (waits passed, nops). The full timeline: <code>analyze --timeline FILE.json</code>, opened in Perfetto.</p>");
             o.push_str(&lanes_svg(a));
@@ -361,6 +373,49 @@ fn activity_svg(a: &Activity) -> String {
         below = tops;
     }
     s.push_str(&f.clock_axis(a.clocks, &format!("{peak} waves")));
+    s.push_str("</svg>");
+    s
+}
+
+fn issue_mix_svg(a: &Activity) -> String {
+    let f = Frame::new(170.0);
+    let n = a.times.len().max(1);
+    let peak = a.issues.iter().copied().fold(1e-9f64, f64::max);
+    let mut s = f.open("issues per clock by category");
+    let mut below = vec![0.0f64; a.times.len()];
+    for (ci, (name, v)) in a.categories.iter().enumerate() {
+        let color = PALETTE[ci % PALETTE.len()];
+        let tops: Vec<f64> = below.iter().zip(v).map(|(b, x)| b + x).collect();
+        let mut pts = String::new();
+        for (i, t) in tops.iter().enumerate() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                f.x(i as f64 / n as f64),
+                f.y(t / peak),
+                f.x((i + 1) as f64 / n as f64),
+                f.y(t / peak)
+            );
+        }
+        for i in (0..tops.len()).rev() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                f.x((i + 1) as f64 / n as f64),
+                f.y(below[i] / peak),
+                f.x(i as f64 / n as f64),
+                f.y(below[i] / peak)
+            );
+        }
+        let _ = write!(
+            s,
+            "<polygon points=\"{}\" fill=\"{color}\" fill-opacity=\"0.85\"/>",
+            pts.trim_end()
+        );
+        legend(&mut s, &f, ci, color, name);
+        below = tops;
+    }
+    s.push_str(&f.clock_axis(a.clocks, &format!("{peak:.2}")));
     s.push_str("</svg>");
     s
 }

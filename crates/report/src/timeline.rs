@@ -177,6 +177,8 @@ pub struct Timeline<'s> {
     pub executing: Binned,
     /// Issues (one per op issued, at its clock).
     pub issues: Binned,
+    /// Issues per issue category (`SimProgram::categories`).
+    pub category_issues: Vec<Binned>,
     /// Per static op: clocks waves spent on it, summed over waves (from
     /// leaving the previous op to leaving this one; an issued op keeps the
     /// wave until it may issue again).
@@ -200,6 +202,7 @@ impl<'s> Timeline<'s> {
             stalled: Binned::default(),
             executing: Binned::default(),
             issues: Binned::default(),
+            category_issues: vec![Binned::default(); sim.sim.categories.len()],
             dwell: vec![0; sim.sim.ops.len()],
             dropped: 0,
             slots: Vec::new(),
@@ -385,6 +388,10 @@ impl Observer for Timeline<'_> {
         self.unit_busy[e.unit as usize].add(e.service_start, e.service_end, 1.0);
         self.executing.add(slice.start, slice.end, 1.0);
         self.issues.add(e.clock, e.clock + 1, 1.0);
+        let category = self.program.ops[e.op as usize].category as usize;
+        if let Some(b) = self.category_issues.get_mut(category) {
+            b.add(e.clock, e.clock + 1, 1.0);
+        }
         self.advance(e.wave, e.op, slice.end);
     }
 
