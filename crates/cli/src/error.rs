@@ -29,6 +29,9 @@ impl CliError {
         match self {
             CliError::Input(msg) => {
                 let _ = writeln!(stderr, "{}", with_error_prefix(&msg));
+                if let Some(snippet) = crate::diagnostic::source_snippet(&msg) {
+                    let _ = write!(stderr, "{snippet}");
+                }
                 ExitCode::from(1)
             }
             CliError::Usage(msg) => {

@@ -5,8 +5,10 @@
 //! 2 bad usage). Everything that computes something lives in a library crate.
 
 mod commands;
+mod diagnostic;
 mod error;
 mod input;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -10,6 +10,7 @@
 //! * [`config`]: dispatch parameters and arrival rates.
 //! * [`machine`]: the cycle loop.
 //! * [`memstream`]: address streams and the cache hierarchy the loop asks for VMEM/SMEM latencies.
+//! * [`observer`]: optional listeners on the cycle loop (timelines), free when off.
 //! * [`stats`]: what a run measured.
 //! * [`lanes`]: lane divergence: traces waves share, lane figures.
 //! * [`run`]: one call from program + hints + model to results.
@@ -23,6 +24,7 @@ pub mod error;
 pub mod lanes;
 pub mod machine;
 pub mod memstream;
+pub mod observer;
 pub mod occupancy;
 pub mod ops;
 pub mod run;
@@ -30,6 +32,7 @@ pub mod stats;
 
 pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};
+pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
 pub use run::{Analysis, Simulation};

@@ -9,6 +9,7 @@
 
 use crate::config::DispatchConfig;
 use crate::error::{SimError, StuckWave};
+use crate::observer::{IssueEvent, NoObserver, Observer};
 use crate::occupancy::Occupancy;
 use crate::ops::{op_flags, OpKind, OpSource, SimProgram, SlotRange, NONE, SCOREBOARD_SLOTS};
 use crate::stats::SimStats;
@@ -238,13 +239,24 @@ fn shared_cost(units: &[Unit], unit: u8, cost: u32, cus: u32) -> u32 {
 
 /// Run one simulation.
 pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
-    let mut cu = ComputeUnit::new(input)?;
+    simulate_observed(input, NoObserver)
+}
+
+/// Run one simulation, telling `observer` what happens (pass `&mut o` to
+/// keep it). With [`NoObserver`] this is [`simulate`], at the same speed.
+pub fn simulate_observed<O: Observer>(
+    input: &SimInput<'_>,
+    observer: O,
+) -> Result<SimStats, SimError> {
+    let mut cu = ComputeUnit::new(input, observer)?;
     cu.run()?;
     Ok(cu.finish())
 }
 
-struct ComputeUnit<'a> {
+struct ComputeUnit<'a, O: Observer> {
     input: &'a SimInput<'a>,
+    /// Told about launches, issues, stalls and ends (see `observer.rs`).
+    observer: O,
     hot: Vec<HotOp>,
     /// Scoreboard slot ranges of every op, indexed by `HotOp::reads/writes`.
     slots: Vec<SlotRange>,
@@ -309,8 +321,8 @@ struct ComputeUnit<'a> {
     memory: Option<crate::memstream::MemorySystem>,
 }
 
-impl<'a> ComputeUnit<'a> {
-    fn new(input: &'a SimInput<'a>) -> Result<Self, SimError> {
+impl<'a, O: Observer> ComputeUnit<'a, O> {
+    fn new(input: &'a SimInput<'a>, observer: O) -> Result<Self, SimError> {
         let arch = input.arch;
         let p = |n: &str| arch.get_u32(n).map_err(|e| SimError::Model(e.to_string()));
         let cu_simds = p("simds")?.max(1);
@@ -444,6 +456,7 @@ impl<'a> ComputeUnit<'a> {
         });
         Ok(ComputeUnit {
             input,
+            observer,
             sit_count: vec![0; nops],
             sit_since: vec![0; nops],
             hot,
@@ -795,6 +808,7 @@ impl<'a> ComputeUnit<'a> {
             }
             self.resident[simd as usize].push(id);
             self.resident_count += 1;
+            self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];
             g.launched += 1;
             g.alive += 1;
@@ -1041,6 +1055,7 @@ impl<'a> ComputeUnit<'a> {
             self.sit_since[op] = self.now;
         }
         self.sit_count[op] += 1;
+        self.observer.sit(self.now, wid as u32, op as u32);
     }
 
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
@@ -1060,6 +1075,7 @@ impl<'a> ComputeUnit<'a> {
         if self.sit_count[op] == 0 {
             self.stats.op_sat[op] += self.now - self.sit_since[op];
         }
+        self.observer.rise(self.now, wid as u32);
     }
 
     fn issue(&mut self, wid: usize, opi: usize) {
@@ -1197,6 +1213,21 @@ impl<'a> ComputeUnit<'a> {
         }
         self.stats.category_issues[op.category as usize] += 1;
         self.stats.issues += 1;
+        if O::ACTIVE {
+            // The unit's `free_at` now ends this op's service.
+            let end = self.units[unit_idx].free_at[inst];
+            let event = IssueEvent {
+                clock: now,
+                wave: wid as u32,
+                simd,
+                op: opi as u32,
+                unit: op.unit,
+                service_start: end.saturating_sub(cost),
+                service_end: end,
+                wave_ready: self.waves[wid].ready_at,
+            };
+            self.observer.issue(&event);
+        }
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
@@ -1214,6 +1245,7 @@ impl<'a> ComputeUnit<'a> {
                 self.waves[wid].pc += 1;
                 self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                 self.stats.free_ops += 1;
+                self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
             }
             OpKind::Sleep => {
@@ -1223,6 +1255,7 @@ impl<'a> ComputeUnit<'a> {
                 w.pc += 1;
                 w.opi = self.trace[w.pc as usize];
                 self.stats.free_ops += 1;
+                self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
             }
             OpKind::DepWait => {
@@ -1241,6 +1274,7 @@ impl<'a> ComputeUnit<'a> {
                     w.pc += 1;
                     w.opi = self.trace[w.pc as usize];
                     self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
                 }
             }
@@ -1250,6 +1284,7 @@ impl<'a> ComputeUnit<'a> {
                     self.waves[wid].pc += 1;
                     self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
                     self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
                 } else {
                     // Only a returning op can satisfy it: sleep until one
@@ -1278,6 +1313,7 @@ impl<'a> ComputeUnit<'a> {
                     w.pc += 1;
                     w.opi = self.trace[w.pc as usize];
                     self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
                     changed = true;
                 }
                 Ok(changed)
@@ -1325,6 +1361,7 @@ impl<'a> ComputeUnit<'a> {
             self.stats.wave_life.resize(wid + 1, (0, 0));
         }
         self.stats.wave_life[wid] = (w.launch, now);
+        self.observer.end(now, wid as u32);
         self.waves[wid].track = None;
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];

@@ -380,6 +380,26 @@ impl Simulation {
         })
     }
 
+    /// Run the simulation, telling `observer` every launch, issue, stall
+    /// and end (timelines, time per block). Same statistics as [`Self::run`].
+    pub fn run_observed<O: crate::observer::Observer>(
+        &self,
+        observer: O,
+    ) -> Result<SimStats, SimError> {
+        crate::machine::simulate_observed(
+            &SimInput {
+                program: &self.program,
+                sim: &self.sim,
+                arch: &self.arch,
+                dispatch: &self.dispatch,
+                occupancy: &self.occupancy,
+                max_clocks: self.max_clocks,
+                skip_idle: self.skip_idle,
+            },
+            observer,
+        )
+    }
+
     /// The same run with one model parameter changed (recompiled).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();
@@ -486,12 +506,18 @@ impl Simulation {
             return Ok(None);
         }
         let runs = std::sync::atomic::AtomicU32::new(0);
+        // Every probe, for the report's curve (the search's own points).
+        let probes = std::sync::Mutex::new(Vec::new());
         let throughput = |lat: u64| -> Result<f64, PrepareError> {
             runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Ok(self
+            let t = self
                 .with_param(param, lat as f64)?
                 .run()?
-                .throughput_per_clock())
+                .throughput_per_clock();
+            if let Ok(mut p) = probes.lock() {
+                p.push((lat, t));
+            }
+            Ok(t)
         };
         // Two probes at once (the machine's cores); every decision depends
         // only on the probes' results, so the answer does not depend on the
@@ -554,7 +580,11 @@ impl Simulation {
             }
         };
         let runs = runs.into_inner();
+        let mut curve = probes.into_inner().unwrap_or_default();
+        curve.sort_by_key(|&(lat, _)| lat);
+        curve.dedup_by_key(|&mut (lat, _)| lat);
         Ok(Some(LatencyTolerance {
+            curve,
             clocks: tolerance,
             searched_up_to: LIMIT,
             model_latency: model_latency.round() as u64,
@@ -973,6 +1003,9 @@ fn choose_wave_size(
 /// The result of the latency-tolerance search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LatencyTolerance {
+    /// Every probe of the search: (VMEM latency, throughput per clock),
+    /// by latency (each latency once).
+    pub curve: Vec<(u64, f64)>,
     /// Largest VMEM latency with throughput within 5% of the zero-latency
     /// throughput (`None`: at least `searched_up_to`).
     pub clocks: Option<u64>,

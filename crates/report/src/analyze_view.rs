@@ -84,6 +84,15 @@ pub struct AnalyzeReport {
     /// The listing summed by source line (programs with debug lines).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub source_lines: Vec<crate::source_lines::SourceLineView>,
+    /// Time per basic block (with a profile, see `with_profile`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<crate::blocks::BlockView>,
+    /// Time per loop (with a profile).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<crate::blocks::LoopView>,
+    /// Binned activity over the run, for the HTML charts (not in JSON).
+    #[serde(skip)]
+    pub activity: Option<crate::html::Activity>,
 }
 
 /// One CU of several simulated side by side.
@@ -276,6 +285,9 @@ pub struct LatencyView {
     /// The parameter varied: `vmem_latency` (flat latency) or the extra
     /// latency of every first-level cache miss (`cache_miss_extra_latency`).
     pub parameter: String,
+    /// Every probe of the search, by latency: `[vmem_latency, throughput
+    /// per clock]`.
+    pub curve: Vec<(u64, f64)>,
 }
 
 /// One static instruction in the listing.
@@ -675,6 +687,7 @@ impl AnalyzeReport {
                 zero_latency_throughput: round(l.zero_latency_throughput),
                 runs: l.runs,
                 parameter: l.parameter.clone(),
+                curve: l.curve.iter().map(|&(x, t)| (x, round(t))).collect(),
             }),
             notes: sim.notes.clone(),
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
@@ -690,6 +703,9 @@ impl AnalyzeReport {
             fetch_shader,
             source_lines: crate::source_lines::by_source_line(&sim.program, &instructions, &[]),
             instructions,
+            blocks: Vec::new(),
+            loops: Vec::new(),
+            activity: None,
         }
     }
 
@@ -702,6 +718,21 @@ impl AnalyzeReport {
                 .find(|(n, _)| *n == l.file_number)
                 .map(|(_, p)| p.clone());
         }
+    }
+
+    /// Add what a recorded run tells: time per block and loop, and the
+    /// activity series the HTML page draws.
+    pub fn with_profile(
+        mut self,
+        sim: &Simulation,
+        stats: &shadersim_engine::SimStats,
+        timeline: &crate::timeline::Timeline<'_>,
+    ) -> AnalyzeReport {
+        let (blocks, loops) = crate::blocks::block_views(sim, stats, timeline);
+        self.blocks = blocks;
+        self.loops = loops;
+        self.activity = Some(crate::html::Activity::new(sim, stats, timeline));
+        self
     }
 
     /// Pretty JSON.
@@ -925,6 +956,7 @@ impl AnalyzeReport {
             let _ = writeln!(o, "  note               {n}");
         }
         let _ = writeln!(o);
+        o.push_str(&crate::blocks::blocks_text(&self.blocks, &self.loops));
         let _ = writeln!(
             o,
             "  {:>6}  {:>8}  {:>6}  {:>5}  {:>5}  instruction",

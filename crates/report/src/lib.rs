@@ -2,9 +2,16 @@
 //!
 //! * [`cfg_view`]: the control-flow graph as text, Graphviz dot or JSON.
 //! * [`analyze_view`]: a simulation's summary and annotated listing as text, JSON or HTML.
+//! * [`blocks`]: time, unit pressure and dependency chain per basic block and loop.
+//! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn).
+//! * [`timeline`]: a run's events as Chrome trace JSON and binned series.
 //!
 //! Invariant: rendering is deterministic (same input, byte-identical output).
 
 pub mod analyze_view;
+pub mod blocks;
+pub mod cfg_svg;
 pub mod cfg_view;
+pub mod html;
+pub mod timeline;
 pub mod source_lines;

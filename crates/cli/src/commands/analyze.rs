@@ -1,8 +1,10 @@
-//! `shadersim analyze FILE [--arch NAME] [--hints H.toml] [--set K=V]... [--format text|json|html] [-o PATH]`.
+//! `shadersim analyze FILE [--arch NAME] [--hints H.toml] [--set K=V]... [--format text|json|html] [-o PATH]
+//! [--timeline FILE.json [--timeline-waves N] [--timeline-clocks A..B]]`.
 
 use crate::commands::prepare::{analyse, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
 use shadersim_report::analyze_view::AnalyzeReport;
+use shadersim_report::timeline::{Timeline, TimelineCap};
 use std::io::Write;
 
 /// Output formats of `analyze`.
@@ -47,6 +49,33 @@ pub struct Args {
     /// models (text and JSON).
     #[arg(long)]
     pub occupancy_compare: bool,
+    /// Also write the run as Chrome trace-event JSON (open in Perfetto or
+    /// chrome://tracing): a track per SIMD wave slot, a slice per issued
+    /// instruction and stall, unit busy and waves resident as counters.
+    #[arg(long, value_name = "FILE.json")]
+    pub timeline: Option<String>,
+    /// Timeline: show the slices of the first N waves (launch order).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub timeline_waves: u32,
+    /// Timeline: show only slices starting in clocks A..B.
+    #[arg(long, value_name = "A..B")]
+    pub timeline_clocks: Option<String>,
+}
+
+/// Parse `A..B` (clocks, A < B).
+fn parse_window(s: &str) -> Result<(u64, u64), CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "--timeline-clocks expects A..B with A < B, got `{s}`"
+        ))
+    };
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let a: u64 = a.trim().parse().map_err(|_| bad())?;
+    let b: u64 = b.trim().parse().map_err(|_| bad())?;
+    if a >= b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 pub use crate::commands::prepare::{parse_sets, DISPATCH_KEYS};
@@ -59,6 +88,16 @@ pub fn run(args: Args) -> CliResult {
         ));
     }
     let sets = parse_sets(&args.set)?;
+    let window = args
+        .timeline_clocks
+        .as_deref()
+        .map(parse_window)
+        .transpose()?;
+    if args.timeline_waves == 0 {
+        return Err(CliError::Usage(
+            "--timeline-waves must be at least 1".into(),
+        ));
+    }
     let prepared = prepare(RunRequest {
         file: &args.file,
         arch: args.arch.as_deref(),
@@ -66,14 +105,38 @@ pub fn run(args: Args) -> CliResult {
         sets: &sets,
         function: args.function.as_deref(),
     })?;
+    let progress =
+        crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
     let analysis = analyse(&prepared, !args.no_latency_search)?;
+    drop(progress);
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
-    let mut report = AnalyzeReport::new(file_name, sim, &analysis);
+    // One more run, recorded: time per block and loop, the page's charts
+    // and the timeline (same statistics: observing changes no number).
+    let mut timeline = Timeline::new(
+        sim,
+        TimelineCap {
+            max_waves: args.timeline_waves,
+            window,
+        },
+    );
+    let stats = sim
+        .run_observed(&mut timeline)
+        .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))?;
+    if let Some(path) = &args.timeline {
+        let json = timeline.to_chrome_json(sim, &stats);
+        std::fs::write(path, json)
+            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
+        if let Some(note) = timeline.cap_note() {
+            eprintln!("note: {note}");
+        }
+    }
+    let mut report =
+        AnalyzeReport::new(file_name, sim, &analysis).with_profile(sim, &stats, &timeline);
     report.name_source_files(&prepared.source_files);
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",
-        ReportFormat::Html => report.to_html(),
+        ReportFormat::Html => shadersim_report::html::analyze_page(&report, &sim.cfg),
     };
     if args.occupancy_compare && matches!(args.format, ReportFormat::Html) {
         eprintln!("note: --occupancy-compare is shown in text and JSON reports, not HTML");

@@ -200,6 +200,7 @@ pub fn run(args: Args) -> CliResult {
     };
     // The variants are independent runs; the first error in command-line
     // order is the one reported, whichever thread met it first.
+    let progress = crate::progress::Progress::start(Some(jobs.len() as u64), "variants");
     let variants: Vec<Result<Variant, CliError>> = jobs
         .par_iter()
         .map(|job| {
@@ -214,7 +215,9 @@ pub fn run(args: Args) -> CliResult {
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
             Ok(variant(job.label.clone(), &report))
         })
+        .inspect(|_| progress.inc())
         .collect();
+    drop(progress);
     let variants = variants.into_iter().collect::<Result<Vec<_>, _>>()?;
     let comparison = compare(variants);
     let text = match args.format {

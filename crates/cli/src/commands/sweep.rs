@@ -265,8 +265,18 @@ pub fn run(args: Args) -> CliResult {
     };
     // Collected in grid order; the first failing point in that order is the
     // error reported, whichever thread met it first.
-    let rows: Vec<Result<Row, CliError>> =
-        pool.install(|| points.par_iter().map(run_point).collect());
+    let progress = crate::progress::Progress::start(Some(points.len() as u64), "points");
+    let rows: Vec<Result<Row, CliError>> = pool.install(|| {
+        points
+            .par_iter()
+            .map(|p| {
+                let row = run_point(p);
+                progress.inc();
+                row
+            })
+            .collect()
+    });
+    drop(progress);
     let rows = rows.into_iter().collect::<Result<Vec<_>, _>>()?;
     let text = match args.format {
         SweepFormat::Csv => to_csv(&axes, &rows),

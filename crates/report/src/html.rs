@@ -1,0 +1,711 @@
+//! The visual HTML report: one self-contained page (inline SVG and CSS, no
+//! script, no external font or file), so it opens offline and renders the
+//! same everywhere.
+//!
+//! Sections: the bottleneck statement, the summary, utilization bars, the
+//! activity over time (waves executing / stalled / waiting, and each
+//! unit's busy share), the first wave slots' timeline, the latency
+//! tolerance curve, the control-flow graph coloured by time, the block and
+//! loop tables, and the listing with per-line heat. Charts that need a
+//! recorded run ([`Activity`]) are left out without one.
+
+use crate::analyze_view::AnalyzeReport;
+use crate::timeline::{SliceKind, Timeline};
+use shadersim_engine::ops::OpSource;
+use shadersim_engine::{SimStats, Simulation};
+use std::fmt::Write;
+
+/// Wave-slot tracks drawn in the page's timeline.
+const LANES: usize = 16;
+
+/// One slice drawn on a lane: start, end, kind and source line.
+pub type LaneSlice = (u64, u64, SliceKind, u32);
+
+/// What the charts draw, binned over the run (from a [`Timeline`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Activity {
+    /// Total clocks.
+    pub clocks: u64,
+    /// Bin start clocks.
+    pub times: Vec<u64>,
+    /// Mean waves resident per bin.
+    pub resident: Vec<f64>,
+    /// Mean waves stalled (sitting on an op) per bin.
+    pub stalled: Vec<f64>,
+    /// Mean waves executing (between an issue and their next chance) per bin.
+    pub executing: Vec<f64>,
+    /// Issues per clock per bin.
+    pub issues: Vec<f64>,
+    /// Per issue category: its name and issues per clock per bin.
+    pub categories: Vec<(String, Vec<f64>)>,
+    /// Per unit: its name and busy fraction per bin.
+    pub units: Vec<(String, Vec<f64>)>,
+    /// The first wave slots' slices: track label and (start, end, kind, line).
+    pub lanes: Vec<(String, Vec<LaneSlice>)>,
+    /// Per program instruction: share of the waves' time spent on it.
+    pub time_share: Vec<f64>,
+}
+
+impl Activity {
+    /// Bin a recording.
+    pub fn new(sim: &Simulation, stats: &SimStats, t: &Timeline<'_>) -> Activity {
+        let clocks = stats.clocks.max(1);
+        let means = |b: &crate::timeline::Binned| -> Vec<f64> {
+            b.means(clocks).into_iter().map(|(_, v)| v).collect()
+        };
+        let times = t
+            .resident
+            .means(clocks)
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
+        let units = sim
+            .sim
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(u, _)| stats.unit_busy.get(*u).is_some_and(|&b| b > 0))
+            .map(|(u, name)| {
+                let n = f64::from(stats.unit_instances.get(u).copied().unwrap_or(1).max(1));
+                let v = means(&t.unit_busy[u]).into_iter().map(|x| x / n).collect();
+                (name.clone(), v)
+            })
+            .collect();
+        let mut tracks: Vec<((u32, u32), Vec<LaneSlice>)> = Vec::new();
+        for s in &t.slices {
+            let key = (s.simd, s.slot);
+            let line = crate::timeline::op_text(sim, s.op as usize).0;
+            let slice = (s.start, s.end, s.kind, line);
+            match tracks.iter().position(|(k, _)| *k == key) {
+                Some(i) => tracks[i].1.push(slice),
+                None if tracks.len() < LANES => tracks.push((key, vec![slice])),
+                None => {}
+            }
+        }
+        tracks.sort_by_key(|(k, _)| *k);
+        let lanes = tracks
+            .into_iter()
+            .map(|((simd, slot), v)| (format!("SIMD {simd} slot {slot}"), v))
+            .collect();
+        let total = stats.wave_clocks_sum.max(1) as f64;
+        let mut time_share = vec![0.0; sim.program.instructions.len()];
+        for (oi, op) in sim.sim.ops.iter().enumerate() {
+            if let OpSource::Program(i) = op.source {
+                time_share[i] += t.dwell[oi] as f64 / total;
+            }
+        }
+        Activity {
+            clocks,
+            times,
+            resident: means(&t.resident),
+            stalled: means(&t.stalled),
+            executing: means(&t.executing),
+            issues: means(&t.issues),
+            categories: sim
+                .sim
+                .categories
+                .iter()
+                .zip(&t.category_issues)
+                .filter(|(_, b)| b.bins.iter().any(|&x| x > 0.0))
+                .map(|(name, b)| (name.clone(), means(b)))
+                .collect(),
+            units,
+            lanes,
+            time_share,
+        }
+    }
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}\
+table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}\
+th{background:#eee}.code td{font-family:monospace;white-space:pre}.wait{font-weight:bold}\
+.bar{display:inline-block;height:10px;background:#d9534f}.bottleneck{font-size:1.2em;\
+padding:.6em 1em;background:#fff3d6;border-left:6px solid #e0a800}\
+svg text{font-family:sans-serif;font-size:11px}h2{margin-top:1.4em}\
+a{color:inherit}.num{text-align:right}";
+
+/// Colours of the series, in order (units after the wave states).
+const PALETTE: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f",
+];
+
+/// The page.
+pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>shadersim: {}</title><style>{STYLE}</style></head><body>",
+        esc(&r.program)
+    );
+    let _ = write!(
+        o,
+        "<h1>{}</h1><p>{} &mdash; {} ISA on the <b>{}</b> model</p>",
+        esc(&r.program),
+        esc(&r.file),
+        esc(&r.isa),
+        esc(&r.arch)
+    );
+    let _ = write!(
+        o,
+        "<p class=\"bottleneck\" id=\"bottleneck\">{}</p>",
+        esc(&r.bottleneck.statement)
+    );
+    summary(&mut o, r);
+    o.push_str("<h2>Utilization</h2>");
+    o.push_str(&utilization_svg(r));
+    if let Some(a) = &r.activity {
+        o.push_str("<h2>Activity over time</h2><p>Waves resident on the CU, split into executing (between an issue and their next chance to issue), stalled (sitting on an instruction they cannot issue) and waiting (on a counter, a barrier or their turn); below, each unit's busy share.</p>");
+        o.push_str(&activity_svg(a));
+        o.push_str(&units_svg(a));
+        o.push_str("<p>Issue mix: instructions issued per clock on the CU, by issue category (stacked).</p>");
+        o.push_str(&issue_mix_svg(a));
+        if !a.lanes.is_empty() {
+            o.push_str("<h2>Timeline of the first wave slots</h2><p>Blue: issued instructions; red: stalls; grey: free instructions (waits passed, nops). The full timeline: <code>analyze --timeline FILE.json</code>, opened in Perfetto.</p>");
+            o.push_str(&lanes_svg(a));
+        }
+    }
+    if let Some(l) = &r.latency_tolerance {
+        if l.curve.len() >= 2 {
+            o.push_str("<h2>Latency tolerance</h2>");
+            let _ = write!(
+                o,
+                "<p>Throughput against the VMEM latency, from the {} simulations of the search; the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.</p>",
+                l.runs
+            );
+            o.push_str(&latency_svg(l));
+        }
+    }
+    if let Some(svg) = cfg_svg {
+        o.push_str("<h2>Control flow</h2><p>Blocks in program order, coloured by the share of the waves' time spent in them; loops are the brackets on the left (nesting to the left), branches the arcs on the right (back edges in red). Click a block to see its lines.</p>");
+        o.push_str(svg);
+    }
+    blocks_table(&mut o, r);
+    listing(&mut o, r);
+    o.push_str("</body></html>\n");
+    o
+}
+
+fn summary(o: &mut String, r: &AnalyzeReport) {
+    let text = r.to_text();
+    o.push_str("<table>");
+    for l in text.lines().skip(2).take_while(|l| !l.trim().is_empty()) {
+        let l = l.trim();
+        let (k, v) = l.split_at(l.find("  ").unwrap_or(0));
+        let _ = write!(
+            o,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            esc(k.trim()),
+            esc(v.trim())
+        );
+    }
+    o.push_str("</table>");
+}
+
+fn utilization_svg(r: &AnalyzeReport) -> String {
+    let u = &r.utilization;
+    let rows: Vec<(&str, f64)> = [
+        ("VALU", u.valu),
+        ("SALU", u.salu),
+        ("SMEM", u.smem),
+        ("VMEM", u.vmem),
+        ("LDS", u.lds),
+        ("export", u.export),
+        ("GDS", u.gds),
+        ("trans", u.trans),
+        ("ray", u.ray),
+    ]
+    .into_iter()
+    .filter(|(n, v)| *v > 0.0 || matches!(*n, "VALU" | "VMEM" | "LDS" | "export"))
+    .collect();
+    let (w, bar) = (520, 400.0);
+    let h = rows.len() * 20 + 6;
+    let mut s = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"utilization\">");
+    for (i, (name, v)) in rows.iter().enumerate() {
+        let y = i * 20 + 3;
+        let _ = write!(
+            s,
+            "<text x=\"0\" y=\"{}\">{name}</text><rect x=\"60\" y=\"{y}\" width=\"{bar}\" height=\"14\" fill=\"#eee\"/><rect x=\"60\" y=\"{y}\" width=\"{:.1}\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{:.1}%</text>",
+            y + 11,
+            bar * v.clamp(0.0, 1.0),
+            if *v >= 0.9 { "#d62728" } else { "#1f77b4" },
+            60.0 + bar + 6.0,
+            y + 11,
+            100.0 * v
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A chart frame: width, height, plot margins.
+struct Frame {
+    w: f64,
+    h: f64,
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+impl Frame {
+    fn new(h: f64) -> Frame {
+        Frame {
+            w: 900.0,
+            h,
+            left: 64.0,
+            right: 130.0,
+            top: 10.0,
+            bottom: 28.0,
+        }
+    }
+    fn pw(&self) -> f64 {
+        self.w - self.left - self.right
+    }
+    fn ph(&self) -> f64 {
+        self.h - self.top - self.bottom
+    }
+    fn x(&self, f: f64) -> f64 {
+        self.left + f.clamp(0.0, 1.0) * self.pw()
+    }
+    fn y(&self, f: f64) -> f64 {
+        self.top + (1.0 - f.clamp(0.0, 1.0)) * self.ph()
+    }
+    fn open(&self, label: &str) -> String {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#fafafa\" stroke=\"#ccc\"/>",
+            self.w,
+            self.h,
+            esc(label),
+            self.left,
+            self.top,
+            self.pw(),
+            self.ph()
+        )
+    }
+    /// The x axis in clocks, with the y axis' top label.
+    fn clock_axis(&self, clocks: u64, ymax: &str) -> String {
+        let mut s = String::new();
+        for k in 0..=4 {
+            let f = f64::from(k) / 4.0;
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                self.x(f),
+                self.h - 12.0,
+                (f * clocks as f64).round()
+            );
+        }
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{ymax}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">clock</text>",
+            self.left - 4.0,
+            self.top + 10.0,
+            self.left - 4.0,
+            self.top + self.ph(),
+            self.x(0.5),
+            self.h - 1.0
+        );
+        s
+    }
+}
+
+fn legend(s: &mut String, f: &Frame, i: usize, color: &str, name: &str) {
+    let y = f.top + 14.0 * i as f64 + 8.0;
+    let x = f.w - f.right + 8.0;
+    let _ = write!(
+        s,
+        "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+        y - 8.0,
+        x + 14.0,
+        y + 1.0,
+        esc(name)
+    );
+}
+
+/// Stacked areas: executing, stalled, waiting (= resident minus both).
+fn activity_svg(a: &Activity) -> String {
+    let f = Frame::new(200.0);
+    let n = a.times.len().max(1);
+    let peak = a.resident.iter().copied().fold(1.0f64, f64::max).ceil();
+    let mut s = f.open("waves over time");
+    // The top of each layer, stacked: executing, + stalled, + waiting.
+    let m = a.times.len();
+    let executing: Vec<f64> = (0..m).map(|i| a.executing[i]).collect();
+    let stalled: Vec<f64> = (0..m).map(|i| a.executing[i] + a.stalled[i]).collect();
+    let waiting: Vec<f64> = (0..m).map(|i| a.resident[i].max(stalled[i])).collect();
+    let layers = [
+        ("executing", "#1f77b4", executing),
+        ("stalled", "#d62728", stalled),
+        ("waiting", "#bbbbbb", waiting),
+    ];
+    let mut below: Vec<f64> = vec![0.0; n];
+    for (li, (name, color, tops)) in layers.into_iter().enumerate() {
+        let mut pts = String::new();
+        for (i, t) in tops.iter().enumerate() {
+            let _ = write!(pts, "{:.1},{:.1} ", f.x(i as f64 / n as f64), f.y(t / peak));
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} ",
+                f.x((i + 1) as f64 / n as f64),
+                f.y(t / peak)
+            );
+        }
+        for i in (0..tops.len()).rev() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} ",
+                f.x((i + 1) as f64 / n as f64),
+                f.y(below[i] / peak)
+            );
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} ",
+                f.x(i as f64 / n as f64),
+                f.y(below[i] / peak)
+            );
+        }
+        let _ = write!(
+            s,
+            "<polygon points=\"{}\" fill=\"{color}\" fill-opacity=\"0.85\"/>",
+            pts.trim_end()
+        );
+        legend(&mut s, &f, li, color, name);
+        below = tops;
+    }
+    s.push_str(&f.clock_axis(a.clocks, &format!("{peak} waves")));
+    s.push_str("</svg>");
+    s
+}
+
+fn issue_mix_svg(a: &Activity) -> String {
+    let f = Frame::new(170.0);
+    let n = a.times.len().max(1);
+    let peak = a.issues.iter().copied().fold(1e-9f64, f64::max);
+    let mut s = f.open("issues per clock by category");
+    let mut below = vec![0.0f64; a.times.len()];
+    for (ci, (name, v)) in a.categories.iter().enumerate() {
+        let color = PALETTE[ci % PALETTE.len()];
+        let tops: Vec<f64> = below.iter().zip(v).map(|(b, x)| b + x).collect();
+        let mut pts = String::new();
+        for (i, t) in tops.iter().enumerate() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                f.x(i as f64 / n as f64),
+                f.y(t / peak),
+                f.x((i + 1) as f64 / n as f64),
+                f.y(t / peak)
+            );
+        }
+        for i in (0..tops.len()).rev() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                f.x((i + 1) as f64 / n as f64),
+                f.y(below[i] / peak),
+                f.x(i as f64 / n as f64),
+                f.y(below[i] / peak)
+            );
+        }
+        let _ = write!(
+            s,
+            "<polygon points=\"{}\" fill=\"{color}\" fill-opacity=\"0.85\"/>",
+            pts.trim_end()
+        );
+        legend(&mut s, &f, ci, color, name);
+        below = tops;
+    }
+    s.push_str(&f.clock_axis(a.clocks, &format!("{peak:.2}")));
+    s.push_str("</svg>");
+    s
+}
+
+fn units_svg(a: &Activity) -> String {
+    let f = Frame::new(170.0);
+    let n = a.times.len().max(1);
+    let mut s = f.open("unit busy over time");
+    for (ui, (name, v)) in a.units.iter().enumerate() {
+        let color = PALETTE[ui % PALETTE.len()];
+        let mut pts = String::new();
+        for (i, b) in v.iter().enumerate() {
+            let _ = write!(
+                pts,
+                "{:.1},{:.1} ",
+                f.x((i as f64 + 0.5) / n as f64),
+                f.y(*b)
+            );
+        }
+        let _ = write!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\"/>",
+            pts.trim_end()
+        );
+        legend(&mut s, &f, ui, color, &format!("{name} busy"));
+    }
+    s.push_str(&f.clock_axis(a.clocks, "100%"));
+    s.push_str("</svg>");
+    s
+}
+
+fn lanes_svg(a: &Activity) -> String {
+    let end = a
+        .lanes
+        .iter()
+        .flat_map(|(_, v)| v.iter().map(|x| x.1))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let row = 14.0;
+    let mut f = Frame::new(a.lanes.len() as f64 * row + 40.0);
+    f.left = 110.0;
+    f.right = 20.0;
+    let mut s = f.open("wave slot timeline");
+    for (li, (label, slices)) in a.lanes.iter().enumerate() {
+        let y = f.top + li as f64 * row;
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            f.left - 4.0,
+            y + 10.0,
+            esc(label)
+        );
+        // Neighbouring slices of one kind closer than a pixel are drawn as
+        // one rectangle (a page of a few thousand shapes, not millions).
+        let px = end as f64 / f.pw();
+        let mut run: Option<(u64, u64, SliceKind, u32)> = None;
+        let draw = |s: &mut String, (a0, a1, k, line): (u64, u64, SliceKind, u32)| {
+            let color = match k {
+                SliceKind::Issue => "#1f77b4",
+                SliceKind::Stall => "#d62728",
+                SliceKind::Pass => "#999999",
+            };
+            let x0 = f.x(a0 as f64 / end as f64);
+            let x1 = f.x(a1 as f64 / end as f64).max(x0 + 0.6);
+            let _ = write!(s, "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{color}\"><title>{} line {line}, clocks {a0}..{a1}</title></rect>", y + 1.0, x1 - x0, row - 2.0, k.name());
+        };
+        for &(a0, a1, k, line) in slices {
+            run = match run {
+                Some(r) if r.2 == k && (a0 as f64 - r.1 as f64) < px => {
+                    Some((r.0, a1.max(r.1), k, r.3))
+                }
+                Some(r) => {
+                    draw(&mut s, r);
+                    Some((a0, a1, k, line))
+                }
+                None => Some((a0, a1, k, line)),
+            };
+        }
+        if let Some(r) = run {
+            draw(&mut s, r);
+        }
+    }
+    s.push_str(&f.clock_axis(end, ""));
+    s.push_str("</svg>");
+    s
+}
+
+fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
+    let f = Frame::new(240.0);
+    let xmax = l.curve.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
+    // A log scale: the search probes by factors of four.
+    let fx = |lat: f64| (1.0 + lat).ln() / (1.0 + xmax).ln();
+    let ymax = l
+        .curve
+        .iter()
+        .map(|p| p.1)
+        .fold(l.zero_latency_throughput, f64::max)
+        .max(1e-12)
+        * 1.1;
+    let mut s = f.open("latency tolerance");
+    let mut pts = String::new();
+    for &(lat, t) in &l.curve {
+        let _ = write!(pts, "{:.1},{:.1} ", f.x(fx(lat as f64)), f.y(t / ymax));
+    }
+    let _ = write!(
+        s,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>",
+        pts.trim_end()
+    );
+    for &(lat, t) in &l.curve {
+        let _ = write!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#1f77b4\"><title>{lat} clocks: {t}</title></circle>", f.x(fx(lat as f64)), f.y(t / ymax));
+    }
+    let y95 = f.y(0.95 * l.zero_latency_throughput / ymax);
+    let _ = write!(s, "<line x1=\"{}\" x2=\"{:.1}\" y1=\"{y95:.1}\" y2=\"{y95:.1}\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>", f.left, f.left + f.pw());
+    let mut marks = vec![(l.model_latency, "model", "#2ca02c")];
+    if let Some(c) = l.clocks {
+        marks.push((c, "tolerance", "#d62728"));
+    }
+    for (i, (lat, name, color)) in marks.into_iter().enumerate() {
+        let x = f.x(fx(lat as f64));
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{}\" y2=\"{:.1}\" stroke=\"{color}\"/>",
+            f.top,
+            f.top + f.ph()
+        );
+        legend(&mut s, &f, i, color, &format!("{name} {lat}"));
+    }
+    for lat in [0u64, 16, 64, 256, 1024, 4096, 16384, 65536] {
+        if (lat as f64) <= xmax {
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{lat}</text>",
+                f.x(fx(lat as f64)),
+                f.h - 12.0
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{:.4}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">VMEM latency (clocks, log scale); throughput per clock per CU</text></svg>",
+        f.left - 4.0,
+        f.top + 10.0,
+        ymax,
+        f.left - 4.0,
+        f.top + f.ph(),
+        f.x(0.5),
+        f.h - 1.0
+    );
+    s
+}
+
+fn blocks_table(o: &mut String, r: &AnalyzeReport) {
+    if r.blocks.is_empty() {
+        return;
+    }
+    o.push_str("<h2>Blocks</h2><table><tr><th>block</th><th>lines</th><th>per wave</th><th>clocks per execution</th><th>share</th><th>unit work per execution</th><th>dependency chain</th></tr>");
+    for b in &r.blocks {
+        let _ = write!(
+            o,
+            "<tr id=\"B{}\"><td>B{}{}</td><td><a href=\"#L{}\">{}-{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            b.id,
+            b.id,
+            b.label.as_ref().map_or(String::new(), |l| format!(" ({})", esc(l))),
+            b.lines[0],
+            b.lines[0],
+            b.lines[1],
+            b.executions,
+            b.clocks_per_execution,
+            (b.share * 150.0).round(),
+            100.0 * b.share,
+            work(&b.pressure),
+            b.dependency_chain.clocks,
+            b.dependency_chain.instructions
+        );
+    }
+    o.push_str("</table>");
+    if r.loops.is_empty() {
+        return;
+    }
+    o.push_str("<h2>Loops</h2><table><tr><th>loop</th><th>lines</th><th>depth</th><th>iterations per wave</th><th>clocks per iteration</th><th>share</th><th>unit work per iteration</th><th>dependency chain</th></tr>");
+    for l in &r.loops {
+        let _ = write!(
+            o,
+            "<tr><td>loop {}</td><td><a href=\"#L{}\">{}-{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            l.id,
+            l.lines[0],
+            l.lines[0],
+            l.lines[1],
+            l.depth,
+            l.iterations,
+            l.clocks_per_iteration,
+            100.0 * l.share,
+            work(&l.pressure),
+            l.dependency_chain.clocks,
+            l.dependency_chain.instructions
+        );
+    }
+    o.push_str("</table>");
+}
+
+fn work(p: &[crate::blocks::UnitWork]) -> String {
+    p.iter()
+        .take(3)
+        .map(|w| format!("{} {}", esc(&w.unit), w.clocks))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Heat: white to red with the share (full red at `full`).
+fn heat(v: f64, full: f64) -> String {
+    let f = (v / full).clamp(0.0, 1.0);
+    let g = (255.0 - 140.0 * f).round();
+    format!("rgb(255,{g},{g})")
+}
+
+fn listing(o: &mut String, r: &AnalyzeReport) {
+    let share = r.activity.as_ref().map(|a| &a.time_share);
+    let max_share = share
+        .map(|s| s.iter().copied().fold(0.0f64, f64::max))
+        .unwrap_or(0.0)
+        .max(1e-9);
+    // Cost share: the line's part of the unit work the model charges a
+    // wave (cost x executions), whatever the time it took.
+    let work =
+        |i: &crate::analyze_view::InstructionView| f64::from(i.cost_clocks) * i.executions as f64;
+    let total_work: f64 = r
+        .fetch_shader
+        .iter()
+        .chain(&r.instructions)
+        .map(work)
+        .sum::<f64>()
+        .max(1e-9);
+    let max_work = r
+        .fetch_shader
+        .iter()
+        .chain(&r.instructions)
+        .map(work)
+        .fold(0.0f64, f64::max)
+        .max(1e-9);
+    o.push_str("<h2>Listing</h2><p>Time share: the part of the waves' time spent on the line; cost share: its part of the unit work charged per wave (both as heat); stall: the part of the run in which a wave sat on it unable to issue it (red bar).</p><table class=\"code\"><tr><th>line</th><th>per wave</th><th>time share</th><th>cost share</th><th>stall</th><th>cost</th><th title=\"live VGPRs while it issues\">vgprs</th><th>instruction</th></tr>");
+    let mut anchored = std::collections::HashSet::new();
+    for i in r.fetch_shader.iter().chain(&r.instructions) {
+        let ts = match (share, i.line) {
+            (Some(s), l) if l > 0 => s.get(i.index).copied().unwrap_or(0.0),
+            _ => 0.0,
+        };
+        let id = if i.line > 0 && anchored.insert(i.line) {
+            format!(" id=\"L{}\"", i.line)
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            o,
+            "<tr{id}{}><td>{}</td><td>{}</td><td style=\"background:{}\">{}</td><td style=\"background:{}\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+            if i.wait { " class=\"wait\"" } else { "" },
+            if i.line > 0 { i.line.to_string() } else { "fetch".into() },
+            i.executions,
+            heat(ts, max_share),
+            if ts > 0.0 { format!("{:.1}%", 100.0 * ts) } else { String::new() },
+            heat(work(i), max_work),
+            if work(i) > 0.0 { format!("{:.1}%", 100.0 * work(i) / total_work) } else { String::new() },
+            (i.stall_rate * 120.0).round(),
+            if i.stall_rate > 0.0 { format!("{:.1}%", 100.0 * i.stall_rate) } else { String::new() },
+            if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
+            i.live_vgprs.map_or(String::new(), |v| v.to_string()),
+            esc(&i.cost_basis),
+            esc(&i.text)
+        );
+    }
+    o.push_str("</table>");
+}
+
+/// Escape for HTML text and attributes.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Heat colour of a share, for other drawings of the same page.
+pub fn heat_color(v: f64, full: f64) -> String {
+    heat(v, full)
+}
+
+/// The analyze page: [`page`] with the control-flow graph drawn when the
+/// report has block times.
+pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg) -> String {
+    let svg = (!r.blocks.is_empty()).then(|| crate::cfg_svg::cfg_svg(cfg, &r.blocks));
+    page(r, svg.as_deref())
+}
