@@ -683,8 +683,23 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
             if i.stall_rate > 0.0 { format!("{:.1}%", 100.0 * i.stall_rate) } else { String::new() },
             if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
             i.live_vgprs.map_or(String::new(), |v| v.to_string()),
-            esc(&i.cost_basis),
-            esc(&i.text)
+            esc(&match i.active_lanes {
+                Some(a) => format!("{}; {a:.1} active lanes", i.cost_basis),
+                None if i.drain => format!("{}; end-of-program drain", i.cost_basis),
+                None => i.cost_basis.clone(),
+            }),
+            if i.memory_note().is_empty() {
+                esc(&i.text)
+            } else {
+                format!("{}   ; {}", esc(&i.text), esc(&i.memory_note()))
+            }
+        );
+    }
+    if r.end_drain.implicit {
+        let _ = write!(
+            o,
+            "<tr class=\"wait\"><td>end</td><td>1</td><td></td><td></td><td>{}</td><td></td><td></td><td>(implicit end of program: drains outstanding memory and exports)</td></tr>",
+            if r.end_drain.stall_rate > 0.0 { format!("{:.1}%", 100.0 * r.end_drain.stall_rate) } else { String::new() }
         );
     }
     o.push_str("</table>");
