@@ -8,10 +8,13 @@
 //! is compiled into it. Chip variants inherit from a base (`base = "gcn"`)
 //! and override parameters. `--set NAME=VALUE` overrides one parameter.
 //!
-//! Invariants: every parameter has a non-empty source; every instruction
+//! Invariants: every parameter has a non-empty source and lies in its
+//! range (`data/ranges.toml`, [`ParamRange`]); every instruction
 //! class of shadersim-isa is mapped by every built-in model; unknown keys
 //! are errors that list the known ones.
 
+mod range;
 mod spec;
 
+pub use range::ParamRange;
 pub use spec::*;
