@@ -113,40 +113,34 @@ impl Simulation {
             },
         };
         let mut dispatch = DispatchConfig::new(stage);
+        // Every number is checked against its key's range (config.rs); the
+        // error points at the value in the hints file.
+        let ranged = |key: &str, v: &toml::Spanned<f64>| {
+            crate::config::check_dispatch(key, *v.get_ref())
+                .map_err(|m| HintsError::at(v.span(), m))
+        };
+        let whole = |key: &str, v: &toml::Spanned<u32>| {
+            crate::config::check_dispatch(key, f64::from(*v.get_ref()))
+                .map_err(|m| HintsError::at(v.span(), m))
+        };
         if let Some(v) = &d.waves {
+            whole("waves", v)?;
             dispatch.count = *v.get_ref();
-            if dispatch.count == 0 {
-                return Err(HintsError::at(v.span(), "waves must be at least 1").into());
-            }
         }
         if let Some(v) = &d.pixels_per_triangle {
+            ranged("pixels_per_triangle", v)?;
             dispatch.pixels_per_triangle = *v.get_ref();
-            if !(dispatch.pixels_per_triangle.is_finite() && dispatch.pixels_per_triangle > 0.0) {
-                return Err(HintsError::at(
-                    v.span(),
-                    "pixels_per_triangle must be a positive number",
-                )
-                .into());
-            }
         }
         if let Some(v) = &d.vertices_per_triangle {
+            ranged("vertices_per_triangle", v)?;
             dispatch.vertices_per_triangle = *v.get_ref();
-            if !(dispatch.vertices_per_triangle.is_finite() && dispatch.vertices_per_triangle > 0.0)
-            {
-                return Err(HintsError::at(
-                    v.span(),
-                    "vertices_per_triangle must be a positive number",
-                )
-                .into());
-            }
+        }
+        if let Some(v) = &d.vertex_inputs {
+            whole("vertex_inputs", v)?;
         }
         if let Some(v) = &d.workgroup_size {
+            whole("workgroup_size", v)?;
             dispatch.workgroup_size = *v.get_ref();
-            if dispatch.workgroup_size == 0 || dispatch.workgroup_size > 1024 {
-                return Err(
-                    HintsError::at(v.span(), "workgroup_size must be between 1 and 1024").into(),
-                );
-            }
         } else if let Some([x, y, z]) = program.declared.workgroup_size {
             dispatch.workgroup_size = x * y * z;
         }
@@ -155,16 +149,14 @@ impl Simulation {
             if *v.get_ref() == 0 || *v.get_ref() > slots {
                 return Err(HintsError::at(
                     v.span(),
-                    format!("waves_per_simd must be between 1 and {slots}"),
+                    format!("`waves_per_simd` must be a whole number from 1 to {slots} (the model's wave slots per SIMD)"),
                 )
                 .into());
             }
             dispatch.waves_per_simd = Some(*v.get_ref());
         }
         if let Some(v) = &d.cu_count {
-            if *v.get_ref() == 0 {
-                return Err(HintsError::at(v.span(), "cu_count must be at least 1").into());
-            }
+            whole("cu_count", v)?;
             arch.set("cu_count", &v.get_ref().to_string())?;
             if let Some(p) = arch.params.get_mut("cu_count") {
                 p.source = "[dispatch] cu_count in the hints file".into();
@@ -861,9 +853,8 @@ fn choose_wave_size(
     let wave32 = arch.param("supports_wave32").unwrap_or(0.0) != 0.0;
     if let Some(h) = hint {
         let w = *h.get_ref();
-        if w != 32 && w != 64 {
-            return Err(HintsError::at(h.span(), "wave_size must be 32 or 64").into());
-        }
+        crate::config::check_dispatch("wave_size", f64::from(w))
+            .map_err(|m| HintsError::at(h.span(), m))?;
         if w == 32 && !wave32 {
             return Err(HintsError::at(
                 h.span(),
