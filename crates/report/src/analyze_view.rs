@@ -54,6 +54,9 @@ pub struct AnalyzeReport {
     pub latency_tolerance: Option<LatencyView>,
     /// Decisions and defaults worth knowing.
     pub notes: Vec<String>,
+    /// What the run took by default because the hints said nothing (loops
+    /// that ran once, branches that went their default way).
+    pub defaults: DefaultsView,
     /// Dynamic VGPR mode, when on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic_vgpr: Option<DynamicVgprView>,
@@ -64,6 +67,17 @@ pub struct AnalyzeReport {
     pub fetch_shader: Vec<InstructionView>,
     /// One entry per static instruction, in program order.
     pub instructions: Vec<InstructionView>,
+}
+
+/// The defaults a run took, by source line (JSON `defaults`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DefaultsView {
+    /// Header lines of loops that ran once per entry by default.
+    pub loops_once: Vec<u32>,
+    /// Lines of if/else and skip branches left at their default (not taken).
+    pub branches_not_taken: Vec<u32>,
+    /// The same as sentences, as the text report prints them.
+    pub text: Vec<String>,
 }
 
 /// Throughput figures.
@@ -433,6 +447,11 @@ impl AnalyzeReport {
                 runs: l.runs,
             }),
             notes: sim.notes.clone(),
+            defaults: DefaultsView {
+                loops_once: sim.plan.defaults.loops_once.clone(),
+                branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
+                text: sim.plan.defaults.sentences(),
+            },
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
                 block: d.block,
                 slots: d.slots,
@@ -583,6 +602,9 @@ impl AnalyzeReport {
                 d.slots,
                 waits.join(", ")
             );
+        }
+        for d in &self.defaults.text {
+            let _ = writeln!(o, "  defaults           {d}");
         }
         for n in &self.notes {
             let _ = writeln!(o, "  note               {n}");

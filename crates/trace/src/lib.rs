@@ -8,10 +8,12 @@
 //! Invariants: every hint names something that exists (an error otherwise,
 //! with its position in the hints file); expansion always terminates.
 
+mod defaults;
 mod hints;
 mod template;
 mod tracer;
 
+pub use defaults::PlanDefaults;
 pub use hints::*;
 pub use template::hints_template;
 pub use tracer::*;

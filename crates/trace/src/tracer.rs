@@ -65,6 +65,8 @@ pub struct TracePlan {
     pub wave_iterations: HashMap<usize, Vec<u32>>,
     /// Bound on the trace length.
     pub max_instructions: u64,
+    /// What the hints left to defaults (filled by [`TracePlan::from_hints`]).
+    pub defaults: crate::PlanDefaults,
 }
 
 impl TracePlan {
@@ -79,6 +81,7 @@ impl TracePlan {
             drawn_iterations: HashMap::new(),
             seed: DEFAULT_SEED,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            defaults: crate::PlanDefaults::default(),
         }
     }
 
@@ -185,6 +188,7 @@ impl TracePlan {
                 }
             }
         }
+        let mut hinted_branches = std::collections::HashSet::new();
         for h in &hints.branches {
             let line = *h.line.get_ref();
             let copies = program.indices_at_line(line);
@@ -196,8 +200,11 @@ impl TracePlan {
             }
             for idx in copies {
                 plan.branch_hint(program, cfg, h, idx)?;
+                hinted_branches.insert(idx);
             }
         }
+        let hinted_loops = seen_loops.keys().copied().collect();
+        plan.defaults = crate::PlanDefaults::find(program, cfg, &hinted_loops, &hinted_branches);
         Ok(plan)
     }
 
