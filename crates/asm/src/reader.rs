@@ -81,11 +81,13 @@ pub fn read_program_text(
     let dialect = detect_dialect(text);
     let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let mut warnings = Vec::new();
+    let mut target_named = true;
     let target = match &options.target {
         Some(t) => Some(t.clone()),
         None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
+                target_named = false;
                 let guess = guess_target(text, dialect, aco_bare);
                 if let Some((t, line, why)) = &guess {
                     warnings.push(Warning {
@@ -103,6 +105,7 @@ pub fn read_program_text(
         dialect,
         gen,
         target,
+        target_named,
         table: InstrTable::builtin(),
         programs: Vec::new(),
         current: None,
@@ -579,6 +582,9 @@ struct LineReader<'a> {
     dialect: Dialect,
     gen: GfxGen,
     target: Option<Target>,
+    /// The target was named (option, file or default), not guessed: what
+    /// it lacks is an error, not a doubt about the guess.
+    target_named: bool,
     table: &'static InstrTable,
     programs: Vec<Program>,
     current: Option<Program>,
@@ -1351,12 +1357,31 @@ impl LineReader<'_> {
                 ),
             );
         } else if !inst.valid_for_gen
+            && self.target_named
+            && !inst
+                .info
+                .flags
+                .contains(shadersim_isa::table::InstrFlags::LLVM21)
+        {
+            // The file names its GPU and this generation has no such
+            // instruction: llvm-mc refuses it ("instruction not supported
+            // on this GPU"), so this is an error too.
+            return Err(self.error(
+                n,
+                col,
+                format!(
+                    "`{}` is not a {} instruction (the table lists it for gfx{})",
+                    inst.mnemonic, self.gen, inst.info.gens
+                ),
+            ));
+        } else if !inst.valid_for_gen
             && self.target.is_some()
             && !inst
                 .info
                 .flags
                 .contains(shadersim_isa::table::InstrFlags::LLVM21)
         {
+            // A guessed generation may be the wrong one: a warning.
             self.warn(
                 n,
                 col,
@@ -1365,6 +1390,21 @@ impl LineReader<'_> {
                     inst.mnemonic, self.gen, inst.info.gens
                 ),
             );
+        }
+        if inst.class().is_wait() {
+            // A wait field wider than its counter is refused as llvm-mc
+            // refuses it; the column is the field's.
+            if let Err(message) = inst.wait(self.gen) {
+                let field_col = message
+                    .split('`')
+                    .nth(1)
+                    .and_then(|field| trimmed.find(field))
+                    .unwrap_or(0);
+                if self.target_named {
+                    return Err(self.error(n, col + field_col, message));
+                }
+                self.warn(n, col + field_col, message);
+            }
         }
         self.ensure_program(n);
         let p = self.current.as_mut().expect("program open");

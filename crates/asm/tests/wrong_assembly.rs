@@ -1,0 +1,65 @@
+//! Issue 17 item 2: assembly that is wrong is an error at its column, as
+//! llvm-mc-22 refuses it (its messages are quoted in each test).
+
+use shadersim_asm::{read_program_text, AsmError, ReadOptions};
+
+fn read(target: Option<&str>, text: &str) -> Result<shadersim_asm::ProgramFile, AsmError> {
+    let opts = ReadOptions {
+        target: target.map(|t| t.parse().unwrap()),
+        ..Default::default()
+    };
+    read_program_text("f.s", text, &opts)
+}
+
+fn at(e: &AsmError) -> (u32, u32) {
+    let p = e.pos.expect("error has a position");
+    (p.line, p.column)
+}
+
+#[test]
+fn a_wait_field_beyond_its_counter_is_an_error_at_the_field() {
+    // gfx9's vmcnt is 6 bits (at most 63); llvm-mc-22 -mcpu=gfx900:
+    // "error: too large value for vmcnt".
+    let e = read(
+        Some("gfx900"),
+        "v_mov_b32 v0, 0\ns_waitcnt vmcnt(99)\ns_endpgm\n",
+    )
+    .unwrap_err();
+    assert_eq!(at(&e), (2, 11), "{e}");
+    assert!(e.message.contains("6 bits wide, at most 63"), "{e}");
+    // On gfx8 the field is 4 bits: 15 is the most.
+    let e = read(Some("gfx803"), "s_waitcnt vmcnt(16) lgkmcnt(0)\ns_endpgm\n").unwrap_err();
+    assert_eq!(at(&e), (1, 11), "{e}");
+    // In range, or saturating on purpose, it reads.
+    read(
+        Some("gfx900"),
+        "s_waitcnt vmcnt(63) lgkmcnt(15)\ns_endpgm\n",
+    )
+    .unwrap();
+    read(Some("gfx900"), "s_waitcnt vmcnt_sat(99)\ns_endpgm\n").unwrap();
+}
+
+#[test]
+fn a_wait_field_too_wide_for_a_guessed_target_is_a_warning() {
+    // Without a named GPU the generation is a guess; the field may fit the
+    // real one, so the reader warns at the field and reads on.
+    let f = read(None, "s_waitcnt vmcnt(99)\ns_endpgm\n").unwrap();
+    assert!(
+        f.warnings.iter().any(|w| w.message.contains("vmcnt")),
+        "{:?}",
+        f.warnings
+    );
+}
+
+#[test]
+fn an_instruction_the_named_generation_lacks_is_an_error() {
+    // The table lists v_dot2_f32_f16 for gfx9-12, so gfx8 has none;
+    // llvm-mc-22 -mcpu=gfx803: "error: instruction not supported on this GPU".
+    let e = read(
+        Some("gfx803"),
+        "v_mov_b32 v0, 0\n  v_dot2_f32_f16 v0, v1, v2, v3\ns_endpgm\n",
+    )
+    .unwrap_err();
+    assert_eq!(at(&e), (2, 3), "{e}");
+    assert!(e.message.contains("is not a gfx8 instruction"), "{e}");
+}
