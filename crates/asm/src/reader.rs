@@ -1391,6 +1391,31 @@ impl LineReader<'_> {
                 ),
             );
         }
+        // Too few operands for the mnemonic's shortest form (the table's
+        // operand counts): llvm-mc refuses the line, so does the reader.
+        // A `::` dual line is checked by halves.
+        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            if half.recognition == Recognition::Table {
+                // An instruction whose operand text the parser keeps whole
+                // (`s_waitcnt vmcnt(0)`, `s_clause 0x1`) has no operand
+                // list to count.
+                let kept_whole = half.operands.is_empty() && !half.operand_text.trim().is_empty();
+                let min = shadersim_isa::shape::min_operands(half.base_mnemonic());
+                if let (Some(min), false) = (min, kept_whole) {
+                    if half.operands.len() < min {
+                        return Err(self.error(
+                            n,
+                            col,
+                            format!(
+                                "too few operands: `{}` takes at least {min}, this line gives {}",
+                                half.mnemonic,
+                                half.operands.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         if inst.class().is_wait() {
             // A wait field wider than its counter is refused as llvm-mc
             // refuses it; the column is the field's.

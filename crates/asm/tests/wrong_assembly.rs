@@ -63,3 +63,31 @@ fn an_instruction_the_named_generation_lacks_is_an_error() {
     assert_eq!(at(&e), (2, 3), "{e}");
     assert!(e.message.contains("is not a gfx8 instruction"), "{e}");
 }
+
+#[test]
+fn too_few_operands_are_an_error_at_the_instruction() {
+    // The operand counts come from data/operand_counts.tsv (llvm-mc's
+    // shortest form): v_add_f32 takes dst, src0, src1; a global load takes
+    // its saddr or `off`. llvm-mc-22: "too few operands for instruction".
+    for (line, text) in [
+        (
+            "v_add_f32 v0, v1",
+            "`v_add_f32` takes at least 3, this line gives 2",
+        ),
+        ("v_add_f32_e32 v0, v1", "`v_add_f32_e32` takes at least 3"),
+        (
+            "global_load_dword v1, v[2:3]",
+            "`global_load_dword` takes at least 3",
+        ),
+    ] {
+        let e = read(Some("gfx900"), &format!("s_nop 0\n    {line}\ns_endpgm\n")).unwrap_err();
+        assert_eq!(at(&e), (2, 5), "{e}");
+        assert!(e.message.contains(text), "{e}");
+    }
+    // The whole forms read.
+    read(
+        Some("gfx900"),
+        "v_add_f32 v0, v1, v2\nglobal_load_dword v1, v[2:3], off\ns_endpgm\n",
+    )
+    .unwrap();
+}
