@@ -245,6 +245,39 @@ const TARGET_EVIDENCE: &[(&str, &str)] = &[
     ("v_add_i32", "gfx600"),
 ];
 
+/// Named constant sources a VALU op may read (LLVM's spelling).
+const NAMED_SOURCES: &[&str] = &[
+    "lds_direct",
+    "vccz",
+    "execz",
+    "scc",
+    "shared_base",
+    "shared_limit",
+    "private_base",
+    "private_limit",
+    "pops_exiting_wave_id",
+];
+
+/// Whether an operand's text is a plain name that names nothing: no
+/// relocation (`@`), expression or attribute syntax, not a named constant
+/// and not a symbol the file defines.
+fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
+    let t = text.trim_start_matches('-');
+    !t.is_empty()
+        && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !t.starts_with("src_")
+        && !NAMED_SOURCES.contains(&t)
+        && !symbols.contains_key(t)
+}
+
+/// Column (0-based) of operand `name` in an instruction's text: its first
+/// occurrence after the mnemonic.
+fn operand_column(text: &str, name: &str) -> usize {
+    let after = text.find(char::is_whitespace).unwrap_or(0);
+    text[after..].find(name).map_or(0, |i| after + i)
+}
+
 /// The processor a generation is guessed as.
 const GEN_TARGETS: [&str; 7] = [
     "gfx600", "gfx701", "gfx803", "gfx900", "gfx1030", "gfx1100", "gfx1200",
@@ -1414,6 +1447,29 @@ impl LineReader<'_> {
                         ));
                     }
                 }
+            }
+        }
+        // A VALU source that is a bare name (`banana`): no register,
+        // constant or symbol of this file. llvm-mc-22 would accept it as an
+        // external symbol (a literal the linker fills), but no compiler
+        // prints a VALU operand so and no link could resolve it here: an
+        // error at the operand rather than a silent literal.
+        if inst.class().is_valu() {
+            let unknown = inst.operands.iter().find_map(|o| match o {
+                Operand::Symbol(t) | Operand::Text(t) if is_bare_unknown_name(t, &self.symbols) => {
+                    Some(t.clone())
+                }
+                _ => None,
+            });
+            if let Some(name) = unknown {
+                let at = operand_column(trimmed, &name);
+                return Err(self.error(
+                    n,
+                    col + at,
+                    format!(
+                        "unknown operand `{name}`: not a register, a constant or a symbol of this file"
+                    ),
+                ));
             }
         }
         if inst.class().is_wait() {

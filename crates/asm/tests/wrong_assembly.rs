@@ -91,3 +91,19 @@ fn too_few_operands_are_an_error_at_the_instruction() {
     )
     .unwrap();
 }
+
+#[test]
+fn an_unknown_valu_operand_is_an_error_at_the_operand() {
+    // llvm-mc-22 accepts `banana` silently as an external symbol (a 32-bit
+    // literal the linker fills); no compiler prints a VALU source so, and
+    // simulating it as a literal would hide a typo: an error at its column.
+    let e = read(Some("gfx900"), "v_add_f32_e32 v2, banana, v1\ns_endpgm\n").unwrap_err();
+    assert_eq!(at(&e), (1, 19), "{e}");
+    assert!(e.message.contains("unknown operand `banana`"), "{e}");
+    // Relocations, named constants and symbols the file defines read.
+    read(
+        Some("gfx900"),
+        ".set k, 4\nv_mov_b32 v0, src_shared_base\nv_add_f32 v0, k, v1\ns_endpgm\n",
+    )
+    .unwrap();
+}
