@@ -97,3 +97,43 @@ fn a_branch_left_at_its_default_is_listed_until_hinted() {
     let text = analyze(IF_ELSE, "text", Some(hints.to_str().unwrap()));
     assert!(!text.contains("by default"), "{text}");
 }
+
+/// A key that is accepted must be simulated: a compute-only or vertex-only
+/// dispatch key on another stage is refused at its position, not ignored.
+#[test]
+fn keys_that_would_change_nothing_are_refused() {
+    for (text, key) in [
+        (
+            "[dispatch]\nstage = \"pixel\"\nworkgroup_size = 128\n",
+            "workgroup_size",
+        ),
+        (
+            "[dispatch]\nstage = \"compute\"\nvertex_inputs = 2\n",
+            "vertex_inputs",
+        ),
+    ] {
+        let hints = temp_file(&format!("{key}.toml"), text);
+        let o = shadersim(&["analyze", NESTED, "--hints", hints.to_str().unwrap()]);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(
+            e.contains(":3:") && e.contains(&format!("{key} applies to")),
+            "{e}"
+        );
+    }
+    // From the command line it is a usage error.
+    let o = shadersim(&[
+        "analyze",
+        NESTED,
+        "--set",
+        "stage=pixel",
+        "--set",
+        "workgroup_size=128",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

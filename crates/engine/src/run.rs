@@ -162,8 +162,14 @@ impl Simulation {
                 p.source = "[dispatch] cu_count in the hints file".into();
             }
         }
-        if stage != Stage::Compute && d.workgroup_size.is_some() {
-            notes.push("workgroup_size applies to compute shaders only; ignored".into());
+        // A key that would change nothing is refused, not ignored: the user
+        // meant something the run would not do.
+        if let (Some(v), false) = (&d.workgroup_size, stage == Stage::Compute) {
+            return Err(HintsError::at(
+                v.span(),
+                format!("workgroup_size applies to compute shaders only, and this one runs as a {} shader", stage.name()),
+            )
+            .into());
         }
         // Seed 004 assumption 4: a vertex shader calls a fetch shader
         // (`s_swappc` at its entry). Real LLVM and RADV vertex shaders fetch
@@ -177,9 +183,12 @@ impl Simulation {
             .any(|s| s.inst.class() == InstrClass::Call);
         let vertex_inputs = match (&d.vertex_inputs, stage) {
             (Some(v), Stage::Vertex) => *v.get_ref(),
-            (Some(_), _) => {
-                notes.push("vertex_inputs applies to vertex shaders only; ignored".into());
-                0
+            (Some(v), _) => {
+                return Err(HintsError::at(
+                    v.span(),
+                    format!("vertex_inputs applies to vertex shaders only, and this one runs as a {} shader", stage.name()),
+                )
+                .into());
             }
             (None, Stage::Vertex) if calls_fetch => {
                 notes.push(
