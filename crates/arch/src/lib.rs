@@ -8,12 +8,15 @@
 //! is compiled into it. Chip variants inherit from a base (`base = "gcn"`)
 //! and override parameters. `--set NAME=VALUE` overrides one parameter.
 //!
-//! Invariants: every parameter has a non-empty source; every instruction
+//! Invariants: every parameter has a non-empty source and lies in its
+//! range (`data/ranges.toml`, [`ParamRange`]); every instruction
 //! class of shadersim-isa is mapped by every built-in model; unknown keys
 //! are errors that list the known ones.
 
 mod cache;
+mod range;
 mod spec;
 
 pub use cache::{CacheLevelSpec, CacheSpec};
+pub use range::ParamRange;
 pub use spec::*;

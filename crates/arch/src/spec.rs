@@ -26,7 +26,9 @@ pub struct Param {
     /// The value.
     pub value: f64,
     /// Where the value comes from (a seed, an AMD document, a measurement,
-    /// or "assumption: ...").
+    /// or "assumption: ..."). Optional in a user's model file (it then
+    /// names the file); required in the built-in models.
+    #[serde(default)]
     pub source: String,
 }
 
@@ -138,9 +140,11 @@ pub struct IssueSpec {
 #[serde(deny_unknown_fields)]
 struct ArchFile {
     base: Option<String>,
-    name: String,
-    description: String,
-    isa: String,
+    // Optional in a file with a `base` (inherited; a user file's name
+    // defaults to the file's stem), required without one.
+    name: Option<String>,
+    description: Option<String>,
+    isa: Option<String>,
     #[serde(default)]
     params: BTreeMap<String, Param>,
     issue: Option<IssueSpec>,
@@ -281,8 +285,15 @@ impl ArchSpec {
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).
+    /// Every parameter needs its `source`.
     pub fn from_toml(file: &str, text: &str) -> Result<ArchSpec, ArchError> {
-        let parsed: ArchFile = toml::from_str(text).map_err(|e| {
+        ArchSpec::parse_file(file, text, false)
+    }
+
+    /// Parse a model; `user`: a parameter without a source is sourced to
+    /// the file. A parameter outside its range is an error at its line.
+    fn parse_file(file: &str, text: &str, user: bool) -> Result<ArchSpec, ArchError> {
+        let mut parsed: ArchFile = toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
             ArchError::Parse {
                 file: file.to_string(),
@@ -291,11 +302,44 @@ impl ArchSpec {
                 message: e.message().trim().to_string(),
             }
         })?;
-        let mut spec = match &parsed.base {
+        let missing = |key: &str| ArchError::Parse {
+            file: file.to_string(),
+            line: 1,
+            column: 1,
+            message: format!("a model without `base` needs `{key}`"),
+        };
+        if parsed.base.is_none() {
+            for (key, v) in [
+                ("name", &parsed.name),
+                ("description", &parsed.description),
+                ("isa", &parsed.isa),
+            ] {
+                if v.is_none() {
+                    return Err(missing(key));
+                }
+            }
+        }
+        for (name, p) in &mut parsed.params {
+            if user && p.source.trim().is_empty() {
+                p.source = format!("model file {file}");
+            }
+            let rule = crate::ParamRange::of(name);
+            if !rule.contains(p.value) {
+                let (line, column) = param_position(text, name);
+                return Err(ArchError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message: format!("`{name}` = {} is out of range: it must be {rule}", p.value),
+                });
+            }
+        }
+        let base_name = parsed.base.clone();
+        let mut spec = match &base_name {
             Some(base) => {
-                if base == &parsed.name {
+                if Some(base) == parsed.name.as_ref() {
                     return Err(ArchError::Invalid {
-                        name: parsed.name.clone(),
+                        name: base.clone(),
                         message: "a model cannot be its own base".into(),
                     });
                 }
@@ -310,7 +354,7 @@ impl ArchSpec {
                 },
                 params: BTreeMap::new(),
                 issue: parsed.issue.clone().ok_or_else(|| ArchError::Invalid {
-                    name: parsed.name.clone(),
+                    name: parsed.name.clone().unwrap_or_default(),
                     message: "a model without `base` needs an [issue] table".into(),
                 })?,
                 units: BTreeMap::new(),
@@ -319,17 +363,27 @@ impl ArchSpec {
                 cache: None,
             },
         };
-        spec.name = parsed.name.clone();
-        spec.description = parsed.description;
-        spec.isa = parsed
-            .isa
-            .parse()
-            .map_err(
-                |e: shadersim_isa::target::UnknownTarget| ArchError::Invalid {
-                    name: parsed.name.clone(),
-                    message: e.to_string(),
-                },
-            )?;
+        spec.name = match parsed.name {
+            Some(n) => n,
+            None => std::path::Path::new(file)
+                .file_stem()
+                .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned()),
+        };
+        if let Some(d) = parsed.description {
+            spec.description = d;
+        } else if let Some(base) = &base_name {
+            spec.description = format!("{base} with the changes of {file}");
+        }
+        if let Some(isa) = parsed.isa {
+            spec.isa = isa
+                .parse()
+                .map_err(
+                    |e: shadersim_isa::target::UnknownTarget| ArchError::Invalid {
+                        name: spec.name.clone(),
+                        message: e.to_string(),
+                    },
+                )?;
+        }
         spec.params.extend(parsed.params);
         if let Some(issue) = parsed.issue {
             spec.issue = issue;
@@ -346,6 +400,13 @@ impl ArchSpec {
         Ok(spec)
     }
 
+    /// Parse a user's model file: as [`ArchSpec::from_toml`], but a
+    /// parameter without a `source` is sourced to the file itself (a user
+    /// writes `base = "gcn"` and only the numbers they change).
+    pub fn from_user_toml(file: &str, text: &str) -> Result<ArchSpec, ArchError> {
+        ArchSpec::parse_file(file, text, true)
+    }
+
     /// Load `--arch` (a built-in name or a path to a `.toml` file) and
     /// apply `--set` overrides.
     pub fn load(arch: &str, overrides: &[(String, String)]) -> Result<ArchSpec, ArchError> {
@@ -354,7 +415,7 @@ impl ArchSpec {
                 name: arch.to_string(),
                 message: format!("cannot read: {e}"),
             })?;
-            ArchSpec::from_toml(arch, &text)?
+            ArchSpec::from_user_toml(arch, &text)?
         } else {
             ArchSpec::builtin(arch)?
         };
@@ -366,35 +427,35 @@ impl ArchSpec {
 
     /// Override one parameter (`--set NAME=VALUE`).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ArchError> {
+        if !self.params.contains_key(key) {
+            return Err(ArchError::Override(format!(
+                "--set {key}: no such parameter in `{}`; known parameters: {}",
+                self.name,
+                self.params.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        // Value errors name this parameter's rule, nothing else.
+        let rule = crate::ParamRange::of(key);
         let v: f64 = value
             .trim()
             .parse()
             .ok()
-            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+            .filter(|v: &f64| rule.contains(*v))
             .ok_or_else(|| {
-                ArchError::Override(format!(
-                    "--set {key}={value}: the value must be a non-negative number"
-                ))
+                ArchError::Override(format!("--set {key}={value}: `{key}` must be {rule}"))
             })?;
-        match self.params.get_mut(key) {
-            Some(p) => {
-                p.value = v;
-                p.source = "--set on the command line".into();
-                // Setting the flat latency asks for the seed's model: one
-                // latency for every request, no hierarchy.
-                if let Some(c) = &mut self.cache {
-                    if c.flat_latency == key {
-                        c.enabled = false;
-                    }
+        if let Some(p) = self.params.get_mut(key) {
+            p.value = v;
+            p.source = "--set on the command line".into();
+            // Setting the flat latency asks for the seed's model: one
+            // latency for every request, no hierarchy.
+            if let Some(c) = &mut self.cache {
+                if c.flat_latency == key {
+                    c.enabled = false;
                 }
-                self.validate()
             }
-            None => Err(ArchError::Override(format!(
-                "--set {key}: no such parameter in `{}`; known parameters: {}",
-                self.name,
-                self.params.keys().cloned().collect::<Vec<_>>().join(", ")
-            ))),
         }
+        self.validate()
     }
 
     /// A parameter's value.
@@ -450,10 +511,12 @@ impl ArchSpec {
             if p.source.trim().is_empty() {
                 return Err(self.invalid(format!("parameter `{name}` has no source")));
             }
-            if !p.value.is_finite() || p.value < 0.0 {
-                return Err(
-                    self.invalid(format!("parameter `{name}` must be a non-negative number"))
-                );
+            let rule = crate::ParamRange::of(name);
+            if !rule.contains(p.value) {
+                return Err(self.invalid(format!(
+                    "parameter `{name}` = {} is out of range: it must be {rule}",
+                    p.value
+                )));
             }
         }
         for (uname, u) in &self.units {
@@ -549,6 +612,22 @@ impl ArchSpec {
             .filter(|c| self.class(*c).is_none())
             .collect()
     }
+}
+
+/// Line and column of the value of parameter `name` in a model file (the
+/// first line that starts with `name =`), or 1:1.
+fn param_position(text: &str, name: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix(name) {
+            if rest.trim_start().starts_with('=') {
+                let indent = line.len() - t.len();
+                let col = line.find("value").map_or(indent + 1, |c| c + 1);
+                return (i + 1, col);
+            }
+        }
+    }
+    (1, 1)
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {

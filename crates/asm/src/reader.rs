@@ -81,11 +81,13 @@ pub fn read_program_text(
     let dialect = detect_dialect(text);
     let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let mut warnings = Vec::new();
+    let mut target_named = true;
     let target = match &options.target {
         Some(t) => Some(t.clone()),
         None => match declared_target(text).or_else(|| options.default_target.clone()) {
             Some(t) => Some(t),
             None => {
+                target_named = false;
                 let guess = guess_target(text, dialect, aco_bare);
                 if let Some((t, line, why)) = &guess {
                     warnings.push(Warning {
@@ -103,6 +105,7 @@ pub fn read_program_text(
         dialect,
         gen,
         target,
+        target_named,
         table: InstrTable::builtin(),
         programs: Vec::new(),
         current: None,
@@ -241,6 +244,39 @@ const TARGET_EVIDENCE: &[(&str, &str)] = &[
     ("v_add_u32", "gfx900"),
     ("v_add_i32", "gfx600"),
 ];
+
+/// Named constant sources a VALU op may read (LLVM's spelling).
+const NAMED_SOURCES: &[&str] = &[
+    "lds_direct",
+    "vccz",
+    "execz",
+    "scc",
+    "shared_base",
+    "shared_limit",
+    "private_base",
+    "private_limit",
+    "pops_exiting_wave_id",
+];
+
+/// Whether an operand's text is a plain name that names nothing: no
+/// relocation (`@`), expression or attribute syntax, not a named constant
+/// and not a symbol the file defines.
+fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
+    let t = text.trim_start_matches('-');
+    !t.is_empty()
+        && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !t.starts_with("src_")
+        && !NAMED_SOURCES.contains(&t)
+        && !symbols.contains_key(t)
+}
+
+/// Column (0-based) of operand `name` in an instruction's text: its first
+/// occurrence after the mnemonic.
+fn operand_column(text: &str, name: &str) -> usize {
+    let after = text.find(char::is_whitespace).unwrap_or(0);
+    text[after..].find(name).map_or(0, |i| after + i)
+}
 
 /// The processor a generation is guessed as.
 const GEN_TARGETS: [&str; 7] = [
@@ -579,6 +615,9 @@ struct LineReader<'a> {
     dialect: Dialect,
     gen: GfxGen,
     target: Option<Target>,
+    /// The target was named (option, file or default), not guessed: what
+    /// it lacks is an error, not a doubt about the guess.
+    target_named: bool,
     table: &'static InstrTable,
     programs: Vec<Program>,
     current: Option<Program>,
@@ -1351,12 +1390,31 @@ impl LineReader<'_> {
                 ),
             );
         } else if !inst.valid_for_gen
+            && self.target_named
+            && !inst
+                .info
+                .flags
+                .contains(shadersim_isa::table::InstrFlags::LLVM21)
+        {
+            // The file names its GPU and this generation has no such
+            // instruction: llvm-mc refuses it ("instruction not supported
+            // on this GPU"), so this is an error too.
+            return Err(self.error(
+                n,
+                col,
+                format!(
+                    "`{}` is not a {} instruction (the table lists it for gfx{})",
+                    inst.mnemonic, self.gen, inst.info.gens
+                ),
+            ));
+        } else if !inst.valid_for_gen
             && self.target.is_some()
             && !inst
                 .info
                 .flags
                 .contains(shadersim_isa::table::InstrFlags::LLVM21)
         {
+            // A guessed generation may be the wrong one: a warning.
             self.warn(
                 n,
                 col,
@@ -1365,6 +1423,69 @@ impl LineReader<'_> {
                     inst.mnemonic, self.gen, inst.info.gens
                 ),
             );
+        }
+        // Too few operands for the mnemonic's shortest form (the table's
+        // operand counts): llvm-mc refuses the line, so does the reader.
+        // A `::` dual line is checked by halves.
+        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            if half.recognition == Recognition::Table {
+                // An instruction whose operand text the parser keeps whole
+                // (`s_waitcnt vmcnt(0)`, `s_clause 0x1`) has no operand
+                // list to count.
+                let kept_whole = half.operands.is_empty() && !half.operand_text.trim().is_empty();
+                let min = shadersim_isa::shape::min_operands(half.base_mnemonic());
+                if let (Some(min), false) = (min, kept_whole) {
+                    if half.operands.len() < min {
+                        return Err(self.error(
+                            n,
+                            col,
+                            format!(
+                                "too few operands: `{}` takes at least {min}, this line gives {}",
+                                half.mnemonic,
+                                half.operands.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // A VALU source that is a bare name (`banana`): no register,
+        // constant or symbol of this file. llvm-mc-22 would accept it as an
+        // external symbol (a literal the linker fills), but no compiler
+        // prints a VALU operand so and no link could resolve it here: an
+        // error at the operand rather than a silent literal.
+        if inst.class().is_valu() {
+            let unknown = inst.operands.iter().find_map(|o| match o {
+                Operand::Symbol(t) | Operand::Text(t) if is_bare_unknown_name(t, &self.symbols) => {
+                    Some(t.clone())
+                }
+                _ => None,
+            });
+            if let Some(name) = unknown {
+                let at = operand_column(trimmed, &name);
+                return Err(self.error(
+                    n,
+                    col + at,
+                    format!(
+                        "unknown operand `{name}`: not a register, a constant or a symbol of this file"
+                    ),
+                ));
+            }
+        }
+        if inst.class().is_wait() {
+            // A wait field wider than its counter is refused as llvm-mc
+            // refuses it; the column is the field's.
+            if let Err(message) = inst.wait(self.gen) {
+                let field_col = message
+                    .split('`')
+                    .nth(1)
+                    .and_then(|field| trimmed.find(field))
+                    .unwrap_or(0);
+                if self.target_named {
+                    return Err(self.error(n, col + field_col, message));
+                }
+                self.warn(n, col + field_col, message);
+            }
         }
         self.ensure_program(n);
         let p = self.current.as_mut().expect("program open");

@@ -162,7 +162,9 @@ fn rates_can_be_overridden() {
 }
 
 #[test]
-fn bad_input_exits_1_with_a_clear_message() {
+fn bad_option_values_exit_2_with_a_clear_message() {
+    // Issue 17 item 5: every input of `coalesce` is an option value, so a
+    // bad one is a usage error (exit 2), like clap's own.
     let cases: &[(&[&str], &str)] = &[
         (
             &["--op", "buffer_load_dword", "--pattern", "stride:4k"],
@@ -255,7 +257,7 @@ fn bad_input_exits_1_with_a_clear_message() {
         let output = coalesce(args);
         assert_eq!(
             output.status.code(),
-            Some(1),
+            Some(2),
             "{args:?}: {}",
             stderr(&output)
         );

@@ -165,3 +165,46 @@ fn bad_usage_exits_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
     }
 }
+
+/// Issue 17 item 5: node counts are whole numbers (no `9.00 instance
+/// nodes`), and a stack of 0 entries is refused, not run as 1.
+#[test]
+fn counts_print_as_integers_and_stack_0_is_refused() {
+    let scene = temp("counts.toml", SCENE);
+    let (code, out, err) = shadersim(&[
+        "rt",
+        scene.to_str().unwrap(),
+        "--rays",
+        "primary:8x8",
+        "--arch",
+        "rdna4",
+        "--bvh",
+        "bvh8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for row in [
+        "box nodes",
+        "  with OBB",
+        "triangle/primitive nodes",
+        "instance nodes",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{row} ")))
+            .unwrap_or_else(|| panic!("no `{row}` row: {out}"));
+        for cell in line[row.len()..].split_whitespace() {
+            assert!(cell.parse::<u64>().is_ok(), "{row}: `{cell}` in {line}");
+        }
+    }
+    // Two instances of one mesh: 2 instance nodes, printed as `2`.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("instance nodes") && l.split_whitespace().nth(2) == Some("2")),
+        "{out}"
+    );
+    for stack in ["0", "65"] {
+        let (code, _, err) = shadersim(&["rt", scene.to_str().unwrap(), "--stack", stack]);
+        assert_eq!(code, 2, "--stack {stack}: {err}");
+        assert!(err.contains("--stack"), "{err}");
+    }
+}

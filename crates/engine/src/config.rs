@@ -96,3 +96,41 @@ impl DispatchConfig {
         })
     }
 }
+
+/// Most waves (or workgroups) one run simulates: an assumption that keeps a
+/// run short (the statistics settle long before).
+pub const MAX_WAVES: u32 = 100_000;
+
+/// The valid range of a `[dispatch]` key given as a number (in a hints file
+/// or with `--set`), or `None` for keys that are not numbers (`stage`) or
+/// that no range describes. `waves_per_simd` is further capped by the
+/// model's wave slots.
+pub fn dispatch_range(key: &str) -> Option<shadersim_arch::ParamRange> {
+    use shadersim_arch::ParamRange;
+    Some(match key {
+        "waves" => ParamRange::whole(1, MAX_WAVES, "waves or workgroups to simulate"),
+        "pixels_per_triangle" => ParamRange::real(0.01, 1.0e7, "average triangle size in pixels"),
+        "vertices_per_triangle" => ParamRange::real(
+            0.01,
+            3.0,
+            "new vertices per triangle after the post-transform cache; 3 = no reuse",
+        ),
+        "vertex_inputs" => ParamRange::whole(0, 32, "input elements of the fetch shader"),
+        "workgroup_size" => ParamRange::whole(1, 1024, "threads per workgroup"),
+        "waves_per_simd" => ParamRange::whole(1, 64, "a cap on waves per SIMD"),
+        "wave_size" => ParamRange {
+            power_of_two: true,
+            ..ParamRange::whole(32, 64, "AMD waves are 32 or 64 lanes")
+        },
+        "cu_count" => shadersim_arch::ParamRange::of("cu_count").clone(),
+        _ => return None,
+    })
+}
+
+/// Check a dispatch value against [`dispatch_range`]: `Err` is the rule.
+pub fn check_dispatch(key: &str, value: f64) -> Result<(), String> {
+    match dispatch_range(key) {
+        Some(r) if !r.contains(value) => Err(format!("`{key}` must be {r}")),
+        _ => Ok(()),
+    }
+}

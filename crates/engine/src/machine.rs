@@ -624,10 +624,17 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         if let Some(Reverse(e)) = self.events.peek() {
             t = t.min(e.time);
         }
+        // A unit that freed up, or a wave that woke, less than one issue
+        // interval ago has not yet been seen by every SIMD's turn (a cost
+        // that is not a multiple of the interval frees a unit between
+        // turns): that is not a deadlock, the next clock may issue.
+        let recent = |x: u64| x <= now && x + self.interval > now;
         for u in &self.units {
             for &f in &u.free_at {
                 if f > now {
                     t = t.min(f);
+                } else if recent(f) {
+                    t = t.min(now + 1);
                 }
             }
         }
@@ -635,6 +642,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             let r = self.waves[w as usize].ready_at;
             if r > now {
                 t = t.min(r);
+            } else if recent(r) {
+                t = t.min(now + 1);
             }
         }
         let pending = self.groups_started < self.total_groups || self.launching_group.is_some();

@@ -318,9 +318,14 @@ fn barriers_hold_a_workgroup_together() {
 
 #[test]
 fn waves_that_can_never_progress_are_reported() {
-    // A model whose VMEM unit accepts nothing from a wave.
+    // A model whose VMEM unit accepts nothing from a wave (`--set` refuses
+    // 0, outside the parameter's range, so the value is written directly:
+    // the deadlock detector must still catch what a library caller builds).
     let text = "buffer_load_dword v0, v1, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
-    let err = sim(text, ONE_WAVE, &[("vmem_wave_in_flight", "0")])
+    let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.params.get_mut("vmem_wave_in_flight").unwrap().value = 0.0;
+    let err = Simulation::prepare(&program(text), arch, &Hints::parse(ONE_WAVE).unwrap())
+        .unwrap()
         .run()
         .unwrap_err();
     let msg = err.to_string();

@@ -605,7 +605,17 @@ impl Instruction {
             let v = parse_int(value)
                 .and_then(|v| u32::try_from(v).ok())
                 .ok_or_else(|| format!("bad count in `{word}`"))?;
-            spec.set(counter, v.min(counter.max_value(gen)));
+            let max = counter.max_value(gen);
+            // `vmcnt_sat(99)` asks for the largest count; a plain field
+            // beyond its width is an error (llvm-mc: "too large value").
+            if v > max && !name.ends_with("_sat") {
+                return Err(format!(
+                    "`{word}`: the {gen} {} field is {} bits wide, at most {max}",
+                    counter.name(),
+                    counter.bits(gen)
+                ));
+            }
+            spec.set(counter, v.min(max));
         }
         Ok(spec)
     }

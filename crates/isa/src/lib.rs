@@ -6,6 +6,7 @@
 //! * [`operand`]: registers, ranges, constants and modifiers.
 //! * [`waitcnt`]: wait counters, their encodings per generation, and which
 //!   operations increment them.
+//! * [`shape`]: the fewest operands each mnemonic takes.
 //! * [`instr`]: one parsed instruction and the facts derived from it.
 //!
 //! Invariants: this crate does no I/O; every fact about a mnemonic comes
@@ -16,6 +17,7 @@ pub mod class;
 pub mod gen_encoding;
 pub mod instr;
 pub mod operand;
+pub mod shape;
 pub mod table;
 pub mod target;
 pub mod waitcnt;

@@ -71,6 +71,9 @@ pub struct AnalyzeReport {
     pub cache: Option<CacheView>,
     /// Decisions and defaults worth knowing.
     pub notes: Vec<String>,
+    /// What the run took by default because the hints said nothing (loops
+    /// that ran once, branches that went their default way).
+    pub defaults: DefaultsView,
     /// Dynamic VGPR mode, when on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic_vgpr: Option<DynamicVgprView>,
@@ -133,6 +136,17 @@ pub struct EndDrainView {
     /// The program has no `s_endpgm` on its path (an LLVM graphics
     /// function returning to its epilog): the drain is implicit.
     pub implicit: bool,
+}
+
+/// The defaults a run took, by source line (JSON `defaults`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DefaultsView {
+    /// Header lines of loops that ran once per entry by default.
+    pub loops_once: Vec<u32>,
+    /// Lines of if/else and skip branches left at their default (not taken).
+    pub branches_not_taken: Vec<u32>,
+    /// The same as sentences, as the text report prints them.
+    pub text: Vec<String>,
 }
 
 /// Throughput figures.
@@ -690,6 +704,11 @@ impl AnalyzeReport {
                 curve: l.curve.iter().map(|&(x, t)| (x, round(t))).collect(),
             }),
             notes: sim.notes.clone(),
+            defaults: DefaultsView {
+                loops_once: sim.plan.defaults.loops_once.clone(),
+                branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
+                text: sim.plan.defaults.sentences(),
+            },
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
                 block: d.block,
                 slots: d.slots,
@@ -951,6 +970,9 @@ impl AnalyzeReport {
                 d.slots,
                 waits.join(", ")
             );
+        }
+        for d in &self.defaults.text {
+            let _ = writeln!(o, "  defaults           {d}");
         }
         for n in &self.notes {
             let _ = writeln!(o, "  note               {n}");

@@ -232,6 +232,15 @@ fn utilization_json() -> Value {
     })
 }
 
+/// A count (nodes, bytes): a whole number, shortened only when large.
+fn fmt_count(v: usize) -> String {
+    if v >= 10_000 {
+        fmt_num(v as f64)
+    } else {
+        v.to_string()
+    }
+}
+
 fn fmt_num(v: f64) -> String {
     if v >= 1e9 {
         format!("{:.2}G", v / 1e9)
@@ -279,21 +288,24 @@ pub fn to_text(
     let _ = writeln!(s);
     type Row<'a> = (&'a str, Box<dyn Fn(&LayoutRun) -> String + 'a>);
     let rows: Vec<Row> = vec![
-        ("BVH bytes", Box::new(|r| fmt_num(r.bvh_bytes as f64))),
+        ("BVH bytes", Box::new(|r| fmt_count(r.bvh_bytes as usize))),
         (
             "box nodes",
             Box::new(|r| {
-                fmt_num((r.nodes.box_fp32 + r.nodes.box_fp16 + r.nodes.box_quantized) as f64)
+                fmt_count((r.nodes.box_fp32 + r.nodes.box_fp16 + r.nodes.box_quantized) as usize)
             }),
         ),
-        ("  with OBB", Box::new(|r| fmt_num(r.nodes.with_obb as f64))),
+        (
+            "  with OBB",
+            Box::new(|r| fmt_count(r.nodes.with_obb as usize)),
+        ),
         (
             "triangle/primitive nodes",
-            Box::new(|r| fmt_num((r.nodes.triangle_pair + r.nodes.primitive) as f64)),
+            Box::new(|r| fmt_count((r.nodes.triangle_pair + r.nodes.primitive) as usize)),
         ),
         (
             "instance nodes",
-            Box::new(|r| fmt_num(r.nodes.instance as f64)),
+            Box::new(|r| fmt_count(r.nodes.instance as usize)),
         ),
         ("depth", Box::new(|r| r.depth.to_string())),
         ("SAH cost", Box::new(|r| format!("{:.2}", r.sah_cost.0))),

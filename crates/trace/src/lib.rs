@@ -8,11 +8,13 @@
 //! Invariants: every hint names something that exists (an error otherwise,
 //! with its position in the hints file); expansion always terminates.
 
+mod defaults;
 mod hints;
 mod lanes;
 mod template;
 mod tracer;
 
+pub use defaults::PlanDefaults;
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};
 pub use template::hints_template;

@@ -70,6 +70,8 @@ pub struct TracePlan {
     pub lane_branches: HashMap<usize, crate::lanes::LaneBranch>,
     /// Lanes per wave, for lane draws (the run sets it; default 64).
     pub wave_lanes: u32,
+    /// What the hints left to defaults (filled by [`TracePlan::from_hints`]).
+    pub defaults: crate::PlanDefaults,
 }
 
 impl TracePlan {
@@ -86,6 +88,7 @@ impl TracePlan {
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
             lane_branches: HashMap::new(),
             wave_lanes: 64,
+            defaults: crate::PlanDefaults::default(),
         }
     }
 
@@ -192,6 +195,7 @@ impl TracePlan {
                 }
             }
         }
+        let mut hinted_branches = std::collections::HashSet::new();
         for h in &hints.branches {
             let line = *h.line.get_ref();
             let copies = program.indices_at_line(line);
@@ -203,8 +207,11 @@ impl TracePlan {
             }
             for idx in copies {
                 plan.branch_hint(program, cfg, h, idx)?;
+                hinted_branches.insert(idx);
             }
         }
+        let hinted_loops = seen_loops.keys().copied().collect();
+        plan.defaults = crate::PlanDefaults::find(program, cfg, &hinted_loops, &hinted_branches);
         Ok(plan)
     }
 

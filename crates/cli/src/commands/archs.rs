@@ -70,7 +70,7 @@ pub fn run(args: Args) -> CliResult {
             }
         }
         Some(name) => {
-            let spec = ArchSpec::load(name, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
+            let spec = crate::commands::prepare::load_arch(name)?;
             out += &format!("{}: {}\n", spec.name, spec.description);
             for (k, p) in &spec.params {
                 out += &format!("{k:<30} {:>10}  {}\n", p.value, p.source);

@@ -125,7 +125,7 @@ fn analyze_corpus(args: &Args) -> CliResult {
     }
     let chosen = match &args.arch {
         Some(a) => {
-            let mut spec = ArchSpec::load(a, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
+            let mut spec = crate::commands::prepare::load_arch(a)?;
             for (k, v) in &sets {
                 spec.set(k, v).map_err(|e| CliError::Usage(e.to_string()))?;
             }

@@ -1,9 +1,10 @@
 //! `shadersim coalesce`: what one wave64 memory instruction costs on GCN for a lane address
 //! pattern (seed 001's coalescing model, in `shadersim_mem`).
 //!
-//! Exit codes: a value that does not parse (mnemonic, pattern, mask, address, texel format,
-//! filter, `--set`) is bad input, exit 1, with the library's message; options that do not go
-//! together (`--filter` on a buffer op) are bad usage, exit 2, as are the errors clap finds.
+//! Exit codes: every input of this command is an option, so a value that does not parse or
+//! does not work (mnemonic, pattern, mask, address, texel format, filter, `--set`) is bad
+//! usage, exit 2, with the library's message, as are options that do not go together
+//! (`--filter` on a buffer op) and the errors clap finds.
 
 use crate::error::{CliError, CliResult};
 use shadersim_mem::{
@@ -99,20 +100,25 @@ impl Stage {
     }
 }
 
+/// A bad option value: exit 2 with the message.
+fn usage_error(msg: impl std::fmt::Display) -> CliError {
+    CliError::Usage(msg.to_string())
+}
+
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let mut access = MemAccess::from_mnemonic(&args.op).map_err(CliError::input)?;
+    let mut access = MemAccess::from_mnemonic(&args.op).map_err(usage_error)?;
     match &mut access {
         MemAccess::Image(image) => {
             if let Some(format) = &args.format_texel {
                 image.format = format
                     .parse()
-                    .map_err(|e| CliError::input(format!("--format-texel: {e}")))?;
+                    .map_err(|e| usage_error(format!("--format-texel: {e}")))?;
             }
             if let Some(filter) = &args.filter {
                 image.filter = filter
                     .parse()
-                    .map_err(|e| CliError::input(format!("--filter: {e}")))?;
+                    .map_err(|e| usage_error(format!("--filter: {e}")))?;
             }
         }
         MemAccess::Buffer(_) => {
@@ -130,21 +136,21 @@ pub fn run(args: Args) -> CliResult {
             }
         }
     }
-    let pattern: LanePattern = args.pattern.parse().map_err(CliError::input)?;
+    let pattern: LanePattern = args.pattern.parse().map_err(usage_error)?;
     let exec = match &args.exec {
         Some(text) => parse_number(text.trim())
-            .map_err(|e| CliError::input(format!("--exec: {e} (expected a 64-bit mask)")))?,
+            .map_err(|e| usage_error(format!("--exec: {e} (expected a 64-bit mask)")))?,
         None => u64::MAX,
     };
     let base = match &args.base {
         Some(text) => parse_number(text.trim())
-            .map_err(|e| CliError::input(format!("--base: {e} (expected a byte address)")))?,
+            .map_err(|e| usage_error(format!("--base: {e} (expected a byte address)")))?,
         None => 0,
     };
     let mut rates = VmemRates::GCN;
     for setting in &args.set {
         let Some((key, value)) = setting.split_once('=') else {
-            return Err(CliError::input(format!(
+            return Err(usage_error(format!(
                 "--set `{setting}`: expected KEY=VALUE, e.g. l2_line_bytes=128"
             )));
         };
@@ -152,18 +158,18 @@ pub fn run(args: Args) -> CliResult {
             .ok()
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| {
-                CliError::input(format!(
+                usage_error(format!(
                     "--set `{setting}`: the value must be a whole number below 2^32"
                 ))
             })?;
         rates
             .set_key(key.trim(), value)
-            .map_err(|e| CliError::input(format!("--set: {e}")))?;
+            .map_err(|e| usage_error(format!("--set: {e}")))?;
     }
 
     let order = args.stage.lane_order();
     let result =
-        coalesce_pattern(&access, &pattern, base, order, exec, &rates).map_err(CliError::input)?;
+        coalesce_pattern(&access, &pattern, base, order, exec, &rates).map_err(usage_error)?;
 
     let report = Report {
         mnemonic: args.op.trim(),

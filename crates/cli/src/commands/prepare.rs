@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::input::{read_input, select_program};
-use shadersim_arch::ArchSpec;
+use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::run::{PrepareError, Simulation};
 use shadersim_engine::Analysis;
@@ -29,19 +29,20 @@ pub const DISPATCH_KEYS: &[&str] = &[
 fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliError> {
     use toml::Spanned;
     let d = &mut hints.dispatch;
-    let bad = || CliError::Usage(format!("--set {key}={value}: expected a number"));
-    let int = || {
-        value
-            .parse::<u32>()
-            .map(|v| Spanned::new(0..0, v))
-            .map_err(|_| bad())
+    // A value error states this key's rule (shadersim-engine's
+    // `dispatch_range`), the same rule a hints file is held to.
+    let number = || -> Result<f64, CliError> {
+        let rule = |v: f64| shadersim_engine::config::check_dispatch(key, v);
+        let v = value.parse::<f64>().map_err(|_| {
+            let why = rule(f64::NAN).err().unwrap_or_else(|| "a number".into());
+            CliError::Usage(format!("--set {key}={value}: {why}"))
+        })?;
+        rule(v).map_err(|why| CliError::Usage(format!("--set {key}={value}: {why}")))?;
+        Ok(v)
     };
-    let float = || {
-        value
-            .parse::<f64>()
-            .map(|v| Spanned::new(0..0, v))
-            .map_err(|_| bad())
-    };
+    // In range, so a whole number that fits.
+    let int = || number().map(|v| Spanned::new(0..0, v as u32));
+    let float = || number().map(|v| Spanned::new(0..0, v));
     match key {
         "stage" => d.stage = Some(Spanned::new(0..0, value.to_string())),
         "pixels_per_triangle" => d.pixels_per_triangle = Some(float()?),
@@ -103,6 +104,7 @@ pub struct Prepared {
 /// the model of that chip or its family, as a file naming the GPU would.
 pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
     ArchSpec::load(name, &[]).or_else(|e| {
+        // A GPU name picks its chip's or family's model.
         if let Some(model) = name
             .parse::<shadersim_isa::Target>()
             .ok()
@@ -110,8 +112,14 @@ pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
         {
             return Ok(model);
         }
-        Err(crate::commands::occupancy::occupancy_only_error(name)
-            .unwrap_or_else(|| CliError::Usage(e.to_string())))
+        Err(match e {
+            // A model file that is wrong is bad input (exit 1), printed once
+            // with its own `FILE:LINE:COL: error:`.
+            ArchError::Parse { .. } => CliError::Input(e.to_string()),
+            ArchError::Invalid { .. } => CliError::Input(format!("{name}: error: {e}")),
+            _ => crate::commands::occupancy::occupancy_only_error(name)
+                .unwrap_or_else(|| CliError::Usage(e.to_string())),
+        })
     })
 }
 
@@ -178,7 +186,12 @@ pub fn prepare_loaded(
         .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
     for (k, v) in &arch_sets {
         arch.set(k, v).map_err(|e| {
-            CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
+            if arch.params.contains_key(k.as_str()) {
+                // A value error: the message states the parameter's rule.
+                CliError::Usage(e.to_string())
+            } else {
+                CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
+            }
         })?;
     }
     let (mut hints, hints_name, hints_text) = match hints {
@@ -202,6 +215,11 @@ pub fn prepare_loaded(
     };
     for (k, v) in &dispatch_sets {
         set_dispatch(&mut hints, k, v)?;
+    }
+    // `--set` wins over the hints file: a `cu_count` given on the command
+    // line (a model parameter) is not overridden by the file's.
+    if arch_sets.iter().any(|(k, _)| k == "cu_count") {
+        hints.dispatch.cu_count = None;
     }
     let vgprs = program.register_usage().vgprs.max(1);
     let mut sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {

@@ -50,8 +50,8 @@ pub struct RtOptions {
     /// several layouts one file per layout, `-LAYOUT` added to the name.
     #[arg(long)]
     pub heatmap: Option<PathBuf>,
-    /// LDS short-stack entries per lane.
-    #[arg(long, default_value_t = 16)]
+    /// LDS short-stack entries per lane (1 to 64).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub stack: u32,
     /// Sort each 4-wide half of a BVH8 node's results on its own instead
     /// of all 8 together.
@@ -196,7 +196,7 @@ pub fn run(args: Args) -> CliResult {
     }
     let scene = load_scene(&args.mesh).map_err(CliError::input)?;
     let opts = TraversalOptions {
-        stack_entries: args.stack.clamp(1, 64),
+        stack_entries: args.stack,
         wide_sort: !args.no_wide_sort,
         ..Default::default()
     };

@@ -1,0 +1,109 @@
+//! Issue 17 item 2: assembly that is wrong is an error at its column, as
+//! llvm-mc-22 refuses it (its messages are quoted in each test).
+
+use shadersim_asm::{read_program_text, AsmError, ReadOptions};
+
+fn read(target: Option<&str>, text: &str) -> Result<shadersim_asm::ProgramFile, AsmError> {
+    let opts = ReadOptions {
+        target: target.map(|t| t.parse().unwrap()),
+        ..Default::default()
+    };
+    read_program_text("f.s", text, &opts)
+}
+
+fn at(e: &AsmError) -> (u32, u32) {
+    let p = e.pos.expect("error has a position");
+    (p.line, p.column)
+}
+
+#[test]
+fn a_wait_field_beyond_its_counter_is_an_error_at_the_field() {
+    // gfx9's vmcnt is 6 bits (at most 63); llvm-mc-22 -mcpu=gfx900:
+    // "error: too large value for vmcnt".
+    let e = read(
+        Some("gfx900"),
+        "v_mov_b32 v0, 0\ns_waitcnt vmcnt(99)\ns_endpgm\n",
+    )
+    .unwrap_err();
+    assert_eq!(at(&e), (2, 11), "{e}");
+    assert!(e.message.contains("6 bits wide, at most 63"), "{e}");
+    // On gfx8 the field is 4 bits: 15 is the most.
+    let e = read(Some("gfx803"), "s_waitcnt vmcnt(16) lgkmcnt(0)\ns_endpgm\n").unwrap_err();
+    assert_eq!(at(&e), (1, 11), "{e}");
+    // In range, or saturating on purpose, it reads.
+    read(
+        Some("gfx900"),
+        "s_waitcnt vmcnt(63) lgkmcnt(15)\ns_endpgm\n",
+    )
+    .unwrap();
+    read(Some("gfx900"), "s_waitcnt vmcnt_sat(99)\ns_endpgm\n").unwrap();
+}
+
+#[test]
+fn a_wait_field_too_wide_for_a_guessed_target_is_a_warning() {
+    // Without a named GPU the generation is a guess; the field may fit the
+    // real one, so the reader warns at the field and reads on.
+    let f = read(None, "s_waitcnt vmcnt(99)\ns_endpgm\n").unwrap();
+    assert!(
+        f.warnings.iter().any(|w| w.message.contains("vmcnt")),
+        "{:?}",
+        f.warnings
+    );
+}
+
+#[test]
+fn an_instruction_the_named_generation_lacks_is_an_error() {
+    // The table lists v_dot2_f32_f16 for gfx9-12, so gfx8 has none;
+    // llvm-mc-22 -mcpu=gfx803: "error: instruction not supported on this GPU".
+    let e = read(
+        Some("gfx803"),
+        "v_mov_b32 v0, 0\n  v_dot2_f32_f16 v0, v1, v2, v3\ns_endpgm\n",
+    )
+    .unwrap_err();
+    assert_eq!(at(&e), (2, 3), "{e}");
+    assert!(e.message.contains("is not a gfx8 instruction"), "{e}");
+}
+
+#[test]
+fn too_few_operands_are_an_error_at_the_instruction() {
+    // The operand counts come from data/operand_counts.tsv (llvm-mc's
+    // shortest form): v_add_f32 takes dst, src0, src1; a global load takes
+    // its saddr or `off`. llvm-mc-22: "too few operands for instruction".
+    for (line, text) in [
+        (
+            "v_add_f32 v0, v1",
+            "`v_add_f32` takes at least 3, this line gives 2",
+        ),
+        ("v_add_f32_e32 v0, v1", "`v_add_f32_e32` takes at least 3"),
+        (
+            "global_load_dword v1, v[2:3]",
+            "`global_load_dword` takes at least 3",
+        ),
+    ] {
+        let e = read(Some("gfx900"), &format!("s_nop 0\n    {line}\ns_endpgm\n")).unwrap_err();
+        assert_eq!(at(&e), (2, 5), "{e}");
+        assert!(e.message.contains(text), "{e}");
+    }
+    // The whole forms read.
+    read(
+        Some("gfx900"),
+        "v_add_f32 v0, v1, v2\nglobal_load_dword v1, v[2:3], off\ns_endpgm\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_unknown_valu_operand_is_an_error_at_the_operand() {
+    // llvm-mc-22 accepts `banana` silently as an external symbol (a 32-bit
+    // literal the linker fills); no compiler prints a VALU source so, and
+    // simulating it as a literal would hide a typo: an error at its column.
+    let e = read(Some("gfx900"), "v_add_f32_e32 v2, banana, v1\ns_endpgm\n").unwrap_err();
+    assert_eq!(at(&e), (1, 19), "{e}");
+    assert!(e.message.contains("unknown operand `banana`"), "{e}");
+    // Relocations, named constants and symbols the file defines read.
+    read(
+        Some("gfx900"),
+        ".set k, 4\nv_mov_b32 v0, src_shared_base\nv_add_f32 v0, k, v1\ns_endpgm\n",
+    )
+    .unwrap();
+}
