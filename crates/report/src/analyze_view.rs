@@ -57,6 +57,10 @@ pub struct AnalyzeReport {
     /// Dynamic VGPR mode, when on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic_vgpr: Option<DynamicVgprView>,
+    /// TeraScale programs: packing, slot utilization, clauses, peak
+    /// (docs/cli.md, `vliw`); the CLI fills it in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vliw: Option<shadersim_r600::VliwSummary>,
     /// The distinct paths waves ran, when they differ.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<PathView>,
@@ -433,6 +437,7 @@ impl AnalyzeReport {
                 runs: l.runs,
             }),
             notes: sim.notes.clone(),
+            vliw: None,
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
                 block: d.block,
                 slots: d.slots,
@@ -586,6 +591,10 @@ impl AnalyzeReport {
         }
         for n in &self.notes {
             let _ = writeln!(o, "  note               {n}");
+        }
+        if let Some(v) = &self.vliw {
+            let _ = writeln!(o);
+            o.push_str(&v.to_text());
         }
         let _ = writeln!(o);
         let _ = writeln!(

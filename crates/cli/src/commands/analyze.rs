@@ -47,6 +47,10 @@ pub struct Args {
     /// models (text and JSON).
     #[arg(long)]
     pub occupancy_compare: bool,
+    /// TeraScale files: also re-pack the ALU clauses greedily under the
+    /// model's slot, literal and constant rules (the `vliw.repack` report).
+    #[arg(long)]
+    pub repack: bool,
 }
 
 pub use crate::commands::prepare::{parse_sets, DISPATCH_KEYS};
@@ -68,7 +72,8 @@ pub fn run(args: Args) -> CliResult {
     })?;
     let analysis = analyse(&prepared, !args.no_latency_search)?;
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
-    let report = AnalyzeReport::new(file_name, sim, &analysis);
+    let mut report = AnalyzeReport::new(file_name, sim, &analysis);
+    report.vliw = crate::commands::vliw::summary(&args.file, &sim.arch, &report, args.repack)?;
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",

@@ -15,3 +15,4 @@ pub mod prepare;
 pub mod rt;
 pub mod rt_hints;
 pub mod sweep;
+pub mod vliw;
