@@ -416,7 +416,14 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
         labels,
         branch_targets,
         declared: DeclaredResources {
-            vgprs: kernel.num_gprs.map(|n| n.max(1)),
+            // The config word's NUM_GPRS; without one, the highest GPR
+            // named + 1 (128-bit registers, not the channels above).
+            vgprs: Some(
+                kernel
+                    .num_gprs
+                    .unwrap_or_else(|| max_gpr(kernel) + 1)
+                    .max(1),
+            ),
             sgprs: Some(0),
             lds_bytes: kernel.lds_bytes,
             wave_size: Some(64),
@@ -426,6 +433,29 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
         device_function: false,
     };
     Lowered { program, facts }
+}
+
+/// The highest GPR index a kernel names (0 when none).
+fn max_gpr(kernel: &Kernel) -> u32 {
+    let mut m = 0u16;
+    for b in kernel.alu_clauses.iter().flat_map(|c| &c.bundles) {
+        for op in &b.ops {
+            if let Dst::Gpr { index, .. } = op.dst {
+                m = m.max(index);
+            }
+            for s in &op.srcs {
+                if let Src::Gpr(n, _) | Src::Indirect(n, _) = s {
+                    m = m.max(*n);
+                }
+            }
+        }
+    }
+    for f in kernel.fetch_clauses.iter().flat_map(|c| &c.fetches) {
+        m = m
+            .max(f.dst.map_or(0, |d| d.0))
+            .max(f.addr.map_or(0, |a| a.0));
+    }
+    u32::from(m)
 }
 
 /// Lower every kernel into a `ProgramFile` (facts by program, same order).
