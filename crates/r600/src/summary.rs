@@ -7,7 +7,7 @@ use crate::lower::GroupFacts;
 use crate::reader::{Bundle, Dst, Kernel, Slot, Src};
 use crate::table::{alu_op, ChipClass, LatencyClass, SlotClass};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Fraction of executed groups that filled each slot.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -81,6 +81,9 @@ pub struct VliwSummary {
     /// The chip's single-precision peak, GFLOP/s: SIMDs x lanes x slots x 2
     /// (multiply-add) x clock, computed from the model.
     pub peak_gflops: f64,
+    /// Busy fraction of each of the model's engines (`alu`, `fetch`, `cf`,
+    /// `rat` on the TeraScale models), filled in by the caller.
+    pub engine_utilization: BTreeMap<String, f64>,
     /// The greedy re-pack (`--repack`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repack: Option<Repack>,
@@ -176,6 +179,7 @@ impl VliwSummary {
             ops_per_clock,
             fraction_of_peak: ratio(ops_per_clock, peak_clock),
             peak_gflops: peak.simds * peak_clock * 2.0 * peak.clock_mhz / 1000.0,
+            engine_utilization: BTreeMap::new(),
             repack: None,
         }
     }
@@ -191,6 +195,14 @@ impl VliwSummary {
             self.literals_per_bundle, self.constants_per_bundle, self.alu_clauses, self.fetch_clauses, self.clause_switches,
             self.ops_per_clock, self.peak_ops_per_clock, 100.0 * self.fraction_of_peak, self.peak_gflops,
         );
+        if !self.engine_utilization.is_empty() {
+            let parts: Vec<String> = self
+                .engine_utilization
+                .iter()
+                .map(|(k, v)| format!("{k} {:.1}%", 100.0 * v))
+                .collect();
+            s.push_str(&format!("  engines busy: {}\n", parts.join("  ")));
+        }
         if let Some(r) = &self.repack {
             s.push_str(&format!(
                 "  re-pack: {} groups ({:.2} operations per group, {:.2}x fewer) under {}\n",
@@ -205,6 +217,8 @@ impl VliwSummary {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Loc {
     Gpr(u16, u8),
+    /// A masked result, reachable only as PV/PS of its group: (group, slot).
+    Masked(usize, u8),
     Oqap,
     Pred,
 }
@@ -280,6 +294,7 @@ fn repack_clause(bundles: &[Bundle], chip: ChipClass) -> (usize, usize) {
                 }
             }
             let dst = match op.dst {
+                Dst::Gpr { masked: true, .. } => Some(Loc::Masked(bi, op.slot as u8)),
                 Dst::Gpr { index, chan, .. } => Some(Loc::Gpr(index, chan)),
                 Dst::Oqap => Some(Loc::Oqap),
                 Dst::Predicate => Some(Loc::Pred),

@@ -73,7 +73,13 @@ pub fn run(args: Args) -> CliResult {
     let analysis = analyse(&prepared, !args.no_latency_search)?;
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
     let mut report = AnalyzeReport::new(file_name, sim, &analysis);
-    report.vliw = crate::commands::vliw::summary(&args.file, &sim.arch, &report, args.repack)?;
+    report.vliw = crate::commands::vliw::summary(
+        &args.file,
+        &sim.arch,
+        &report,
+        &analysis.stats,
+        args.repack,
+    )?;
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",

@@ -36,6 +36,7 @@ pub fn summary(
     path: &str,
     arch: &ArchSpec,
     report: &AnalyzeReport,
+    stats: &shadersim_engine::SimStats,
     with_repack: bool,
 ) -> Result<Option<VliwSummary>, CliError> {
     if path == "-" {
@@ -75,6 +76,10 @@ pub fn summary(
         report.clocks,
         peak,
     );
+    for name in &stats.unit_names {
+        s.engine_utilization
+            .insert(name.clone(), stats.utilization(name));
+    }
     if with_repack {
         let chip = ChipClass::of_target(&arch.isa.name)
             .or_else(|| ChipClass::of_target(&file.chip))
