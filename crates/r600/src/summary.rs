@@ -195,14 +195,6 @@ impl VliwSummary {
             self.literals_per_bundle, self.constants_per_bundle, self.alu_clauses, self.fetch_clauses, self.clause_switches,
             self.ops_per_clock, self.peak_ops_per_clock, 100.0 * self.fraction_of_peak, self.peak_gflops,
         );
-        if !self.engine_utilization.is_empty() {
-            let parts: Vec<String> = self
-                .engine_utilization
-                .iter()
-                .map(|(k, v)| format!("{k} {:.1}%", 100.0 * v))
-                .collect();
-            s.push_str(&format!("  engines busy: {}\n", parts.join("  ")));
-        }
         if let Some(r) = &self.repack {
             s.push_str(&format!(
                 "  re-pack: {} groups ({:.2} operations per group, {:.2}x fewer) under {}\n",

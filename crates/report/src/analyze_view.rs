@@ -493,31 +493,46 @@ impl AnalyzeReport {
             t.gpu_cus
         );
         let u = &self.utilization;
-        let _ = writeln!(
-            o,
-            "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
-            pct(u.valu),
-            pct(u.salu),
-            pct(u.smem),
-            pct(u.vmem),
-            pct(u.lds),
-            pct(u.export),
-            if u.gds > 0.0 {
-                format!("  GDS {}", pct(u.gds))
-            } else {
-                String::new()
-            },
-            if u.trans > 0.0 {
-                format!("  trans {}", pct(u.trans))
-            } else {
-                String::new()
-            },
-            if u.ray > 0.0 {
-                format!("  ray accelerator {}", pct(u.ray))
-            } else {
-                String::new()
-            }
-        );
+        // TeraScale models have their own engines (ALU, fetch, sequencer,
+        // RAT): name them instead of GCN's units, which they do not have.
+        if let Some(v) = self
+            .vliw
+            .as_ref()
+            .filter(|v| !v.engine_utilization.is_empty())
+        {
+            let parts: Vec<String> = v
+                .engine_utilization
+                .iter()
+                .map(|(k, b)| format!("{k} {}", pct(*b)))
+                .collect();
+            let _ = writeln!(o, "  utilization        {}", parts.join("  "));
+        } else {
+            let _ = writeln!(
+                o,
+                "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
+                pct(u.valu),
+                pct(u.salu),
+                pct(u.smem),
+                pct(u.vmem),
+                pct(u.lds),
+                pct(u.export),
+                if u.gds > 0.0 {
+                    format!("  GDS {}", pct(u.gds))
+                } else {
+                    String::new()
+                },
+                if u.trans > 0.0 {
+                    format!("  trans {}", pct(u.trans))
+                } else {
+                    String::new()
+                },
+                if u.ray > 0.0 {
+                    format!("  ray accelerator {}", pct(u.ray))
+                } else {
+                    String::new()
+                }
+            );
+        }
         let _ = writeln!(
             o,
             "  starve rate        {} of clocks with no wave on the CU",
