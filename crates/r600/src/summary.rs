@@ -221,8 +221,9 @@ enum Loc {
 /// reads and writes of the same register), into the vector slot of its
 /// destination channel or, if taken and allowed, into t; at most 4 distinct
 /// literals and 2 kcache channel pairs per group; LDS operations, barriers
-/// and predicate writes keep their order and their own groups. GPR read
-/// ports are not checked (an optimistic bound).
+/// and predicate writes keep their order and their own groups; at most
+/// three distinct GPR addresses per channel (three read cycles). The bank
+/// swizzle itself is not searched, so the bound stays optimistic.
 pub fn repack(kernel: &Kernel, chip: ChipClass) -> Repack {
     let mut groups_total = 0usize;
     let mut ops_total = 0usize;
@@ -236,7 +237,7 @@ pub fn repack(kernel: &Kernel, chip: ChipClass) -> Repack {
         static_bundles: groups_total,
         operations_per_bundle: ratio(ops_total as f64, groups_total as f64),
         bundle_reduction: ratio(before as f64, groups_total as f64),
-        rules: "slots by destination channel, t-only ops in t (VLIW4: vector), 4 literals, 2 kcache pairs; read ports not checked".into(),
+        rules: "slots by destination channel, t-only ops in t (VLIW4: vector), 4 literals, 2 kcache pairs, at most 3 GPR addresses per channel (bank swizzles not searched)".into(),
     }
 }
 
@@ -245,6 +246,9 @@ struct Group {
     slots: u8,
     literals: HashSet<(usize, u8)>,
     kc_pairs: HashSet<(u8, u16, u8)>,
+    /// GPR addresses read per channel: at most 3 (three read cycles, one
+    /// read per channel each, vliw5-model.md 3).
+    ports: [HashSet<u16>; 4],
     fence: bool,
 }
 
@@ -319,6 +323,14 @@ fn repack_clause(bundles: &[Bundle], chip: ChipClass) -> (usize, usize) {
                     _ => None,
                 })
                 .collect();
+            let gprs: Vec<(u16, u8)> = op
+                .srcs
+                .iter()
+                .filter_map(|s| match s {
+                    Src::Gpr(n, c) | Src::Indirect(n, c) => Some((*n, (*c).min(3))),
+                    _ => None,
+                })
+                .collect();
             let chan = op.dst.chan();
             let want: Vec<u8> = match class {
                 SlotClass::Trans if chip.has_t_slot() => vec![Slot::T.bit()],
@@ -337,7 +349,16 @@ fn repack_clause(bundles: &[Bundle], chip: ChipClass) -> (usize, usize) {
                 let grp = &groups[g];
                 let lit_ok = grp.literals.union(&lits.iter().copied().collect()).count() <= 4;
                 let kc_ok = grp.kc_pairs.union(&pairs.iter().copied().collect()).count() <= 2;
-                let free = want.iter().copied().find(|m| grp.slots & m == 0);
+                let ports_ok = (0..4u8).all(|c| {
+                    let mut set = grp.ports[usize::from(c)].clone();
+                    set.extend(gprs.iter().filter(|g| g.1 == c).map(|g| g.0));
+                    set.len() <= 3
+                });
+                let free = want
+                    .iter()
+                    .copied()
+                    .find(|m| grp.slots & m == 0)
+                    .filter(|_| ports_ok);
                 if let (Some(m), true, true, false) = (free, lit_ok, kc_ok, grp.fence) {
                     if !fence || grp.slots == 0 {
                         break m;
@@ -349,6 +370,9 @@ fn repack_clause(bundles: &[Bundle], chip: ChipClass) -> (usize, usize) {
             grp.slots |= placed_slot;
             grp.literals.extend(lits);
             grp.kc_pairs.extend(pairs);
+            for (n, c) in &gprs {
+                grp.ports[usize::from(*c)].insert(*n);
+            }
             if fence {
                 grp.fence = true;
                 fence_floor = g + 1;

@@ -116,7 +116,7 @@ fn fetch_bound_kernel_costs_the_fetch_path_per_wavefront() {
     // clocks of the SIMD's fetch path; the ALU work is one group (4 clocks).
     // NUM_GPRS = 8 (config word 8): floor(248 / 8) = 31 wavefronts fit.
     // From 20 wavefronts on, 20 x 24 = 480 clocks of fetches exceed the
-    // 300-clock fetch latency, so the path stays busy: 10 more wavefronts
+    // 300-clock fetch latency (vmem_latency), so the path stays busy: 10 more wavefronts
     // add 10 x 24 = 240 clocks.
     let mut text = String::from("\t.section .AMDGPU.config\n\t.long 166100\n\t.long 8\n\t.text\nk:\n\tTEX 5 @2\n\tALU 0, @14, KC0[], KC1[]\n\tCF_END\n\tPAD\n\tFetch clause starting at 2:\n");
     for i in 0..6 {
@@ -125,4 +125,44 @@ fn fetch_bound_kernel_costs_the_fetch_path_per_wavefront() {
     text.push_str("\tALU clause starting at 14:\n\t  ADD * T7.X, T1.X, T2.X,\n.Lfunc_end0:\n");
     let d = clocks(&text, 30) - clocks(&text, 20);
     assert_eq!(d, 240);
+}
+
+#[test]
+fn read_ports_limit_the_repack() {
+    // Scenario 4's port rule: three read cycles, one X-channel GPR each.
+    // Two ADDs reading T1.X, T2.X and T3.X, T4.X need four X addresses:
+    // they stay in 2 groups. Reading T1.X and T3.Y instead: 3 X addresses
+    // at most, 1 group.
+    let four = alu_kernel(&["ADD * T5.X, T1.X, T2.X,", "ADD * T5.Y, T3.X, T4.X,"], 1);
+    let file = read_r600("t.s", &four, Some("cypress")).unwrap();
+    assert_eq!(
+        repack(&file.kernels[0], ChipClass::Evergreen).static_bundles,
+        2
+    );
+    let shared = alu_kernel(&["ADD * T5.X, T1.X, T2.X,", "ADD * T5.Y, T1.X, T3.Y,"], 1);
+    let file = read_r600("t.s", &shared, Some("cypress")).unwrap();
+    assert_eq!(
+        repack(&file.kernels[0], ChipClass::Evergreen).static_bundles,
+        1
+    );
+}
+
+#[test]
+fn the_interleave_is_a_parameter() {
+    // Multi2Sim's pipelined variant (vliw_group_result_clocks = 4): a lone
+    // wavefront's full groups now issue every 4 clocks, so 8 more groups add
+    // 8 x 4 = 32 clocks instead of 64.
+    let run = |n| {
+        let file = read_r600("t.s", &alu_kernel(FULL, n), Some("cypress")).unwrap();
+        let lowered = shadersim_r600::lower(&file, &file.kernels[0]);
+        let mut arch = ArchSpec::builtin("cypress").unwrap();
+        arch.set("vliw_group_result_clocks", "4").unwrap();
+        let hints = Hints::parse("[dispatch]\nwaves = 1\nworkgroup_size = 64\n").unwrap();
+        Simulation::prepare(&lowered.program, arch, &hints)
+            .unwrap()
+            .run()
+            .unwrap()
+            .clocks
+    };
+    assert_eq!(run(9) - run(1), 32);
 }
