@@ -90,3 +90,34 @@ fn bad_terascale_input_exits_1_with_a_position() {
         "{err}"
     );
 }
+
+#[test]
+fn a_loop_hint_on_a_cf_line_repeats_the_body() {
+    // matmul's loop header is the `ALU 2, @38` word (line 20). Its body
+    // holds 5 groups (1 in the ALU 2 clause, 4 in the ALU_PUSH_BEFORE 6
+    // clause), 2 ALU clauses and 1 fetch clause; 16 iterations instead of 1
+    // add 15 x 5 = 75 groups to the 18 of one pass (93), 15 x 2 = 30 ALU
+    // clauses to 5 (35) and 15 fetch clauses to 1 (16).
+    let dir = std::env::temp_dir().join(format!("shadersim-terascale-loop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let h = dir.join("h.toml");
+    std::fs::write(&h, "[[loop]]\nline = 20\niterations = 16\n").unwrap();
+    let o = shadersim(&[
+        "analyze",
+        MATMUL,
+        "--arch",
+        "cypress",
+        "--hints",
+        h.to_str().unwrap(),
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let w = &v["vliw"];
+    assert_eq!(w["bundles_executed"], 93);
+    assert_eq!(w["alu_clauses"], 35);
+    assert_eq!(w["fetch_clauses"], 16);
+    assert_eq!(w["clause_switches"], 51);
+}

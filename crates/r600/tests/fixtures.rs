@@ -55,6 +55,9 @@ fn fixtures_read_count_and_simulate() {
         );
         let k = &file.kernels[0];
         assert!(k.num_gprs.is_some(), "{name}: NUM_GPRS read");
+        // Each ALU CF word's COUNT equals its clause's operations plus
+        // literal lines, and every clause it names exists: no warnings.
+        assert!(file.warnings.is_empty(), "{name}: {:?}", file.warnings);
         assert_eq!(k.static_bundles(), groups_in_text(&text, &k.name), "{name}");
         let lowered = shadersim_r600::lower(&file, k);
         let sim = Simulation::prepare(
