@@ -17,6 +17,12 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("rdna3", include_str!("../data/rdna3.toml")),
     ("gfx1102", include_str!("../data/gfx1102.toml")),
     ("rdna4", include_str!("../data/rdna4.toml")),
+    ("cypress", include_str!("../data/cypress.toml")),
+    ("juniper", include_str!("../data/juniper.toml")),
+    ("redwood", include_str!("../data/redwood.toml")),
+    ("rv770", include_str!("../data/rv770.toml")),
+    ("rv740", include_str!("../data/rv740.toml")),
+    ("cayman", include_str!("../data/cayman.toml")),
 ];
 
 /// One number of a model and where it comes from.
@@ -189,6 +195,7 @@ pub const COST_RULES: &[&str] = &[
     "sleep",
     "lds_bytes",
     "ray_node",
+    "fetch_dwords",
 ];
 
 /// Problems with a model or an override.

@@ -103,6 +103,12 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
             .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
         (path.to_string(), bytes)
     };
+    // TeraScale files (LLVM's R600 backend) have their own reader.
+    if let Ok(text) = std::str::from_utf8(&bytes) {
+        if shadersim_r600::looks_like_r600(text) {
+            return crate::commands::vliw::read_program_file(&name, text, arch);
+        }
+    }
     let target = match arch {
         Some(a) => Some(target_for_arch(a).ok_or_else(|| {
             CliError::Usage(format!("`{a}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))

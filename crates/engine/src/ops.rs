@@ -673,6 +673,15 @@ impl OpContext<'_> {
                 );
                 bytes.div_ceil(per).max(1)
             }
+            "fetch_dwords" => {
+                // TeraScale fetch: the clocks a wavefront's fetch holds its
+                // SIMD's texture path grow with the DWORDs each lane reads
+                // (vliw5-model.md 4.4, terascale.md Fetch).
+                let per = self.arch.get_u32("fetch_clocks_per_dword").map_err(model)?;
+                let d = inst.data_dwords().unwrap_or(1).max(1);
+                op.cost_basis = format!("{d} DWORDs per lane at {per} clocks each");
+                (d * per).max(1)
+            }
             "" => 0,
             p => {
                 let c = self.arch.get_u32(p).map_err(model)?;

@@ -224,6 +224,16 @@ named_enum! {
         Endpgm = "endpgm",
         /// Trap.
         Trap = "trap",
+        /// TeraScale VLIW instruction group (bundle): up to five ALU
+        /// operations issued together; the slots it fills travel with the
+        /// program (`shadersim-r600`), the model charges the group.
+        VliwAlu = "vliw.alu",
+        /// TeraScale fetch (`VTX_READ_*`, `TEX`): one load of a fetch
+        /// clause; it counts on `vmcnt`, which the clause end waits for.
+        VliwFetch = "vliw.fetch",
+        /// TeraScale control-flow word that starts a clause: the sequencer
+        /// hands the wavefront to another engine (the clause switch).
+        VliwClause = "vliw.clause",
     }
 }
 
@@ -284,6 +294,7 @@ impl InstrClass {
                 MemDirection::Atomic
             }
             VmemCache => MemDirection::Other,
+            VliwFetch => MemDirection::Load,
             _ => return None,
         })
     }

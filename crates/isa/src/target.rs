@@ -100,6 +100,16 @@ pub struct Target {
 #[error("unknown GPU target `{0}` (expected a name such as gfx900, gfx1030, gfx1100, gfx1200, vega10, navi21)")]
 pub struct UnknownTarget(pub String);
 
+/// TeraScale (R600 backend) processor names LLVM's `-mcpu` accepts for the
+/// chips shadersim models: R700 (`rv770`, `rv740`), Evergreen (`cypress`,
+/// `juniper`, `redwood`) and Northern Islands VLIW4 (`cayman`).
+pub const TERASCALE_CHIPS: &[&str] = &["rv770", "rv740", "cypress", "juniper", "redwood", "cayman"];
+
+/// Whether a target is a TeraScale (VLIW) chip.
+pub fn is_terascale(target: &Target) -> bool {
+    TERASCALE_CHIPS.contains(&target.name.as_str())
+}
+
 /// Chip family names (as Mesa's `RADV_FORCE_FAMILY` and drivers print them)
 /// and the processor each one is.
 const FAMILY_NAMES: &[(&str, &str)] = &[
@@ -155,6 +165,15 @@ impl FromStr for Target {
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
+        if let Some(chip) = TERASCALE_CHIPS.iter().find(|c| **c == base) {
+            // TeraScale programs are read by shadersim-r600, never by the
+            // GCN table; the generation only picks the wait-counter layout
+            // of the clause waits the reader synthesizes (vmcnt).
+            return Ok(Target {
+                name: (*chip).to_string(),
+                gen: GfxGen::Gfx6,
+            });
+        }
         let proc_name = FAMILY_NAMES
             .iter()
             .find(|(family, _)| *family == base)

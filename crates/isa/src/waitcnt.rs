@@ -297,7 +297,7 @@ pub fn counters_incremented(
     let gcn = gen.is_gcn();
     let g12 = gen == GfxGen::Gfx12;
     match class {
-        VmemBufferLoad | VmemGlobalLoad | VmemScratchLoad | VmemImageLoad => {
+        VmemBufferLoad | VmemGlobalLoad | VmemScratchLoad | VmemImageLoad | VliwFetch => {
             if g12 {
                 &[Load]
             } else {

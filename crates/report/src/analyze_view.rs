@@ -77,6 +77,10 @@ pub struct AnalyzeReport {
     /// Dynamic VGPR mode, when on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic_vgpr: Option<DynamicVgprView>,
+    /// TeraScale programs: packing, slot utilization, clauses, peak
+    /// (docs/cli.md, `vliw`); the CLI fills it in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vliw: Option<shadersim_r600::VliwSummary>,
     /// The distinct paths waves ran, when they differ.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<PathView>,
@@ -709,6 +713,7 @@ impl AnalyzeReport {
                 branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
                 text: sim.plan.defaults.sentences(),
             },
+            vliw: None,
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
                 block: d.block,
                 slots: d.slots,
@@ -817,31 +822,46 @@ impl AnalyzeReport {
             }
         }
         let u = &self.utilization;
-        let _ = writeln!(
-            o,
-            "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
-            pct(u.valu),
-            pct(u.salu),
-            pct(u.smem),
-            pct(u.vmem),
-            pct(u.lds),
-            pct(u.export),
-            if u.gds > 0.0 {
-                format!("  GDS {}", pct(u.gds))
-            } else {
-                String::new()
-            },
-            if u.trans > 0.0 {
-                format!("  trans {}", pct(u.trans))
-            } else {
-                String::new()
-            },
-            if u.ray > 0.0 {
-                format!("  ray accelerator {}", pct(u.ray))
-            } else {
-                String::new()
-            }
-        );
+        // TeraScale models have their own engines (ALU, fetch, sequencer,
+        // RAT): name them instead of GCN's units, which they do not have.
+        if let Some(v) = self
+            .vliw
+            .as_ref()
+            .filter(|v| !v.engine_utilization.is_empty())
+        {
+            let parts: Vec<String> = v
+                .engine_utilization
+                .iter()
+                .map(|(k, b)| format!("{k} {}", pct(*b)))
+                .collect();
+            let _ = writeln!(o, "  utilization        {}", parts.join("  "));
+        } else {
+            let _ = writeln!(
+                o,
+                "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
+                pct(u.valu),
+                pct(u.salu),
+                pct(u.smem),
+                pct(u.vmem),
+                pct(u.lds),
+                pct(u.export),
+                if u.gds > 0.0 {
+                    format!("  GDS {}", pct(u.gds))
+                } else {
+                    String::new()
+                },
+                if u.trans > 0.0 {
+                    format!("  trans {}", pct(u.trans))
+                } else {
+                    String::new()
+                },
+                if u.ray > 0.0 {
+                    format!("  ray accelerator {}", pct(u.ray))
+                } else {
+                    String::new()
+                }
+            );
+        }
         let _ = writeln!(
             o,
             "  starve rate        {} of clocks with no wave on the CU",
@@ -976,6 +996,10 @@ impl AnalyzeReport {
         }
         for n in &self.notes {
             let _ = writeln!(o, "  note               {n}");
+        }
+        if let Some(v) = &self.vliw {
+            let _ = writeln!(o);
+            o.push_str(&v.to_text());
         }
         let _ = writeln!(o);
         o.push_str(&crate::blocks::blocks_text(&self.blocks, &self.loops));

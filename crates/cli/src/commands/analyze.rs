@@ -60,6 +60,10 @@ pub struct Args {
     /// Timeline: show only slices starting in clocks A..B.
     #[arg(long, value_name = "A..B")]
     pub timeline_clocks: Option<String>,
+    /// TeraScale files: also re-pack the ALU clauses greedily under the
+    /// model's slot, literal and constant rules (the `vliw.repack` report).
+    #[arg(long)]
+    pub repack: bool,
 }
 
 /// Parse `A..B` (clocks, A < B).
@@ -133,6 +137,13 @@ pub fn run(args: Args) -> CliResult {
     let mut report =
         AnalyzeReport::new(file_name, sim, &analysis).with_profile(sim, &stats, &timeline);
     report.name_source_files(&prepared.source_files);
+    report.vliw = crate::commands::vliw::summary(
+        &args.file,
+        &sim.arch,
+        &report,
+        &analysis.stats,
+        args.repack,
+    )?;
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",

@@ -278,14 +278,30 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> Vec<String> {
         .chosen
         .as_ref()
         .and_then(|a| target_for_arch(&a.isa.name));
-    let file = match read_program_bytes(
-        &name,
-        &bytes,
-        &ReadOptions {
-            target: None,
-            default_target,
-        },
-    ) {
+    let r600_text = std::str::from_utf8(&bytes)
+        .ok()
+        .filter(|t| shadersim_r600::looks_like_r600(t));
+    let read = match r600_text {
+        // TeraScale files (LLVM's R600 backend) have their own reader.
+        Some(text) => {
+            let chip = config
+                .chosen
+                .as_ref()
+                .map(|a| a.isa.name.clone())
+                .filter(|c| shadersim_r600::table::ChipClass::of_target(c).is_some());
+            shadersim_r600::read_r600(&name, text, chip.as_deref())
+                .map(|f| shadersim_r600::lower_file(&f).0)
+        }
+        None => read_program_bytes(
+            &name,
+            &bytes,
+            &ReadOptions {
+                target: None,
+                default_target,
+            },
+        ),
+    };
+    let file = match read {
         Ok(f) => f,
         Err(e) => return vec![error_line(&name, None, &e.to_string())],
     };

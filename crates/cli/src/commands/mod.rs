@@ -17,3 +17,4 @@ pub mod radv_capture;
 pub mod rt;
 pub mod rt_hints;
 pub mod sweep;
+pub mod vliw;
