@@ -37,7 +37,7 @@ fn a_place_error_shows_its_line_with_a_caret() {
         .expect("an error line");
     assert_eq!(
         lines[at],
-        format!("{h}:2:9: error: waves must be at least 1")
+        format!("{h}:2:9: error: `waves` must be a whole number from 1 to 100000 (waves or workgroups to simulate)")
     );
     assert_eq!(lines[at + 1].trim_start(), format!("--> {h}:2:9"));
     let source = lines.iter().find(|l| l.ends_with("| waves = 0")).unwrap();

@@ -13,5 +13,5 @@ pub mod blocks;
 pub mod cfg_svg;
 pub mod cfg_view;
 pub mod html;
-pub mod timeline;
 pub mod source_lines;
+pub mod timeline;
