@@ -74,6 +74,30 @@ fn opencl_source_reads_like_the_compilers_listing() {
         None,
     );
     assert!(analyzed.status.success(), "{}", text(&analyzed.stderr));
+    // gfx12 (RDNA 4) through clang-22, on the rdna4 model.
+    if Command::new("clang-22").arg("--version").output().is_ok() {
+        let o = shadersim(
+            &[
+                "analyze",
+                "loop_sum.cl",
+                "--arch",
+                "gfx1200",
+                "--no-latency-search",
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains("on the `rdna4` model"),
+            "{}",
+            text(&o.stdout)
+        );
+    } else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            ".ci/run installs clang-22"
+        );
+    }
 }
 
 #[test]
