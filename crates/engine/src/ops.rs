@@ -833,12 +833,15 @@ impl OpContext<'_> {
         exec: u64,
     ) -> Result<u32, SimError> {
         let base = inst.base_mnemonic();
-        let access = MemAccess::from_mnemonic(base);
+        // The table's memory facts, never the spelling (a mnemonic the
+        // table does not list has none).
+        let access = MemAccess::from_info(&inst.info);
         let mut access = match access {
             Ok(a) => a,
             Err(_) => {
                 // Ops the coalescing model does not describe (BVH
-                // intersections, resource queries): an unfiltered image op.
+                // intersections, resource queries, block moves, mnemonics
+                // the table does not list): an unfiltered image op.
                 let c = (self.rates.get(shadersim_mem::Rate::ImageLoadStoreClocks)
                     * self.wave_size)
                     .div_ceil(64)

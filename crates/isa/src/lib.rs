@@ -6,6 +6,8 @@
 //! * [`operand`]: registers, ranges, constants and modifiers.
 //! * [`waitcnt`]: wait counters, their encodings per generation, and which
 //!   operations increment them.
+//! * [`memory`]: memory facts of vector memory instructions (data file
+//!   embedded, attached to the table's entries).
 //! * [`shape`]: the fewest operands each mnemonic takes.
 //! * [`instr`]: one parsed instruction and the facts derived from it.
 //!
@@ -16,6 +18,7 @@
 pub mod class;
 pub mod gen_encoding;
 pub mod instr;
+pub mod memory;
 pub mod operand;
 pub mod shape;
 pub mod table;
@@ -24,6 +27,7 @@ pub mod waitcnt;
 
 pub use class::{Encoding, InstrClass, MemDirection};
 pub use instr::{DepCtr, ExportTarget, InstrError, Instruction, Recognition};
+pub use memory::{VmemFacts, VmemKind, VmemOp, VmemPath, D16};
 pub use operand::{Operand, RegFile, RegRange, SpecialReg};
 pub use table::{InstrInfo, InstrTable};
 pub use target::{GfxGen, Target};

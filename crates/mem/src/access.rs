@@ -1,11 +1,14 @@
 //! What one vector memory instruction is, as far as coalescing cares: [`MemAccess`].
 //!
-//! A [`MemAccess`] is built directly by the simulator (which knows the instruction from the ISA
-//! tables) or from a mnemonic with [`MemAccess::from_mnemonic`], whose grammar is documented
-//! there.
+//! A [`MemAccess`] is built from the instruction table's memory facts
+//! ([`shadersim_isa::InstrInfo::memory`]): [`MemAccess::from_info`] for an instruction the
+//! simulator has parsed, [`MemAccess::from_mnemonic`] for a mnemonic (a table lookup). No
+//! spelling is parsed here: the grammar is in `scripts/isa/gen_memory_facts.py`, run once.
 
 use crate::rates::{Rate, VmemRates};
 use crate::texel::{TexelFormat, TextureFilter};
+use shadersim_isa::table::classify_by_family;
+use shadersim_isa::{InstrClass, InstrInfo, InstrTable, VmemFacts, VmemKind, VmemOp, VmemPath};
 use std::fmt;
 
 /// Whether the instruction reads, writes or read-modify-writes memory.
@@ -343,41 +346,91 @@ impl MemAccess {
         }
     }
 
-    /// Parses a vector memory mnemonic (GCN or RDNA spelling) into an access.
+    /// The access a vector memory instruction makes, from the instruction table's memory facts;
+    /// `None` for the kinds the coalescing model does not describe (cache control, descriptor
+    /// queries, ray intersections, gfx12 `_block` moves).
     ///
-    /// The mnemonic is split at `_` into tokens (ASCII case and surrounding blanks ignored; an
-    /// operand list after the first blank is ignored too, so a whole assembly line works):
-    ///
-    /// ```text
-    /// mnemonic  := buffer | image
-    /// buffer    := PATH "_" ("load" | "store") "_" data-tokens
-    ///            | PATH "_atomic_" op-tokens
-    /// PATH      := "buffer" | "tbuffer" | "global" | "flat" | "scratch"
-    /// data-tokens, in any order, exactly one of:
-    ///   width   := "dword" (32) | "dwordx2" (64) | "dwordx3" (96) | "dwordx4" (128)
-    ///            | "ubyte" | "sbyte" | "byte" | "u8" | "i8" | "b8" (8)
-    ///            | "ushort" | "sshort" | "short" | "u16" | "i16" | "b16" (16)
-    ///            | "b32" | "b64" | "b96" | "b128"
-    ///   format  := "format" and a channel list "x" | "xy" | "xyz" | "xyzw" (modifiers may stand
-    ///              between them: format_d16_hi_x)
-    /// plus any of the modifiers "d16" (16-bit channels for format ops; the width word still
-    /// decides for the others), "hi", "lds", "addtid", "tr".
-    /// op-tokens := an atomic operation ("add", "cmpswap", "fmin", "pk_add_f16", ...); the access
-    ///              is 64 bits when a token is "x2", "b64", "u64", "i64" or "f64", else 32 bits.
-    /// image     := "image_sample" modifiers   (gradients when a modifier is "d" or "cd")
-    ///            | "image_gather4" modifiers | "image_gather4h" modifiers
-    ///            | "image_load" modifiers | "image_msaa_load" modifiers
-    ///            | "image_store" modifiers | "image_atomic_" op-tokens
-    /// sample / gather modifiers: "c", "d", "cd", "l", "b", "lz", "cl", "o", "g16"
-    /// load / store modifiers: "mip", "pck", "sgn", "nomip"
-    /// ```
-    ///
-    /// Format ops assume 32-bit channels in memory (16 with `d16`): the real memory format is in
-    /// the buffer descriptor, which the mnemonic does not show; build a [`LaneData`] to say
-    /// otherwise. Image accesses get [`ImageAccess::DEFAULT_FORMAT`] and
-    /// [`ImageAccess::DEFAULT_FILTER`]. Instructions that move no per-lane data (cache
-    /// invalidations, `image_get_resinfo`, `image_bvh_*`, scalar `s_buffer_load_*`) are errors
-    /// that say so.
+    /// Format ops get 32-bit channels (16 with `d16`), as the table records: the real memory
+    /// format is in the buffer descriptor, which the instruction does not show; build a
+    /// [`LaneData`] to say otherwise. Image accesses get [`ImageAccess::DEFAULT_FORMAT`] and
+    /// [`ImageAccess::DEFAULT_FILTER`].
+    pub fn from_facts(facts: &VmemFacts) -> Option<MemAccess> {
+        let image = |op| Some(MemAccess::Image(ImageAccess::new(op)));
+        match facts.kind {
+            VmemKind::Sample { gradients } => image(ImageOp::Sample { gradients }),
+            VmemKind::Gather4 => image(ImageOp::Gather4),
+            VmemKind::ImageLoad => image(ImageOp::Load),
+            VmemKind::ImageStore => image(ImageOp::Store),
+            VmemKind::ImageAtomic => image(ImageOp::Atomic),
+            VmemKind::CacheControl | VmemKind::Query | VmemKind::Bvh | VmemKind::Block => None,
+            VmemKind::Data => {
+                let path = match facts.path {
+                    VmemPath::Buffer => BufferPath::Buffer,
+                    VmemPath::TypedBuffer => BufferPath::TypedBuffer,
+                    VmemPath::Global => BufferPath::Global,
+                    VmemPath::Flat => BufferPath::Flat,
+                    VmemPath::Scratch => BufferPath::Scratch,
+                    VmemPath::Image => return None,
+                };
+                let op = match facts.op? {
+                    VmemOp::Load => MemOp::Load,
+                    VmemOp::Store => MemOp::Store,
+                    VmemOp::Atomic => MemOp::Atomic,
+                };
+                let data = if facts.channels == 1 {
+                    LaneData::single_channel(facts.bits_per_channel)
+                } else {
+                    LaneData::multi_channel(facts.channels, facts.bits_per_channel)
+                }
+                .ok()?;
+                Some(MemAccess::Buffer(BufferAccess { path, op, data }))
+            }
+        }
+    }
+
+    /// The access of a table entry ([`InstrInfo::memory`] through [`Self::from_facts`]), or an
+    /// error saying why the instruction has no lane addresses to coalesce, decided from its
+    /// class and facts: scalar memory, not a memory instruction, cache control, no texels.
+    pub fn from_info(info: &InstrInfo) -> Result<MemAccess, AccessError> {
+        let name = info.mnemonic;
+        let err = |message: String| AccessError::new(name.to_string(), message);
+        if info.class == InstrClass::Smem {
+            return Err(err(SCALAR_MESSAGE.into()));
+        }
+        let Some(facts) = info.memory else {
+            return Err(err(if info.class.is_vmem() {
+                format!("`{name}` has no memory facts in the instruction table")
+            } else {
+                format!(
+                    "`{name}` ({}) is not a vector memory instruction family; expected buffer, \
+                     tbuffer, global, flat, scratch or image",
+                    info.class.name()
+                )
+            }));
+        };
+        MemAccess::from_facts(&facts).ok_or_else(|| {
+            err(match facts.kind {
+                VmemKind::Query | VmemKind::Bvh => {
+                    "this image instruction reads no texels per lane (descriptor query or ray \
+                     traversal); there are no lane addresses to coalesce"
+                        .into()
+                }
+                VmemKind::Block => format!(
+                    "`{name}` moves a block of VGPRs per lane, which the coalescing model does \
+                     not describe"
+                ),
+                _ => format!(
+                    "`{name}` is a cache control instruction: it has no lane addresses to coalesce"
+                ),
+            })
+        })
+    }
+
+    /// The access of a vector memory mnemonic (GCN or RDNA spelling): the instruction table's
+    /// entry ([`InstrTable::lookup`]) through [`Self::from_info`]. ASCII case and surrounding
+    /// blanks are ignored, and so is an operand list after the first blank, so a whole assembly
+    /// line works. The mnemonic's spelling is never parsed here: the facts come from
+    /// `data/memory_facts.tsv` of shadersim-isa, whose generator holds the grammar.
     pub fn from_mnemonic(mnemonic: &str) -> Result<MemAccess, AccessError> {
         let name = mnemonic
             .split_whitespace()
@@ -388,248 +441,23 @@ impl MemAccess {
         if name.is_empty() {
             return Err(err("the mnemonic is empty".into()));
         }
-        let tokens: Vec<&str> = name.split('_').collect();
-        if tokens.iter().any(|t| t.is_empty()) {
-            return Err(err("`_` must separate non-empty words".into()));
+        match InstrTable::builtin().lookup(&name) {
+            Some(info) => MemAccess::from_info(info).map_err(|e| err(e.message)),
+            None => Err(err(match classify_by_family(&name) {
+                Some((_, guess)) if guess.class == InstrClass::Smem => SCALAR_MESSAGE.into(),
+                _ => format!(
+                    "`{name}` is not in the instruction table (the vector memory instructions \
+                     LLVM accepts on gfx6-gfx12, e.g. buffer_load_dword, global_load_b128, \
+                     image_sample)"
+                ),
+            })),
         }
-        let path = match tokens[0] {
-            "buffer" => BufferPath::Buffer,
-            "tbuffer" => BufferPath::TypedBuffer,
-            "global" => BufferPath::Global,
-            "flat" => BufferPath::Flat,
-            "scratch" => BufferPath::Scratch,
-            "image" => return parse_image(&tokens[1..]).map_err(err),
-            "s" if tokens
-                .get(1)
-                .is_some_and(|t| t.contains("load") || *t == "buffer") =>
-            {
-                return Err(err(
-                    "scalar memory (SMEM) instruction: it reads one value for the whole wave, \
-                     there are no lane addresses to coalesce"
-                        .into(),
-                ))
-            }
-            other => {
-                return Err(err(format!(
-                    "`{other}` is not a vector memory instruction family; expected buffer, \
-                     tbuffer, global, flat, scratch or image"
-                )))
-            }
-        };
-        let op = match tokens.get(1).copied() {
-            Some("load") => MemOp::Load,
-            Some("store") => MemOp::Store,
-            Some("atomic") => MemOp::Atomic,
-            Some(cache) if CACHE_CONTROL.contains(&cache) => {
-                return Err(err(format!(
-                    "`{name}` is a cache control instruction: it has no lane addresses to coalesce"
-                )))
-            }
-            Some(other) => {
-                return Err(err(format!(
-                    "`{other}` after `{}_`: expected load, store or atomic",
-                    tokens[0]
-                )))
-            }
-            None => {
-                return Err(err(format!(
-                    "`{}` alone: expected {0}_load_..., {0}_store_... or {0}_atomic_...",
-                    tokens[0]
-                )))
-            }
-        };
-        let data = if op == MemOp::Atomic {
-            parse_atomic_width(&tokens[2..])
-        } else {
-            parse_data(&tokens[2..])
-        }
-        .map_err(err)?;
-        Ok(MemAccess::Buffer(BufferAccess { path, op, data }))
     }
 }
 
-/// Second words of cache-control instructions (`buffer_wbinvl1`, `buffer_gl0_inv`, ...).
-const CACHE_CONTROL: [&str; 7] = ["wbinvl1", "gl0", "gl1", "inv", "wbl2", "wb", "invl2"];
-
-/// Width words of load/store mnemonics and their bits per lane.
-const WIDTH_TOKENS: [(&str, u16); 20] = [
-    ("dword", 32),
-    ("dwordx2", 64),
-    ("dwordx3", 96),
-    ("dwordx4", 128),
-    ("ubyte", 8),
-    ("sbyte", 8),
-    ("byte", 8),
-    ("u8", 8),
-    ("i8", 8),
-    ("b8", 8),
-    ("ushort", 16),
-    ("sshort", 16),
-    ("short", 16),
-    ("u16", 16),
-    ("i16", 16),
-    ("b16", 16),
-    ("b32", 32),
-    ("b64", 64),
-    ("b96", 96),
-    ("b128", 128),
-];
-
-/// Words that change how the data lands in registers, not how much memory is read.
-const DATA_MODIFIERS: [&str; 5] = ["d16", "hi", "lds", "addtid", "tr"];
-
-/// Words of atomic operation names (GCN and RDNA spellings).
-const ATOMIC_WORDS: [&str; 36] = [
-    "swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "min", "max", "and",
-    "or", "xor", "inc", "dec", "fcmpswap", "fadd", "fmin", "fmax", "csub", "pk", "cond", "clamp",
-    "num", "rtn", "u32", "i32", "f32", "f16", "bf16", "b32", "ordered", "uint", "int", "flt",
-];
-
-/// Words of atomic operation names that make the access 64 bits wide.
-const ATOMIC_64_WORDS: [&str; 5] = ["x2", "b64", "u64", "i64", "f64"];
-
-fn parse_data(tokens: &[&str]) -> Result<LaneData, String> {
-    let mut width: Option<(&str, u16)> = None;
-    let mut format = false;
-    let mut channels: Option<u8> = None;
-    let mut d16 = false;
-    for &token in tokens {
-        let swizzle = match token {
-            "x" => Some(1),
-            "xy" => Some(2),
-            "xyz" => Some(3),
-            "xyzw" => Some(4),
-            _ => None,
-        };
-        if let Some(count) = swizzle {
-            if channels.replace(count).is_some() {
-                return Err("two channel lists (x, xy, xyz, xyzw)".into());
-            }
-        } else if token == "format" {
-            if format {
-                return Err("`format` appears twice".into());
-            }
-            format = true;
-        } else if let Some(&(word, bits)) = WIDTH_TOKENS.iter().find(|(word, _)| *word == token) {
-            if let Some((first, _)) = width {
-                return Err(format!("two data sizes, `{first}` and `{word}`"));
-            }
-            width = Some((word, bits));
-        } else if token == "d16" {
-            d16 = true;
-        } else if !DATA_MODIFIERS.contains(&token) {
-            return Err(format!(
-                "unknown word `{token}`; expected a data size (dword, dwordx2..x4, ubyte, sbyte, \
-                 ushort, sshort, short, byte, b8..b128, u8, i8, u16, i16), format_x..format_xyzw, \
-                 or a modifier (d16, hi, lds, addtid)"
-            ));
-        }
-    }
-    match (width, format, channels) {
-        (Some((word, _)), true, _) => Err(format!(
-            "both a data size `{word}` and `format`: a format op's size comes from its channels"
-        )),
-        (_, false, Some(_)) => Err(
-            "channels (x, xy, xyz, xyzw) without `format`: expected format_x..format_xyzw".into(),
-        ),
-        (_, true, None) => Err("`format` must be followed by x, xy, xyz or xyzw".into()),
-        (Some((_, bits)), false, None) => LaneData::single_channel(bits).map_err(|e| e.message),
-        (None, true, Some(count)) => {
-            // The memory format is in the descriptor (buffer_) or the instruction's format
-            // field (tbuffer_), neither in the mnemonic: assume 32-bit channels, 16 with d16.
-            let channel_bits = if d16 { 16 } else { 32 };
-            if count == 1 {
-                LaneData::single_channel(channel_bits)
-            } else {
-                LaneData::multi_channel(count, channel_bits)
-            }
-            .map_err(|e| e.message)
-        }
-        (None, false, None) => Err("no data size: expected a word such as dword, dwordx4, \
-                                    ubyte, b32, b128 or format_xyzw"
-            .into()),
-    }
-}
-
-fn parse_atomic_width(tokens: &[&str]) -> Result<LaneData, String> {
-    if tokens.is_empty() {
-        return Err("an atomic names its operation, e.g. atomic_add or atomic_cmpswap".into());
-    }
-    let mut wide = false;
-    for token in tokens {
-        if ATOMIC_64_WORDS.contains(token) {
-            wide = true;
-        } else if !ATOMIC_WORDS.contains(token) {
-            return Err(format!(
-                "unknown atomic word `{token}`; expected an operation such as add, sub, swap, \
-                 cmpswap, smin, umax, and, or, xor, inc, dec, fmin, fmax, optionally with a \
-                 type such as x2, u32, u64, f32"
-            ));
-        }
-    }
-    LaneData::single_channel(if wide { 64 } else { 32 }).map_err(|e| e.message)
-}
-
-/// Modifiers allowed after `image_sample` and `image_gather4`.
-const SAMPLE_MODIFIERS: [&str; 9] = ["c", "d", "cd", "l", "b", "lz", "cl", "o", "g16"];
-/// Modifiers allowed after `image_load` and `image_store`.
-const LOAD_STORE_MODIFIERS: [&str; 4] = ["mip", "pck", "sgn", "nomip"];
-
-fn parse_image(tokens: &[&str]) -> Result<MemAccess, String> {
-    let check = |modifiers: &[&str], allowed: &[&str], what: &str| -> Result<(), String> {
-        match modifiers.iter().find(|m| !allowed.contains(m)) {
-            Some(bad) => Err(format!(
-                "unknown {what} modifier `{bad}`; expected any of {}",
-                allowed.join(", ")
-            )),
-            None => Ok(()),
-        }
-    };
-    let op = match tokens {
-        ["sample", modifiers @ ..] => {
-            check(modifiers, &SAMPLE_MODIFIERS, "image_sample")?;
-            ImageOp::Sample {
-                gradients: modifiers.iter().any(|m| *m == "d" || *m == "cd"),
-            }
-        }
-        ["gather4" | "gather4h", modifiers @ ..] => {
-            check(modifiers, &SAMPLE_MODIFIERS, "image_gather4")?;
-            ImageOp::Gather4
-        }
-        ["load" | "msaa", modifiers @ ..] => {
-            let modifiers = match modifiers {
-                ["load", rest @ ..] if tokens[0] == "msaa" => rest,
-                _ if tokens[0] == "msaa" => return Err("expected image_msaa_load".into()),
-                _ => modifiers,
-            };
-            check(modifiers, &LOAD_STORE_MODIFIERS, "image_load")?;
-            ImageOp::Load
-        }
-        ["store", modifiers @ ..] => {
-            check(modifiers, &LOAD_STORE_MODIFIERS, "image_store")?;
-            ImageOp::Store
-        }
-        ["atomic", op @ ..] => {
-            parse_atomic_width(op)?;
-            ImageOp::Atomic
-        }
-        ["get", ..] | ["bvh", ..] | ["bvh64", ..] => {
-            return Err(
-                "this image instruction reads no texels per lane (descriptor query or ray \
-                 traversal); there are no lane addresses to coalesce"
-                    .into(),
-            )
-        }
-        [other, ..] => {
-            return Err(format!(
-                "`image_{other}`: expected image_sample, image_gather4, image_load, image_store \
-                 or image_atomic"
-            ))
-        }
-        [] => return Err("`image` alone: expected image_sample, image_load, ...".into()),
-    };
-    Ok(MemAccess::Image(ImageAccess::new(op)))
-}
+/// Why a scalar memory instruction has no access.
+const SCALAR_MESSAGE: &str = "scalar memory (SMEM) instruction: it reads one value for the whole \
+                              wave, there are no lane addresses to coalesce";
 
 impl fmt::Display for MemAccess {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -743,9 +571,7 @@ mod tests {
             ("buffer_atomic_sub_clamp_u32", Buffer, Atomic, 1, 32),
             ("global_atomic_cond_sub_u32", Global, Atomic, 1, 32),
             ("global_atomic_ordered_add_b64", Global, Atomic, 1, 64),
-            ("global_atomic_fadd", Global, Atomic, 1, 32),
             ("flat_atomic_pk_add_bf16", Flat, Atomic, 1, 32),
-            ("global_atomic_max_f64", Global, Atomic, 1, 64),
             ("tbuffer_load_format_x", TypedBuffer, Load, 1, 32),
             ("tbuffer_load_format_xyzw", TypedBuffer, Load, 4, 128),
             ("tbuffer_store_format_xy", TypedBuffer, Store, 2, 64),
@@ -776,7 +602,6 @@ mod tests {
             ("global_load_dwordx2", Global, Load, 1, 64),
             ("global_load_ubyte", Global, Load, 1, 8),
             ("global_load_dword_addtid", Global, Load, 1, 32),
-            ("global_load_lds_dword", Global, Load, 1, 32),
             ("global_store_dwordx3", Global, Store, 1, 96),
             ("global_atomic_smax_x2", Global, Atomic, 1, 64),
             ("flat_load_dword", Flat, Load, 1, 32),
@@ -851,40 +676,43 @@ mod tests {
 
     #[test]
     fn bad_mnemonics_say_what_is_wrong() {
+        // Spellings the table does not list are refused by the lookup; the grammar that once
+        // explained what was wrong with them lives in scripts/isa/gen_memory_facts.py now.
+        const UNKNOWN: &str = "not in the instruction table";
         let cases: &[(&str, &str)] = &[
             ("", "empty"),
             ("   ", "empty"),
             ("v_add_f32", "not a vector memory instruction family"),
             ("s_buffer_load_dword", "scalar memory"),
             ("s_load_dwordx4", "scalar memory"),
-            ("buffer", "alone"),
-            ("buffer_load", "no data size"),
-            ("buffer_load_dwordx5", "unknown word `dwordx5`"),
-            ("buffer_load_dword_dwordx2", "two data sizes"),
-            ("buffer_load_format", "must be followed"),
-            ("buffer_load_format_xyzww", "unknown word `xyzww`"),
-            ("buffer_load_format_x_format_xy", "twice"),
-            ("buffer_load_format_x_xy", "two channel lists"),
-            ("buffer_load_dword_xy", "without `format`"),
-            ("buffer_load_dword_format_x", "both a data size"),
-            ("image_atomic_add_quux", "unknown atomic word `quux`"),
-            ("buffer_fetch_dword", "expected load, store or atomic"),
+            ("s_load_frob", "scalar memory"),
+            ("buffer", UNKNOWN),
+            ("buffer_load", UNKNOWN),
+            ("buffer_load_dwordx5", UNKNOWN),
+            ("buffer_load_dword_dwordx2", UNKNOWN),
+            ("buffer_load_format", UNKNOWN),
+            ("buffer_load_format_xyzww", UNKNOWN),
+            ("buffer_load_dword_format_x", UNKNOWN),
+            ("image_atomic_add_quux", UNKNOWN),
+            ("buffer_fetch_dword", UNKNOWN),
             ("buffer_wbinvl1", "cache control"),
             ("buffer_gl0_inv", "cache control"),
-            ("buffer_atomic", "names its operation"),
-            (
-                "buffer_atomic_frobnicate",
-                "unknown atomic word `frobnicate`",
-            ),
-            ("buffer__load_dword", "non-empty"),
-            ("image", "alone"),
-            ("image_sample_q", "unknown image_sample modifier `q`"),
-            ("image_load_lz", "unknown image_load modifier `lz`"),
+            ("global_wbinv", "cache control"),
+            ("buffer_atomic", UNKNOWN),
+            ("buffer__load_dword", UNKNOWN),
+            ("image", UNKNOWN),
+            ("image_sample_q", UNKNOWN),
             ("image_get_resinfo", "no texels"),
             ("image_bvh_intersect_ray", "no texels"),
-            ("image_msaa", "image_msaa_load"),
-            ("image_fetch", "expected image_sample"),
+            ("image_bvh8_intersect_ray", "no texels"),
+            ("global_load_block", "block of VGPRs"),
             ("ds_read_b32", "not a vector memory"),
+            ("frob", UNKNOWN),
+            // CDNA-only spellings (gfx90a/gfx940), which the table (gfx6-gfx12 consumer chips)
+            // does not list; the old grammar accepted them.
+            ("global_atomic_fadd", UNKNOWN),
+            ("global_atomic_max_f64", UNKNOWN),
+            ("global_load_lds_dword", UNKNOWN),
         ];
         for &(mnemonic, expected) in cases {
             let err = MemAccess::from_mnemonic(mnemonic).unwrap_err();

@@ -3,8 +3,8 @@
 //! So far: the GCN coalescing model of seed 001 (AMD's note on how a GCN compute unit groups the
 //! 64 lane addresses of one memory instruction into L1 and L2 work).
 //!
-//! * [`access`]: what an instruction is ([`MemAccess`]), built by the simulator or parsed from a
-//!   mnemonic ([`MemAccess::from_mnemonic`]).
+//! * [`access`]: what an instruction is ([`MemAccess`]), built from the instruction table's
+//!   memory facts ([`MemAccess::from_info`], or [`MemAccess::from_mnemonic`], a table lookup).
 //! * [`texel`]: texel formats and filters of image ops ([`TexelFormat`], [`TextureFilter`]).
 //! * [`pattern`]: lane address patterns of the hints file and the CLI ([`LanePattern`]).
 //! * [`coalesce`](mod@coalesce): the model ([`coalesce()`], [`CoalesceResult`]).

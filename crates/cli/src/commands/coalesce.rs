@@ -107,6 +107,7 @@ fn usage_error(msg: impl std::fmt::Display) -> CliError {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    // A table lookup: the access comes from the instruction table's memory facts.
     let mut access = MemAccess::from_mnemonic(&args.op).map_err(usage_error)?;
     match &mut access {
         MemAccess::Image(image) => {
