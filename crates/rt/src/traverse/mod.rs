@@ -148,9 +148,12 @@ const NET8: [(usize, usize); 19] = [
 /// Without it each 4-wide half keeps its own distance order (half 0 before
 /// half 1), but the extended key still orders across halves, so primitives
 /// stay ahead of boxes: the RT IP 3.1 walk-back treats every primitive as
-/// already visited, which is only true if they all come first.
+/// already visited, which is only true if they all come first. Only the
+/// pointers come out sorted (the traversal needs nothing else): each
+/// result's order key is built once and the network moves keys and
+/// pointers, the same compare-exchanges as [`cmp_swap`].
 #[inline(always)]
-fn sort8(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], wide: bool) {
+fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bool) {
     // With at most one result that is not INVALID, every other entry is the
     // same (INVALID, infinity) and both networks sort completely: the
     // result is that one entry first. Deep in the tree this is the common
@@ -158,26 +161,28 @@ fn sort8(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], wide: bool)
     let real = ptr.iter().filter(|&&p| p != INVALID_NODE).count();
     if real <= 1 {
         if let Some(i) = ptr.iter().position(|&p| p != INVALID_NODE) {
-            ext.swap(0, i);
-            key.swap(0, i);
             ptr.swap(0, i);
         }
         return;
     }
-    if wide {
-        for &(a, b) in &NET8 {
-            cmp_swap(ext, key, ptr, a, b);
-        }
-    } else {
-        for i in 0..8 {
-            ext[i] = (ext[i] << 1) | (i >= 4) as u32;
-        }
-        for &(a, b) in &NET8 {
-            cmp_swap(ext, key, ptr, a, b);
-        }
-        for e in ext.iter_mut() {
-            *e >>= 1;
-        }
+    // The narrow sort adds the half as the lowest extended-key bit.
+    let mut k = [0u64; 8];
+    for i in 0..8 {
+        let e = if wide {
+            ext[i]
+        } else {
+            (ext[i] << 1) | (i >= 4) as u32
+        };
+        k[i] = order_key(e, key[i]);
+    }
+    for &(a, b) in &NET8 {
+        let swap = k[b] < k[a];
+        let (ka, kb) = (k[a], k[b]);
+        let (pa, pb) = (ptr[a], ptr[b]);
+        k[a] = if swap { kb } else { ka };
+        k[b] = if swap { ka } else { kb };
+        ptr[a] = if swap { pb } else { pa };
+        ptr[b] = if swap { pa } else { pb };
     }
 }
 
@@ -562,9 +567,16 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         if t == TYPE_BOX {
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
-            let w: [u32; 32] = s.mem.block(addr);
-            // Decode the whole node once, then test all eight children.
-            let node8 = DecodedBox8::decode(&w);
+            // Nodes were decoded once at encode time; decode here only for
+            // an address the table lacks.
+            let decoded;
+            let node8 = match e.box8_table.get(addr) {
+                Some(n) => n,
+                None => {
+                    decoded = DecodedBox8::decode(s.mem.block_ref(addr));
+                    &decoded
+                }
+            };
             let (o, inv) = if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 (rotate(m, s.local.origin), rotate(m, s.local.dir).recip())
@@ -589,7 +601,7 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             for i in 0..8 {
                 ext[i] = ext_key(ptrs[i], tri_first);
             }
-            sort8(&mut ext, &mut keys, &mut ptrs, opts.wide_sort);
+            sort8(&ext, &keys, &mut ptrs, opts.wide_sort);
             parent_box = node;
         } else if t == TYPE_INSTANCE {
             s.c.instance_tests += 1;
@@ -602,17 +614,17 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
         } else if t <= 3 {
-            let w: [u32; 32] = s.mem.block(addr);
-            let h = PrimitiveHeader::read(&w);
+            let w: &[u32; 32] = s.mem.block_ref(addr);
+            let h = PrimitiveHeader::read(w);
             let pair = pair_index(node);
-            let d = h.pair_desc(&w, pair);
+            let d = h.pair_desc(w, pair);
             for tri in 0..2 {
                 if let Some(i) = triangle_indices(d, tri) {
                     s.c.triangle_tests += 1;
-                    let (a, b, c) = (h.vertex(&w, i[0]), h.vertex(&w, i[1]), h.vertex(&w, i[2]));
+                    let (a, b, c) = (h.vertex(w, i[0]), h.vertex(w, i[1]), h.vertex(w, i[2]));
                     let hit = intersect_triangle(&s.local, a, b, c);
                     if hit.is_some() {
-                        s.consider(hit, h.primitive_id(&w, 2 * pair + tri));
+                        s.consider(hit, h.primitive_id(w, 2 * pair + tri));
                     }
                 }
             }

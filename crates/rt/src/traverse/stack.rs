@@ -223,6 +223,18 @@ impl ShortStack {
     /// `rtip31` enables primitive matching in walk-back and the
     /// primitive-range update driven by `last`.
     fn push8(&mut self, last: u32, r: &[u32; 8], rtip31: bool, c: &mut RayCounters) {
+        // The common step: no walk-back, no range update, and no sentinel
+        // but INVALID among the results. Then nothing is skipped and every
+        // real result is pushed, slot 7 first (what the general path below
+        // computes for these inputs, without its per-slot flag logic).
+        if last == INVALID_NODE && r.iter().all(|&n| n == INVALID_NODE || !is_sentinel(n)) {
+            for &n in r.iter().rev() {
+                if n != INVALID_NODE {
+                    self.push(n, c);
+                }
+            }
+            return;
+        }
         let stackless = !is_sentinel(last);
         let mut d = [false; 8];
         for i in 0..8 {
