@@ -325,11 +325,12 @@ impl DecodedBox8 {
                 exit[i] = exit[i].min(t1.max(t2));
             }
         }
+        // Both conditions evaluated for every lane (no short circuit): a
+        // branch per child would mispredict on the data-dependent outcome.
         let mut hits = 0u8;
         for i in 0..8 {
-            if self.ptrs[i] != INVALID_NODE && entry[i] <= exit[i] * grow {
-                hits |= 1 << i;
-            }
+            let hit = (self.ptrs[i] != INVALID_NODE) & (entry[i] <= exit[i] * grow);
+            hits |= (hit as u8) << i;
         }
         (entry, hits)
     }
