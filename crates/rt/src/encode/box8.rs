@@ -576,6 +576,12 @@ mod tests {
             assert!(kids[i].1.contains(b));
             assert_eq!(decode_child_box(&w, i, origin, e), kids[i].1);
         }
+        // The per-encoding table holds exactly the visit-time decode; child
+        // nodes outside the memory are skipped, other addresses miss.
+        let table = DecodedBox8Table::build(&mem, [(0, (256 >> 3) | TYPE_BOX)]);
+        assert_eq!(table.len(), 1);
+        assert_eq!(table.get(256), Some(&DecodedBox8::decode(&w)));
+        assert_eq!(table.get(128), None);
         let fast = DecodedBox8::decode(&w);
         for (slot, (ptr, b)) in kids.iter().enumerate() {
             assert_eq!(fast.ptrs[slot], *ptr);
