@@ -72,7 +72,7 @@ impl BoxNode4 {
     /// Read an fp32 node.
     #[inline]
     pub fn read_fp32(mem: &BvhMemory, addr: u64, rtip31: bool) -> BoxNode4 {
-        let w: [u32; 32] = mem.block(addr);
+        let w: &[u32; 32] = mem.block_ref(addr);
         let f = |i: usize| f32::from_bits(w[i]);
         let mut boxes = [NAN_BOX; 4];
         for (i, b) in boxes.iter_mut().enumerate() {

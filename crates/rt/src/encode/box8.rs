@@ -13,7 +13,7 @@
 
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
-use super::pointer::{INVALID_NODE, TYPE_BOX};
+use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
 use super::quantize::{dequantize, QuantizedBox};
 use crate::math::{Aabb, Vec3};
 
@@ -325,13 +325,83 @@ impl DecodedBox8 {
                 exit[i] = exit[i].min(t1.max(t2));
             }
         }
+        // Both conditions evaluated for every lane (no short circuit): a
+        // branch per child would mispredict on the data-dependent outcome.
         let mut hits = 0u8;
         for i in 0..8 {
-            if self.ptrs[i] != INVALID_NODE && entry[i] <= exit[i] * grow {
-                hits |= 1 << i;
-            }
+            let hit = (self.ptrs[i] != INVALID_NODE) & (entry[i] <= exit[i] * grow);
+            hits |= (hit as u8) << i;
         }
         (entry, hits)
+    }
+}
+
+/// Every BVH8 box node of an encoding, decoded once. The encoded memory
+/// never changes after encoding, so the traversal looks a node up here
+/// instead of dequantizing its eight children on every visit; the entries
+/// are exactly what [`DecodedBox8::decode`] gives for the node's dwords.
+#[derive(Clone, Default, PartialEq)]
+pub struct DecodedBox8Table {
+    /// By `addr / 128`: index into `nodes` plus one, 0 where no box node
+    /// starts. Nodes are 128 bytes and never overlap, so two nodes never
+    /// share an entry whatever their structures' bases.
+    index: Vec<u32>,
+    nodes: Vec<DecodedBox8>,
+}
+
+impl std::fmt::Debug for DecodedBox8Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DecodedBox8Table({} nodes)", self.nodes.len())
+    }
+}
+
+impl DecodedBox8Table {
+    /// Decode every box node reachable through box children from the given
+    /// structure roots, `(base, root pointer)` each.
+    pub fn build(mem: &BvhMemory, roots: impl IntoIterator<Item = (u64, u32)>) -> Self {
+        let mut t = DecodedBox8Table {
+            index: vec![0; (mem.len_bytes() / u64::from(BOX8_BYTES)) as usize + 1],
+            nodes: Vec::new(),
+        };
+        for (base, root) in roots {
+            let mut todo = vec![root];
+            while let Some(p) = todo.pop() {
+                if p >= END_SEARCH || p & 7 != TYPE_BOX {
+                    continue;
+                }
+                let addr = base + u64::from(ptr31_offset(p));
+                let i = (addr / u64::from(BOX8_BYTES)) as usize;
+                if addr + u64::from(BOX8_BYTES) > mem.len_bytes() || t.index[i] != 0 {
+                    continue;
+                }
+                let d = DecodedBox8::decode(&mem.block(addr));
+                todo.extend(d.ptrs.iter().copied().filter(|&c| c != INVALID_NODE));
+                t.nodes.push(d);
+                t.index[i] = t.nodes.len() as u32;
+            }
+        }
+        t
+    }
+
+    /// The decoded box node at byte address `addr`, if the table has one.
+    #[inline]
+    pub fn get(&self, addr: u64) -> Option<&DecodedBox8> {
+        let i = *self.index.get((addr / u64::from(BOX8_BYTES)) as usize)?;
+        if i == 0 {
+            None
+        } else {
+            self.nodes.get(i as usize - 1)
+        }
+    }
+
+    /// Number of decoded nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when no node was decoded (4-wide layouts).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
     }
 }
 
@@ -506,6 +576,12 @@ mod tests {
             assert!(kids[i].1.contains(b));
             assert_eq!(decode_child_box(&w, i, origin, e), kids[i].1);
         }
+        // The per-encoding table holds exactly the visit-time decode; child
+        // nodes outside the memory are skipped, other addresses miss.
+        let table = DecodedBox8Table::build(&mem, [(0, (256 >> 3) | TYPE_BOX)]);
+        assert_eq!(table.len(), 1);
+        assert_eq!(table.get(256), Some(&DecodedBox8::decode(&w)));
+        assert_eq!(table.get(128), None);
         let fast = DecodedBox8::decode(&w);
         for (slot, (ptr, b)) in kids.iter().enumerate() {
             assert_eq!(fast.ptrs[slot], *ptr);

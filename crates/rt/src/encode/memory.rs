@@ -57,4 +57,14 @@ impl BvhMemory {
         out.copy_from_slice(&self.words[i..i + N]);
         out
     }
+
+    /// The `N` dwords at `addr`, borrowed rather than copied (the traversal
+    /// reads a whole 128-byte node per step).
+    #[inline]
+    pub fn block_ref<const N: usize>(&self, addr: u64) -> &[u32; N] {
+        let i = (addr >> 2) as usize;
+        self.words[i..i + N]
+            .try_into()
+            .expect("a slice of N dwords")
+    }
 }

@@ -33,7 +33,7 @@ use crate::math::{Aabb, Vec3};
 use crate::mesh::Mesh;
 use crate::scene::Scene;
 use box4::BoxNode4;
-use box8::{BoxNode8, ChildInfo};
+use box8::{BoxNode8, ChildInfo, DecodedBox8Table};
 use instance::InstanceNode;
 use memory::BvhMemory;
 use obb::NO_OBB;
@@ -228,9 +228,26 @@ pub struct EncodedBvh {
     pub bvh2_sah_cost: f32,
     /// Triangles stored (per BLAS, not per instance).
     pub triangles: u64,
+    /// BVH8 box nodes decoded once from `memory` (empty for 4-wide
+    /// layouts); the traversal reads nodes here and falls back to decoding
+    /// `memory` for any address it lacks. Derived data: anyone who edits
+    /// `memory` must rebuild it with [`EncodedBvh::rebuild_box8_table`].
+    pub box8_table: DecodedBox8Table,
 }
 
 impl EncodedBvh {
+    /// Decode the BVH8 box nodes of `memory` again (after editing it).
+    pub fn rebuild_box8_table(&mut self) {
+        self.box8_table = if self.config.bvh == BvhKind::Bvh8 {
+            let roots = std::iter::once(&self.top)
+                .chain(&self.blases)
+                .map(|s| (s.base, s.root));
+            DecodedBox8Table::build(&self.memory, roots)
+        } else {
+            DecodedBox8Table::default()
+        };
+    }
+
     /// Total bytes of all structures.
     pub fn bytes(&self) -> u64 {
         self.memory.len_bytes()
@@ -423,7 +440,7 @@ pub fn encode_scene(scene: &Scene, config: LayoutConfig) -> Result<EncodedBvh, S
     } else {
         (blases[0], false)
     };
-    Ok(EncodedBvh {
+    let mut e = EncodedBvh {
         config,
         memory: mem,
         top,
@@ -434,7 +451,10 @@ pub fn encode_scene(scene: &Scene, config: LayoutConfig) -> Result<EncodedBvh, S
         sah_cost: sah / n,
         bvh2_sah_cost: sah2 / n,
         triangles,
-    })
+        box8_table: DecodedBox8Table::default(),
+    };
+    e.rebuild_box8_table();
+    Ok(e)
 }
 
 fn write_header(

@@ -77,6 +77,14 @@ pub fn trace(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult 
 /// clamped to >= 0 and exit to <= `extent`.
 #[inline(always)]
 fn slab(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> Option<f32> {
+    let (entry, hit) = slab_entry(o, inv, b, extent, grow);
+    hit.then_some(entry)
+}
+
+/// [`slab`] as the entry distance and whether the box is hit, for callers
+/// that combine the outcome with selects instead of branching on it.
+#[inline(always)]
+fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, bool) {
     let mut entry = 0.0f32;
     let mut exit = extent;
     for a in 0..3 {
@@ -85,11 +93,7 @@ fn slab(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> Option<f32> {
         entry = entry.max(t1.min(t2));
         exit = exit.min(t1.max(t2));
     }
-    if entry <= exit * grow {
-        Some(entry)
-    } else {
-        None
-    }
+    (entry, entry <= exit * grow)
 }
 
 /// The sort order of one result as one integer: extended key in the high
@@ -103,22 +107,19 @@ fn order_key(ext: u32, key: f32) -> u64 {
     (u64::from(ext) << 32) | u64::from(bits)
 }
 
-/// Compare-exchange of the hardware sorting networks: extended key first,
-/// then the float key; equal keys keep their places. Written as selects,
-/// not a branch: which way a network stage goes is data-dependent and
-/// mispredicts often.
+/// Compare-exchange of the hardware sorting networks over order keys (see
+/// [`order_key`]) and the pointers they belong to; equal keys keep their
+/// places. Written as selects, not a branch: which way a network stage goes
+/// is data-dependent and mispredicts often.
 #[inline(always)]
-fn cmp_swap(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], a: usize, b: usize) {
-    let swap = order_key(ext[b], key[b]) < order_key(ext[a], key[a]);
-    let (ea, eb) = (ext[a], ext[b]);
-    let (ka, kb) = (key[a], key[b]);
-    let (pa, pb) = (ptr[a], ptr[b]);
-    ext[a] = if swap { eb } else { ea };
-    ext[b] = if swap { ea } else { eb };
-    key[a] = if swap { kb } else { ka };
-    key[b] = if swap { ka } else { kb };
-    ptr[a] = if swap { pb } else { pa };
-    ptr[b] = if swap { pa } else { pb };
+fn exchange(k: &mut [u64], p: &mut [u32], a: usize, b: usize) {
+    let swap = k[b] < k[a];
+    let (ka, kb) = (k[a], k[b]);
+    let (pa, pb) = (p[a], p[b]);
+    k[a] = if swap { kb } else { ka };
+    k[b] = if swap { ka } else { kb };
+    p[a] = if swap { pb } else { pa };
+    p[b] = if swap { pa } else { pb };
 }
 
 const NET4: [(usize, usize); 5] = [(0, 2), (1, 3), (0, 1), (2, 3), (1, 2)];
@@ -148,9 +149,12 @@ const NET8: [(usize, usize); 19] = [
 /// Without it each 4-wide half keeps its own distance order (half 0 before
 /// half 1), but the extended key still orders across halves, so primitives
 /// stay ahead of boxes: the RT IP 3.1 walk-back treats every primitive as
-/// already visited, which is only true if they all come first.
+/// already visited, which is only true if they all come first. Only the
+/// pointers come out sorted (the traversal needs nothing else): each
+/// result's order key is built once, then the network's compare-exchanges
+/// ([`exchange`]) move keys and pointers together.
 #[inline(always)]
-fn sort8(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], wide: bool) {
+fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bool) {
     // With at most one result that is not INVALID, every other entry is the
     // same (INVALID, infinity) and both networks sort completely: the
     // result is that one entry first. Deep in the tree this is the common
@@ -158,26 +162,48 @@ fn sort8(ext: &mut [u32; 8], key: &mut [f32; 8], ptr: &mut [u32; 8], wide: bool)
     let real = ptr.iter().filter(|&&p| p != INVALID_NODE).count();
     if real <= 1 {
         if let Some(i) = ptr.iter().position(|&p| p != INVALID_NODE) {
-            ext.swap(0, i);
-            key.swap(0, i);
             ptr.swap(0, i);
         }
         return;
     }
-    if wide {
-        for &(a, b) in &NET8 {
-            cmp_swap(ext, key, ptr, a, b);
+    // The narrow sort adds the half as the lowest extended-key bit.
+    let mut k = [0u64; 8];
+    for i in 0..8 {
+        let e = if wide {
+            ext[i]
+        } else {
+            (ext[i] << 1) | (i >= 4) as u32
+        };
+        k[i] = order_key(e, key[i]);
+    }
+    for &(a, b) in &NET8 {
+        exchange(&mut k, ptr, a, b);
+    }
+}
+
+/// Sort the 4 results at `at..at + 4` with the 4-input network, pointers
+/// only (nothing reads the keys afterwards): the order keys are built once
+/// and moved with the pointers by the network's compare-exchanges
+/// ([`exchange`]).
+#[inline(always)]
+fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bool) {
+    let p = &mut ptr[at..at + 4];
+    // With at most one real result the other three are identical (INVALID,
+    // infinity, extended key 4, after any real one): the network leaves the
+    // real one first, so move it there without the 5 compare-exchanges.
+    let real = p.iter().filter(|&&x| x != INVALID_NODE).count();
+    if real <= 1 {
+        if let Some(i) = p.iter().position(|&x| x != INVALID_NODE) {
+            p.swap(0, i);
         }
-    } else {
-        for i in 0..8 {
-            ext[i] = (ext[i] << 1) | (i >= 4) as u32;
-        }
-        for &(a, b) in &NET8 {
-            cmp_swap(ext, key, ptr, a, b);
-        }
-        for e in ext.iter_mut() {
-            *e >>= 1;
-        }
+        return;
+    }
+    let mut k = [0u64; 4];
+    for i in 0..4 {
+        k[i] = order_key(ext_key(p[i], tri_first), key[at + i]);
+    }
+    for &(a, b) in &NET4 {
+        exchange(&mut k, p, a, b);
     }
 }
 
@@ -294,23 +320,15 @@ impl<'a> RayState<'a> {
         } else {
             (self.local.origin, self.inv)
         };
+        // Every slot is tested and the result selected: a branch on the
+        // data-dependent hit would mispredict. An empty slot's planes are
+        // whatever the node holds; its result is discarded.
         for i in 0..4 {
             let child = node.children[i];
-            let hit = if child == INVALID_NODE {
-                None
-            } else {
-                slab(o, inv, &node.boxes[i], self.t_max, self.grow)
-            };
-            match hit {
-                Some(t) => {
-                    ptrs[at + i] = child;
-                    keys[at + i] = t;
-                }
-                None => {
-                    ptrs[at + i] = INVALID_NODE;
-                    keys[at + i] = f32::INFINITY;
-                }
-            }
+            let (entry, hit) = slab_entry(o, inv, &node.boxes[i], self.t_max, self.grow);
+            let take = hit & (child != INVALID_NODE);
+            ptrs[at + i] = if take { child } else { INVALID_NODE };
+            keys[at + i] = if take { entry } else { f32::INFINITY };
         }
     }
 
@@ -343,13 +361,7 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         match ptr_type(node) {
             TYPE_BOX | TYPE_BOX16 => {
                 s.box4(node, &mut ptrs, &mut keys, 0);
-                let mut ext = [4u32; 8];
-                for i in 0..4 {
-                    ext[i] = ext_key(ptrs[i], tri_first);
-                }
-                for &(a, b) in &NET4 {
-                    cmp_swap(&mut ext, &mut keys, &mut ptrs, a, b);
-                }
+                sort4(&mut ptrs, &keys, 0, tri_first);
             }
             TYPE_INSTANCE => {
                 s.c.instance_tests += 1;
@@ -490,15 +502,9 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
             // halves by distance (the hardware's wide sort) would interleave
             // two subtrees, and the stackless walk-back needs the stack in
             // depth-first order to stay exact, so this model never merges them.
-            let mut ext = [4u32; 8];
-            for i in 0..8 {
-                ext[i] = ext_key(ptrs[i], tri_first);
-            }
             for half in 0..2 {
                 if is_box[half] {
-                    for &(a, b) in &NET4 {
-                        cmp_swap(&mut ext, &mut keys, &mut ptrs, a + 4 * half, b + 4 * half);
-                    }
+                    sort4(&mut ptrs, &keys, 4 * half, tri_first);
                 }
             }
         }
@@ -562,9 +568,16 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         if t == TYPE_BOX {
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
-            let w: [u32; 32] = s.mem.block(addr);
-            // Decode the whole node once, then test all eight children.
-            let node8 = DecodedBox8::decode(&w);
+            // Nodes were decoded once at encode time; decode here only for
+            // an address the table lacks.
+            let decoded;
+            let node8 = match e.box8_table.get(addr) {
+                Some(n) => n,
+                None => {
+                    decoded = DecodedBox8::decode(s.mem.block_ref(addr));
+                    &decoded
+                }
+            };
             let (o, inv) = if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 (rotate(m, s.local.origin), rotate(m, s.local.dir).recip())
@@ -572,24 +585,21 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                 (s.local.origin, s.inv)
             };
             let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
+            // Selects rather than branches, as in the slab test: whether a
+            // child is hit is data-dependent.
             let mut prev_ptr = INVALID_NODE;
+            let mut ext = [4u32; 8];
             for slot in 0..8 {
                 let ptr = node8.ptrs[slot];
-                if hit_mask & (1 << slot) == 0 {
-                    continue;
-                }
+                let hit = (hit_mask >> slot) & 1 != 0;
                 // Child reuse (range 0) repeats a pointer: keep the first.
-                if ptr != prev_ptr {
-                    ptrs[slot] = ptr;
-                    keys[slot] = entries[slot];
-                }
-                prev_ptr = ptr;
+                let take = hit & (ptr != prev_ptr);
+                ptrs[slot] = if take { ptr } else { INVALID_NODE };
+                keys[slot] = if take { entries[slot] } else { f32::INFINITY };
+                ext[slot] = if take { ext_key(ptr, tri_first) } else { 4 };
+                prev_ptr = if hit { ptr } else { prev_ptr };
             }
-            let mut ext = [4u32; 8];
-            for i in 0..8 {
-                ext[i] = ext_key(ptrs[i], tri_first);
-            }
-            sort8(&mut ext, &mut keys, &mut ptrs, opts.wide_sort);
+            sort8(&ext, &keys, &mut ptrs, opts.wide_sort);
             parent_box = node;
         } else if t == TYPE_INSTANCE {
             s.c.instance_tests += 1;
@@ -602,17 +612,17 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
         } else if t <= 3 {
-            let w: [u32; 32] = s.mem.block(addr);
-            let h = PrimitiveHeader::read(&w);
+            let w: &[u32; 32] = s.mem.block_ref(addr);
+            let h = PrimitiveHeader::read(w);
             let pair = pair_index(node);
-            let d = h.pair_desc(&w, pair);
+            let d = h.pair_desc(w, pair);
             for tri in 0..2 {
                 if let Some(i) = triangle_indices(d, tri) {
                     s.c.triangle_tests += 1;
-                    let (a, b, c) = (h.vertex(&w, i[0]), h.vertex(&w, i[1]), h.vertex(&w, i[2]));
+                    let (a, b, c) = (h.vertex(w, i[0]), h.vertex(w, i[1]), h.vertex(w, i[2]));
                     let hit = intersect_triangle(&s.local, a, b, c);
                     if hit.is_some() {
-                        s.consider(hit, h.primitive_id(&w, 2 * pair + tri));
+                        s.consider(hit, h.primitive_id(w, 2 * pair + tri));
                     }
                 }
             }

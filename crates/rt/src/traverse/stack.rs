@@ -76,6 +76,20 @@ impl RingStack {
     /// pushed, and nothing if none matches.
     pub fn store(&mut self, last: u32, data: [u32; 4], c: &mut RayCounters) -> u32 {
         let last_invalid = last == INVALID_NODE;
+        if last_invalid {
+            // No walk-back (the common step): every real entry counts, so
+            // the `last` matching below reduces to this.
+            for &d in data[1..].iter().rev() {
+                if d != INVALID_NODE {
+                    self.push(d, c);
+                }
+            }
+            return if data[0] != INVALID_NODE {
+                data[0]
+            } else {
+                self.pop_or_terminal(c)
+            };
+        }
         let mut lv = last_invalid || data.contains(&last);
         let mut addr = INVALID_NODE;
         for i in (0..4).rev() {
@@ -89,16 +103,22 @@ impl RingStack {
             }
         }
         if addr == INVALID_NODE {
-            if self.index == 0 {
-                addr = TERMINAL_NODE;
-            } else {
-                self.index -= 1;
-                let slot = self.slot(self.index);
-                addr = self.ring[slot];
-                self.ring[slot] = INVALID_NODE;
-                c.stack_pops += 1;
-            }
+            addr = self.pop_or_terminal(c);
         }
+        addr
+    }
+
+    /// Pop the top entry (writing INVALID back), TERMINAL when empty.
+    #[inline(always)]
+    fn pop_or_terminal(&mut self, c: &mut RayCounters) -> u32 {
+        if self.index == 0 {
+            return TERMINAL_NODE;
+        }
+        self.index -= 1;
+        let slot = self.slot(self.index);
+        let addr = self.ring[slot];
+        self.ring[slot] = INVALID_NODE;
+        c.stack_pops += 1;
         addr
     }
 }
@@ -223,6 +243,18 @@ impl ShortStack {
     /// `rtip31` enables primitive matching in walk-back and the
     /// primitive-range update driven by `last`.
     fn push8(&mut self, last: u32, r: &[u32; 8], rtip31: bool, c: &mut RayCounters) {
+        // The common step: no walk-back, no range update, and no sentinel
+        // but INVALID among the results. Then nothing is skipped and every
+        // real result is pushed, slot 7 first (what the general path below
+        // computes for these inputs, without its per-slot flag logic).
+        if last == INVALID_NODE && r.iter().all(|&n| n == INVALID_NODE || !is_sentinel(n)) {
+            for &n in r.iter().rev() {
+                if n != INVALID_NODE {
+                    self.push(n, c);
+                }
+            }
+            return;
+        }
         let stackless = !is_sentinel(last);
         let mut d = [false; 8];
         for i in 0..8 {
