@@ -254,10 +254,10 @@ impl ShaderGroup {
                     inputs[i] = Some(p);
                 }
             }
-            let (nami, _) = self.sdn.step(&inputs[..self.rasterizers.len()]);
-            if let Some(n) = nami {
+            let (sent, _) = self.sdn.advance(&inputs[..self.rasterizers.len()]);
+            if sent {
                 // Not all NMBs were full, and one Nami per clock at most: it fits.
-                self.akb.add(n, clock);
+                self.akb.add(*self.sdn.sent(), clock);
             }
         }
         self.akb.end_clock();
