@@ -231,13 +231,8 @@ impl ShaderGroup {
         program: &Program,
         frame: &mut Framebuffer,
         seq: &mut u64,
-        written: &mut Vec<ExportPixel>,
     ) {
-        written.clear();
-        self.elt.step(clock, written);
-        for p in written.iter() {
-            frame.write(p);
-        }
+        self.elt.step_with(clock, |p| frame.write(p));
         self.ske.clock(clock, &mut self.akb, &mut self.elt, program);
         if self.akb.all_full() {
             // Seed, AKB function 4: backpressure clock-gates the SDN and rasterizers.
@@ -542,7 +537,6 @@ fn run_row(
         g.akb.start_row();
         g.elt.start_row();
     }
-    let mut written = Vec::with_capacity(LANES);
     let mut clock = 0u64;
     let mut last_progress = (0u64, u64::MAX);
     // A group whose blocks are all empty stays so for the rest of the row
@@ -555,7 +549,7 @@ fn run_row(
     let end = loop {
         for ((g, idle), seq) in groups.iter_mut().zip(&idle_since).zip(seqs.iter_mut()) {
             if idle.is_none() {
-                g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+                g.clock(clock, &w.setups, ctx.program, frame, seq);
             }
         }
         clock += 1;
@@ -623,7 +617,6 @@ fn run_group_rows(
         clear,
     );
     let mut seq = 0u64;
-    let mut written = Vec::with_capacity(LANES);
     let mut done = Vec::with_capacity(work.len());
     for w in work {
         for r in &mut group.rasterizers {
@@ -640,7 +633,6 @@ fn run_group_rows(
                 ctx.program,
                 &mut frame,
                 &mut seq,
-                &mut written,
             );
             clock += 1;
             if group.is_done() {
