@@ -351,10 +351,26 @@ impl Rasterizer {
     /// One clock: returns the pixel put on the port to the SDN, if any.
     /// `seq` numbers pixels in rasterization order.
     pub fn step(&mut self, setups: &[TriangleSetup], seq: &mut u64) -> Option<RasterPixel> {
-        let mut out = self.pending.take();
+        let mut out = None;
+        self.step_into(setups, seq, &mut out);
+        out
+    }
+
+    /// [`Rasterizer::step`] putting the pixel into `out` (which must be
+    /// `None`): the clock loop passes the SDN's input slot, so the pixel is
+    /// built where it is used instead of being returned and copied.
+    #[inline]
+    pub fn step_into(
+        &mut self,
+        setups: &[TriangleSetup],
+        seq: &mut u64,
+        out: &mut Option<RasterPixel>,
+    ) {
+        debug_assert!(out.is_none());
+        *out = self.pending.take();
         if self.current.is_none() && out.is_none() {
             if self.next_in_queue >= self.queue.len() {
-                return None;
+                return;
             }
             self.current = Some(self.queue[self.next_in_queue]);
             self.next_in_queue += 1;
@@ -363,7 +379,7 @@ impl Rasterizer {
             self.stats.triangles += 1;
         }
         let Some(tri) = self.current else {
-            return out;
+            return;
         };
         self.stats.busy_clocks += 1;
         let setup = &setups[tri as usize];
@@ -387,7 +403,7 @@ impl Rasterizer {
                 };
                 *seq += 1;
                 if out.is_none() {
-                    out = Some(px);
+                    *out = Some(px);
                 } else {
                     // The port is taken this clock: hold the pixel, stall the walk.
                     self.pending = Some(px);
@@ -403,7 +419,6 @@ impl Rasterizer {
         if out.is_some() {
             self.stats.pixels += 1;
         }
-        out
     }
 }
 

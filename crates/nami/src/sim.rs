@@ -243,10 +243,10 @@ impl ShaderGroup {
             }
         } else {
             let mut inputs = [None; LANES];
-            for (i, r) in self.rasterizers.iter_mut().enumerate() {
-                if let Some(mut p) = r.step(setups, seq) {
+            for (r, input) in self.rasterizers.iter_mut().zip(inputs.iter_mut()) {
+                r.step_into(setups, seq, input);
+                if let Some(p) = input {
                     p.previous = frame.read_for_raster(p.x, p.y);
-                    inputs[i] = Some(p);
                 }
             }
             let (sent, _) = self.sdn.advance(&inputs[..self.rasterizers.len()]);
