@@ -252,7 +252,7 @@ impl ShaderGroup {
             let (sent, _) = self.sdn.advance(&inputs[..self.rasterizers.len()]);
             if sent {
                 // Not all NMBs were full, and one Nami per clock at most: it fits.
-                self.akb.add(*self.sdn.sent(), clock);
+                self.akb.add_ref(self.sdn.sent(), clock);
             }
         }
         self.akb.end_clock();
