@@ -627,13 +627,7 @@ fn run_group_rows(
         let mut clock = 0u64;
         let mut last_progress = (0u64, u64::MAX);
         loop {
-            group.clock(
-                clock,
-                &w.setups,
-                ctx.program,
-                &mut frame,
-                &mut seq,
-            );
+            group.clock(clock, &w.setups, ctx.program, &mut frame, &mut seq);
             clock += 1;
             if group.is_done() {
                 break;
