@@ -79,6 +79,8 @@ pub struct Nmb {
     pub slots: Vec<NamiSlot>,
     /// Slot sent for execution last time, for the fair choice.
     last_sent: usize,
+    /// V when every slot is valid (checked every clock: kept, not recomputed).
+    full: u32,
 }
 
 impl Nmb {
@@ -90,6 +92,7 @@ impl Nmb {
             retire: 0,
             slots: vec![NamiSlot::default(); slots],
             last_sent: slots.saturating_sub(1),
+            full: all_slots(slots),
         }
     }
 
@@ -100,7 +103,7 @@ impl Nmb {
 
     /// The full flag: AND reduction of V.
     pub fn is_full(&self) -> bool {
-        self.valid == all_slots(self.slots.len())
+        self.valid == self.full
     }
 
     /// Whether no slot is valid and none is being added.
