@@ -79,6 +79,8 @@ pub struct Nmb {
     pub slots: Vec<NamiSlot>,
     /// Slot sent for execution last time, for the fair choice.
     last_sent: usize,
+    /// V when every slot is valid (checked every clock: kept, not recomputed).
+    full: u32,
 }
 
 impl Nmb {
@@ -90,6 +92,7 @@ impl Nmb {
             retire: 0,
             slots: vec![NamiSlot::default(); slots],
             last_sent: slots.saturating_sub(1),
+            full: all_slots(slots),
         }
     }
 
@@ -100,7 +103,7 @@ impl Nmb {
 
     /// The full flag: AND reduction of V.
     pub fn is_full(&self) -> bool {
-        self.valid == all_slots(self.slots.len())
+        self.valid == self.full
     }
 
     /// Whether no slot is valid and none is being added.
@@ -111,13 +114,28 @@ impl Nmb {
     /// Take a new Nami into the slot the add mask names; it becomes valid at
     /// the end of the clock. Returns the slot, or `None` if full.
     pub fn add(&mut self, nami: Nami, id: u64) -> Option<usize> {
+        self.add_ref(&nami, id)
+    }
+
+    /// [`Nmb::add`] filling the slot in place from a borrowed Nami (a slot
+    /// is over 300 bytes: building one and moving it in cost a copy per Nami).
+    pub fn add_ref(&mut self, nami: &Nami, id: u64) -> Option<usize> {
         let a = add_mask(self.valid | self.add, self.slots.len());
         if a == 0 {
             return None;
         }
         let slot = a.trailing_zeros() as usize;
         self.add |= a;
-        let mut registers = RegisterFile::default();
+        let entry = &mut self.slots[slot];
+        entry.nami = *nami;
+        entry.dynamic = DynamicData {
+            pc: 0,
+            lane_mask: nami.lane_mask(),
+            export_granted: false,
+        };
+        entry.id = id;
+        let registers = &mut entry.registers;
+        *registers = RegisterFile::default();
         for (lane, p) in nami.pixels[..nami.count as usize].iter().enumerate() {
             // Launch registers (see the shader module): interpolated colour
             // in a0..a2, previous colour in b0..b2, x in a3, y in b3.
@@ -128,16 +146,6 @@ impl Nmb {
             registers.a[3][lane] = p.x;
             registers.b[3][lane] = p.y;
         }
-        self.slots[slot] = NamiSlot {
-            nami,
-            dynamic: DynamicData {
-                pc: 0,
-                lane_mask: nami.lane_mask(),
-                export_granted: false,
-            },
-            registers,
-            id,
-        };
         Some(slot)
     }
 
@@ -153,15 +161,18 @@ impl Nmb {
         if self.valid == 0 {
             return None;
         }
-        let n = self.slots.len();
-        for step in 1..=n {
-            let slot = (self.last_sent + step) % n;
-            if self.valid & (1 << slot) != 0 {
-                self.last_sent = slot;
-                return Some(slot);
-            }
-        }
-        None
+        // The first valid slot after `last_sent`, wrapping round to the
+        // lowest valid one (`last_sent` itself last): found from the mask
+        // directly, since this runs every clock and a loop with a run-time
+        // modulo cost more than the rest of the issue.
+        let later = u64::from(self.valid) & !((2u64 << self.last_sent) - 1);
+        let slot = if later != 0 {
+            later.trailing_zeros() as usize
+        } else {
+            self.valid.trailing_zeros() as usize
+        };
+        self.last_sent = slot;
+        Some(slot)
     }
 
     /// End of clock: V = (V | A) & !R.
@@ -232,8 +243,13 @@ impl Akb {
     /// Take a Nami from the SDN at `clock`. Returns (NMB, slot), or `None`
     /// when every NMB is full (the SDN is gated then and never sends).
     pub fn add(&mut self, nami: Nami, clock: u64) -> Option<(usize, usize)> {
+        self.add_ref(&nami, clock)
+    }
+
+    /// [`Akb::add`] from a borrowed Nami (the SDN's, copied once into its slot).
+    pub fn add_ref(&mut self, nami: &Nami, clock: u64) -> Option<(usize, usize)> {
         let k = self.next_add_target()?;
-        let slot = self.nmbs[k].add(nami, self.next_id)?;
+        let slot = self.nmbs[k].add_ref(nami, self.next_id)?;
         self.next_id += 1;
         if let Some(last) = self.last_add_clock {
             if clock - last < self.min_add_spacing {

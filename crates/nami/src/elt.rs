@@ -133,6 +133,14 @@ impl Elt {
     /// from its FIFO (appended to `written`), then the ELT routes up to
     /// `pixels_per_clock` pixels of the head Nami into the pixel FIFOs.
     pub fn step(&mut self, clock: u64, written: &mut Vec<ExportPixel>) {
+        self.step_with(clock, |p| written.push(*p));
+    }
+
+    /// [`Elt::step`] handing each pixel a cache bank takes to `write` as it
+    /// is taken (the banks' pixels never feed back into the ELT, so this is
+    /// the same as writing them after the clock), without a buffer.
+    #[inline]
+    pub fn step_with(&mut self, clock: u64, mut write: impl FnMut(&ExportPixel)) {
         if self.queued_pixels == 0 && self.nami_fifo.is_empty() {
             return;
         }
@@ -140,7 +148,7 @@ impl Elt {
             if clock >= self.next_accept[bank] {
                 if let Some(p) = fifo.pop_front() {
                     self.queued_pixels -= 1;
-                    written.push(p);
+                    write(&p);
                     self.stats.pixels_written += 1;
                     self.next_accept[bank] = clock + self.cache_clocks_per_pixel;
                 }
@@ -150,14 +158,14 @@ impl Elt {
             let Some(head) = self.nami_fifo.front() else {
                 return;
             };
-            let p = head.pixels[self.head_pixel];
+            let p = &head.pixels[self.head_pixel];
             let bank = p.bank as usize;
             if self.pixel_fifos[bank].len() >= self.pixel_fifo_depth {
                 // Figure 7, pixel H: no room, backpressure, retry next clock.
                 self.stats.pixel_fifo_full_clocks += 1;
                 return;
             }
-            self.pixel_fifos[bank].push_back(p);
+            self.pixel_fifos[bank].push_back(*p);
             self.queued_pixels += 1;
             self.stats.pixels_routed += 1;
             self.stats.pixels_per_bank[bank] += 1;

@@ -48,6 +48,54 @@ pub struct TriangleSetup {
     colours: [[u8; 3]; 3],
     /// Bounding box in 1/16 pixel: min x, min y, max x, max y.
     bbox: [i64; 4],
+    /// Division by `area` as a multiply and a shift: `shade` divides three
+    /// times per covered pixel, and a 64-bit division is the costliest
+    /// instruction of the walk.
+    divisor: AreaDivisor,
+}
+
+/// Exact `n / d` for `0 <= n < 2^DIVIDEND_BITS` by a multiply and a shift
+/// (Granlund and Montgomery, "Division by invariant integers using
+/// multiplication", theorem 4.2: with `l = ceil(log2 d)` and
+/// `m = floor(2^(N + l) / d) + 1`, `2^(N + l) < m d <= 2^(N + l) + 2^l`, so
+/// `floor(m n / 2^(N + l)) = floor(n / d)` for every `n < 2^N`). Dividends
+/// outside that range, or divisors too large, use the division itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AreaDivisor {
+    d: i64,
+    /// The multiplier m (below 2^(N + 1)), or 0 when the fast path is off.
+    m: u64,
+    /// N + l.
+    shift: u32,
+}
+
+/// N of [`AreaDivisor`]: the weighted colour sums of `shade` stay below
+/// 2^52 for on-screen coordinates, so 53 bits cover them with room.
+const DIVIDEND_BITS: u32 = 53;
+
+impl AreaDivisor {
+    /// A divisor for `d` (positive).
+    pub fn new(d: i64) -> AreaDivisor {
+        if d <= 0 {
+            return AreaDivisor { d, m: 0, shift: 0 };
+        }
+        let du = d as u64;
+        let l = 64 - (du - 1).leading_zeros();
+        let shift = DIVIDEND_BITS + l;
+        // m < 2^(N + l) / 2^(l - 1) + 1 <= 2^(N + 1): fits u64 when l <= 64.
+        let m = ((1u128 << shift) / u128::from(du) + 1) as u64;
+        AreaDivisor { d, m, shift }
+    }
+
+    /// `n / d`, exactly as the `/` operator gives it.
+    #[inline]
+    pub fn div(&self, n: i64) -> i64 {
+        if self.m != 0 && (0..1i64 << DIVIDEND_BITS).contains(&n) {
+            ((u128::from(n as u64) * u128::from(self.m)) >> self.shift) as i64
+        } else {
+            n / self.d
+        }
+    }
 }
 
 impl TriangleSetup {
@@ -84,6 +132,7 @@ impl TriangleSetup {
             bias,
             area,
             colours: [v[0].colour, v[1].colour, v[2].colour],
+            divisor: AreaDivisor::new(area),
             bbox: [
                 *xs.iter().min().unwrap_or(&0),
                 *ys.iter().min().unwrap_or(&0),
@@ -110,7 +159,7 @@ impl TriangleSetup {
         let mut out = [0u8; 3];
         for (ch, o) in out.iter_mut().enumerate() {
             let sum: i64 = (0..3).map(|i| w[i] * i64::from(self.colours[i][ch])).sum();
-            *o = ((sum + self.area / 2) / self.area).clamp(0, 255) as u8;
+            *o = self.divisor.div(sum + self.area / 2).clamp(0, 255) as u8;
         }
         Some(out)
     }
@@ -302,10 +351,26 @@ impl Rasterizer {
     /// One clock: returns the pixel put on the port to the SDN, if any.
     /// `seq` numbers pixels in rasterization order.
     pub fn step(&mut self, setups: &[TriangleSetup], seq: &mut u64) -> Option<RasterPixel> {
-        let mut out = self.pending.take();
+        let mut out = None;
+        self.step_into(setups, seq, &mut out);
+        out
+    }
+
+    /// [`Rasterizer::step`] putting the pixel into `out` (which must be
+    /// `None`): the clock loop passes the SDN's input slot, so the pixel is
+    /// built where it is used instead of being returned and copied.
+    #[inline]
+    pub fn step_into(
+        &mut self,
+        setups: &[TriangleSetup],
+        seq: &mut u64,
+        out: &mut Option<RasterPixel>,
+    ) {
+        debug_assert!(out.is_none());
+        *out = self.pending.take();
         if self.current.is_none() && out.is_none() {
             if self.next_in_queue >= self.queue.len() {
-                return None;
+                return;
             }
             self.current = Some(self.queue[self.next_in_queue]);
             self.next_in_queue += 1;
@@ -314,7 +379,7 @@ impl Rasterizer {
             self.stats.triangles += 1;
         }
         let Some(tri) = self.current else {
-            return out;
+            return;
         };
         self.stats.busy_clocks += 1;
         let setup = &setups[tri as usize];
@@ -338,7 +403,7 @@ impl Rasterizer {
                 };
                 *seq += 1;
                 if out.is_none() {
-                    out = Some(px);
+                    *out = Some(px);
                 } else {
                     // The port is taken this clock: hold the pixel, stall the walk.
                     self.pending = Some(px);
@@ -354,7 +419,6 @@ impl Rasterizer {
         if out.is_some() {
             self.stats.pixels += 1;
         }
-        out
     }
 }
 
@@ -465,6 +529,36 @@ mod tests {
         }
         // Centre (0.5, 0.5): weights 7/8 a, 1/16 b, 1/16 c.
         assert_eq!(t1.shade(0, 0), Some([16, 16, 0]));
+    }
+
+    #[test]
+    fn area_divisor_equals_division() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let d = (next() >> (2 + next() % 62)).max(1) as i64;
+            let div = AreaDivisor::new(d);
+            for n in [
+                0,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                (1 << 53) - 1,
+                1 << 53,
+                (next() >> 11) as i64,
+                (next() >> (11 + next() % 52)) as i64,
+                -((next() >> 20) as i64),
+                i64::MAX,
+            ] {
+                assert_eq!(div.div(n), n / d, "{n} / {d}");
+            }
+        }
     }
 
     #[test]

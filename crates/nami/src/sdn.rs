@@ -85,6 +85,10 @@ pub struct SdnStats {
 #[derive(Clone, Debug)]
 pub struct Sdn {
     building: Nami,
+    /// The Nami sent by the last [`Sdn::advance`] that sent one: kept here
+    /// so the clock loop does not move a 200-byte `Option<Nami>` out of
+    /// every clock, only the Nami actually sent.
+    sent: Nami,
     timer: u64,
     timeout: u64,
     /// Counters.
@@ -96,6 +100,7 @@ impl Sdn {
     pub fn new(timeout_clocks: u64) -> Sdn {
         Sdn {
             building: Nami::default(),
+            sent: Nami::default(),
             timer: 0,
             timeout: timeout_clocks,
             stats: SdnStats::default(),
@@ -125,45 +130,54 @@ impl Sdn {
     /// One clock (not gated): take this clock's pixel from each rasterizer,
     /// in order, and return the Nami sent to the AKB, if any.
     pub fn step(&mut self, inputs: &[Option<RasterPixel>]) -> (Option<Nami>, SdnCase) {
+        let (sent, case) = self.advance(inputs);
+        (sent.then_some(self.sent), case)
+    }
+
+    /// [`Sdn::step`] without moving the Nami out: returns whether one was
+    /// sent (then it is [`Sdn::sent`]) and the case.
+    pub fn advance(&mut self, inputs: &[Option<RasterPixel>]) -> (bool, SdnCase) {
         let arrivals = inputs.iter().filter(|p| p.is_some()).count();
         if arrivals == 0 {
             if self.building.count == 0 {
-                return (None, SdnCase::Filling);
+                return (false, SdnCase::Filling);
             }
             self.timer = self.timer.saturating_sub(1);
             if self.timer == 0 {
                 self.stats.timeouts += 1;
-                return (Some(self.send()), SdnCase::Timeout);
+                self.send();
+                return (true, SdnCase::Timeout);
             }
-            return (None, SdnCase::Filling);
+            return (false, SdnCase::Filling);
         }
         self.timer = self.timeout;
         let free = LANES - self.building.count as usize;
-        let mut sent = None;
+        let mut sent = false;
         let mut last_input = 0;
         let mut carried = 0;
         for (input, p) in inputs.iter().enumerate() {
             let Some(p) = p else { continue };
-            if sent.is_some() {
+            if sent {
                 carried += 1;
             }
             self.building.push(*p);
             last_input = input;
             if self.building.is_full() {
-                sent = Some(self.send());
+                self.send();
+                sent = true;
             }
         }
         let case = match sent {
-            None => SdnCase::Filling,
-            Some(_) if carried > 0 => {
+            false => SdnCase::Filling,
+            true if carried > 0 => {
                 self.stats.overflows += 1;
                 SdnCase::Overflow { carried }
             }
-            Some(_) if arrivals == 1 => {
+            true if arrivals == 1 => {
                 self.stats.completed_by_single += 1;
                 SdnCase::CompletedBySingle { input: last_input }
             }
-            Some(_) => {
+            true => {
                 debug_assert_eq!(arrivals, free);
                 self.stats.completed_exactly += 1;
                 SdnCase::CompletedExactly
@@ -178,10 +192,14 @@ impl Sdn {
         self.stats.gated_clocks += 1;
     }
 
-    fn send(&mut self) -> Nami {
-        let n = std::mem::take(&mut self.building);
-        self.stats.fill_histogram[n.count as usize] += 1;
-        n
+    /// The Nami the last [`Sdn::advance`] that sent one sent.
+    pub fn sent(&self) -> &Nami {
+        &self.sent
+    }
+
+    fn send(&mut self) {
+        self.stats.fill_histogram[self.building.count as usize] += 1;
+        self.sent = std::mem::take(&mut self.building);
     }
 }
 

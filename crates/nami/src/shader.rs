@@ -537,6 +537,11 @@ impl RegisterFile {
 
     fn write(&mut self, d: Dest, value: [u16; LANES], lane_mask: u8) {
         let put = |reg: &mut [u16; LANES]| {
+            if lane_mask == 0xff {
+                // Every lane (the common case): one store, no per-lane test.
+                *reg = value;
+                return;
+            }
             for lane in 0..LANES {
                 if lane_mask & (1 << lane) != 0 {
                     reg[lane] = value[lane];

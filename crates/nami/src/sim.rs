@@ -231,13 +231,8 @@ impl ShaderGroup {
         program: &Program,
         frame: &mut Framebuffer,
         seq: &mut u64,
-        written: &mut Vec<ExportPixel>,
     ) {
-        written.clear();
-        self.elt.step(clock, written);
-        for p in written.iter() {
-            frame.write(p);
-        }
+        self.elt.step_with(clock, |p| frame.write(p));
         self.ske.clock(clock, &mut self.akb, &mut self.elt, program);
         if self.akb.all_full() {
             // Seed, AKB function 4: backpressure clock-gates the SDN and rasterizers.
@@ -248,16 +243,16 @@ impl ShaderGroup {
             }
         } else {
             let mut inputs = [None; LANES];
-            for (i, r) in self.rasterizers.iter_mut().enumerate() {
-                if let Some(mut p) = r.step(setups, seq) {
+            for (r, input) in self.rasterizers.iter_mut().zip(inputs.iter_mut()) {
+                r.step_into(setups, seq, input);
+                if let Some(p) = input {
                     p.previous = frame.read_for_raster(p.x, p.y);
-                    inputs[i] = Some(p);
                 }
             }
-            let (nami, _) = self.sdn.step(&inputs[..self.rasterizers.len()]);
-            if let Some(n) = nami {
+            let (sent, _) = self.sdn.advance(&inputs[..self.rasterizers.len()]);
+            if sent {
                 // Not all NMBs were full, and one Nami per clock at most: it fits.
-                self.akb.add(n, clock);
+                self.akb.add_ref(self.sdn.sent(), clock);
             }
         }
         self.akb.end_clock();
@@ -542,7 +537,6 @@ fn run_row(
         g.akb.start_row();
         g.elt.start_row();
     }
-    let mut written = Vec::with_capacity(LANES);
     let mut clock = 0u64;
     let mut last_progress = (0u64, u64::MAX);
     // A group whose blocks are all empty stays so for the rest of the row
@@ -555,7 +549,7 @@ fn run_row(
     let end = loop {
         for ((g, idle), seq) in groups.iter_mut().zip(&idle_since).zip(seqs.iter_mut()) {
             if idle.is_none() {
-                g.clock(clock, &w.setups, ctx.program, frame, seq, &mut written);
+                g.clock(clock, &w.setups, ctx.program, frame, seq);
             }
         }
         clock += 1;
@@ -623,7 +617,6 @@ fn run_group_rows(
         clear,
     );
     let mut seq = 0u64;
-    let mut written = Vec::with_capacity(LANES);
     let mut done = Vec::with_capacity(work.len());
     for w in work {
         for r in &mut group.rasterizers {
@@ -634,14 +627,7 @@ fn run_group_rows(
         let mut clock = 0u64;
         let mut last_progress = (0u64, u64::MAX);
         loop {
-            group.clock(
-                clock,
-                &w.setups,
-                ctx.program,
-                &mut frame,
-                &mut seq,
-                &mut written,
-            );
+            group.clock(clock, &w.setups, ctx.program, &mut frame, &mut seq);
             clock += 1;
             if group.is_done() {
                 break;
