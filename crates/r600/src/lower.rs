@@ -191,6 +191,22 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
     };
     for w in &kernel.cf {
         first_of_word.push(instructions.len());
+        // A CF word that is one instruction of its own, with no registers.
+        let plain = |instructions: &mut Vec<SourceInstr>,
+                     facts: &mut Vec<GroupFacts>,
+                     name: &'static str,
+                     class: InstrClass,
+                     dwords: Option<u8>| {
+            let inst = instr(name, class, dwords, vec![], vec![], &w.text);
+            push(
+                instructions,
+                facts,
+                inst,
+                w.pos,
+                w.text.clone(),
+                GroupFacts::default(),
+            );
+        };
         match &w.kind {
             CfKind::Alu { addr, .. } => {
                 let clause = instr(
@@ -306,39 +322,21 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     _ => *target,
                 };
                 branches.push((instructions.len(), t));
-                let inst = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_branch",
                     InstrClass::BranchCond,
                     None,
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    inst,
-                    w.pos,
-                    w.text.clone(),
-                    GroupFacts::default(),
                 );
             }
             CfKind::Stack => {
-                let inst = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_stack",
                     InstrClass::VliwClause,
                     None,
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    inst,
-                    w.pos,
-                    w.text.clone(),
-                    GroupFacts::default(),
                 );
             }
             CfKind::Store { dwords, atomic } => {
@@ -347,39 +345,21 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                 } else {
                     InstrClass::VmemGlobalStore
                 };
-                let inst = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_rat",
                     class,
                     Some((*dwords).min(4) as u8),
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    inst,
-                    w.pos,
-                    w.text.clone(),
-                    GroupFacts::default(),
                 );
             }
             CfKind::End => {
-                let inst = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_end",
                     InstrClass::Endpgm,
                     None,
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    inst,
-                    w.pos,
-                    w.text.clone(),
-                    GroupFacts::default(),
                 );
             }
             CfKind::Pad => {}

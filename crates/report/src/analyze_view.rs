@@ -1088,74 +1088,6 @@ impl AnalyzeReport {
         o.push_str(&crate::source_lines::text_table(&self.source_lines, 20));
         o
     }
-
-    /// A self-contained HTML page (no external resources).
-    pub fn to_html(&self) -> String {
-        let mut o = String::new();
-        let _ = writeln!(
-            o,
-            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>shadersim: {}</title>",
-            esc(&self.program)
-        );
-        let _ = writeln!(o, "<style>body{{font-family:sans-serif;margin:1.5em}}table{{border-collapse:collapse}}td,th{{padding:2px 8px;text-align:left}}.code td{{font-family:monospace;white-space:pre}}.wait{{background:#fff3d6}}.bar{{display:inline-block;height:10px;background:#d9534f}}th{{background:#eee}}</style></head><body>");
-        let _ = writeln!(
-            o,
-            "<h1>{}</h1><p>{} &mdash; {} ISA on the <b>{}</b> model</p>",
-            esc(&self.program),
-            esc(&self.file),
-            esc(&self.isa),
-            esc(&self.arch)
-        );
-        let text = self.to_text();
-        let summary: Vec<&str> = text
-            .lines()
-            .skip(2)
-            .take_while(|l| !l.trim().is_empty())
-            .collect();
-        let _ = writeln!(o, "<table>");
-        for l in summary {
-            let (k, v) = l.trim().split_at(l.trim().find("  ").unwrap_or(0));
-            let _ = writeln!(
-                o,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                esc(k.trim()),
-                esc(v.trim())
-            );
-        }
-        let _ = writeln!(o, "</table><h2>Listing</h2><table class=\"code\"><tr><th>line</th><th>per wave</th><th>stall</th><th>cost</th><th title=\"live VGPRs while it issues\">vgprs</th><th>instruction</th></tr>");
-        for i in self.fetch_shader.iter().chain(&self.instructions) {
-            let bar = (i.stall_rate * 200.0).round() as u32;
-            let _ = writeln!(
-                o,
-                "<tr{}><td>{}</td><td>{}</td><td><span class=\"bar\" style=\"width:{bar}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
-                if i.wait { " class=\"wait\"" } else { "" },
-                if i.line > 0 { i.line.to_string() } else { "fetch".into() },
-                i.executions,
-                if i.stall_rate > 0.0 { pct(i.stall_rate) } else { String::new() },
-                if i.cost_clocks > 0 { i.cost_clocks.to_string() } else { String::new() },
-                i.live_vgprs.map_or(String::new(), |v| v.to_string()),
-                esc(&match i.active_lanes {
-                    Some(a) => format!("{}; {a:.1} active lanes", i.cost_basis),
-                    None if i.drain => format!("{}; end-of-program drain", i.cost_basis),
-                    None => i.cost_basis.clone(),
-                }),
-                if i.memory_note().is_empty() {
-                    esc(&i.text)
-                } else {
-                    format!("{}   ; {}", esc(&i.text), esc(&i.memory_note()))
-                }
-            );
-        }
-        if self.end_drain.implicit {
-            let _ = writeln!(
-                o,
-                "<tr class=\"wait\"><td>end</td><td>1</td><td>{}</td><td></td><td></td><td>(implicit end of program: drains outstanding memory and exports)</td></tr>",
-                if self.end_drain.stall_rate > 0.0 { pct(self.end_drain.stall_rate) } else { String::new() }
-            );
-        }
-        let _ = writeln!(o, "</table></body></html>");
-        o
-    }
 }
 
 fn round(v: f64) -> f64 {
@@ -1220,13 +1152,6 @@ fn si(v: f64) -> String {
         (1.0, "")
     };
     format!("{:.2}{s}", v / d)
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
