@@ -12,6 +12,7 @@
 
 use crate::class::{Encoding, InstrClass};
 use crate::memory::{parse_memory_facts, VmemFacts, BUILTIN_MEMORY_FACTS};
+use crate::scalar::{parse_scalar_facts, ScalarFacts, BUILTIN_SCALAR_FACTS};
 use crate::target::GenSet;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -99,6 +100,10 @@ pub struct InstrInfo {
     /// `data/memory_facts.tsv`); `Some` exactly for the `vmem.*` classes of
     /// table entries, `None` for everything else and for family-rule guesses.
     pub memory: Option<VmemFacts>,
+    /// The 32-bit arithmetic of a scalar add, sub, mov or integer compare
+    /// (from `data/scalar_facts.tsv`, see [`crate::scalar`]); `None` for
+    /// every other mnemonic.
+    pub scalar: Option<ScalarFacts>,
 }
 
 impl InstrInfo {
@@ -151,6 +156,8 @@ impl InstrTable {
                 .unwrap_or_else(|e| panic!("embedded alias table is malformed: {e}"));
             t.apply_memory_facts("memory_facts.tsv", BUILTIN_MEMORY_FACTS)
                 .unwrap_or_else(|e| panic!("embedded memory facts are malformed: {e}"));
+            t.apply_scalar_facts("scalar_facts.tsv", BUILTIN_SCALAR_FACTS)
+                .unwrap_or_else(|e| panic!("embedded scalar facts are malformed: {e}"));
             t
         })
     }
@@ -202,6 +209,7 @@ impl InstrTable {
                 flags,
                 alias_gens: GenSet::default(),
                 memory: None,
+                scalar: None,
             };
             if entries.insert(mnemonic, info).is_some() {
                 return Err(err(format!("mnemonic `{mnemonic}` listed twice")));
@@ -270,6 +278,30 @@ impl InstrTable {
                 )));
             }
             if info.memory.replace(facts).is_some() {
+                return Err(err(format!("`{mnemonic}` listed twice")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Read a scalar facts table (see [`parse_scalar_facts`]) and attach
+    /// each row to its mnemonic's entry, which must exist.
+    pub fn apply_scalar_facts(
+        &mut self,
+        source_name: &str,
+        text: &'static str,
+    ) -> Result<(), TableError> {
+        for (mnemonic, facts) in parse_scalar_facts(source_name, text)? {
+            let err = |message: String| TableError {
+                source_name: source_name.to_string(),
+                line: 0,
+                message,
+            };
+            let info = self
+                .entries
+                .get_mut(mnemonic)
+                .ok_or_else(|| err(format!("`{mnemonic}` is not in the instruction table")))?;
+            if info.scalar.replace(facts).is_some() {
                 return Err(err(format!("`{mnemonic}` listed twice")));
             }
         }
@@ -511,6 +543,7 @@ pub fn classify_by_family(mnemonic: &str) -> Option<(FamilyRule, InstrInfo)> {
             flags: InstrFlags::default(),
             alias_gens: GenSet::default(),
             memory: None,
+            scalar: None,
         },
     ))
 }

@@ -1,0 +1,225 @@
+//! Scalar facts: the 32-bit arithmetic of the scalar ALU mnemonics the trace reasons about
+//! (loop trip counts), per mnemonic.
+//!
+//! The facts are data (`data/scalar_facts.tsv`, generated from `data/instructions.tsv` by
+//! `scripts/isa/gen_scalar_facts.py`, where the mnemonic grammar lives, and embedded); the
+//! instruction table attaches them to its entries ([`crate::InstrInfo::scalar`]), so consumers
+//! ask the table, never the spelling.
+
+use crate::table::TableError;
+
+/// A compare's condition: first operand against second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpCond {
+    /// Equal.
+    Eq,
+    /// Not equal ("less or greater").
+    Lg,
+    /// Greater than.
+    Gt,
+    /// Greater or equal.
+    Ge,
+    /// Less than.
+    Lt,
+    /// Less or equal.
+    Le,
+}
+
+impl CmpCond {
+    /// The table's spelling (also the mnemonic's word).
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpCond::Eq => "eq",
+            CmpCond::Lg => "lg",
+            CmpCond::Gt => "gt",
+            CmpCond::Ge => "ge",
+            CmpCond::Lt => "lt",
+            CmpCond::Le => "le",
+        }
+    }
+
+    /// Whether `a COND b` holds, comparing as signed or unsigned 32-bit values.
+    pub fn holds(self, a: u32, b: u32, signed: bool) -> bool {
+        let ord = if signed {
+            (a as i32).cmp(&(b as i32))
+        } else {
+            a.cmp(&b)
+        };
+        use std::cmp::Ordering::*;
+        match self {
+            CmpCond::Eq => ord == Equal,
+            CmpCond::Lg => ord != Equal,
+            CmpCond::Gt => ord == Greater,
+            CmpCond::Ge => ord != Less,
+            CmpCond::Lt => ord == Less,
+            CmpCond::Le => ord != Greater,
+        }
+    }
+}
+
+/// What a scalar instruction computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScalarOp {
+    /// `dst = a + b` (wrapping).
+    Add,
+    /// `dst = a - b` (wrapping).
+    Sub,
+    /// `dst = a`.
+    Mov,
+    /// `SCC = a COND b`.
+    Cmp(CmpCond),
+}
+
+/// The scalar facts of one mnemonic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScalarFacts {
+    /// The operation.
+    pub op: ScalarOp,
+    /// Signed compare, and sign-extension of a 16-bit immediate (`i32` forms).
+    pub signed: bool,
+    /// The last source operand is the instruction's 16-bit immediate (SOPK:
+    /// `s_addk_i32 s4, 1` adds to its destination, `s_cmpk_lt_u32 s4, 16`).
+    pub imm16: bool,
+}
+
+impl ScalarFacts {
+    /// The 32-bit value of a 16-bit immediate as this instruction extends it.
+    pub fn extend_imm16(&self, v: i64) -> u32 {
+        if self.signed {
+            (v as u16) as i16 as i32 as u32
+        } else {
+            (v as u16) as u32
+        }
+    }
+}
+
+pub(crate) const BUILTIN_SCALAR_FACTS: &str = include_str!("../data/scalar_facts.tsv");
+
+/// Parse a scalar facts table: tab-separated `mnemonic op cond sign imm16`,
+/// `#` comments. Errors name the line.
+pub fn parse_scalar_facts(
+    source_name: &str,
+    text: &'static str,
+) -> Result<Vec<(&'static str, ScalarFacts)>, TableError> {
+    let mut rows = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let err = |message: String| TableError {
+            source_name: source_name.to_string(),
+            line: i + 1,
+            message,
+        };
+        let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
+        let [mnemonic, op, cond, sign, imm16] = cols[..] else {
+            return Err(err(format!(
+                "expected 5 tab-separated columns, found {}",
+                cols.len()
+            )));
+        };
+        let cond = match cond {
+            "-" => None,
+            c => Some(
+                [
+                    CmpCond::Eq,
+                    CmpCond::Lg,
+                    CmpCond::Gt,
+                    CmpCond::Ge,
+                    CmpCond::Lt,
+                    CmpCond::Le,
+                ]
+                .into_iter()
+                .find(|k| k.name() == c)
+                .ok_or_else(|| err(format!("bad cond `{c}`")))?,
+            ),
+        };
+        let op = match (op, cond) {
+            ("add", None) => ScalarOp::Add,
+            ("sub", None) => ScalarOp::Sub,
+            ("mov", None) => ScalarOp::Mov,
+            ("cmp", Some(c)) => ScalarOp::Cmp(c),
+            (o, _) => return Err(err(format!("bad op `{o}` (with cond `{cond:?}`)"))),
+        };
+        let signed = match sign {
+            "i" => true,
+            "u" | "-" => false,
+            other => return Err(err(format!("bad sign `{other}`"))),
+        };
+        let imm16 = match imm16 {
+            "k" => true,
+            "-" => false,
+            other => return Err(err(format!("bad imm16 `{other}`"))),
+        };
+        rows.push((mnemonic, ScalarFacts { op, signed, imm16 }));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_parses_and_covers_the_loop_counters() {
+        let rows = parse_scalar_facts("scalar_facts.tsv", BUILTIN_SCALAR_FACTS).unwrap();
+        let get = |m: &str| rows.iter().find(|r| r.0 == m).map(|r| r.1);
+        assert_eq!(get("s_add_i32").unwrap().op, ScalarOp::Add);
+        assert_eq!(get("s_sub_u32").unwrap().op, ScalarOp::Sub);
+        assert!(get("s_addk_i32").unwrap().imm16);
+        assert_eq!(
+            get("s_cmpk_lt_u32").unwrap(),
+            ScalarFacts {
+                op: ScalarOp::Cmp(CmpCond::Lt),
+                signed: false,
+                imm16: true
+            }
+        );
+        assert!(get("s_cmp_ge_i32").unwrap().signed);
+        assert!(get("s_cmp_lt_f32").is_none());
+        assert!(get("s_add_u64").is_none());
+    }
+
+    #[test]
+    fn compares_and_immediates() {
+        assert!(CmpCond::Lt.holds(u32::MAX, 0, true));
+        assert!(!CmpCond::Lt.holds(u32::MAX, 0, false));
+        let k = ScalarFacts {
+            op: ScalarOp::Add,
+            signed: true,
+            imm16: true,
+        };
+        assert_eq!(k.extend_imm16(0xffff), u32::MAX);
+        assert_eq!(k.extend_imm16(-1), u32::MAX);
+    }
+
+    #[test]
+    fn bad_rows_name_their_line() {
+        for text in ["x\tadd\t-\ti\n", "x\tcmp\t-\ti\t-\n", "x\tadd\t-\tq\t-\n"] {
+            assert_eq!(parse_scalar_facts("t", text).unwrap_err().line, 1, "{text}");
+        }
+    }
+
+    /// The committed table is what the generator writes today (skipped without python3).
+    #[test]
+    fn generated_table_is_up_to_date() {
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scripts/isa/gen_scalar_facts.py"
+        );
+        match std::process::Command::new("python3")
+            .arg(script)
+            .arg("--check")
+            .output()
+        {
+            Ok(out) => assert!(
+                out.status.success(),
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            Err(e) => eprintln!("skipped: python3 not runnable ({e})"),
+        }
+    }
+}
