@@ -14,6 +14,7 @@ The grammar (mnemonic split at '_'):
   s_cmp_COND_(i32|u32)                        op cmp; COND in eq lg gt ge lt le
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
                                               zero-extended for u32)
+  s_cbranch_scc(0|1)                          op branch_scc0/branch_scc1: taken when SCC is 0/1
 Other scalar mnemonics (64-bit, float compares, carries in) are not described: no row.
 
 Usage:  python3 scripts/isa/gen_scalar_facts.py [--check]
@@ -43,6 +44,9 @@ def facts(name):
         return ["mov", "-", "-", "-"]
     if name == "s_movk_i32":
         return ["mov", "-", "i", "k"]
+    m = re.fullmatch(r"s_cbranch_scc([01])", name)
+    if m:
+        return ["branch_scc" + m.group(1), "-", "-", "-"]
     m = re.fullmatch(r"s_cmp(k?)_([a-z]+)_([iu])32", name)
     if m and m.group(2) in CONDS:
         return ["cmp", m.group(2), m.group(3), "k" if m.group(1) else "-"]
@@ -69,7 +73,8 @@ HEADER = """\
 #
 # Columns (tab separated; sorted by mnemonic; '-' = none):
 #   mnemonic  as in instructions.tsv.
-#   op        add sub mov cmp (32-bit, wrapping; cmp sets SCC).
+#   op        add sub mov cmp (32-bit, wrapping; cmp sets SCC); branch_scc0/branch_scc1: a
+#             conditional branch taken when SCC is 0/1.
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).
 #   sign      i (signed) or u (unsigned): how cmp compares and how a 16-bit immediate extends.
 #   imm16     k: the second operand (the only one for movk) is the 16-bit immediate (SOPK).

@@ -68,6 +68,8 @@ pub enum ScalarOp {
     Mov,
     /// `SCC = a COND b`.
     Cmp(CmpCond),
+    /// A conditional branch taken when SCC equals this value.
+    BranchScc(bool),
 }
 
 /// The scalar facts of one mnemonic.
@@ -140,6 +142,8 @@ pub fn parse_scalar_facts(
             ("sub", None) => ScalarOp::Sub,
             ("mov", None) => ScalarOp::Mov,
             ("cmp", Some(c)) => ScalarOp::Cmp(c),
+            ("branch_scc0", None) => ScalarOp::BranchScc(false),
+            ("branch_scc1", None) => ScalarOp::BranchScc(true),
             (o, _) => return Err(err(format!("bad op `{o}` (with cond `{cond:?}`)"))),
         };
         let signed = match sign {
@@ -178,6 +182,7 @@ mod tests {
         );
         assert!(get("s_cmp_ge_i32").unwrap().signed);
         assert!(get("s_cmp_lt_f32").is_none());
+        assert_eq!(get("s_cbranch_scc1").unwrap().op, ScalarOp::BranchScc(true));
         assert!(get("s_add_u64").is_none());
     }
 

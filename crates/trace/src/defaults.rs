@@ -12,6 +12,11 @@ pub struct PlanDefaults {
     /// Header lines of loops that ran once per entry because no `[[loop]]`
     /// gave their iterations, in program order, without repeats.
     pub loops_once: Vec<u32>,
+    /// Loops without a `[[loop]]` hint whose trip count was inferred from
+    /// their code ([`crate::infer_trip_counts`]): header line, header
+    /// executions, and how it was found (`` `s_cmp_lt_u32 s4, 16` (s4 from
+    /// 0, +1 per iteration) ``), in program order.
+    pub loops_inferred: Vec<(u32, u64, String)>,
     /// Lines of if/else and skip branches that went their default way
     /// (not taken) because no `[[branch]]` named them.
     pub branches_not_taken: Vec<u32>,
@@ -27,14 +32,30 @@ impl PlanDefaults {
         cfg: &Cfg,
         hinted_loops: &HashSet<usize>,
         hinted_branches: &HashSet<usize>,
+        inferred: &[Option<crate::InferredTrip>],
     ) -> PlanDefaults {
         let line_of = |instr: usize| program.instructions[instr].pos.line;
+        let is_inferred = |l: usize| inferred.get(l).is_some_and(Option::is_some);
         let mut loops_once: Vec<u32> = (0..cfg.loops.len())
-            .filter(|l| !hinted_loops.contains(l))
+            .filter(|&l| !hinted_loops.contains(&l) && !is_inferred(l))
             .map(|l| line_of(cfg.blocks[cfg.loops[l].header].start))
             .collect();
         loops_once.sort_unstable();
         loops_once.dedup();
+        let mut loops_inferred: Vec<(u32, u64, String)> = inferred
+            .iter()
+            .flatten()
+            .filter(|t| !hinted_loops.contains(&t.loop_id))
+            .map(|t| {
+                (
+                    line_of(cfg.blocks[cfg.loops[t.loop_id].header].start),
+                    t.iterations,
+                    t.reason(),
+                )
+            })
+            .collect();
+        loops_inferred.sort();
+        loops_inferred.dedup();
         let mut branches_not_taken: Vec<u32> = cfg
             .branches
             .iter()
@@ -46,13 +67,16 @@ impl PlanDefaults {
         branches_not_taken.dedup();
         PlanDefaults {
             loops_once,
+            loops_inferred,
             branches_not_taken,
         }
     }
 
-    /// Whether nothing was taken by default.
+    /// Whether nothing was taken by default or inferred.
     pub fn is_empty(&self) -> bool {
-        self.loops_once.is_empty() && self.branches_not_taken.is_empty()
+        self.loops_once.is_empty()
+            && self.loops_inferred.is_empty()
+            && self.branches_not_taken.is_empty()
     }
 
     /// One sentence per kind of default, for notes and reports:
@@ -68,6 +92,14 @@ impl PlanDefaults {
             )
         };
         let mut out = Vec::new();
+        // Inferred counts first: they are what the run used, and a user
+        // who disagrees overrides them with a hint.
+        for (line, n, reason) in &self.loops_inferred {
+            out.push(format!(
+                "loop at line {line}: {n} iteration{} inferred from {reason}",
+                if *n == 1 { "" } else { "s" }
+            ));
+        }
         match self.loops_once.len() {
             0 => {}
             1 => out.push(format!(

@@ -13,9 +13,11 @@ mod hints;
 mod lanes;
 mod template;
 mod tracer;
+mod tripcount;
 
 pub use defaults::PlanDefaults;
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};
 pub use template::hints_template;
 pub use tracer::*;
+pub use tripcount::{infer_trip_counts, InferredTrip, MAX_INFERRED_ITERATIONS};

@@ -3,7 +3,7 @@
 use crate::hints::{Hints, HintsError};
 use shadersim_asm::Program;
 use shadersim_cfg::{BranchKind, Cfg};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Default bound on a trace: 10 million dynamic instructions per wave.
@@ -210,8 +210,21 @@ impl TracePlan {
                 hinted_branches.insert(idx);
             }
         }
-        let hinted_loops = seen_loops.keys().copied().collect();
-        plan.defaults = crate::PlanDefaults::find(program, cfg, &hinted_loops, &hinted_branches);
+        let hinted_loops: HashSet<usize> = seen_loops.keys().copied().collect();
+        // A loop no hint names runs its inferred count (a hint always wins).
+        let inferred = crate::infer_trip_counts(program, cfg);
+        for t in inferred.iter().flatten() {
+            if !hinted_loops.contains(&t.loop_id) {
+                plan.iterations[t.loop_id] = t.iterations as u32;
+            }
+        }
+        plan.defaults = crate::PlanDefaults::find(
+            program,
+            cfg,
+            &hinted_loops,
+            &hinted_branches,
+            &inferred,
+        );
         Ok(plan)
     }
 

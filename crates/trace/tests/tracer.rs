@@ -54,8 +54,15 @@ fn nested_loop_iterations_multiply() {
 }
 
 #[test]
-fn defaults_run_each_loop_once() {
+fn constant_trip_counts_are_inferred_without_hints() {
+    // Both counters start at 0 and step by 1: the inner loop exits when
+    // s1 reaches 4 (4 header executions), the outer when s0 reaches 3
+    // (3): the same 62 instructions as the hints above give.
     let t = trace(NESTED, "").unwrap();
+    assert_eq!(t.ops.len(), 62);
+    // With both loops hinted to 1 the trace is the program once through.
+    let once = "[[loop]]\nline = 4\niterations = 1\n[[loop]]\nline = 6\niterations = 1\n";
+    let t = trace(NESTED, once).unwrap();
     assert_eq!(t.ops.len(), p_len(NESTED));
 }
 

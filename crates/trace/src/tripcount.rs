@@ -1,0 +1,299 @@
+//! Trip counts a loop's own code fixes: a scalar counter set to a constant
+//! before the loop, stepped by a constant once per iteration, and compared
+//! against a constant by the loop's only exit test. Such a loop runs its
+//! real count when no hint gives `iterations` (instead of once), and the
+//! report says it was inferred.
+//!
+//! Conservative on purpose: anything that does not match exactly is not
+//! inferred. The arithmetic of every instruction comes from the ISA table's
+//! scalar facts ([`shadersim_isa::ScalarFacts`]), never from a spelling.
+
+use shadersim_asm::Program;
+use shadersim_cfg::Cfg;
+use shadersim_isa::{Instruction, Operand, RegFile, RegRange, ScalarOp};
+use std::collections::HashSet;
+
+/// More header executions than this are not inferred (a count that large
+/// is more likely a misreading than a loop anyone wants simulated in full).
+pub const MAX_INFERRED_ITERATIONS: u64 = 1_000_000;
+
+/// A trip count inferred from a loop's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InferredTrip {
+    /// The loop (index in [`Cfg::loops`]).
+    pub loop_id: usize,
+    /// Executions of the header block per entry (the meaning of a hint's
+    /// `iterations`).
+    pub iterations: u64,
+    /// The exit compare as written (`s_cmp_lt_u32 s4, 16`).
+    pub compare: String,
+    /// The counter's register index (`s4` is 4).
+    pub sgpr: u16,
+    /// The counter's value on entry.
+    pub start: i64,
+    /// What one iteration adds to the counter (negative for a count down).
+    pub step: i64,
+}
+
+impl InferredTrip {
+    /// How the count was found, for reports:
+    /// `` `s_cmp_lt_u32 s4, 16` (s4 from 0, +1 per iteration) ``.
+    pub fn reason(&self) -> String {
+        format!(
+            "`{}` (s{} from {}, {:+} per iteration)",
+            self.compare, self.sgpr, self.start, self.step
+        )
+    }
+}
+
+/// The inferred trip count of every loop that has one, by loop id.
+pub fn infer_trip_counts(program: &Program, cfg: &Cfg) -> Vec<Option<InferredTrip>> {
+    (0..cfg.loops.len())
+        .map(|l| infer_loop(program, cfg, l))
+        .collect()
+}
+
+fn single_sgpr(op: &Operand) -> Option<u16> {
+    match op {
+        Operand::Reg {
+            range:
+                RegRange {
+                    file: RegFile::Sgpr,
+                    first,
+                    count: 1,
+                },
+            neg: false,
+            abs: false,
+            half: None,
+        } => Some(*first),
+        _ => None,
+    }
+}
+
+fn writes_sgpr(instr: &Instruction, r: u16) -> bool {
+    instr
+        .writes()
+        .iter()
+        .any(|w| w.file == RegFile::Sgpr && w.first <= r && r < w.first + w.count)
+}
+
+fn writes_scc(instr: &Instruction) -> bool {
+    instr
+        .writes()
+        .iter()
+        .any(|w| *w == RegRange::special(shadersim_isa::SpecialReg::Scc, 1))
+}
+
+/// The constant value of an immediate operand as `instr` reads it.
+fn constant(instr: &Instruction, op: &Operand) -> Option<u32> {
+    let facts = instr.info.scalar?;
+    match op {
+        Operand::Imm(v) if facts.imm16 => Some(facts.extend_imm16(*v)),
+        // A 32-bit literal or inline constant: its low 32 bits (a negative
+        // number is its two's complement).
+        Operand::Imm(v) if i32::try_from(*v).is_ok() || u32::try_from(*v).is_ok() => {
+            Some(*v as u32)
+        }
+        _ => None,
+    }
+}
+
+fn dominates(cfg: &Cfg, a: usize, mut b: usize) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match cfg.idom[b] {
+            Some(d) if d != b => b = d,
+            _ => return false,
+        }
+    }
+}
+
+fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTrip> {
+    let lp = &cfg.loops[loop_id];
+    let instrs = &program.instructions;
+    // One exit and one back edge: the exit test decides every trip.
+    let [(exiting, _)] = lp.exits[..] else {
+        return None;
+    };
+    let [(latch, _)] = lp.back_edges[..] else {
+        return None;
+    };
+    let top_tested = exiting == lp.header && exiting != latch;
+    if exiting != latch && !top_tested {
+        return None;
+    }
+    let block = &cfg.blocks[exiting];
+    let branch = cfg.branch_of_block(exiting)?;
+    let ScalarOp::BranchScc(taken_when) = instrs[branch.instr].inst.info.scalar?.op else {
+        return None;
+    };
+    let exit_when_taken = !lp.contains(branch.taken);
+    if exit_when_taken == !lp.contains(branch.not_taken) {
+        return None;
+    }
+    // The compare that sets the SCC the branch reads: the last SCC writer
+    // of the block.
+    let cmp_idx = (block.start..branch.instr)
+        .rev()
+        .find(|&i| writes_scc(&instrs[i].inst))?;
+    let cmp = &instrs[cmp_idx].inst;
+    let cmp_facts = cmp.info.scalar?;
+    let ScalarOp::Cmp(cond) = cmp_facts.op else {
+        return None;
+    };
+    let [lhs, rhs] = &cmp.operands[..] else {
+        return None;
+    };
+    let r = single_sgpr(lhs)?;
+    let bound = constant(cmp, rhs)?;
+    // The step: the only write to R in the loop, in a block of this loop
+    // (not an inner one) that dominates the latch, so it runs once on
+    // every path through an iteration.
+    let mut writers = lp
+        .blocks
+        .iter()
+        .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
+        .filter(|&i| writes_sgpr(&instrs[i].inst, r));
+    let step_idx = writers.next()?;
+    if writers.next().is_some() {
+        return None;
+    }
+    let step_block = cfg.block_of[step_idx];
+    if cfg.innermost_loop[step_block] != Some(loop_id) || !dominates(cfg, step_block, latch) {
+        return None;
+    }
+    let step_instr = &instrs[step_idx].inst;
+    let step_facts = step_instr.info.scalar?;
+    let step: u32 = match (step_facts.op, &step_instr.operands[..]) {
+        (ScalarOp::Add, [d, k]) if step_facts.imm16 && single_sgpr(d) == Some(r) => {
+            constant(step_instr, k)?
+        }
+        (ScalarOp::Add, [d, a, b]) if !step_facts.imm16 && single_sgpr(d) == Some(r) => {
+            if single_sgpr(a) == Some(r) {
+                constant(step_instr, b)?
+            } else if single_sgpr(b) == Some(r) {
+                constant(step_instr, a)?
+            } else {
+                return None;
+            }
+        }
+        (ScalarOp::Sub, [d, a, b])
+            if !step_facts.imm16 && single_sgpr(d) == Some(r) && single_sgpr(a) == Some(r) =>
+        {
+            constant(step_instr, b)?.wrapping_neg()
+        }
+        _ => return None,
+    };
+    // The compare reads R after this iteration's step unless the test is at
+    // the top and the step comes after it (in the body).
+    let stepped_before_test = !top_tested || (step_block == exiting && step_idx < cmp_idx);
+    let start = entry_value(program, cfg, loop_id, r)?;
+    // Header executions: simulate the counter with the hardware's wrapping
+    // 32-bit arithmetic.
+    let mut value = start;
+    let mut n: u64 = 0;
+    loop {
+        n += 1;
+        if n > MAX_INFERRED_ITERATIONS {
+            return None;
+        }
+        let seen = if stepped_before_test {
+            value.wrapping_add(step)
+        } else {
+            value
+        };
+        let scc = cond.holds(seen, bound, cmp_facts.signed);
+        if (scc == taken_when) == exit_when_taken {
+            break;
+        }
+        value = value.wrapping_add(step);
+    }
+    let signed_value = |v: u32| {
+        if cmp_facts.signed {
+            v as i32 as i64
+        } else {
+            v as i64
+        }
+    };
+    Some(InferredTrip {
+        loop_id,
+        iterations: n,
+        compare: format!("{} {}", cmp.mnemonic, cmp.operand_text),
+        sgpr: r,
+        start: signed_value(start),
+        step: step as i32 as i64,
+    })
+}
+
+/// R's value on entry to the loop: the last write to R before the loop on
+/// the header's dominator chain must be a move of a constant, and no block
+/// on a path from that move to the header may write R again.
+fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u32> {
+    let lp = &cfg.loops[loop_id];
+    let instrs = &program.instructions;
+    let mut d = cfg.idom[lp.header]?;
+    let mov_idx = loop {
+        let b = &cfg.blocks[d];
+        if let Some(i) = (b.start..b.end)
+            .rev()
+            .find(|&i| writes_sgpr(&instrs[i].inst, r))
+        {
+            break i;
+        }
+        d = match cfg.idom[d] {
+            Some(p) if p != d => p,
+            _ => return None,
+        };
+    };
+    let mov = &instrs[mov_idx].inst;
+    let facts = mov.info.scalar?;
+    let value = match (facts.op, &mov.operands[..]) {
+        (ScalarOp::Mov, [dst, k]) if single_sgpr(dst) == Some(r) => constant(mov, k)?,
+        _ => return None,
+    };
+    // Blocks between the move and the header: reachable from the move's
+    // block without passing through the header, and reaching the header
+    // without passing through the move's block. None but the move's own
+    // block (after the move) may write R.
+    let mov_block = cfg.block_of[mov_idx];
+    let forward = reach(cfg, mov_block, lp.header, |b| {
+        cfg.blocks[b].succs.iter().map(|e| e.to).collect()
+    });
+    let backward = reach(cfg, lp.header, mov_block, |b| cfg.blocks[b].preds.clone());
+    for &b in forward.intersection(&backward) {
+        if b == mov_block || b == lp.header {
+            continue;
+        }
+        let blk = &cfg.blocks[b];
+        if (blk.start..blk.end).any(|i| writes_sgpr(&instrs[i].inst, r)) {
+            return None;
+        }
+    }
+    // The move's own block after the move: nothing else there writes R, by
+    // the search above (it found the last write of the block).
+    Some(value)
+}
+
+/// Blocks reachable from `from` by `next`, not expanding past `stop`.
+fn reach(
+    cfg: &Cfg,
+    from: usize,
+    stop: usize,
+    next: impl Fn(usize) -> Vec<usize>,
+) -> HashSet<usize> {
+    let mut seen = HashSet::from([from]);
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == stop && b != from {
+            continue;
+        }
+        for s in next(b) {
+            if s < cfg.blocks.len() && seen.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    seen
+}

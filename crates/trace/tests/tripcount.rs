@@ -1,0 +1,88 @@
+//! Trip counts inferred from a loop's code (issue 17 item 3).
+
+use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_cfg::Cfg;
+use shadersim_trace::{infer_trip_counts, Hints, TracePlan};
+
+fn program(text: &str) -> Program {
+    read_program_text(
+        "t.s",
+        text,
+        &ReadOptions {
+            target: Some("gfx900".parse().unwrap()),
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap()
+    .programs
+    .remove(0)
+}
+
+/// The inferred header executions of every loop, in loop order.
+fn inferred(text: &str) -> Vec<Option<u64>> {
+    let p = program(text);
+    let cfg = Cfg::build(&p).unwrap();
+    infer_trip_counts(&p, &cfg)
+        .into_iter()
+        .map(|t| t.map(|t| t.iterations))
+        .collect()
+}
+
+#[test]
+fn bottom_tested_count_up() {
+    // s4 = 1, 2, ..., 10 at the compare; 1..9 < 10 loop back, 10 exits:
+    // the header runs 10 times.
+    let text = "s_mov_b32 s4, 0\n.L:\ns_nop 0\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, 10\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(text), vec![Some(10)]);
+    let p = program(text);
+    let cfg = Cfg::build(&p).unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
+    assert_eq!(plan.iterations, vec![10]);
+    assert!(plan.defaults.loops_once.is_empty());
+    assert_eq!(
+        plan.defaults.sentences()[0],
+        "loop at line 3: 10 iterations inferred from `s_cmp_lt_i32 s4, 10` (s4 from 0, +1 per iteration)"
+    );
+    // A hint wins over the inference.
+    let hints = Hints::parse("[[loop]]\nline = 3\niterations = 3\n").unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &hints).unwrap();
+    assert_eq!(plan.iterations, vec![3]);
+    assert!(plan.defaults.loops_inferred.is_empty());
+}
+
+#[test]
+fn count_down_and_step_of_four() {
+    // s5 = 7, 6, ..., 0 after the step; the branch loops while s5 != 0
+    // (SCC = s5 == 0 is 0): 8 header executions.
+    let down = "s_movk_i32 s5, 0x8\n.L:\ns_sub_u32 s5, s5, 1\ns_cmp_eq_u32 s5, 0\ns_cbranch_scc0 .L\ns_endpgm\n";
+    assert_eq!(inferred(down), vec![Some(8)]);
+    // s2 = 4, 8, ..., 64 after the step; loops while s2 < 64, so it exits
+    // at 64 = 16 steps of 4: 16 header executions.
+    let four = "s_mov_b32 s2, 0\n.L:\ns_addk_i32 s2, 0x4\ns_cmpk_lt_u32 s2, 0x40\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(four), vec![Some(16)]);
+}
+
+#[test]
+fn top_tested() {
+    // The header tests s4 before the body's step: s4 = 0..5 seen; 0..4
+    // stay (scc0 not taken when 4 < 5... SCC = s4 >= 5 is 0) and 5 exits:
+    // 6 header executions (the body runs 5 times).
+    let text = "s_mov_b32 s4, 0\n.LBB0_1:\ns_cmp_ge_i32 s4, 5\ns_cbranch_scc1 .LBB0_2\ns_add_i32 s4, s4, 1\ns_branch .LBB0_1\n.LBB0_2:\ns_endpgm\n";
+    assert_eq!(inferred(text), vec![Some(6)]);
+}
+
+#[test]
+fn no_inference_when_not_exact() {
+    // The bound is a register.
+    let reg = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, s6\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(reg), vec![None]);
+    // Two writes to the counter in the loop.
+    let two = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, 10\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(two), vec![None]);
+    // The start is not a constant.
+    let start = "s_mov_b32 s4, s7\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, 10\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(start), vec![None]);
+    // More than the cap: s4 counts up by 1 to 2^31 - 1.
+    let huge = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 0x7fffffff\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(huge), vec![None]);
+}
