@@ -147,10 +147,24 @@ pub struct EndDrainView {
 pub struct DefaultsView {
     /// Header lines of loops that ran once per entry by default.
     pub loops_once: Vec<u32>,
+    /// Loops no hint named whose trip count was inferred from their code
+    /// and run in full (a constant counter, step and bound).
+    pub loops_inferred: Vec<InferredLoopView>,
     /// Lines of if/else and skip branches left at their default (not taken).
     pub branches_not_taken: Vec<u32>,
     /// The same as sentences, as the text report prints them.
     pub text: Vec<String>,
+}
+
+/// One inferred loop count (JSON `defaults.loops_inferred[]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct InferredLoopView {
+    /// The loop's header line.
+    pub line: u32,
+    /// Header executions per entry.
+    pub iterations: u64,
+    /// How it was found: the exit compare and the counter.
+    pub reason: String,
 }
 
 /// Throughput figures.
@@ -710,6 +724,17 @@ impl AnalyzeReport {
             notes: sim.notes.clone(),
             defaults: DefaultsView {
                 loops_once: sim.plan.defaults.loops_once.clone(),
+                loops_inferred: sim
+                    .plan
+                    .defaults
+                    .loops_inferred
+                    .iter()
+                    .map(|(line, iterations, reason)| InferredLoopView {
+                        line: *line,
+                        iterations: *iterations,
+                        reason: reason.clone(),
+                    })
+                    .collect(),
                 branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
                 text: sim.plan.defaults.sentences(),
             },

@@ -147,6 +147,9 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
     // A line with several copies (repeats, a device function followed from
     // several calls) gets one entry: its hint applies to every copy.
     let mut loop_lines = std::collections::HashSet::new();
+    // A loop whose count its code fixes runs that count without a hint;
+    // the template writes it, so the file states what the run does.
+    let inferred = crate::infer_trip_counts(program, cfg);
     for l in &cfg.loops {
         let header = &cfg.blocks[l.header];
         let first = &program.instructions[header.start];
@@ -184,7 +187,19 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         }
         let _ = writeln!(out, "[[loop]]");
         let _ = writeln!(out, "line = {:<24} # {}", first.pos.line, first.text);
-        let _ = writeln!(out, "iterations = 1");
+        match &inferred[l.id] {
+            Some(t) => {
+                let _ = writeln!(
+                    out,
+                    "# Inferred from {}; the run uses it without this hint.",
+                    t.reason()
+                );
+                let _ = writeln!(out, "iterations = {}", t.iterations);
+            }
+            None => {
+                let _ = writeln!(out, "iterations = 1");
+            }
+        }
     }
     let mut wrote_branch_header = false;
     let mut branch_lines = std::collections::HashSet::new();

@@ -218,13 +218,8 @@ impl TracePlan {
                 plan.iterations[t.loop_id] = t.iterations as u32;
             }
         }
-        plan.defaults = crate::PlanDefaults::find(
-            program,
-            cfg,
-            &hinted_loops,
-            &hinted_branches,
-            &inferred,
-        );
+        plan.defaults =
+            crate::PlanDefaults::find(program, cfg, &hinted_loops, &hinted_branches, &inferred);
         Ok(plan)
     }
 
