@@ -9,7 +9,8 @@ condition, signedness, and whether the second operand is the instruction's 16-bi
 The grammar (mnemonic split at '_'):
   s_add_(i32|u32) | s_sub_(i32|u32)           op add/sub, 32-bit, wrapping
   s_addk_i32 | s_addk_co_i32                  op add, immediate 16-bit (sign-extended)
-  s_mov_b32                                   op mov
+  s_mov_b32 | s_mov_b64                       op mov (bits 64: a register pair, e.g. a 64-bit
+                                              offset counter whose low half a loop compares)
   s_movk_i32                                  op mov, immediate 16-bit (sign-extended)
   s_cmp_COND_(i32|u32)                        op cmp; COND in eq lg gt ge lt le
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
@@ -30,7 +31,7 @@ DATA = os.path.join(ROOT, "crates", "isa", "data")
 TABLE = os.path.join(DATA, "instructions.tsv")
 OUT = os.path.join(DATA, "scalar_facts.tsv")
 
-COLUMNS = ["mnemonic", "op", "cond", "sign", "imm16"]
+COLUMNS = ["mnemonic", "op", "cond", "sign", "imm16", "bits"]
 CONDS = ["eq", "lg", "gt", "ge", "lt", "le"]
 
 
@@ -42,6 +43,8 @@ def facts(name):
         return ["add", "-", "i", "k"]
     if name == "s_mov_b32":
         return ["mov", "-", "-", "-"]
+    if name == "s_mov_b64":
+        return ["mov", "-", "-", "-", "64"]
     if name == "s_movk_i32":
         return ["mov", "-", "i", "k"]
     m = re.fullmatch(r"s_cbranch_scc([01])", name)
@@ -61,7 +64,7 @@ def build():
         name = line.split("\t")[0].strip()
         row = facts(name)
         if row is not None:
-            rows.append([name] + row)
+            rows.append([name] + row + ["32"] * (5 - len(row)))
     rows.sort(key=lambda r: r[0])
     return rows
 
@@ -78,6 +81,7 @@ HEADER = """\
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).
 #   sign      i (signed) or u (unsigned): how cmp compares and how a 16-bit immediate extends.
 #   imm16     k: the second operand (the only one for movk) is the 16-bit immediate (SOPK).
+#   bits      32, or 64 for a move of a register pair.
 """
 
 

@@ -82,6 +82,8 @@ pub struct ScalarFacts {
     /// The last source operand is the instruction's 16-bit immediate (SOPK:
     /// `s_addk_i32 s4, 1` adds to its destination, `s_cmpk_lt_u32 s4, 16`).
     pub imm16: bool,
+    /// Width of the destination: 32, or 64 for a move of a register pair.
+    pub bits: u8,
 }
 
 impl ScalarFacts {
@@ -115,9 +117,9 @@ pub fn parse_scalar_facts(
             message,
         };
         let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
-        let [mnemonic, op, cond, sign, imm16] = cols[..] else {
+        let [mnemonic, op, cond, sign, imm16, bits] = cols[..] else {
             return Err(err(format!(
-                "expected 5 tab-separated columns, found {}",
+                "expected 6 tab-separated columns, found {}",
                 cols.len()
             )));
         };
@@ -156,7 +158,20 @@ pub fn parse_scalar_facts(
             "-" => false,
             other => return Err(err(format!("bad imm16 `{other}`"))),
         };
-        rows.push((mnemonic, ScalarFacts { op, signed, imm16 }));
+        let bits = match bits {
+            "32" => 32,
+            "64" => 64,
+            other => return Err(err(format!("bad bits `{other}`"))),
+        };
+        rows.push((
+            mnemonic,
+            ScalarFacts {
+                op,
+                signed,
+                imm16,
+                bits,
+            },
+        ));
     }
     Ok(rows)
 }
@@ -177,13 +192,15 @@ mod tests {
             ScalarFacts {
                 op: ScalarOp::Cmp(CmpCond::Lt),
                 signed: false,
-                imm16: true
+                imm16: true,
+                bits: 32
             }
         );
         assert!(get("s_cmp_ge_i32").unwrap().signed);
         assert!(get("s_cmp_lt_f32").is_none());
         assert_eq!(get("s_cbranch_scc1").unwrap().op, ScalarOp::BranchScc(true));
         assert!(get("s_add_u64").is_none());
+        assert_eq!(get("s_mov_b64").unwrap().bits, 64);
     }
 
     #[test]
@@ -194,6 +211,7 @@ mod tests {
             op: ScalarOp::Add,
             signed: true,
             imm16: true,
+            bits: 32,
         };
         assert_eq!(k.extend_imm16(0xffff), u32::MAX);
         assert_eq!(k.extend_imm16(-1), u32::MAX);
@@ -201,7 +219,12 @@ mod tests {
 
     #[test]
     fn bad_rows_name_their_line() {
-        for text in ["x\tadd\t-\ti\n", "x\tcmp\t-\ti\t-\n", "x\tadd\t-\tq\t-\n"] {
+        for text in [
+            "x\tadd\t-\ti\t-\n",
+            "x\tcmp\t-\ti\t-\t32\n",
+            "x\tadd\t-\tq\t-\t32\n",
+            "x\tadd\t-\ti\t-\t16\n",
+        ] {
             assert_eq!(parse_scalar_facts("t", text).unwrap_err().line, 1, "{text}");
         }
     }

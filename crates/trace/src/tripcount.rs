@@ -250,7 +250,36 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
     let mov = &instrs[mov_idx].inst;
     let facts = mov.info.scalar?;
     let value = match (facts.op, &mov.operands[..]) {
-        (ScalarOp::Mov, [dst, k]) if single_sgpr(dst) == Some(r) => constant(mov, k)?,
+        (ScalarOp::Mov, [dst, k]) if facts.bits == 32 && single_sgpr(dst) == Some(r) => {
+            constant(mov, k)?
+        }
+        // A register pair set to an inline constant (-16..64, sign-extended
+        // to 64 bits): a 64-bit offset counter whose low half the loop
+        // compares. Literals are left alone (their 64-bit extension differs
+        // between generations).
+        (
+            ScalarOp::Mov,
+            [Operand::Reg {
+                range:
+                    RegRange {
+                        file: RegFile::Sgpr,
+                        first,
+                        count: 2,
+                    },
+                neg: false,
+                abs: false,
+                half: None,
+            }, Operand::Imm(v)],
+        ) if facts.bits == 64 && (-16..=64).contains(v) => {
+            let wide = *v as u64;
+            if *first == r {
+                wide as u32
+            } else if *first + 1 == r {
+                (wide >> 32) as u32
+            } else {
+                return None;
+            }
+        }
         _ => return None,
     };
     // Blocks between the move and the header: reachable from the move's

@@ -86,3 +86,44 @@ fn no_inference_when_not_exact() {
     let huge = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 0x7fffffff\ns_cbranch_scc1 .L\ns_endpgm\n";
     assert_eq!(inferred(huge), vec![None]);
 }
+
+/// Real compiler output (`tests/data/const_trip.cl`, clang-19 -O2): the
+/// counts the source's bounds imply.
+#[test]
+fn clang_output() {
+    for text in [
+        include_str!("data/const_trip_gfx900.s"),
+        include_str!("data/const_trip_gfx1100.s"),
+    ] {
+        let p = read_program_text("c.s", text, &ReadOptions::default())
+            .unwrap()
+            .programs
+            .remove(0);
+        let cfg = Cfg::build(&p).unwrap();
+        let got: Vec<(u64, String)> = infer_trip_counts(&p, &cfg)
+            .into_iter()
+            .map(|t| {
+                let t = t.unwrap();
+                (t.iterations, t.reason())
+            })
+            .collect();
+        // `for (i = 0; i < 16; ++i)` becomes a byte offset in s[4:5] from 0
+        // by 4 up to 16 x 4 = 64 (s_cmp_eq_u32 s4, 64 leaves): 16.
+        // `for (j = 40; j > 0; j -= 4)`: s0 starts at 44 and steps by -4
+        // before `s_cmp_lt_u32 s0, 5`, so it reads 40, 36, ..., 4 and
+        // leaves at 4: j = 40..4 by 4 is 10 iterations.
+        assert_eq!(
+            got,
+            vec![
+                (
+                    16,
+                    "`s_cmp_eq_u32 s4, 64` (s4 from 0, +4 per iteration)".into()
+                ),
+                (
+                    10,
+                    "`s_cmp_lt_u32 s0, 5` (s0 from 44, -4 per iteration)".into()
+                ),
+            ]
+        );
+    }
+}

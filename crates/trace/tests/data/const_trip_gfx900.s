@@ -1,0 +1,218 @@
+	.text
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+	.amdhsa_code_object_version 5
+	.protected	const_trip              ; -- Begin function const_trip
+	.globl	const_trip
+	.p2align	8
+	.type	const_trip,@function
+const_trip:                             ; @const_trip
+; %bb.0:
+	s_load_dword s7, s[4:5], 0x1c
+	s_load_dwordx4 s[0:3], s[4:5], 0x0
+	v_mov_b32_e32 v1, 0
+	v_mov_b32_e32 v2, s6
+	s_waitcnt lgkmcnt(0)
+	s_and_b32 s4, s7, 0xffff
+	v_mad_u64_u32 v[2:3], s[4:5], s4, v2, v[0:1]
+	v_mov_b32_e32 v6, s1
+	s_mov_b64 s[4:5], 0
+	v_lshlrev_b32_e32 v0, 4, v2
+	v_lshlrev_b64 v[4:5], 2, v[0:1]
+	v_add_co_u32_e32 v0, vcc, s0, v4
+	v_addc_co_u32_e32 v4, vcc, v6, v5, vcc
+.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+	v_mov_b32_e32 v6, s5
+	v_add_co_u32_e32 v5, vcc, s4, v0
+	v_addc_co_u32_e32 v6, vcc, v4, v6, vcc
+	global_load_dword v5, v[5:6], off
+	s_add_u32 s4, s4, 4
+	s_addc_u32 s5, s5, 0
+	s_cmp_eq_u32 s4, 64
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v1, v1, v5
+	s_cbranch_scc0 .LBB0_1
+; %bb.2:
+	v_lshlrev_b64 v[2:3], 2, v[2:3]
+	v_mov_b32_e32 v0, s1
+	v_add_co_u32_e32 v4, vcc, s0, v2
+	v_addc_co_u32_e32 v0, vcc, v3, v0, vcc
+	v_add_co_u32_e32 v4, vcc, 0xa0, v4
+	v_addc_co_u32_e32 v5, vcc, 0, v0, vcc
+	s_mov_b32 s0, 44
+.LBB0_3:                                ; =>This Inner Loop Header: Depth=1
+	global_load_dword v0, v[4:5], off
+	s_add_i32 s0, s0, -4
+	v_add_co_u32_e32 v4, vcc, -16, v4
+	v_addc_co_u32_e32 v5, vcc, -1, v5, vcc
+	s_cmp_lt_u32 s0, 5
+	s_waitcnt vmcnt(0)
+	v_mul_f32_e32 v1, v1, v0
+	s_cbranch_scc0 .LBB0_3
+; %bb.4:
+	v_mov_b32_e32 v0, s3
+	v_add_co_u32_e32 v2, vcc, s2, v2
+	v_addc_co_u32_e32 v3, vcc, v0, v3, vcc
+	global_store_dword v[2:3], v1, off
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel const_trip
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 272
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 7
+		.amdhsa_next_free_sgpr 8
+		.amdhsa_reserve_vcc 1
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_reserve_xnack_mask 1
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	const_trip, .Lfunc_end0-const_trip
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 212
+; NumSgprs: 12
+; NumVgprs: 7
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 1
+; NumSGPRsForWavesPerEU: 12
+; NumVGPRsForWavesPerEU: 7
+; Occupancy: 10
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.hidden	__oclc_ABI_version              ; @__oclc_ABI_version
+	.type	__oclc_ABI_version,@object
+	.section	.rodata,"a",@progbits
+	.weak	__oclc_ABI_version
+	.p2align	2, 0x0
+__oclc_ABI_version:
+	.long	500                             ; 0x1f4
+	.size	__oclc_ABI_version, 4
+
+	.ident	"Debian clang version 19.1.7 (3~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .actual_access:  read_only
+        .address_space:  global
+        .is_const:       true
+        .is_restrict:    true
+        .offset:         0
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .actual_access:  write_only
+        .address_space:  global
+        .is_restrict:    true
+        .offset:         8
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .offset:         16
+        .size:           4
+        .value_kind:     hidden_block_count_x
+      - .offset:         20
+        .size:           4
+        .value_kind:     hidden_block_count_y
+      - .offset:         24
+        .size:           4
+        .value_kind:     hidden_block_count_z
+      - .offset:         28
+        .size:           2
+        .value_kind:     hidden_group_size_x
+      - .offset:         30
+        .size:           2
+        .value_kind:     hidden_group_size_y
+      - .offset:         32
+        .size:           2
+        .value_kind:     hidden_group_size_z
+      - .offset:         34
+        .size:           2
+        .value_kind:     hidden_remainder_x
+      - .offset:         36
+        .size:           2
+        .value_kind:     hidden_remainder_y
+      - .offset:         38
+        .size:           2
+        .value_kind:     hidden_remainder_z
+      - .offset:         56
+        .size:           8
+        .value_kind:     hidden_global_offset_x
+      - .offset:         64
+        .size:           8
+        .value_kind:     hidden_global_offset_y
+      - .offset:         72
+        .size:           8
+        .value_kind:     hidden_global_offset_z
+      - .offset:         80
+        .size:           2
+        .value_kind:     hidden_grid_dims
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 272
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           const_trip
+    .private_segment_fixed_size: 0
+    .sgpr_count:     12
+    .sgpr_spill_count: 0
+    .symbol:         const_trip.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     7
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx900
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata
