@@ -43,20 +43,40 @@ fn analyze(file: &str, format: &str, hints: Option<&str>) -> String {
     stdout(&shadersim(&args))
 }
 
+/// `NESTED` with both bounds in registers (s8, s9): no trip count can be
+/// inferred, so both loops run once by default. Headers at lines 4 and 6.
+const NESTED_RUNTIME: &str = "; nested loops with runtime bounds
+    s_mov_b32 s0, 0
+.Louter:
+    s_mov_b32 s1, 0
+.Linner:
+    v_add_f32 v0, v0, v1
+    s_add_u32 s1, s1, 1
+    s_cmp_lt_u32 s1, s9
+    s_cbranch_scc1 .Linner
+    s_add_u32 s0, s0, 1
+    s_cmp_lt_u32 s0, s8
+    s_cbranch_scc1 .Louter
+    s_endpgm
+";
+
 #[test]
 fn unhinted_loops_are_listed_in_text_json_and_html() {
-    let text = analyze(NESTED, "text", None);
+    let file = temp_file("nested_runtime.s", NESTED_RUNTIME);
+    let file = file.to_str().unwrap();
+    let text = analyze(file, "text", None);
     assert!(
         text.contains("2 loops ran once by default: lines 4, 6; give iterations in a hints file"),
         "{text}"
     );
-    let json: serde_json::Value = serde_json::from_str(&analyze(NESTED, "json", None)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&analyze(file, "json", None)).unwrap();
     assert_eq!(json["defaults"]["loops_once"], serde_json::json!([4, 6]));
+    assert_eq!(json["defaults"]["loops_inferred"], serde_json::json!([]));
     assert_eq!(
         json["defaults"]["branches_not_taken"],
         serde_json::json!([])
     );
-    let html = analyze(NESTED, "html", None);
+    let html = analyze(file, "html", None);
     assert!(
         html.contains("2 loops ran once by default: lines 4, 6"),
         "{html}"
@@ -65,13 +85,65 @@ fn unhinted_loops_are_listed_in_text_json_and_html() {
 
 #[test]
 fn a_hinted_loop_leaves_the_list() {
+    let file = temp_file("nested_runtime2.s", NESTED_RUNTIME);
     let hints = temp_file("inner.toml", "[[loop]]\nline = 6\niterations = 4\n");
-    let json: serde_json::Value =
-        serde_json::from_str(&analyze(NESTED, "json", Some(hints.to_str().unwrap()))).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&analyze(
+        file.to_str().unwrap(),
+        "json",
+        Some(hints.to_str().unwrap()),
+    ))
+    .unwrap();
     assert_eq!(json["defaults"]["loops_once"], serde_json::json!([4]));
     assert_eq!(
         json["defaults"]["text"][0],
         "1 loop ran once by default: line 4; give iterations in a hints file"
+    );
+}
+
+#[test]
+fn constant_trip_counts_are_inferred_and_shown() {
+    // tests/programs/nested_loops.s: s0 and s1 start at 0 and step by 1;
+    // the inner loop (line 6) leaves when s1 reaches 4 (4 header
+    // executions), the outer (line 4) when s0 reaches 3 (3).
+    let outer = "loop at line 4: 3 iterations inferred from `s_cmp_lt_u32 s0, 3` (s0 from 0, +1 per iteration)";
+    let inner = "loop at line 6: 4 iterations inferred from `s_cmp_lt_u32 s1, 4` (s1 from 0, +1 per iteration)";
+    let text = analyze(NESTED, "text", None);
+    assert!(text.contains(outer) && text.contains(inner), "{text}");
+    assert!(!text.contains("ran once by default"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&analyze(NESTED, "json", None)).unwrap();
+    assert_eq!(json["defaults"]["loops_once"], serde_json::json!([]));
+    assert_eq!(
+        json["defaults"]["loops_inferred"],
+        serde_json::json!([
+            {"line": 4, "iterations": 3, "reason": "`s_cmp_lt_u32 s0, 3` (s0 from 0, +1 per iteration)"},
+            {"line": 6, "iterations": 4, "reason": "`s_cmp_lt_u32 s1, 4` (s1 from 0, +1 per iteration)"},
+        ])
+    );
+    // The run uses them: the outer header (line 4) runs 3 times per wave,
+    // the inner body (line 6) 3 x 4 = 12.
+    let executions = |line: u64| {
+        json["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["line"] == line)
+            .map(|i| i["executions"].as_f64().unwrap())
+    };
+    assert_eq!(executions(4), Some(3.0));
+    assert_eq!(executions(6), Some(12.0));
+    let html = analyze(NESTED, "html", None);
+    assert!(
+        html.contains("loop at line 6: 4 iterations inferred"),
+        "{html}"
+    );
+    // A hint wins and takes the loop out of the inferred list.
+    let hints = temp_file("inner2.toml", "[[loop]]\nline = 6\niterations = 2\n");
+    let json: serde_json::Value =
+        serde_json::from_str(&analyze(NESTED, "json", Some(hints.to_str().unwrap()))).unwrap();
+    assert_eq!(json["defaults"]["loops_inferred"][0]["line"], 4);
+    assert_eq!(
+        json["defaults"]["loops_inferred"].as_array().unwrap().len(),
+        1
     );
 }
 
