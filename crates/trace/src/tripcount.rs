@@ -129,8 +129,9 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let ScalarOp::BranchScc(taken_when) = instrs[branch.instr].inst.info.scalar?.op else {
         return None;
     };
+    // Exactly one side leaves the loop.
     let exit_when_taken = !lp.contains(branch.taken);
-    if exit_when_taken == !lp.contains(branch.not_taken) {
+    if exit_when_taken != lp.contains(branch.not_taken) {
         return None;
     }
     // The compare that sets the SCC the branch reads: the last SCC writer
