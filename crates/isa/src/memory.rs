@@ -5,6 +5,7 @@
 //! instruction table attaches them to its entries ([`crate::InstrInfo::memory`]), so consumers
 //! ask the table, never the spelling.
 
+use crate::table::tsv_rows;
 use crate::table::TableError;
 
 /// The instruction family of a vector memory instruction.
@@ -129,17 +130,12 @@ pub fn parse_memory_facts(
     text: &'static str,
 ) -> Result<Vec<(&'static str, VmemFacts)>, TableError> {
     let mut rows = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
+    for (line, cols) in tsv_rows(text) {
         let err = |message: String| TableError {
             source_name: source_name.to_string(),
-            line: i + 1,
+            line,
             message,
         };
-        let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
         let [mnemonic, path, op, kind, channels, bits, format, d16] = cols[..] else {
             return Err(err(format!(
                 "expected 8 tab-separated columns, found {}",

@@ -6,6 +6,7 @@
 //! instruction table attaches them to its entries ([`crate::InstrInfo::scalar`]), so consumers
 //! ask the table, never the spelling.
 
+use crate::table::tsv_rows;
 use crate::table::TableError;
 
 /// A compare's condition: first operand against second.
@@ -106,17 +107,12 @@ pub fn parse_scalar_facts(
     text: &'static str,
 ) -> Result<Vec<(&'static str, ScalarFacts)>, TableError> {
     let mut rows = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
+    for (line, cols) in tsv_rows(text) {
         let err = |message: String| TableError {
             source_name: source_name.to_string(),
-            line: i + 1,
+            line,
             message,
         };
-        let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
         let [mnemonic, op, cond, sign, imm16, bits] = cols[..] else {
             return Err(err(format!(
                 "expected 6 tab-separated columns, found {}",

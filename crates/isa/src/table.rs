@@ -126,6 +126,21 @@ pub struct TableError {
     pub message: String,
 }
 
+/// The data rows of a tab-separated table shipped with shadersim: the
+/// 1-based line and its trimmed columns; blank lines and `#` comments are
+/// skipped. Every table of this crate (instructions, memory and scalar
+/// facts) is read through it.
+pub(crate) fn tsv_rows(text: &'static str) -> impl Iterator<Item = (usize, Vec<&'static str>)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            None
+        } else {
+            Some((i + 1, line.split('\t').map(str::trim).collect()))
+        }
+    })
+}
+
 /// The set of known mnemonics.
 #[derive(Debug, Clone)]
 pub struct InstrTable {
@@ -165,17 +180,12 @@ impl InstrTable {
     /// Parse a table from text that lives for the whole program.
     pub fn parse_static(source_name: &str, text: &'static str) -> Result<InstrTable, TableError> {
         let mut entries = HashMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim_end();
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                continue;
-            }
+        for (line, cols) in tsv_rows(text) {
             let err = |message: String| TableError {
                 source_name: source_name.to_string(),
-                line: i + 1,
+                line,
                 message,
             };
-            let cols: Vec<&'static str> = line.split('\t').map(str::trim).collect();
             if cols.len() < 5 {
                 return Err(err(format!(
                     "expected at least 5 tab-separated columns, found {}",

@@ -196,33 +196,19 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                      facts: &mut Vec<GroupFacts>,
                      name: &'static str,
                      class: InstrClass,
-                     dwords: Option<u8>| {
+                     dwords: Option<u8>,
+                     f: GroupFacts| {
             let inst = instr(name, class, dwords, vec![], vec![], &w.text);
-            push(
-                instructions,
-                facts,
-                inst,
-                w.pos,
-                w.text.clone(),
-                GroupFacts::default(),
-            );
+            push(instructions, facts, inst, w.pos, w.text.clone(), f);
         };
         match &w.kind {
             CfKind::Alu { addr, .. } => {
-                let clause = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_clause",
                     InstrClass::VliwClause,
                     None,
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    clause,
-                    w.pos,
-                    w.text.clone(),
                     GroupFacts {
                         alu_clause: true,
                         ..Default::default()
@@ -249,20 +235,12 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                 }
             }
             CfKind::Fetch { addr, .. } => {
-                let clause = instr(
+                plain(
+                    &mut instructions,
+                    &mut facts,
                     "vliw_clause",
                     InstrClass::VliwClause,
                     None,
-                    vec![],
-                    vec![],
-                    &w.text,
-                );
-                push(
-                    &mut instructions,
-                    &mut facts,
-                    clause,
-                    w.pos,
-                    w.text.clone(),
                     GroupFacts {
                         fetch_clause: true,
                         ..Default::default()
@@ -328,6 +306,7 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     "vliw_branch",
                     InstrClass::BranchCond,
                     None,
+                    GroupFacts::default(),
                 );
             }
             CfKind::Stack => {
@@ -337,6 +316,7 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     "vliw_stack",
                     InstrClass::VliwClause,
                     None,
+                    GroupFacts::default(),
                 );
             }
             CfKind::Store { dwords, atomic } => {
@@ -351,6 +331,7 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     "vliw_rat",
                     class,
                     Some((*dwords).min(4) as u8),
+                    GroupFacts::default(),
                 );
             }
             CfKind::End => {
@@ -360,6 +341,7 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     "vliw_end",
                     InstrClass::Endpgm,
                     None,
+                    GroupFacts::default(),
                 );
             }
             CfKind::Pad => {}
