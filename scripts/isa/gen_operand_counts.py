@@ -41,13 +41,15 @@ def gens_of(spec):
     return out
 
 
-def run(llvm_mc, cpu, lines):
+def run(llvm_mc, cpu, lines, mattr=None):
     """The error of each line (None: accepted)."""
     with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
         f.write("\n".join(lines) + "\n")
         path = f.name
-    p = subprocess.run([llvm_mc, "-arch=amdgcn", f"-mcpu={cpu}", path, "-o", os.devnull],
-                       capture_output=True, text=True)
+    cmd = [llvm_mc, "-arch=amdgcn", f"-mcpu={cpu}", path, "-o", os.devnull]
+    if mattr:
+        cmd.append(f"-mattr={mattr}")
+    p = subprocess.run(cmd, capture_output=True, text=True)
     os.unlink(path)
     errors = {}
     for l in p.stderr.splitlines():
@@ -58,6 +60,11 @@ def run(llvm_mc, cpu, lines):
 
 
 def counts_for(llvm_mc, cpu, names):
+    return {n: len(ops) for n, ops in forms_for(llvm_mc, cpu, names).items()}
+
+
+def forms_for(llvm_mc, cpu, names):
+    """The shortest operand list llvm-mc accepts for each name it can reach."""
     prefix = {n: [] for n in names}
     done = {}
     for _ in range(MAX_OPERANDS + 1):
@@ -93,7 +100,7 @@ def counts_for(llvm_mc, cpu, names):
                 prefix[n].append(chosen[n])
             else:
                 done[n] = None
-    return {n: c for n, c in done.items() if c is not None}
+    return {n: prefix[n] for n, c in done.items() if c is not None}
 
 
 def main():

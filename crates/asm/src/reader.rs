@@ -106,6 +106,7 @@ pub fn read_program_text(
         gen,
         target,
         target_named,
+        processor_gap_warned: false,
         table: InstrTable::builtin(),
         programs: Vec::new(),
         current: None,
@@ -618,6 +619,8 @@ struct LineReader<'a> {
     /// The target was named (option, file or default), not guessed: what
     /// it lacks is an error, not a doubt about the guess.
     target_named: bool,
+    /// A guessed processor's gap was warned about (once per file).
+    processor_gap_warned: bool,
     table: &'static InstrTable,
     programs: Vec<Program>,
     current: Option<Program>,
@@ -1423,6 +1426,42 @@ impl LineReader<'_> {
                     inst.mnemonic, self.gen, inst.info.gens
                 ),
             );
+        }
+        // The generation has the mnemonic but this processor of it may not
+        // (gfx900 lacks the dot ops gfx906 has): llvm-mc refuses such a
+        // line ("instruction not supported on this GPU"), so a named
+        // processor makes it an error and a guessed one a warning, as for
+        // the generation above.
+        let processor = self.target.as_ref().map(|t| t.name.clone());
+        if let (true, Some(processor)) = (inst.valid_for_gen, processor) {
+            for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+                if half.recognition != Recognition::Table {
+                    continue;
+                }
+                let Some(other) =
+                    shadersim_isa::shape::processor_lacks(half.base_mnemonic(), &processor)
+                else {
+                    continue;
+                };
+                let message = format!(
+                    "`{}` does not exist on {} ({other} has it)",
+                    half.mnemonic, processor
+                );
+                if self.target_named {
+                    return Err(self.error(n, col, message));
+                }
+                // A guessed processor stands for its whole generation: one
+                // warning says the guess may be the wrong one of it, more
+                // would repeat that on every such line.
+                if !self.processor_gap_warned {
+                    self.processor_gap_warned = true;
+                    self.warn(
+                        n,
+                        col,
+                        format!("{message}; the file may be for another {} processor (choose with --arch)", self.gen),
+                    );
+                }
+            }
         }
         // Too few operands for the mnemonic's shortest form (the table's
         // operand counts): llvm-mc refuses the line, so does the reader.

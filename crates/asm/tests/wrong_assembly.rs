@@ -107,3 +107,35 @@ fn an_unknown_valu_operand_is_an_error_at_the_operand() {
     )
     .unwrap();
 }
+
+#[test]
+fn an_instruction_the_named_processor_lacks_is_an_error() {
+    // gfx900 and gfx906 are both gfx9, but only gfx906 has the dot ops
+    // (data/processor_gaps.tsv); llvm-mc-22 -mcpu=gfx900: "error:
+    // instruction not supported on this GPU", -mcpu=gfx906 accepts it.
+    let text = "v_mov_b32 v0, 0\n  v_dot2_f32_f16 v0, v1, v2, v3\ns_endpgm\n";
+    let e = read(Some("gfx900"), text).unwrap_err();
+    assert_eq!(at(&e), (2, 3), "{e}");
+    assert!(
+        e.message
+            .contains("`v_dot2_f32_f16` does not exist on gfx900 (gfx906 has it)"),
+        "{e}"
+    );
+    read(Some("gfx906"), text).unwrap();
+    // vega10 is gfx900.
+    read(Some("vega10"), text).unwrap_err();
+}
+
+#[test]
+fn an_instruction_a_guessed_processor_lacks_is_a_warning() {
+    // Unnamed gfx9 code is read as gfx900; the dot op says the guess may
+    // be wrong (gfx906 has it), so the reader warns and reads on.
+    let f = read(None, "v_dot2_f32_f16 v0, v1, v2, v3\ns_endpgm\n").unwrap();
+    assert!(
+        f.warnings
+            .iter()
+            .any(|w| w.message.contains("does not exist on gfx900")),
+        "{:?}",
+        f.warnings
+    );
+}

@@ -1,0 +1,63 @@
+//! The assembly checks never refuse real compiler output: every fixture
+//! listing (tests/fixtures, made by clang/llc/llvm-objdump and RADV) reads
+//! without an error, both as it is and with its manifest's processor
+//! named, and then without a warning from the table-driven checks
+//! (processor gaps, operand kinds). Read as it is, a listing that does not
+//! name its GPU may be guessed as another processor of its generation (a
+//! navi10 dump as gfx1030), and the warning saying so is right.
+
+use shadersim_asm::{read_program_text, ReadOptions};
+use std::path::{Path, PathBuf};
+
+/// (path, target) of every `[[fixture]]` / `[[listing]]` of a manifest.
+fn labelled(manifest: &Path) -> Vec<(PathBuf, String)> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let dir = manifest.parent().unwrap();
+    let value = |l: &str| l.split('"').nth(1).unwrap().to_string();
+    let mut out = Vec::new();
+    let mut path = None;
+    for line in text.lines() {
+        if line.starts_with("path = ") {
+            path = Some(dir.join(value(line)));
+        } else if line.starts_with("target = ") {
+            if let Some(p) = path.take() {
+                out.push((p, value(line)));
+            }
+        }
+    }
+    out
+}
+
+/// Warnings of the checks this test guards.
+const CHECK_WARNINGS: [&str; 2] = ["does not exist on", "never takes"];
+
+#[test]
+fn every_fixture_reads_without_errors_from_the_table_checks() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut fixtures = labelled(&root.join("manifest.toml"));
+    fixtures.extend(labelled(&root.join("aco/manifest.toml")));
+    assert!(fixtures.len() > 100, "{} fixtures", fixtures.len());
+    let mut problems = Vec::new();
+    for (path, target) in &fixtures {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.display().to_string();
+        let named = ReadOptions {
+            target: Some(target.parse().unwrap()),
+            ..Default::default()
+        };
+        for (opts, named) in [(ReadOptions::default(), false), (named, true)] {
+            match read_program_text(&name, &text, &opts) {
+                Err(e) => problems.push(format!("{e}")),
+                Ok(f) if named => problems.extend(
+                    f.warnings
+                        .iter()
+                        .filter(|w| CHECK_WARNINGS.iter().any(|c| w.message.contains(c)))
+                        .map(|w| format!("{name}: {}", w.message)),
+                ),
+                Ok(_) => {}
+            }
+        }
+    }
+    println!("{} fixture listings read", fixtures.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
