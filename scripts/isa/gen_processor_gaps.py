@@ -87,7 +87,7 @@ def main():
             forms.update(forms_for(args.llvm_mc, cpu, ns))
         for cpu in PROCESSORS[g]:
             ns = [n for n in suspects if cpu in lacking[n]]
-            lines = [f"{n} {', '.join(forms[n])}".strip() for n in ns if n in forms]
+            lines = [forms[n] for n in ns if n in forms]
             errs = dict(zip([n for n in ns if n in forms], run(args.llvm_mc, cpu, lines)))
             for n in ns:
                 # No whole form known: the bare mnemonic's "not supported"

@@ -279,6 +279,29 @@ fn operand_column(text: &str, name: &str) -> usize {
     text[after..].find(name).map_or(0, |i| after + i)
 }
 
+/// The column (0-based, in `text`: mnemonic first, no label) of each of
+/// the `count` operands the parser found: the first word of each
+/// comma-separated group, and both words of a first group that holds two
+/// operands (`exp mrt0 v0, ...`).
+fn operand_columns(text: &str, count: usize) -> Vec<usize> {
+    let rest = &text[text.find(char::is_whitespace).unwrap_or(text.len())..];
+    let Ok(groups) = shadersim_isa::operand::split_operands(rest) else {
+        return Vec::new();
+    };
+    let base = text.as_ptr() as usize;
+    let at = |w: &&str| w.as_ptr() as usize - base;
+    let mut columns = Vec::new();
+    for (gi, words) in groups.iter().enumerate() {
+        let take = if gi == 0 && count > groups.len() {
+            2
+        } else {
+            1
+        };
+        columns.extend(words.iter().take(take).map(at));
+    }
+    columns
+}
+
 /// The processor a generation is guessed as.
 const GEN_TARGETS: [&str; 7] = [
     "gfx600", "gfx701", "gfx803", "gfx900", "gfx1030", "gfx1100", "gfx1200",
@@ -1482,6 +1505,36 @@ impl LineReader<'_> {
                                 "too few operands: `{}` takes at least {min}, this line gives {}",
                                 half.mnemonic,
                                 half.operands.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // A register of a file its position never takes on any generation
+        // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
+        // which refuses it "invalid operand for instruction"). Only the
+        // positions of the shortest form are judged, only VGPR/SGPR
+        // confusions (see `OperandKinds::refuses`), and dual (VOPD) lines
+        // not at all: the table has no shapes for their halves.
+        if inst.recognition == Recognition::Table && inst.dual.is_none() {
+            if let Some(shape) = shadersim_isa::shape::shape(inst.base_mnemonic()) {
+                let columns = operand_columns(trimmed, inst.operands.len());
+                for (i, (op, kinds)) in inst.operands.iter().zip(&shape.kinds).enumerate() {
+                    let Some(kind) = shadersim_isa::shape::OperandKind::of(op) else {
+                        continue;
+                    };
+                    if kinds.refuses(kind) {
+                        let at = columns.get(i).copied().unwrap_or(0);
+                        return Err(self.error(
+                            n,
+                            col + at,
+                            format!(
+                                "`{}` never takes {} as operand {} (it takes {})",
+                                inst.mnemonic,
+                                kind.describe(),
+                                i + 1,
+                                kinds.describe()
                             ),
                         ));
                     }

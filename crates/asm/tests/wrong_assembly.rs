@@ -139,3 +139,48 @@ fn an_instruction_a_guessed_processor_lacks_is_a_warning() {
         f.warnings
     );
 }
+
+#[test]
+fn a_register_of_a_file_its_position_never_takes_is_an_error_at_the_operand() {
+    // The kinds come from data/operand_counts.tsv (probed with llvm-mc-22).
+    // llvm-mc-22 -mcpu=gfx900 refuses every line below with "invalid
+    // operand for instruction" at the same column.
+    for (line, column, text) in [
+        (
+            "s_mov_b32 v0, s1",
+            11,
+            "`s_mov_b32` never takes a VGPR as operand 1 (it takes an SGPR)",
+        ),
+        (
+            "v_add_f32 s0, v1, v2",
+            11,
+            "`v_add_f32` never takes an SGPR as operand 1",
+        ),
+        (
+            "s_load_dword v0, s[0:1], 0x0",
+            14,
+            "never takes a VGPR as operand 1",
+        ),
+        (
+            "v_readlane_b32 s0, s1, s2",
+            20,
+            "never takes an SGPR as operand 2",
+        ),
+        (
+            "s_add_u32 s0, v1, s2",
+            15,
+            "never takes a VGPR as operand 2",
+        ),
+        ("ds_read_b32 v0, s1", 17, "never takes an SGPR as operand 2"),
+    ] {
+        let e = read(Some("gfx900"), &format!("{line}\ns_endpgm\n")).unwrap_err();
+        assert_eq!(at(&e), (1, column), "{line}: {e}");
+        assert!(e.message.contains(text), "{line}: {e}");
+    }
+    // The right files read (llvm-mc-22 accepts these).
+    read(
+        Some("gfx900"),
+        "s_mov_b32 s0, s1\nv_add_f32_e64 v0, s1, v2\nv_readlane_b32 s0, v1, s2\ns_endpgm\n",
+    )
+    .unwrap();
+}

@@ -34,3 +34,15 @@ fn an_instruction_the_processor_lacks_is_exit_1_at_its_place() {
     let (code, err) = analyze("dot906", text, "gfx906");
     assert_eq!(code, Some(0), "{err}");
 }
+
+#[test]
+fn a_register_of_the_wrong_file_is_exit_1_at_the_operand() {
+    // llvm-mc-22 -mcpu=gfx900: "2:15: error: invalid operand for instruction".
+    let text = "s_nop 0\n    s_mov_b32 v0, s1\ns_endpgm\n";
+    let (code, err) = analyze("kind", text, "gfx900");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("DIR/kind.s:2:15: error: `s_mov_b32` never takes a VGPR as operand 1 (it takes an SGPR)"),
+        "{err}"
+    );
+}
