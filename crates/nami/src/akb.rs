@@ -203,6 +203,10 @@ pub struct Akb {
     last_add_clock: Option<u64>,
     min_add_spacing: u64,
     next_id: u64,
+    /// Whether every NMB was full at the end of the last clock: the valid
+    /// masks change only in [`Akb::end_clock`], and the clock loop asks
+    /// every clock, so the AND over the NMBs is kept rather than redone.
+    all_full: bool,
     /// Counters.
     pub stats: AkbStats,
 }
@@ -217,13 +221,15 @@ impl Akb {
             last_add_clock: None,
             min_add_spacing,
             next_id: 1,
+            all_full: nmb_count == 0 || nami_per_nmb == 0,
             stats: AkbStats::default(),
         }
     }
 
     /// Backpressure: every NMB is full.
     pub fn all_full(&self) -> bool {
-        self.nmbs.iter().all(Nmb::is_full)
+        debug_assert_eq!(self.all_full, self.nmbs.iter().all(Nmb::is_full));
+        self.all_full
     }
 
     /// Whether every NMB is empty.
@@ -264,9 +270,12 @@ impl Akb {
 
     /// End of clock for every NMB.
     pub fn end_clock(&mut self) {
+        let mut all_full = true;
         for nmb in &mut self.nmbs {
             nmb.end_clock();
+            all_full &= nmb.is_full();
         }
+        self.all_full = all_full;
     }
 
     /// Forget the add spacing history (a new tile row).

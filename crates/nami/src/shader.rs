@@ -542,9 +542,9 @@ impl RegisterFile {
                 *reg = value;
                 return;
             }
-            for lane in 0..LANES {
+            for (lane, (r, v)) in reg.iter_mut().zip(value).enumerate() {
                 if lane_mask & (1 << lane) != 0 {
-                    reg[lane] = value[lane];
+                    *r = v;
                 }
             }
         };
@@ -565,10 +565,20 @@ impl RegisterFile {
         match *instruction {
             Instruction::Binary { op, dst, x, y } => {
                 let (xv, yv) = (self.read(x), self.read(y));
-                let mut out = [0u16; LANES];
-                for lane in 0..LANES {
-                    out[lane] = op.apply(xv[lane], yv[lane]);
-                }
+                // The operation chosen once, outside the lane loop, so each
+                // arm is one straight (vectorisable) pass over the lanes:
+                // this runs for nearly every SKE slot.
+                let out = match op {
+                    BinaryOp::Add => lanes(xv, yv, u16::wrapping_add),
+                    BinaryOp::Sub => lanes(xv, yv, u16::wrapping_sub),
+                    BinaryOp::Mul => lanes(xv, yv, |x, y| BinaryOp::Mul.apply(x, y)),
+                    BinaryOp::And => lanes(xv, yv, |x, y| x & y),
+                    BinaryOp::Or => lanes(xv, yv, |x, y| x | y),
+                    BinaryOp::Xor => lanes(xv, yv, |x, y| x ^ y),
+                    BinaryOp::Min => lanes(xv, yv, u16::min),
+                    BinaryOp::Max => lanes(xv, yv, u16::max),
+                    BinaryOp::Avg => lanes(xv, yv, |x, y| BinaryOp::Avg.apply(x, y)),
+                };
                 self.write(dst, out, lane_mask);
                 None
             }
@@ -603,6 +613,12 @@ impl RegisterFile {
             Instruction::Export { src } => Some(self.read(src)),
         }
     }
+}
+
+/// `f` applied lane by lane.
+#[inline(always)]
+fn lanes(x: [u16; LANES], y: [u16; LANES], f: impl Fn(u16, u16) -> u16) -> [u16; LANES] {
+    std::array::from_fn(|lane| f(x[lane], y[lane]))
 }
 
 /// Pack 8-bit channels into RGB565 (truncating, as the default shader does).
