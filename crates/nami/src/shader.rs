@@ -535,6 +535,7 @@ impl RegisterFile {
         }
     }
 
+    #[inline]
     fn write(&mut self, d: Dest, value: [u16; LANES], lane_mask: u8) {
         let put = |reg: &mut [u16; LANES]| {
             if lane_mask == 0xff {
@@ -561,6 +562,7 @@ impl RegisterFile {
     /// Execute one instruction on the lanes in `lane_mask`. Returns the
     /// exported values for `export` (the caller decides whether the export
     /// is granted; a refused export changes nothing and is executed again).
+    #[inline]
     pub fn execute(&mut self, instruction: &Instruction, lane_mask: u8) -> Option<[u16; LANES]> {
         match *instruction {
             Instruction::Binary { op, dst, x, y } => {

@@ -228,11 +228,12 @@ impl Ske {
         // The dynamic data issued `pipeline_clocks` ago arrives at its NMB
         // (figure 6, E); a granted export retires the Nami there.
         if let Some(u) = alu_out {
-            let (target, slot) = (&mut akb.nmbs[usize::from(u.nmb)], usize::from(u.slot));
-            if target.slots[slot].id == u.id {
-                target.slots[slot].dynamic = u.dynamic;
+            let (nmb, slot) = (usize::from(u.nmb), usize::from(u.slot));
+            let target = &mut akb.nmbs[nmb].slots[slot];
+            if target.id == u.id {
+                target.dynamic = u.dynamic;
                 if u.dynamic.export_granted {
-                    target.retire(slot);
+                    akb.retire(nmb, slot);
                 }
             }
         }
