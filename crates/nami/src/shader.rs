@@ -528,6 +528,7 @@ impl RegisterFile {
     /// Bits of one Nami's registers.
     pub const BITS: u64 = (2 * REGISTERS_PER_BANK * LANES * 16) as u64;
 
+    #[inline(always)]
     fn read(&self, r: Reg) -> [u16; LANES] {
         match r.bank {
             Bank::A => self.a[r.index as usize],
@@ -535,7 +536,7 @@ impl RegisterFile {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, d: Dest, value: [u16; LANES], lane_mask: u8) {
         let put = |reg: &mut [u16; LANES]| {
             if lane_mask == 0xff {
