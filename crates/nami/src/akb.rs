@@ -194,6 +194,15 @@ pub struct AkbStats {
     pub add_spacing_violations: u64,
 }
 
+/// Bits 0..n set (the NMB count is at most 64).
+fn every_nmb(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
 /// The AKB: its NMBs, the round-robin pointers.
 #[derive(Clone, Debug)]
 pub struct Akb {
@@ -203,6 +212,16 @@ pub struct Akb {
     last_add_clock: Option<u64>,
     min_add_spacing: u64,
     next_id: u64,
+    /// Whether every NMB was full at the end of the last clock: the valid
+    /// masks change only at the end of a clock, and the clock loop asks
+    /// every clock, so the AND over the NMBs is kept rather than redone.
+    all_full: bool,
+    /// Per NMB (bit k), whether it was full at the end of the last clock.
+    full_nmbs: u64,
+    /// Per NMB, whether a Nami was added to or retired from it this clock
+    /// through the AKB ([`Akb::add_ref`], [`Akb::retire`]): the clock loop
+    /// ends the clock of those NMBs only ([`Akb::end_clock_touched`]).
+    touched: u64,
     /// Counters.
     pub stats: AkbStats,
 }
@@ -217,13 +236,21 @@ impl Akb {
             last_add_clock: None,
             min_add_spacing,
             next_id: 1,
+            all_full: nmb_count == 0 || nami_per_nmb == 0,
+            full_nmbs: if nami_per_nmb == 0 {
+                every_nmb(nmb_count)
+            } else {
+                0
+            },
+            touched: 0,
             stats: AkbStats::default(),
         }
     }
 
     /// Backpressure: every NMB is full.
     pub fn all_full(&self) -> bool {
-        self.nmbs.iter().all(Nmb::is_full)
+        debug_assert_eq!(self.all_full, self.nmbs.iter().all(Nmb::is_full));
+        self.all_full
     }
 
     /// Whether every NMB is empty.
@@ -258,15 +285,47 @@ impl Akb {
         }
         self.last_add_clock = Some(clock);
         self.last_added = k;
+        self.touched |= 1 << k;
         self.stats.nami_added += 1;
         Some((k, slot))
     }
 
     /// End of clock for every NMB.
     pub fn end_clock(&mut self) {
-        for nmb in &mut self.nmbs {
+        let mut full_nmbs = 0;
+        for (k, nmb) in self.nmbs.iter_mut().enumerate() {
             nmb.end_clock();
+            full_nmbs |= u64::from(nmb.is_full()) << k;
         }
+        self.full_nmbs = full_nmbs;
+        self.all_full = full_nmbs == every_nmb(self.nmbs.len());
+        self.touched = 0;
+    }
+
+    /// [`Akb::end_clock`] for a clock in which every add and retire went
+    /// through the AKB: only the NMBs they touched can change, so only
+    /// those are updated (the clock loop's end of clock; most clocks touch
+    /// none or one of the four).
+    pub fn end_clock_touched(&mut self) {
+        while self.touched != 0 {
+            let k = self.touched.trailing_zeros() as usize;
+            self.touched &= self.touched - 1;
+            let nmb = &mut self.nmbs[k];
+            nmb.end_clock();
+            if nmb.is_full() {
+                self.full_nmbs |= 1 << k;
+            } else {
+                self.full_nmbs &= !(1 << k);
+            }
+            self.all_full = self.full_nmbs == every_nmb(self.nmbs.len());
+        }
+        debug_assert!(self.nmbs.iter().all(|n| n.add == 0 && n.retire == 0));
+    }
+
+    /// Mark `slot` of NMB `nmb` as retiring (see [`Nmb::retire`]).
+    pub fn retire(&mut self, nmb: usize, slot: usize) {
+        self.nmbs[nmb].retire(slot);
+        self.touched |= 1 << nmb;
     }
 
     /// Forget the add spacing history (a new tile row).

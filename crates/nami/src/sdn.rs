@@ -84,11 +84,12 @@ pub struct SdnStats {
 /// The SDN of one group of rasterizers.
 #[derive(Clone, Debug)]
 pub struct Sdn {
-    building: Nami,
-    /// The Nami sent by the last [`Sdn::advance`] that sent one: kept here
-    /// so the clock loop does not move a 200-byte `Option<Nami>` out of
-    /// every clock, only the Nami actually sent.
-    sent: Nami,
+    /// Two Nami buffers: `buffers[building]` is being filled, the other is
+    /// the one sent last. Sending flips `building` instead of moving the
+    /// 200-byte Nami (the clock loop sends one every few clocks and the
+    /// AKB copies it into its slot from here).
+    buffers: [Nami; 2],
+    building: usize,
     timer: u64,
     timeout: u64,
     /// Counters.
@@ -99,8 +100,8 @@ impl Sdn {
     /// An SDN whose partial-Nami timer is `timeout_clocks` (32 in the seed).
     pub fn new(timeout_clocks: u64) -> Sdn {
         Sdn {
-            building: Nami::default(),
-            sent: Nami::default(),
+            buffers: [Nami::default(); 2],
+            building: 0,
             timer: 0,
             timeout: timeout_clocks,
             stats: SdnStats::default(),
@@ -111,7 +112,7 @@ impl Sdn {
     pub fn with_filled(timeout_clocks: u64, filled: &[RasterPixel]) -> Sdn {
         let mut sdn = Sdn::new(timeout_clocks);
         for p in filled.iter().take(LANES) {
-            sdn.building.push(*p);
+            sdn.buffers[0].push(*p);
         }
         sdn.timer = timeout_clocks;
         sdn
@@ -119,27 +120,29 @@ impl Sdn {
 
     /// Pixels in the Nami being built.
     pub fn filled(&self) -> usize {
-        self.building.count as usize
+        self.buffers[self.building].count as usize
     }
 
     /// Whether no Nami is being built.
     pub fn is_empty(&self) -> bool {
-        self.building.count == 0
+        self.buffers[self.building].count == 0
     }
 
     /// One clock (not gated): take this clock's pixel from each rasterizer,
     /// in order, and return the Nami sent to the AKB, if any.
     pub fn step(&mut self, inputs: &[Option<RasterPixel>]) -> (Option<Nami>, SdnCase) {
         let (sent, case) = self.advance(inputs);
-        (sent.then_some(self.sent), case)
+        (sent.then_some(*self.sent()), case)
     }
 
     /// [`Sdn::step`] without moving the Nami out: returns whether one was
     /// sent (then it is [`Sdn::sent`]) and the case.
+    // Inlined so the clock loop, which ignores the case, does not build it.
+    #[inline]
     pub fn advance(&mut self, inputs: &[Option<RasterPixel>]) -> (bool, SdnCase) {
         let arrivals = inputs.iter().filter(|p| p.is_some()).count();
         if arrivals == 0 {
-            if self.building.count == 0 {
+            if self.buffers[self.building].count == 0 {
                 return (false, SdnCase::Filling);
             }
             self.timer = self.timer.saturating_sub(1);
@@ -151,7 +154,15 @@ impl Sdn {
             return (false, SdnCase::Filling);
         }
         self.timer = self.timeout;
-        let free = LANES - self.building.count as usize;
+        let free = LANES - self.buffers[self.building].count as usize;
+        if arrivals < free {
+            // The common clock: every pixel fits and none completes the Nami.
+            let building = &mut self.buffers[self.building];
+            for p in inputs.iter().flatten() {
+                building.push(*p);
+            }
+            return (false, SdnCase::Filling);
+        }
         let mut sent = false;
         let mut last_input = 0;
         let mut carried = 0;
@@ -160,9 +171,10 @@ impl Sdn {
             if sent {
                 carried += 1;
             }
-            self.building.push(*p);
+            let building = &mut self.buffers[self.building];
+            building.push(*p);
             last_input = input;
-            if self.building.is_full() {
+            if building.is_full() {
                 self.send();
                 sent = true;
             }
@@ -194,12 +206,17 @@ impl Sdn {
 
     /// The Nami the last [`Sdn::advance`] that sent one sent.
     pub fn sent(&self) -> &Nami {
-        &self.sent
+        &self.buffers[self.building ^ 1]
     }
 
+    /// Send the Nami being built: it becomes [`Sdn::sent`] and the other
+    /// buffer, emptied, is built next. Lanes past `count` keep old pixels,
+    /// which nothing reads (every reader stops at `count`).
     fn send(&mut self) {
-        self.stats.fill_histogram[self.building.count as usize] += 1;
-        self.sent = std::mem::take(&mut self.building);
+        let count = self.buffers[self.building].count;
+        self.stats.fill_histogram[count as usize] += 1;
+        self.building ^= 1;
+        self.buffers[self.building].count = 0;
     }
 }
 
@@ -252,7 +269,7 @@ mod tests {
         assert_eq!(case, SdnCase::Overflow { carried: 1 });
         assert_eq!(xs(&sent.unwrap())[7], 100);
         assert_eq!(sdn.filled(), 1);
-        assert_eq!(sdn.building.pixels[0].x, 200);
+        assert_eq!(sdn.buffers[sdn.building].pixels[0].x, 200);
     }
 
     #[test]

@@ -528,6 +528,7 @@ impl RegisterFile {
     /// Bits of one Nami's registers.
     pub const BITS: u64 = (2 * REGISTERS_PER_BANK * LANES * 16) as u64;
 
+    #[inline(always)]
     fn read(&self, r: Reg) -> [u16; LANES] {
         match r.bank {
             Bank::A => self.a[r.index as usize],
@@ -535,6 +536,7 @@ impl RegisterFile {
         }
     }
 
+    #[inline(always)]
     fn write(&mut self, d: Dest, value: [u16; LANES], lane_mask: u8) {
         let put = |reg: &mut [u16; LANES]| {
             if lane_mask == 0xff {
@@ -542,9 +544,9 @@ impl RegisterFile {
                 *reg = value;
                 return;
             }
-            for lane in 0..LANES {
+            for (lane, (r, v)) in reg.iter_mut().zip(value).enumerate() {
                 if lane_mask & (1 << lane) != 0 {
-                    reg[lane] = value[lane];
+                    *r = v;
                 }
             }
         };
@@ -561,14 +563,25 @@ impl RegisterFile {
     /// Execute one instruction on the lanes in `lane_mask`. Returns the
     /// exported values for `export` (the caller decides whether the export
     /// is granted; a refused export changes nothing and is executed again).
+    #[inline]
     pub fn execute(&mut self, instruction: &Instruction, lane_mask: u8) -> Option<[u16; LANES]> {
         match *instruction {
             Instruction::Binary { op, dst, x, y } => {
                 let (xv, yv) = (self.read(x), self.read(y));
-                let mut out = [0u16; LANES];
-                for lane in 0..LANES {
-                    out[lane] = op.apply(xv[lane], yv[lane]);
-                }
+                // The operation chosen once, outside the lane loop, so each
+                // arm is one straight (vectorisable) pass over the lanes:
+                // this runs for nearly every SKE slot.
+                let out = match op {
+                    BinaryOp::Add => lanes(xv, yv, u16::wrapping_add),
+                    BinaryOp::Sub => lanes(xv, yv, u16::wrapping_sub),
+                    BinaryOp::Mul => lanes(xv, yv, |x, y| BinaryOp::Mul.apply(x, y)),
+                    BinaryOp::And => lanes(xv, yv, |x, y| x & y),
+                    BinaryOp::Or => lanes(xv, yv, |x, y| x | y),
+                    BinaryOp::Xor => lanes(xv, yv, |x, y| x ^ y),
+                    BinaryOp::Min => lanes(xv, yv, u16::min),
+                    BinaryOp::Max => lanes(xv, yv, u16::max),
+                    BinaryOp::Avg => lanes(xv, yv, |x, y| BinaryOp::Avg.apply(x, y)),
+                };
                 self.write(dst, out, lane_mask);
                 None
             }
@@ -603,6 +616,12 @@ impl RegisterFile {
             Instruction::Export { src } => Some(self.read(src)),
         }
     }
+}
+
+/// `f` applied lane by lane.
+#[inline(always)]
+fn lanes(x: [u16; LANES], y: [u16; LANES], f: impl Fn(u16, u16) -> u16) -> [u16; LANES] {
+    std::array::from_fn(|lane| f(x[lane], y[lane]))
 }
 
 /// Pack 8-bit channels into RGB565 (truncating, as the default shader does).

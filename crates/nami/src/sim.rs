@@ -255,7 +255,8 @@ impl ShaderGroup {
                 self.akb.add_ref(self.sdn.sent(), clock);
             }
         }
-        self.akb.end_clock();
+        // Every add and retire of the clock went through the AKB.
+        self.akb.end_clock_touched();
     }
 }
 
