@@ -11,6 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
+use super::decoded::{narrow_entry, narrow_exit};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -308,10 +309,12 @@ impl DecodedBox8 {
     }
 
     /// Slab test of all eight children: the entry distance of each and a
-    /// mask of the valid children hit (bit `slot`). The same operations in
-    /// the same order as the traversal's scalar slab test, so every result
-    /// is bit-identical to it (an entry may be infinite and still a hit, for
-    /// a ray parallel to a slab when the extent is infinite).
+    /// mask of the valid children hit (bit `slot`). The same products in
+    /// the same order as the traversal's scalar slab test, narrowed with
+    /// [`narrow_entry`]/[`narrow_exit`], so every hit and entry distance
+    /// equals it, bit for bit up to the sign of a zero entry (an entry may
+    /// be infinite and still a hit, for a ray parallel to a slab when the
+    /// extent is infinite).
     #[inline]
     pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
         let mut entry = [0.0f32; 8];
@@ -321,8 +324,8 @@ impl DecodedBox8 {
             for i in 0..8 {
                 let t1 = (self.min[a][i] - oa) * ia;
                 let t2 = (self.max[a][i] - oa) * ia;
-                entry[i] = entry[i].max(t1.min(t2));
-                exit[i] = exit[i].min(t1.max(t2));
+                entry[i] = narrow_entry(entry[i], t1, t2);
+                exit[i] = narrow_exit(exit[i], t1, t2);
             }
         }
         // Both conditions evaluated for every lane (no short circuit): a
