@@ -225,6 +225,9 @@ pub struct DecodedBox8 {
     pub max: [[f32; 8]; 3],
     /// OBB matrix index, `NO_OBB` for none.
     pub obb: u32,
+    /// Some valid child pointer appears twice (child reuse, range 0): the
+    /// traversal must then drop repeats; without, every hit child counts.
+    pub reuse: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -254,6 +257,7 @@ impl DecodedBox8 {
             min: [[f32::INFINITY; 8]; 3],
             max: [[f32::NEG_INFINITY; 8]; 3],
             obb: w[7] & 0x7F,
+            reuse: false,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -305,7 +309,27 @@ impl DecodedBox8 {
                 }
             }
         }
+        let p = &out.ptrs;
+        out.reuse = (0..8).any(|i| p[i] != INVALID_NODE && p[i + 1..].contains(&p[i]));
         out
+    }
+
+    /// The children to keep out of `hit_mask` (bit `slot`): a hit child
+    /// whose pointer repeats the last hit child's (child reuse) is dropped.
+    #[inline]
+    pub fn take_mask(&self, hit_mask: u8) -> u8 {
+        if !self.reuse {
+            return hit_mask;
+        }
+        let mut prev = INVALID_NODE;
+        let mut take = 0u8;
+        for slot in 0..8 {
+            let ptr = self.ptrs[slot];
+            let hit = (hit_mask >> slot) & 1 != 0;
+            take |= u8::from(hit & (ptr != prev)) << slot;
+            prev = if hit { ptr } else { prev };
+        }
+        take
     }
 
     /// Slab test of all eight children: the entry distance of each and a

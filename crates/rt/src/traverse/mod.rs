@@ -488,19 +488,17 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                 (s.local.origin, s.inv)
             };
             let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
+            // Child reuse (range 0) repeats a pointer: keep the first.
+            let take_mask = node8.take_mask(hit_mask);
             // Selects rather than branches, as in the slab test: whether a
             // child is hit is data-dependent.
-            let mut prev_ptr = INVALID_NODE;
             let mut ext = [4u32; 8];
             for slot in 0..8 {
+                let take = (take_mask >> slot) & 1 != 0;
                 let ptr = node8.ptrs[slot];
-                let hit = (hit_mask >> slot) & 1 != 0;
-                // Child reuse (range 0) repeats a pointer: keep the first.
-                let take = hit & (ptr != prev_ptr);
                 ptrs[slot] = if take { ptr } else { INVALID_NODE };
                 keys[slot] = if take { entries[slot] } else { f32::INFINITY };
                 ext[slot] = if take { ext_key(ptr, tri_first) } else { 4 };
-                prev_ptr = if hit { ptr } else { prev_ptr };
             }
             sort8(&ext, &keys, &mut ptrs, opts.wide_sort);
             parent_box = node;
