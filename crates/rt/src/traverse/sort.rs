@@ -67,11 +67,7 @@ pub(super) fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bo
     // same (INVALID, infinity) and both networks sort completely: the
     // result is that one entry first. Deep in the tree this is the common
     // case, so skip the 19 compare-exchanges.
-    let real = ptr.iter().filter(|&&p| p != INVALID_NODE).count();
-    if real <= 1 {
-        if let Some(i) = ptr.iter().position(|&p| p != INVALID_NODE) {
-            ptr.swap(0, i);
-        }
+    if at_most_one_real_first(ptr) {
         return;
     }
     // The narrow sort adds the half as the lowest extended-key bit.
@@ -95,15 +91,11 @@ pub(super) fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bo
 /// ([`exchange`]).
 #[inline(always)]
 pub(super) fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bool) {
-    let p = &mut ptr[at..at + 4];
+    let p: &mut [u32; 4] = (&mut ptr[at..at + 4]).try_into().expect("4 slots");
     // With at most one real result the other three are identical (INVALID,
     // infinity, extended key 4, after any real one): the network leaves the
     // real one first, so move it there without the 5 compare-exchanges.
-    let real = p.iter().filter(|&&x| x != INVALID_NODE).count();
-    if real <= 1 {
-        if let Some(i) = p.iter().position(|&x| x != INVALID_NODE) {
-            p.swap(0, i);
-        }
+    if at_most_one_real_first(p) {
         return;
     }
     let mut k = [0u64; 4];
@@ -113,6 +105,23 @@ pub(super) fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bo
     for &(a, b) in &NET4 {
         exchange(&mut k, p, a, b);
     }
+}
+
+/// If at most one of `p` is a real result (not INVALID), move it to slot 0
+/// and say so. Counted as a bit mask rather than by searching: the search's
+/// loop exits mispredict.
+#[inline(always)]
+fn at_most_one_real_first<const N: usize>(p: &mut [u32; N]) -> bool {
+    let mut m = 0u32;
+    for i in 0..N {
+        m |= u32::from(p[i] != INVALID_NODE) << i;
+    }
+    if m & m.wrapping_sub(1) != 0 {
+        return false;
+    }
+    // No real result: trailing_zeros is 32, and slot 0 swaps with itself.
+    p.swap(0, m.trailing_zeros() as usize % N);
+    true
 }
 
 /// Extended sort key: bit 2 invalid/missed; with triangles-first, bit 1 =
