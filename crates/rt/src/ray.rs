@@ -73,40 +73,74 @@ pub fn canonical_rotation(a: Vec3, b: Vec3, c: Vec3) -> (Vec3, Vec3, Vec3) {
     }
 }
 
+/// A triangle in the form the intersection test consumes: the corners in
+/// canonical rotation, as the first corner `a` and the edges `e1 = b - a`,
+/// `e2 = c - a`. None of it depends on the ray, so a traversal can prepare
+/// every stored triangle once per encoding; the test then does exactly the
+/// arithmetic [`intersect_triangle`] does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PreparedTriangle {
+    /// First corner after the canonical rotation.
+    pub a: Vec3,
+    /// `b - a`.
+    pub e1: Vec3,
+    /// `c - a`.
+    pub e2: Vec3,
+}
+
+impl PreparedTriangle {
+    /// Rotate `(a, b, c)` canonically and take the edges.
+    #[inline]
+    pub fn new(a: Vec3, b: Vec3, c: Vec3) -> PreparedTriangle {
+        let (a, b, c) = canonical_rotation(a, b, c);
+        PreparedTriangle {
+            a,
+            e1: b - a,
+            e2: c - a,
+        }
+    }
+
+    /// Ray/triangle intersection, see [`intersect_triangle`].
+    #[inline]
+    pub fn intersect(&self, ray: &Ray) -> Option<f32> {
+        let (e1, e2) = (self.e1, self.e2);
+        let e3 = ray.origin - self.a;
+        let s1 = ray.dir.cross(e2);
+        let s2 = e3.cross(e1);
+        let t_num = e2.dot(s2);
+        let den = s1.dot(e1);
+        let i = e3.dot(s1);
+        let j = ray.dir.dot(s2);
+        if den == 0.0 || !den.is_finite() {
+            return None;
+        }
+        // Compare in the sign of the denominator instead of dividing first:
+        // the barycentric limits are then exact.
+        let (t_num, i, j, den) = if den < 0.0 {
+            (-t_num, -i, -j, -den)
+        } else {
+            (t_num, i, j, den)
+        };
+        // Non-short-circuit `|`: one branch on the whole outcome, not four
+        // on data-dependent parts of it.
+        if (i < 0.0) | (j < 0.0) | (i + j > den) | (t_num < 0.0) {
+            return None;
+        }
+        let t = t_num / den;
+        if t.is_finite() {
+            Some(t)
+        } else {
+            None
+        }
+    }
+}
+
 /// Ray/triangle intersection. Returns the distance `t >= 0` of a hit, or
 /// `None` for a miss (outside the triangle, behind the origin, or a
 /// degenerate triangle). Both faces are hit: the traversal applies no culling.
 #[inline]
 pub fn intersect_triangle(ray: &Ray, a: Vec3, b: Vec3, c: Vec3) -> Option<f32> {
-    let (a, b, c) = canonical_rotation(a, b, c);
-    let e1 = b - a;
-    let e2 = c - a;
-    let e3 = ray.origin - a;
-    let s1 = ray.dir.cross(e2);
-    let s2 = e3.cross(e1);
-    let t_num = e2.dot(s2);
-    let den = s1.dot(e1);
-    let i = e3.dot(s1);
-    let j = ray.dir.dot(s2);
-    if den == 0.0 || !den.is_finite() {
-        return None;
-    }
-    // Compare in the sign of the denominator instead of dividing first: the
-    // barycentric limits are then exact.
-    let (t_num, i, j, den) = if den < 0.0 {
-        (-t_num, -i, -j, -den)
-    } else {
-        (t_num, i, j, den)
-    };
-    if i < 0.0 || j < 0.0 || i + j > den || t_num < 0.0 {
-        return None;
-    }
-    let t = t_num / den;
-    if t.is_finite() {
-        Some(t)
-    } else {
-        None
-    }
+    PreparedTriangle::new(a, b, c).intersect(ray)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
+use super::decoded::{narrow_entry, narrow_exit};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -224,6 +225,9 @@ pub struct DecodedBox8 {
     pub max: [[f32; 8]; 3],
     /// OBB matrix index, `NO_OBB` for none.
     pub obb: u32,
+    /// Some valid child pointer appears twice (child reuse, range 0): the
+    /// traversal must then drop repeats; without, every hit child counts.
+    pub reuse: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -253,6 +257,7 @@ impl DecodedBox8 {
             min: [[f32::INFINITY; 8]; 3],
             max: [[f32::NEG_INFINITY; 8]; 3],
             obb: w[7] & 0x7F,
+            reuse: false,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -304,14 +309,36 @@ impl DecodedBox8 {
                 }
             }
         }
+        let p = &out.ptrs;
+        out.reuse = (0..8).any(|i| p[i] != INVALID_NODE && p[i + 1..].contains(&p[i]));
         out
     }
 
+    /// The children to keep out of `hit_mask` (bit `slot`): a hit child
+    /// whose pointer repeats the last hit child's (child reuse) is dropped.
+    #[inline]
+    pub fn take_mask(&self, hit_mask: u8) -> u8 {
+        if !self.reuse {
+            return hit_mask;
+        }
+        let mut prev = INVALID_NODE;
+        let mut take = 0u8;
+        for slot in 0..8 {
+            let ptr = self.ptrs[slot];
+            let hit = (hit_mask >> slot) & 1 != 0;
+            take |= u8::from(hit & (ptr != prev)) << slot;
+            prev = if hit { ptr } else { prev };
+        }
+        take
+    }
+
     /// Slab test of all eight children: the entry distance of each and a
-    /// mask of the valid children hit (bit `slot`). The same operations in
-    /// the same order as the traversal's scalar slab test, so every result
-    /// is bit-identical to it (an entry may be infinite and still a hit, for
-    /// a ray parallel to a slab when the extent is infinite).
+    /// mask of the valid children hit (bit `slot`). The same products in
+    /// the same order as the traversal's scalar slab test, narrowed with
+    /// [`narrow_entry`]/[`narrow_exit`], so every hit and entry distance
+    /// equals it, bit for bit up to the sign of a zero entry (an entry may
+    /// be infinite and still a hit, for a ray parallel to a slab when the
+    /// extent is infinite).
     #[inline]
     pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
         let mut entry = [0.0f32; 8];
@@ -321,8 +348,8 @@ impl DecodedBox8 {
             for i in 0..8 {
                 let t1 = (self.min[a][i] - oa) * ia;
                 let t2 = (self.max[a][i] - oa) * ia;
-                entry[i] = entry[i].max(t1.min(t2));
-                exit[i] = exit[i].min(t1.max(t2));
+                entry[i] = narrow_entry(entry[i], t1, t2);
+                exit[i] = narrow_exit(exit[i], t1, t2);
             }
         }
         // Both conditions evaluated for every lane (no short circuit): a

@@ -19,6 +19,7 @@
 
 pub mod box4;
 pub mod box8;
+pub mod decoded;
 pub mod f16;
 pub mod instance;
 pub mod memory;
@@ -34,6 +35,7 @@ use crate::mesh::Mesh;
 use crate::scene::Scene;
 use box4::BoxNode4;
 use box8::{BoxNode8, ChildInfo, DecodedBox8Table};
+use decoded::DecodedNodes;
 use instance::InstanceNode;
 use memory::BvhMemory;
 use obb::NO_OBB;
@@ -233,19 +235,26 @@ pub struct EncodedBvh {
     /// `memory` for any address it lacks. Derived data: anyone who edits
     /// `memory` must rebuild it with [`EncodedBvh::rebuild_box8_table`].
     pub box8_table: DecodedBox8Table,
+    /// The other nodes decoded once from `memory` (4-wide box and triangle
+    /// nodes, BVH8 primitive nodes), with the same fallback; rebuilt with
+    /// the box8 table.
+    pub decoded: DecodedNodes,
 }
 
 impl EncodedBvh {
-    /// Decode the BVH8 box nodes of `memory` again (after editing it).
+    /// Decode the nodes of `memory` into [`EncodedBvh::box8_table`] and
+    /// [`EncodedBvh::decoded`] again (after editing it).
     pub fn rebuild_box8_table(&mut self) {
-        self.box8_table = if self.config.bvh == BvhKind::Bvh8 {
-            let roots = std::iter::once(&self.top)
-                .chain(&self.blases)
-                .map(|s| (s.base, s.root));
-            DecodedBox8Table::build(&self.memory, roots)
+        let roots = std::iter::once(&self.top)
+            .chain(&self.blases)
+            .map(|s| (s.base, s.root));
+        if self.config.bvh == BvhKind::Bvh8 {
+            self.box8_table = DecodedBox8Table::build(&self.memory, roots.clone());
+            self.decoded = DecodedNodes::build8(&self.memory, roots);
         } else {
-            DecodedBox8Table::default()
-        };
+            self.box8_table = DecodedBox8Table::default();
+            self.decoded = DecodedNodes::build4(&self.memory, roots, self.config.rtip3());
+        }
     }
 
     /// Total bytes of all structures.
@@ -452,6 +461,7 @@ pub fn encode_scene(scene: &Scene, config: LayoutConfig) -> Result<EncodedBvh, S
         bvh2_sah_cost: sah2 / n,
         triangles,
         box8_table: DecodedBox8Table::default(),
+        decoded: DecodedNodes::default(),
     };
     e.rebuild_box8_table();
     Ok(e)

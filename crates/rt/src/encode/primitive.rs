@@ -284,6 +284,23 @@ impl PrimitiveHeader {
         }
     }
 
+    /// Whether every field pair `p` names (its vertices and primitive IDs)
+    /// lies inside the node's 1024 bits, as in any node a builder wrote.
+    pub fn pair_in_node(&self, w: &[u32; 32], p: u32) -> bool {
+        let d = self.pair_desc(w, p);
+        let ends_inside = |start: u32, len: u32| start + len <= 1024;
+        (0..2).all(|t| match triangle_indices(d, t) {
+            None => true,
+            Some(i) => {
+                let k = 2 * p + t;
+                i.iter().all(|&v| {
+                    ends_inside(self.vertex_start + v * self.vertex_bits, self.vertex_bits)
+                }) && ends_inside(self.midpoint, self.pa)
+                    && (k == 0 || ends_inside(self.midpoint + self.pa + (k - 1) * self.pp, self.pp))
+            }
+        })
+    }
+
     /// Navigation bits after pair `p`: the range ends at a stop bit, else
     /// the last pair of the node continues in the next node.
     #[inline]

@@ -6,10 +6,12 @@
 //! is gone by now, so what is measured is what the bytes say.
 
 pub mod counters;
+mod sort;
 pub mod stack;
 
 use crate::encode::box4::BoxNode4;
 use crate::encode::box8::DecodedBox8;
+use crate::encode::decoded::{lanes, DecodedBox4, DecodedNodes};
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -18,8 +20,9 @@ use crate::encode::primitive::{triangle_indices, PrimitiveHeader};
 use crate::encode::triangle::TriangleNode;
 use crate::encode::{parent_of_bvh4, BvhKind, EncodedBvh, StructureRef};
 use crate::math::{Aabb, Vec3};
-use crate::ray::{intersect_triangle, Hit, Ray};
+use crate::ray::{Hit, PreparedTriangle, Ray};
 pub use counters::RayCounters;
+use sort::{ext_key, sort4, sort8};
 use stack::{RingStack, ShortStack};
 
 /// Traversal settings (the T# fields and driver choices that change what a
@@ -96,135 +99,10 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
     (entry, entry <= exit * grow)
 }
 
-/// The sort order of one result as one integer: extended key in the high
-/// half, the float key's bits in the low half. Keys are slab entry
-/// distances, never negative nor NaN, and for those the bits order like the
-/// numbers; -0.0 is folded onto +0.0 so that they tie as they compare.
-#[inline(always)]
-fn order_key(ext: u32, key: f32) -> u64 {
-    debug_assert!(key >= 0.0 && !key.is_nan(), "sort keys are entry distances");
-    let bits = if key == 0.0 { 0 } else { key.to_bits() };
-    (u64::from(ext) << 32) | u64::from(bits)
-}
-
-/// Compare-exchange of the hardware sorting networks over order keys (see
-/// [`order_key`]) and the pointers they belong to; equal keys keep their
-/// places. Written as selects, not a branch: which way a network stage goes
-/// is data-dependent and mispredicts often.
-#[inline(always)]
-fn exchange(k: &mut [u64], p: &mut [u32], a: usize, b: usize) {
-    let swap = k[b] < k[a];
-    let (ka, kb) = (k[a], k[b]);
-    let (pa, pb) = (p[a], p[b]);
-    k[a] = if swap { kb } else { ka };
-    k[b] = if swap { ka } else { kb };
-    p[a] = if swap { pb } else { pa };
-    p[b] = if swap { pa } else { pb };
-}
-
-const NET4: [(usize, usize); 5] = [(0, 2), (1, 3), (0, 1), (2, 3), (1, 2)];
-const NET8: [(usize, usize); 19] = [
-    (0, 2),
-    (1, 3),
-    (4, 6),
-    (5, 7),
-    (0, 1),
-    (2, 3),
-    (4, 5),
-    (6, 7),
-    (1, 2),
-    (5, 6),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-    (2, 4),
-    (3, 5),
-    (1, 2),
-    (3, 4),
-    (5, 6),
-];
-
-/// Sort 8 results: with `wide`, one 8-input network over all of them.
-/// Without it each 4-wide half keeps its own distance order (half 0 before
-/// half 1), but the extended key still orders across halves, so primitives
-/// stay ahead of boxes: the RT IP 3.1 walk-back treats every primitive as
-/// already visited, which is only true if they all come first. Only the
-/// pointers come out sorted (the traversal needs nothing else): each
-/// result's order key is built once, then the network's compare-exchanges
-/// ([`exchange`]) move keys and pointers together.
-#[inline(always)]
-fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bool) {
-    // With at most one result that is not INVALID, every other entry is the
-    // same (INVALID, infinity) and both networks sort completely: the
-    // result is that one entry first. Deep in the tree this is the common
-    // case, so skip the 19 compare-exchanges.
-    let real = ptr.iter().filter(|&&p| p != INVALID_NODE).count();
-    if real <= 1 {
-        if let Some(i) = ptr.iter().position(|&p| p != INVALID_NODE) {
-            ptr.swap(0, i);
-        }
-        return;
-    }
-    // The narrow sort adds the half as the lowest extended-key bit.
-    let mut k = [0u64; 8];
-    for i in 0..8 {
-        let e = if wide {
-            ext[i]
-        } else {
-            (ext[i] << 1) | (i >= 4) as u32
-        };
-        k[i] = order_key(e, key[i]);
-    }
-    for &(a, b) in &NET8 {
-        exchange(&mut k, ptr, a, b);
-    }
-}
-
-/// Sort the 4 results at `at..at + 4` with the 4-input network, pointers
-/// only (nothing reads the keys afterwards): the order keys are built once
-/// and moved with the pointers by the network's compare-exchanges
-/// ([`exchange`]).
-#[inline(always)]
-fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bool) {
-    let p = &mut ptr[at..at + 4];
-    // With at most one real result the other three are identical (INVALID,
-    // infinity, extended key 4, after any real one): the network leaves the
-    // real one first, so move it there without the 5 compare-exchanges.
-    let real = p.iter().filter(|&&x| x != INVALID_NODE).count();
-    if real <= 1 {
-        if let Some(i) = p.iter().position(|&x| x != INVALID_NODE) {
-            p.swap(0, i);
-        }
-        return;
-    }
-    let mut k = [0u64; 4];
-    for i in 0..4 {
-        k[i] = order_key(ext_key(p[i], tri_first), key[at + i]);
-    }
-    for &(a, b) in &NET4 {
-        exchange(&mut k, p, a, b);
-    }
-}
-
-/// Extended sort key: bit 2 invalid/missed; with triangles-first, bit 1 =
-/// not a leaf (type > 3) and bit 0 = type != 1.
-#[inline(always)]
-fn ext_key(ptr: u32, tri_first: bool) -> u32 {
-    if ptr == INVALID_NODE {
-        return 4;
-    }
-    let t = ptr & 7;
-    if tri_first {
-        (((t > 3) as u32) << 1) | (t != 1) as u32
-    } else {
-        0
-    }
-}
-
 /// Per-ray traversal state shared by the loops.
 struct RayState<'a> {
     mem: &'a BvhMemory,
+    nodes: &'a DecodedNodes,
     top: StructureRef,
     world: Ray,
     local: Ray,
@@ -245,6 +123,7 @@ impl<'a> RayState<'a> {
     fn new(e: &'a EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> RayState<'a> {
         RayState {
             mem: &e.memory,
+            nodes: &e.decoded,
             top: e.top,
             world: *ray,
             local: *ray,
@@ -299,15 +178,27 @@ impl<'a> RayState<'a> {
     }
 
     /// Test a 4-wide box node; fills 4 result slots (pointer, sort key) unsorted.
-    #[inline(always)]
+    /// Not inlined: inside the BVH4 loop the compiler vectorizes the slab
+    /// test only 2 lanes wide, on its own 4 lanes wide.
+    #[inline(never)]
     fn box4(&mut self, ptr: u32, ptrs: &mut [u32; 8], keys: &mut [f32; 8], at: usize) {
         let addr = self.base + ptr_offset(ptr) as u64;
-        let node = if ptr_type(ptr) == TYPE_BOX {
-            self.c.bytes_fetched += 128;
-            BoxNode4::read_fp32(self.mem, addr, self.top_rtip3())
-        } else {
-            self.c.bytes_fetched += 64;
-            BoxNode4::read_fp16(self.mem, addr)
+        let fp16 = ptr_type(ptr) != TYPE_BOX;
+        self.c.bytes_fetched += if fp16 { 64 } else { 128 };
+        // Nodes were decoded once at encode time; decode here only for an
+        // address the table lacks.
+        let decoded;
+        let node = match self.nodes.box4(addr, fp16) {
+            Some(n) => n,
+            None => {
+                let n = if fp16 {
+                    BoxNode4::read_fp16(self.mem, addr)
+                } else {
+                    BoxNode4::read_fp32(self.mem, addr, self.top_rtip3())
+                };
+                decoded = DecodedBox4::new(&n, fp16);
+                &decoded
+            }
         };
         self.c.box_nodes += 1;
         self.c.box_tests += 4;
@@ -323,13 +214,33 @@ impl<'a> RayState<'a> {
         // Every slot is tested and the result selected: a branch on the
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
-        for i in 0..4 {
-            let child = node.children[i];
-            let (entry, hit) = slab_entry(o, inv, &node.boxes[i], self.t_max, self.grow);
-            let take = hit & (child != INVALID_NODE);
-            ptrs[at + i] = if take { child } else { INVALID_NODE };
-            keys[at + i] = if take { entry } else { f32::INFINITY };
+        let (entries, hits) = node.slab4(o, inv, self.t_max, self.grow);
+        let take = lanes(|i| hits[i] & (node.children[i] != INVALID_NODE));
+        let p = lanes(|i| {
+            if take[i] {
+                node.children[i]
+            } else {
+                INVALID_NODE
+            }
+        });
+        let k = lanes(|i| if take[i] { entries[i] } else { f32::INFINITY });
+        ptrs[at..at + 4].copy_from_slice(&p);
+        keys[at..at + 4].copy_from_slice(&k);
+    }
+
+    /// The triangle a 4-wide triangle pointer of type `t` names in the
+    /// 64-byte node at `addr`, and its primitive index. The table was built
+    /// with the encoding's `rtip3`; a read with another one decodes here.
+    #[inline(always)]
+    fn triangle(&self, addr: u64, t: u32, rtip3: bool) -> (PreparedTriangle, u32) {
+        if rtip3 == self.rtip3 {
+            if let Some(n) = self.nodes.triangle_node(addr) {
+                return (n.triangles[t as usize], n.primitive[t as usize]);
+            }
         }
+        let n = TriangleNode::read(self.mem, addr, rtip3);
+        let [a, b, c] = n.triangle(t);
+        (PreparedTriangle::new(a, b, c), n.primitive[t as usize])
     }
 
     fn top_rtip3(&self) -> bool {
@@ -376,12 +287,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             t @ (TYPE_TRI0 | TYPE_TRI1) => {
                 s.c.triangle_tests += 1;
                 s.c.bytes_fetched += 64;
-                let n = TriangleNode::read(s.mem, s.base + ptr_offset(node) as u64, rtip3);
-                let [a, b, c] = n.triangle(t);
-                s.consider(
-                    intersect_triangle(&s.local, a, b, c),
-                    n.primitive[t as usize],
-                );
+                let (tri, primitive) = s.triangle(s.base + ptr_offset(node) as u64, t, rtip3);
+                s.consider(tri.intersect(&s.local), primitive);
                 if t == TYPE_TRI1 {
                     ptrs[0] = node & !7;
                 } else {
@@ -440,13 +347,9 @@ fn blas_at(e: &EncodedBvh, addr: u64) -> StructureRef {
 fn tri4(s: &mut RayState<'_>, ptr: u32, rtip3: bool) {
     s.c.triangle_tests += 1;
     s.c.bytes_fetched += 64;
-    let n = TriangleNode::read(s.mem, s.base + ptr_offset(ptr) as u64, rtip3);
     let t = ptr_type(ptr);
-    let [a, b, c] = n.triangle(t);
-    s.consider(
-        intersect_triangle(&s.local, a, b, c),
-        n.primitive[t as usize],
-    );
+    let (tri, primitive) = s.triangle(s.base + ptr_offset(ptr) as u64, t, rtip3);
+    s.consider(tri.intersect(&s.local), primitive);
 }
 
 /// BVH4x2: up to two 4-wide nodes per step (`DUAL_INTERSECT_RAY`) and the
@@ -585,19 +488,17 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                 (s.local.origin, s.inv)
             };
             let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
+            // Child reuse (range 0) repeats a pointer: keep the first.
+            let take_mask = node8.take_mask(hit_mask);
             // Selects rather than branches, as in the slab test: whether a
             // child is hit is data-dependent.
-            let mut prev_ptr = INVALID_NODE;
             let mut ext = [4u32; 8];
             for slot in 0..8 {
+                let take = (take_mask >> slot) & 1 != 0;
                 let ptr = node8.ptrs[slot];
-                let hit = (hit_mask >> slot) & 1 != 0;
-                // Child reuse (range 0) repeats a pointer: keep the first.
-                let take = hit & (ptr != prev_ptr);
                 ptrs[slot] = if take { ptr } else { INVALID_NODE };
                 keys[slot] = if take { entries[slot] } else { f32::INFINITY };
                 ext[slot] = if take { ext_key(ptr, tri_first) } else { 4 };
-                prev_ptr = if hit { ptr } else { prev_ptr };
             }
             sort8(&ext, &keys, &mut ptrs, opts.wide_sort);
             parent_box = node;
@@ -612,22 +513,23 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
         } else if t <= 3 {
-            let w: &[u32; 32] = s.mem.block_ref(addr);
-            let h = PrimitiveHeader::read(w);
+            ptrs[7] = node;
             let pair = pair_index(node);
-            let d = h.pair_desc(w, pair);
-            for tri in 0..2 {
-                if let Some(i) = triangle_indices(d, tri) {
-                    s.c.triangle_tests += 1;
-                    let (a, b, c) = (h.vertex(w, i[0]), h.vertex(w, i[1]), h.vertex(w, i[2]));
-                    let hit = intersect_triangle(&s.local, a, b, c);
-                    if hit.is_some() {
-                        s.consider(hit, h.primitive_id(w, 2 * pair + tri));
+            // Pairs were decoded once at encode time, as box nodes were.
+            if let Some(d) = s.nodes.pair(addr, pair) {
+                for tri in 0..2 {
+                    if tri == 0 || d.has_tri1 {
+                        s.c.triangle_tests += 1;
+                        let hit = d.triangles[tri].intersect(&s.local);
+                        if hit.is_some() {
+                            s.consider(hit, d.primitive[tri]);
+                        }
                     }
                 }
+                last = PRIM_RANGE_UPDATE | d.navigation;
+            } else {
+                last = PRIM_RANGE_UPDATE | test_pair(&mut s, addr, pair);
             }
-            ptrs[7] = node;
-            last = PRIM_RANGE_UPDATE | h.navigation(d, pair);
         } else {
             break; // not a node type a builder writes
         }
@@ -663,4 +565,24 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         hit: s.best,
         counters: s.c,
     }
+}
+
+/// Test pair `pair` of the compressed primitive node at `addr`, decoding
+/// it from memory (for a pair the decoded table lacks); returns the
+/// navigation bits after the pair.
+fn test_pair(s: &mut RayState<'_>, addr: u64, pair: u32) -> u32 {
+    let w: &[u32; 32] = s.mem.block_ref(addr);
+    let h = PrimitiveHeader::read(w);
+    let d = h.pair_desc(w, pair);
+    for tri in 0..2 {
+        if let Some(i) = triangle_indices(d, tri) {
+            s.c.triangle_tests += 1;
+            let (a, b, c) = (h.vertex(w, i[0]), h.vertex(w, i[1]), h.vertex(w, i[2]));
+            let hit = PreparedTriangle::new(a, b, c).intersect(&s.local);
+            if hit.is_some() {
+                s.consider(hit, h.primitive_id(w, 2 * pair + tri));
+            }
+        }
+    }
+    h.navigation(d, pair)
 }

@@ -51,13 +51,17 @@ impl RingStack {
     /// practice (the driver's 8 and 16): a mask then, not a division.
     #[inline(always)]
     fn slot(&self, i: u32) -> usize {
-        if self.capacity.is_power_of_two() {
-            (i & (self.capacity - 1)) as usize
+        let s = if self.capacity.is_power_of_two() {
+            i & (self.capacity - 1)
         } else {
-            (i % self.capacity) as usize
-        }
+            i % self.capacity
+        };
+        // `s < capacity <= MAX_STACK_ENTRIES` already: the mask only lets
+        // the compiler drop the bounds check.
+        s as usize & (MAX_STACK_ENTRIES - 1)
     }
 
+    #[inline(always)]
     fn push(&mut self, v: u32, c: &mut RayCounters) {
         let slot = self.slot(self.index);
         if self.ring[slot] != INVALID_NODE {
@@ -74,26 +78,32 @@ impl RingStack {
     /// `data[0]` directly; if `data[0]` is INVALID, pop instead. With a real
     /// `last` (walk-back), only entries after the one equal to `last` are
     /// pushed, and nothing if none matches.
+    #[inline(always)]
     pub fn store(&mut self, last: u32, data: [u32; 4], c: &mut RayCounters) -> u32 {
-        let last_invalid = last == INVALID_NODE;
-        if last_invalid {
-            // No walk-back (the common step): every real entry counts, so
-            // the `last` matching below reduces to this.
-            for &d in data[1..].iter().rev() {
-                if d != INVALID_NODE {
-                    self.push(d, c);
-                }
-            }
-            return if data[0] != INVALID_NODE {
-                data[0]
-            } else {
-                self.pop_or_terminal(c)
-            };
+        if last != INVALID_NODE {
+            return self.store_walk_back(last, data, c);
         }
-        let mut lv = last_invalid || data.contains(&last);
+        // No walk-back (the common step, inlined): every real entry counts,
+        // so the `last` matching reduces to this.
+        for &d in data[1..].iter().rev() {
+            if d != INVALID_NODE {
+                self.push(d, c);
+            }
+        }
+        if data[0] != INVALID_NODE {
+            data[0]
+        } else {
+            self.pop_or_terminal(c)
+        }
+    }
+
+    /// [`RingStack::store`] with a real `last`.
+    #[inline(never)]
+    fn store_walk_back(&mut self, last: u32, data: [u32; 4], c: &mut RayCounters) -> u32 {
+        let mut lv = data.contains(&last);
         let mut addr = INVALID_NODE;
         for i in (0..4).rev() {
-            lv = lv && (last_invalid || data[i] != last);
+            lv = lv && data[i] != last;
             if lv && data[i] != INVALID_NODE {
                 if i == 0 {
                     addr = data[0];

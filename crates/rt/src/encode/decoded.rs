@@ -1,0 +1,403 @@
+//! Nodes decoded once per encoding: the 4-wide layouts' box nodes, their
+//! 64-byte triangle pair nodes and the BVH8 compressed primitive nodes (the
+//! BVH8 box nodes have their own table, [`super::box8::DecodedBox8Table`]).
+//!
+//! The encoded memory never changes after encoding, so the traversal looks
+//! a node up here instead of decoding it on every visit. Every entry is
+//! exactly what the visit-time decode gives for the node's dwords, and the
+//! traversal decodes the memory itself for any address a table lacks, so
+//! the tables change how fast a ray is traced, never what it hits or counts.
+
+use super::box4::BoxNode4;
+use super::box8::DecodedBox8;
+use super::memory::BvhMemory;
+use super::pointer::*;
+use super::primitive::{triangle_indices, PrimitiveHeader, PRIMITIVE_NODE_BYTES};
+use super::triangle::{TriangleNode, TRIANGLE_NODE_BYTES};
+use crate::math::Vec3;
+use crate::ray::PreparedTriangle;
+
+/// Nodes start on 64-byte boundaries (the smallest node size), so a table
+/// indexed by `addr / 64` gives every node its own entry.
+const GRAIN: u64 = 64;
+
+/// Items by node address.
+#[derive(Clone, PartialEq)]
+struct AddrTable<T> {
+    /// By `addr / GRAIN`: index into `items` plus one, 0 for none.
+    index: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Default for AddrTable<T> {
+    fn default() -> Self {
+        AddrTable {
+            index: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T> AddrTable<T> {
+    fn for_memory(mem: &BvhMemory) -> Self {
+        AddrTable {
+            index: vec![0; (mem.len_bytes() / GRAIN) as usize + 1],
+            items: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, addr: u64) -> Option<&T> {
+        if addr % GRAIN != 0 {
+            return None;
+        }
+        let i = *self.index.get((addr / GRAIN) as usize)?;
+        if i == 0 {
+            None
+        } else {
+            self.items.get(i as usize - 1)
+        }
+    }
+
+    fn contains(&self, addr: u64) -> bool {
+        self.get(addr).is_some()
+    }
+
+    /// Add the item of `addr`, unless `addr` is unaligned or has one.
+    fn insert(&mut self, addr: u64, item: T) {
+        if addr % GRAIN != 0 || self.contains(addr) {
+            return;
+        }
+        if let Some(slot) = self.index.get_mut((addr / GRAIN) as usize) {
+            self.items.push(item);
+            *slot = self.items.len() as u32;
+        }
+    }
+}
+
+/// A 4-wide box node (fp32 or fp16) as the traversal uses it: the child
+/// pointers and the planes axis by axis in struct-of-arrays form, so the
+/// slab test runs over four lanes of plain floats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodedBox4 {
+    /// Child pointers (`INVALID_NODE` for empty slots).
+    pub children: [u32; 4],
+    /// Minimum planes: `min[axis][slot]`.
+    pub min: [[f32; 4]; 3],
+    /// Maximum planes: `max[axis][slot]`.
+    pub max: [[f32; 4]; 3],
+    /// OBB matrix index, `NO_OBB` for none.
+    pub obb: u32,
+    /// Decoded as an fp16 node (a pointer of type `TYPE_BOX16`).
+    pub fp16: bool,
+}
+
+impl DecodedBox4 {
+    /// Rearrange a decoded node.
+    pub fn new(n: &BoxNode4, fp16: bool) -> DecodedBox4 {
+        let mut d = DecodedBox4 {
+            children: n.children,
+            min: [[0.0; 4]; 3],
+            max: [[0.0; 4]; 3],
+            obb: n.obb,
+            fp16,
+        };
+        for i in 0..4 {
+            for a in 0..3 {
+                d.min[a][i] = n.boxes[i].min.0[a];
+                d.max[a][i] = n.boxes[i].max.0[a];
+            }
+        }
+        d
+    }
+
+    /// Slab test of the four slots, valid or not: entry distances and
+    /// whether each slot is hit. Per lane the same operations as
+    /// [`DecodedBox8::slab8`], so the results equal the scalar slab test's
+    /// as that one's do.
+    #[inline(always)]
+    pub fn slab4(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], [bool; 4]) {
+        // Whole-lane expressions, so that each becomes one 4-wide vector
+        // operation.
+        let mut entry = [0.0f32; 4];
+        let mut exit = [extent; 4];
+        for a in 0..3 {
+            let (oa, ia) = (o.0[a], inv.0[a]);
+            let (lo, hi) = (&self.min[a], &self.max[a]);
+            let t1 = lanes(|i| (lo[i] - oa) * ia);
+            let t2 = lanes(|i| (hi[i] - oa) * ia);
+            entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
+            exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
+        }
+        (entry, lanes(|i| entry[i] <= exit[i] * grow))
+    }
+}
+
+/// `[f(0), f(1), f(2), f(3)]`.
+#[inline(always)]
+pub fn lanes<T>(f: impl Fn(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// `if a < b { a } else { b }`: the second operand when either is NaN (the
+/// x86 `minss` rule, one instruction, where `f32::min` needs a NaN fix-up).
+#[inline(always)]
+fn lt(a: f32, b: f32) -> f32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `if a > b { a } else { b }`, the `maxss` rule (see [`lt`]).
+#[inline(always)]
+fn gt(a: f32, b: f32) -> f32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The slab test's `entry.max(t1.min(t2))` for a non-NaN `entry`, from
+/// NaN-propagating selects: a NaN slab distance (`0 * inf`) drops out as it
+/// does from `f32::min`/`max`. Taking the minimum both ways round puts the
+/// NaN (if any) in one of the two, and that one loses against `entry`.
+/// Only the sign of a zero may differ from `f32::max` (whose choice is
+/// unspecified); every traversal result ignores it.
+#[inline(always)]
+pub fn narrow_entry(entry: f32, t1: f32, t2: f32) -> f32 {
+    gt(lt(t1, t2), gt(lt(t2, t1), entry))
+}
+
+/// The slab test's `exit.min(t1.max(t2))` for a non-NaN `exit`, as
+/// [`narrow_entry`].
+#[inline(always)]
+pub fn narrow_exit(exit: f32, t1: f32, t2: f32) -> f32 {
+    lt(gt(t1, t2), lt(gt(t2, t1), exit))
+}
+
+/// A 64-byte triangle pair node, both triangles prepared for the test
+/// (tri0 = `(v0, v1, v2)`, tri1 = `(v1, v3, v2)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodedTriangleNode {
+    /// The triangles a type-0 and a type-1 pointer test.
+    pub triangles: [PreparedTriangle; 2],
+    /// Their primitive indices.
+    pub primitive: [u32; 2],
+}
+
+impl DecodedTriangleNode {
+    /// Prepare both triangles of a node.
+    pub fn new(n: &TriangleNode) -> DecodedTriangleNode {
+        let tri = |t: u32| {
+            let [a, b, c] = n.triangle(t);
+            PreparedTriangle::new(a, b, c)
+        };
+        DecodedTriangleNode {
+            triangles: [tri(0), tri(1)],
+            primitive: n.primitive,
+        }
+    }
+}
+
+/// One pair of a compressed primitive node: its triangles prepared for the
+/// test, their primitive indices, and the navigation after the pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecodedPair {
+    /// Triangle 0 and 1 (`triangles[1]` is meaningless without `has_tri1`).
+    pub triangles: [PreparedTriangle; 2],
+    /// Primitive index of each triangle.
+    pub primitive: [u32; 2],
+    /// Whether the pair holds a second triangle.
+    pub has_tri1: bool,
+    /// [`PrimitiveHeader::navigation`] after this pair.
+    pub navigation: u32,
+}
+
+impl DecodedPair {
+    /// Decode pair `p` of node dwords `w`, or `None` when the pair is not
+    /// in the node or a field it names lies outside the node's 1024 bits
+    /// (only a corrupt node: the visit-time decode must handle it then).
+    pub fn decode(w: &[u32; 32], h: &PrimitiveHeader, p: u32) -> Option<DecodedPair> {
+        if p >= h.pair_count() || !h.pair_in_node(w, p) {
+            return None;
+        }
+        let d = h.pair_desc(w, p);
+        let mut out = DecodedPair {
+            triangles: [PreparedTriangle::new(Vec3::default(), Vec3::default(), Vec3::default());
+                2],
+            primitive: [0; 2],
+            has_tri1: false,
+            navigation: h.navigation(d, p),
+        };
+        for tri in 0..2 {
+            if let Some(i) = triangle_indices(d, tri) {
+                let (a, b, c) = (h.vertex(w, i[0]), h.vertex(w, i[1]), h.vertex(w, i[2]));
+                out.triangles[tri as usize] = PreparedTriangle::new(a, b, c);
+                out.primitive[tri as usize] = h.primitive_id(w, 2 * p + tri);
+                out.has_tri1 |= tri == 1;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The per-encoding tables (see the module documentation).
+#[derive(Clone, Default, PartialEq)]
+pub struct DecodedNodes {
+    box4: AddrTable<DecodedBox4>,
+    triangles: AddrTable<DecodedTriangleNode>,
+    /// Compressed primitive nodes: (first pair in `pairs`, pair count).
+    primitive_nodes: AddrTable<(u32, u32)>,
+    pairs: Vec<DecodedPair>,
+}
+
+impl std::fmt::Debug for DecodedNodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DecodedNodes({} box4, {} triangle nodes, {} primitive nodes)",
+            self.box4.items.len(),
+            self.triangles.items.len(),
+            self.primitive_nodes.items.len()
+        )
+    }
+}
+
+impl DecodedNodes {
+    /// Decode every node of a 4-wide layout reachable from the given
+    /// structure roots, `(base, root pointer)` each. `rtip3` selects the
+    /// RT IP 3.x field layouts, as in the traversal's reads.
+    pub fn build4(
+        mem: &BvhMemory,
+        roots: impl IntoIterator<Item = (u64, u32)>,
+        rtip3: bool,
+    ) -> Self {
+        let mut t = DecodedNodes {
+            box4: AddrTable::for_memory(mem),
+            triangles: AddrTable::for_memory(mem),
+            ..Default::default()
+        };
+        for (base, root) in roots {
+            let mut todo = vec![root];
+            while let Some(p) = todo.pop() {
+                if p >= TERMINAL_NODE {
+                    continue;
+                }
+                let addr = base + u64::from(ptr_offset(p));
+                match ptr_type(p) {
+                    ty @ (TYPE_BOX | TYPE_BOX16) => {
+                        let fp16 = ty == TYPE_BOX16;
+                        let bytes = if fp16 { 64 } else { 128 };
+                        if addr + bytes > mem.len_bytes() || t.box4.contains(addr) {
+                            continue;
+                        }
+                        let n = if fp16 {
+                            BoxNode4::read_fp16(mem, addr)
+                        } else {
+                            BoxNode4::read_fp32(mem, addr, rtip3)
+                        };
+                        todo.extend(n.children.iter().copied());
+                        t.box4.insert(addr, DecodedBox4::new(&n, fp16));
+                    }
+                    TYPE_TRI0 | TYPE_TRI1 => {
+                        let bytes = u64::from(TRIANGLE_NODE_BYTES);
+                        if addr + bytes <= mem.len_bytes() && !t.triangles.contains(addr) {
+                            let n = TriangleNode::read(mem, addr, rtip3);
+                            t.triangles.insert(addr, DecodedTriangleNode::new(&n));
+                        }
+                    }
+                    _ => {} // instances: their BLASes are roots of their own
+                }
+            }
+        }
+        t
+    }
+
+    /// Decode every compressed primitive node of a BVH8 layout reachable
+    /// from the given structure roots: the nodes leaf children point at,
+    /// and the nodes their ranges continue into.
+    pub fn build8(mem: &BvhMemory, roots: impl IntoIterator<Item = (u64, u32)>) -> Self {
+        let mut t = DecodedNodes {
+            primitive_nodes: AddrTable::for_memory(mem),
+            ..Default::default()
+        };
+        let node_bytes = u64::from(PRIMITIVE_NODE_BYTES);
+        let mut boxes_seen = AddrTable::<()>::for_memory(mem);
+        for (base, root) in roots {
+            let mut todo = vec![root];
+            while let Some(p) = todo.pop() {
+                if p >= END_SEARCH {
+                    continue;
+                }
+                let mut addr = base + u64::from(ptr31_offset(p));
+                if p & 7 == TYPE_BOX {
+                    if addr + node_bytes <= mem.len_bytes() && !boxes_seen.contains(addr) {
+                        boxes_seen.insert(addr, ());
+                        let d = DecodedBox8::decode(mem.block_ref(addr));
+                        todo.extend(d.ptrs.iter().copied().filter(|&c| c != INVALID_NODE));
+                    }
+                    continue;
+                }
+                if !is_triangle31(p) {
+                    continue;
+                }
+                // A range without a stop bit in a node's last pair goes on
+                // in the next node.
+                while addr + node_bytes <= mem.len_bytes() && !t.primitive_nodes.contains(addr) {
+                    let w: &[u32; 32] = mem.block_ref(addr);
+                    let h = PrimitiveHeader::read(w);
+                    let start = t.pairs.len() as u32;
+                    let mut n = 0;
+                    while let Some(d) = DecodedPair::decode(w, &h, n) {
+                        t.pairs.push(d);
+                        n += 1;
+                    }
+                    t.primitive_nodes.insert(addr, (start, n));
+                    let last = h.pair_desc(w, h.pair_count() - 1);
+                    if last & 1 != 0 {
+                        break;
+                    }
+                    addr += node_bytes;
+                }
+            }
+        }
+        t
+    }
+
+    /// The decoded 4-wide box node at `addr`, if the table has one decoded
+    /// as `fp16` or not.
+    #[inline]
+    pub fn box4(&self, addr: u64, fp16: bool) -> Option<&DecodedBox4> {
+        self.box4.get(addr).filter(|n| n.fp16 == fp16)
+    }
+
+    /// The decoded triangle pair node at `addr`, if the table has one.
+    #[inline]
+    pub fn triangle_node(&self, addr: u64) -> Option<&DecodedTriangleNode> {
+        self.triangles.get(addr)
+    }
+
+    /// Pair `p` of the compressed primitive node at `addr`, if the table
+    /// has it.
+    #[inline]
+    pub fn pair(&self, addr: u64, p: u32) -> Option<&DecodedPair> {
+        let &(start, n) = self.primitive_nodes.get(addr)?;
+        if p < n {
+            self.pairs.get((start + p) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Number of decoded (box4, triangle pair, primitive) nodes.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.box4.items.len(),
+            self.triangles.items.len(),
+            self.primitive_nodes.items.len(),
+        )
+    }
+}

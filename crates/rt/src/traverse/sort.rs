@@ -1,0 +1,208 @@
+//! The hardware's child sort (rt.md §11): a sorting network over
+//! (extended key, entry distance) per result, of which the traversal keeps
+//! only the pointer order.
+
+use crate::encode::pointer::INVALID_NODE;
+
+/// The sort order of one result as one integer: extended key in the high
+/// half, the float key's bits in the low half. Keys are slab entry
+/// distances, never negative nor NaN, and for those the bits order like the
+/// numbers; -0.0 is folded onto +0.0 so that they tie as they compare.
+#[inline(always)]
+fn order_key(ext: u32, key: f32) -> u64 {
+    debug_assert!(key >= 0.0 && !key.is_nan(), "sort keys are entry distances");
+    let bits = if key == 0.0 { 0 } else { key.to_bits() };
+    (u64::from(ext) << 32) | u64::from(bits)
+}
+
+/// Compare-exchange of the hardware sorting networks over order keys (see
+/// [`order_key`]) and the pointers they belong to; equal keys keep their
+/// places. Written as selects, not a branch: which way a network stage goes
+/// is data-dependent and mispredicts often.
+#[inline(always)]
+fn exchange(k: &mut [u64], p: &mut [u32], a: usize, b: usize) {
+    let swap = k[b] < k[a];
+    let (ka, kb) = (k[a], k[b]);
+    let (pa, pb) = (p[a], p[b]);
+    k[a] = if swap { kb } else { ka };
+    k[b] = if swap { ka } else { kb };
+    p[a] = if swap { pb } else { pa };
+    p[b] = if swap { pa } else { pb };
+}
+
+const NET4: [(usize, usize); 5] = [(0, 2), (1, 3), (0, 1), (2, 3), (1, 2)];
+const NET8: [(usize, usize); 19] = [
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (1, 2),
+    (5, 6),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+    (2, 4),
+    (3, 5),
+    (1, 2),
+    (3, 4),
+    (5, 6),
+];
+
+/// Sort 8 results: with `wide`, one 8-input network over all of them.
+/// Without it each 4-wide half keeps its own distance order (half 0 before
+/// half 1), but the extended key still orders across halves, so primitives
+/// stay ahead of boxes: the RT IP 3.1 walk-back treats every primitive as
+/// already visited, which is only true if they all come first. Only the
+/// pointers come out sorted (the traversal needs nothing else): each
+/// result's order key is built once, then the network's compare-exchanges
+/// ([`exchange`]) move keys and pointers together.
+#[inline(always)]
+pub(super) fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bool) {
+    // With at most one result that is not INVALID, every other entry is the
+    // same (INVALID, infinity) and both networks sort completely: the
+    // result is that one entry first. Deep in the tree this is the common
+    // case, so skip the 19 compare-exchanges.
+    if at_most_one_real_first(ptr) {
+        return;
+    }
+    // The narrow sort adds the half as the lowest extended-key bit.
+    let mut k = [0u64; 8];
+    for i in 0..8 {
+        let e = if wide {
+            ext[i]
+        } else {
+            (ext[i] << 1) | (i >= 4) as u32
+        };
+        k[i] = order_key(e, key[i]);
+    }
+    for &(a, b) in &NET8 {
+        exchange(&mut k, ptr, a, b);
+    }
+}
+
+/// Sort the 4 results at `at..at + 4` with the 4-input network, pointers
+/// only (nothing reads the keys afterwards): the order keys are built once
+/// and moved with the pointers by the network's compare-exchanges
+/// ([`exchange`]).
+#[inline(always)]
+pub(super) fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bool) {
+    let p: &mut [u32; 4] = (&mut ptr[at..at + 4]).try_into().expect("4 slots");
+    // With at most one real result the other three are identical (INVALID,
+    // infinity, extended key 4, after any real one): the network leaves the
+    // real one first, so move it there without the 5 compare-exchanges.
+    if at_most_one_real_first(p) {
+        return;
+    }
+    let mut k = [0u64; 4];
+    for i in 0..4 {
+        k[i] = order_key(ext_key(p[i], tri_first), key[at + i]);
+    }
+    for &(a, b) in &NET4 {
+        exchange(&mut k, p, a, b);
+    }
+}
+
+/// If at most one of `p` is a real result (not INVALID), move it to slot 0
+/// and say so. Counted as a bit mask rather than by searching: the search's
+/// loop exits mispredict.
+#[inline(always)]
+fn at_most_one_real_first<const N: usize>(p: &mut [u32; N]) -> bool {
+    let mut m = 0u32;
+    for i in 0..N {
+        m |= u32::from(p[i] != INVALID_NODE) << i;
+    }
+    if m & m.wrapping_sub(1) != 0 {
+        return false;
+    }
+    // No real result: trailing_zeros is 32, and slot 0 swaps with itself.
+    p.swap(0, m.trailing_zeros() as usize % N);
+    true
+}
+
+/// Extended sort key: bit 2 invalid/missed; with triangles-first, bit 1 =
+/// not a leaf (type > 3) and bit 0 = type != 1.
+#[inline(always)]
+pub(super) fn ext_key(ptr: u32, tri_first: bool) -> u32 {
+    if ptr == INVALID_NODE {
+        return 4;
+    }
+    let t = ptr & 7;
+    if tri_first {
+        (((t > 3) as u32) << 1) | (t != 1) as u32
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcuts give the networks' order on random results, ties and
+    /// empty slots included, in both sorts and every mode.
+    #[test]
+    fn sorts_match_the_networks() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        let types = [0u32, 1, 4, 5, 6];
+        for _ in 0..20_000 {
+            let mut ptr = [INVALID_NODE; 8];
+            let fill = next() % 4; // 1 in 4: at most one real result
+            let mut key = [f32::INFINITY; 8];
+            let mut ext = [4u32; 8];
+            for i in 0..8 {
+                if next() % 3 != 0 && (fill != 0 || i == 5) {
+                    ptr[i] = (i as u32 + 1) << 4 | types[(next() % 5) as usize];
+                    // Few distinct distances, so that ties are common.
+                    key[i] = [0.0, 0.5, 1.0, 2.5][(next() % 4) as usize];
+                    ext[i] = ext_key(ptr[i], true);
+                }
+            }
+            for wide in [false, true] {
+                let mut want = ptr;
+                let mut k = [0u64; 8];
+                for i in 0..8 {
+                    let e = if wide {
+                        ext[i]
+                    } else {
+                        (ext[i] << 1) | (i >= 4) as u32
+                    };
+                    k[i] = order_key(e, key[i]);
+                }
+                for &(a, b) in &NET8 {
+                    exchange(&mut k, &mut want, a, b);
+                }
+                let mut got = ptr;
+                sort8(&ext, &key, &mut got, wide);
+                assert_eq!(got, want, "sort8 wide {wide} {ptr:x?} {key:?}");
+            }
+            for tri_first in [false, true] {
+                for at in [0, 4] {
+                    let mut want = ptr;
+                    let mut k = [0u64; 4];
+                    for i in 0..4 {
+                        k[i] = order_key(ext_key(ptr[at + i], tri_first), key[at + i]);
+                    }
+                    let mut p = [ptr[at], ptr[at + 1], ptr[at + 2], ptr[at + 3]];
+                    for &(a, b) in &NET4 {
+                        exchange(&mut k, &mut p, a, b);
+                    }
+                    want[at..at + 4].copy_from_slice(&p);
+                    let mut got = ptr;
+                    sort4(&mut got, &key, at, tri_first);
+                    assert_eq!(got, want, "sort4 at {at} {ptr:x?} {key:?}");
+                }
+            }
+        }
+    }
+}
