@@ -47,7 +47,7 @@ printf '[[loop]]\nline = 35\niterations = 64\n' > "$tmp/matmul64.toml"
 } | grep -E -- "$FILTER" > "$tmp/programs"
 
 python3 - "$tmp/programs" "$NEW" "$BEFORE" "$REPEAT" <<'EOF'
-import json, statistics, subprocess, sys, time
+import json, resource, statistics, subprocess, sys, time
 
 programs, new, before, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 bins = [("new", new)] + ([("old", before)] if before else [])
@@ -56,12 +56,18 @@ def run(binary, args, search):
     cmd = [binary, "analyze", *args, "--format", "json"]
     if not search:
         cmd.append("--no-latency-search")
+    # Wall time, and CPU time (user + system of the child: what a loaded
+    # machine distorts least, though it does not credit the two probes
+    # running at once).
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
     dt = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0:
-        return dt, None
-    return dt, json.loads(p.stdout).get("latency_tolerance")
+        return dt, cpu, None
+    return dt, cpu, json.loads(p.stdout).get("latency_tolerance")
 
 def fmt(l, key):
     if l is None:
@@ -70,34 +76,44 @@ def fmt(l, key):
     return "none" if v is None else str(v)
 
 head = f"{'program':32} " + " ".join(
-    f"{b+' with':>9} {b+' w/o':>9} {b+' x':>6} {b+' runs':>8} {b+' clocks':>10}" for b, _ in bins)
+    f"{b+' with':>9} {b+' w/o':>9} {b+' x':>6} {b+' cpu x':>8} {b+' runs':>8} {b+' clocks':>10}"
+    for b, _ in bins)
 print(head)
 ratios = {b: [] for b, _ in bins}
+cpu_ratios = {b: [] for b, _ in bins}
 differ = []
 for line in open(programs):
     name, *args = line.split()
     times = {(b, s): [] for b, _ in bins for s in (True, False)}
+    cpus = {(b, s): [] for b, _ in bins for s in (True, False)}
     lat = {}
     # Alternate the variants so load changes hit them alike.
     for _ in range(repeat):
         for b, binary in bins:
             for s in (True, False):
-                dt, l = run(binary, args, s)
+                dt, cpu, l = run(binary, args, s)
                 times[(b, s)].append(dt)
+                cpus[(b, s)].append(cpu)
                 if s:
                     lat[b] = l
     cols = []
     for b, _ in bins:
         w = statistics.median(times[(b, True)])
         wo = statistics.median(times[(b, False)])
+        cw = statistics.median(cpus[(b, True)])
+        cwo = max(statistics.median(cpus[(b, False)]), 1e-3)
         ratios[b].append(w / wo)
-        cols.append(f"{w:9.3f} {wo:9.3f} {w / wo:6.2f} {fmt(lat[b], 'runs'):>8} {fmt(lat[b], 'clocks'):>10}")
+        cpu_ratios[b].append(cw / cwo)
+        cols.append(f"{w:9.3f} {wo:9.3f} {w / wo:6.2f} {cw / cwo:8.2f} "
+                    f"{fmt(lat[b], 'runs'):>8} {fmt(lat[b], 'clocks'):>10}")
     print(f"{name:32} " + " ".join(cols), flush=True)
     if before and fmt(lat["new"], "clocks") != fmt(lat["old"], "clocks"):
         differ.append(name)
 for b, _ in bins:
     r = ratios[b]
-    print(f"{b}: ratio with/without search: max {max(r):.2f}, median {statistics.median(r):.2f}")
+    c = cpu_ratios[b]
+    print(f"{b}: ratio with/without search: wall max {max(r):.2f}, median {statistics.median(r):.2f}; "
+          f"cpu max {max(c):.2f}, median {statistics.median(c):.2f}")
 if before:
     print(f"answers differing from BEFORE: {len(differ)}: {' '.join(differ)}")
 EOF
