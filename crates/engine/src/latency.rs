@@ -26,8 +26,12 @@
 //! The result never rests on the convexity: every decision only narrows a
 //! bracket between a passing latency (`lo`) and a failing one (`hi`), each
 //! probe lies strictly inside it (so the search ends), and it stops by the
-//! rule it always had: `hi - lo <= max(1, lo / 64)` (within 1.6% or 1
-//! clock; the answer is `lo`). The two probes of a round run in parallel;
+//! rule it always had: `hi - lo <= max(1, lo / 64)` (within 1.5% or 1
+//! clock; the answer is `lo`). The 1.5% holds against the true crossing
+//! where throughput falls monotonically; where it wiggles around the 95%
+//! line (scheduling is discrete: a latency may pass that a smaller one
+//! fails), several brackets meet the rule and the one found depends on
+//! where the probes fall. The two probes of a round run in parallel;
 //! every decision depends only on the probes' results, so the answer does
 //! not depend on the thread count.
 
