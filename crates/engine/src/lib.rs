@@ -14,6 +14,7 @@
 //! * [`stats`]: what a run measured.
 //! * [`lanes`]: lane divergence: traces waves share, lane figures.
 //! * [`run`]: one call from program + hints + model to results.
+//! * [`latency`]: the latency-tolerance search (re-runs with a latency changed).
 //!
 //! Invariants: deterministic (same inputs, same statistics); every run
 //! ends (a wave that can never progress is a [`SimError::Deadlock`] naming
@@ -22,6 +23,7 @@
 pub mod config;
 pub mod error;
 pub mod lanes;
+pub mod latency;
 pub mod machine;
 pub mod memstream;
 pub mod observer;

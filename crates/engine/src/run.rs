@@ -1,9 +1,10 @@
 //! From a program, its hints and a model to results: preparing a run,
-//! running it, and the analyses that re-run it (latency tolerance) or
-//! reason about it (bottleneck).
+//! running it, and the analyses that re-run it (latency tolerance, in
+//! `latency.rs`) or reason about it (bottleneck).
 
 use crate::config::DispatchConfig;
 use crate::error::SimError;
+pub use crate::latency::LatencyTolerance;
 use crate::machine::{simulate, SimInput};
 use crate::occupancy::Occupancy;
 use crate::ops::{CompileInput, OpKind, SimProgram};
@@ -477,123 +478,6 @@ impl Simulation {
             latency,
             bottleneck,
         })
-    }
-
-    /// The largest `vmem_latency` the shader absorbs before its throughput
-    /// falls more than 5% below its zero-latency throughput ("latency
-    /// potential" in seed 004), found by re-running the simulation, to
-    /// within 1.5% (or 1 clock), two runs at a time.
-    pub fn latency_tolerance(
-        &self,
-        stats: &SimStats,
-    ) -> Result<Option<LatencyTolerance>, PrepareError> {
-        const LIMIT: u64 = 1 << 16;
-        // With the hierarchy on, the question is how much extra miss
-        // latency the shader absorbs: the levels' latencies stay, every
-        // request the first level does not serve takes longer.
-        let param = match &self.arch.cache {
-            Some(c) if c.enabled => c.miss_extra_latency.clone(),
-            _ => "vmem_latency".to_string(),
-        };
-        let param = param.as_str();
-        let Some(model_latency) = self.arch.param(param) else {
-            return Ok(None);
-        };
-        let uses_vmem = self.sim.trace.iter().any(|&i| {
-            let op = &self.sim.ops[i as usize];
-            op.kind == OpKind::Unit && op.class.is_vmem()
-        });
-        if !uses_vmem {
-            return Ok(None);
-        }
-        let runs = std::sync::atomic::AtomicU32::new(0);
-        // Every probe, for the report's curve (the search's own points).
-        let probes = std::sync::Mutex::new(Vec::new());
-        let throughput = |lat: u64| -> Result<f64, PrepareError> {
-            runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let t = self
-                .with_param(param, lat as f64)?
-                .run()?
-                .throughput_per_clock();
-            if let Ok(mut p) = probes.lock() {
-                p.push((lat, t));
-            }
-            Ok(t)
-        };
-        // Two probes at once (the machine's cores); every decision depends
-        // only on the probes' results, so the answer does not depend on the
-        // thread count.
-        let pair = |a: u64, b: u64| -> Result<(f64, f64), PrepareError> {
-            let (x, y) = rayon::join(|| throughput(a), || throughput(b));
-            Ok((x?, y?))
-        };
-        let base = throughput(0)?;
-        let threshold = 0.95 * base;
-        let ok = |t: f64| t >= threshold - 1e-12;
-        // Search for a failing latency by factors of 4, two probes at a
-        // time; then narrow the interval by thirds (two probes per step)
-        // until it is within 1.5% of the answer (or 1 clock).
-        let mut good = 0u64;
-        let mut bad = None;
-        let mut probe = 16u64;
-        while probe <= LIMIT && bad.is_none() {
-            let next = (probe * 4).min(LIMIT);
-            let (a, b) = pair(probe, next)?;
-            if !ok(a) {
-                bad = Some(probe);
-            } else if !ok(b) {
-                good = probe;
-                bad = Some(next);
-            } else {
-                good = next;
-                if next == LIMIT {
-                    break;
-                }
-                probe = next * 4;
-            }
-        }
-        let tolerance = match bad {
-            None => None,
-            Some(mut hi) => {
-                let mut lo = good;
-                while hi - lo > 1 && hi - lo > lo / 64 {
-                    let third = ((hi - lo) / 3).max(1);
-                    let (m1, m2) = (lo + third, (lo + 2 * third).min(hi - 1));
-                    if m1 >= m2 {
-                        if ok(throughput(m1)?) {
-                            lo = m1;
-                        } else {
-                            hi = m1;
-                        }
-                        continue;
-                    }
-                    let (a, b) = pair(m1, m2)?;
-                    if !ok(a) {
-                        hi = m1;
-                    } else if !ok(b) {
-                        lo = m1;
-                        hi = m2;
-                    } else {
-                        lo = m2;
-                    }
-                }
-                Some(lo)
-            }
-        };
-        let runs = runs.into_inner();
-        let mut curve = probes.into_inner().unwrap_or_default();
-        curve.sort_by_key(|&(lat, _)| lat);
-        curve.dedup_by_key(|&mut (lat, _)| lat);
-        Ok(Some(LatencyTolerance {
-            curve,
-            clocks: tolerance,
-            searched_up_to: LIMIT,
-            model_latency: model_latency.round() as u64,
-            zero_latency_throughput: base,
-            model_throughput: stats.throughput_per_clock(),
-            runs,
-            parameter: param.to_string(),
-        }))
     }
 
     /// Per-wave demand on each resource, in CU clocks per wave: what the
@@ -1101,31 +985,6 @@ fn choose_wave_size(
         Some((w, _)) if w == 32 || w == 64 => Ok(w),
         _ => Ok(default),
     }
-}
-
-/// The result of the latency-tolerance search.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LatencyTolerance {
-    /// Every probe of the search: (VMEM latency, throughput per clock),
-    /// by latency (each latency once).
-    pub curve: Vec<(u64, f64)>,
-    /// Largest VMEM latency with throughput within 5% of the zero-latency
-    /// throughput (`None`: at least `searched_up_to`).
-    pub clocks: Option<u64>,
-    /// The search limit.
-    pub searched_up_to: u64,
-    /// The model's own VMEM latency.
-    pub model_latency: u64,
-    /// Throughput with zero latency.
-    pub zero_latency_throughput: f64,
-    /// Throughput at the model's latency.
-    pub model_throughput: f64,
-    /// Simulations the search ran.
-    pub runs: u32,
-    /// The parameter varied: the flat `vmem_latency`, or with the cache
-    /// hierarchy on, the extra latency of every first-level miss (the
-    /// model's `[cache] miss_extra_latency`; its own value is 0).
-    pub parameter: String,
 }
 
 /// One resource's demand per wave.

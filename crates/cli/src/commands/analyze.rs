@@ -1,7 +1,7 @@
 //! `shadersim analyze FILE [--arch NAME] [--hints H.toml] [--set K=V]... [--format text|json|html] [-o PATH]
 //! [--timeline FILE.json [--timeline-waves N] [--timeline-clocks A..B]]`.
 
-use crate::commands::prepare::{analyse, prepare, RunRequest};
+use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
@@ -111,11 +111,10 @@ pub fn run(args: Args) -> CliResult {
     })?;
     let progress =
         crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
-    let analysis = analyse(&prepared, !args.no_latency_search)?;
-    drop(progress);
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);
-    // One more run, recorded: time per block and loop, the page's charts
-    // and the timeline (same statistics: observing changes no number).
+    // The run is recorded (time per block and loop, the page's charts and
+    // the timeline): observing changes no number, so this one run is also
+    // the analysis's run and a probe of the latency search.
     let mut timeline = Timeline::new(
         sim,
         TimelineCap {
@@ -126,6 +125,8 @@ pub fn run(args: Args) -> CliResult {
     let stats = sim
         .run_observed(&mut timeline)
         .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))?;
+    let analysis = analyse_run(&prepared, stats.clone(), !args.no_latency_search)?;
+    drop(progress);
     if let Some(path) = &args.timeline {
         let json = timeline.to_chrome_json(sim, &stats);
         std::fs::write(path, json)

@@ -7,7 +7,7 @@ use crate::input::{read_input, select_program};
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::run::{PrepareError, Simulation};
-use shadersim_engine::Analysis;
+use shadersim_engine::{Analysis, SimStats};
 use shadersim_trace::Hints;
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
@@ -246,22 +246,34 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
 }
 
 /// Run the prepared simulation; with `latency_search` also search how much
-/// extra VMEM latency it tolerates (that re-runs it ~30 times).
+/// extra VMEM latency it tolerates (that re-runs it a few times).
 pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, CliError> {
+    let stats = prepared
+        .sim
+        .run()
+        .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?;
+    analyse_run(prepared, stats, latency_search)
+}
+
+/// [`analyse`] for a run already done (`stats`, e.g. a recorded run): the
+/// bottleneck and, with `latency_search`, the latency tolerance, whose
+/// search reuses the run as one of its probes.
+pub fn analyse_run(
+    prepared: &Prepared,
+    stats: SimStats,
+    latency_search: bool,
+) -> Result<Analysis, CliError> {
     let sim = &prepared.sim;
-    let file_name = &prepared.file_name;
-    if latency_search {
-        sim.analyse()
-            .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))
+    let latency = if latency_search {
+        sim.latency_tolerance(&stats)
+            .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?
     } else {
-        let stats = sim
-            .run()
-            .map_err(|e| CliError::Input(format!("{file_name}: error: {e}")))?;
-        let bottleneck = sim.bottleneck(&stats, None);
-        Ok(Analysis {
-            stats,
-            latency: None,
-            bottleneck,
-        })
-    }
+        None
+    };
+    let bottleneck = sim.bottleneck(&stats, latency.as_ref());
+    Ok(Analysis {
+        stats,
+        latency,
+        bottleneck,
+    })
 }

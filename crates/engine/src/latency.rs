@@ -1,0 +1,519 @@
+//! The latency-tolerance search: the largest memory latency a shader
+//! absorbs before its throughput falls more than 5% below its zero-latency
+//! throughput, found by re-running the simulation.
+//!
+//! Every probe is a full simulation, so the search is built to run few of
+//! them and to cut the ones it runs short:
+//!
+//! - **Early stop.** The work (threads) is the same at every latency, so a
+//!   probe's verdict depends only on its clock count: it passes if it ends
+//!   within [`Threshold::max_passing_clocks`]. A probe runs with a clock
+//!   limit a quarter above that; one that hits it fails, and a probe far
+//!   above the answer stops after a fraction of its work. (The quarter's
+//!   slack keeps the clock count of probes just above the answer, which the
+//!   interpolation below needs.)
+//! - **Reuse.** The main run is a probe at the model's latency, and the
+//!   zero-latency base itself when the model's latency is 0 (the cache
+//!   hierarchy's `miss_extra_latency`).
+//! - **Placement.** Clocks against latency are flat, then rise, and the
+//!   rise steepens (each wave's exposed waits add up): a convex curve. The
+//!   chord between the bracket's ends then crosses the failing clock count
+//!   at or before the answer, and the line through two neighbouring probes
+//!   on one side at or after it; the two probes of a round go inside that
+//!   narrower interval. Where nothing is known yet, the probes step by
+//!   factors of 4 and 16 (the range spans 0 to 65536).
+//!
+//! The result never rests on the convexity: every decision only narrows a
+//! bracket between a passing latency (`lo`) and a failing one (`hi`), each
+//! probe lies strictly inside it (so the search ends), and it stops by the
+//! rule it always had: `hi - lo <= max(1, lo / 64)` (within 1.5% or 1
+//! clock; the answer is `lo`). The 1.5% holds against the true crossing
+//! where throughput falls monotonically; where it wiggles around the 95%
+//! line (scheduling is discrete: a latency may pass that a smaller one
+//! fails), several brackets meet the rule and the one found depends on
+//! where the probes fall. The two probes of a round run in parallel;
+//! every decision depends only on the probes' results, so the answer does
+//! not depend on the thread count.
+
+use crate::error::SimError;
+use crate::ops::OpKind;
+use crate::run::{PrepareError, Simulation};
+use crate::stats::SimStats;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The largest latency the search tries; tolerating it reports `None`.
+pub const SEARCH_LIMIT: u64 = 1 << 16;
+
+/// What one probe run learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// The run ended after this many clocks.
+    Finished(u64),
+    /// The run was stopped at this clock limit: it needs more clocks.
+    Stopped(u64),
+}
+
+/// The pass rule of the search: a probe passes if its throughput is at
+/// least 95% of the zero-latency throughput.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Threshold {
+    threads: u64,
+    cus: u32,
+    base: f64,
+    max_pass: u64,
+}
+
+/// Throughput per clock per CU, computed exactly as
+/// [`SimStats::throughput_per_clock`] does (the verdicts must agree bit
+/// for bit with the ones full runs would give).
+fn throughput(threads: u64, clocks: u64, cus: u32) -> f64 {
+    if clocks == 0 {
+        0.0
+    } else {
+        threads as f64 / clocks as f64 / f64::from(cus.max(1))
+    }
+}
+
+impl Threshold {
+    /// The rule for a program whose zero-latency run gave `base` (threads,
+    /// CUs and the clock count are all it reads).
+    pub fn new(base: &SimStats) -> Threshold {
+        Threshold::from_counts(base.threads, base.cus, base.clocks)
+    }
+
+    /// The rule for a base run of `threads` threads on `cus` CUs that took
+    /// `clocks` clocks.
+    pub fn from_counts(threads: u64, cus: u32, clocks: u64) -> Threshold {
+        let mut t = Threshold {
+            threads,
+            cus,
+            base: throughput(threads, clocks, cus),
+            max_pass: 0,
+        };
+        t.max_pass = t.find_max_pass(clocks);
+        t
+    }
+
+    /// The zero-latency throughput per clock.
+    pub fn base_throughput(&self) -> f64 {
+        self.base
+    }
+
+    /// Whether a throughput passes (within 5% of the base; the 1e-12 keeps
+    /// the base itself passing whatever the rounding).
+    pub fn passes(&self, throughput: f64) -> bool {
+        throughput >= 0.95 * self.base - 1e-12
+    }
+
+    /// Whether a run of this program that took `clocks` passes.
+    pub fn passes_clocks(&self, clocks: u64) -> bool {
+        self.passes(throughput(self.threads, clocks, self.cus))
+    }
+
+    /// The most clocks a passing run may take (`u64::MAX`: every run
+    /// passes, as when the program has no threads). Throughput falls as
+    /// clocks grow (the threads are fixed), so a run passes exactly when
+    /// it ends within this many clocks.
+    pub fn max_passing_clocks(&self) -> u64 {
+        self.max_pass
+    }
+
+    fn find_max_pass(&self, base_clocks: u64) -> u64 {
+        if self.passes_clocks(u64::MAX) {
+            return u64::MAX;
+        }
+        // Start from the real-number answer and step to the exact one under
+        // the floating-point rule (a few steps at most).
+        let mut c = (base_clocks.max(1) as f64 / 0.95) as u64;
+        while self.passes_clocks(c + 1) {
+            c += 1;
+        }
+        while c > 0 && !self.passes_clocks(c) {
+            c -= 1;
+        }
+        c
+    }
+
+    /// The clock limit of a probe: a quarter above the last passing count
+    /// (see the module comment).
+    pub fn probe_limit(&self) -> u64 {
+        self.max_pass.saturating_add(self.max_pass / 4)
+    }
+
+    /// A probe's verdict: `Some(true)` passes, `Some(false)` fails, `None`
+    /// stopped before the pass limit (the probe says nothing).
+    pub fn verdict(&self, probe: Probe) -> Option<bool> {
+        match probe {
+            Probe::Finished(c) => Some(self.passes_clocks(c)),
+            Probe::Stopped(limit) => (limit >= self.max_pass).then_some(false),
+        }
+    }
+}
+
+/// The result of the latency-tolerance search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencyTolerance {
+    /// The search's probes that ran to their end, free ones included:
+    /// (latency, throughput per clock), by latency (each latency once;
+    /// early-stopped probes have no throughput and are left out).
+    pub curve: Vec<(u64, f64)>,
+    /// Largest VMEM latency with throughput within 5% of the zero-latency
+    /// throughput (`None`: at least `searched_up_to`).
+    pub clocks: Option<u64>,
+    /// The search limit.
+    pub searched_up_to: u64,
+    /// The model's own VMEM latency.
+    pub model_latency: u64,
+    /// Throughput with zero latency.
+    pub zero_latency_throughput: f64,
+    /// Throughput at the model's latency.
+    pub model_throughput: f64,
+    /// Simulations the search ran (the main run, reused as a probe, is
+    /// not counted).
+    pub runs: u32,
+    /// The parameter varied: the flat `vmem_latency`, or with the cache
+    /// hierarchy on, the extra latency of every first-level miss (the
+    /// model's `[cache] miss_extra_latency`; its own value is 0).
+    pub parameter: String,
+}
+
+/// The search's result: the answer and every probe (by latency).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    /// Largest passing latency found (`None`: [`SEARCH_LIMIT`] passes).
+    pub answer: Option<u64>,
+    /// Every probe used, free ones included, sorted by latency.
+    pub probes: Vec<(u64, Probe)>,
+}
+
+/// Allowed width of the final bracket `[lo, hi]`.
+fn tolerance(lo: u64) -> u64 {
+    (lo / 64).max(1)
+}
+
+/// Search the tolerance. `known` are probes already run (the base at
+/// latency 0, which `threshold` was made from, among them);
+/// `run(latency, limit)` runs one probe with that clock limit. Probes of
+/// one round run two at a time.
+pub fn search<F>(
+    threshold: &Threshold,
+    known: &[(u64, Probe)],
+    run: F,
+) -> Result<SearchResult, PrepareError>
+where
+    F: Fn(u64, u64) -> Result<Probe, PrepareError> + Sync,
+{
+    let mut probes: Vec<(u64, Probe)> = Vec::new();
+    for &(lat, p) in known {
+        if threshold.verdict(p).is_some() && !probes.iter().any(|q| q.0 == lat) {
+            probes.push((lat, p));
+        }
+    }
+    let limit = threshold.probe_limit();
+    // The bracket's width after the last narrowing round: two rounds in a
+    // row that did not halve it mean the curve is not what the
+    // interpolation assumes, and the next round splits the bracket in
+    // thirds (so the search ends in a number of rounds logarithmic in the
+    // range, whatever the curve).
+    let mut last_width = u64::MAX;
+    let mut slow = 0;
+    let answer = loop {
+        probes.sort_by_key(|p| p.0);
+        let (lo, hi) = bracket(threshold, &probes);
+        let next = match hi {
+            None if lo >= SEARCH_LIMIT => break None,
+            None => ascend(threshold, &probes, lo),
+            Some(hi) if hi - lo <= tolerance(lo) => break Some(lo),
+            Some(hi) => {
+                slow = if 2 * (hi - lo) > last_width {
+                    slow + 1
+                } else {
+                    0
+                };
+                let stalled = slow >= 2;
+                last_width = hi - lo;
+                narrow(threshold, &probes, lo, hi, stalled)
+            }
+        };
+        let results: Vec<Probe> = match next.as_slice() {
+            [a] => vec![run(*a, limit)?],
+            [a, b] => {
+                let (x, y) = rayon::join(|| run(*a, limit), || run(*b, limit));
+                vec![x?, y?]
+            }
+            _ => unreachable!("a round probes one or two latencies"),
+        };
+        for (&lat, p) in next.iter().zip(results) {
+            if threshold.verdict(p).is_none() {
+                // Only a caller's own clock cap below the pass limit can
+                // cut a run this short: the run is too long to tell.
+                if let Probe::Stopped(c) = p {
+                    return Err(SimError::TooLong(c).into());
+                }
+            }
+            probes.push((lat, p));
+        }
+    };
+    probes.sort_by_key(|p| p.0);
+    Ok(SearchResult { answer, probes })
+}
+
+/// The bracket: the smallest failing latency (if any) and the largest
+/// passing one below it.
+fn bracket(th: &Threshold, probes: &[(u64, Probe)]) -> (u64, Option<u64>) {
+    let hi = probes
+        .iter()
+        .find(|p| th.verdict(p.1) == Some(false))
+        .map(|p| p.0);
+    let lo = probes
+        .iter()
+        .filter(|p| th.verdict(p.1) == Some(true) && hi.is_none_or(|h| p.0 < h))
+        .map(|p| p.0)
+        .max()
+        .unwrap_or(0);
+    (lo, hi)
+}
+
+/// Clocks a finished probe took.
+fn clocks(p: Probe) -> Option<f64> {
+    match p {
+        Probe::Finished(c) => Some(c as f64),
+        Probe::Stopped(_) => None,
+    }
+}
+
+/// Where the line through two finished probes reaches the clock count
+/// `target` (`None` unless the line rises).
+fn line_crossing(a: (u64, f64), b: (u64, f64), target: f64) -> Option<f64> {
+    let slope = (b.1 - a.1) / (b.0 as f64 - a.0 as f64);
+    (slope > 0.0 && slope.is_finite()).then(|| b.0 as f64 + (target - b.1) / slope)
+}
+
+/// Finished probes among `probes` (sorted), as (latency, clocks).
+fn finished(probes: &[(u64, Probe)]) -> Vec<(u64, f64)> {
+    probes
+        .iter()
+        .filter_map(|&(l, p)| clocks(p).map(|c| (l, c)))
+        .collect()
+}
+
+/// The latency at or after which a convex curve crosses `target`, from the
+/// lines through neighbouring finished probes: the two highest at or below
+/// `lo`, and the two lowest at or above `hi`.
+fn upper_estimate(fin: &[(u64, f64)], lo: u64, hi: Option<u64>, target: f64) -> Option<f64> {
+    let below: Vec<_> = fin.iter().filter(|p| p.0 <= lo).collect();
+    let from_below = match below.as_slice() {
+        [.., a, b] => line_crossing(**a, **b, target),
+        _ => None,
+    };
+    let from_above = hi.and_then(|hi| {
+        let above: Vec<_> = fin.iter().filter(|p| p.0 >= hi).collect();
+        match above.as_slice() {
+            [a, b, ..] => line_crossing(**a, **b, target),
+            _ => None,
+        }
+    });
+    match (from_below, from_above) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Probes while no latency has failed yet: near where the line through
+/// the two highest probes says the curve crosses (if that is not far off),
+/// else the next steps of 4 and 16 times the highest.
+fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64) -> Vec<u64> {
+    let target = th.max_pass as f64 + 0.5;
+    let fin = finished(probes);
+    if let Some(ub) = upper_estimate(&fin, lo, None, target) {
+        let ub = ub.ceil().min(SEARCH_LIMIT as f64) as u64;
+        if ub > lo && ub <= 16 * lo.max(16) {
+            // A bracket [ub - w, ub] must meet the stopping rule at its
+            // lower end.
+            let below = ub - tolerance(ub - tolerance(ub));
+            return if below > lo {
+                vec![below, ub]
+            } else {
+                vec![ub]
+            };
+        }
+    }
+    let (a, b) = if lo == 0 {
+        (256, 4096)
+    } else {
+        (lo * 4, lo * 16)
+    };
+    let (a, b) = (a.min(SEARCH_LIMIT), b.min(SEARCH_LIMIT));
+    if a == b {
+        vec![a]
+    } else {
+        vec![a, b]
+    }
+}
+
+/// Probes inside the bracket `(lo, hi)`; `stalled`: split it in thirds,
+/// do not interpolate.
+fn narrow(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: u64, stalled: bool) -> Vec<u64> {
+    let target = th.max_pass as f64 + 0.5;
+    let fin = if stalled {
+        Vec::new()
+    } else {
+        finished(probes)
+    };
+    let at = |l: u64| fin.iter().find(|p| p.0 == l).map(|p| p.1);
+    // The chord: at or before the crossing on a convex curve.
+    let lb = match (at(lo), at(hi)) {
+        (Some(a), Some(b)) if b > a => lo as f64 + (target - a) * (hi - lo) as f64 / (b - a),
+        _ => lo as f64,
+    };
+    let ub = upper_estimate(&fin, lo, Some(hi), target).unwrap_or(hi as f64);
+    let informed = lb > lo as f64 || ub < hi as f64;
+    // Believed: the last passing latency is in [a, b - 1].
+    let a = (lb.floor().max(lo as f64) as u64).min(hi - 1);
+    let b = ((ub.floor() + 1.0).min(hi as f64) as u64).max(a + 1);
+    let mut cand = if b - a <= tolerance(a) {
+        // Both ends: if the belief holds, this round closes the bracket.
+        vec![a, b]
+    } else if ub < hi as f64 {
+        // The line from neighbouring probes is exact on a curve that has
+        // turned straight (a sharp knee), where the chord from a flat
+        // point is far off: try just below it.
+        vec![b - tolerance(b - tolerance(b)), b]
+    } else if !informed && !stalled && hi > 4 * lo.max(1) {
+        // Nothing to interpolate across a wide range: split it in
+        // geometric thirds.
+        let base = lo.max(hi / 64).max(1) as f64;
+        let r = hi as f64 / base;
+        vec![
+            (base * r.powf(1.0 / 3.0)) as u64,
+            (base * r.powf(2.0 / 3.0)) as u64,
+        ]
+    } else {
+        let third = (b - a) / 3;
+        vec![a + third, a + 2 * third]
+    };
+    cand.retain(|&c| c > lo && c < hi);
+    cand.dedup();
+    if cand.len() < 2 {
+        // Spend the free slot on the midpoint of the widest gap left.
+        let mut cuts = vec![lo];
+        cuts.extend(&cand);
+        cuts.push(hi);
+        if let Some(w) = cuts.windows(2).max_by_key(|w| w[1] - w[0]) {
+            let mid = w[0] + (w[1] - w[0]) / 2;
+            if mid > w[0] && mid < w[1] {
+                cand.push(mid);
+            }
+        }
+        cand.sort_unstable();
+    }
+    cand
+}
+
+impl Simulation {
+    /// The largest `vmem_latency` the shader absorbs before its throughput
+    /// falls more than 5% below its zero-latency throughput ("latency
+    /// potential" in seed 004), found by re-running the simulation (see
+    /// the module comment of `latency.rs`): the answer `lo` passes, a
+    /// probe at `hi` failed, and `hi - lo <= max(1, lo / 64)`. `stats` is
+    /// this simulation's own run (a free probe at the model's latency).
+    pub fn latency_tolerance(
+        &self,
+        stats: &SimStats,
+    ) -> Result<Option<LatencyTolerance>, PrepareError> {
+        // With the hierarchy on, the question is how much extra miss
+        // latency the shader absorbs: the levels' latencies stay, every
+        // request the first level does not serve takes longer.
+        let param = match &self.arch.cache {
+            Some(c) if c.enabled => c.miss_extra_latency.clone(),
+            _ => "vmem_latency".to_string(),
+        };
+        let param = param.as_str();
+        let Some(model_latency) = self.arch.param(param) else {
+            return Ok(None);
+        };
+        let uses_vmem = self.sim.trace.iter().any(|&i| {
+            let op = &self.sim.ops[i as usize];
+            op.kind == OpKind::Unit && op.class.is_vmem()
+        });
+        if !uses_vmem {
+            return Ok(None);
+        }
+        let runs = AtomicU32::new(0);
+        let run = |lat: u64, limit: u64| -> Result<Probe, PrepareError> {
+            runs.fetch_add(1, Ordering::Relaxed);
+            self.latency_probe(param, lat, limit)
+        };
+        // The main run is a probe at the model's latency (when that is a
+        // whole number of clocks the search could probe).
+        let main = (model_latency.fract() == 0.0
+            && (0.0..=SEARCH_LIMIT as f64).contains(&model_latency))
+        .then_some(model_latency as u64);
+        let mut known = Vec::new();
+        let base = match main {
+            Some(0) => stats.clone(),
+            _ => {
+                // The base runs alongside a first probe at 4 times the
+                // model's latency, limited as if the main run were the base
+                // (its clocks are at least the base's on a rising curve; a
+                // verdict the real limit cannot confirm is dropped).
+                let guess = (4 * main.unwrap_or(64)).clamp(16, SEARCH_LIMIT);
+                let limit = Threshold::new(stats).probe_limit();
+                let (base, first) = rayon::join(
+                    || -> Result<SimStats, PrepareError> {
+                        runs.fetch_add(1, Ordering::Relaxed);
+                        Ok(self.with_param(param, 0.0)?.run()?)
+                    },
+                    || run(guess, limit),
+                );
+                known.push((guess, first?));
+                base?
+            }
+        };
+        let threshold = Threshold::new(&base);
+        known.push((0, Probe::Finished(base.clocks)));
+        if let Some(m) = main {
+            known.push((m, Probe::Finished(stats.clocks)));
+        }
+        let found = search(&threshold, &known, run)?;
+        let curve = found
+            .probes
+            .iter()
+            .filter_map(|&(lat, p)| match p {
+                Probe::Finished(c) => Some((lat, throughput(base.threads, c, base.cus))),
+                Probe::Stopped(_) => None,
+            })
+            .collect();
+        Ok(Some(LatencyTolerance {
+            curve,
+            clocks: found.answer,
+            searched_up_to: SEARCH_LIMIT,
+            model_latency: model_latency.round() as u64,
+            zero_latency_throughput: threshold.base_throughput(),
+            model_throughput: stats.throughput_per_clock(),
+            runs: runs.into_inner(),
+            parameter: param.to_string(),
+        }))
+    }
+
+    /// One probe of the search: this simulation with `param` set to
+    /// `latency`, stopped once it passes `limit` clocks (or its own clock
+    /// limit, if lower).
+    pub fn latency_probe(
+        &self,
+        param: &str,
+        latency: u64,
+        limit: u64,
+    ) -> Result<Probe, PrepareError> {
+        let mut s = self.with_param(param, latency as f64)?;
+        s.max_clocks = limit.min(self.max_clocks);
+        match s.run() {
+            Ok(st) => Ok(Probe::Finished(st.clocks)),
+            // The machine stops as soon as its clock passes the limit, and
+            // a run's clock count is the clock it ended at: stopped means
+            // it would have taken more than `max_clocks`.
+            Err(SimError::TooLong(c)) => Ok(Probe::Stopped(c)),
+            Err(e) => Err(e.into()),
+        }
+    }
+}

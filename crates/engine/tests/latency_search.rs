@@ -1,0 +1,251 @@
+//! The latency-tolerance search (latency.rs): its answer meets the
+//! precision it promises, its early-stopped probes give the verdicts full
+//! runs give, and its answer does not depend on the thread count.
+
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_engine::latency::{search, Probe, Threshold, SEARCH_LIMIT};
+use shadersim_engine::Simulation;
+use shadersim_trace::Hints;
+
+fn program(text: &str) -> Program {
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    read_program_text("t.s", text, &opts)
+        .unwrap()
+        .programs
+        .remove(0)
+}
+
+/// GCN in flat-latency mode (every VMEM op `vmem_latency`, as in
+/// rules.rs) with `vmem_latency` = `latency`.
+fn sim(text: &str, hints: &str, latency: u32) -> Simulation {
+    let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.set("vmem_latency", &latency.to_string()).unwrap();
+    let hints = Hints::parse(hints).unwrap();
+    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const ONE_WAVE: &str = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\n";
+
+/// A sample, `n` independent VALU ops, a wait for the sample, one more
+/// VALU op.
+fn sample_then_valu(n: usize) -> String {
+    "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\n".to_string()
+        + &"v_add_f32 v10, v11, v12\n".repeat(n)
+        + "s_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n"
+}
+
+/// Precision promise: the answer `a` passes, some latency at most
+/// `max(1, a / 64)` above it failed.
+fn within_promise(answer: u64, truth: u64) -> bool {
+    answer <= truth && truth - answer < (answer / 64).max(1)
+}
+
+#[test]
+fn the_answer_meets_its_precision_on_a_program_whose_tolerance_is_known() {
+    // One wave (rules.rs, waitcnt_after_a_sample...): the sample issues at
+    // clock 0, costs 32 clocks of service (rgba8 trilinear), then the
+    // latency L: vmcnt falls at 32 + L. The 100 VALU ops issue at turns 4,
+    // 8, ..., 400; the wait's turn is 404 and it passes at the first turn
+    // (a multiple of 4) at or after both 404 and 32 + L; the last VALU op
+    // issues at the next turn and the wave ends 4 clocks later:
+    //   clocks(L) = max(404, 4 * ceil((32 + L) / 4)) + 8.
+    // Base (L = 0): 412 clocks. 95% of its throughput (64 threads / 412)
+    // allows at most 433 clocks (64/433 >= 0.95 * 64/412 > 64/434), so
+    // max(404, 4 * ceil((32 + L) / 4)) <= 425, i.e. 32 + L <= 424: the
+    // tolerance is L = 392 (L = 393 takes 436 clocks).
+    let text = sample_then_valu(100);
+    for model_latency in [0, 320, 1000] {
+        let s = sim(&text, ONE_WAVE, model_latency);
+        let probe = |l: u32| sim(&text, ONE_WAVE, l).run().unwrap().clocks;
+        assert_eq!((probe(0), probe(392), probe(393)), (412, 432, 436));
+        let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
+        let answer = l.clocks.unwrap();
+        assert!(
+            within_promise(answer, 392),
+            "{answer} (model {model_latency})"
+        );
+        assert_eq!(l.parameter, "vmem_latency");
+        assert_eq!(l.zero_latency_throughput, 64.0 / 412.0);
+        // The main run is reused: with the model at 0 it is the base.
+        // The search before early stops and interpolation ran 15.
+        assert!(
+            l.runs <= 12,
+            "{} runs (model {model_latency}): {:?}",
+            l.runs,
+            l.curve
+        );
+    }
+}
+
+/// A program with several waves competing (40 waves of loads, VALU work
+/// and waits): its curve has a flat part, a knee and a steep part.
+fn busy() -> (String, &'static str) {
+    let mut text = String::new();
+    for i in 0..4 {
+        text += &format!("buffer_load_dword v{i}, v10, s[0:3], 0 offen\n");
+        text += &"v_mul_f32 v20, v21, v22\n".repeat(6);
+        text += "s_waitcnt vmcnt(0)\n";
+        text += &"v_add_f32 v23, v24, v25\n".repeat(4);
+    }
+    text += "s_endpgm\n";
+    (
+        text,
+        "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 40\n",
+    )
+}
+
+#[test]
+fn early_stopped_probes_give_the_verdicts_of_full_runs() {
+    let (text, hints) = busy();
+    let s = sim(&text, hints, 0);
+    let base = s.run().unwrap();
+    let th = Threshold::new(&base);
+    let max_pass = th.max_passing_clocks();
+    // The limit itself is the pass rule in clocks.
+    assert!(th.passes_clocks(base.clocks) && th.passes_clocks(max_pass));
+    assert!(!th.passes_clocks(max_pass + 1));
+    let mut seen = [false; 2];
+    for lat in [0u64, 16, 40, 64, 100, 128, 200, 256, 400, 1000, 4096, 65536] {
+        let full = s
+            .with_param("vmem_latency", lat as f64)
+            .unwrap()
+            .run()
+            .unwrap();
+        let want = th.passes(full.throughput_per_clock());
+        // The search's own limit, and the tightest one (the pass limit).
+        for limit in [th.probe_limit(), max_pass] {
+            let p = s.latency_probe("vmem_latency", lat, limit).unwrap();
+            assert_eq!(
+                th.verdict(p),
+                Some(want),
+                "latency {lat}, limit {limit}: {p:?}"
+            );
+            if let Probe::Finished(c) = p {
+                assert_eq!(c, full.clocks);
+            }
+        }
+        seen[usize::from(want)] = true;
+    }
+    assert_eq!(seen, [true, true], "both verdicts occur");
+}
+
+#[test]
+fn the_answer_does_not_depend_on_the_thread_count() {
+    let (text, hints) = busy();
+    for model_latency in [0, 320] {
+        let s = sim(&text, hints, model_latency);
+        let stats = s.run().unwrap();
+        let answers: Vec<_> = [1, 2, 4]
+            .into_iter()
+            .map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| s.latency_tolerance(&stats).unwrap().unwrap())
+            })
+            .collect();
+        assert!(answers[0].clocks.is_some());
+        assert_eq!(answers[0], answers[1]);
+        assert_eq!(answers[0], answers[2]);
+    }
+}
+
+/// A base with `clocks` clocks for 6400 threads on one CU.
+fn base_threshold(clocks: u64) -> Threshold {
+    Threshold::from_counts(6400, 1, clocks)
+}
+
+/// The search on a made-up curve `clocks(latency)`; returns the answer and
+/// the probes run.
+fn search_curve(base: u64, curve: &(dyn Fn(u64) -> u64 + Sync)) -> (Option<u64>, usize) {
+    let th = base_threshold(base);
+    let runs = std::sync::atomic::AtomicUsize::new(0);
+    let r = search(&th, &[(0, Probe::Finished(base))], |lat, limit| {
+        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let c = curve(lat);
+        Ok(if c > limit {
+            Probe::Stopped(limit)
+        } else {
+            Probe::Finished(c)
+        })
+    })
+    .unwrap();
+    (r.answer, runs.into_inner())
+}
+
+/// Clocks at a latency for a steepness `k`.
+type Shape<'a> = dyn Fn(u64, f64) -> u64 + Sync + 'a;
+
+#[test]
+fn the_search_meets_its_precision_on_made_up_curves() {
+    // Flat at `base`, then rising with a knee (smooth or sharp, convex or
+    // not): the truth is found by walking the curve.
+    let base = 10_000u64;
+    let shapes: Vec<(&str, Box<Shape<'_>>)> = vec![
+        (
+            "linear",
+            Box::new(|l, k| base.max((base as f64 * 0.8 + k * l as f64) as u64)),
+        ),
+        (
+            "smooth",
+            Box::new(|l, k| (base as f64 + k * k * (l * l) as f64 / 20_000.0) as u64),
+        ),
+        (
+            "hyperbola",
+            Box::new(|l, k| {
+                let x = k * l as f64 - base as f64 * 0.3;
+                (base as f64 + 0.5 * (x + (x * x + 1e6).sqrt())) as u64
+            }),
+        ),
+        (
+            "concave",
+            Box::new(|l, k| (base as f64 + 30.0 * (k * l as f64).sqrt()) as u64),
+        ),
+        (
+            "steps",
+            Box::new(|l, k| base + 64 * ((k * l as f64) as u64 / 256)),
+        ),
+    ];
+    let mut worst = 0;
+    for (name, shape) in &shapes {
+        for k in [0.01, 0.1, 0.37, 1.0, 3.0, 11.0, 40.0, 200.0] {
+            let curve = |l: u64| shape(l, k).max(base);
+            let th = base_threshold(base);
+            let truth = (0..=SEARCH_LIMIT)
+                .take_while(|&l| th.passes_clocks(curve(l)))
+                .last();
+            let (answer, runs) = search_curve(base, &curve);
+            worst = worst.max(runs);
+            match truth {
+                Some(t) if t == SEARCH_LIMIT => assert_eq!(answer, None, "{name} {k}"),
+                Some(t) => {
+                    let a = answer.unwrap_or_else(|| panic!("{name} {k}: none, truth {t}"));
+                    assert!(within_promise(a, t), "{name} k={k}: {a}, truth {t}");
+                }
+                None => unreachable!("the base passes"),
+            }
+        }
+    }
+    // Interpolation assumes a convex curve; on the steps and the concave
+    // curve the stall rule falls back to thirds. (The fixed schedule of
+    // the search before ran 14 to 16 probes on any curve.)
+    assert!(worst <= 24, "{worst} probes");
+}
+
+#[test]
+fn the_search_keeps_a_valid_bracket_on_a_noisy_curve() {
+    // Not monotone: the answer passes and a latency at most 1/64 above it
+    // fails (which one depends on where the probes fall).
+    let base = 5000u64;
+    let curve = |l: u64| base.max(4000 + l + (l * 7919 % 97) * 3);
+    let th = base_threshold(base);
+    let (answer, _) = search_curve(base, &curve);
+    let a = answer.unwrap();
+    assert!(th.passes_clocks(curve(a)));
+    assert!((a + 1..=a + (a / 64).max(1)).any(|l| !th.passes_clocks(curve(l))));
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# What the latency-tolerance search costs `shadersim analyze`.
+#
+# For each program of a representative set, times `analyze --format json`
+# with and without `--no-latency-search` (runs alternated, repeated, the
+# median kept: the machine may be shared) and prints the ratio, the
+# search's simulation count (`runs`, a load-independent measure) and its
+# answer (`latency_tolerance.clocks`). With a second binary (BEFORE) it
+# prints the same for that binary and compares the answers.
+#
+# usage: scripts/bench-latency-search.sh [NEW [BEFORE]]
+#   NEW     default target/release/shadersim
+#   BEFORE  optional; e.g. a copy of the binary built from main
+#   REPEAT=N (default 3) timed runs per variant; FILTER=REGEX to pick programs;
+#   ALL_LLVM=1 every tests/fixtures/llvm/*/*.s (default: gfx900 and gfx1100)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NEW=${1:-target/release/shadersim}
+BEFORE=${2:-}
+REPEAT=${REPEAT:-3}
+FILTER=${FILTER:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The issue's "64-iteration matmul kernel": matmul_tile's k-loop (its
+# header at line 35) run 64 times.
+printf '[[loop]]\nline = 35\niterations = 64\n' > "$tmp/matmul64.toml"
+
+# One program per line: name, then analyze's arguments.
+{
+    echo "lighting_ps examples/lighting_ps.txt --arch gfx900 --hints examples/lighting_ps.toml"
+    echo "matmul64/gfx900 tests/fixtures/llvm/gfx900/matmul_tile.s --hints $tmp/matmul64.toml"
+    if [ -n "${ALL_LLVM:-}" ]; then
+        files=$(ls tests/fixtures/llvm/*/*.s)
+    else
+        files=$(ls tests/fixtures/llvm/gfx900/*.s tests/fixtures/llvm/gfx1100/*.s)
+    fi
+    for f in $files; do
+        d=$(basename "$(dirname "$f")")
+        echo "llvm/$d/$(basename "$f" .s) $f"
+    done
+    for f in radv/vega10/lighting.txt radv/vega10/tile_matmul.txt radv/navi21/blur.txt \
+        radv/gfx1100/many_lights.txt aco/vega10/lighting.ps.s aco/navi21/lds_tile.cs.s \
+        aco/gfx1100/skinning.ps.s; do
+        echo "${f%.*} tests/fixtures/$f"
+    done
+} | grep -E -- "$FILTER" > "$tmp/programs"
+
+python3 - "$tmp/programs" "$NEW" "$BEFORE" "$REPEAT" <<'EOF'
+import json, resource, statistics, subprocess, sys, time
+
+programs, new, before, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+bins = [("new", new)] + ([("old", before)] if before else [])
+
+def run(binary, args, search):
+    cmd = [binary, "analyze", *args, "--format", "json"]
+    if not search:
+        cmd.append("--no-latency-search")
+    # Wall time, and CPU time (user + system of the child: what a loaded
+    # machine distorts least, though it does not credit the two probes
+    # running at once).
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    if p.returncode != 0:
+        return dt, cpu, None
+    return dt, cpu, json.loads(p.stdout).get("latency_tolerance")
+
+def fmt(l, key):
+    if l is None:
+        return "-"
+    v = l.get(key)
+    return "none" if v is None else str(v)
+
+head = f"{'program':32} " + " ".join(
+    f"{b+' with':>9} {b+' w/o':>9} {b+' x':>6} {b+' cpu x':>8} {b+' runs':>8} {b+' clocks':>10}"
+    for b, _ in bins)
+print(head)
+ratios = {b: [] for b, _ in bins}
+cpu_ratios = {b: [] for b, _ in bins}
+differ = []
+for line in open(programs):
+    name, *args = line.split()
+    times = {(b, s): [] for b, _ in bins for s in (True, False)}
+    cpus = {(b, s): [] for b, _ in bins for s in (True, False)}
+    lat = {}
+    # Alternate the variants so load changes hit them alike.
+    for _ in range(repeat):
+        for b, binary in bins:
+            for s in (True, False):
+                dt, cpu, l = run(binary, args, s)
+                times[(b, s)].append(dt)
+                cpus[(b, s)].append(cpu)
+                if s:
+                    lat[b] = l
+    cols = []
+    for b, _ in bins:
+        w = statistics.median(times[(b, True)])
+        wo = statistics.median(times[(b, False)])
+        cw = statistics.median(cpus[(b, True)])
+        cwo = max(statistics.median(cpus[(b, False)]), 1e-3)
+        ratios[b].append(w / wo)
+        cpu_ratios[b].append(cw / cwo)
+        cols.append(f"{w:9.3f} {wo:9.3f} {w / wo:6.2f} {cw / cwo:8.2f} "
+                    f"{fmt(lat[b], 'runs'):>8} {fmt(lat[b], 'clocks'):>10}")
+    print(f"{name:32} " + " ".join(cols), flush=True)
+    if before and fmt(lat["new"], "clocks") != fmt(lat["old"], "clocks"):
+        differ.append(name)
+for b, _ in bins:
+    r = ratios[b]
+    c = cpu_ratios[b]
+    print(f"{b}: ratio with/without search: wall max {max(r):.2f}, median {statistics.median(r):.2f}; "
+          f"cpu max {max(c):.2f}, median {statistics.median(c):.2f}")
+if before:
+    print(f"answers differing from BEFORE: {len(differ)}: {' '.join(differ)}")
+EOF
