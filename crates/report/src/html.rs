@@ -169,8 +169,8 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             o.push_str("<h2>Latency tolerance</h2>");
             let _ = write!(
                 o,
-                "<p>Throughput against the VMEM latency, from the {} simulations of the search; the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.</p>",
-                l.runs
+                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.</p>",
+                l.curve.len()
             );
             o.push_str(&latency_svg(l));
         }

@@ -42,7 +42,7 @@ pub struct Args {
     /// Program to simulate when the file holds several.
     #[arg(long)]
     pub function: Option<String>,
-    /// Skip the latency-tolerance search (it re-runs the simulation ~30 times).
+    /// Skip the latency-tolerance search (it re-runs the simulation some 4 to 20 times).
     #[arg(long)]
     pub no_latency_search: bool,
     /// Also show the program's VGPR count on the other vendors' occupancy
