@@ -299,6 +299,10 @@ struct ComputeUnit<'a, O: Observer> {
     group_waves: u32,
     groups_started: u32,
     launching_group: Option<u32>,
+    /// No CU had room for the next group when dispatch last tried: room
+    /// appears only when a wave retires, so dispatch waits for that
+    /// instead of asking every clock.
+    dispatch_blocked: bool,
     /// Per CU: the SIMD the next wave tries first.
     next_simd: Vec<u32>,
     /// Per CU: LDS bytes allocated.
@@ -491,6 +495,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             group_waves,
             groups_started: 0,
             launching_group: None,
+            dispatch_blocked: false,
             next_simd: vec![0; cus as usize],
             lds_used: vec![0; cus as usize],
             cus,
@@ -747,7 +752,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// Launch at most the allowed number of waves this clock.
     fn dispatch(&mut self) -> bool {
         if self.launching_group.is_none()
-            && (self.groups_started == self.total_groups || self.next_arrival > self.now)
+            && (self.groups_started == self.total_groups
+                || self.next_arrival > self.now
+                || self.dispatch_blocked)
         {
             return false;
         }
@@ -762,6 +769,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     break;
                 }
                 let Some(cu) = self.dispatch_cu() else {
+                    self.dispatch_blocked = true;
                     break;
                 };
                 self.next_cu = (cu + 1) % self.cus;
@@ -1385,6 +1393,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             list.remove(p);
             self.resident_count -= 1;
         }
+        // Its slot (and maybe its group's LDS) is free: dispatch may fit now.
+        self.dispatch_blocked = false;
         let g = &mut self.groups[gid];
         g.alive -= 1;
         self.stats.cu_waves[g.cu as usize] += 1;
