@@ -3,7 +3,7 @@
 //! criterion's own work would blur the picture.
 //!
 //! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3] [N]`
-//! prints the simulated wave-instructions per run.
+//! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
 
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_text, ReadOptions};
@@ -49,12 +49,17 @@ fn main() {
         "rdna3" => prepare(LIGHTING_WAVE32, "gfx1100", "rdna3"),
         other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3)"),
     };
+    // `dump`: print the last run's statistics in full (to compare builds).
+    let dump = args.next().is_some_and(|a| a == "dump");
     let mut total = 0;
     let mut clocks = 0;
     for _ in 0..n {
         let stats = sim.run().expect("runs");
         total += sim.wave_instructions(&stats);
         clocks = stats.clocks;
+        if dump {
+            println!("{stats:?}");
+        }
     }
     println!("{which}: {n} runs, {total} wave-instructions, {clocks} clocks per run");
 }
