@@ -43,6 +43,8 @@ const NCOUNTERS: usize = 10;
 /// of its counters falls (an event wakes it), so the issue loop skips it.
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
+/// `Wave::cat` of a wave whose op is not a unit op with an issue category.
+const NO_CAT: u8 = u8::MAX;
 
 /// The fields of a static op the cycle loop reads, packed together.
 #[derive(Debug, Clone, Copy)]
@@ -149,6 +151,10 @@ struct Wave {
     /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
     /// reads one place.
     opi: u32,
+    /// The issue category of the op at `pc` if it is a unit op (`NO_CAT`
+    /// otherwise), so the issue loop can pass over a wave that already
+    /// sits on a category taken this turn without reading the op.
+    cat: u8,
     ready_at: u64,
     cnt: [u8; NCOUNTERS],
     unit_in_flight: [u16; MAX_UNITS],
@@ -258,6 +264,8 @@ struct ComputeUnit<'a, O: Observer> {
     /// Told about launches, issues, stalls and ends (see `observer.rs`).
     observer: O,
     hot: Vec<HotOp>,
+    /// Per op: its issue category if it is a unit op (`Wave::cat`).
+    issue_cat: Vec<u8>,
     /// Scoreboard slot ranges of every op, indexed by `HotOp::reads/writes`.
     slots: Vec<SlotRange>,
     depctr: Vec<DepCtr>,
@@ -443,6 +451,16 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             })
             .collect();
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
+        let ncat = input.sim.categories.len().min(64);
+        let issue_cat = input
+            .sim
+            .ops
+            .iter()
+            .map(|o| match o.kind {
+                OpKind::Unit if (o.category as usize) < ncat => o.category,
+                _ => NO_CAT,
+            })
+            .collect();
         let dependency_extra = arch
             .param("dependency_stall_extra_clocks")
             .map_or(0, |v| v.round() as u64);
@@ -464,6 +482,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             sit_count: vec![0; nops],
             sit_since: vec![0; nops],
             hot,
+            issue_cat,
             slots,
             depctr,
             dynamic,
@@ -798,13 +817,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.next_simd[cu as usize] = (simd - first + 1) % self.cu_simds;
             let id = self.waves.len() as u32;
             let trace = self.input.sim.trace_of_wave(id);
+            let opi = self.trace[self.input.sim.trace_starts[trace] as usize];
             self.waves.push(Wave {
                 simd,
                 cu,
                 group: gid,
                 launch: self.now,
                 pc: self.input.sim.trace_starts[trace],
-                opi: self.trace[self.input.sim.trace_starts[trace] as usize],
+                opi,
+                cat: self.issue_cat[opi as usize],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
                 unit_in_flight: [0; MAX_UNITS],
@@ -839,12 +860,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
 
     fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
-        let ncat = self.input.sim.categories.len();
         if self.resident[simd as usize].is_empty() {
             return Ok(false);
         }
         self.stats.turns_with_waves += 1;
-        let mut used = [false; 16];
+        // Categories taken this turn (one bit each; `issue_cat` keeps
+        // categories below 64).
+        let mut used = 0u64;
         let mut any = false;
         // One pass, oldest first: a wave on a unit op takes its category's
         // slot if no older wave took it; a wave on a free op takes it. A
@@ -853,26 +875,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let mut pos = 0;
         while pos < self.resident[simd as usize].len() {
             let wid = self.resident[simd as usize][pos] as usize;
-            let (ready_at, opi, sitting) = {
+            let (ready_at, opi, sitting, wcat) = {
                 let w = &self.waves[wid];
-                (w.ready_at, w.opi as usize, w.sitting)
+                (w.ready_at, w.opi as usize, w.sitting, w.cat)
             };
-            if ready_at > now {
+            // Asleep, or already sitting on a unit op whose category an
+            // older wave took this turn: nothing to do or record.
+            if ready_at > now || (sitting && wcat != NO_CAT && used & (1 << wcat) != 0) {
                 pos += 1;
                 continue;
             }
-            let (kind, cat) = {
-                let op = &self.hot[opi];
-                (op.kind, op.category as usize)
-            };
-            match kind {
+            match self.hot[opi].kind {
                 OpKind::NoPath => {
                     return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
                 }
                 OpKind::Unit => {
-                    if cat < ncat && !used[cat] && self.can_issue(wid, opi) {
+                    if wcat != NO_CAT && used & (1 << wcat) == 0 && self.can_issue(wid, opi) {
                         self.issue(wid, opi);
-                        used[cat] = true;
+                        used |= 1 << wcat;
                         any = true;
                     } else if !sitting {
                         self.start_sitting(wid);
@@ -1116,6 +1136,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
         w.pc += 1;
         w.opi = self.trace[w.pc as usize];
+        w.cat = self.issue_cat[w.opi as usize];
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -1247,6 +1268,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
+    /// Wave `wid` moves on to its next op.
+    #[inline(always)]
+    fn advance(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.pc += 1;
+        w.opi = self.trace[w.pc as usize];
+        w.cat = self.issue_cat[w.opi as usize];
+    }
+
     /// Let wave `wid` take one free op if it can. Returns whether it did.
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
@@ -1259,8 +1289,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
                 self.unsit(wid);
-                self.waves[wid].pc += 1;
-                self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
+                self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
@@ -1269,8 +1298,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 self.unsit(wid);
                 let w = &mut self.waves[wid];
                 w.ready_at = self.now + u64::from(cost).max(1);
-                w.pc += 1;
-                w.opi = self.trace[w.pc as usize];
+                self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
@@ -1287,9 +1315,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     Ok(false)
                 } else {
                     self.unsit(wid);
-                    let w = &mut self.waves[wid];
-                    w.pc += 1;
-                    w.opi = self.trace[w.pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
@@ -1298,8 +1324,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             OpKind::Wait => {
                 if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
                     self.unsit(wid);
-                    self.waves[wid].pc += 1;
-                    self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
@@ -1327,8 +1352,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     self.unsit(wid);
                     let w = &mut self.waves[wid];
                     w.at_barrier = false;
-                    w.pc += 1;
-                    w.opi = self.trace[w.pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     changed = true;
