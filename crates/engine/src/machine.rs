@@ -164,6 +164,8 @@ struct Wave {
     track: Option<Box<WaveTrack>>,
     /// Sitting on its op unable to issue (since it first failed to).
     sitting: bool,
+    /// Its position in its SIMD's `resident` list (age order).
+    pos: u8,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -292,6 +294,13 @@ struct ComputeUnit<'a, O: Observer> {
     waves_per_simd: u32,
     waves: Vec<Wave>,
     resident: Vec<Vec<u32>>,
+    /// Per SIMD and issue category (`simd * ncat + cat`): the positions in
+    /// `resident` of the waves sitting on a unit op of that category. Once
+    /// an older wave took the category in a turn, the issue scan jumps over
+    /// them (their visit would change nothing).
+    sit_masks: Vec<u64>,
+    /// Issue categories (the row length of `sit_masks`).
+    ncat: usize,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     groups: Vec<Group>,
@@ -452,6 +461,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             .collect();
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
         let ncat = input.sim.categories.len().min(64);
+        if wps > 64 {
+            // `sit_masks` holds a SIMD's waves in a u64 (the model ranges
+            // allow at most 64 wave slots per SIMD).
+            return Err(SimError::Model(format!(
+                "at most 64 waves per SIMD are supported ({wps})"
+            )));
+        }
         let issue_cat = input
             .sim
             .ops
@@ -502,6 +518,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             waves_per_simd: wps,
             waves: Vec::with_capacity((total_groups * group_waves) as usize),
             resident: vec![Vec::new(); simds as usize],
+            sit_masks: vec![0; simds as usize * ncat],
+            ncat,
             resident_count: 0,
             groups: Vec::with_capacity(total_groups as usize),
             units,
@@ -833,6 +851,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
                 sitting: false,
+                pos: self.resident[simd as usize].len() as u8,
                 vgpr_blocks: 1,
                 reserve_blocks: 0,
             });
@@ -872,8 +891,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // slot if no older wave took it; a wave on a free op takes it. A
         // free op never changes what another wave may issue this turn, so
         // this equals issuing first and running free ops after.
+        let row = simd as usize * self.ncat;
         let mut pos = 0;
-        while pos < self.resident[simd as usize].len() {
+        loop {
+            if pos >= self.resident[simd as usize].len() {
+                break;
+            }
+            // The next position not sitting on a category taken this turn
+            // (the masks are read afresh: a retire moves positions).
+            let mut blocked = 0u64;
+            let mut taken = used;
+            while taken != 0 {
+                blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
+                taken &= taken - 1;
+            }
+            pos += ((!blocked) >> pos).trailing_zeros() as usize;
+            if pos >= self.resident[simd as usize].len() {
+                break;
+            }
             let wid = self.resident[simd as usize][pos] as usize;
             let (ready_at, opi, sitting, wcat) = {
                 let w = &self.waves[wid];
@@ -1087,6 +1122,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn start_sitting(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
         w.sitting = true;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+        }
         let op = w.opi as usize;
         if self.sit_count[op] == 0 {
             self.sit_since[op] = self.now;
@@ -1107,6 +1145,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn stop_sitting(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
         w.sitting = false;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
+        }
         let op = w.opi as usize;
         self.sit_count[op] -= 1;
         if self.sit_count[op] == 0 {
@@ -1416,6 +1457,17 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {
             list.remove(p);
             self.resident_count -= 1;
+            // The younger waves move up one place: renumber them and
+            // rebuild the SIMD's sitting masks.
+            let row = &mut self.sit_masks[simd * self.ncat..(simd + 1) * self.ncat];
+            row.fill(0);
+            for (i, &x) in list.iter().enumerate() {
+                let w = &mut self.waves[x as usize];
+                w.pos = i as u8;
+                if w.sitting && w.cat != NO_CAT {
+                    row[w.cat as usize] |= 1 << i;
+                }
+            }
         }
         // Its slot (and maybe its group's LDS) is free: dispatch may fit now.
         self.dispatch_blocked = false;
