@@ -979,12 +979,23 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
         let u = &self.units[op.unit as usize];
-        if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd)] > self.now {
-            return false;
+        // A busy pipe frees at a known clock and nothing before it can
+        // change that (a unit is only taken once free), and it is checked
+        // first, so the wave sleeps until then: visiting it meanwhile would
+        // change nothing.
+        if u.kind == UnitKind::Pipe {
+            let free = u.free_at[u.instance(w.simd)];
+            if free > self.now {
+                self.waves[wid].ready_at = free;
+                return false;
+            }
         }
         if op.also_unit != NONE {
             let a = &self.units[op.also_unit as usize];
-            if a.free_at[a.instance(w.simd)] > self.now {
+            let free = a.free_at[a.instance(w.simd)];
+            if free > self.now {
+                // As above: no check before this one can fail until then.
+                self.waves[wid].ready_at = free;
                 return false;
             }
         }
