@@ -60,6 +60,9 @@ struct HotOp {
     dec_at_service: u16,
     flags: u16,
     wait: [u8; NCOUNTERS],
+    /// The counters `wait` limits (`wait[c] != u8::MAX`), one bit each: a
+    /// wait usually names one or two of the ten.
+    wait_mask: u16,
     /// Scoreboard slots read: `slots[reads.0 .. reads.0 + reads.1]`.
     reads: (u32, u16),
     /// Scoreboard slots written.
@@ -454,6 +457,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 dec_at_service: o.dec_at_service.0,
                 flags: o.flags,
                 wait: o.wait,
+                wait_mask: (0..NCOUNTERS)
+                    .filter(|&c| o.wait[c] != u8::MAX)
+                    .fold(0, |m, c| m | 1 << c),
                 reads: push_slots(&o.reads),
                 writes: push_slots(&o.writes),
                 latency: o.latency_override.unwrap_or(u32::MAX),
@@ -768,10 +774,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.events.pop();
             any = true;
             let w = &mut self.waves[e.wave as usize];
-            for i in 0..NCOUNTERS {
-                if e.counters & (1 << i) != 0 {
-                    w.cnt[i] -= 1;
-                }
+            let mut m = e.counters;
+            while m != 0 {
+                w.cnt[m.trailing_zeros() as usize] -= 1;
+                m &= m - 1;
             }
             if w.ready_at == WAIT_SLEEP {
                 // A counter it waits on fell: look again.
@@ -920,7 +926,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 pos += 1;
                 continue;
             }
-            match self.hot[opi].kind {
+            // A wave with an issue category is on a unit op.
+            let kind = if wcat != NO_CAT {
+                OpKind::Unit
+            } else {
+                self.hot[opi].kind
+            };
+            match kind {
                 OpKind::NoPath => {
                     return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
                 }
@@ -1333,9 +1345,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
-        let (kind, cost, wait) = {
+        let (kind, cost, wait, wait_mask) = {
             let o = &self.hot[opi];
-            (o.kind, o.cost, o.wait)
+            (o.kind, o.cost, o.wait, o.wait_mask)
         };
         match kind {
             OpKind::Unit | OpKind::NoPath => Ok(false),
@@ -1374,7 +1386,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
             OpKind::Wait => {
-                if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
+                // Counters without a limit (`u8::MAX`) always pass.
+                let mut m = wait_mask;
+                let mut met = true;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    met &= w.cnt[c] <= wait[c];
+                    m &= m - 1;
+                }
+                if met {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
