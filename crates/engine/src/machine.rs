@@ -1182,10 +1182,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue(&mut self, wid: usize, opi: usize) {
         self.unsit(wid);
         let now = self.now;
-        let op = self.hot[opi];
-        if op.flags & op_flags::ALLOC_VGPR != 0 {
+        if self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
+        // Borrowed, not copied: the rest touches other fields only.
+        let op = &self.hot[opi];
         let unit_idx = op.unit as usize;
         let simd = self.waves[wid].simd;
         let u = &mut self.units[unit_idx];
