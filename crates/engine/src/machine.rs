@@ -898,21 +898,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // free op never changes what another wave may issue this turn, so
         // this equals issuing first and running free ops after.
         let row = simd as usize * self.ncat;
+        let mut len = self.resident[simd as usize].len();
+        // Positions sitting on a category taken this turn. Bits after the
+        // current position change only when a wave retires (positions
+        // move), which rebuilds it.
+        let mut blocked = 0u64;
         let mut pos = 0;
-        loop {
-            if pos >= self.resident[simd as usize].len() {
-                break;
-            }
-            // The next position not sitting on a category taken this turn
-            // (the masks are read afresh: a retire moves positions).
-            let mut blocked = 0u64;
-            let mut taken = used;
-            while taken != 0 {
-                blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
-                taken &= taken - 1;
-            }
+        while pos < len {
             pos += ((!blocked) >> pos).trailing_zeros() as usize;
-            if pos >= self.resident[simd as usize].len() {
+            if pos >= len {
                 break;
             }
             let wid = self.resident[simd as usize][pos] as usize;
@@ -940,20 +934,28 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     if wcat != NO_CAT && used & (1 << wcat) == 0 && self.can_issue(wid, opi) {
                         self.issue(wid, opi);
                         used |= 1 << wcat;
+                        blocked |= self.sit_masks[row + wcat as usize];
                         any = true;
                     } else if !sitting {
                         self.start_sitting(wid);
                     }
                 }
                 _ => {
-                    let before = self.resident[simd as usize].len();
                     if self.free_step(wid)? {
                         any = true;
-                    } else if self.resident[simd as usize].len() == before {
+                    } else if self.resident[simd as usize].len() == len {
                         self.sit(wid);
                     }
-                    if self.resident[simd as usize].len() < before {
-                        // The wave retired; this position now holds the next one.
+                    if self.resident[simd as usize].len() < len {
+                        // The wave retired; this position now holds the next
+                        // one, and the masks were rebuilt.
+                        len -= 1;
+                        blocked = 0;
+                        let mut taken = used;
+                        while taken != 0 {
+                            blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
+                            taken &= taken - 1;
+                        }
                         continue;
                     }
                 }
