@@ -50,6 +50,9 @@ const NO_CAT: u8 = u8::MAX;
 #[derive(Debug, Clone, Copy)]
 struct HotOp {
     kind: OpKind,
+    /// Its unit is a pipe (else a queue), so the issue check need not
+    /// read the unit.
+    pipe: bool,
     category: u8,
     unit: u8,
     also_unit: u8,
@@ -447,6 +450,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             .iter()
             .map(|o| HotOp {
                 kind: o.kind,
+                pipe: units
+                    .get(o.unit as usize)
+                    .is_some_and(|u| u.kind == UnitKind::Pipe),
                 category: o.category,
                 unit: o.unit,
                 also_unit: o.also_unit,
@@ -992,12 +998,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
-        let u = &self.units[op.unit as usize];
         // A busy pipe frees at a known clock and nothing before it can
         // change that (a unit is only taken once free), and it is checked
         // first, so the wave sleeps until then: visiting it meanwhile would
         // change nothing.
-        if u.kind == UnitKind::Pipe {
+        if op.pipe {
+            let u = &self.units[op.unit as usize];
             let free = u.free_at[u.instance(w.simd)];
             if free > self.now {
                 self.waves[wid].ready_at = free;
@@ -1041,11 +1047,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 return false;
             }
         }
-        if u.kind == UnitKind::Queue
-            && (w.unit_in_flight[op.unit as usize] >= u.wave_limit
-                || u.cu_in_flight[w.cu as usize] >= u.cu_limit)
-        {
-            return false;
+        if !op.pipe {
+            let u = &self.units[op.unit as usize];
+            if w.unit_in_flight[op.unit as usize] >= u.wave_limit
+                || u.cu_in_flight[w.cu as usize] >= u.cu_limit
+            {
+                return false;
+            }
         }
         let mut inc = op.inc;
         while inc != 0 {
