@@ -118,16 +118,22 @@ impl WaveTrack {
     /// The clock from which at most `limit` writes of `kind` are still
     /// outstanding (`now` if already so).
     fn settled(&self, kind: usize, limit: u8, now: u64) -> u64 {
-        let mut pending: Vec<u64> = self.rings[kind]
-            .iter()
-            .copied()
-            .filter(|&t| t > now)
-            .collect();
-        if pending.len() <= usize::from(limit) {
+        // On the stack: waits ask this often, a heap vector costs more
+        // than the search.
+        let mut pending = [0u64; RING];
+        let mut n = 0;
+        for &t in &self.rings[kind] {
+            if t > now {
+                pending[n] = t;
+                n += 1;
+            }
+        }
+        if n <= usize::from(limit) {
             return now;
         }
+        let pending = &mut pending[..n];
         pending.sort_unstable();
-        pending[pending.len() - usize::from(limit) - 1]
+        pending[n - usize::from(limit) - 1]
     }
 
     /// The clock from which a depctr wait is satisfied.
