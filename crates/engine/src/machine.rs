@@ -43,11 +43,16 @@ const NCOUNTERS: usize = 10;
 /// of its counters falls (an event wakes it), so the issue loop skips it.
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
+/// `Wave::cat` of a wave whose op is not a unit op with an issue category.
+const NO_CAT: u8 = u8::MAX;
 
 /// The fields of a static op the cycle loop reads, packed together.
 #[derive(Debug, Clone, Copy)]
 struct HotOp {
     kind: OpKind,
+    /// Its unit is a pipe (else a queue), so the issue check need not
+    /// read the unit.
+    pipe: bool,
     category: u8,
     unit: u8,
     also_unit: u8,
@@ -58,6 +63,9 @@ struct HotOp {
     dec_at_service: u16,
     flags: u16,
     wait: [u8; NCOUNTERS],
+    /// The counters `wait` limits (`wait[c] != u8::MAX`), one bit each: a
+    /// wait usually names one or two of the ten.
+    wait_mask: u16,
     /// Scoreboard slots read: `slots[reads.0 .. reads.0 + reads.1]`.
     reads: (u32, u16),
     /// Scoreboard slots written.
@@ -110,16 +118,22 @@ impl WaveTrack {
     /// The clock from which at most `limit` writes of `kind` are still
     /// outstanding (`now` if already so).
     fn settled(&self, kind: usize, limit: u8, now: u64) -> u64 {
-        let mut pending: Vec<u64> = self.rings[kind]
-            .iter()
-            .copied()
-            .filter(|&t| t > now)
-            .collect();
-        if pending.len() <= usize::from(limit) {
+        // On the stack: waits ask this often, a heap vector costs more
+        // than the search.
+        let mut pending = [0u64; RING];
+        let mut n = 0;
+        for &t in &self.rings[kind] {
+            if t > now {
+                pending[n] = t;
+                n += 1;
+            }
+        }
+        if n <= usize::from(limit) {
             return now;
         }
+        let pending = &mut pending[..n];
         pending.sort_unstable();
-        pending[pending.len() - usize::from(limit) - 1]
+        pending[n - usize::from(limit) - 1]
     }
 
     /// The clock from which a depctr wait is satisfied.
@@ -149,6 +163,10 @@ struct Wave {
     /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
     /// reads one place.
     opi: u32,
+    /// The issue category of the op at `pc` if it is a unit op (`NO_CAT`
+    /// otherwise), so the issue loop can pass over a wave that already
+    /// sits on a category taken this turn without reading the op.
+    cat: u8,
     ready_at: u64,
     cnt: [u8; NCOUNTERS],
     unit_in_flight: [u16; MAX_UNITS],
@@ -158,6 +176,8 @@ struct Wave {
     track: Option<Box<WaveTrack>>,
     /// Sitting on its op unable to issue (since it first failed to).
     sitting: bool,
+    /// Its position in its SIMD's `resident` list (age order).
+    pos: u8,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -258,6 +278,8 @@ struct ComputeUnit<'a, O: Observer> {
     /// Told about launches, issues, stalls and ends (see `observer.rs`).
     observer: O,
     hot: Vec<HotOp>,
+    /// Per op: its issue category if it is a unit op (`Wave::cat`).
+    issue_cat: Vec<u8>,
     /// Scoreboard slot ranges of every op, indexed by `HotOp::reads/writes`.
     slots: Vec<SlotRange>,
     depctr: Vec<DepCtr>,
@@ -284,6 +306,13 @@ struct ComputeUnit<'a, O: Observer> {
     waves_per_simd: u32,
     waves: Vec<Wave>,
     resident: Vec<Vec<u32>>,
+    /// Per SIMD and issue category (`simd * ncat + cat`): the positions in
+    /// `resident` of the waves sitting on a unit op of that category. Once
+    /// an older wave took the category in a turn, the issue scan jumps over
+    /// them (their visit would change nothing).
+    sit_masks: Vec<u64>,
+    /// Issue categories (the row length of `sit_masks`).
+    ncat: usize,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     groups: Vec<Group>,
@@ -299,6 +328,10 @@ struct ComputeUnit<'a, O: Observer> {
     group_waves: u32,
     groups_started: u32,
     launching_group: Option<u32>,
+    /// No CU had room for the next group when dispatch last tried: room
+    /// appears only when a wave retires, so dispatch waits for that
+    /// instead of asking every clock.
+    dispatch_blocked: bool,
     /// Per CU: the SIMD the next wave tries first.
     next_simd: Vec<u32>,
     /// Per CU: LDS bytes allocated.
@@ -423,6 +456,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             .iter()
             .map(|o| HotOp {
                 kind: o.kind,
+                pipe: units
+                    .get(o.unit as usize)
+                    .is_some_and(|u| u.kind == UnitKind::Pipe),
                 category: o.category,
                 unit: o.unit,
                 also_unit: o.also_unit,
@@ -433,12 +469,32 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 dec_at_service: o.dec_at_service.0,
                 flags: o.flags,
                 wait: o.wait,
+                wait_mask: (0..NCOUNTERS)
+                    .filter(|&c| o.wait[c] != u8::MAX)
+                    .fold(0, |m, c| m | 1 << c),
                 reads: push_slots(&o.reads),
                 writes: push_slots(&o.writes),
                 latency: o.latency_override.unwrap_or(u32::MAX),
             })
             .collect();
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
+        let ncat = input.sim.categories.len().min(64);
+        if wps > 64 {
+            // `sit_masks` holds a SIMD's waves in a u64 (the model ranges
+            // allow at most 64 wave slots per SIMD).
+            return Err(SimError::Model(format!(
+                "at most 64 waves per SIMD are supported ({wps})"
+            )));
+        }
+        let issue_cat = input
+            .sim
+            .ops
+            .iter()
+            .map(|o| match o.kind {
+                OpKind::Unit if (o.category as usize) < ncat => o.category,
+                _ => NO_CAT,
+            })
+            .collect();
         let dependency_extra = arch
             .param("dependency_stall_extra_clocks")
             .map_or(0, |v| v.round() as u64);
@@ -460,6 +516,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             sit_count: vec![0; nops],
             sit_since: vec![0; nops],
             hot,
+            issue_cat,
             slots,
             depctr,
             dynamic,
@@ -479,6 +536,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             waves_per_simd: wps,
             waves: Vec::with_capacity((total_groups * group_waves) as usize),
             resident: vec![Vec::new(); simds as usize],
+            sit_masks: vec![0; simds as usize * ncat],
+            ncat,
             resident_count: 0,
             groups: Vec::with_capacity(total_groups as usize),
             units,
@@ -491,6 +550,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             group_waves,
             groups_started: 0,
             launching_group: None,
+            dispatch_blocked: false,
             next_simd: vec![0; cus as usize],
             lds_used: vec![0; cus as usize],
             cus,
@@ -726,10 +786,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.events.pop();
             any = true;
             let w = &mut self.waves[e.wave as usize];
-            for i in 0..NCOUNTERS {
-                if e.counters & (1 << i) != 0 {
-                    w.cnt[i] -= 1;
-                }
+            let mut m = e.counters;
+            while m != 0 {
+                w.cnt[m.trailing_zeros() as usize] -= 1;
+                m &= m - 1;
             }
             if w.ready_at == WAIT_SLEEP {
                 // A counter it waits on fell: look again.
@@ -747,7 +807,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// Launch at most the allowed number of waves this clock.
     fn dispatch(&mut self) -> bool {
         if self.launching_group.is_none()
-            && (self.groups_started == self.total_groups || self.next_arrival > self.now)
+            && (self.groups_started == self.total_groups
+                || self.next_arrival > self.now
+                || self.dispatch_blocked)
         {
             return false;
         }
@@ -762,6 +824,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     break;
                 }
                 let Some(cu) = self.dispatch_cu() else {
+                    self.dispatch_blocked = true;
                     break;
                 };
                 self.next_cu = (cu + 1) % self.cus;
@@ -790,13 +853,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.next_simd[cu as usize] = (simd - first + 1) % self.cu_simds;
             let id = self.waves.len() as u32;
             let trace = self.input.sim.trace_of_wave(id);
+            let opi = self.trace[self.input.sim.trace_starts[trace] as usize];
             self.waves.push(Wave {
                 simd,
                 cu,
                 group: gid,
                 launch: self.now,
                 pc: self.input.sim.trace_starts[trace],
-                opi: self.trace[self.input.sim.trace_starts[trace] as usize],
+                opi,
+                cat: self.issue_cat[opi as usize],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
                 unit_in_flight: [0; MAX_UNITS],
@@ -804,6 +869,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 barrier_gen: 0,
                 track: self.scoreboard.then(WaveTrack::new),
                 sitting: false,
+                pos: self.resident[simd as usize].len() as u8,
                 vgpr_blocks: 1,
                 reserve_blocks: 0,
             });
@@ -831,54 +897,77 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
 
     fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
-        let ncat = self.input.sim.categories.len();
         if self.resident[simd as usize].is_empty() {
             return Ok(false);
         }
         self.stats.turns_with_waves += 1;
-        let mut used = [false; 16];
+        // Categories taken this turn (one bit each; `issue_cat` keeps
+        // categories below 64).
+        let mut used = 0u64;
         let mut any = false;
         // One pass, oldest first: a wave on a unit op takes its category's
         // slot if no older wave took it; a wave on a free op takes it. A
         // free op never changes what another wave may issue this turn, so
         // this equals issuing first and running free ops after.
+        let row = simd as usize * self.ncat;
+        let mut len = self.resident[simd as usize].len();
+        // Positions sitting on a category taken this turn. Bits after the
+        // current position change only when a wave retires (positions
+        // move), which rebuilds it.
+        let mut blocked = 0u64;
         let mut pos = 0;
-        while pos < self.resident[simd as usize].len() {
+        while pos < len {
+            pos += ((!blocked) >> pos).trailing_zeros() as usize;
+            if pos >= len {
+                break;
+            }
             let wid = self.resident[simd as usize][pos] as usize;
-            let (ready_at, opi, sitting) = {
+            let (ready_at, opi, sitting, wcat) = {
                 let w = &self.waves[wid];
-                (w.ready_at, w.opi as usize, w.sitting)
+                (w.ready_at, w.opi as usize, w.sitting, w.cat)
             };
-            if ready_at > now {
+            // Asleep, or already sitting on a unit op whose category an
+            // older wave took this turn: nothing to do or record.
+            if ready_at > now || (sitting && wcat != NO_CAT && used & (1 << wcat) != 0) {
                 pos += 1;
                 continue;
             }
-            let (kind, cat) = {
-                let op = &self.hot[opi];
-                (op.kind, op.category as usize)
+            // A wave with an issue category is on a unit op.
+            let kind = if wcat != NO_CAT {
+                OpKind::Unit
+            } else {
+                self.hot[opi].kind
             };
             match kind {
                 OpKind::NoPath => {
                     return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
                 }
                 OpKind::Unit => {
-                    if cat < ncat && !used[cat] && self.can_issue(wid, opi) {
+                    if wcat != NO_CAT && used & (1 << wcat) == 0 && self.can_issue(wid, opi) {
                         self.issue(wid, opi);
-                        used[cat] = true;
+                        used |= 1 << wcat;
+                        blocked |= self.sit_masks[row + wcat as usize];
                         any = true;
                     } else if !sitting {
                         self.start_sitting(wid);
                     }
                 }
                 _ => {
-                    let before = self.resident[simd as usize].len();
                     if self.free_step(wid)? {
                         any = true;
-                    } else if self.resident[simd as usize].len() == before {
+                    } else if self.resident[simd as usize].len() == len {
                         self.sit(wid);
                     }
-                    if self.resident[simd as usize].len() < before {
-                        // The wave retired; this position now holds the next one.
+                    if self.resident[simd as usize].len() < len {
+                        // The wave retired; this position now holds the next
+                        // one, and the masks were rebuilt.
+                        len -= 1;
+                        blocked = 0;
+                        let mut taken = used;
+                        while taken != 0 {
+                            blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
+                            taken &= taken - 1;
+                        }
                         continue;
                     }
                 }
@@ -915,13 +1004,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
         let op = &self.hot[opi];
         let w = &self.waves[wid];
-        let u = &self.units[op.unit as usize];
-        if u.kind == UnitKind::Pipe && u.free_at[u.instance(w.simd)] > self.now {
-            return false;
+        // A busy pipe frees at a known clock and nothing before it can
+        // change that (a unit is only taken once free), and it is checked
+        // first, so the wave sleeps until then: visiting it meanwhile would
+        // change nothing.
+        if op.pipe {
+            let u = &self.units[op.unit as usize];
+            let free = u.free_at[u.instance(w.simd)];
+            if free > self.now {
+                self.waves[wid].ready_at = free;
+                return false;
+            }
         }
         if op.also_unit != NONE {
             let a = &self.units[op.also_unit as usize];
-            if a.free_at[a.instance(w.simd)] > self.now {
+            let free = a.free_at[a.instance(w.simd)];
+            if free > self.now {
+                // As above: no check before this one can fail until then.
+                self.waves[wid].ready_at = free;
                 return false;
             }
         }
@@ -953,11 +1053,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 return false;
             }
         }
-        if u.kind == UnitKind::Queue
-            && (w.unit_in_flight[op.unit as usize] >= u.wave_limit
-                || u.cu_in_flight[w.cu as usize] >= u.cu_limit)
-        {
-            return false;
+        if !op.pipe {
+            let u = &self.units[op.unit as usize];
+            if w.unit_in_flight[op.unit as usize] >= u.wave_limit
+                || u.cu_in_flight[w.cu as usize] >= u.cu_limit
+            {
+                return false;
+            }
         }
         let mut inc = op.inc;
         while inc != 0 {
@@ -1059,6 +1161,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn start_sitting(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
         w.sitting = true;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+        }
         let op = w.opi as usize;
         if self.sit_count[op] == 0 {
             self.sit_since[op] = self.now;
@@ -1079,6 +1184,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn stop_sitting(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
         w.sitting = false;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
+        }
         let op = w.opi as usize;
         self.sit_count[op] -= 1;
         if self.sit_count[op] == 0 {
@@ -1090,10 +1198,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue(&mut self, wid: usize, opi: usize) {
         self.unsit(wid);
         let now = self.now;
-        let op = self.hot[opi];
-        if op.flags & op_flags::ALLOC_VGPR != 0 {
+        if self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
+        // Borrowed, not copied: the rest touches other fields only.
+        let op = &self.hot[opi];
         let unit_idx = op.unit as usize;
         let simd = self.waves[wid].simd;
         let u = &mut self.units[unit_idx];
@@ -1108,6 +1217,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
         w.pc += 1;
         w.opi = self.trace[w.pc as usize];
+        w.cat = self.issue_cat[w.opi as usize];
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -1239,20 +1349,28 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
+    /// Wave `wid` moves on to its next op.
+    #[inline(always)]
+    fn advance(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.pc += 1;
+        w.opi = self.trace[w.pc as usize];
+        w.cat = self.issue_cat[w.opi as usize];
+    }
+
     /// Let wave `wid` take one free op if it can. Returns whether it did.
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
-        let (kind, cost, wait) = {
+        let (kind, cost, wait, wait_mask) = {
             let o = &self.hot[opi];
-            (o.kind, o.cost, o.wait)
+            (o.kind, o.cost, o.wait, o.wait_mask)
         };
         match kind {
             OpKind::Unit | OpKind::NoPath => Ok(false),
             OpKind::Nop => {
                 self.unsit(wid);
-                self.waves[wid].pc += 1;
-                self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
+                self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
@@ -1261,8 +1379,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 self.unsit(wid);
                 let w = &mut self.waves[wid];
                 w.ready_at = self.now + u64::from(cost).max(1);
-                w.pc += 1;
-                w.opi = self.trace[w.pc as usize];
+                self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
                 Ok(true)
@@ -1279,19 +1396,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     Ok(false)
                 } else {
                     self.unsit(wid);
-                    let w = &mut self.waves[wid];
-                    w.pc += 1;
-                    w.opi = self.trace[w.pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
                 }
             }
             OpKind::Wait => {
-                if (0..NCOUNTERS).all(|c| w.cnt[c] <= wait[c]) {
+                // Counters without a limit (`u8::MAX`) always pass.
+                let mut m = wait_mask;
+                let mut met = true;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    met &= w.cnt[c] <= wait[c];
+                    m &= m - 1;
+                }
+                if met {
                     self.unsit(wid);
-                    self.waves[wid].pc += 1;
-                    self.waves[wid].opi = self.trace[self.waves[wid].pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     Ok(true)
@@ -1319,8 +1441,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     self.unsit(wid);
                     let w = &mut self.waves[wid];
                     w.at_barrier = false;
-                    w.pc += 1;
-                    w.opi = self.trace[w.pc as usize];
+                    self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     changed = true;
@@ -1384,7 +1505,20 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         if let Some(p) = list.iter().position(|&x| x as usize == wid) {
             list.remove(p);
             self.resident_count -= 1;
+            // The younger waves move up one place: renumber them and
+            // rebuild the SIMD's sitting masks.
+            let row = &mut self.sit_masks[simd * self.ncat..(simd + 1) * self.ncat];
+            row.fill(0);
+            for (i, &x) in list.iter().enumerate() {
+                let w = &mut self.waves[x as usize];
+                w.pos = i as u8;
+                if w.sitting && w.cat != NO_CAT {
+                    row[w.cat as usize] |= 1 << i;
+                }
+            }
         }
+        // Its slot (and maybe its group's LDS) is free: dispatch may fit now.
+        self.dispatch_blocked = false;
         let g = &mut self.groups[gid];
         g.alive -= 1;
         self.stats.cu_waves[g.cu as usize] += 1;

@@ -145,16 +145,26 @@ impl Level {
             return false;
         }
         let start = ((line % self.sets) * ways) as usize;
-        let set = start..start + ways as usize;
-        if let Some(w) = self.tags[set.clone()].iter().position(|&t| t == line) {
-            self.used[start + w] = tick;
-            return true;
+        let end = start + ways as usize;
+        // One pass: the way holding the line, else the least recently used
+        // (the first of the least). An empty way's `used` is 0, below every
+        // tick (ticks start at 1, one per request, so no two ways share
+        // one): it is taken before any filled way, as an explicit
+        // empty-first rule would.
+        let tags = &self.tags[start..end];
+        let used = &mut self.used[start..end];
+        let mut victim = 0;
+        for (w, (&t, &u)) in tags.iter().zip(used.iter()).enumerate() {
+            if t == line {
+                used[w] = tick;
+                return true;
+            }
+            if u < used[victim] {
+                victim = w;
+            }
         }
-        let victim = set
-            .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]))
-            .unwrap_or(start);
-        self.tags[victim] = line;
-        self.used[victim] = tick;
+        self.tags[start + victim] = line;
+        used[victim] = tick;
         false
     }
 

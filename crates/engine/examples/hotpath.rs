@@ -1,0 +1,65 @@
+//! The `simulate` bench's lighting shader, prepared once and run N times,
+//! for instruction-count profiling (`valgrind --tool=callgrind`), where
+//! criterion's own work would blur the picture.
+//!
+//! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3] [N]`
+//! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
+
+use shadersim_arch::ArchSpec;
+use shadersim_asm::{read_program_text, ReadOptions};
+use shadersim_engine::Simulation;
+use shadersim_trace::Hints;
+
+const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
+const LIGHTING_WAVE32: &str =
+    include_str!("../../../tests/fixtures/radv/gfx1100/lighting_wave32.txt");
+
+/// The bench's preparation: the pixel shader, 500 waves, its light loop run 4 times.
+fn prepare(text: &str, target: &str, model: &str) -> Simulation {
+    let opts = ReadOptions {
+        target: Some(target.parse().expect("target")),
+        ..Default::default()
+    };
+    let file = read_program_text("lighting.txt", text, &opts).expect("readable");
+    let program = file
+        .programs
+        .iter()
+        .find(|p| p.name.starts_with("Pixel"))
+        .expect("a pixel shader");
+    let cfg = shadersim_cfg::Cfg::build(program).expect("cfg");
+    let header = cfg.loops[0].header;
+    let line = program.instructions[cfg.blocks[header].start].pos.line;
+    let hints = Hints::parse(&format!(
+        "[dispatch]\nstage = \"pixel\"\nwaves = 500\n[[loop]]\nline = {line}\niterations = 4\n"
+    ))
+    .expect("hints");
+    Simulation::prepare(program, ArchSpec::builtin(model).expect("model"), &hints)
+        .expect("prepared")
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_else(|| "gcn".into());
+    let n: u32 = args.next().map_or(10, |s| s.parse().expect("a count"));
+    let sim = match which.as_str() {
+        "gcn" => prepare(LIGHTING, "gfx900", "gfx900"),
+        "gcn-flat" => prepare(LIGHTING, "gfx900", "gfx900")
+            .with_param("vmem_latency", 320.0)
+            .expect("flat"),
+        "rdna3" => prepare(LIGHTING_WAVE32, "gfx1100", "rdna3"),
+        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3)"),
+    };
+    // `dump`: print the last run's statistics in full (to compare builds).
+    let dump = args.next().is_some_and(|a| a == "dump");
+    let mut total = 0;
+    let mut clocks = 0;
+    for _ in 0..n {
+        let stats = sim.run().expect("runs");
+        total += sim.wave_instructions(&stats);
+        clocks = stats.clocks;
+        if dump {
+            println!("{stats:?}");
+        }
+    }
+    println!("{which}: {n} runs, {total} wave-instructions, {clocks} clocks per run");
+}
