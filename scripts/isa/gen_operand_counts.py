@@ -13,11 +13,22 @@ skipped), the script
   MODIFIERS after it (a buffer op with a VGPR address needs `offen`, a
   gfx10+ image op `dim:`); its length is the number of operands that form
   needs;
+* for a name that one-token-at-a-time growth cannot complete (a wrong
+  first guess, such as `v0` where an atomic's non-returning form wants
+  its `v[0:1]` address, is never undone), searches again breadth-first
+  (search(): up to BEAM lists per length, grown from GROW, also past
+  whole-line errors such as `instruction must use glc` or `missing dim
+  operand`, and tried with TAILS too: return modifiers, wider dmasks,
+  `::` and a second VOPD half); a modifier word a processor reads as a
+  register (gfx90a: `a16` is AGPR 16) is not tried on that processor;
 * then puts every token in place of each operand of that whole form: a kind
   is taken at that position when some token of it (any width) is not
   refused at its own column. (Incomplete lines are no use for this: llvm-mc
   refuses `v_add_f32 v0, s0` at the s0 although `v_add_f32 v0, s0, v1` is
-  fine.)
+  fine.) Where the form also takes a VGPR before its operands with a
+  return modifier (an atomic's returning form), the kinds of that longer
+  form are added position by position, so the positions shifted by the
+  destination are never judged narrower than llvm-mc.
 
 The table keeps, per mnemonic, the smallest count over every probe (so a
 reader never refuses a form that some generation accepts; a mnemonic some
@@ -62,6 +73,21 @@ TOKENS = [("v0", "v"), ("v[0:1]", "v"), ("v[0:3]", "v"), ("s0", "s"), ("s[0:1]",
           ("sendmsg(MSG_INTERRUPT)", None), ("0x10", "i")]
 MODIFIERS = ["offen", "idxen", "dim:SQ_RSRC_IMG_1D", "dmask:0x1", "dmask:0x1 dim:SQ_RSRC_IMG_1D",
              "a16", "a16 dim:SQ_RSRC_IMG_1D", "glc", "gds"]
+# The second pass (search): the tokens it grows lists from (the registers
+# of every width an image, atomic or matrix op wants, no specials), the
+# lists it keeps per length, and the modifiers it tries besides MODIFIERS
+# (return forms of atomics per generation, wider dmasks, gfx10+ image dims).
+GROW = ["v0", "v[0:1]", "v[0:3]", "s0", "s[0:1]", "s[0:3]", "s[0:7]", "0", "off", "null",
+        "vcc", "v[0:2]", "v[0:7]", "v[0:15]", "v[0:4]", "v[0:5]", "v[0:8]", "v[0:10]",
+        "v[0:11]", "a0", "a[0:1]", "a[0:3]", "a[0:7]", "a[0:15]", "s[0:15]", "s[0:2]"]
+BEAM = 16
+REFUSED = 100
+TAILS = ["sc0", "th:TH_ATOMIC_RETURN", "glc dmask:0x1", "dmask:0x3", "dmask:0xf",
+         "dmask:0x3 dim:SQ_RSRC_IMG_1D", "dmask:0xf dim:SQ_RSRC_IMG_1D",
+         "glc dmask:0x1 dim:SQ_RSRC_IMG_1D", "th:TH_ATOMIC_RETURN dmask:0x1 dim:SQ_RSRC_IMG_1D",
+         "dmask:0x1 dim:SQ_RSRC_IMG_1D r128", "dmask:0x1 a16 dim:SQ_RSRC_IMG_1D",
+         ":: v_dual_mov_b32 v1, v1"]
+RETURNS = ["glc", "sc0", "th:TH_ATOMIC_RETURN"]
 KIND_ORDER = "vasio"
 MAX_OPERANDS = 8
 LINE_RE = re.compile(r"^[^:]+:(\d+):(\d+): error: (.*)$")
@@ -107,6 +133,16 @@ def line_of(name, ops):
     return f"{name} {', '.join(ops)}".strip()
 
 
+def modifiers_on(llvm_mc, cpu, mods):
+    """The modifiers none of whose words is a register on this processor:
+    gfx90a reads `a16` as AGPR 16 (`flat_atomic_add v[0:1] a16` is its
+    `flat_atomic_add v[0:1], a16`), an operand, not the modifier."""
+    words = sorted({w for m in mods for w in m.split() if re.fullmatch(r"a\d+", w)})
+    regs = {w for w, e in zip(words, run(llvm_mc, cpu, [f"v_accvgpr_write_b32 {w}, v0" for w in words]))
+            if e is None}
+    return [m for m in mods if not regs & set(m.split())]
+
+
 def probe(llvm_mc, cpu, names):
     """For each name it can complete: (operand list of its shortest whole
     form, the modifier that form needs or '')."""
@@ -120,7 +156,7 @@ def probe(llvm_mc, cpu, names):
         # modifier after it? Operands need no commas between them, so a
         # bare-word modifier (offen) could be read as a symbol operand:
         # one only counts when a made-up word there is refused.
-        tails = [""] + MODIFIERS + ["zzq"]
+        tails = [""] + modifiers_on(llvm_mc, cpu, MODIFIERS) + ["zzq"]
         lines = [line_of(n, prefix[n]) + (f" {m}" if m else "") for n in active for m in tails]
         errs = run_at(llvm_mc, cpu, lines)
         still = []
@@ -148,7 +184,62 @@ def probe(llvm_mc, cpu, names):
                 prefix[n].append(chosen[n])
             else:
                 done[n] = None
-    return {n: f for n, f in done.items() if f is not None}
+    failed = [n for n, f in done.items() if f is None] + [n for n in prefix if n not in done]
+    found = {n: f for n, f in done.items() if f is not None}
+    found.update(search(llvm_mc, cpu, failed))
+    return found
+
+
+def search(llvm_mc, cpu, names):
+    """The second pass, for the names the first could not complete: a
+    breadth-first search over operand lists, BEAM of them per name and
+    length, cheapest first (a list costs the sum of its tokens' places in
+    GROW). A token may extend a list when llvm-mc refuses the longer line
+    only for too few operands or as a whole (at column 1: `instruction
+    must use glc`, `missing dim operand`, `invalid atomic image dmask`),
+    not at an operand. The first length at which some list is accepted,
+    bare or with a modifier of MODIFIERS + TAILS, is that name's form, so
+    its count is the smallest this search reaches."""
+    tails = [""] + modifiers_on(llvm_mc, cpu, MODIFIERS + TAILS) + ["zzq"]
+    grow = [t for t in GROW]
+    frontier = {n: [((), 0)] for n in names}
+    found = {}
+    for _ in range(MAX_OPERANDS + 1):
+        if not frontier:
+            break
+        lines = [line_of(n, list(ops)) + (f" {m}" if m else "")
+                 for n, lists in frontier.items() for ops, _ in lists for m in tails]
+        errs = iter(run_at(llvm_mc, cpu, lines))
+        for n, lists in frontier.items():
+            for ops, _ in lists:
+                mine = dict(zip(tails, [next(errs) for _ in tails]))
+                ok = [m for m in tails[:-1] if mine[m] is None and (m == "" or mine["zzq"] is not None)]
+                if ok and n not in found:
+                    found[n] = (list(ops), ok[0])
+        frontier = {n: l for n, l in frontier.items() if n not in found}
+        lines, owners = [], []
+        for n, lists in frontier.items():
+            for ops, cost in lists:
+                if len(ops) >= MAX_OPERANDS:
+                    continue
+                for r, t in enumerate(grow):
+                    lines.append(line_of(n, list(ops) + [t]))
+                    owners.append((n, ops + (t,), cost + r))
+        nxt, refused = collections.defaultdict(list), collections.defaultdict(list)
+        for (n, ops, cost), err in zip(owners, run_at(llvm_mc, cpu, lines)):
+            if err is None:
+                nxt[n].append((ops, cost - REFUSED))  # whole already: keep it
+            elif "too few operands" in err[1] or err[0] == 1:
+                nxt[n].append((ops, cost))
+            else:
+                refused[n].append((ops, cost + REFUSED))
+        # llvm-mc sometimes refuses a list one short at its last operand
+        # rather than for too few (`v_add_f64 v[0:1], v[0:1]` at the second
+        # v[0:1], while `v[0:1], v0` is too few and leads nowhere): the
+        # beam also grows from those, after the others.
+        frontier = {n: sorted(nxt[n] + refused[n], key=lambda x: x[1])[:BEAM]
+                    for n in set(nxt) | set(refused)}
+    return found
 
 
 def kinds_of(llvm_mc, cpu, forms):
@@ -158,7 +249,8 @@ def kinds_of(llvm_mc, cpu, forms):
     buffer op's `off` address wants no `offen`)."""
     lines, owners = [], []
     for n, (ops, mod) in forms.items():
-        tails = [mod] + ([m for m in [""] + MODIFIERS if m != mod] if mod else [])
+        others = [""] + modifiers_on(llvm_mc, cpu, MODIFIERS)
+        tails = [mod] + ([m for m in others if m != mod] if mod else [])
         for i in range(len(ops)):
             for t, k in TOKENS:
                 if k is None:
@@ -191,6 +283,23 @@ def probe_cpu(job):
     has = [n for n, e in zip(names, run(llvm_mc, cpu, names)) if e is None or e not in LACKS]
     forms = probe(llvm_mc, cpu, has)
     kinds = kinds_of(llvm_mc, cpu, forms)
+    # An atomic's returning form puts a VGPR destination before the
+    # operands of the shortest one (`global_atomic_add v[0:1], v2, off`,
+    # `global_atomic_add v0, v[0:1], v2, off glc`), so each position also
+    # takes what that longer form takes there.
+    longer = {}
+    lines, owners = [], []
+    for n, (ops, mod) in forms.items():
+        for r in RETURNS:
+            lines.append(line_of(n, ["v0"] + ops) + f" {r}" + (f" {mod}" if mod else ""))
+            owners.append((n, r))
+    for (n, r), err in zip(owners, run_at(llvm_mc, cpu, lines)):
+        if err is None and n not in longer:
+            ops, mod = forms[n]
+            longer[n] = (["v0"] + ops, f"{r} {mod}".strip())
+    for n, more in kinds_of(llvm_mc, cpu, longer).items():
+        for i in range(len(kinds[n])):
+            kinds[n][i] |= more[i]
     return {n: (forms[n][0] if n in forms else None, kinds.get(n, [])) for n in has}
 
 

@@ -93,6 +93,54 @@ fn too_few_operands_are_an_error_at_the_instruction() {
 }
 
 #[test]
+fn image_and_atomic_shapes_are_checked() {
+    // Image ops and flat/global atomics have shapes since the generator's
+    // second (breadth-first) search. llvm-mc-22 -mcpu=gfx900 refuses each
+    // line below: the image load without its resource "too few operands
+    // for instruction", the others "invalid operand for instruction" at
+    // the same column.
+    let e = read(
+        Some("gfx900"),
+        "s_nop 0
+    image_load v[0:3], v0
+s_endpgm
+",
+    )
+    .unwrap_err();
+    assert_eq!(at(&e), (2, 5), "{e}");
+    assert!(e.message.contains("`image_load` takes at least 3"), "{e}");
+    for (line, column, text) in [
+        (
+            "global_atomic_add s[0:1], v2, off",
+            19,
+            "`global_atomic_add` never takes an SGPR as operand 1",
+        ),
+        (
+            "flat_atomic_add s[0:1], v2",
+            17,
+            "`flat_atomic_add` never takes an SGPR as operand 1",
+        ),
+        (
+            "image_sample v0, s0, s[0:7], s[0:3] dmask:0x1",
+            18,
+            "`image_sample` never takes an SGPR as operand 2",
+        ),
+    ] {
+        let e = read(Some("gfx900"), &format!("{line}\ns_endpgm\n")).unwrap_err();
+        assert_eq!(at(&e), (1, column), "{line}: {e}");
+        assert!(e.message.contains(text), "{line}: {e}");
+    }
+    // The whole forms read, the returning atomic too (its data VGPR sits
+    // where the non-returning form's `off` goes); llvm-mc-22 accepts them.
+    read(
+        Some("gfx900"),
+        "image_load v[0:3], v0, s[0:7] dmask:0xf\nimage_sample v0, v1, s[0:7], s[0:3] dmask:0x1\n\
+         global_atomic_add v1, v[2:3], v4, off glc\nflat_atomic_add v[0:1], v2\ns_endpgm\n",
+    )
+    .unwrap();
+}
+
+#[test]
 fn an_unknown_valu_operand_is_an_error_at_the_operand() {
     // llvm-mc-22 accepts `banana` silently as an external symbol (a 32-bit
     // literal the linker fills); no compiler prints a VALU source so, and
