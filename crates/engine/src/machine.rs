@@ -917,9 +917,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let mut blocked = 0u64;
         let mut pos = 0;
         while pos < len {
-            pos += ((!blocked) >> pos).trailing_zeros() as usize;
-            if pos >= len {
-                break;
+            // Most turns take no category a sitting wave waits on (a scan
+            // over sleeping waves): test for that before jumping.
+            if blocked != 0 {
+                pos += ((!blocked) >> pos).trailing_zeros() as usize;
+                if pos >= len {
+                    break;
+                }
             }
             let wid = self.resident[simd as usize][pos] as usize;
             let (ready_at, opi, sitting, wcat) = {
