@@ -6,20 +6,11 @@
 //! banks of 4 bytes checked per 32 lanes, 4 clocks per conflict-free op).
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{SimStats, Simulation};
 use shadersim_trace::Hints;
 
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
+mod common;
+use common::program;
 
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
     let mut arch = ArchSpec::builtin("gcn").unwrap();

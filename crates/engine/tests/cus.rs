@@ -4,20 +4,11 @@
 //! follow from the GCN model's rules (seed 004), derived in comments.
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{SimStats, Simulation};
 use shadersim_trace::Hints;
 
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
+mod common;
+use common::program;
 
 fn sim(text: &str, hints: &str) -> Simulation {
     Simulation::prepare(

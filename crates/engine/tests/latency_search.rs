@@ -3,21 +3,12 @@
 //! runs give, and its answer does not depend on the thread count.
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::latency::{search, Probe, Threshold, SEARCH_LIMIT};
 use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
+mod common;
+use common::program;
 
 /// GCN in flat-latency mode (every VMEM op `vmem_latency`, as in
 /// rules.rs) with `vmem_latency` = `latency`.

@@ -3,20 +3,11 @@
 //! rules and parameters (crates/arch/data/gcn.toml), not copied from a run.
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{Limiter, Occupancy, SimError, Simulation};
 use shadersim_trace::Hints;
 
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
+mod common;
+use common::program;
 
 /// GCN with `sets` applied, in flat-latency mode: gcn-model.md's rules are
 /// the seed's model (every VMEM op `vmem_latency`, every scalar load
