@@ -7,26 +7,10 @@
 //! navi10 dump as gfx1030), and the warning saying so is right.
 
 use shadersim_asm::{read_program_text, ReadOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-/// (path, target) of every `[[fixture]]` / `[[listing]]` of a manifest.
-fn labelled(manifest: &Path) -> Vec<(PathBuf, String)> {
-    let text = std::fs::read_to_string(manifest).unwrap();
-    let dir = manifest.parent().unwrap();
-    let value = |l: &str| l.split('"').nth(1).unwrap().to_string();
-    let mut out = Vec::new();
-    let mut path = None;
-    for line in text.lines() {
-        if line.starts_with("path = ") {
-            path = Some(dir.join(value(line)));
-        } else if line.starts_with("target = ") {
-            if let Some(p) = path.take() {
-                out.push((p, value(line)));
-            }
-        }
-    }
-    out
-}
+mod common;
+use common::labelled;
 
 /// Warnings of the checks this test guards.
 const CHECK_WARNINGS: [&str; 2] = ["does not exist on", "never takes"];

@@ -1,13 +1,14 @@
 //! Every layout and option must find exactly the brute-force closest hit.
 
 use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
-use shadersim_rt::math::{Affine3x4, Vec3};
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::ray::{Hit, Ray};
 use shadersim_rt::rays::{random_rays, Camera};
 use shadersim_rt::reference::closest_hit;
 use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
+
+mod common;
 
 fn configs() -> Vec<LayoutConfig> {
     let mut v = Vec::new();
@@ -101,23 +102,7 @@ fn thin_rotated_parts_every_layout_and_option() {
 
 #[test]
 fn instanced_scene_every_layout() {
-    let mut s = Scene {
-        names: vec!["sphere".into(), "rods".into()],
-        meshes: vec![
-            procedural::bumpy_sphere(8, 16),
-            procedural::thin_rotated_parts(4, 9, 5),
-        ],
-        instances: Vec::new(),
-    };
-    for i in 0..7 {
-        let xf = Affine3x4::from_rotation_scale_translation(
-            Vec3::new(0.3, 1.0, 0.1 * i as f32),
-            17.0 * i as f32,
-            0.5 + 0.25 * (i % 3) as f32,
-            Vec3::new(3.0 * (i % 3) as f32, 2.0 * (i / 3) as f32, (i % 2) as f32),
-        );
-        s.add_instance(i % 2, xf).unwrap();
-    }
+    let s = common::instanced_scene();
     check(&s, &rays_for(&s, 200), true, false);
 }
 

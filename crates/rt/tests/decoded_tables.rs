@@ -7,13 +7,14 @@
 use shadersim_rt::encode::box8::DecodedBox8Table;
 use shadersim_rt::encode::decoded::DecodedNodes;
 use shadersim_rt::encode::{encode_scene, Arch, BvhKind, EncodedBvh, LayoutConfig};
-use shadersim_rt::math::{Affine3x4, Vec3};
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::ray::Ray;
 use shadersim_rt::rays::{diffuse_rays, random_rays, Camera};
 use shadersim_rt::reference::closest_hit;
 use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
+
+mod common;
 
 fn configs() -> Vec<LayoutConfig> {
     let mut v = vec![
@@ -107,22 +108,6 @@ fn tables_match_decoding_memory_on_one_level_scenes() {
 
 #[test]
 fn tables_match_decoding_memory_on_an_instanced_scene() {
-    let mut s = Scene {
-        names: vec!["sphere".into(), "rods".into()],
-        meshes: vec![
-            procedural::bumpy_sphere(8, 16),
-            procedural::thin_rotated_parts(4, 9, 5),
-        ],
-        instances: Vec::new(),
-    };
-    for i in 0..7 {
-        let xf = Affine3x4::from_rotation_scale_translation(
-            Vec3::new(0.3, 1.0, 0.1 * i as f32),
-            17.0 * i as f32,
-            0.5 + 0.25 * (i % 3) as f32,
-            Vec3::new(3.0 * (i % 3) as f32, 2.0 * (i / 3) as f32, (i % 2) as f32),
-        );
-        s.add_instance(i % 2, xf).unwrap();
-    }
+    let s = common::instanced_scene();
     check(&s, &rays_for(&s, 1500, 0x7AB1E));
 }

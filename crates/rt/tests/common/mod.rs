@@ -1,0 +1,29 @@
+//! What several of this crate's test files share.
+
+use shadersim_rt::math::{Affine3x4, Vec3};
+use shadersim_rt::mesh::procedural;
+use shadersim_rt::scene::Scene;
+
+/// Two meshes (a bumpy sphere and thin rotated rods) in seven instances,
+/// rotated, scaled and moved: a two-level scene with overlapping
+/// instances.
+pub fn instanced_scene() -> Scene {
+    let mut s = Scene {
+        names: vec!["sphere".into(), "rods".into()],
+        meshes: vec![
+            procedural::bumpy_sphere(8, 16),
+            procedural::thin_rotated_parts(4, 9, 5),
+        ],
+        instances: Vec::new(),
+    };
+    for i in 0..7 {
+        let xf = Affine3x4::from_rotation_scale_translation(
+            Vec3::new(0.3, 1.0, 0.1 * i as f32),
+            17.0 * i as f32,
+            0.5 + 0.25 * (i % 3) as f32,
+            Vec3::new(3.0 * (i % 3) as f32, 2.0 * (i / 3) as f32, (i % 2) as f32),
+        );
+        s.add_instance(i % 2, xf).unwrap();
+    }
+    s
+}
