@@ -2,7 +2,7 @@
 //! for instruction-count profiling (`valgrind --tool=callgrind`), where
 //! criterion's own work would blur the picture.
 //!
-//! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3] [N]`
+//! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3|rdna4-bvh8] [N]`
 //! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
 
 use shadersim_arch::ArchSpec;
@@ -13,6 +13,8 @@ use shadersim_trace::Hints;
 const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
 const LIGHTING_WAVE32: &str =
     include_str!("../../../tests/fixtures/radv/gfx1100/lighting_wave32.txt");
+const TRAVERSE_BVH8: &str = include_str!("../../../examples/rt/traverse_bvh8_gfx1200.s");
+const BUNNY_BVH8: &str = include_str!("../../../examples/rt/bunny_bvh8.toml");
 
 /// The bench's preparation: the pixel shader, 500 waves, its light loop run 4 times.
 fn prepare(text: &str, target: &str, model: &str) -> Simulation {
@@ -37,6 +39,24 @@ fn prepare(text: &str, target: &str, model: &str) -> Simulation {
         .expect("prepared")
 }
 
+/// The bench's RDNA 4 traversal: the BVH8 kernel with the bunny's per-wave
+/// step counts.
+fn prepare_traversal() -> Simulation {
+    let opts = ReadOptions {
+        target: Some("gfx1200".parse().expect("target")),
+        ..Default::default()
+    };
+    let file =
+        read_program_text("traverse_bvh8_gfx1200.s", TRAVERSE_BVH8, &opts).expect("readable");
+    let hints = Hints::parse(BUNNY_BVH8).expect("hints");
+    Simulation::prepare(
+        &file.programs[0],
+        ArchSpec::builtin("rdna4").expect("model"),
+        &hints,
+    )
+    .expect("prepared")
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "gcn".into());
@@ -47,7 +67,8 @@ fn main() {
             .with_param("vmem_latency", 320.0)
             .expect("flat"),
         "rdna3" => prepare(LIGHTING_WAVE32, "gfx1100", "rdna3"),
-        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3)"),
+        "rdna4-bvh8" => prepare_traversal(),
+        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna4-bvh8)"),
     };
     // `dump`: print the last run's statistics in full (to compare builds).
     let dump = args.next().is_some_and(|a| a == "dump");

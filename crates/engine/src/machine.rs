@@ -917,25 +917,38 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let mut blocked = 0u64;
         let mut pos = 0;
         while pos < len {
-            // Most turns take no category a sitting wave waits on (a scan
-            // over sleeping waves): test for that before jumping.
-            if blocked != 0 {
-                pos += ((!blocked) >> pos).trailing_zeros() as usize;
-                if pos >= len {
-                    break;
+            // Pass over the waves that are asleep, or already sitting on a
+            // unit op whose category an older wave took this turn: nothing
+            // to do or record. A tight loop over shared borrows (most
+            // visits, on a kernel whose waves mostly sleep on memory); a
+            // position in `blocked` needs no look at its wave.
+            {
+                let list = &self.resident[simd as usize];
+                let waves = &self.waves;
+                while pos < len {
+                    let run = blocked >> pos;
+                    if run & 1 != 0 {
+                        // A run of blocked positions: jump over it.
+                        pos += (!run).trailing_zeros() as usize;
+                        continue;
+                    }
+                    let w = &waves[list[pos] as usize];
+                    if w.ready_at <= now
+                        && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
+                    {
+                        break;
+                    }
+                    pos += 1;
                 }
             }
-            let wid = self.resident[simd as usize][pos] as usize;
-            let (ready_at, opi, sitting, wcat) = {
-                let w = &self.waves[wid];
-                (w.ready_at, w.opi as usize, w.sitting, w.cat)
-            };
-            // Asleep, or already sitting on a unit op whose category an
-            // older wave took this turn: nothing to do or record.
-            if ready_at > now || (sitting && wcat != NO_CAT && used & (1 << wcat) != 0) {
-                pos += 1;
-                continue;
+            if pos >= len {
+                break;
             }
+            let wid = self.resident[simd as usize][pos] as usize;
+            let (opi, sitting, wcat) = {
+                let w = &self.waves[wid];
+                (w.opi as usize, w.sitting, w.cat)
+            };
             // A wave with an issue category is on a unit op.
             let kind = if wcat != NO_CAT {
                 OpKind::Unit
