@@ -99,6 +99,54 @@ pub fn read_program_text(
             }
         },
     };
+    let (file, gap_mnemonics) = read_as(
+        file_name,
+        text,
+        target.clone(),
+        target_named,
+        warnings.clone(),
+    )?;
+    // A guessed processor that lacks some of the file's mnemonics stands
+    // for the wrong member of its generation (a navi10 dump read as
+    // gfx1030): read it again as the first one that has them all, which
+    // also picks that processor's model.
+    if let (false, Some(guessed)) = (target_named, &target) {
+        if !gap_mnemonics.is_empty() {
+            if let Some(better) =
+                shadersim_isa::shape::processor_having_all(&gap_mnemonics, &guessed.name)
+                    .and_then(|p| p.parse::<Target>().ok())
+            {
+                let mut warnings = warnings;
+                if let Some(w) = warnings.last_mut() {
+                    if let Some(rest) = w.message.strip_prefix(&format!(
+                        "the file does not name its GPU; reading it as {guessed}: "
+                    )) {
+                        let why = rest.trim_end_matches(" (choose with --arch)");
+                        w.message = format!(
+                            "the file does not name its GPU; reading it as {better}: {why}, and it uses `{}`, which {guessed} lacks (choose with --arch)",
+                            gap_mnemonics[0]
+                        );
+                    }
+                }
+                return read_as(file_name, text, Some(better), false, warnings).map(|(f, _)| f);
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// Read `text` as `target` (`target_named`: the file or the user named it,
+/// so a processor gap is an error, not a warning). Also returns the table
+/// mnemonics a guessed processor lacks.
+fn read_as(
+    file_name: &str,
+    text: &str,
+    target: Option<Target>,
+    target_named: bool,
+    warnings: Vec<Warning>,
+) -> Result<(ProgramFile, Vec<String>), AsmError> {
+    let dialect = detect_dialect(text);
+    let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let gen = target.as_ref().map(|t| t.gen).unwrap_or(GfxGen::Gfx9);
     let mut reader = LineReader {
         file: file_name,
@@ -107,6 +155,7 @@ pub fn read_program_text(
         target,
         target_named,
         processor_gap_warned: false,
+        gap_mnemonics: Vec::new(),
         table: InstrTable::builtin(),
         programs: Vec::new(),
         current: None,
@@ -133,7 +182,8 @@ pub fn read_program_text(
     for (i, line) in text.lines().enumerate() {
         reader.line(i as u32 + 1, line)?;
     }
-    reader.finish()
+    let gaps = std::mem::take(&mut reader.gap_mnemonics);
+    Ok((reader.finish()?, gaps))
 }
 
 /// Guess the dialect from the text's shape.
@@ -644,6 +694,8 @@ struct LineReader<'a> {
     target_named: bool,
     /// A guessed processor's gap was warned about (once per file).
     processor_gap_warned: bool,
+    /// The table mnemonics the guessed processor lacks (first use order).
+    gap_mnemonics: Vec<String>,
     table: &'static InstrTable,
     programs: Vec<Program>,
     current: Option<Program>,
@@ -1472,6 +1524,10 @@ impl LineReader<'_> {
                 );
                 if self.target_named {
                     return Err(self.error(n, col, message));
+                }
+                let base = half.base_mnemonic().to_string();
+                if !self.gap_mnemonics.contains(&base) {
+                    self.gap_mnemonics.push(base);
                 }
                 // A guessed processor stands for its whole generation: one
                 // warning says the guess may be the wrong one of it, more

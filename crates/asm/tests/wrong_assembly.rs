@@ -175,14 +175,23 @@ fn an_instruction_the_named_processor_lacks_is_an_error() {
 }
 
 #[test]
-fn an_instruction_a_guessed_processor_lacks_is_a_warning() {
-    // Unnamed gfx9 code is read as gfx900; the dot op says the guess may
-    // be wrong (gfx906 has it), so the reader warns and reads on.
+fn an_instruction_a_guessed_processor_lacks_moves_the_guess() {
+    // Unnamed gfx9 code is guessed as gfx900; gfx900 lacks the dot op
+    // (gfx906 has it), so the file is read as gfx906 instead, and the
+    // guess's warning says why.
     let f = read(None, "v_dot2_f32_f16 v0, v1, v2, v3\ns_endpgm\n").unwrap();
+    assert_eq!(f.programs[0].target.as_ref().unwrap().name, "gfx906");
     assert!(
+        f.warnings.iter().any(|w| w.message.contains(
+            "reading it as gfx906: every mnemonic in it is printed for gfx9-12 alike; gfx9 chosen, and it uses `v_dot2_f32_f16`, which gfx900 lacks"
+        )),
+        "{:?}",
         f.warnings
+    );
+    assert!(
+        !f.warnings
             .iter()
-            .any(|w| w.message.contains("does not exist on gfx900")),
+            .any(|w| w.message.contains("does not exist")),
         "{:?}",
         f.warnings
     );

@@ -216,9 +216,35 @@ pub fn processor_lacks(mnemonic: &str, processor: &str) -> Option<&'static str> 
     generation.iter().find(|p| !lacking.contains(p)).copied()
 }
 
+/// The first probed processor of `processor`'s generation (in the table's
+/// order) that has every one of `mnemonics`, when `processor` lacks some:
+/// what a listing that does not name its GPU was more likely made for (a
+/// navi10 dump using `v_mac_f32`, which gfx1030 lacks, is gfx1010's).
+pub fn processor_having_all(mnemonics: &[String], processor: &str) -> Option<&'static str> {
+    let gaps = gaps();
+    let generation = gaps.processors.iter().find(|g| g.contains(&processor))?;
+    generation.iter().copied().find(|p| {
+        mnemonics
+            .iter()
+            .all(|m| gaps.lacks.get(m.as_str()).is_none_or(|l| !l.contains(p)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_guess_moves_to_a_processor_that_has_every_mnemonic() {
+        // gfx1030 lacks the gfx10.1 `v_mac_f32`; gfx1010 has it.
+        let mac = vec!["v_mac_f32".to_string()];
+        assert_eq!(processor_having_all(&mac, "gfx1030"), Some("gfx1010"));
+        // gfx900 lacks the dot ops; a later gfx9 processor has them.
+        let dot = vec!["v_dot2_f32_f16".to_string()];
+        let p = processor_having_all(&dot, "gfx900").unwrap();
+        assert!(processor_lacks("v_dot2_f32_f16", p).is_none());
+        assert_eq!(processor_having_all(&mac, "not_probed"), None);
+    }
 
     #[test]
     fn counts_of_common_instructions() {
