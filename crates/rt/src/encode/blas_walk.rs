@@ -4,6 +4,7 @@
 
 use super::box4::BoxNode4;
 use super::box8::BoxNode8;
+use super::memory::BvhMemory;
 use super::obb::{self, NO_OBB};
 use super::pointer::*;
 use super::primitive;
@@ -38,31 +39,14 @@ pub fn decode_blas(e: &EncodedBvh, s: &StructureRef, mesh: &Mesh) -> (Vec<Decode
             let addr = s.base + ptr31_offset(ptr) as u64;
             if is_triangle31(ptr) {
                 // Follow the range from this pair to its stop bit.
-                let (mut node_addr, mut pair) = (addr, pair_index(ptr));
-                loop {
-                    let w: [u32; 32] = mem.block(node_addr);
-                    let h = primitive::PrimitiveHeader::read(&w);
-                    let d = h.pair_desc(&w, pair);
-                    for t in 0..2 {
-                        if let Some(i) = primitive::triangle_indices(d, t) {
-                            let v = [h.vertex(&w, i[0]), h.vertex(&w, i[1]), h.vertex(&w, i[2])];
-                            if let Some((b, obb)) = parent_box {
-                                if !contains(&b, obb, &v) {
-                                    violations += 1;
-                                }
-                            }
-                            out.push((h.primitive_id(&w, 2 * pair + t), v));
+                for_each_triangle8(mem, addr, pair_index(ptr), |id, v| {
+                    if let Some((b, obb)) = parent_box {
+                        if !contains(&b, obb, &v) {
+                            violations += 1;
                         }
                     }
-                    match h.navigation(d, pair) {
-                        primitive::END_OF_RANGE => break,
-                        primitive::END_OF_NODE => {
-                            node_addr += 128;
-                            pair = 0;
-                        }
-                        _ => pair += 1,
-                    }
-                }
+                    out.push((id, v));
+                });
                 continue;
             }
             let n = BoxNode8::read(mem, addr);
@@ -127,31 +111,39 @@ fn collect_points8(e: &EncodedBvh, s: &StructureRef, ptr: u32, out: &mut Vec<Vec
     let mem = &e.memory;
     let addr = s.base + ptr31_offset(ptr) as u64;
     if is_triangle31(ptr) {
-        let (mut node_addr, mut pair) = (addr, pair_index(ptr));
-        loop {
-            let w: [u32; 32] = mem.block(node_addr);
-            let h = primitive::PrimitiveHeader::read(&w);
-            let d = h.pair_desc(&w, pair);
-            for t in 0..2 {
-                if let Some(i) = primitive::triangle_indices(d, t) {
-                    out.extend([h.vertex(&w, i[0]), h.vertex(&w, i[1]), h.vertex(&w, i[2])]);
-                }
-            }
-            match h.navigation(d, pair) {
-                primitive::END_OF_RANGE => break,
-                primitive::END_OF_NODE => {
-                    node_addr += 128;
-                    pair = 0;
-                }
-                _ => pair += 1,
-            }
-        }
+        for_each_triangle8(mem, addr, pair_index(ptr), |_, v| out.extend(v));
         return;
     }
     let n = BoxNode8::read(mem, addr);
     for (cptr, _) in n.decode_children() {
         if cptr != INVALID_NODE {
             collect_points8(e, s, cptr, out);
+        }
+    }
+}
+
+/// Every triangle of a BVH8 compressed-primitive range, from pair `pair`
+/// of the node at `addr` to the range's stop bit (across nodes): its
+/// primitive index and corners.
+fn for_each_triangle8(mem: &BvhMemory, addr: u64, pair: u32, mut f: impl FnMut(u32, [Vec3; 3])) {
+    let (mut node_addr, mut pair) = (addr, pair);
+    loop {
+        let w: [u32; 32] = mem.block(node_addr);
+        let h = primitive::PrimitiveHeader::read(&w);
+        let d = h.pair_desc(&w, pair);
+        for t in 0..2 {
+            if let Some(i) = primitive::triangle_indices(d, t) {
+                let v = [h.vertex(&w, i[0]), h.vertex(&w, i[1]), h.vertex(&w, i[2])];
+                f(h.primitive_id(&w, 2 * pair + t), v);
+            }
+        }
+        match h.navigation(d, pair) {
+            primitive::END_OF_RANGE => break,
+            primitive::END_OF_NODE => {
+                node_addr += 128;
+                pair = 0;
+            }
+            _ => pair += 1,
         }
     }
 }

@@ -70,7 +70,16 @@ pub(super) fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bo
     if at_most_one_real_first(ptr) {
         return;
     }
-    // The narrow sort adds the half as the lowest extended-key bit.
+    let mut k = order_keys8(ext, key, wide);
+    for &(a, b) in &NET8 {
+        exchange(&mut k, ptr, a, b);
+    }
+}
+
+/// The 8 results' order keys for [`sort8`]'s network: the narrow sort adds
+/// the half as the lowest extended-key bit.
+#[inline(always)]
+fn order_keys8(ext: &[u32; 8], key: &[f32; 8], wide: bool) -> [u64; 8] {
     let mut k = [0u64; 8];
     for i in 0..8 {
         let e = if wide {
@@ -80,9 +89,7 @@ pub(super) fn sort8(ext: &[u32; 8], key: &[f32; 8], ptr: &mut [u32; 8], wide: bo
         };
         k[i] = order_key(e, key[i]);
     }
-    for &(a, b) in &NET8 {
-        exchange(&mut k, ptr, a, b);
-    }
+    k
 }
 
 /// Sort the 4 results at `at..at + 4` with the 4-input network, pointers
@@ -170,15 +177,7 @@ mod tests {
             }
             for wide in [false, true] {
                 let mut want = ptr;
-                let mut k = [0u64; 8];
-                for i in 0..8 {
-                    let e = if wide {
-                        ext[i]
-                    } else {
-                        (ext[i] << 1) | (i >= 4) as u32
-                    };
-                    k[i] = order_key(e, key[i]);
-                }
+                let mut k = order_keys8(&ext, &key, wide);
                 for &(a, b) in &NET8 {
                     exchange(&mut k, &mut want, a, b);
                 }
