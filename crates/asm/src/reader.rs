@@ -80,59 +80,67 @@ pub fn read_program_text(
 ) -> Result<ProgramFile, AsmError> {
     let dialect = detect_dialect(text);
     let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
-    let mut warnings = Vec::new();
-    let mut target_named = true;
-    let target = match &options.target {
-        Some(t) => Some(t.clone()),
-        None => match declared_target(text).or_else(|| options.default_target.clone()) {
-            Some(t) => Some(t),
-            None => {
-                target_named = false;
-                let guess = guess_target(text, dialect, aco_bare);
-                if let Some((t, line, why)) = &guess {
-                    warnings.push(Warning {
-                        pos: Some(SourcePos { line: *line, column: 1 }),
-                        message: format!("the file does not name its GPU; reading it as {t}: {why} (choose with --arch)"),
-                    });
-                }
-                guess.map(|(t, _, _)| t)
-            }
-        },
+    let named = options
+        .target
+        .clone()
+        .or_else(|| declared_target(text))
+        .or_else(|| options.default_target.clone());
+    if let Some(t) = named {
+        return read_as(
+            file_name,
+            text,
+            dialect,
+            aco_bare,
+            Some(t),
+            true,
+            Vec::new(),
+        )
+        .map(|(f, _)| f);
+    }
+    let Some((guessed, line, why)) = guess_target(text, dialect, aco_bare) else {
+        return read_as(file_name, text, dialect, aco_bare, None, false, Vec::new())
+            .map(|(f, _)| f);
+    };
+    let guess_warning = |t: &Target, why: &str| Warning {
+        pos: Some(SourcePos { line, column: 1 }),
+        message: format!(
+            "the file does not name its GPU; reading it as {t}: {why} (choose with --arch)"
+        ),
     };
     let (file, gap_mnemonics) = read_as(
         file_name,
         text,
-        target.clone(),
-        target_named,
-        warnings.clone(),
+        dialect,
+        aco_bare,
+        Some(guessed.clone()),
+        false,
+        vec![guess_warning(&guessed, &why)],
     )?;
     // A guessed processor that lacks some of the file's mnemonics stands
     // for the wrong member of its generation (a navi10 dump read as
     // gfx1030): read it again as the first one that has them all, which
     // also picks that processor's model.
-    if let (false, Some(guessed)) = (target_named, &target) {
-        if !gap_mnemonics.is_empty() {
-            if let Some(better) =
-                shadersim_isa::shape::processor_having_all(&gap_mnemonics, &guessed.name)
-                    .and_then(|p| p.parse::<Target>().ok())
-            {
-                let mut warnings = warnings;
-                if let Some(w) = warnings.last_mut() {
-                    if let Some(rest) = w.message.strip_prefix(&format!(
-                        "the file does not name its GPU; reading it as {guessed}: "
-                    )) {
-                        let why = rest.trim_end_matches(" (choose with --arch)");
-                        w.message = format!(
-                            "the file does not name its GPU; reading it as {better}: {why}, and it uses `{}`, which {guessed} lacks (choose with --arch)",
-                            gap_mnemonics[0]
-                        );
-                    }
-                }
-                return read_as(file_name, text, Some(better), false, warnings).map(|(f, _)| f);
-            }
+    let better = gap_mnemonics.first().and_then(|first| {
+        let p = shadersim_isa::shape::processor_having_all(&gap_mnemonics, &guessed.name)?;
+        Some((p.parse::<Target>().ok()?, first))
+    });
+    match better {
+        Some((better, first)) => {
+            let why = format!("{why}, and it uses `{first}`, which {guessed} lacks");
+            let warning = guess_warning(&better, &why);
+            read_as(
+                file_name,
+                text,
+                dialect,
+                aco_bare,
+                Some(better),
+                false,
+                vec![warning],
+            )
+            .map(|(f, _)| f)
         }
+        None => Ok(file),
     }
-    Ok(file)
 }
 
 /// Read `text` as `target` (`target_named`: the file or the user named it,
@@ -141,12 +149,12 @@ pub fn read_program_text(
 fn read_as(
     file_name: &str,
     text: &str,
+    dialect: Dialect,
+    aco_bare: bool,
     target: Option<Target>,
     target_named: bool,
     warnings: Vec<Warning>,
 ) -> Result<(ProgramFile, Vec<String>), AsmError> {
-    let dialect = detect_dialect(text);
-    let aco_bare = dialect == Dialect::Aco && !has_disasm_header(text);
     let gen = target.as_ref().map(|t| t.gen).unwrap_or(GfxGen::Gfx9);
     let mut reader = LineReader {
         file: file_name,

@@ -184,6 +184,16 @@ struct Wave {
     reserve_blocks: u32,
 }
 
+impl Wave {
+    /// Move on to the next op of the trace, keeping `opi` and `cat` with it.
+    #[inline(always)]
+    fn advance(&mut self, trace: &[u32], issue_cat: &[u8]) {
+        self.pc += 1;
+        self.opi = trace[self.pc as usize];
+        self.cat = issue_cat[self.opi as usize];
+    }
+}
+
 /// One SIMD's VGPR blocks in dynamic VGPR mode (rdna-model.md 6).
 #[derive(Debug, Clone)]
 struct VgprPool {
@@ -1232,9 +1242,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        w.pc += 1;
-        w.opi = self.trace[w.pc as usize];
-        w.cat = self.issue_cat[w.opi as usize];
+        w.advance(self.trace, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -1369,10 +1377,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        let w = &mut self.waves[wid];
-        w.pc += 1;
-        w.opi = self.trace[w.pc as usize];
-        w.cat = self.issue_cat[w.opi as usize];
+        self.waves[wid].advance(self.trace, &self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.

@@ -470,8 +470,22 @@ impl Simulation {
     /// Run and analyse: the statistics, the latency tolerance and the
     /// bottleneck statement.
     pub fn analyse(&self) -> Result<Analysis, PrepareError> {
-        let stats = self.run()?;
-        let latency = self.latency_tolerance(&stats)?;
+        self.analyse_run(self.run()?, true)
+    }
+
+    /// [`Simulation::analyse`] for a run already done (`stats`, e.g. a
+    /// recorded run): the bottleneck and, with `latency_search`, the latency
+    /// tolerance, whose search reuses the run as one of its probes.
+    pub fn analyse_run(
+        &self,
+        stats: SimStats,
+        latency_search: bool,
+    ) -> Result<Analysis, PrepareError> {
+        let latency = if latency_search {
+            self.latency_tolerance(&stats)?
+        } else {
+            None
+        };
         let bottleneck = self.bottleneck(&stats, latency.as_ref());
         Ok(Analysis {
             stats,

@@ -255,25 +255,15 @@ pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, Cl
     analyse_run(prepared, stats, latency_search)
 }
 
-/// [`analyse`] for a run already done (`stats`, e.g. a recorded run): the
-/// bottleneck and, with `latency_search`, the latency tolerance, whose
-/// search reuses the run as one of its probes.
+/// [`analyse`] for a run already done (`stats`, e.g. a recorded run), as
+/// [`Simulation::analyse_run`].
 pub fn analyse_run(
     prepared: &Prepared,
     stats: SimStats,
     latency_search: bool,
 ) -> Result<Analysis, CliError> {
-    let sim = &prepared.sim;
-    let latency = if latency_search {
-        sim.latency_tolerance(&stats)
-            .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?
-    } else {
-        None
-    };
-    let bottleneck = sim.bottleneck(&stats, latency.as_ref());
-    Ok(Analysis {
-        stats,
-        latency,
-        bottleneck,
-    })
+    prepared
+        .sim
+        .analyse_run(stats, latency_search)
+        .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))
 }
