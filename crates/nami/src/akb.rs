@@ -212,11 +212,10 @@ pub struct Akb {
     last_add_clock: Option<u64>,
     min_add_spacing: u64,
     next_id: u64,
-    /// Whether every NMB was full at the end of the last clock: the valid
-    /// masks change only at the end of a clock, and the clock loop asks
-    /// every clock, so the AND over the NMBs is kept rather than redone.
-    all_full: bool,
-    /// Per NMB (bit k), whether it was full at the end of the last clock.
+    /// Per NMB (bit k), whether it was full at the end of the last clock:
+    /// the valid masks change only at the end of a clock, and the clock
+    /// loop asks whether all are full every clock, so this is kept rather
+    /// than an AND over the NMBs redone.
     full_nmbs: u64,
     /// Per NMB, whether a Nami was added to or retired from it this clock
     /// through the AKB ([`Akb::add_ref`], [`Akb::retire`]): the clock loop
@@ -236,7 +235,6 @@ impl Akb {
             last_add_clock: None,
             min_add_spacing,
             next_id: 1,
-            all_full: nmb_count == 0 || nami_per_nmb == 0,
             full_nmbs: if nami_per_nmb == 0 {
                 every_nmb(nmb_count)
             } else {
@@ -249,8 +247,9 @@ impl Akb {
 
     /// Backpressure: every NMB is full.
     pub fn all_full(&self) -> bool {
-        debug_assert_eq!(self.all_full, self.nmbs.iter().all(Nmb::is_full));
-        self.all_full
+        let all_full = self.full_nmbs == every_nmb(self.nmbs.len());
+        debug_assert_eq!(all_full, self.nmbs.iter().all(Nmb::is_full));
+        all_full
     }
 
     /// Whether every NMB is empty.
@@ -298,7 +297,6 @@ impl Akb {
             full_nmbs |= u64::from(nmb.is_full()) << k;
         }
         self.full_nmbs = full_nmbs;
-        self.all_full = full_nmbs == every_nmb(self.nmbs.len());
         self.touched = 0;
     }
 
@@ -317,7 +315,6 @@ impl Akb {
             } else {
                 self.full_nmbs &= !(1 << k);
             }
-            self.all_full = self.full_nmbs == every_nmb(self.nmbs.len());
         }
         debug_assert!(self.nmbs.iter().all(|n| n.add == 0 && n.retire == 0));
     }
