@@ -11,7 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{narrow_entry, narrow_exit};
+use super::decoded::{narrow_entry, narrow_exit, AddrTable};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -369,16 +369,12 @@ impl DecodedBox8 {
 /// are exactly what [`DecodedBox8::decode`] gives for the node's dwords.
 #[derive(Clone, Default, PartialEq)]
 pub struct DecodedBox8Table {
-    /// By `addr / 128`: index into `nodes` plus one, 0 where no box node
-    /// starts. Nodes are 128 bytes and never overlap, so two nodes never
-    /// share an entry whatever their structures' bases.
-    index: Vec<u32>,
-    nodes: Vec<DecodedBox8>,
+    nodes: AddrTable<DecodedBox8>,
 }
 
 impl std::fmt::Debug for DecodedBox8Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DecodedBox8Table({} nodes)", self.nodes.len())
+        write!(f, "DecodedBox8Table({} nodes)", self.len())
     }
 }
 
@@ -386,10 +382,7 @@ impl DecodedBox8Table {
     /// Decode every box node reachable through box children from the given
     /// structure roots, `(base, root pointer)` each.
     pub fn build(mem: &BvhMemory, roots: impl IntoIterator<Item = (u64, u32)>) -> Self {
-        let mut t = DecodedBox8Table {
-            index: vec![0; (mem.len_bytes() / u64::from(BOX8_BYTES)) as usize + 1],
-            nodes: Vec::new(),
-        };
+        let mut nodes = AddrTable::for_memory(mem);
         for (base, root) in roots {
             let mut todo = vec![root];
             while let Some(p) = todo.pop() {
@@ -397,28 +390,21 @@ impl DecodedBox8Table {
                     continue;
                 }
                 let addr = base + u64::from(ptr31_offset(p));
-                let i = (addr / u64::from(BOX8_BYTES)) as usize;
-                if addr + u64::from(BOX8_BYTES) > mem.len_bytes() || t.index[i] != 0 {
+                if addr + u64::from(BOX8_BYTES) > mem.len_bytes() || nodes.contains(addr) {
                     continue;
                 }
                 let d = DecodedBox8::decode(&mem.block(addr));
                 todo.extend(d.ptrs.iter().copied().filter(|&c| c != INVALID_NODE));
-                t.nodes.push(d);
-                t.index[i] = t.nodes.len() as u32;
+                nodes.insert(addr, d);
             }
         }
-        t
+        DecodedBox8Table { nodes }
     }
 
     /// The decoded box node at byte address `addr`, if the table has one.
     #[inline]
     pub fn get(&self, addr: u64) -> Option<&DecodedBox8> {
-        let i = *self.index.get((addr / u64::from(BOX8_BYTES)) as usize)?;
-        if i == 0 {
-            None
-        } else {
-            self.nodes.get(i as usize - 1)
-        }
+        self.nodes.get(addr)
     }
 
     /// Number of decoded nodes.
@@ -428,7 +414,7 @@ impl DecodedBox8Table {
 
     /// True when no node was decoded (4-wide layouts).
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 }
 

@@ -21,9 +21,9 @@ use crate::ray::PreparedTriangle;
 /// indexed by `addr / 64` gives every node its own entry.
 const GRAIN: u64 = 64;
 
-/// Items by node address.
+/// Items by node address (also the BVH8 box table's store).
 #[derive(Clone, PartialEq)]
-struct AddrTable<T> {
+pub(super) struct AddrTable<T> {
     /// By `addr / GRAIN`: index into `items` plus one, 0 for none.
     index: Vec<u32>,
     items: Vec<T>,
@@ -39,7 +39,7 @@ impl<T> Default for AddrTable<T> {
 }
 
 impl<T> AddrTable<T> {
-    fn for_memory(mem: &BvhMemory) -> Self {
+    pub(super) fn for_memory(mem: &BvhMemory) -> Self {
         AddrTable {
             index: vec![0; (mem.len_bytes() / GRAIN) as usize + 1],
             items: Vec::new(),
@@ -47,7 +47,7 @@ impl<T> AddrTable<T> {
     }
 
     #[inline]
-    fn get(&self, addr: u64) -> Option<&T> {
+    pub(super) fn get(&self, addr: u64) -> Option<&T> {
         if addr % GRAIN != 0 {
             return None;
         }
@@ -59,12 +59,17 @@ impl<T> AddrTable<T> {
         }
     }
 
-    fn contains(&self, addr: u64) -> bool {
+    /// Number of items.
+    pub(super) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub(super) fn contains(&self, addr: u64) -> bool {
         self.get(addr).is_some()
     }
 
     /// Add the item of `addr`, unless `addr` is unaligned or has one.
-    fn insert(&mut self, addr: u64, item: T) {
+    pub(super) fn insert(&mut self, addr: u64, item: T) {
         if addr % GRAIN != 0 || self.contains(addr) {
             return;
         }
