@@ -32,6 +32,7 @@ fn cycle_loop(c: &mut Criterion) {
         let one_core = SimOptions {
             parallel_groups: false,
             skip_idle: true,
+            replay_repeated_rows: false,
         };
         group.bench_function(
             format!("{name} tile row 0 ({clocks} clocks), one core"),

@@ -137,14 +137,7 @@ impl Nmb {
         let registers = &mut entry.registers;
         *registers = RegisterFile::default();
         for (lane, p) in nami.pixels[..nami.count as usize].iter().enumerate() {
-            // Launch registers (see the shader module): interpolated colour
-            // in a0..a2, previous colour in b0..b2, x in a3, y in b3.
-            for ch in 0..3 {
-                registers.a[ch][lane] = u16::from(p.colour[ch]);
-                registers.b[ch][lane] = u16::from(p.previous[ch]);
-            }
-            registers.a[3][lane] = p.x;
-            registers.b[3][lane] = p.y;
+            registers.launch(lane, p.colour, p.previous, p.x, p.y);
         }
         Some(slot)
     }
@@ -323,6 +316,26 @@ impl Akb {
     pub fn retire(&mut self, nmb: usize, slot: usize) {
         self.nmbs[nmb].retire(slot);
         self.touched |= 1 << nmb;
+    }
+
+    /// The AKB's state that carries over from one tile row to the next
+    /// (every NMB is empty between rows): the NMB that received the last
+    /// Nami, then each NMB's slot sent last.
+    pub fn round_robin(&self) -> Vec<usize> {
+        std::iter::once(self.last_added)
+            .chain(self.nmbs.iter().map(|n| n.last_sent))
+            .collect()
+    }
+
+    /// Restore a [`Akb::round_robin`] state and account for `nami` Nami
+    /// added meanwhile (their ids are used up): the end of a tile row
+    /// whose simulation is replayed instead of stepped.
+    pub fn skip_row(&mut self, round_robin: &[usize], nami: u64) {
+        self.last_added = round_robin[0];
+        for (nmb, &last_sent) in self.nmbs.iter_mut().zip(&round_robin[1..]) {
+            nmb.last_sent = last_sent;
+        }
+        self.next_id += nami;
     }
 
     /// Forget the add spacing history (a new tile row).

@@ -139,7 +139,7 @@ impl Elt {
     /// [`Elt::step`] handing each pixel a cache bank takes to `write` as it
     /// is taken (the banks' pixels never feed back into the ELT, so this is
     /// the same as writing them after the clock), without a buffer.
-    #[inline]
+    #[inline(always)]
     pub fn step_with(&mut self, clock: u64, mut write: impl FnMut(&ExportPixel)) {
         if self.queued_pixels == 0 && self.nami_fifo.is_empty() {
             return;

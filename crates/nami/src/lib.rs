@@ -11,6 +11,7 @@ pub mod frame;
 pub mod params;
 pub mod raster;
 pub mod report;
+mod row_replay;
 pub mod scene;
 pub mod sdn;
 pub mod seed_figures;

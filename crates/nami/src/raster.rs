@@ -33,6 +33,9 @@ pub struct RasterPixel {
     pub bank: u8,
     /// Rasterization order within the frame, to detect out-of-order writes.
     pub seq: u64,
+    /// Its triangle, as an index into the tile row's (vertically culled)
+    /// triangles: what a replay of the row needs to colour it again.
+    pub triangle: u32,
 }
 
 /// Edge functions of one triangle, set up once (wound so the area is positive).
@@ -165,6 +168,20 @@ impl TriangleSetup {
                 return None;
             }
         }
+        Some(self.colour_at_subpixel(sx, sy))
+    }
+
+    /// The interpolated colour at the centre of pixel (x, y), covered or not
+    /// (what [`TriangleSetup::shade`] gives for a covered pixel).
+    pub fn colour_at(&self, x: i64, y: i64) -> [u8; 3] {
+        self.colour_at_subpixel(
+            x * SUBPIXEL_ONE + SUBPIXEL_ONE / 2,
+            y * SUBPIXEL_ONE + SUBPIXEL_ONE / 2,
+        )
+    }
+
+    #[inline(always)]
+    fn colour_at_subpixel(&self, sx: i64, sy: i64) -> [u8; 3] {
         // Coordinates are within +-32768 pixels (2^19 sub-pixel units), so
         // each edge weight is below 2^42 and the weighted sum a colour plane
         // gives below 2^52 (each of its terms below 2^52 too): i64 holds it.
@@ -172,7 +189,23 @@ impl TriangleSetup {
         for (o, &(a, b, c)) in out.iter_mut().zip(&self.colour_planes) {
             *o = self.divisor.div(a * sx + b * sy + c).clamp(0, 255) as u8;
         }
-        Some(out)
+        out
+    }
+
+    /// The triangle as a tile row starting at line `y0` sees it: its edge
+    /// functions moved to the row's first line, and its horizontal extent.
+    /// Two triangles with equal shapes (in rows of equal height) cover the
+    /// same walk positions of every rasterizer and are culled alike, so
+    /// they take the same clocks; only their colours can differ.
+    pub fn shape_in_row(&self, y0: i64) -> [i64; 14] {
+        let mut shape = [0; 14];
+        for (i, (&(a, b, c), bias)) in self.edges.iter().zip(self.bias).enumerate() {
+            // E(x, y0 + line) = a x + b (line + y0) + c, in sub-pixels.
+            shape[4 * i..4 * i + 4].copy_from_slice(&[a, b, c + b * y0 * SUBPIXEL_ONE, bias]);
+        }
+        shape[12] = self.bbox[0];
+        shape[13] = self.bbox[2];
+        shape
     }
 
     /// Whether the bounding box reaches pixel centres with y in `y0..y1`.
@@ -370,7 +403,7 @@ impl Rasterizer {
     /// [`Rasterizer::step`] putting the pixel into `out` (which must be
     /// `None`): the clock loop passes the SDN's input slot, so the pixel is
     /// built where it is used instead of being returned and copied.
-    #[inline]
+    #[inline(always)]
     pub fn step_into(
         &mut self,
         setups: &[TriangleSetup],
@@ -411,6 +444,7 @@ impl Rasterizer {
                     previous: [0; 3],
                     bank: self.bank,
                     seq: *seq,
+                    triangle: tri,
                 };
                 *seq += 1;
                 if out.is_none() {

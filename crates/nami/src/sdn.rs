@@ -138,7 +138,7 @@ impl Sdn {
     /// [`Sdn::step`] without moving the Nami out: returns whether one was
     /// sent (then it is [`Sdn::sent`]) and the case.
     // Inlined so the clock loop, which ignores the case, does not build it.
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, inputs: &[Option<RasterPixel>]) -> (bool, SdnCase) {
         let arrivals = inputs.iter().filter(|p| p.is_some()).count();
         if arrivals == 0 {

@@ -496,6 +496,54 @@ impl Program {
         })
     }
 
+    /// Run the shader on the lanes in `lane_mask` of `registers` (launch
+    /// registers loaded, every other register 0): each instruction once, in
+    /// order, up to the export, whose values it returns. This is what the
+    /// SKE does to one Nami over its issues (whenever it sees the Nami's
+    /// latest program counter, which the AKB's round robin guarantees
+    /// when there are at least as many NMBs as pipeline clocks); past the
+    /// end, as there, `export a0`.
+    pub fn run(&self, registers: &mut RegisterFile, lane_mask: u8) -> [u16; LANES] {
+        for instruction in &self.instructions {
+            if let Some(values) = registers.execute(instruction, lane_mask) {
+                return values;
+            }
+        }
+        registers.a[0]
+    }
+
+    /// Whether the shader may read a register among `regs` before
+    /// writing it (conservatively: whether it reads one at all, up to its
+    /// export). A shader that never reads b0..b2 ignores the previous colour.
+    pub fn reads_any(&self, regs: &[Reg]) -> bool {
+        let mut sources = Vec::new();
+        for instruction in &self.instructions {
+            match *instruction {
+                Instruction::Binary { x, y, .. } => sources.extend([x, y]),
+                Instruction::Mov { src, .. }
+                | Instruction::Not { src, .. }
+                | Instruction::Shift { src, .. } => sources.push(src),
+                Instruction::LoadImmediate { .. } => {}
+                Instruction::Export { src } => {
+                    sources.push(src);
+                    break;
+                }
+            }
+        }
+        if !self
+            .instructions
+            .iter()
+            .any(|i| matches!(i, Instruction::Export { .. }))
+        {
+            // Past the end the SKE exports a0.
+            sources.push(Reg {
+                bank: Bank::A,
+                index: 0,
+            });
+        }
+        sources.iter().any(|s| regs.contains(s))
+    }
+
     /// Number of instructions (SKE slots one Nami needs without retries).
     pub fn len(&self) -> usize {
         self.instructions.len()
@@ -558,6 +606,19 @@ impl RegisterFile {
                 put(&mut self.b[i as usize]);
             }
         }
+    }
+
+    /// Load lane `lane`'s launch registers (see the module documentation):
+    /// interpolated colour in a0..a2, previous colour in b0..b2, x in a3,
+    /// y in b3.
+    #[inline]
+    pub fn launch(&mut self, lane: usize, colour: [u8; 3], previous: [u8; 3], x: u16, y: u16) {
+        for ch in 0..3 {
+            self.a[ch][lane] = u16::from(colour[ch]);
+            self.b[ch][lane] = u16::from(previous[ch]);
+        }
+        self.a[3][lane] = x;
+        self.b[3][lane] = y;
     }
 
     /// Execute one instruction on the lanes in `lane_mask`. Returns the

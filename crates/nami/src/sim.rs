@@ -22,11 +22,15 @@ use crate::elt::{Elt, EltStats, ExportPixel};
 use crate::frame::FrameTiming;
 use crate::params::NamiParams;
 use crate::raster::{Rasterizer, RasterizerStats, TriangleSetup};
+use crate::row_replay::{
+    replay_is_exact, row_kinds, CacheTraffic, GroupStats, RowRecord, TrafficLog,
+};
 use crate::scene::Scene;
 use crate::sdn::{Sdn, SdnStats};
 use crate::shader::{unpack_rgb565, Program};
 use crate::ske::{Ske, SkeStats};
 use crate::LANES;
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Why a simulation could not run or finish.
@@ -121,26 +125,47 @@ impl Framebuffer {
     }
 
     /// The previous colour for a pixel being rasterized (and note it in flight).
-    fn read_for_raster(&mut self, x: u16, y: u16) -> [u8; 3] {
+    pub(crate) fn read_for_raster(&mut self, x: u16, y: u16) -> [u8; 3] {
+        let i = self.note_read(x, y);
+        unpack_rgb565(self.pixels[i])
+    }
+
+    /// [`Framebuffer::read_for_raster`] without the colour: the pixel's
+    /// index, noted in flight.
+    #[inline]
+    pub(crate) fn note_read(&mut self, x: u16, y: u16) -> usize {
         let i = y as usize * self.width + x as usize;
         if self.in_flight[i] > 0 {
             self.stale_previous_reads += 1;
         }
         self.in_flight[i] = self.in_flight[i].saturating_add(1);
-        unpack_rgb565(self.pixels[i])
+        i
     }
 
     /// A cache bank writes an exported pixel.
-    fn write(&mut self, p: &ExportPixel) {
-        let i = p.y as usize * self.width + p.x as usize;
+    pub(crate) fn write(&mut self, p: &ExportPixel) {
+        let i = self.note_write(p.x, p.y, p.seq);
+        self.pixels[i] = p.colour;
+    }
+
+    /// [`Framebuffer::write`] without the colour (the caller stores it at
+    /// the returned index, or a later write's).
+    #[inline]
+    pub(crate) fn note_write(&mut self, x: u16, y: u16, seq: u64) -> usize {
+        let i = y as usize * self.width + x as usize;
         self.in_flight[i] = self.in_flight[i].saturating_sub(1);
         // last_seq holds seq + 1 of the newest pixel written (0: none yet).
-        if p.seq + 1 < self.last_seq[i] {
+        if seq + 1 < self.last_seq[i] {
             self.out_of_order_writes += 1;
         } else {
-            self.last_seq[i] = p.seq + 1;
+            self.last_seq[i] = seq + 1;
         }
-        self.pixels[i] = p.colour;
+        i
+    }
+
+    /// Store a colour (the last write to the pixel, noted already).
+    pub(crate) fn set(&mut self, i: usize, colour: u16) {
+        self.pixels[i] = colour;
     }
 
     /// 8-bit RGB, row-major, for a PNG.
@@ -223,7 +248,11 @@ impl ShaderGroup {
             + self.sdn.stats.fill_histogram.iter().sum::<u64>()
     }
 
-    /// One clock of the group.
+    /// One clock of the group; `traffic` hears the render cache's reads
+    /// and writes.
+    // Always inlined, as are the blocks' clocks: one straight clock loop
+    // per caller (with or without listening to the traffic).
+    #[inline(always)]
     fn clock(
         &mut self,
         clock: u64,
@@ -231,8 +260,12 @@ impl ShaderGroup {
         program: &Program,
         frame: &mut Framebuffer,
         seq: &mut u64,
+        traffic: &mut impl CacheTraffic,
     ) {
-        self.elt.step_with(clock, |p| frame.write(p));
+        self.elt.step_with(clock, |p| {
+            frame.write(p);
+            traffic.write(p.seq);
+        });
         self.ske.clock(clock, &mut self.akb, &mut self.elt, program);
         if self.akb.all_full() {
             // Seed, AKB function 4: backpressure clock-gates the SDN and rasterizers.
@@ -247,6 +280,7 @@ impl ShaderGroup {
                 r.step_into(setups, seq, input);
                 if let Some(p) = input {
                     p.previous = frame.read_for_raster(p.x, p.y);
+                    traffic.read(p);
                 }
             }
             let (sent, _) = self.sdn.advance(&inputs[..self.rasterizers.len()]);
@@ -416,10 +450,18 @@ pub fn simulate_rows_with(
         elt: EltStats::default(),
         framebuffer: frame,
     };
+    let (row_kinds, repeats_later) =
+        if options.parallel_groups && options.replay_repeated_rows && replay_is_exact(params) {
+            row_kinds(work.iter().map(|w| (w.y0, &w.setups[..])))
+        } else {
+            (Vec::new(), Vec::new())
+        };
     let ctx = RowContext {
         params,
         program,
         skip_idle: options.skip_idle,
+        repeats_later,
+        row_kinds,
     };
     let parallel_done = options.parallel_groups
         && simulate_groups_in_parallel(&ctx, scene.clear, &work, &mut result, &mut row_clocks)
@@ -479,6 +521,10 @@ pub struct SimOptions {
     /// Skip the clocks of a group whose blocks are all empty (exact: such
     /// a clock only gives its SKE a null Nami, which is counted instead).
     pub skip_idle: bool,
+    /// With `parallel_groups`: replay a tile row that repeats an earlier
+    /// one (same triangle shapes, same round-robin state) from a record
+    /// of that row instead of stepping it (see the `row_replay` module).
+    pub replay_repeated_rows: bool,
 }
 
 impl Default for SimOptions {
@@ -486,6 +532,7 @@ impl Default for SimOptions {
         SimOptions {
             parallel_groups: true,
             skip_idle: true,
+            replay_repeated_rows: true,
         }
     }
 }
@@ -495,6 +542,11 @@ struct RowContext<'a> {
     params: &'a NamiParams,
     program: &'a Program,
     skip_idle: bool,
+    /// Per row of the work, whether a later row has the same triangle
+    /// shapes, and the first row that has this row's: rows to record for
+    /// a replay, and the record to replay. Empty when rows are not replayed.
+    repeats_later: Vec<bool>,
+    row_kinds: Vec<usize>,
 }
 
 /// One tile row with triangles.
@@ -550,7 +602,7 @@ fn run_row(
     let end = loop {
         for ((g, idle), seq) in groups.iter_mut().zip(&idle_since).zip(seqs.iter_mut()) {
             if idle.is_none() {
-                g.clock(clock, &w.setups, ctx.program, frame, seq);
+                g.clock(clock, &w.setups, ctx.program, frame, seq, &mut ());
             }
         }
         clock += 1;
@@ -619,35 +671,90 @@ fn run_group_rows(
     );
     let mut seq = 0u64;
     let mut done = Vec::with_capacity(work.len());
-    for w in work {
+    // The group's counters over the rows; the group's own count one row.
+    let mut totals = GroupStats::take(&mut group);
+    // Stepped rows that may repeat, by (row kind, AKB round-robin state).
+    let mut records: HashMap<(usize, Vec<usize>), RowRecord> = HashMap::new();
+    let mut recorded_pixels = 0usize;
+    for (i, w) in work.iter().enumerate() {
         for r in &mut group.rasterizers {
             r.start_row(w.y0 as u32, &w.setups, params.horizontal_culling);
         }
         group.akb.start_row();
         group.elt.start_row();
-        let mut clock = 0u64;
-        let mut last_progress = (0u64, u64::MAX);
-        loop {
-            group.clock(clock, &w.setups, ctx.program, &mut frame, &mut seq);
-            clock += 1;
-            if group.is_done() {
-                break;
-            }
-            if clock > MAX_CLOCKS {
-                return None;
-            }
-            if clock % 65_536 == 0 {
-                let progress = group.progress();
-                if progress != last_progress.1 {
-                    last_progress = (clock, progress);
-                } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
-                    return None;
-                }
+        let key = ctx
+            .row_kinds
+            .get(i)
+            .map(|&kind| (kind, group.akb.round_robin()));
+        if let Some(record) = key.as_ref().and_then(|k| records.get(k)) {
+            record.replay(
+                &mut group,
+                w.y0,
+                &w.setups,
+                ctx.program,
+                &mut frame,
+                &mut seq,
+            );
+            done.push(record.done);
+            totals.add(&GroupStats::take(&mut group));
+            continue;
+        }
+        let record_row =
+            ctx.repeats_later.get(i) == Some(&true) && recorded_pixels < MAX_RECORDED_PIXELS;
+        let first_seq = seq;
+        let mut log = record_row.then(|| TrafficLog::new(first_seq, w.y0));
+        let clocks = match &mut log {
+            Some(log) => step_row(ctx, &mut group, w, &mut frame, &mut seq, log)?,
+            None => step_row(ctx, &mut group, w, &mut frame, &mut seq, &mut ())?,
+        };
+        done.push(clocks);
+        let stats = GroupStats::take(&mut group);
+        totals.add(&stats);
+        if let (Some(log), Some(key)) = (log, key) {
+            let round_robin = group.akb.round_robin();
+            if let Some(record) = RowRecord::new(log, clocks, stats, round_robin, seq) {
+                recorded_pixels += record.size();
+                records.insert(key, record);
             }
         }
-        done.push(clock);
     }
+    totals.put(&mut group);
     Some(GroupFrame { group, done, frame })
+}
+
+/// Most pixels of recorded rows one group keeps (16 bytes each).
+const MAX_RECORDED_PIXELS: usize = 1 << 21;
+
+/// Step one tile row of `group` (started on the row) until it is done;
+/// `None` if it passes the clock limit or stalls.
+fn step_row(
+    ctx: &RowContext<'_>,
+    group: &mut ShaderGroup,
+    w: &RowWork,
+    frame: &mut Framebuffer,
+    seq: &mut u64,
+    traffic: &mut impl CacheTraffic,
+) -> Option<u64> {
+    let mut clock = 0u64;
+    let mut last_progress = (0u64, u64::MAX);
+    loop {
+        group.clock(clock, &w.setups, ctx.program, frame, seq, traffic);
+        clock += 1;
+        if group.is_done() {
+            return Some(clock);
+        }
+        if clock > MAX_CLOCKS {
+            return None;
+        }
+        if clock % 65_536 == 0 {
+            let progress = group.progress();
+            if progress != last_progress.1 {
+                last_progress = (clock, progress);
+            } else if clock - last_progress.0 >= DEADLOCK_CLOCKS {
+                return None;
+            }
+        }
+    }
 }
 
 /// The groups on all cores, each through every row. A row ends when its
@@ -702,7 +809,7 @@ fn add_group(result: &mut FrameResult, g: &ShaderGroup) {
     add_elt(&mut result.elt, &g.elt.stats);
 }
 
-fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {
+pub(crate) fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {
     a.triangles += b.triangles;
     a.culled_horizontally += b.culled_horizontally;
     a.pixels += b.pixels;
@@ -711,7 +818,7 @@ fn add_raster(a: &mut RasterizerStats, b: &RasterizerStats) {
     a.busy_clocks += b.busy_clocks;
 }
 
-fn add_sdn(a: &mut SdnStats, b: &SdnStats) {
+pub(crate) fn add_sdn(a: &mut SdnStats, b: &SdnStats) {
     for (x, y) in a.fill_histogram.iter_mut().zip(b.fill_histogram) {
         *x += y;
     }
@@ -722,13 +829,13 @@ fn add_sdn(a: &mut SdnStats, b: &SdnStats) {
     a.gated_clocks += b.gated_clocks;
 }
 
-fn add_akb(a: &mut AkbStats, b: &AkbStats) {
+pub(crate) fn add_akb(a: &mut AkbStats, b: &AkbStats) {
     a.nami_added += b.nami_added;
     a.all_full_clocks += b.all_full_clocks;
     a.add_spacing_violations += b.add_spacing_violations;
 }
 
-fn add_ske(a: &mut SkeStats, b: &SkeStats) {
+pub(crate) fn add_ske(a: &mut SkeStats, b: &SkeStats) {
     a.slots += b.slots;
     a.null_nami += b.null_nami;
     a.instructions += b.instructions;
@@ -738,7 +845,7 @@ fn add_ske(a: &mut SkeStats, b: &SkeStats) {
     a.forwarded += b.forwarded;
 }
 
-fn add_elt(a: &mut EltStats, b: &EltStats) {
+pub(crate) fn add_elt(a: &mut EltStats, b: &EltStats) {
     a.nami_accepted += b.nami_accepted;
     a.pixels_routed += b.pixels_routed;
     for (x, y) in a.pixels_per_bank.iter_mut().zip(b.pixels_per_bank) {

@@ -128,7 +128,7 @@ impl Ske {
     /// One clock: select the next NMB, issue one instruction of the Nami it
     /// presents, return last-but-pipeline's dynamic data to its NMB.
     // Inlined so the clock loop, which ignores the issue record, does not build it.
-    #[inline]
+    #[inline(always)]
     pub fn clock(&mut self, clock: u64, akb: &mut Akb, elt: &mut Elt, program: &Program) -> Issue {
         self.stats.slots += 1;
         let nmb_index = clock_slot(clock, akb.nmbs.len());

@@ -1,5 +1,5 @@
 //! The fast ways of simulating a frame (shader groups in parallel, idle clocks
-//! skipped) give exactly what rendering the tile rows one after the other
+//! skipped, repeated tile rows replayed) give exactly what rendering the tile rows one after the other
 //! on one set of blocks, stepping every clock, gives: every counter, every
 //! row's clocks and every pixel.
 
@@ -29,13 +29,19 @@ fn check(params: &NamiParams, scene: &Scene, program: &Program, rows: std::ops::
         &SimOptions {
             parallel_groups: false,
             skip_idle: false,
+            replay_repeated_rows: false,
         },
     )
     .unwrap();
-    for (parallel_groups, skip_idle) in [(false, true), (true, true)] {
+    for (parallel_groups, skip_idle, replay_repeated_rows) in [
+        (false, true, false),
+        (true, true, false),
+        (true, true, true),
+    ] {
         let options = SimOptions {
             parallel_groups,
             skip_idle,
+            replay_repeated_rows,
         };
         let fast = simulate_rows_with(params, scene, program, rows.clone(), &options).unwrap();
         assert_same(&fast, &reference, &format!("{} {options:?}", scene.name));
