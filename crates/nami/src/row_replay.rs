@@ -201,46 +201,146 @@ pub(crate) struct RowRecord {
     pub(crate) round_robin: Vec<usize>,
     /// Pixels the group sent.
     pixels: u64,
-    /// Lines the pixels span (from the row's first).
-    lines: usize,
-    events: Vec<u32>,
-    reads: Vec<ReadPixel>,
+    traffic: RowTraffic,
+}
+
+/// What a replay of a row does to the render cache.
+enum RowTraffic {
+    /// Every read and write in order: a shader that reads the previous
+    /// colour needs them.
+    InOrder {
+        /// Reads (the pixel's number) and writes ([`WRITE`] and the number).
+        events: Vec<u32>,
+        /// The pixels read, in the order of the read events.
+        reads: Vec<ReadPixel>,
+    },
+    /// Otherwise the reads and writes only move the cache's bookkeeping
+    /// (in-flight counts, newest writes, stale reads, out-of-order
+    /// writes), the same for every replay, and a pixel's colour is its
+    /// last write's: their end suffices.
+    LastWrites(CacheEnd),
+}
+
+/// The render cache's state after a row, relative to the row, for
+/// addresses nothing touched before it (each address belongs to one row).
+struct CacheEnd {
+    /// Stale previous-colour reads during the row.
+    stale_reads: u64,
+    /// Out-of-order writes during the row.
+    out_of_order_writes: u64,
+    /// Every address the row touched.
+    addresses: Vec<AddressEnd>,
+}
+
+/// One address at the end of a row.
+struct AddressEnd {
+    x: u16,
+    line: u16,
+    /// Pixels still in flight.
+    in_flight: u16,
+    /// 1 + the newest written pixel's number in the row (0: none).
+    last_seq: u64,
+    /// The pixel written last.
+    last_write: Option<ReadPixel>,
+}
+
+impl CacheEnd {
+    /// Run the row's traffic over an empty cache of `width` pixels a line.
+    fn new(events: &[u32], reads: &[ReadPixel], width: usize) -> CacheEnd {
+        let lines = reads
+            .iter()
+            .map(|r| usize::from(r.line) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut in_flight = vec![0u16; lines * width];
+        let mut last_seq = vec![0u64; lines * width];
+        let mut last_write = vec![u32::MAX; lines * width];
+        let mut touched = vec![false; lines * width];
+        let mut read_of = vec![0u32; reads.len()];
+        let (mut stale_reads, mut out_of_order_writes) = (0, 0);
+        let mut next_read = 0u32;
+        let at = |r: &ReadPixel| usize::from(r.line) * width + usize::from(r.x);
+        // The bookkeeping of Framebuffer::note_read and note_write.
+        for &event in events {
+            let n = (event & !WRITE) as usize;
+            if event & WRITE != 0 {
+                let i = at(&reads[read_of[n] as usize]);
+                in_flight[i] = in_flight[i].saturating_sub(1);
+                if n as u64 + 1 < last_seq[i] {
+                    out_of_order_writes += 1;
+                } else {
+                    last_seq[i] = n as u64 + 1;
+                }
+                last_write[i] = read_of[n];
+            } else {
+                read_of[n] = next_read;
+                let i = at(&reads[next_read as usize]);
+                next_read += 1;
+                if in_flight[i] > 0 {
+                    stale_reads += 1;
+                }
+                in_flight[i] = in_flight[i].saturating_add(1);
+                touched[i] = true;
+            }
+        }
+        let addresses = (0..lines * width)
+            .filter(|&i| touched[i])
+            .map(|i| AddressEnd {
+                x: (i % width) as u16,
+                line: (i / width) as u16,
+                in_flight: in_flight[i],
+                last_seq: last_seq[i],
+                last_write: (last_write[i] != u32::MAX).then(|| reads[last_write[i] as usize]),
+            })
+            .collect();
+        CacheEnd {
+            stale_reads,
+            out_of_order_writes,
+            addresses,
+        }
+    }
 }
 
 impl RowRecord {
-    /// The record of a row stepped with `log` listening, or `None` if the
-    /// log overflowed.
+    /// The record of a row stepped with `log` listening, for `program`
+    /// and a cache `width` pixels wide, or `None` if the log overflowed.
     pub(crate) fn new(
         log: TrafficLog,
         done: u64,
         stats: GroupStats,
         round_robin: Vec<usize>,
         last_seq: u64,
+        program: &Program,
+        width: usize,
     ) -> Option<RowRecord> {
         let pixels = last_seq - log.first_seq;
         if log.overflowed || pixels >= MAX_PIXELS {
             return None;
         }
         debug_assert_eq!(log.reads.len() as u64, pixels);
+        let traffic = if reads_previous_colour(program) {
+            RowTraffic::InOrder {
+                events: log.events,
+                reads: log.reads,
+            }
+        } else {
+            RowTraffic::LastWrites(CacheEnd::new(&log.events, &log.reads, width))
+        };
         Some(RowRecord {
             done,
             stats,
             round_robin,
             pixels,
-            lines: log
-                .reads
-                .iter()
-                .map(|r| usize::from(r.line) + 1)
-                .max()
-                .unwrap_or(0),
-            events: log.events,
-            reads: log.reads,
+            traffic,
         })
     }
 
-    /// Pixels the record holds (its memory is 16 bytes a pixel).
+    /// Memory the record holds, in pixels of 16 bytes.
     pub(crate) fn size(&self) -> usize {
-        self.reads.len()
+        match &self.traffic {
+            RowTraffic::InOrder { reads, .. } => reads.len(),
+            RowTraffic::LastWrites(end) => end.addresses.len(),
+        }
     }
 
     /// Replay the row starting at line `y0` on `group` (its counters at
@@ -256,14 +356,13 @@ impl RowRecord {
         frame: &mut Framebuffer,
         seq: &mut u64,
     ) {
-        let previous = [0, 1, 2].map(|index| Reg {
-            bank: Bank::B,
-            index,
-        });
-        if program.reads_any(&previous) {
-            self.replay_in_order(y0, setups, program, frame, *seq);
-        } else {
-            self.replay_last_writes(y0, setups, program, frame, *seq);
+        match &self.traffic {
+            RowTraffic::InOrder { events, reads } => {
+                replay_in_order(events, reads, y0, setups, program, frame, *seq, self.pixels);
+            }
+            RowTraffic::LastWrites(end) => {
+                replay_last_writes(end, y0, setups, program, frame, *seq)
+            }
         }
         *seq += self.pixels;
         self.stats.put(group);
@@ -271,102 +370,101 @@ impl RowRecord {
             .akb
             .skip_row(&self.round_robin, self.stats.akb.nami_added);
     }
+}
 
-    /// The cache traffic of a shader that ignores the previous colour: the
-    /// reads and writes only count stale reads and out-of-order writes, and
-    /// a pixel's colour is its last write's, so only those are shaded.
-    fn replay_last_writes(
-        &self,
-        y0: i64,
-        setups: &[TriangleSetup],
-        program: &Program,
-        frame: &mut Framebuffer,
-        first_seq: u64,
-    ) {
-        let width = frame.width;
-        // Per pixel of the row, its read (index into `reads`); per address
-        // of the tile row, the pixel written last (u32::MAX: none).
-        let mut read_of = vec![0u32; self.pixels as usize];
-        let mut last = vec![u32::MAX; self.lines * width];
-        let mut next_read = 0u32;
-        for &event in &self.events {
-            let n = (event & !WRITE) as usize;
-            if event & WRITE != 0 {
-                let read = self.reads[read_of[n] as usize];
-                let y = (y0 + i64::from(read.line)) as u16;
-                frame.note_write(read.x, y, first_seq + n as u64);
-                last[usize::from(read.line) * width + usize::from(read.x)] = n as u32;
-            } else {
-                let read = self.reads[next_read as usize];
-                read_of[n] = next_read;
-                next_read += 1;
-                frame.note_read(read.x, (y0 + i64::from(read.line)) as u16);
+/// Whether the shader reads the previous colour (b0..b2).
+fn reads_previous_colour(program: &Program) -> bool {
+    let previous = [0, 1, 2].map(|index| Reg {
+        bank: Bank::B,
+        index,
+    });
+    program.reads_any(&previous)
+}
+
+/// A shader that ignores the previous colour: the cache ends as the row
+/// left it, and only each address's last write is shaded.
+fn replay_last_writes(
+    end: &CacheEnd,
+    y0: i64,
+    setups: &[TriangleSetup],
+    program: &Program,
+    frame: &mut Framebuffer,
+    first_seq: u64,
+) {
+    frame.stale_previous_reads += end.stale_reads;
+    frame.out_of_order_writes += end.out_of_order_writes;
+    let width = frame.width;
+    let mut batch = Batch::default();
+    for a in &end.addresses {
+        let y = (y0 + i64::from(a.line)) as u16;
+        let i = usize::from(y) * width + usize::from(a.x);
+        let last_seq = if a.last_seq == 0 {
+            0
+        } else {
+            first_seq + a.last_seq
+        };
+        frame.settle(i, a.in_flight, last_seq);
+        if let Some(w) = a.last_write {
+            let colour = setups[w.triangle as usize].colour_at(i64::from(w.x), i64::from(y));
+            batch.add(i, colour, [0; 3], w.x, y);
+            if batch.count == LANES {
+                batch.run(program, |i, colour| frame.set(i, colour));
             }
         }
-        let mut batch = Batch::default();
-        let mut store = |i: usize, colour: u16| frame.set(i, colour);
-        for &n in last.iter().filter(|&&n| n != u32::MAX) {
-            let read = self.reads[read_of[n as usize] as usize];
+    }
+    if batch.count > 0 {
+        batch.run(program, |i, colour| frame.set(i, colour));
+    }
+}
+
+/// The cache traffic with every pixel shaded when it reads its previous
+/// colour, as the SKE would.
+#[allow(clippy::too_many_arguments)]
+fn replay_in_order(
+    events: &[u32],
+    reads: &[ReadPixel],
+    y0: i64,
+    setups: &[TriangleSetup],
+    program: &Program,
+    frame: &mut Framebuffer,
+    first_seq: u64,
+    pixel_count: u64,
+) {
+    // Per pixel of the row: x, y and the exported colour.
+    let mut pixels = vec![(0u16, 0u16, 0u16); pixel_count as usize];
+    // Pixels whose previous colour was read but whose shader has not
+    // run yet: run eight at a time (lanes are independent).
+    let mut batch = Batch::default();
+    let mut reads = reads.iter();
+    for &event in events {
+        let n = (event & !WRITE) as usize;
+        if event & WRITE != 0 {
+            if batch.holds(n) {
+                batch.run(program, |n, colour| pixels[n].2 = colour);
+            }
+            let (x, y, colour) = pixels[n];
+            frame.write(&ExportPixel {
+                x,
+                y,
+                colour,
+                bank: 0,
+                seq: first_seq + n as u64,
+            });
+        } else {
+            let Some(read) = reads.next() else {
+                unreachable!("a record holds one read pixel per read event");
+            };
             let y = (y0 + i64::from(read.line)) as u16;
             let colour = setups[read.triangle as usize].colour_at(i64::from(read.x), i64::from(y));
-            let i = usize::from(y) * width + usize::from(read.x);
-            batch.add(i, colour, [0; 3], read.x, y);
+            let previous = frame.read_for_raster(read.x, y);
+            pixels[n] = (read.x, y, 0);
+            batch.add(n, colour, previous, read.x, y);
             if batch.count == LANES {
-                batch.run(program, &mut store);
+                batch.run(program, |n, colour| pixels[n].2 = colour);
             }
         }
-        if batch.count > 0 {
-            batch.run(program, &mut store);
-        }
     }
-
-    /// The cache traffic with every pixel shaded when it reads its previous
-    /// colour, as the SKE would.
-    fn replay_in_order(
-        &self,
-        y0: i64,
-        setups: &[TriangleSetup],
-        program: &Program,
-        frame: &mut Framebuffer,
-        first_seq: u64,
-    ) {
-        // Per pixel of the row: x, y and the exported colour.
-        let mut pixels = vec![(0u16, 0u16, 0u16); self.pixels as usize];
-        // Pixels whose previous colour was read but whose shader has not
-        // run yet: run eight at a time (lanes are independent).
-        let mut batch = Batch::default();
-        let mut reads = self.reads.iter();
-        for &event in &self.events {
-            let n = (event & !WRITE) as usize;
-            if event & WRITE != 0 {
-                if batch.holds(n) {
-                    batch.run(program, |n, colour| pixels[n].2 = colour);
-                }
-                let (x, y, colour) = pixels[n];
-                frame.write(&ExportPixel {
-                    x,
-                    y,
-                    colour,
-                    bank: 0,
-                    seq: first_seq + n as u64,
-                });
-            } else {
-                let Some(read) = reads.next() else {
-                    unreachable!("a record holds one read pixel per read event");
-                };
-                let y = (y0 + i64::from(read.line)) as u16;
-                let colour =
-                    setups[read.triangle as usize].colour_at(i64::from(read.x), i64::from(y));
-                let previous = frame.read_for_raster(read.x, y);
-                pixels[n] = (read.x, y, 0);
-                batch.add(n, colour, previous, read.x, y);
-                if batch.count == LANES {
-                    batch.run(program, |n, colour| pixels[n].2 = colour);
-                }
-            }
-        }
-        debug_assert_eq!(batch.count, 0);
-    }
+    debug_assert_eq!(batch.count, 0);
 }
 
 /// Up to eight pixels' launch registers.

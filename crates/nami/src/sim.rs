@@ -163,6 +163,14 @@ impl Framebuffer {
         i
     }
 
+    /// Give pixel `i`, which nothing has touched yet, the in-flight count
+    /// and newest write a replayed row leaves it with.
+    pub(crate) fn settle(&mut self, i: usize, in_flight: u16, last_seq: u64) {
+        debug_assert!(self.in_flight[i] == 0 && self.last_seq[i] == 0);
+        self.in_flight[i] = in_flight;
+        self.last_seq[i] = last_seq;
+    }
+
     /// Store a colour (the last write to the pixel, noted already).
     pub(crate) fn set(&mut self, i: usize, colour: u16) {
         self.pixels[i] = colour;
@@ -712,7 +720,15 @@ fn run_group_rows(
         totals.add(&stats);
         if let (Some(log), Some(key)) = (log, key) {
             let round_robin = group.akb.round_robin();
-            if let Some(record) = RowRecord::new(log, clocks, stats, round_robin, seq) {
+            if let Some(record) = RowRecord::new(
+                log,
+                clocks,
+                stats,
+                round_robin,
+                seq,
+                ctx.program,
+                frame.width,
+            ) {
                 recorded_pixels += record.size();
                 records.insert(key, record);
             }

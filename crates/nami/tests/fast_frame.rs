@@ -85,3 +85,25 @@ fn fast_frames_equal_stepping_every_clock_under_backpressure_and_a_long_shader()
     let small = Scene::builtin("builtin:small", &params).unwrap();
     check(&params, &small, &blend, 2..9);
 }
+
+#[test]
+fn replayed_rows_keep_stale_reads_and_out_of_order_writes() {
+    // A slow cache behind one-entry FIFOs: pixels of later triangles read
+    // addresses still in flight and overtake older ones. The rows repeat,
+    // so all but the first (two) are replayed from their end state.
+    let mut params = NamiParams::seed().unwrap();
+    for kv in [
+        "elt_nami_fifo_depth=1",
+        "elt_pixel_fifo_depth=1",
+        "cache_clocks_per_pixel=3",
+        "raster_clocks_per_triangle=512",
+    ] {
+        params.set_assignment(kv).unwrap();
+    }
+    let rows = Scene::builtin("builtin:rows", &params).unwrap();
+    let program = Program::default_shader();
+    check(&params, &rows, &program, 0..3);
+    let fast = simulate_rows_with(&params, &rows, &program, 0..3, &SimOptions::default()).unwrap();
+    assert!(fast.framebuffer.stale_previous_reads > 0);
+    assert!(fast.framebuffer.out_of_order_writes > 0);
+}
