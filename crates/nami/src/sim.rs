@@ -679,7 +679,8 @@ fn run_group_rows(
     );
     let mut seq = 0u64;
     let mut done = Vec::with_capacity(work.len());
-    // The group's counters over the rows; the group's own count one row.
+    // The counters over all rows; the group's own hold the current row's only
+    // (what a record of the row keeps).
     let mut totals = GroupStats::take(&mut group);
     // Stepped rows that may repeat, by (row kind, AKB round-robin state).
     let mut records: HashMap<(usize, Vec<usize>), RowRecord> = HashMap::new();
