@@ -325,6 +325,23 @@ impl ShortStack {
         self.pop(c)
     }
 
+    /// [`ShortStack::push8_pop1`] without a walk-back or range update
+    /// (`last` INVALID) of results sorted real first: `r[..n]` real,
+    /// INVALID after. If none of those is a sentinel, the general push
+    /// pushes exactly them, last first, and that is done here without its
+    /// per-slot tests.
+    #[inline(always)]
+    pub fn push_sorted_pop1(&mut self, r: &[u32; 8], n: u32, c: &mut RayCounters) -> u32 {
+        let n = (n as usize).min(8);
+        if r.iter().any(|&p| p != INVALID_NODE && is_sentinel(p)) {
+            return self.push8_pop1(INVALID_NODE, r, true, c);
+        }
+        for &p in r[..n].iter().rev() {
+            self.push(p, c);
+        }
+        self.pop(c)
+    }
+
     /// `DS_BVH_STACK_PUSH8_POP2` (BVH4x2): push, then pop two paths. A
     /// popped tri1 pointer brings its tri0 (same node) as the second path.
     /// Returns `(first, second, first_is_generated_tri0)`; `first` is valid
