@@ -11,7 +11,7 @@ pub mod stack;
 
 use crate::encode::box4::BoxNode4;
 use crate::encode::box8::DecodedBox8;
-use crate::encode::decoded::{lanes, DecodedBox4, DecodedNodes};
+use crate::encode::decoded::{DecodedBox4, DecodedNodes};
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -22,7 +22,7 @@ use crate::encode::{parent_of_bvh4, BvhKind, EncodedBvh, StructureRef};
 use crate::math::{Aabb, Vec3};
 use crate::ray::{Hit, PreparedTriangle, Ray};
 pub use counters::RayCounters;
-use sort::{sort4, sort4_taken, sort8_taken};
+use sort::{sort4_taken, sort8_taken};
 use stack::{RingStack, ShortStack};
 
 /// Traversal settings (the T# fields and driver choices that change what a
@@ -187,28 +187,6 @@ impl<'a> RayState<'a> {
         }
     }
 
-    /// Test a 4-wide box node; fills 4 result slots (pointer, sort key) unsorted.
-    #[inline(always)]
-    fn box4(&mut self, ptr: u32, ptrs: &mut [u32; 8], keys: &mut [f32; 8], at: usize) {
-        let r = self.box4_test(ptr);
-        let p = lanes(|i| {
-            if (r.take >> i) & 1 != 0 {
-                r.children[i]
-            } else {
-                INVALID_NODE
-            }
-        });
-        let k = lanes(|i| {
-            if (r.take >> i) & 1 != 0 {
-                r.entries[i]
-            } else {
-                f32::INFINITY
-            }
-        });
-        ptrs[at..at + 4].copy_from_slice(&p);
-        keys[at..at + 4].copy_from_slice(&k);
-    }
-
     /// Test a 4-wide box node: its children, their entry distances and
     /// which of them were hit. Not inlined: inside the BVH4 loop the
     /// compiler vectorizes the slab test only 2 lanes wide, on its own 4
@@ -248,14 +226,10 @@ impl<'a> RayState<'a> {
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
         let (entries, hits) = node.slab4(o, inv, self.t_max, self.grow);
-        let mut take = 0u32;
-        for i in 0..4 {
-            take |= u32::from(hits[i] & (node.children[i] != INVALID_NODE)) << i;
-        }
         Box4Result {
             children: node.children,
             entries,
-            take,
+            take: hits,
         }
     }
 
@@ -393,7 +367,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
     while x < TERMINAL_NODE {
         s.c.steps += 1;
         let mut ptrs = [INVALID_NODE; 8];
-        let mut keys = [f32::INFINITY; 8];
         let mut instance_step = false;
         if ptr_type(x) == TYPE_INSTANCE {
             s.c.nodes_fetched += 1;
@@ -408,16 +381,21 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
         } else {
             // The first pop (`y`, earlier in depth-first order) goes in slots
             // 0..3 so its children end on top of the stack; `x` in 4..7.
-            let mut is_box = [false; 2];
             for (half, p) in [(0usize, y), (1usize, x)] {
                 if p >= TERMINAL_NODE {
                     continue;
                 }
                 s.c.nodes_fetched += 1;
                 match ptr_type(p) {
+                    // Each node's results are sorted on their own. Merging
+                    // the two halves by distance (the hardware's wide sort)
+                    // would interleave two subtrees, and the stackless
+                    // walk-back needs the stack in depth-first order to stay
+                    // exact, so this model never merges them.
                     TYPE_BOX | TYPE_BOX16 => {
-                        s.box4(p, &mut ptrs, &mut keys, 4 * half);
-                        is_box[half] = true;
+                        let r = s.box4_test(p);
+                        let (sorted, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted[..4]);
                     }
                     t @ (TYPE_TRI0 | TYPE_TRI1) => {
                         tri4(&mut s, p, true);
@@ -429,15 +407,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
                         }
                     }
                     _ => {}
-                }
-            }
-            // Each node's results are sorted on their own. Merging the two
-            // halves by distance (the hardware's wide sort) would interleave
-            // two subtrees, and the stackless walk-back needs the stack in
-            // depth-first order to stay exact, so this model never merges them.
-            for half in 0..2 {
-                if is_box[half] {
-                    sort4(&mut ptrs, &keys, 4 * half, tri_first);
                 }
             }
         }
