@@ -230,6 +230,9 @@ pub struct DecodedBox8 {
     pub reuse: bool,
     /// The slots whose child is not INVALID (bit `slot`).
     pub valid: u8,
+    /// No valid child pointer is a sentinel (`>= END_SEARCH`; only a
+    /// corrupt node has one), so the stack's plain push applies.
+    pub sentinel_free: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -261,6 +264,7 @@ impl DecodedBox8 {
             obb: w[7] & 0x7F,
             reuse: false,
             valid: 0,
+            sentinel_free: true,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -315,6 +319,7 @@ impl DecodedBox8 {
         let p = &out.ptrs;
         out.reuse = (0..8).any(|i| p[i] != INVALID_NODE && p[i + 1..].contains(&p[i]));
         out.valid = valid_mask(p);
+        out.sentinel_free = p.iter().all(|&c| c == INVALID_NODE || c < END_SEARCH);
         out
     }
 

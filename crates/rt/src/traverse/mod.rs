@@ -465,8 +465,10 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         let mut ptrs = [INVALID_NODE; 8];
         let t = node & 7;
         let mut instance_step = false;
-        // A box step's sorted results and their number.
+        // A box step's sorted results: their number, and whether none is a
+        // sentinel.
         let mut sorted_count = None;
+        let mut primitive_step = false;
         if t == TYPE_BOX {
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
@@ -491,7 +493,7 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             let take_mask = node8.take_mask(hit_mask);
             let n;
             (ptrs, n) = sort8_taken(u32::from(take_mask), &node8.ptrs, &entries, opts.wide_sort);
-            sorted_count = Some(n);
+            sorted_count = Some((n, node8.sentinel_free));
             parent_box = node;
         } else if t == TYPE_INSTANCE {
             s.c.instance_tests += 1;
@@ -504,6 +506,7 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
         } else if t <= 3 {
+            primitive_step = true;
             ptrs[7] = node;
             let pair = pair_index(node);
             // Pairs were decoded once at encode time, as box nodes were.
@@ -526,7 +529,10 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         }
         let prev = node;
         node = match sorted_count {
-            Some(n) if last == INVALID_NODE => stack.push_sorted_pop1(&ptrs, n, &mut s.c),
+            Some((n, sentinel_free)) if last == INVALID_NODE => {
+                stack.push_sorted_pop1(&ptrs, n, sentinel_free, &mut s.c)
+            }
+            None if primitive_step => stack.push_range_pop1(prev, last, &mut s.c),
             _ => stack.push8_pop1(last, &ptrs, true, &mut s.c),
         };
         last = INVALID_NODE;

@@ -330,14 +330,45 @@ impl ShortStack {
     /// INVALID after. If none of those is a sentinel, the general push
     /// pushes exactly them, last first, and that is done here without its
     /// per-slot tests.
+    /// `sentinel_free` says that no real one is a sentinel (else the
+    /// general push runs).
     #[inline(always)]
-    pub fn push_sorted_pop1(&mut self, r: &[u32; 8], n: u32, c: &mut RayCounters) -> u32 {
+    pub fn push_sorted_pop1(
+        &mut self,
+        r: &[u32; 8],
+        n: u32,
+        sentinel_free: bool,
+        c: &mut RayCounters,
+    ) -> u32 {
         let n = (n as usize).min(8);
-        if r.iter().any(|&p| p != INVALID_NODE && is_sentinel(p)) {
+        if !sentinel_free {
             return self.push8_pop1(INVALID_NODE, r, true, c);
         }
         for &p in r[..n].iter().rev() {
             self.push(p, c);
+        }
+        self.pop(c)
+    }
+
+    /// [`ShortStack::push8_pop1`] of a BVH8 primitive step: the results
+    /// are INVALID but slot 7, the primitive pointer `node` (never a
+    /// sentinel), and `last` is the range update (`PRIM_RANGE_UPDATE` with
+    /// the navigation bits). For those inputs the general push comes down
+    /// to this: unless the range ended, push `node`, advanced past the
+    /// pair when the update asks for it. (With navigation 7, `last` is
+    /// INVALID and the plain push of `node` is what this does too.)
+    #[inline(always)]
+    pub fn push_range_pop1(&mut self, node: u32, last: u32, c: &mut RayCounters) -> u32 {
+        debug_assert!(!is_sentinel(node) && is_sentinel(last));
+        let range_update = last & 4 == 0;
+        let range_end = range_update && last & 2 != 0;
+        if !range_end {
+            let v = if range_update {
+                update_primitive_range(node, last & 1 != 0)
+            } else {
+                node
+            };
+            self.push(v, c);
         }
         self.pop(c)
     }
@@ -434,6 +465,41 @@ mod tests {
             s.push8_pop1(INVALID_NODE, &[INVALID_NODE; 8], true, &mut c),
             6 << 4 | 5
         );
+    }
+
+    /// The primitive step's push gives what the general push gives, for
+    /// every navigation and stacks from empty to overflowing.
+    #[test]
+    fn primitive_step_push_matches_push8() {
+        for nav in 0..8u32 {
+            for depth in 0..12u32 {
+                for node in [0x40u32, 0x43, 0x4B, 0x1_0009] {
+                    let (mut a, mut b) = (ShortStack::new(8), ShortStack::new(8));
+                    let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
+                    for k in 0..depth {
+                        let mut r = [INVALID_NODE; 8];
+                        r[0] = (k + 1) << 4 | 5;
+                        r[1] = (k + 100) << 4 | 5;
+                        a.push8(INVALID_NODE, &r, true, &mut ca);
+                        b.push8(INVALID_NODE, &r, true, &mut cb);
+                    }
+                    let last = PRIM_RANGE_UPDATE | nav;
+                    let mut r = [INVALID_NODE; 8];
+                    r[7] = node;
+                    let want = a.push8_pop1(last, &r, true, &mut ca);
+                    let got = b.push_range_pop1(node, last, &mut cb);
+                    assert_eq!(
+                        (got, cb),
+                        (want, ca),
+                        "nav {nav} depth {depth} node {node:x}"
+                    );
+                    assert_eq!(
+                        (b.addr, b.valid, b.to_tlas, b.has_tlas, b.overflowed, b.ring),
+                        (a.addr, a.valid, a.to_tlas, a.has_tlas, a.overflowed, a.ring)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
