@@ -344,10 +344,48 @@ impl ShortStack {
         if !sentinel_free {
             return self.push8_pop1(INVALID_NODE, r, true, c);
         }
-        for &p in r[..n].iter().rev() {
+        for &p in r[1..n.max(1)].iter().rev() {
             self.push(p, c);
         }
-        self.pop(c)
+        if n == 0 {
+            self.pop(c)
+        } else {
+            self.push_then_pop(r[0], c)
+        }
+    }
+
+    /// `push(v)` followed by `pop()`, which returns `v`: the state and
+    /// counters both leave, without going round the ring. The push counts
+    /// an overflow into a full stack and keeps `has_tlas` as it does; the
+    /// pop then finds a TLAS count of at least one (so no BLAS-to-TLAS
+    /// crossing) and undoes the push's increments, which saturate at the
+    /// capacity; popping an instance does what [`ShortStack::pop`] does.
+    #[inline(always)]
+    fn push_then_pop(&mut self, v: u32, c: &mut RayCounters) -> u32 {
+        let cap = self.capacity;
+        if self.valid == cap {
+            self.overflowed = true;
+            c.stack_overflows += 1;
+        }
+        if self.to_tlas == cap {
+            self.has_tlas = false;
+        }
+        // The pushed slot is above the top again; written as push leaves it.
+        self.ring[self.addr as usize] = v;
+        self.to_tlas -= u32::from(self.to_tlas == cap);
+        self.valid -= u32::from(self.valid == cap);
+        self.blas_to_tlas = false;
+        c.stack_pushes += 1;
+        c.stack_pops += 1;
+        if node_type3(v) == TYPE_INSTANCE {
+            if self.has_tlas {
+                self.valid = self.to_tlas;
+                self.overflowed = true;
+            }
+            self.has_tlas = true;
+            self.to_tlas = 0;
+        }
+        v
     }
 
     /// [`ShortStack::push8_pop1`] of a BVH8 primitive step: the results
@@ -465,6 +503,62 @@ mod tests {
             s.push8_pop1(INVALID_NODE, &[INVALID_NODE; 8], true, &mut c),
             6 << 4 | 5
         );
+    }
+
+    /// `push_then_pop` leaves what `push` then `pop` leave, on random
+    /// walks over small stacks with instances among the entries.
+    #[test]
+    fn push_then_pop_matches_push_and_pop() {
+        let mut state = 0x1234_5678_9ABC_DEF0_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        for cap in [1u32, 2, 3, 8] {
+            let (mut a, mut b) = (ShortStack::new(cap), ShortStack::new(cap));
+            let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
+            for step in 0..20_000 {
+                let v = (next() % 50 + 1) << 4 | [0, 5, 5, 6][(next() % 4) as usize];
+                match next() % 3 {
+                    0 => {
+                        a.push(v, &mut ca);
+                        b.push(v, &mut cb);
+                    }
+                    1 => {
+                        assert_eq!(a.pop(&mut ca), b.pop(&mut cb));
+                    }
+                    _ => {
+                        a.push(v, &mut ca);
+                        assert_eq!(a.pop(&mut ca), v);
+                        assert_eq!(b.push_then_pop(v, &mut cb), v);
+                    }
+                }
+                assert_eq!(cb, ca, "cap {cap} step {step}");
+                assert_eq!(
+                    (
+                        b.addr,
+                        b.valid,
+                        b.to_tlas,
+                        b.has_tlas,
+                        b.overflowed,
+                        b.blas_to_tlas,
+                        b.ring
+                    ),
+                    (
+                        a.addr,
+                        a.valid,
+                        a.to_tlas,
+                        a.has_tlas,
+                        a.overflowed,
+                        a.blas_to_tlas,
+                        a.ring
+                    ),
+                    "cap {cap} step {step}"
+                );
+            }
+        }
     }
 
     /// The primitive step's push gives what the general push gives, for
