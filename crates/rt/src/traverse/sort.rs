@@ -117,10 +117,11 @@ pub(super) fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bo
 /// [`sort8`] of the results `take` keeps (bit `slot`) out of a BVH8 node's
 /// children `ptr` with entry distances `key`, triangles first: the sorted
 /// pointers, INVALID for the rest, and how many were taken. Most steps
-/// take at most two children: one needs no sort, and two with different
-/// order keys have only one sorted order, which any complete sort (so the
-/// network) gives; those skip the network. Two with equal keys go through
-/// it, since which one it puts first depends on its wiring.
+/// take at most three children: one needs no sort, and two or three with
+/// different order keys have only one sorted order, which any complete
+/// sort (so the network) gives; those skip the network. Equal keys, or
+/// more children, go through it, since which of two equal ones it puts
+/// first depends on its wiring.
 #[inline(always)]
 pub(super) fn sort8_taken(
     take: u32,
@@ -137,8 +138,12 @@ pub(super) fn sort8_taken(
         }
     };
     let mut out = [INVALID_NODE; 8];
-    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i], |i| order_key(ext(i), key[i])) {
+    let order = |i: usize| order_key(ext(i), key[i]);
+    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i], order) {
         return (out, n);
+    }
+    if sort_three(take, &mut out, |i| ptr[i], order) {
+        return (out, 3);
     }
     let mut k = [f32::INFINITY; 8];
     let mut e = [4u32; 8];
@@ -168,6 +173,9 @@ pub(super) fn sort4_taken(
     let order = |i: usize| order_key(ext_key(ptr[i & 3], tri_first), key[i & 3]);
     if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
         return (out, n);
+    }
+    if sort_three(take, &mut out, |i| ptr[i & 3], order) {
+        return (out, 3);
     }
     let mut k = [f32::INFINITY; 8];
     for i in 0..4 {
@@ -209,6 +217,34 @@ fn sort_at_most_two(
     out[0] = if b < a { q } else { p };
     out[1] = if b < a { p } else { q };
     Some(2)
+}
+
+/// The next shortcut of [`sort8_taken`]: with exactly three results taken
+/// and their order keys all different, write them to `out` in their one
+/// sorted order (three compare-exchanges) and say so.
+#[inline(always)]
+fn sort_three(
+    take: u32,
+    out: &mut [u32; 8],
+    ptr: impl Fn(usize) -> u32,
+    order: impl Fn(usize) -> u64,
+) -> bool {
+    let rest = take & take.wrapping_sub(1);
+    let last = rest & rest.wrapping_sub(1);
+    if take.count_ones() != 3 {
+        return false;
+    }
+    let slot = [take, rest, last].map(|m| (m.trailing_zeros() & 7) as usize);
+    let mut k = slot.map(&order);
+    if k[0] == k[1] || k[1] == k[2] || k[0] == k[2] {
+        return false;
+    }
+    let mut p = slot.map(&ptr);
+    for (a, b) in [(0, 1), (1, 2), (0, 1)] {
+        exchange(&mut k, &mut p, a, b);
+    }
+    out[..3].copy_from_slice(&p);
+    true
 }
 
 /// If at most one of `p` is a real result (not INVALID), move it to slot 0
