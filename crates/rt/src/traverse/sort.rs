@@ -234,12 +234,13 @@ fn sort_three(
     if take.count_ones() != 3 {
         return false;
     }
-    let slot = [take, rest, last].map(|m| (m.trailing_zeros() & 7) as usize);
-    let mut k = slot.map(&order);
+    let slot = |m: u32| (m.trailing_zeros() & 7) as usize;
+    let (a, b, c) = (slot(take), slot(rest), slot(last));
+    let mut k = [order(a), order(b), order(c)];
     if k[0] == k[1] || k[1] == k[2] || k[0] == k[2] {
         return false;
     }
-    let mut p = slot.map(&ptr);
+    let mut p = [ptr(a), ptr(b), ptr(c)];
     for (a, b) in [(0, 1), (1, 2), (0, 1)] {
         exchange(&mut k, &mut p, a, b);
     }
