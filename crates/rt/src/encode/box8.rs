@@ -11,7 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{narrow_entry, narrow_exit, AddrTable};
+use super::decoded::{slab_lanes4, valid_mask, AddrTable};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -228,6 +228,11 @@ pub struct DecodedBox8 {
     /// Some valid child pointer appears twice (child reuse, range 0): the
     /// traversal must then drop repeats; without, every hit child counts.
     pub reuse: bool,
+    /// The slots whose child is not INVALID (bit `slot`).
+    pub valid: u8,
+    /// No valid child pointer is a sentinel (`>= END_SEARCH`; only a
+    /// corrupt node has one), so the stack's plain push applies.
+    pub sentinel_free: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -258,6 +263,8 @@ impl DecodedBox8 {
             max: [[f32::NEG_INFINITY; 8]; 3],
             obb: w[7] & 0x7F,
             reuse: false,
+            valid: 0,
+            sentinel_free: true,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -311,6 +318,8 @@ impl DecodedBox8 {
         }
         let p = &out.ptrs;
         out.reuse = (0..8).any(|i| p[i] != INVALID_NODE && p[i + 1..].contains(&p[i]));
+        out.valid = valid_mask(p);
+        out.sentinel_free = p.iter().all(|&c| c == INVALID_NODE || c < END_SEARCH);
         out
     }
 
@@ -341,26 +350,39 @@ impl DecodedBox8 {
     /// extent is infinite).
     #[inline]
     pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
-        let mut entry = [0.0f32; 8];
-        let mut exit = [extent; 8];
-        for a in 0..3 {
-            let (oa, ia) = (o.0[a], inv.0[a]);
-            for i in 0..8 {
-                let t1 = (self.min[a][i] - oa) * ia;
-                let t2 = (self.max[a][i] - oa) * ia;
-                entry[i] = narrow_entry(entry[i], t1, t2);
-                exit[i] = narrow_exit(exit[i], t1, t2);
-            }
-        }
-        // Both conditions evaluated for every lane (no short circuit): a
-        // branch per child would mispredict on the data-dependent outcome.
+        let (e0, m0) = self.slab_half(0, o, inv, extent, grow);
+        let (e1, m1) = self.slab_half(1, o, inv, extent, grow);
+        let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
+        (entry, (m0 | (m1 << 4)) & self.valid)
+    }
+
+    /// [`DecodedBox8::slab8`] of children `4 * h .. 4 * h + 4`, hit or not
+    /// whether valid or not: four lanes at a time vectorize better than
+    /// eight.
+    #[inline(always)]
+    fn slab_half(&self, h: usize, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u8) {
+        let (lo, hi) = (&self.min, &self.max);
+        let (entry, exit) = slab_lanes4(
+            [lane4(&lo[0], h), lane4(&lo[1], h), lane4(&lo[2], h)],
+            [lane4(&hi[0], h), lane4(&hi[1], h), lane4(&hi[2], h)],
+            o,
+            inv,
+            extent,
+        );
+        // Every lane evaluated (no short circuit): a branch per child would
+        // mispredict on the data-dependent outcome.
         let mut hits = 0u8;
-        for i in 0..8 {
-            let hit = (self.ptrs[i] != INVALID_NODE) & (entry[i] <= exit[i] * grow);
-            hits |= (hit as u8) << i;
+        for i in 0..4 {
+            hits |= u8::from(entry[i] <= exit[i] * grow) << i;
         }
         (entry, hits)
     }
+}
+
+/// Lanes `4 * h .. 4 * h + 4` of eight.
+#[inline(always)]
+fn lane4(v: &[f32; 8], h: usize) -> &[f32; 4] {
+    v[4 * h..4 * h + 4].try_into().expect("4 of 8 lanes")
 }
 
 /// Every BVH8 box node of an encoding, decoded once. The encoded memory

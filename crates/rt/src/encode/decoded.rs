@@ -95,6 +95,8 @@ pub struct DecodedBox4 {
     pub obb: u32,
     /// Decoded as an fp16 node (a pointer of type `TYPE_BOX16`).
     pub fp16: bool,
+    /// The slots whose child is not INVALID (bit `slot`).
+    pub valid: u8,
 }
 
 impl DecodedBox4 {
@@ -106,6 +108,7 @@ impl DecodedBox4 {
             max: [[0.0; 4]; 3],
             obb: n.obb,
             fp16,
+            valid: valid_mask(&n.children),
         };
         for i in 0..4 {
             for a in 0..3 {
@@ -116,26 +119,57 @@ impl DecodedBox4 {
         d
     }
 
-    /// Slab test of the four slots, valid or not: entry distances and
-    /// whether each slot is hit. Per lane the same operations as
+    /// Slab test of the four slots: entry distances and the valid slots
+    /// hit (bit `slot`). Per lane the same operations as
     /// [`DecodedBox8::slab8`], so the results equal the scalar slab test's
     /// as that one's do.
     #[inline(always)]
-    pub fn slab4(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], [bool; 4]) {
-        // Whole-lane expressions, so that each becomes one 4-wide vector
-        // operation.
-        let mut entry = [0.0f32; 4];
-        let mut exit = [extent; 4];
-        for a in 0..3 {
-            let (oa, ia) = (o.0[a], inv.0[a]);
-            let (lo, hi) = (&self.min[a], &self.max[a]);
-            let t1 = lanes(|i| (lo[i] - oa) * ia);
-            let t2 = lanes(|i| (hi[i] - oa) * ia);
-            entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
-            exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
+    pub fn slab4(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u32) {
+        let (entry, exit) = slab_lanes4(
+            [&self.min[0], &self.min[1], &self.min[2]],
+            [&self.max[0], &self.max[1], &self.max[2]],
+            o,
+            inv,
+            extent,
+        );
+        let mut hits = 0u32;
+        for i in 0..4 {
+            hits |= u32::from(entry[i] <= exit[i] * grow) << i;
         }
-        (entry, lanes(|i| entry[i] <= exit[i] * grow))
+        (entry, hits & u32::from(self.valid))
     }
+}
+
+/// Entry and exit distances of four boxes given plane by plane
+/// (`min[axis][box]`, `max[axis][box]`), narrowed with [`narrow_entry`]
+/// and [`narrow_exit`]. Whole-lane expressions over four lanes, so that
+/// each becomes one 4-wide vector operation (`minps`/`maxps` are exactly
+/// [`lt`]/[`gt`]); the 8-wide nodes use it per half, which the compiler
+/// vectorizes better than one 8-lane loop.
+#[inline(always)]
+pub fn slab_lanes4(
+    min: [&[f32; 4]; 3],
+    max: [&[f32; 4]; 3],
+    o: Vec3,
+    inv: Vec3,
+    extent: f32,
+) -> ([f32; 4], [f32; 4]) {
+    let mut entry = [0.0f32; 4];
+    let mut exit = [extent; 4];
+    for a in 0..3 {
+        let (oa, ia) = (o.0[a], inv.0[a]);
+        let (lo, hi) = (min[a], max[a]);
+        let t1 = lanes(|i| (lo[i] - oa) * ia);
+        let t2 = lanes(|i| (hi[i] - oa) * ia);
+        entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
+        exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
+    }
+    (entry, exit)
+}
+
+/// The slots of `children` that are not INVALID (bit `slot`).
+pub fn valid_mask<const N: usize>(children: &[u32; N]) -> u8 {
+    (0..N).fold(0, |m, i| m | (u8::from(children[i] != INVALID_NODE) << i))
 }
 
 /// `[f(0), f(1), f(2), f(3)]`.

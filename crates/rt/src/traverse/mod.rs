@@ -11,7 +11,7 @@ pub mod stack;
 
 use crate::encode::box4::BoxNode4;
 use crate::encode::box8::DecodedBox8;
-use crate::encode::decoded::{lanes, DecodedBox4, DecodedNodes};
+use crate::encode::decoded::{DecodedBox4, DecodedNodes};
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -22,7 +22,7 @@ use crate::encode::{parent_of_bvh4, BvhKind, EncodedBvh, StructureRef};
 use crate::math::{Aabb, Vec3};
 use crate::ray::{Hit, PreparedTriangle, Ray};
 pub use counters::RayCounters;
-use sort::{ext_key, sort4, sort8};
+use sort::{sort4_taken, sort8_taken};
 use stack::{RingStack, ShortStack};
 
 /// Traversal settings (the T# fields and driver choices that change what a
@@ -97,6 +97,16 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
         exit = exit.min(t1.max(t2));
     }
     (entry, entry <= exit * grow)
+}
+
+/// What a 4-wide box node test found.
+struct Box4Result {
+    /// The node's child pointers.
+    children: [u32; 4],
+    /// Their slab entry distances.
+    entries: [f32; 4],
+    /// The children hit (bit `slot`), INVALID slots never.
+    take: u32,
 }
 
 /// Per-ray traversal state shared by the loops.
@@ -177,11 +187,12 @@ impl<'a> RayState<'a> {
         }
     }
 
-    /// Test a 4-wide box node; fills 4 result slots (pointer, sort key) unsorted.
-    /// Not inlined: inside the BVH4 loop the compiler vectorizes the slab
-    /// test only 2 lanes wide, on its own 4 lanes wide.
-    #[inline(never)]
-    fn box4(&mut self, ptr: u32, ptrs: &mut [u32; 8], keys: &mut [f32; 8], at: usize) {
+    /// Test a 4-wide box node: its children, their entry distances and
+    /// which of them were hit. Inlined: the slab test
+    /// ([`DecodedBox4::slab4`]) vectorizes 4 lanes wide inside the loops
+    /// too, and the result then stays in registers.
+    #[inline(always)]
+    fn box4_test(&mut self, ptr: u32) -> Box4Result {
         let addr = self.base + ptr_offset(ptr) as u64;
         let fp16 = ptr_type(ptr) != TYPE_BOX;
         self.c.bytes_fetched += if fp16 { 64 } else { 128 };
@@ -215,17 +226,11 @@ impl<'a> RayState<'a> {
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
         let (entries, hits) = node.slab4(o, inv, self.t_max, self.grow);
-        let take = lanes(|i| hits[i] & (node.children[i] != INVALID_NODE));
-        let p = lanes(|i| {
-            if take[i] {
-                node.children[i]
-            } else {
-                INVALID_NODE
-            }
-        });
-        let k = lanes(|i| if take[i] { entries[i] } else { f32::INFINITY });
-        ptrs[at..at + 4].copy_from_slice(&p);
-        keys[at..at + 4].copy_from_slice(&k);
+        Box4Result {
+            children: node.children,
+            entries,
+            take: hits,
+        }
     }
 
     /// The triangle a 4-wide triangle pointer of type `t` names in the
@@ -268,11 +273,10 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         prev = node;
         prev_is_instance = false;
         let mut ptrs = [INVALID_NODE; 8];
-        let mut keys = [f32::INFINITY; 8];
         match ptr_type(node) {
             TYPE_BOX | TYPE_BOX16 => {
-                s.box4(node, &mut ptrs, &mut keys, 0);
-                sort4(&mut ptrs, &keys, 0, tri_first);
+                let r = s.box4_test(node);
+                (ptrs, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
             }
             TYPE_INSTANCE => {
                 s.c.instance_tests += 1;
@@ -363,7 +367,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
     while x < TERMINAL_NODE {
         s.c.steps += 1;
         let mut ptrs = [INVALID_NODE; 8];
-        let mut keys = [f32::INFINITY; 8];
         let mut instance_step = false;
         if ptr_type(x) == TYPE_INSTANCE {
             s.c.nodes_fetched += 1;
@@ -378,16 +381,21 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
         } else {
             // The first pop (`y`, earlier in depth-first order) goes in slots
             // 0..3 so its children end on top of the stack; `x` in 4..7.
-            let mut is_box = [false; 2];
             for (half, p) in [(0usize, y), (1usize, x)] {
                 if p >= TERMINAL_NODE {
                     continue;
                 }
                 s.c.nodes_fetched += 1;
                 match ptr_type(p) {
+                    // Each node's results are sorted on their own. Merging
+                    // the two halves by distance (the hardware's wide sort)
+                    // would interleave two subtrees, and the stackless
+                    // walk-back needs the stack in depth-first order to stay
+                    // exact, so this model never merges them.
                     TYPE_BOX | TYPE_BOX16 => {
-                        s.box4(p, &mut ptrs, &mut keys, 4 * half);
-                        is_box[half] = true;
+                        let r = s.box4_test(p);
+                        let (sorted, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted[..4]);
                     }
                     t @ (TYPE_TRI0 | TYPE_TRI1) => {
                         tri4(&mut s, p, true);
@@ -399,15 +407,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
                         }
                     }
                     _ => {}
-                }
-            }
-            // Each node's results are sorted on their own. Merging the two
-            // halves by distance (the hardware's wide sort) would interleave
-            // two subtrees, and the stackless walk-back needs the stack in
-            // depth-first order to stay exact, so this model never merges them.
-            for half in 0..2 {
-                if is_box[half] {
-                    sort4(&mut ptrs, &keys, 4 * half, tri_first);
                 }
             }
         }
@@ -454,7 +453,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
 /// drained through the stack (`TraceRay3_1`).
 fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
-    let tri_first = true;
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let mut node = e.top.root;
     let mut last = INVALID_NODE;
@@ -465,9 +463,12 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         s.c.bytes_fetched += 128;
         let addr = s.base + ptr31_offset(node) as u64;
         let mut ptrs = [INVALID_NODE; 8];
-        let mut keys = [f32::INFINITY; 8];
         let t = node & 7;
         let mut instance_step = false;
+        // A box step's sorted results: their number, and whether none is a
+        // sentinel.
+        let mut sorted_count = None;
+        let mut primitive_step = false;
         if t == TYPE_BOX {
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
@@ -490,17 +491,9 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);
-            // Selects rather than branches, as in the slab test: whether a
-            // child is hit is data-dependent.
-            let mut ext = [4u32; 8];
-            for slot in 0..8 {
-                let take = (take_mask >> slot) & 1 != 0;
-                let ptr = node8.ptrs[slot];
-                ptrs[slot] = if take { ptr } else { INVALID_NODE };
-                keys[slot] = if take { entries[slot] } else { f32::INFINITY };
-                ext[slot] = if take { ext_key(ptr, tri_first) } else { 4 };
-            }
-            sort8(&ext, &keys, &mut ptrs, opts.wide_sort);
+            let n;
+            (ptrs, n) = sort8_taken(u32::from(take_mask), &node8.ptrs, &entries, opts.wide_sort);
+            sorted_count = Some((n, node8.sentinel_free));
             parent_box = node;
         } else if t == TYPE_INSTANCE {
             s.c.instance_tests += 1;
@@ -513,6 +506,7 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
         } else if t <= 3 {
+            primitive_step = true;
             ptrs[7] = node;
             let pair = pair_index(node);
             // Pairs were decoded once at encode time, as box nodes were.
@@ -534,7 +528,13 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             break; // not a node type a builder writes
         }
         let prev = node;
-        node = stack.push8_pop1(last, &ptrs, true, &mut s.c);
+        node = match sorted_count {
+            Some((n, sentinel_free)) if last == INVALID_NODE => {
+                stack.push_sorted_pop1(&ptrs, n, sentinel_free, &mut s.c)
+            }
+            None if primitive_step => stack.push_range_pop1(prev, last, &mut s.c),
+            _ => stack.push8_pop1(last, &ptrs, true, &mut s.c),
+        };
         last = INVALID_NODE;
         if stack.blas_to_tlas {
             s.restore_world();

@@ -114,6 +114,140 @@ pub(super) fn sort4(ptr: &mut [u32; 8], key: &[f32; 8], at: usize, tri_first: bo
     }
 }
 
+/// [`sort8`] of the results `take` keeps (bit `slot`) out of a BVH8 node's
+/// children `ptr` with entry distances `key`, triangles first: the sorted
+/// pointers, INVALID for the rest, and how many were taken. Most steps
+/// take at most three children: one needs no sort, and two or three with
+/// different order keys have only one sorted order, which any complete
+/// sort (so the network) gives; those skip the network. Equal keys, or
+/// more children, go through it, since which of two equal ones it puts
+/// first depends on its wiring.
+#[inline(always)]
+pub(super) fn sort8_taken(
+    take: u32,
+    ptr: &[u32; 8],
+    key: &[f32; 8],
+    wide: bool,
+) -> ([u32; 8], u32) {
+    let ext = |i: usize| {
+        let e = ext_key(ptr[i], true);
+        if wide {
+            e
+        } else {
+            (e << 1) | (i >= 4) as u32
+        }
+    };
+    let mut out = [INVALID_NODE; 8];
+    let order = |i: usize| order_key(ext(i), key[i]);
+    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i], order) {
+        return (out, n);
+    }
+    if sort_three(take, &mut out, |i| ptr[i], order) {
+        return (out, 3);
+    }
+    let mut k = [f32::INFINITY; 8];
+    let mut e = [4u32; 8];
+    for i in 0..8 {
+        if (take >> i) & 1 != 0 {
+            out[i] = ptr[i];
+            k[i] = key[i];
+            e[i] = ext_key(ptr[i], true);
+        }
+    }
+    sort8(&e, &k, &mut out, wide);
+    (out, take.count_ones())
+}
+
+/// [`sort4`] of the results `take` keeps (bit `slot`) out of a 4-wide
+/// node's children `ptr` with entry distances `key`: the sorted pointers,
+/// INVALID for the rest, and how many were taken, found as
+/// [`sort8_taken`] finds them.
+#[inline(always)]
+pub(super) fn sort4_taken(
+    take: u32,
+    ptr: &[u32; 4],
+    key: &[f32; 4],
+    tri_first: bool,
+) -> ([u32; 8], u32) {
+    let mut out = [INVALID_NODE; 8];
+    let order = |i: usize| order_key(ext_key(ptr[i & 3], tri_first), key[i & 3]);
+    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
+        return (out, n);
+    }
+    if sort_three(take, &mut out, |i| ptr[i & 3], order) {
+        return (out, 3);
+    }
+    let mut k = [f32::INFINITY; 8];
+    for i in 0..4 {
+        if (take >> i) & 1 != 0 {
+            out[i] = ptr[i];
+            k[i] = key[i];
+        }
+    }
+    sort4(&mut out, &k, 0, tri_first);
+    (out, take.count_ones())
+}
+
+/// The shortcuts of [`sort8_taken`]: with at most one result taken, or
+/// two with different order keys (`order` of a slot), write them to `out`
+/// in sorted order and give their number; else `None`.
+#[inline(always)]
+fn sort_at_most_two(
+    take: u32,
+    out: &mut [u32; 8],
+    ptr: impl Fn(usize) -> u32,
+    order: impl Fn(usize) -> u64,
+) -> Option<u32> {
+    let first = (take.trailing_zeros() & 7) as usize;
+    let rest = take & take.wrapping_sub(1);
+    if rest == 0 {
+        // No result at all reads slot 0 and throws it away.
+        out[0] = if take != 0 { ptr(first) } else { INVALID_NODE };
+        return Some(u32::from(take != 0));
+    }
+    if rest & rest.wrapping_sub(1) != 0 {
+        return None;
+    }
+    let second = (rest.trailing_zeros() & 7) as usize;
+    let (a, b) = (order(first), order(second));
+    if a == b {
+        return None;
+    }
+    let (p, q) = (ptr(first), ptr(second));
+    out[0] = if b < a { q } else { p };
+    out[1] = if b < a { p } else { q };
+    Some(2)
+}
+
+/// The next shortcut of [`sort8_taken`]: with exactly three results taken
+/// and their order keys all different, write them to `out` in their one
+/// sorted order (three compare-exchanges) and say so.
+#[inline(always)]
+fn sort_three(
+    take: u32,
+    out: &mut [u32; 8],
+    ptr: impl Fn(usize) -> u32,
+    order: impl Fn(usize) -> u64,
+) -> bool {
+    let rest = take & take.wrapping_sub(1);
+    let last = rest & rest.wrapping_sub(1);
+    if take.count_ones() != 3 {
+        return false;
+    }
+    let slot = |m: u32| (m.trailing_zeros() & 7) as usize;
+    let (a, b, c) = (slot(take), slot(rest), slot(last));
+    let mut k = [order(a), order(b), order(c)];
+    if k[0] == k[1] || k[1] == k[2] || k[0] == k[2] {
+        return false;
+    }
+    let mut p = [ptr(a), ptr(b), ptr(c)];
+    for (a, b) in [(0, 1), (1, 2), (0, 1)] {
+        exchange(&mut k, &mut p, a, b);
+    }
+    out[..3].copy_from_slice(&p);
+    true
+}
+
 /// If at most one of `p` is a real result (not INVALID), move it to slot 0
 /// and say so. Counted as a bit mask rather than by searching: the search's
 /// loop exits mispredict.
@@ -184,6 +318,50 @@ mod tests {
                 let mut got = ptr;
                 sort8(&ext, &key, &mut got, wide);
                 assert_eq!(got, want, "sort8 wide {wide} {ptr:x?} {key:?}");
+            }
+            // The taken-result sorts: the network's order over the taken
+            // slots of the node's children (INVALID elsewhere).
+            let take = (0..8).fold(0u32, |m, i| m | u32::from(ptr[i] != INVALID_NODE) << i);
+            let node: [u32; 8] = std::array::from_fn(|i| (i as u32 + 1) << 4 | types[i % 5]);
+            let dist: [f32; 8] =
+                std::array::from_fn(|i| if take >> i & 1 != 0 { key[i] } else { 7.0 });
+            for wide in [false, true] {
+                let mut want = ptr;
+                let e: [u32; 8] = std::array::from_fn(|i| ext_key(ptr[i], true));
+                let mut k = order_keys8(&e, &key, wide);
+                for &(a, b) in &NET8 {
+                    exchange(&mut k, &mut want, a, b);
+                }
+                let mut node = node;
+                for i in 0..8 {
+                    if take >> i & 1 != 0 {
+                        node[i] = ptr[i];
+                    }
+                }
+                let (got, n) = sort8_taken(take, &node, &dist, wide);
+                assert_eq!(
+                    (got, n),
+                    (want, take.count_ones()),
+                    "sort8_taken {ptr:x?} {key:?}"
+                );
+            }
+            for tri_first in [false, true] {
+                let mut want = ptr;
+                let mut k = [0u64; 4];
+                for i in 0..4 {
+                    k[i] = order_key(ext_key(ptr[i], tri_first), key[i]);
+                }
+                for &(a, b) in &NET4 {
+                    exchange(&mut k, &mut want[..4], a, b);
+                }
+                let take4 = take & 15;
+                let node4: [u32; 4] =
+                    std::array::from_fn(|i| if take4 >> i & 1 != 0 { ptr[i] } else { node[i] });
+                let dist4: [f32; 4] = std::array::from_fn(|i| dist[i]);
+                let (got, n) = sort4_taken(take4, &node4, &dist4, tri_first);
+                assert_eq!(got[..4], want[..4], "sort4_taken {ptr:x?} {key:?}");
+                assert_eq!(got[4..], [INVALID_NODE; 4]);
+                assert_eq!(n, take4.count_ones());
             }
             for tri_first in [false, true] {
                 for at in [0, 4] {

@@ -325,6 +325,92 @@ impl ShortStack {
         self.pop(c)
     }
 
+    /// [`ShortStack::push8_pop1`] without a walk-back or range update
+    /// (`last` INVALID) of results sorted real first: `r[..n]` real,
+    /// INVALID after. If none of those is a sentinel, the general push
+    /// pushes exactly them, last first, and that is done here without its
+    /// per-slot tests.
+    /// `sentinel_free` says that no real one is a sentinel (else the
+    /// general push runs).
+    #[inline(always)]
+    pub fn push_sorted_pop1(
+        &mut self,
+        r: &[u32; 8],
+        n: u32,
+        sentinel_free: bool,
+        c: &mut RayCounters,
+    ) -> u32 {
+        let n = (n as usize).min(8);
+        if !sentinel_free {
+            return self.push8_pop1(INVALID_NODE, r, true, c);
+        }
+        for &p in r[1..n.max(1)].iter().rev() {
+            self.push(p, c);
+        }
+        if n == 0 {
+            self.pop(c)
+        } else {
+            self.push_then_pop(r[0], c)
+        }
+    }
+
+    /// `push(v)` followed by `pop()`, which returns `v`: the state and
+    /// counters both leave, without going round the ring. The push counts
+    /// an overflow into a full stack and keeps `has_tlas` as it does; the
+    /// pop then finds a TLAS count of at least one (so no BLAS-to-TLAS
+    /// crossing) and undoes the push's increments, which saturate at the
+    /// capacity; popping an instance does what [`ShortStack::pop`] does.
+    #[inline(always)]
+    fn push_then_pop(&mut self, v: u32, c: &mut RayCounters) -> u32 {
+        let cap = self.capacity;
+        if self.valid == cap {
+            self.overflowed = true;
+            c.stack_overflows += 1;
+        }
+        if self.to_tlas == cap {
+            self.has_tlas = false;
+        }
+        // The pushed slot is above the top again; written as push leaves it.
+        self.ring[self.addr as usize] = v;
+        self.to_tlas -= u32::from(self.to_tlas == cap);
+        self.valid -= u32::from(self.valid == cap);
+        self.blas_to_tlas = false;
+        c.stack_pushes += 1;
+        c.stack_pops += 1;
+        if node_type3(v) == TYPE_INSTANCE {
+            if self.has_tlas {
+                self.valid = self.to_tlas;
+                self.overflowed = true;
+            }
+            self.has_tlas = true;
+            self.to_tlas = 0;
+        }
+        v
+    }
+
+    /// [`ShortStack::push8_pop1`] of a BVH8 primitive step: the results
+    /// are INVALID but slot 7, the primitive pointer `node` (never a
+    /// sentinel), and `last` is the range update (`PRIM_RANGE_UPDATE` with
+    /// the navigation bits). For those inputs the general push comes down
+    /// to this: unless the range ended, push `node`, advanced past the
+    /// pair when the update asks for it. (With navigation 7, `last` is
+    /// INVALID and the plain push of `node` is what this does too.)
+    #[inline(always)]
+    pub fn push_range_pop1(&mut self, node: u32, last: u32, c: &mut RayCounters) -> u32 {
+        debug_assert!(!is_sentinel(node) && is_sentinel(last));
+        let range_update = last & 4 == 0;
+        let range_end = range_update && last & 2 != 0;
+        if !range_end {
+            let v = if range_update {
+                update_primitive_range(node, last & 1 != 0)
+            } else {
+                node
+            };
+            self.push(v, c);
+        }
+        self.pop(c)
+    }
+
     /// `DS_BVH_STACK_PUSH8_POP2` (BVH4x2): push, then pop two paths. A
     /// popped tri1 pointer brings its tri0 (same node) as the second path.
     /// Returns `(first, second, first_is_generated_tri0)`; `first` is valid
@@ -417,6 +503,97 @@ mod tests {
             s.push8_pop1(INVALID_NODE, &[INVALID_NODE; 8], true, &mut c),
             6 << 4 | 5
         );
+    }
+
+    /// `push_then_pop` leaves what `push` then `pop` leave, on random
+    /// walks over small stacks with instances among the entries.
+    #[test]
+    fn push_then_pop_matches_push_and_pop() {
+        let mut state = 0x1234_5678_9ABC_DEF0_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        for cap in [1u32, 2, 3, 8] {
+            let (mut a, mut b) = (ShortStack::new(cap), ShortStack::new(cap));
+            let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
+            for step in 0..20_000 {
+                let v = (next() % 50 + 1) << 4 | [0, 5, 5, 6][(next() % 4) as usize];
+                match next() % 3 {
+                    0 => {
+                        a.push(v, &mut ca);
+                        b.push(v, &mut cb);
+                    }
+                    1 => {
+                        assert_eq!(a.pop(&mut ca), b.pop(&mut cb));
+                    }
+                    _ => {
+                        a.push(v, &mut ca);
+                        assert_eq!(a.pop(&mut ca), v);
+                        assert_eq!(b.push_then_pop(v, &mut cb), v);
+                    }
+                }
+                assert_eq!(cb, ca, "cap {cap} step {step}");
+                assert_eq!(
+                    (
+                        b.addr,
+                        b.valid,
+                        b.to_tlas,
+                        b.has_tlas,
+                        b.overflowed,
+                        b.blas_to_tlas,
+                        b.ring
+                    ),
+                    (
+                        a.addr,
+                        a.valid,
+                        a.to_tlas,
+                        a.has_tlas,
+                        a.overflowed,
+                        a.blas_to_tlas,
+                        a.ring
+                    ),
+                    "cap {cap} step {step}"
+                );
+            }
+        }
+    }
+
+    /// The primitive step's push gives what the general push gives, for
+    /// every navigation and stacks from empty to overflowing.
+    #[test]
+    fn primitive_step_push_matches_push8() {
+        for nav in 0..8u32 {
+            for depth in 0..12u32 {
+                for node in [0x40u32, 0x43, 0x4B, 0x1_0009] {
+                    let (mut a, mut b) = (ShortStack::new(8), ShortStack::new(8));
+                    let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
+                    for k in 0..depth {
+                        let mut r = [INVALID_NODE; 8];
+                        r[0] = (k + 1) << 4 | 5;
+                        r[1] = (k + 100) << 4 | 5;
+                        a.push8(INVALID_NODE, &r, true, &mut ca);
+                        b.push8(INVALID_NODE, &r, true, &mut cb);
+                    }
+                    let last = PRIM_RANGE_UPDATE | nav;
+                    let mut r = [INVALID_NODE; 8];
+                    r[7] = node;
+                    let want = a.push8_pop1(last, &r, true, &mut ca);
+                    let got = b.push_range_pop1(node, last, &mut cb);
+                    assert_eq!(
+                        (got, cb),
+                        (want, ca),
+                        "nav {nav} depth {depth} node {node:x}"
+                    );
+                    assert_eq!(
+                        (b.addr, b.valid, b.to_tlas, b.has_tlas, b.overflowed, b.ring),
+                        (a.addr, a.valid, a.to_tlas, a.has_tlas, a.overflowed, a.ring)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
