@@ -732,12 +732,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
         }
-        for &w in self.resident.iter().flatten() {
-            let r = self.waves[w as usize].ready_at;
-            if r > now {
-                t = t.min(r);
-            } else if recent(r) {
-                t = t.min(now + 1);
+        // Nested loops: a flattened iterator costs more per wave here.
+        for list in &self.resident {
+            for &w in list {
+                let r = self.waves[w as usize].ready_at;
+                if r > now {
+                    t = t.min(r);
+                } else if recent(r) {
+                    t = t.min(now + 1);
+                }
             }
         }
         let pending = self.groups_started < self.total_groups || self.launching_group.is_some();
