@@ -711,7 +711,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// The earliest clock after `now` at which an event falls due, a wave
     /// arrives, a unit frees up or a wave wakes; `None` if nothing will
     /// ever change (a deadlock).
-    #[inline(never)]
     fn next_wake(&self) -> Option<u64> {
         let now = self.now;
         let mut t = u64::MAX;
@@ -764,7 +763,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// Account the statistics of clocks `now+1 .. t` in which nothing can
     /// happen: starve clocks, issue turns, stall turns and per-op stalls,
     /// exactly as stepping each clock would.
-    #[inline(never)]
     fn account_skipped(&mut self, t: u64) {
         let from = self.now + 1;
         if t <= from {
@@ -843,7 +841,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     /// Launch at most the allowed number of waves this clock.
-    #[inline(always)]
     fn dispatch(&mut self) -> bool {
         if self.launching_group.is_none()
             && (self.groups_started == self.total_groups
@@ -852,13 +849,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         {
             return false;
         }
-        self.launch()
-    }
-
-    /// `dispatch` when a group is open or may start: apart, so the cycle
-    /// loop's code stays small around its common path.
-    #[inline(never)]
-    fn launch(&mut self) -> bool {
         let mut launched = false;
         for _ in 0..self.launches_per_clock {
             if self.launching_group.is_none() {
@@ -1411,7 +1401,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
-    #[inline(never)]
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
@@ -1532,7 +1521,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
-    #[inline(never)]
     fn retire(&mut self, wid: usize) {
         self.unsit(wid);
         let now = self.now;
