@@ -246,14 +246,39 @@ impl Unit {
     }
 }
 
-/// Counter decrements (and in-flight releases) that fall due at a time.
+/// Counter decrements (and in-flight releases) that fall due at a time,
+/// packed in one integer that orders by time first, so the event heap
+/// compares integers. The events of a clock are applied together
+/// (`apply_events`) and their effects commute (counts fall, in-flight counts
+/// fall, a sleeping wave wakes), so their order among themselves is free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Event {
-    time: u64,
-    seq: u64,
-    wave: u32,
-    counters: u16,
-    unit: u8,
+struct Event(u128);
+
+impl Event {
+    fn new(time: u64, wave: u32, counters: u16, unit: u8) -> Event {
+        Event(
+            u128::from(time) << 64
+                | u128::from(wave) << 32
+                | u128::from(counters) << 8
+                | u128::from(unit),
+        )
+    }
+
+    fn time(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+
+    fn wave(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+
+    fn counters(self) -> u16 {
+        (self.0 >> 8) as u16
+    }
+
+    fn unit(self) -> u8 {
+        self.0 as u8
+    }
 }
 
 /// Clocks an op holds unit `unit`: its cost, except on a unit the CUs
@@ -328,7 +353,6 @@ struct ComputeUnit<'a, O: Observer> {
     groups: Vec<Group>,
     units: Vec<Unit>,
     events: BinaryHeap<Reverse<Event>>,
-    seq: u64,
     now: u64,
     // Dispatch.
     arrival: Option<f64>,
@@ -552,7 +576,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             groups: Vec::with_capacity(total_groups as usize),
             units,
             events: BinaryHeap::new(),
-            seq: 0,
             now: 0,
             arrival: dispatch.arrival_interval(arch)?,
             next_arrival: 0,
@@ -692,7 +715,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let now = self.now;
         let mut t = u64::MAX;
         if let Some(Reverse(e)) = self.events.peek() {
-            t = t.min(e.time);
+            t = t.min(e.time());
         }
         // A unit that freed up, or a wave that woke, less than one issue
         // interval ago has not yet been seen by every SIMD's turn (a cost
@@ -708,12 +731,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
         }
-        for &w in self.resident.iter().flatten() {
-            let r = self.waves[w as usize].ready_at;
-            if r > now {
-                t = t.min(r);
-            } else if recent(r) {
-                t = t.min(now + 1);
+        // Nested loops: a flattened iterator costs more per wave here.
+        for list in &self.resident {
+            for &w in list {
+                let r = self.waves[w as usize].ready_at;
+                if r > now {
+                    t = t.min(r);
+                } else if recent(r) {
+                    t = t.min(now + 1);
+                }
             }
         }
         let pending = self.groups_started < self.total_groups || self.launching_group.is_some();
@@ -789,14 +815,14 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn apply_events(&mut self) -> bool {
         let mut any = false;
         while let Some(Reverse(e)) = self.events.peek() {
-            if e.time > self.now {
+            if e.time() > self.now {
                 break;
             }
             let e = *e;
             self.events.pop();
             any = true;
-            let w = &mut self.waves[e.wave as usize];
-            let mut m = e.counters;
+            let w = &mut self.waves[e.wave() as usize];
+            let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
                 m &= m - 1;
@@ -805,10 +831,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 // A counter it waits on fell: look again.
                 w.ready_at = self.now;
             }
-            if e.unit != NONE {
-                w.unit_in_flight[e.unit as usize] -= 1;
+            if e.unit() != NONE {
+                w.unit_in_flight[e.unit() as usize] -= 1;
                 let cu = w.cu as usize;
-                self.units[e.unit as usize].cu_in_flight[cu] -= 1;
+                self.units[e.unit() as usize].cu_in_flight[cu] -= 1;
             }
         }
         any
@@ -1284,14 +1310,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 u.free_at[inst] = now + cost;
                 w.ready_at = now + cost.max(1);
                 if op.inc != 0 {
-                    self.seq += 1;
-                    self.events.push(Reverse(Event {
-                        time: now + cost + u.latency,
-                        seq: self.seq,
-                        wave: wid as u32,
-                        counters: op.inc,
-                        unit: NONE,
-                    }));
+                    self.events.push(Reverse(Event::new(
+                        now + cost + u.latency,
+                        wid as u32,
+                        op.inc,
+                        NONE,
+                    )));
                 }
             }
             UnitKind::Queue => {
@@ -1336,23 +1360,19 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 w.unit_in_flight[unit_idx] += 1;
                 w.ready_at = now + 1;
                 if op.dec_at_service != 0 {
-                    self.seq += 1;
-                    self.events.push(Reverse(Event {
-                        time: end,
-                        seq: self.seq,
-                        wave: wid as u32,
-                        counters: op.dec_at_service,
-                        unit: NONE,
-                    }));
+                    self.events.push(Reverse(Event::new(
+                        end,
+                        wid as u32,
+                        op.dec_at_service,
+                        NONE,
+                    )));
                 }
-                self.seq += 1;
-                self.events.push(Reverse(Event {
-                    time: returned,
-                    seq: self.seq,
-                    wave: wid as u32,
-                    counters: op.inc & !op.dec_at_service,
-                    unit: unit_idx as u8,
-                }));
+                self.events.push(Reverse(Event::new(
+                    returned,
+                    wid as u32,
+                    op.inc & !op.dec_at_service,
+                    unit_idx as u8,
+                )));
             }
         }
         self.stats.category_issues[op.category as usize] += 1;
