@@ -120,7 +120,15 @@ struct Decorations {
 /// Parse SPIR-V words and reflect the first entry point.
 pub fn reflect(words: &[u32]) -> Result<Reflection, String> {
     check_instruction_stream(words)?;
-    let module = rspirv::dr::load_words(words).map_err(|e| format!("not valid SPIR-V: {e}"))?;
+    // rspirv 0.13 still panics on some malformed operands instead of
+    // returning an error (an `OpSpecConstantOp` naming an opcode it has no
+    // operand table for, found by this crate's property tests): a panic in
+    // the parser is reported as invalid SPIR-V, never passed on.
+    let parsed = std::panic::catch_unwind(|| rspirv::dr::load_words(words)).map_err(|_| {
+        "not valid SPIR-V: the SPIR-V parser (rspirv) rejected an instruction's operands"
+            .to_string()
+    })?;
+    let module = parsed.map_err(|e| format!("not valid SPIR-V: {e}"))?;
     reflect_module(&module)
 }
 
@@ -470,5 +478,24 @@ mod tests {
             }
             let _ = reflect(&words);
         }
+    }
+
+    #[test]
+    fn spec_constant_op_with_an_unparsable_opcode_is_an_error() {
+        // OpSpecConstantOp (52) whose literal opcode (50) rspirv cannot
+        // parse operands for: the case proptest found (rspirv panicked).
+        let words = vec![
+            SPIRV_MAGIC,
+            0x0001_0000,
+            0,
+            300,
+            0,
+            (4 << 16) | 52,
+            0,
+            0,
+            50,
+        ];
+        let err = reflect(&words).unwrap_err();
+        assert!(err.starts_with("not valid SPIR-V"), "{err}");
     }
 }
