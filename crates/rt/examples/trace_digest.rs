@@ -10,13 +10,17 @@
 //! `--toggle-collect='shadersim_rt::traverse::trace*'`).
 
 use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
-use shadersim_rt::math::{Affine3x4, Vec3};
 use shadersim_rt::mesh::{load_mesh, procedural};
 use shadersim_rt::ray::Ray;
 use shadersim_rt::rays::{diffuse_rays, random_rays, Camera};
 use shadersim_rt::reference::closest_hit;
 use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, RayCounters, TraversalOptions};
+
+// The tests' instanced scene, so the digest covers exactly what they do.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::instanced_scene;
 
 fn bunny() -> Scene {
     let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
@@ -69,27 +73,6 @@ fn options() -> Vec<TraversalOptions> {
             ..Default::default()
         },
     ]
-}
-
-fn instanced_scene() -> Scene {
-    let mut s = Scene {
-        names: vec!["sphere".into(), "rods".into()],
-        meshes: vec![
-            procedural::bumpy_sphere(8, 16),
-            procedural::thin_rotated_parts(4, 9, 5),
-        ],
-        instances: Vec::new(),
-    };
-    for i in 0..7 {
-        let xf = Affine3x4::from_rotation_scale_translation(
-            Vec3::new(0.3, 1.0, 0.1 * i as f32),
-            17.0 * i as f32,
-            0.5 + 0.25 * (i % 3) as f32,
-            Vec3::new(3.0 * (i % 3) as f32, 2.0 * (i / 3) as f32, (i % 2) as f32),
-        );
-        s.add_instance(i % 2, xf).unwrap();
-    }
-    s
 }
 
 fn rays_for(scene: &Scene, size: u32, n: u32, diffuse: u32) -> Vec<Ray> {
