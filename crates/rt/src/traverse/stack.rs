@@ -208,9 +208,16 @@ impl ShortStack {
         self.addr = self.below(self.addr);
         let r = self.ring[self.addr as usize];
         c.stack_pops += 1;
+        self.note_popped(r);
+        r
+    }
+
+    /// What popping `r` does to the levels: an instance node starts a
+    /// bottom level, and the entries of an outer BVH still on the stack
+    /// are dropped (the overflow bit lets the walk-back find them again).
+    #[inline(always)]
+    fn note_popped(&mut self, r: u32) {
         if node_type3(r) == TYPE_INSTANCE {
-            // Entries of an outer BVH still on the stack are dropped, and the
-            // overflow bit lets the walk-back find them again.
             if self.has_tlas {
                 self.valid = self.to_tlas;
                 self.overflowed = true;
@@ -218,7 +225,6 @@ impl ShortStack {
             self.has_tlas = true;
             self.to_tlas = 0;
         }
-        r
     }
 
     /// The ring address below `a` (which is < capacity).
@@ -377,14 +383,7 @@ impl ShortStack {
         self.blas_to_tlas = false;
         c.stack_pushes += 1;
         c.stack_pops += 1;
-        if node_type3(v) == TYPE_INSTANCE {
-            if self.has_tlas {
-                self.valid = self.to_tlas;
-                self.overflowed = true;
-            }
-            self.has_tlas = true;
-            self.to_tlas = 0;
-        }
+        self.note_popped(v);
         v
     }
 
