@@ -15,12 +15,22 @@
 //! - **Reuse.** The main run is a probe at the model's latency, and the
 //!   zero-latency base itself when the model's latency is 0 (the cache
 //!   hierarchy's `miss_extra_latency`).
-//! - **Placement.** Clocks against latency are flat, then rise, and the
+//! - **A head start.** The search's first simulation needs nothing from
+//!   the main run, so it runs alongside it ([`Simulation::latency_head`]):
+//!   the zero-latency base when the model's latency is not 0, else a probe
+//!   at [`HEAD_LATENCY`] (most answers over the fixtures lie within a
+//!   factor of 8 of it). On two cores it costs no time; the search proper
+//!   starts knowing two points of the curve.
+//! - **Placement.** Clocks against latency are flat or rising, and the
 //!   rise steepens (each wave's exposed waits add up): a convex curve. The
 //!   chord between the bracket's ends then crosses the failing clock count
 //!   at or before the answer, and the line through two neighbouring probes
-//!   on one side at or after it; the two probes of a round go inside that
-//!   narrower interval. Where nothing is known yet, the probes step by
+//!   on one side at or after it. A round probes the mean of these
+//!   estimates, spread by half their disagreement (at least the stopping
+//!   width): where they agree, one round closes the bracket. Above the
+//!   highest passing probe, a line that reaches the failing count within 4
+//!   times that latency is probed just below; a longer extrapolation only
+//!   caps a geometric split. Where nothing is known yet, the probes step by
 //!   factors of 4 and 16 (the range spans 0 to 65536).
 //!
 //! The result never rests on the convexity: every decision only narrows a
@@ -235,6 +245,7 @@ where
                 narrow(threshold, &probes, lo, hi, stalled)
             }
         };
+        let next = inside_bracket(next, lo, hi);
         let results: Vec<Probe> = match next.as_slice() {
             [a] => vec![run(*a, limit)?],
             [a, b] => {
@@ -297,105 +308,110 @@ fn finished(probes: &[(u64, Probe)]) -> Vec<(u64, f64)> {
         .collect()
 }
 
-/// The latency at or after which a convex curve crosses `target`, from the
-/// lines through neighbouring finished probes: the two highest at or below
-/// `lo`, and the two lowest at or above `hi`.
-fn upper_estimate(fin: &[(u64, f64)], lo: u64, hi: Option<u64>, target: f64) -> Option<f64> {
-    let below: Vec<_> = fin.iter().filter(|p| p.0 <= lo).collect();
-    let from_below = match below.as_slice() {
-        [.., a, b] => line_crossing(**a, **b, target),
-        _ => None,
-    };
-    let from_above = hi.and_then(|hi| {
-        let above: Vec<_> = fin.iter().filter(|p| p.0 >= hi).collect();
-        match above.as_slice() {
-            [a, b, ..] => line_crossing(**a, **b, target),
-            _ => None,
+/// Estimates of where the curve crosses `target` inside the bracket
+/// (`lo`, `hi`): the chord between the bracket's ends (when both finished;
+/// at or before the crossing on a convex curve), and the lines through the
+/// two highest finished probes at or below `lo` and the two lowest at or
+/// above `hi` (at or after it), each kept only if it crosses inside the
+/// bracket (the verdicts contradict one that does not).
+fn estimates(fin: &[(u64, f64)], lo: u64, hi: Option<u64>, target: f64) -> Vec<f64> {
+    let at = |l: u64| fin.iter().find(|p| p.0 == l).map(|p| p.1);
+    let inside = |e: &f64| *e > lo as f64 && hi.is_none_or(|h| *e < h as f64);
+    let mut out = Vec::new();
+    if let Some(hi) = hi {
+        if let (Some(a), Some(b)) = (at(lo), at(hi)) {
+            out.extend(line_crossing((lo, a), (hi, b), target).filter(inside));
         }
-    });
-    match (from_below, from_above) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
+    let below: Vec<_> = fin.iter().filter(|p| p.0 <= lo).collect();
+    if let [.., a, b] = below.as_slice() {
+        out.extend(line_crossing(**a, **b, target).filter(inside));
+    }
+    if let Some(hi) = hi {
+        let above: Vec<_> = fin.iter().filter(|p| p.0 >= hi).collect();
+        if let [a, b, ..] = above.as_slice() {
+            out.extend(line_crossing(**a, **b, target).filter(inside));
+        }
+    }
+    out
 }
 
-/// Probes while no latency has failed yet: near where the line through
-/// the two highest probes says the curve crosses (if that is not far off),
-/// else the next steps of 4 and 16 times the highest.
+/// Two latencies splitting (`from`, `to`) in geometric thirds.
+fn geometric_thirds(from: u64, to: f64) -> Vec<u64> {
+    let base = from.max(1) as f64;
+    let r = to / base;
+    vec![(base * r.cbrt()) as u64, (base * r.powf(2.0 / 3.0)) as u64]
+}
+
+/// Probes while no latency has failed yet: where the line through the two
+/// highest probes says the curve crosses, if that is at most 4 times the
+/// highest latency (there and a stopping width below); a longer
+/// extrapolation overshoots on a curve that has not turned yet, so it only
+/// caps a geometric split; with no line, steps of 4 and 16 times the
+/// highest.
 fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64) -> Vec<u64> {
     let target = th.max_pass as f64 + 0.5;
     let fin = finished(probes);
-    if let Some(ub) = upper_estimate(&fin, lo, None, target) {
-        let ub = ub.ceil().min(SEARCH_LIMIT as f64) as u64;
-        if ub > lo && ub <= 16 * lo.max(16) {
-            // A bracket [ub - w, ub] must meet the stopping rule at its
-            // lower end.
-            let below = ub - tolerance(ub - tolerance(ub));
-            return if below > lo {
-                vec![below, ub]
-            } else {
-                vec![ub]
-            };
+    let top = fin.last().map_or(lo, |p| p.0).max(lo);
+    if let Some(&e) = estimates(&fin, lo, None, target).first() {
+        if e <= 4.0 * top.max(16) as f64 {
+            // The first latency believed to fail, and one a stopping
+            // width below it: exact on a straight curve.
+            let ub = e.ceil().min(SEARCH_LIMIT as f64) as u64;
+            return vec![ub - tolerance(ub - tolerance(ub)), ub];
         }
+        return geometric_thirds(top, e.min(64.0 * top.max(1) as f64));
     }
-    let (a, b) = if lo == 0 {
-        (256, 4096)
+    vec![(lo * 4).max(16), (lo * 16).max(256)]
+}
+
+/// Probes inside the bracket (`lo`, `hi`): around the mean of the
+/// estimates, spread by half their disagreement and at least the stopping
+/// width (a pair that width apart closes the bracket if the mean is
+/// right); with no estimate, or `stalled`, the bracket split in thirds
+/// (geometric ones when it is wide).
+fn narrow(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: u64, stalled: bool) -> Vec<u64> {
+    let target = th.max_pass as f64 + 0.5;
+    let ests = if stalled {
+        Vec::new()
     } else {
-        (lo * 4, lo * 16)
+        estimates(&finished(probes), lo, Some(hi), target)
     };
-    let (a, b) = (a.min(SEARCH_LIMIT), b.min(SEARCH_LIMIT));
-    if a == b {
-        vec![a]
+    if ests.is_empty() {
+        if hi > 4 * lo.max(1) {
+            return geometric_thirds(lo.max(hi / 64), hi as f64);
+        }
+        let third = (hi - lo) / 3;
+        return vec![lo + third.max(1), lo + (2 * third).max(2)];
+    }
+    let (min, max) = ests
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &e| {
+            (a.min(e), b.max(e))
+        });
+    let e = ests.iter().sum::<f64>() / ests.len() as f64;
+    let w = tolerance(e as u64);
+    let spread = (max - min) / 2.0;
+    if spread > w as f64 {
+        vec![(e - spread / 2.0) as u64, (e + spread / 2.0) as u64 + 1]
     } else {
-        vec![a, b]
+        vec![e as u64, e as u64 + w]
     }
 }
 
-/// Probes inside the bracket `(lo, hi)`; `stalled`: split it in thirds,
-/// do not interpolate.
-fn narrow(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: u64, stalled: bool) -> Vec<u64> {
-    let target = th.max_pass as f64 + 0.5;
-    let fin = if stalled {
-        Vec::new()
-    } else {
-        finished(probes)
-    };
-    let at = |l: u64| fin.iter().find(|p| p.0 == l).map(|p| p.1);
-    // The chord: at or before the crossing on a convex curve.
-    let lb = match (at(lo), at(hi)) {
-        (Some(a), Some(b)) if b > a => lo as f64 + (target - a) * (hi - lo) as f64 / (b - a),
-        _ => lo as f64,
-    };
-    let ub = upper_estimate(&fin, lo, Some(hi), target).unwrap_or(hi as f64);
-    let informed = lb > lo as f64 || ub < hi as f64;
-    // Believed: the last passing latency is in [a, b - 1].
-    let a = (lb.floor().max(lo as f64) as u64).min(hi - 1);
-    let b = ((ub.floor() + 1.0).min(hi as f64) as u64).max(a + 1);
-    let mut cand = if b - a <= tolerance(a) {
-        // Both ends: if the belief holds, this round closes the bracket.
-        vec![a, b]
-    } else if ub < hi as f64 {
-        // The line from neighbouring probes is exact on a curve that has
-        // turned straight (a sharp knee), where the chord from a flat
-        // point is far off: try just below it.
-        vec![b - tolerance(b - tolerance(b)), b]
-    } else if !informed && !stalled && hi > 4 * lo.max(1) {
-        // Nothing to interpolate across a wide range: split it in
-        // geometric thirds.
-        let base = lo.max(hi / 64).max(1) as f64;
-        let r = hi as f64 / base;
-        vec![
-            (base * r.powf(1.0 / 3.0)) as u64,
-            (base * r.powf(2.0 / 3.0)) as u64,
-        ]
-    } else {
-        let third = (b - a) / 3;
-        vec![a + third, a + 2 * third]
-    };
-    cand.retain(|&c| c > lo && c < hi);
+/// The round's probes: `wanted` moved strictly inside the bracket, each
+/// once; with fewer than two left, the midpoint of the widest gap fills
+/// the free slot.
+fn inside_bracket(wanted: Vec<u64>, lo: u64, hi: Option<u64>) -> Vec<u64> {
+    let top = hi.map_or(SEARCH_LIMIT, |h| h - 1);
+    let mut cand: Vec<u64> = wanted
+        .into_iter()
+        .map(|c| c.clamp(lo + 1, top.max(lo + 1)))
+        .filter(|&c| c > lo && hi.is_none_or(|h| c < h))
+        .collect();
+    cand.sort_unstable();
     cand.dedup();
-    if cand.len() < 2 {
-        // Spend the free slot on the midpoint of the widest gap left.
+    if let (true, Some(hi)) = (cand.len() < 2, hi) {
         let mut cuts = vec![lo];
         cuts.extend(&cand);
         cuts.push(hi);
@@ -410,17 +426,53 @@ fn narrow(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: u64, stalled: bo
     cand
 }
 
+/// The latency of the search's first probe when the main run is itself
+/// the zero-latency base (the cache hierarchy's `miss_extra_latency`, 0 in
+/// every model): the answers over the fixtures lie between 39 and 16604,
+/// most within a factor of 8 of it, and a probe there lies on the rising
+/// part of curves that rise from 0 (where one line then finds the answer).
+pub const HEAD_LATENCY: u64 = 192;
+
+/// The search's first simulation, which needs nothing from the main run,
+/// so it can run beside it: made by [`Simulation::latency_head`], used by
+/// [`Simulation::latency_tolerance_with`] of the same simulation.
+#[derive(Debug, Clone)]
+pub struct LatencyHead(Head);
+
+#[derive(Debug, Clone)]
+enum Head {
+    /// The zero-latency base (the model's latency is not 0).
+    Base(Box<SimStats>),
+    /// A probe at [`HEAD_LATENCY`] without the search's clock limit (the
+    /// main run is the base, and the limit follows from it).
+    Probe(Probe),
+}
+
+/// Whether and how an analysis searches the latency tolerance.
+#[derive(Debug, Clone)]
+pub enum LatencySearch {
+    /// No search.
+    Off,
+    /// Search, running its first simulation after the main run.
+    On,
+    /// Search, its first simulation run beside the main run
+    /// ([`Simulation::latency_head`]; `None`: there is nothing to search).
+    Started(Option<LatencyHead>),
+}
+
+/// What the search varies: the parameter, the model's value of it, and
+/// that value as a latency the search could probe (the main run is then
+/// a free probe).
+struct SearchSetup {
+    param: String,
+    model_latency: f64,
+    main: Option<u64>,
+}
+
 impl Simulation {
-    /// The largest `vmem_latency` the shader absorbs before its throughput
-    /// falls more than 5% below its zero-latency throughput ("latency
-    /// potential" in seed 004), found by re-running the simulation (see
-    /// the module comment of `latency.rs`): the answer `lo` passes, a
-    /// probe at `hi` failed, and `hi - lo <= max(1, lo / 64)`. `stats` is
-    /// this simulation's own run (a free probe at the model's latency).
-    pub fn latency_tolerance(
-        &self,
-        stats: &SimStats,
-    ) -> Result<Option<LatencyTolerance>, PrepareError> {
+    /// The search's parameter, or `None` when there is nothing to search
+    /// (no such parameter, or no vector memory op in the trace).
+    fn search_setup(&self) -> Option<SearchSetup> {
         // With the hierarchy on, the question is how much extra miss
         // latency the shader absorbs: the levels' latencies stay, every
         // request the first level does not serve takes longer.
@@ -428,51 +480,89 @@ impl Simulation {
             Some(c) if c.enabled => c.miss_extra_latency.clone(),
             _ => "vmem_latency".to_string(),
         };
-        let param = param.as_str();
-        let Some(model_latency) = self.arch.param(param) else {
-            return Ok(None);
-        };
+        let model_latency = self.arch.param(&param)?;
         let uses_vmem = self.sim.trace.iter().any(|&i| {
             let op = &self.sim.ops[i as usize];
             op.kind == OpKind::Unit && op.class.is_vmem()
         });
-        if !uses_vmem {
+        // The main run is a probe at the model's latency when that is a
+        // whole number of clocks the search could probe.
+        let main = (model_latency.fract() == 0.0
+            && (0.0..=SEARCH_LIMIT as f64).contains(&model_latency))
+        .then_some(model_latency as u64);
+        uses_vmem.then_some(SearchSetup {
+            param,
+            model_latency,
+            main,
+        })
+    }
+
+    /// Run the latency search's first simulation (`None`: there is no
+    /// search). It does not depend on the main run: run the two side by
+    /// side and pass both to [`Simulation::latency_tolerance_with`].
+    pub fn latency_head(&self) -> Result<Option<LatencyHead>, PrepareError> {
+        let Some(setup) = self.search_setup() else {
             return Ok(None);
-        }
-        let runs = AtomicU32::new(0);
+        };
+        let head = if setup.main == Some(0) {
+            Head::Probe(self.latency_probe(&setup.param, HEAD_LATENCY, u64::MAX)?)
+        } else {
+            Head::Base(Box::new(self.with_param(&setup.param, 0.0)?.run()?))
+        };
+        Ok(Some(LatencyHead(head)))
+    }
+
+    /// The largest `vmem_latency` the shader absorbs before its throughput
+    /// falls more than 5% below its zero-latency throughput ("latency
+    /// potential" in seed 004), found by re-running the simulation (see
+    /// the module comment of `latency.rs`): the answer `lo` passes, a
+    /// probe at `hi` failed, and `hi - lo <= max(1, lo / 64)`. `stats` is
+    /// this simulation's own run (a free probe at the model's latency).
+    /// Runs the search's first simulation after it; see
+    /// [`Simulation::latency_tolerance_with`] to run them side by side.
+    pub fn latency_tolerance(
+        &self,
+        stats: &SimStats,
+    ) -> Result<Option<LatencyTolerance>, PrepareError> {
+        self.latency_tolerance_with(stats, None)
+    }
+
+    /// [`Simulation::latency_tolerance`] with the search's first
+    /// simulation already run (`head`, from [`Simulation::latency_head`]
+    /// of this simulation; `None`: run it now).
+    pub fn latency_tolerance_with(
+        &self,
+        stats: &SimStats,
+        head: Option<LatencyHead>,
+    ) -> Result<Option<LatencyTolerance>, PrepareError> {
+        let Some(setup) = self.search_setup() else {
+            return Ok(None);
+        };
+        let head = match head {
+            Some(h) => h,
+            None => match self.latency_head()? {
+                Some(h) => h,
+                None => return Ok(None),
+            },
+        };
+        let param = setup.param.as_str();
+        // The head is a run of the search.
+        let runs = AtomicU32::new(1);
         let run = |lat: u64, limit: u64| -> Result<Probe, PrepareError> {
             runs.fetch_add(1, Ordering::Relaxed);
             self.latency_probe(param, lat, limit)
         };
-        // The main run is a probe at the model's latency (when that is a
-        // whole number of clocks the search could probe).
-        let main = (model_latency.fract() == 0.0
-            && (0.0..=SEARCH_LIMIT as f64).contains(&model_latency))
-        .then_some(model_latency as u64);
         let mut known = Vec::new();
-        let base = match main {
-            Some(0) => stats.clone(),
-            _ => {
-                // The base runs alongside a first probe at 4 times the
-                // model's latency, limited as if the main run were the base
-                // (its clocks are at least the base's on a rising curve; a
-                // verdict the real limit cannot confirm is dropped).
-                let guess = (4 * main.unwrap_or(64)).clamp(16, SEARCH_LIMIT);
-                let limit = Threshold::new(stats).probe_limit();
-                let (base, first) = rayon::join(
-                    || -> Result<SimStats, PrepareError> {
-                        runs.fetch_add(1, Ordering::Relaxed);
-                        Ok(self.with_param(param, 0.0)?.run()?)
-                    },
-                    || run(guess, limit),
-                );
-                known.push((guess, first?));
-                base?
+        let base = match head.0 {
+            Head::Base(base) => *base,
+            Head::Probe(p) => {
+                known.push((HEAD_LATENCY, p));
+                stats.clone()
             }
         };
         let threshold = Threshold::new(&base);
         known.push((0, Probe::Finished(base.clocks)));
-        if let Some(m) = main {
+        if let Some(m) = setup.main {
             known.push((m, Probe::Finished(stats.clocks)));
         }
         let found = search(&threshold, &known, run)?;
@@ -488,7 +578,7 @@ impl Simulation {
             curve,
             clocks: found.answer,
             searched_up_to: SEARCH_LIMIT,
-            model_latency: model_latency.round() as u64,
+            model_latency: setup.model_latency.round() as u64,
             zero_latency_throughput: threshold.base_throughput(),
             model_throughput: stats.throughput_per_clock(),
             runs: runs.into_inner(),

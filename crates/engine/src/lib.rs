@@ -34,6 +34,7 @@ pub mod stats;
 
 pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};
+pub use latency::{LatencyHead, LatencySearch};
 pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};

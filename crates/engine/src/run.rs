@@ -4,6 +4,7 @@
 
 use crate::config::DispatchConfig;
 use crate::error::SimError;
+use crate::latency::LatencySearch;
 pub use crate::latency::LatencyTolerance;
 use crate::machine::{simulate, SimInput};
 use crate::occupancy::Occupancy;
@@ -468,23 +469,26 @@ impl Simulation {
     }
 
     /// Run and analyse: the statistics, the latency tolerance and the
-    /// bottleneck statement.
+    /// bottleneck statement. The run and the latency search's first
+    /// simulation run side by side.
     pub fn analyse(&self) -> Result<Analysis, PrepareError> {
-        self.analyse_run(self.run()?, true)
+        let (stats, head) = rayon::join(|| self.run(), || self.latency_head());
+        self.analyse_run(stats?, LatencySearch::Started(head?))
     }
 
     /// [`Simulation::analyse`] for a run already done (`stats`, e.g. a
-    /// recorded run): the bottleneck and, with `latency_search`, the latency
-    /// tolerance, whose search reuses the run as one of its probes.
+    /// recorded run): the bottleneck and, as `latency_search` says, the
+    /// latency tolerance, whose search reuses the run as one of its probes.
     pub fn analyse_run(
         &self,
         stats: SimStats,
-        latency_search: bool,
+        latency_search: LatencySearch,
     ) -> Result<Analysis, PrepareError> {
-        let latency = if latency_search {
-            self.latency_tolerance(&stats)?
-        } else {
-            None
+        let latency = match latency_search {
+            LatencySearch::Off => None,
+            LatencySearch::On => self.latency_tolerance(&stats)?,
+            LatencySearch::Started(None) => None,
+            LatencySearch::Started(head) => self.latency_tolerance_with(&stats, head)?,
         };
         let bottleneck = self.bottleneck(&stats, latency.as_ref());
         Ok(Analysis {

@@ -62,7 +62,9 @@ fn the_answer_meets_its_precision_on_a_program_whose_tolerance_is_known() {
         assert_eq!(l.parameter, "vmem_latency");
         assert_eq!(l.zero_latency_throughput, 64.0 / 412.0);
         // The main run is reused: with the model at 0 it is the base.
-        // The search before early stops and interpolation ran 15.
+        // The search before early stops and interpolation ran 15 (11 now,
+        // the first probe at 192 included: the curve is flat up to 372 and
+        // then straight, a knee no line from the flat part sees).
         assert!(
             l.runs <= 12,
             "{} runs (model {model_latency}): {:?}",
@@ -144,6 +146,52 @@ fn the_answer_does_not_depend_on_the_thread_count() {
         assert_eq!(answers[0], answers[1]);
         assert_eq!(answers[0], answers[2]);
     }
+}
+
+#[test]
+fn the_first_simulation_beside_the_run_gives_the_same_search() {
+    // `analyse` runs the search's first simulation beside the main run;
+    // the search must not depend on where it ran.
+    let (text, hints) = busy();
+    for model_latency in [0, 320] {
+        let s = sim(&text, hints, model_latency);
+        let stats = s.run().unwrap();
+        let after = s.latency_tolerance(&stats).unwrap().unwrap();
+        let head = s.latency_head().unwrap();
+        assert!(head.is_some());
+        let beside = s.latency_tolerance_with(&stats, head).unwrap().unwrap();
+        assert_eq!(after, beside);
+        assert_eq!(s.analyse().unwrap().latency, Some(after));
+    }
+}
+
+#[test]
+fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
+    // clocks(L) = 10000 + floor(5L / 2). The pass limit is 10526 clocks
+    // (6400 threads: 6400/c >= 0.95 * 6400/10000 means c <= 10526.3), so
+    // the truth is L = 210 (10525 clocks; 211 takes 10527). The first
+    // probe, at HEAD_LATENCY = 192, takes 10480: the line through it and
+    // the base reaches 10526.5 at 210.6, so the round probes 211 (believed
+    // to fail) and a stopping width below it, 211 - max(1, 208 / 64) =
+    // 208 (10520 clocks): 208 passes, 211 fails, 211 - 208 <= 208 / 64.
+    let base = 10_000u64;
+    let curve = |l: u64| base + 5 * l / 2;
+    let th = base_threshold(base);
+    assert_eq!(th.max_passing_clocks(), 10_526);
+    let head = shadersim_engine::latency::HEAD_LATENCY;
+    let known = [
+        (0, Probe::Finished(base)),
+        (head, Probe::Finished(curve(head))),
+    ];
+    let runs = std::sync::atomic::AtomicUsize::new(0);
+    let r = search(&th, &known, |lat, _| {
+        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(Probe::Finished(curve(lat)))
+    })
+    .unwrap();
+    assert_eq!(r.answer, Some(208));
+    assert!(within_promise(208, 210));
+    assert_eq!(runs.into_inner(), 2);
 }
 
 /// A base with `clocks` clocks for 6400 threads on one CU.

@@ -7,7 +7,7 @@ use crate::input::{read_input, select_program};
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::run::{PrepareError, Simulation};
-use shadersim_engine::{Analysis, SimStats};
+use shadersim_engine::{Analysis, LatencySearch, SimStats};
 use shadersim_trace::Hints;
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
@@ -248,11 +248,18 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
 /// Run the prepared simulation; with `latency_search` also search how much
 /// extra VMEM latency it tolerates (that re-runs it a few times).
 pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, CliError> {
-    let stats = prepared
-        .sim
-        .run()
-        .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?;
-    analyse_run(prepared, stats, latency_search)
+    let sim = &prepared.sim;
+    // The latency search's first simulation runs beside the run.
+    let (stats, head) = rayon::join(|| sim.run(), || latency_search.then(|| sim.latency_head()));
+    let stats =
+        stats.map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?;
+    let search = match head {
+        None => LatencySearch::Off,
+        Some(head) => LatencySearch::Started(
+            head.map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?,
+        ),
+    };
+    analyse_run(prepared, stats, search)
 }
 
 /// [`analyse`] for a run already done (`stats`, e.g. a recorded run), as
@@ -260,7 +267,7 @@ pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, Cl
 pub fn analyse_run(
     prepared: &Prepared,
     stats: SimStats,
-    latency_search: bool,
+    latency_search: LatencySearch,
 ) -> Result<Analysis, CliError> {
     prepared
         .sim
