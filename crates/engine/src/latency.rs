@@ -365,12 +365,21 @@ fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64) -> Vec<u64> {
     vec![(lo * 4).max(16), (lo * 16).max(256)]
 }
 
-/// Probes inside the bracket (`lo`, `hi`): around the mean of the
+/// Probes inside the bracket (`lo`, `hi`): the pair that surely closes
+/// it when there is one; else around the mean of the
 /// estimates, spread by half their disagreement and at least the stopping
 /// width (a pair that width apart closes the bracket if the mean is
 /// right); with no estimate, or `stalled`, the bracket split in thirds
 /// (geometric ones when it is wide).
 fn narrow(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: u64, stalled: bool) -> Vec<u64> {
+    // Close to the end, a width above `lo` and a width below `hi` close
+    // the bracket in this round whatever the curve (every outcome leaves
+    // a passing and a failing probe within the stopping width), which
+    // noisy curves need: betting on estimates there can miss both sides.
+    let (up, down) = (lo + tolerance(lo), hi - tolerance(hi - tolerance(hi)));
+    if down <= up || down - up <= tolerance(up) {
+        return vec![up, down];
+    }
     let target = th.max_pass as f64 + 0.5;
     let ests = if stalled {
         Vec::new()

@@ -194,6 +194,41 @@ fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
     assert_eq!(runs.into_inner(), 2);
 }
 
+#[test]
+fn a_bracket_three_widths_wide_closes_in_one_round_on_any_curve() {
+    // Known: 6400 passes, 6700 fails (3 stopping widths of 100). Between
+    // them every latency passes or fails at random. The round's probes
+    // are a width above 6400 (6500) and a width below 6700 (6700 -
+    // (6700 - 6700 / 64) / 64 = 6700 - 103 = 6597); 6597 - 6500 <= 6500 /
+    // 64, so whatever their verdicts a passing and a failing probe end
+    // within a width of each other.
+    let base = 10_000u64;
+    let th = base_threshold(base);
+    for seed in 0..64u64 {
+        let curve = |l: u64| match l {
+            0..=6400 => base,
+            6700.. => 2 * base,
+            _ if ((l * 2_654_435_761) ^ (seed * 40_503)) % 7 < 3 => 2 * base,
+            _ => base,
+        };
+        let known = [
+            (0, Probe::Finished(base)),
+            (6400, Probe::Finished(curve(6400))),
+            (6700, Probe::Finished(curve(6700))),
+        ];
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        let r = search(&th, &known, |lat, _| {
+            runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(Probe::Finished(curve(lat)))
+        })
+        .unwrap();
+        assert_eq!(runs.into_inner(), 2, "seed {seed}");
+        let a = r.answer.unwrap();
+        assert!(th.passes_clocks(curve(a)), "seed {seed}: {a}");
+        assert!((a + 1..=a + a / 64).any(|l| !th.passes_clocks(curve(l))));
+    }
+}
+
 /// A base with `clocks` clocks for 6400 threads on one CU.
 fn base_threshold(clocks: u64) -> Threshold {
     Threshold::from_counts(6400, 1, clocks)
