@@ -32,6 +32,12 @@
 //!   times that latency is probed just below; a longer extrapolation only
 //!   caps a geometric split. Where nothing is known yet, the probes step by
 //!   factors of 4 and 16 (the range spans 0 to 65536).
+//! - **Closing.** Real curves wiggle and step near the answer, where bets
+//!   on estimates can land both probes on one side. Once a stopping width
+//!   in from each end of the bracket leaves at most a width between the
+//!   two points, the round probes them, which closes the bracket whatever
+//!   their verdicts; two rounds in a row that do not halve the bracket
+//!   make the next one split it in thirds.
 //!
 //! The result never rests on the convexity: every decision only narrows a
 //! bracket between a passing latency (`lo`) and a failing one (`hi`), each
