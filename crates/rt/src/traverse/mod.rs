@@ -99,6 +99,16 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
     (entry, entry <= exit * grow)
 }
 
+/// Whether a ray's origin, direction and inverse direction `inv` are all
+/// finite (the condition of [`DecodedBox4::slab4_finite`]). `x * 0` is a
+/// zero for a finite `x` and NaN otherwise, so one sum says it for all nine
+/// without a compare per component.
+#[inline(always)]
+fn finite_ray(ray: &Ray, inv: Vec3) -> bool {
+    let zeros = ray.origin * 0.0 + ray.dir * 0.0 + inv * 0.0;
+    zeros.0[0] + zeros.0[1] + zeros.0[2] == 0.0
+}
+
 /// What a 4-wide box node test found.
 struct Box4Result {
     /// The node's child pointers.
@@ -117,6 +127,9 @@ struct RayState<'a> {
     world: Ray,
     local: Ray,
     inv: Vec3,
+    /// `local`'s origin and direction and `inv` are all finite, so the
+    /// NaN-free slab test ([`DecodedBox4::slab4_finite`]) is exact.
+    finite_ray: bool,
     base: u64,
     structure: StructureRef,
     in_blas: bool,
@@ -138,6 +151,9 @@ impl<'a> RayState<'a> {
             world: *ray,
             local: *ray,
             inv: ray.dir.recip(),
+            // Only the 4-wide loops read it, and they set it
+            // (`check_finite`): BVH8 rays skip the check.
+            finite_ray: false,
             base: e.top.base,
             structure: e.top,
             in_blas: false,
@@ -151,9 +167,15 @@ impl<'a> RayState<'a> {
         }
     }
 
+    /// Set `finite_ray` for the current `local` ray and `inv`.
+    fn check_finite(&mut self) {
+        self.finite_ray = finite_ray(&self.local, self.inv);
+    }
+
     fn restore_world(&mut self) {
         self.local = self.world;
         self.inv = self.world.dir.recip();
+        self.check_finite();
         self.base = self.top.base;
         self.structure = self.top;
         self.in_blas = false;
@@ -165,6 +187,7 @@ impl<'a> RayState<'a> {
             inst.world_to_object.transform_dir(self.world.dir),
         );
         self.inv = self.local.dir.recip();
+        self.check_finite();
         self.base = blas.base;
         self.structure = blas;
         self.in_blas = true;
@@ -213,19 +236,21 @@ impl<'a> RayState<'a> {
         };
         self.c.box_nodes += 1;
         self.c.box_tests += 4;
-        let (o, inv) = if node.obb != NO_OBB {
-            let m = &obb_matrices()[node.obb as usize];
-            (
-                rotate(m, self.local.origin),
-                rotate(m, self.local.dir).recip(),
-            )
-        } else {
-            (self.local.origin, self.inv)
-        };
         // Every slot is tested and the result selected: a branch on the
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
-        let (entries, hits) = node.slab4(o, inv, self.t_max, self.grow);
+        let (entries, hits) = if node.obb != NO_OBB {
+            let m = &obb_matrices()[node.obb as usize];
+            let o = rotate(m, self.local.origin);
+            let inv = rotate(m, self.local.dir).recip();
+            node.slab4(o, inv, self.t_max, self.grow)
+        } else if node.no_nan_planes && self.finite_ray {
+            // Nearly every step: the cheaper test, exact under these
+            // conditions (see `slab4_finite`).
+            node.slab4_finite(self.local.origin, self.inv, self.t_max, self.grow)
+        } else {
+            node.slab4(self.local.origin, self.inv, self.t_max, self.grow)
+        };
         Box4Result {
             children: node.children,
             entries,
@@ -258,6 +283,7 @@ impl<'a> RayState<'a> {
 /// after tri1 the shader tests tri0 without touching the stack.
 fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
+    s.check_finite();
     let rtip3 = e.config.rtip3();
     let tri_first = opts.sort_triangles_first;
     let mut stack = RingStack::new(opts.stack_entries.max(4));
@@ -360,6 +386,7 @@ fn tri4(s: &mut RayState<'_>, ptr: u32, rtip3: bool) {
 /// push-8/pop-2 stack (`TraceRay3_0`).
 fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
+    s.check_finite();
     let tri_first = opts.sort_triangles_first;
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let (mut x, mut y, mut x_generated) = (e.top.root, INVALID_NODE, false);

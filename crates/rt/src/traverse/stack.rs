@@ -81,6 +81,12 @@ impl RingStack {
     #[inline(always)]
     pub fn store(&mut self, last: u32, data: [u32; 4], c: &mut RayCounters) -> u32 {
         if last != INVALID_NODE {
+            // A `last` no entry matches pushes nothing and pops: the common
+            // case (BVH4's tri0 step passes TERMINAL with no entries), kept
+            // inline rather than in the out-of-line walk-back.
+            if !data.contains(&last) {
+                return self.pop_or_terminal(c);
+            }
             return self.store_walk_back(last, data, c);
         }
         // No walk-back (the common step, inlined): every real entry counts,
