@@ -183,15 +183,8 @@ fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
         (0, Probe::Finished(base)),
         (head, Probe::Finished(curve(head))),
     ];
-    let runs = std::sync::atomic::AtomicUsize::new(0);
-    let r = search(&th, &known, |lat, _| {
-        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(Probe::Finished(curve(lat)))
-    })
-    .unwrap();
-    assert_eq!(r.answer, Some(208));
+    assert_eq!(search_from(base, &known, &curve), (Some(208), 2));
     assert!(within_promise(208, 210));
-    assert_eq!(runs.into_inner(), 2);
 }
 
 #[test]
@@ -216,14 +209,9 @@ fn a_bracket_three_widths_wide_closes_in_one_round_on_any_curve() {
             (6400, Probe::Finished(curve(6400))),
             (6700, Probe::Finished(curve(6700))),
         ];
-        let runs = std::sync::atomic::AtomicUsize::new(0);
-        let r = search(&th, &known, |lat, _| {
-            runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Ok(Probe::Finished(curve(lat)))
-        })
-        .unwrap();
-        assert_eq!(runs.into_inner(), 2, "seed {seed}");
-        let a = r.answer.unwrap();
+        let (answer, runs) = search_from(base, &known, &curve);
+        assert_eq!(runs, 2, "seed {seed}");
+        let a = answer.unwrap();
         assert!(th.passes_clocks(curve(a)), "seed {seed}: {a}");
         assert!((a + 1..=a + a / 64).any(|l| !th.passes_clocks(curve(l))));
     }
@@ -237,9 +225,18 @@ fn base_threshold(clocks: u64) -> Threshold {
 /// The search on a made-up curve `clocks(latency)`; returns the answer and
 /// the probes run.
 fn search_curve(base: u64, curve: &(dyn Fn(u64) -> u64 + Sync)) -> (Option<u64>, usize) {
+    search_from(base, &[(0, Probe::Finished(base))], curve)
+}
+
+/// [`search_curve`] knowing the probes `known` (the base among them).
+fn search_from(
+    base: u64,
+    known: &[(u64, Probe)],
+    curve: &(dyn Fn(u64) -> u64 + Sync),
+) -> (Option<u64>, usize) {
     let th = base_threshold(base);
     let runs = std::sync::atomic::AtomicUsize::new(0);
-    let r = search(&th, &[(0, Probe::Finished(base))], |lat, limit| {
+    let r = search(&th, known, |lat, limit| {
         runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let c = curve(lat);
         Ok(if c > limit {
