@@ -225,6 +225,27 @@ fn compile_failures_are_clear_errors() {
         "{}",
         text(&o.stderr)
     );
+    // A module the SPIR-V parser (rspirv) panics on: an error, and no
+    // panic message on standard error (OpSpecConstantOp naming opcode 50).
+    let words: [u32; 9] = [
+        0x0723_0203,
+        0x0001_0000,
+        0,
+        300,
+        0,
+        (4 << 16) | 52,
+        0,
+        0,
+        50,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let panics = dir.path().join("panics.spv");
+    std::fs::write(&panics, bytes).unwrap();
+    let o = shadersim(&["compile", &panics.display().to_string(), "--arch", "gfx900"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("not valid SPIR-V"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     // A driver that does not come up (an unknown family) is an error, not a crash.
     let o = shadersim_env(
         &["radv-capture", "/nonexistent.spv"],

@@ -124,12 +124,40 @@ pub fn reflect(words: &[u32]) -> Result<Reflection, String> {
     // returning an error (an `OpSpecConstantOp` naming an opcode it has no
     // operand table for, found by this crate's property tests): a panic in
     // the parser is reported as invalid SPIR-V, never passed on.
-    let parsed = std::panic::catch_unwind(|| rspirv::dr::load_words(words)).map_err(|_| {
+    let parsed = without_panic_message(|| rspirv::dr::load_words(words)).map_err(|_| {
         "not valid SPIR-V: the SPIR-V parser (rspirv) rejected an instruction's operands"
             .to_string()
     })?;
     let module = parsed.map_err(|e| format!("not valid SPIR-V: {e}"))?;
     reflect_module(&module)
+}
+
+thread_local! {
+    /// Set while this thread runs a call whose panic is caught and
+    /// reported as an error (its message would only confuse).
+    static PANIC_IS_AN_ERROR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `f`, with a panic caught (`Err`) and its message not printed. The
+/// process's panic hook is wrapped once: it stays silent while this
+/// thread is inside such a call and passes every other panic on to the
+/// hook that was installed before, so real bugs still print.
+fn without_panic_message<R>(
+    f: impl FnOnce() -> R + std::panic::UnwindSafe,
+) -> std::thread::Result<R> {
+    static WRAP_HOOK: std::sync::Once = std::sync::Once::new();
+    WRAP_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !PANIC_IS_AN_ERROR.with(|flag| flag.get()) {
+                previous(info);
+            }
+        }));
+    });
+    PANIC_IS_AN_ERROR.with(|flag| flag.set(true));
+    let result = std::panic::catch_unwind(f);
+    PANIC_IS_AN_ERROR.with(|flag| flag.set(false));
+    result
 }
 
 /// SPIR-V words from a file's bytes (little-endian, as glslang writes
