@@ -100,7 +100,8 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
 }
 
 /// Whether a ray's origin, direction and inverse direction `inv` are all
-/// finite (the condition of [`DecodedBox4::slab4_finite`]). `x * 0` is a
+/// finite (the condition of [`DecodedBox4::slab4_finite`] and
+/// [`DecodedBox8::slab8_finite`]). `x * 0` is a
 /// zero for a finite `x` and NaN otherwise, so one sum says it for all nine
 /// without a compare per component.
 #[inline(always)]
@@ -128,7 +129,8 @@ struct RayState<'a> {
     local: Ray,
     inv: Vec3,
     /// `local`'s origin and direction and `inv` are all finite, so the
-    /// NaN-free slab test ([`DecodedBox4::slab4_finite`]) is exact.
+    /// NaN-free slab tests ([`DecodedBox4::slab4_finite`],
+    /// [`DecodedBox8::slab8_finite`]) are exact.
     finite_ray: bool,
     base: u64,
     structure: StructureRef,
@@ -151,8 +153,7 @@ impl<'a> RayState<'a> {
             world: *ray,
             local: *ray,
             inv: ray.dir.recip(),
-            // Only the 4-wide loops read it, and they set it
-            // (`check_finite`): BVH8 rays skip the check.
+            // Each loop sets it (`check_finite`).
             finite_ray: false,
             base: e.top.base,
             structure: e.top,
@@ -480,6 +481,7 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
 /// drained through the stack (`TraceRay3_1`).
 fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
+    s.check_finite();
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let mut node = e.top.root;
     let mut last = INVALID_NODE;
@@ -509,13 +511,18 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                     &decoded
                 }
             };
-            let (o, inv) = if node8.obb != NO_OBB {
+            let (entries, hit_mask) = if node8.plain_slab && s.finite_ray {
+                // Nearly every step: the cheaper test, exact under these
+                // conditions (see `slab8_finite`).
+                node8.slab8_finite(s.local.origin, s.inv, s.t_max, s.grow)
+            } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
-                (rotate(m, s.local.origin), rotate(m, s.local.dir).recip())
+                let o = rotate(m, s.local.origin);
+                let inv = rotate(m, s.local.dir).recip();
+                node8.slab8(o, inv, s.t_max, s.grow)
             } else {
-                (s.local.origin, s.inv)
+                node8.slab8(s.local.origin, s.inv, s.t_max, s.grow)
             };
-            let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);
             let n;
