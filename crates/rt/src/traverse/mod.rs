@@ -512,7 +512,8 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                     &decoded
                 }
             };
-            let (entries, hit_mask) = if node8.plain_slab && s.finite_ray {
+            // `&`, not `&&`: one branch, not two.
+            let (entries, hit_mask) = if node8.plain_slab & s.finite_ray {
                 // Nearly every step: the cheaper test, exact under these
                 // conditions (see `slab8_finite`).
                 node8.slab8_finite(s.local.origin, s.inv, s.t_max, s.grow)
