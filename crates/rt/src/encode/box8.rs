@@ -11,7 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{slab_lanes4, valid_mask, AddrTable};
+use super::decoded::{slab_lanes4, slab_lanes4_finite, valid_mask, AddrTable};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -233,6 +233,10 @@ pub struct DecodedBox8 {
     /// No valid child pointer is a sentinel (`>= END_SEARCH`; only a
     /// corrupt node has one), so the stack's plain push applies.
     pub sentinel_free: bool,
+    /// No OBB and no valid slot has a NaN plane: for a finite ray
+    /// [`DecodedBox8::slab8_finite`] applies. (One flag for both so that
+    /// the traversal's common case costs one test.)
+    pub plain_slab: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -265,6 +269,7 @@ impl DecodedBox8 {
             reuse: false,
             valid: 0,
             sentinel_free: true,
+            plain_slab: true,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -320,6 +325,13 @@ impl DecodedBox8 {
         out.reuse = (0..8).any(|i| p[i] != INVALID_NODE && p[i + 1..].contains(&p[i]));
         out.valid = valid_mask(p);
         out.sentinel_free = p.iter().all(|&c| c == INVALID_NODE || c < END_SEARCH);
+        // Quantized planes of an encoded node are finite, but a corrupt
+        // origin or exponent may give anything: check what was decoded.
+        let nan_plane = (0..8).any(|slot| {
+            out.valid & (1 << slot) != 0
+                && (0..3).any(|a| out.min[a][slot].is_nan() || out.max[a][slot].is_nan())
+        });
+        out.plain_slab = out.obb == NO_OBB && !nan_plane;
         out
     }
 
@@ -354,6 +366,52 @@ impl DecodedBox8 {
         let (e1, m1) = self.slab_half(1, o, inv, extent, grow);
         let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
         (entry, (m0 | (m1 << 4)) & self.valid)
+    }
+
+    /// [`DecodedBox8::slab8`] for a node with
+    /// [`plain_slab`](DecodedBox8::plain_slab) and a ray whose origin and
+    /// `inv` are finite and `inv` non-zero: the same hits, and entry
+    /// distances equal up to the sign of a zero (which the child sort folds
+    /// and the hit test ignores).
+    ///
+    /// Why it is exact: no slab distance of a valid slot is then NaN (a
+    /// plane is finite or infinite, minus a finite origin, times a finite
+    /// non-zero `inv`: neither `0 * inf` nor `inf - inf` arises, an
+    /// overflow gives an infinity), so the plain `min`/`max` need none of
+    /// the NaN-dropping of [`slab_lanes4`] (see
+    /// [`slab_lanes4_finite`]). Lanes of invalid slots may compute
+    /// anything; they are masked off.
+    #[inline]
+    pub fn slab8_finite(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
+        let (e0, m0) = self.slab_half_finite(0, o, inv, extent, grow);
+        let (e1, m1) = self.slab_half_finite(1, o, inv, extent, grow);
+        let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
+        (entry, (m0 | (m1 << 4)) & self.valid)
+    }
+
+    /// [`DecodedBox8::slab_half`] with [`slab_lanes4_finite`].
+    #[inline(always)]
+    fn slab_half_finite(
+        &self,
+        h: usize,
+        o: Vec3,
+        inv: Vec3,
+        extent: f32,
+        grow: f32,
+    ) -> ([f32; 4], u8) {
+        let (lo, hi) = (&self.min, &self.max);
+        let (entry, exit) = slab_lanes4_finite(
+            [lane4(&lo[0], h), lane4(&lo[1], h), lane4(&lo[2], h)],
+            [lane4(&hi[0], h), lane4(&hi[1], h), lane4(&hi[2], h)],
+            o,
+            inv,
+            extent,
+        );
+        let mut hits = 0u8;
+        for i in 0..4 {
+            hits |= u8::from(entry[i] <= exit[i] * grow) << i;
+        }
+        (entry, hits)
     }
 
     /// [`DecodedBox8::slab8`] of children `4 * h .. 4 * h + 4`, hit or not
@@ -551,6 +609,111 @@ mod tests {
                 assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "slot {slot}");
             }
         }
+    }
+
+    /// The NaN-free eight-lane slab test gives the NaN-safe one's hits and
+    /// entry distances (equal as numbers, so up to the sign of a zero) for
+    /// finite rays with finite non-zero `inv` against nodes without NaN
+    /// planes, edge values included: rays starting on a plane, flat and
+    /// inverted boxes, infinite planes, distances that overflow, tiny and
+    /// huge directions, empty slots.
+    #[test]
+    fn slab8_finite_matches_the_nan_safe_one() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            3.0e38,
+            -3.0e38,
+            1.0e-30,
+            -1.0e-38,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let value = |next: &mut dyn FnMut() -> u32, finite_only: bool| loop {
+            let v = match next() % 4 {
+                0 => special[(next() % special.len() as u32) as usize],
+                1 => (next() % 9) as f32 - 4.0,
+                _ => (next() as f32 / u32::MAX as f32 - 0.5) * 8.0,
+            };
+            if !finite_only || v.is_finite() {
+                return v;
+            }
+        };
+        let grow = 1.0 + 6.0 / 16_777_216.0;
+        for _ in 0..100_000 {
+            let mut d = DecodedBox8 {
+                ptrs: [INVALID_NODE; 8],
+                min: [[0.0; 8]; 3],
+                max: [[0.0; 8]; 3],
+                obb: NO_OBB,
+                reuse: false,
+                valid: 0,
+                sentinel_free: true,
+                plain_slab: true,
+            };
+            for slot in 0..8 {
+                if next() % 5 != 0 {
+                    d.ptrs[slot] = (slot as u32 + 1) << 4;
+                }
+                for a in 0..3 {
+                    d.min[a][slot] = value(&mut next, false);
+                    d.max[a][slot] = value(&mut next, false);
+                }
+            }
+            d.valid = valid_mask(&d.ptrs);
+            let vec = |next: &mut dyn FnMut() -> u32| {
+                Vec3::new(value(next, true), value(next, true), value(next, true))
+            };
+            let o = vec(&mut next);
+            let dir = vec(&mut next);
+            let inv = dir.recip();
+            if !(inv.is_finite() && (0..3).all(|a| inv.0[a] != 0.0)) {
+                continue;
+            }
+            let extent = if next() % 2 == 0 {
+                f32::INFINITY
+            } else {
+                value(&mut next, true).abs()
+            };
+            let (want_entry, want_hits) = d.slab8(o, inv, extent, grow);
+            let (entry, hits) = d.slab8_finite(o, inv, extent, grow);
+            assert_eq!(hits, want_hits, "{d:?} {o:?} {dir:?} {extent}");
+            for slot in 0..8 {
+                if d.valid >> slot & 1 != 0 {
+                    assert_eq!(entry[slot], want_entry[slot], "{d:?} {o:?} {dir:?}");
+                }
+            }
+        }
+    }
+
+    /// `plain_slab` is cleared by an OBB or by a NaN plane of a valid slot
+    /// (a corrupt origin), and not by a NaN in an empty slot's fields.
+    #[test]
+    fn plain_slab_flags_obb_and_nan_planes() {
+        let mut w = [0u32; 32];
+        w[6] = 120 | (120 << 8) | (120 << 16);
+        w[7] = NO_OBB;
+        for slot in 1..8 {
+            w[8 + 3 * slot..11 + 3 * slot].copy_from_slice(&ChildInfo::INVALID.pack());
+        }
+        assert!(DecodedBox8::decode(&w).plain_slab);
+        let mut obb = w;
+        obb[7] = 3;
+        assert!(!DecodedBox8::decode(&obb).plain_slab);
+        let mut nan = w;
+        nan[4] = f32::NAN.to_bits();
+        assert!(!DecodedBox8::decode(&nan).plain_slab);
     }
 
     #[test]

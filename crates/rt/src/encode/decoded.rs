@@ -21,10 +21,15 @@ use crate::ray::PreparedTriangle;
 /// indexed by `addr / 64` gives every node its own entry.
 const GRAIN: u64 = 64;
 
+/// [`AddrTable`]'s index entry of an address without an item: no table
+/// holds that many items (`insert` stops short of it).
+const NO_ITEM: u32 = u32::MAX;
+
 /// Items by node address (also the BVH8 box table's store).
 #[derive(Clone, PartialEq)]
 pub(super) struct AddrTable<T> {
-    /// By `addr / GRAIN`: index into `items` plus one, 0 for none.
+    /// By `addr / GRAIN`: index into `items`, [`NO_ITEM`] for none (out of
+    /// `items`' range, so a lookup needs no test of its own for it).
     index: Vec<u32>,
     items: Vec<T>,
 }
@@ -41,7 +46,7 @@ impl<T> Default for AddrTable<T> {
 impl<T> AddrTable<T> {
     pub(super) fn for_memory(mem: &BvhMemory) -> Self {
         AddrTable {
-            index: vec![0; (mem.len_bytes() / GRAIN) as usize + 1],
+            index: vec![NO_ITEM; (mem.len_bytes() / GRAIN) as usize + 1],
             items: Vec::new(),
         }
     }
@@ -52,11 +57,7 @@ impl<T> AddrTable<T> {
             return None;
         }
         let i = *self.index.get((addr / GRAIN) as usize)?;
-        if i == 0 {
-            None
-        } else {
-            self.items.get(i as usize - 1)
-        }
+        self.items.get(i as usize)
     }
 
     /// Number of items.
@@ -70,12 +71,12 @@ impl<T> AddrTable<T> {
 
     /// Add the item of `addr`, unless `addr` is unaligned or has one.
     pub(super) fn insert(&mut self, addr: u64, item: T) {
-        if addr % GRAIN != 0 || self.contains(addr) {
+        if addr % GRAIN != 0 || self.contains(addr) || self.items.len() >= NO_ITEM as usize {
             return;
         }
         if let Some(slot) = self.index.get_mut((addr / GRAIN) as usize) {
-            self.items.push(item);
             *slot = self.items.len() as u32;
+            self.items.push(item);
         }
     }
 }
@@ -203,6 +204,32 @@ pub fn slab_lanes4(
         let t2 = lanes(|i| (hi[i] - oa) * ia);
         entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
         exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
+    }
+    (entry, exit)
+}
+
+/// [`slab_lanes4`] for boxes and a ray where no slab distance can be NaN
+/// (no NaN plane, finite origin, finite non-zero `inv`): the plain
+/// `min`/`max` (`minps`/`maxps`), one operation each instead of the
+/// NaN-dropping pair of [`narrow_entry`]/[`narrow_exit`]. Equal to
+/// [`slab_lanes4`] up to the sign of a zero.
+#[inline(always)]
+pub fn slab_lanes4_finite(
+    min: [&[f32; 4]; 3],
+    max: [&[f32; 4]; 3],
+    o: Vec3,
+    inv: Vec3,
+    extent: f32,
+) -> ([f32; 4], [f32; 4]) {
+    let mut entry = [0.0f32; 4];
+    let mut exit = [extent; 4];
+    for a in 0..3 {
+        let (oa, ia) = (o.0[a], inv.0[a]);
+        let (lo, hi) = (min[a], max[a]);
+        let t1 = lanes(|i| (lo[i] - oa) * ia);
+        let t2 = lanes(|i| (hi[i] - oa) * ia);
+        entry = lanes(|i| gt(lt(t1[i], t2[i]), entry[i]));
+        exit = lanes(|i| lt(gt(t1[i], t2[i]), exit[i]));
     }
     (entry, exit)
 }

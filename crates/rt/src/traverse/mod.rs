@@ -100,9 +100,10 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
 }
 
 /// Whether a ray's origin, direction and inverse direction `inv` are all
-/// finite (the condition of [`DecodedBox4::slab4_finite`]). `x * 0` is a
-/// zero for a finite `x` and NaN otherwise, so one sum says it for all nine
-/// without a compare per component.
+/// finite (the condition of [`DecodedBox4::slab4_finite`] and
+/// [`DecodedBox8::slab8_finite`]: `inv` is then non-zero too). `x * 0` is
+/// a zero for a finite `x` and NaN otherwise, so one sum says it for all
+/// nine without a compare per component.
 #[inline(always)]
 fn finite_ray(ray: &Ray, inv: Vec3) -> bool {
     let zeros = ray.origin * 0.0 + ray.dir * 0.0 + inv * 0.0;
@@ -128,7 +129,8 @@ struct RayState<'a> {
     local: Ray,
     inv: Vec3,
     /// `local`'s origin and direction and `inv` are all finite, so the
-    /// NaN-free slab test ([`DecodedBox4::slab4_finite`]) is exact.
+    /// NaN-free slab tests ([`DecodedBox4::slab4_finite`],
+    /// [`DecodedBox8::slab8_finite`]) are exact.
     finite_ray: bool,
     base: u64,
     structure: StructureRef,
@@ -151,8 +153,7 @@ impl<'a> RayState<'a> {
             world: *ray,
             local: *ray,
             inv: ray.dir.recip(),
-            // Only the 4-wide loops read it, and they set it
-            // (`check_finite`): BVH8 rays skip the check.
+            // Each loop sets it (`check_finite`).
             finite_ray: false,
             base: e.top.base,
             structure: e.top,
@@ -478,8 +479,10 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
 /// BVH8: one quantized 8-wide node or one compressed triangle pair per
 /// step, push-8/pop-1 with triangles sorted first and primitive ranges
 /// drained through the stack (`TraceRay3_1`).
+#[inline(always)]
 fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
+    s.check_finite();
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let mut node = e.top.root;
     let mut last = INVALID_NODE;
@@ -489,14 +492,14 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         s.c.nodes_fetched += 1;
         s.c.bytes_fetched += 128;
         let addr = s.base + ptr31_offset(node) as u64;
-        let mut ptrs = [INVALID_NODE; 8];
         let t = node & 7;
+        let prev = node;
         let mut instance_step = false;
-        // A box step's sorted results: their number, and whether none is a
-        // sentinel.
-        let mut sorted_count = None;
-        let mut primitive_step = false;
-        if t == TYPE_BOX {
+        // Each kind of step pushes its results and pops the next node
+        // itself: a box step's sorted results go to the stack straight from
+        // the sort, without a results array shared by every kind of step
+        // (copying that round cost more than the push).
+        node = if t == TYPE_BOX {
             s.c.box_nodes += 1;
             s.c.box_tests += 8;
             // Nodes were decoded once at encode time; decode here only for
@@ -509,35 +512,57 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                     &decoded
                 }
             };
-            let (o, inv) = if node8.obb != NO_OBB {
+            // `&`, not `&&`: one branch, not two.
+            let (entries, hit_mask) = if node8.plain_slab & s.finite_ray {
+                // Nearly every step: the cheaper test, exact under these
+                // conditions (see `slab8_finite`).
+                node8.slab8_finite(s.local.origin, s.inv, s.t_max, s.grow)
+            } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
-                (rotate(m, s.local.origin), rotate(m, s.local.dir).recip())
+                let o = rotate(m, s.local.origin);
+                let inv = rotate(m, s.local.dir).recip();
+                node8.slab8(o, inv, s.t_max, s.grow)
             } else {
-                (s.local.origin, s.inv)
+                node8.slab8(s.local.origin, s.inv, s.t_max, s.grow)
             };
-            let (entries, hit_mask) = node8.slab8(o, inv, s.t_max, s.grow);
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);
-            let n;
-            (ptrs, n) = sort8_taken(u32::from(take_mask), &node8.ptrs, &entries, opts.wide_sort);
-            sorted_count = Some((n, node8.sentinel_free));
-            parent_box = node;
+            parent_box = prev;
+            if last == INVALID_NODE
+                && node8.sentinel_free
+                && take_mask & take_mask.wrapping_sub(1) == 0
+            {
+                // Most steps take one child or none: the sorted results are
+                // then that child alone (see `push_sorted_pop1`), with no
+                // sort and no results array.
+                let only =
+                    (take_mask != 0).then(|| node8.ptrs[take_mask.trailing_zeros() as usize]);
+                stack.push_one_pop1(only, &mut s.c)
+            } else {
+                let (sorted, n) =
+                    sort8_taken(u32::from(take_mask), &node8.ptrs, &entries, opts.wide_sort);
+                if last == INVALID_NODE {
+                    stack.push_sorted_pop1(&sorted, n, node8.sentinel_free, &mut s.c)
+                } else {
+                    stack.push8_pop1(last, &sorted, true, &mut s.c)
+                }
+            }
         } else if t == TYPE_INSTANCE {
             s.c.instance_tests += 1;
             let inst = InstanceNode::read_rtip31(s.mem, addr);
             let blas = blas_at(e, inst.blas_base);
-            s.enter_instance(&inst, node, blas);
+            s.enter_instance(&inst, prev, blas);
             instance_step = true;
             // The filter box is tested with the object-space ray.
             let hit = slab(s.local.origin, s.inv, &inst.filter_box, s.t_max, s.grow).is_some();
+            let mut ptrs = [INVALID_NODE; 8];
             ptrs[7] = if hit { blas.root } else { INVALID_NODE };
             ptrs[6] = SKIP_0_7;
+            stack.push8_pop1(last, &ptrs, true, &mut s.c)
         } else if t <= 3 {
-            primitive_step = true;
-            ptrs[7] = node;
-            let pair = pair_index(node);
+            let pair = pair_index(prev);
             // Pairs were decoded once at encode time, as box nodes were.
-            if let Some(d) = s.nodes.pair(addr, pair) {
+            let navigation = if let Some(d) = s.nodes.pair(addr, pair) {
                 for tri in 0..2 {
                     if tri == 0 || d.has_tri1 {
                         s.c.triangle_tests += 1;
@@ -547,20 +572,15 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                         }
                     }
                 }
-                last = PRIM_RANGE_UPDATE | d.navigation;
+                d.navigation
             } else {
-                last = PRIM_RANGE_UPDATE | test_pair(&mut s, addr, pair);
-            }
+                test_pair(&mut s, addr, pair)
+            };
+            // The results are INVALID but slot 7, the primitive pointer,
+            // and the range update replaces any walk-back `last`.
+            stack.push_range_pop1(prev, PRIM_RANGE_UPDATE | navigation, &mut s.c)
         } else {
             break; // not a node type a builder writes
-        }
-        let prev = node;
-        node = match sorted_count {
-            Some((n, sentinel_free)) if last == INVALID_NODE => {
-                stack.push_sorted_pop1(&ptrs, n, sentinel_free, &mut s.c)
-            }
-            None if primitive_step => stack.push_range_pop1(prev, last, &mut s.c),
-            _ => stack.push8_pop1(last, &ptrs, true, &mut s.c),
         };
         last = INVALID_NODE;
         if stack.blas_to_tlas {
@@ -612,4 +632,53 @@ fn test_pair(s: &mut RayState<'_>, addr: u64, pair: u32) -> u32 {
         }
     }
     h.navigation(d, pair)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `finite_ray` says yes only when the NaN-free slab tests are exact:
+    /// origin finite, `inv` finite and non-zero; and yes for ordinary rays.
+    #[test]
+    fn finite_ray_only_for_finite_origin_and_inverse() {
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            1.0e-45,
+            -1.0e-39,
+            2.9e-39,
+            1.0e-30,
+            3.0e38,
+            -3.4e38,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut state = 0x5851_F42D_4C95_7F2D_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        for _ in 0..200_000 {
+            let mut pick = || special[next() % special.len()];
+            let ray = Ray::new(
+                Vec3::new(pick(), pick(), pick()),
+                Vec3::new(pick(), pick(), pick()),
+            );
+            let inv = ray.dir.recip();
+            let exact_ok =
+                ray.origin.is_finite() && inv.is_finite() && (0..3).all(|a| inv.0[a] != 0.0);
+            if finite_ray(&ray, inv) {
+                assert!(exact_ok, "{ray:?} {inv:?}");
+            }
+        }
+        let ray = Ray::new(Vec3::new(1.0, -2.0, 3.0), Vec3::new(0.3, -0.5, 1.0e-20));
+        assert!(finite_ray(&ray, ray.dir.recip()));
+    }
 }

@@ -366,6 +366,16 @@ impl ShortStack {
         }
     }
 
+    /// [`ShortStack::push_sorted_pop1`] of at most one real result (no
+    /// sentinel): push `only` and pop it, or just pop when there is none.
+    #[inline(always)]
+    pub fn push_one_pop1(&mut self, only: Option<u32>, c: &mut RayCounters) -> u32 {
+        match only {
+            Some(v) => self.push_then_pop(v, c),
+            None => self.pop(c),
+        }
+    }
+
     /// `push(v)` followed by `pop()`, which returns `v`: the state and
     /// counters both leave, without going round the ring. The push counts
     /// an overflow into a full stack and keeps `has_tlas` as it does; the
@@ -562,6 +572,53 @@ mod tests {
                     ),
                     "cap {cap} step {step}"
                 );
+            }
+        }
+    }
+
+    /// `push_one_pop1` leaves what the general push-8/pop-1 leaves for
+    /// results that are one child (box, leaf or instance) or none, on random
+    /// walks over small stacks that overflow and hold instances.
+    #[test]
+    fn push_one_pop1_matches_push8_pop1() {
+        let mut state = 0x0DDB_1A5E_5BAD_5EED_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        for cap in [1u32, 2, 3, 8, 16] {
+            let (mut a, mut b) = (ShortStack::new(cap), ShortStack::new(cap));
+            let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
+            for step in 0..20_000 {
+                let v = (next() % 50 + 1) << 4 | [0, 1, 5, 5, 6][(next() % 5) as usize];
+                let mut r = [INVALID_NODE; 8];
+                let only = match next() % 4 {
+                    0 => None,
+                    1 => {
+                        // Deepen the stack as a box step with several
+                        // results does.
+                        r[..3].copy_from_slice(&[v, v + 16, v + 32]);
+                        a.push8(INVALID_NODE, &r, true, &mut ca);
+                        b.push8(INVALID_NODE, &r, true, &mut cb);
+                        continue;
+                    }
+                    _ => Some(v),
+                };
+                if let Some(v) = only {
+                    r[0] = v;
+                }
+                let want = a.push8_pop1(INVALID_NODE, &r, true, &mut ca);
+                let got = b.push_one_pop1(only, &mut cb);
+                assert_eq!(got, want, "cap {cap} step {step}");
+                assert_eq!(cb, ca, "cap {cap} step {step}");
+                assert_eq!(
+                    (b.addr, b.valid, b.to_tlas, b.has_tlas, b.overflowed),
+                    (a.addr, a.valid, a.to_tlas, a.has_tlas, a.overflowed),
+                    "cap {cap} step {step}"
+                );
+                assert_eq!(b.blas_to_tlas, a.blas_to_tlas, "cap {cap} step {step}");
             }
         }
     }
