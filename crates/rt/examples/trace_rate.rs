@@ -1,8 +1,11 @@
 //! Rays per second of each layout on the bunny (or a procedural sphere),
 //! single-threaded and on all cores, the best of several runs. The
-//! single-core figure divides by the time the thread was on a CPU (Linux
-//! `/proc/thread-self/schedstat`), so other work on a shared machine
-//! inflates it less than wall time would; the all-cores figure is wall time.
+//! single-core figure divides by the time the thread was on a CPU (the
+//! thread's CPU-time clock, to the nanosecond), so other work on a shared
+//! machine inflates it less than wall time would; the all-cores figure is
+//! wall time. (`/proc/thread-self/schedstat`, used before, counts in
+//! scheduler ticks on some kernels: 4 ms steps that moved a 40 ms run's
+//! rate by 10%.)
 //!
 //! `cargo run --release -p shadersim-rt --example trace_rate [SIZE] [RUNS] [LABEL]`
 //! (LABEL: only the layouts whose label contains it)
@@ -60,9 +63,10 @@ fn main() {
                             .count()
                     };
                     std::hint::black_box(hits);
-                    match (parallel, cpu0, on_cpu_seconds()) {
-                        (false, Some(a), Some(b)) => b - a,
-                        _ => t0.elapsed().as_secs_f64(),
+                    if parallel {
+                        t0.elapsed().as_secs_f64()
+                    } else {
+                        on_cpu_seconds() - cpu0
                     }
                 })
                 .fold(f64::INFINITY, f64::min)
@@ -77,9 +81,8 @@ fn main() {
     }
 }
 
-/// Seconds this thread has spent on a CPU, where Linux says.
-fn on_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
+/// Seconds this thread has spent on a CPU.
+fn on_cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
 }
