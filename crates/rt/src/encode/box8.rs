@@ -11,7 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{slab_lanes4, slab_lanes4_finite, valid_mask, AddrTable};
+use super::decoded::{slab_lanes4, valid_mask, AddrTable};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -362,8 +362,8 @@ impl DecodedBox8 {
     /// extent is infinite).
     #[inline]
     pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
-        let (e0, m0) = self.slab_half(0, o, inv, extent, grow);
-        let (e1, m1) = self.slab_half(1, o, inv, extent, grow);
+        let (e0, m0) = self.slab_half::<false>(0, o, inv, extent, grow);
+        let (e1, m1) = self.slab_half::<false>(1, o, inv, extent, grow);
         let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
         (entry, (m0 | (m1 << 4)) & self.valid)
     }
@@ -378,20 +378,22 @@ impl DecodedBox8 {
     /// plane is finite or infinite, minus a finite origin, times a finite
     /// non-zero `inv`: neither `0 * inf` nor `inf - inf` arises, an
     /// overflow gives an infinity), so the plain `min`/`max` need none of
-    /// the NaN-dropping of [`slab_lanes4`] (see
-    /// [`slab_lanes4_finite`]). Lanes of invalid slots may compute
+    /// the NaN-dropping of [`slab_lanes4`] (its
+    /// `NAN_FREE` form). Lanes of invalid slots may compute
     /// anything; they are masked off.
     #[inline]
     pub fn slab8_finite(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
-        let (e0, m0) = self.slab_half_finite(0, o, inv, extent, grow);
-        let (e1, m1) = self.slab_half_finite(1, o, inv, extent, grow);
+        let (e0, m0) = self.slab_half::<true>(0, o, inv, extent, grow);
+        let (e1, m1) = self.slab_half::<true>(1, o, inv, extent, grow);
         let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
         (entry, (m0 | (m1 << 4)) & self.valid)
     }
 
-    /// [`DecodedBox8::slab_half`] with [`slab_lanes4_finite`].
+    /// [`DecodedBox8::slab8`] (or with `NAN_FREE`, [`DecodedBox8::slab8_finite`])
+    /// of children `4 * h .. 4 * h + 4`, hit or not whether valid or not:
+    /// four lanes at a time vectorize better than eight.
     #[inline(always)]
-    fn slab_half_finite(
+    fn slab_half<const NAN_FREE: bool>(
         &self,
         h: usize,
         o: Vec3,
@@ -400,27 +402,7 @@ impl DecodedBox8 {
         grow: f32,
     ) -> ([f32; 4], u8) {
         let (lo, hi) = (&self.min, &self.max);
-        let (entry, exit) = slab_lanes4_finite(
-            [lane4(&lo[0], h), lane4(&lo[1], h), lane4(&lo[2], h)],
-            [lane4(&hi[0], h), lane4(&hi[1], h), lane4(&hi[2], h)],
-            o,
-            inv,
-            extent,
-        );
-        let mut hits = 0u8;
-        for i in 0..4 {
-            hits |= u8::from(entry[i] <= exit[i] * grow) << i;
-        }
-        (entry, hits)
-    }
-
-    /// [`DecodedBox8::slab8`] of children `4 * h .. 4 * h + 4`, hit or not
-    /// whether valid or not: four lanes at a time vectorize better than
-    /// eight.
-    #[inline(always)]
-    fn slab_half(&self, h: usize, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u8) {
-        let (lo, hi) = (&self.min, &self.max);
-        let (entry, exit) = slab_lanes4(
+        let (entry, exit) = slab_lanes4::<NAN_FREE>(
             [lane4(&lo[0], h), lane4(&lo[1], h), lane4(&lo[2], h)],
             [lane4(&hi[0], h), lane4(&hi[1], h), lane4(&hi[2], h)],
             o,

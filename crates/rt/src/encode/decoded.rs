@@ -134,7 +134,20 @@ impl DecodedBox4 {
     /// as that one's do.
     #[inline(always)]
     pub fn slab4(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u32) {
-        let (entry, exit) = slab_lanes4(
+        self.slab4_with::<false>(o, inv, extent, grow)
+    }
+
+    /// [`DecodedBox4::slab4`] (`NAN_FREE` false) or
+    /// [`DecodedBox4::slab4_finite`] (true).
+    #[inline(always)]
+    fn slab4_with<const NAN_FREE: bool>(
+        &self,
+        o: Vec3,
+        inv: Vec3,
+        extent: f32,
+        grow: f32,
+    ) -> ([f32; 4], u32) {
+        let (entry, exit) = slab_lanes4::<NAN_FREE>(
             [&self.min[0], &self.min[1], &self.min[2]],
             [&self.max[0], &self.max[1], &self.max[2]],
             o,
@@ -163,21 +176,7 @@ impl DecodedBox4 {
     /// off.
     #[inline(always)]
     pub fn slab4_finite(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u32) {
-        let mut entry = [0.0f32; 4];
-        let mut exit = [extent; 4];
-        for a in 0..3 {
-            let (oa, ia) = (o.0[a], inv.0[a]);
-            let (lo, hi) = (&self.min[a], &self.max[a]);
-            let t1 = lanes(|i| (lo[i] - oa) * ia);
-            let t2 = lanes(|i| (hi[i] - oa) * ia);
-            entry = lanes(|i| gt(lt(t1[i], t2[i]), entry[i]));
-            exit = lanes(|i| lt(gt(t1[i], t2[i]), exit[i]));
-        }
-        let mut hits = 0u32;
-        for i in 0..4 {
-            hits |= u32::from(entry[i] <= exit[i] * grow) << i;
-        }
-        (entry, hits & u32::from(self.valid))
+        self.slab4_with::<true>(o, inv, extent, grow)
     }
 }
 
@@ -187,8 +186,14 @@ impl DecodedBox4 {
 /// each becomes one 4-wide vector operation (`minps`/`maxps` are exactly
 /// [`lt`]/[`gt`]); the 8-wide nodes use it per half, which the compiler
 /// vectorizes better than one 8-lane loop.
+///
+/// `NAN_FREE`: the boxes and the ray are such that no slab distance can be
+/// NaN (no NaN plane, finite origin, finite non-zero `inv`), and the plain
+/// `min`/`max` replace the NaN-dropping pair of `narrow_entry` and
+/// `narrow_exit` (one operation each instead of two). The results are then
+/// equal up to the sign of a zero.
 #[inline(always)]
-pub fn slab_lanes4(
+pub fn slab_lanes4<const NAN_FREE: bool>(
     min: [&[f32; 4]; 3],
     max: [&[f32; 4]; 3],
     o: Vec3,
@@ -202,34 +207,13 @@ pub fn slab_lanes4(
         let (lo, hi) = (min[a], max[a]);
         let t1 = lanes(|i| (lo[i] - oa) * ia);
         let t2 = lanes(|i| (hi[i] - oa) * ia);
-        entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
-        exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
-    }
-    (entry, exit)
-}
-
-/// [`slab_lanes4`] for boxes and a ray where no slab distance can be NaN
-/// (no NaN plane, finite origin, finite non-zero `inv`): the plain
-/// `min`/`max` (`minps`/`maxps`), one operation each instead of the
-/// NaN-dropping pair of [`narrow_entry`]/[`narrow_exit`]. Equal to
-/// [`slab_lanes4`] up to the sign of a zero.
-#[inline(always)]
-pub fn slab_lanes4_finite(
-    min: [&[f32; 4]; 3],
-    max: [&[f32; 4]; 3],
-    o: Vec3,
-    inv: Vec3,
-    extent: f32,
-) -> ([f32; 4], [f32; 4]) {
-    let mut entry = [0.0f32; 4];
-    let mut exit = [extent; 4];
-    for a in 0..3 {
-        let (oa, ia) = (o.0[a], inv.0[a]);
-        let (lo, hi) = (min[a], max[a]);
-        let t1 = lanes(|i| (lo[i] - oa) * ia);
-        let t2 = lanes(|i| (hi[i] - oa) * ia);
-        entry = lanes(|i| gt(lt(t1[i], t2[i]), entry[i]));
-        exit = lanes(|i| lt(gt(t1[i], t2[i]), exit[i]));
+        if NAN_FREE {
+            entry = lanes(|i| gt(lt(t1[i], t2[i]), entry[i]));
+            exit = lanes(|i| lt(gt(t1[i], t2[i]), exit[i]));
+        } else {
+            entry = lanes(|i| narrow_entry(entry[i], t1[i], t2[i]));
+            exit = lanes(|i| narrow_exit(exit[i], t1[i], t2[i]));
+        }
     }
     (entry, exit)
 }
