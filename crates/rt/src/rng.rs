@@ -29,3 +29,42 @@ impl SplitMix64 {
         self.next_u64() % n
     }
 }
+
+#[cfg(test)]
+impl SplitMix64 {
+    /// The high 32 bits of the next 64.
+    pub(crate) fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    /// A value for property tests of the slab tests, heavy in their edge
+    /// cases: signed zeros, overflowing, tiny and denormal magnitudes, infinities
+    /// (unless `finite_only`), small integers (rays starting on a plane,
+    /// flat boxes) and uniform values in [-4, 4).
+    pub(crate) fn edge_f32(&mut self, finite_only: bool) -> f32 {
+        const SPECIAL: [f32; 12] = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            3.0e38,
+            -3.0e38,
+            1.0e-30,
+            -1.0e-38,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        loop {
+            let v = match self.next_u32() % 4 {
+                0 => SPECIAL[(self.next_u32() % SPECIAL.len() as u32) as usize],
+                1 => (self.next_u32() % 9) as f32 - 4.0,
+                _ => (self.next_u32() as f32 / u32::MAX as f32 - 0.5) * 8.0,
+            };
+            if !finite_only || v.is_finite() {
+                return v;
+            }
+        }
+    }
+}

@@ -525,13 +525,8 @@ mod tests {
     /// axis, some starting inside boxes, infinite and finite extents).
     #[test]
     fn slab8_matches_the_scalar_slab_test() {
-        let mut state = 0x0123_4567_89AB_CDEF_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 32) as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x0123_4567_89AB_CDEF);
+        let mut next = move || rng.next_u32();
         let scalar = |o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32| {
             let mut entry = 0.0f32;
             let mut exit = extent;
@@ -601,37 +596,7 @@ mod tests {
     /// huge directions, empty slots.
     #[test]
     fn slab8_finite_matches_the_nan_safe_one() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
-        let special = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            3.0e38,
-            -3.0e38,
-            1.0e-30,
-            -1.0e-38,
-            1.0e-45,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        let value = |next: &mut dyn FnMut() -> u32, finite_only: bool| loop {
-            let v = match next() % 4 {
-                0 => special[(next() % special.len() as u32) as usize],
-                1 => (next() % 9) as f32 - 4.0,
-                _ => (next() as f32 / u32::MAX as f32 - 0.5) * 8.0,
-            };
-            if !finite_only || v.is_finite() {
-                return v;
-            }
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         let grow = 1.0 + 6.0 / 16_777_216.0;
         for _ in 0..100_000 {
             let mut d = DecodedBox8 {
@@ -645,28 +610,28 @@ mod tests {
                 plain_slab: true,
             };
             for slot in 0..8 {
-                if next() % 5 != 0 {
+                if rng.next_u32() % 5 != 0 {
                     d.ptrs[slot] = (slot as u32 + 1) << 4;
                 }
                 for a in 0..3 {
-                    d.min[a][slot] = value(&mut next, false);
-                    d.max[a][slot] = value(&mut next, false);
+                    d.min[a][slot] = rng.edge_f32(false);
+                    d.max[a][slot] = rng.edge_f32(false);
                 }
             }
             d.valid = valid_mask(&d.ptrs);
-            let vec = |next: &mut dyn FnMut() -> u32| {
-                Vec3::new(value(next, true), value(next, true), value(next, true))
+            let vec = |rng: &mut crate::rng::SplitMix64| {
+                Vec3::new(rng.edge_f32(true), rng.edge_f32(true), rng.edge_f32(true))
             };
-            let o = vec(&mut next);
-            let dir = vec(&mut next);
+            let o = vec(&mut rng);
+            let dir = vec(&mut rng);
             let inv = dir.recip();
             if !(inv.is_finite() && (0..3).all(|a| inv.0[a] != 0.0)) {
                 continue;
             }
-            let extent = if next() % 2 == 0 {
+            let extent = if rng.next_u32() % 2 == 0 {
                 f32::INFINITY
             } else {
-                value(&mut next, true).abs()
+                rng.edge_f32(true).abs()
             };
             let (want_entry, want_hits) = d.slab8(o, inv, extent, grow);
             let (entry, hits) = d.slab8_finite(o, inv, extent, grow);

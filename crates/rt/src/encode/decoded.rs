@@ -504,51 +504,22 @@ mod tests {
     /// distances that overflow, tiny and huge directions.
     #[test]
     fn finite_slab_matches_the_nan_safe_one() {
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
-        let special = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            3.0e38,
-            -3.0e38,
-            1.0e-30,
-            -1.0e-38,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        let value = |next: &mut dyn FnMut() -> u32, finite_only: bool| loop {
-            let v = match next() % 4 {
-                0 => special[(next() % special.len() as u32) as usize],
-                1 => (next() % 9) as f32 - 4.0,
-                _ => (next() as f32 / u32::MAX as f32 - 0.5) * 8.0,
-            };
-            if !finite_only || v.is_finite() {
-                return v;
-            }
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..200_000 {
             let boxes: [Aabb; 4] = std::array::from_fn(|_| Aabb {
                 min: Vec3::new(
-                    value(&mut next, false),
-                    value(&mut next, false),
-                    value(&mut next, false),
+                    rng.edge_f32(false),
+                    rng.edge_f32(false),
+                    rng.edge_f32(false),
                 ),
                 max: Vec3::new(
-                    value(&mut next, false),
-                    value(&mut next, false),
-                    value(&mut next, false),
+                    rng.edge_f32(false),
+                    rng.edge_f32(false),
+                    rng.edge_f32(false),
                 ),
             });
             let children = std::array::from_fn(|i| {
-                if next() % 5 == 0 {
+                if rng.next_u32() % 5 == 0 {
                     INVALID_NODE
                 } else {
                     (i as u32 + 1) << 4
@@ -562,24 +533,16 @@ mod tests {
             };
             let d = DecodedBox4::new(&n, false);
             assert!(d.no_nan_planes);
-            let o = Vec3::new(
-                value(&mut next, true),
-                value(&mut next, true),
-                value(&mut next, true),
-            );
-            let dir = Vec3::new(
-                value(&mut next, true),
-                value(&mut next, true),
-                value(&mut next, true),
-            );
+            let o = Vec3::new(rng.edge_f32(true), rng.edge_f32(true), rng.edge_f32(true));
+            let dir = Vec3::new(rng.edge_f32(true), rng.edge_f32(true), rng.edge_f32(true));
             let inv = dir.recip();
             if !inv.is_finite() {
                 continue;
             }
-            let extent = if next() % 2 == 0 {
+            let extent = if rng.next_u32() % 2 == 0 {
                 f32::INFINITY
             } else {
-                value(&mut next, true).abs()
+                rng.edge_f32(true).abs()
             };
             let grow = 1.0 + 6.0 / 16_777_216.0;
             let (want_entry, want_hits) = d.slab4(o, inv, extent, grow);

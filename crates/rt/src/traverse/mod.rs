@@ -658,13 +658,8 @@ mod tests {
             f32::NEG_INFINITY,
             f32::NAN,
         ];
-        let mut state = 0x5851_F42D_4C95_7F2D_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x5851_F42D_4C95_7F2D);
+        let mut next = move || rng.next_u32() as usize;
         for _ in 0..200_000 {
             let mut pick = || special[next() % special.len()];
             let ray = Ray::new(

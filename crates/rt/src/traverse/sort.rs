@@ -288,13 +288,8 @@ mod tests {
     /// empty slots included, in both sorts and every mode.
     #[test]
     fn sorts_match_the_networks() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u32();
         let types = [0u32, 1, 4, 5, 6];
         for _ in 0..20_000 {
             let mut ptr = [INVALID_NODE; 8];

@@ -524,13 +524,8 @@ mod tests {
     /// walks over small stacks with instances among the entries.
     #[test]
     fn push_then_pop_matches_push_and_pop() {
-        let mut state = 0x1234_5678_9ABC_DEF0_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x1234_5678_9ABC_DEF0);
+        let mut next = move || rng.next_u32();
         for cap in [1u32, 2, 3, 8] {
             let (mut a, mut b) = (ShortStack::new(cap), ShortStack::new(cap));
             let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
@@ -581,13 +576,8 @@ mod tests {
     /// walks over small stacks that overflow and hold instances.
     #[test]
     fn push_one_pop1_matches_push8_pop1() {
-        let mut state = 0x0DDB_1A5E_5BAD_5EED_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x0DDB_1A5E_5BAD_5EED);
+        let mut next = move || rng.next_u32();
         for cap in [1u32, 2, 3, 8, 16] {
             let (mut a, mut b) = (ShortStack::new(cap), ShortStack::new(cap));
             let (mut ca, mut cb) = (RayCounters::default(), RayCounters::default());
