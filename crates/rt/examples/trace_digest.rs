@@ -17,7 +17,7 @@ use shadersim_rt::reference::closest_hit;
 use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, RayCounters, TraversalOptions};
 
-// The tests' instanced scene, so the digest covers exactly what they do.
+// The tests' instanced scene and layouts, so the digest covers what they do.
 #[path = "../tests/common/mod.rs"]
 mod common;
 use common::instanced_scene;
@@ -30,23 +30,9 @@ fn bunny() -> Scene {
     }
 }
 
+/// The tests' layouts, and BVH4x2 with fp16 boxes.
 fn configs() -> Vec<LayoutConfig> {
-    let mut v = vec![
-        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
-        LayoutConfig {
-            fp16: true,
-            ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
-        },
-    ];
-    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
-        for obb in [false, true] {
-            v.push(LayoutConfig {
-                obb,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
-            });
-        }
-    }
+    let mut v = common::layouts();
     v.push(LayoutConfig {
         fp16: true,
         ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4x2)

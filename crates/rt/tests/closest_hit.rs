@@ -1,6 +1,6 @@
 //! Every layout and option must find exactly the brute-force closest hit.
 
-use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
+use shadersim_rt::encode::{encode_scene, BvhKind};
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::ray::{Hit, Ray};
 use shadersim_rt::rays::{random_rays, Camera};
@@ -9,24 +9,6 @@ use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
 
 mod common;
-
-fn configs() -> Vec<LayoutConfig> {
-    let mut v = Vec::new();
-    for arch in [Arch::Rdna2, Arch::Rdna3] {
-        v.push(LayoutConfig::new(arch, BvhKind::Bvh4));
-    }
-    let mut fp16 = LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4);
-    fp16.fp16 = true;
-    v.push(fp16);
-    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
-        for obb in [false, true] {
-            let mut c = LayoutConfig::new(Arch::Rdna4, bvh);
-            c.obb = obb;
-            v.push(c);
-        }
-    }
-    v
-}
 
 fn options() -> Vec<TraversalOptions> {
     let mut v = Vec::new();
@@ -60,7 +42,7 @@ fn check(scene: &Scene, rays: &[Ray], all_options: bool, deep: bool) {
         want.iter().filter(|h| h.is_some()).count() >= 10,
         "the rays hit something"
     );
-    for cfg in configs() {
+    for cfg in common::layouts() {
         let e = encode_scene(scene, cfg).unwrap();
         let opts = if all_options {
             options()

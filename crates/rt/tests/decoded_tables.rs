@@ -6,7 +6,7 @@
 
 use shadersim_rt::encode::box8::DecodedBox8Table;
 use shadersim_rt::encode::decoded::DecodedNodes;
-use shadersim_rt::encode::{encode_scene, Arch, BvhKind, EncodedBvh, LayoutConfig};
+use shadersim_rt::encode::{encode_scene, EncodedBvh};
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::ray::Ray;
 use shadersim_rt::rays::{diffuse_rays, random_rays, Camera};
@@ -15,26 +15,6 @@ use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
 
 mod common;
-
-fn configs() -> Vec<LayoutConfig> {
-    let mut v = vec![
-        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
-        LayoutConfig {
-            fp16: true,
-            ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
-        },
-    ];
-    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
-        for obb in [false, true] {
-            v.push(LayoutConfig {
-                obb,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
-            });
-        }
-    }
-    v
-}
 
 fn options() -> Vec<TraversalOptions> {
     vec![
@@ -68,7 +48,7 @@ fn rays_for(scene: &Scene, n: u32, seed: u64) -> Vec<Ray> {
 }
 
 fn check(scene: &Scene, rays: &[Ray]) {
-    for cfg in configs() {
+    for cfg in common::layouts() {
         let fast = encode_scene(scene, cfg).unwrap();
         assert!(
             fast.box8_table.len() + fast.decoded.counts().0 > 0,

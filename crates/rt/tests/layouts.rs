@@ -9,25 +9,7 @@ use shadersim_rt::report::run_layout;
 use shadersim_rt::scene::Scene;
 use shadersim_rt::traverse::TraversalOptions;
 
-fn all_configs() -> Vec<LayoutConfig> {
-    let mut v = vec![
-        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
-    ];
-    v.push(LayoutConfig {
-        fp16: true,
-        ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
-    });
-    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
-        for obb in [false, true] {
-            v.push(LayoutConfig {
-                obb,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
-            });
-        }
-    }
-    v
-}
+mod common;
 
 #[test]
 fn every_layout_decodes_back_to_the_mesh_and_boxes_contain_their_contents() {
@@ -36,7 +18,7 @@ fn every_layout_decodes_back_to_the_mesh_and_boxes_contain_their_contents() {
         procedural::thin_rotated_parts(6, 16, 9),
     ] {
         let scene = Scene::single("m", mesh.clone());
-        for cfg in all_configs() {
+        for cfg in common::layouts() {
             let e = encode_scene(&scene, cfg).unwrap();
             let (tris, violations) = decode_blas(&e, &e.blases[0], &mesh);
             assert_eq!(

@@ -1,5 +1,7 @@
-//! What several of this crate's test files share.
+//! What several of this crate's test files share (each uses a part).
+#![allow(dead_code)]
 
+use shadersim_rt::encode::{Arch, BvhKind, LayoutConfig};
 use shadersim_rt::math::{Affine3x4, Vec3};
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::scene::Scene;
@@ -26,4 +28,27 @@ pub fn instanced_scene() -> Scene {
         s.add_instance(i % 2, xf).unwrap();
     }
     s
+}
+
+/// Every layout the encoder builds: BVH4 on RDNA 2 and 3 (and RDNA 3's
+/// fp16 boxes), and RDNA 4's BVH4, BVH4x2 and BVH8, each with and without
+/// oriented boxes.
+pub fn layouts() -> Vec<LayoutConfig> {
+    let mut v = vec![
+        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
+        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
+        LayoutConfig {
+            fp16: true,
+            ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
+        },
+    ];
+    for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
+        for obb in [false, true] {
+            v.push(LayoutConfig {
+                obb,
+                ..LayoutConfig::new(Arch::Rdna4, bvh)
+            });
+        }
+    }
+    v
 }
