@@ -146,15 +146,15 @@ struct RayState<'a> {
 
 impl<'a> RayState<'a> {
     fn new(e: &'a EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> RayState<'a> {
+        let inv = ray.dir.recip();
         RayState {
             mem: &e.memory,
             nodes: &e.decoded,
             top: e.top,
             world: *ray,
             local: *ray,
-            inv: ray.dir.recip(),
-            // Each loop sets it (`check_finite`).
-            finite_ray: false,
+            inv,
+            finite_ray: finite_ray(ray, inv),
             base: e.top.base,
             structure: e.top,
             in_blas: false,
@@ -284,7 +284,6 @@ impl<'a> RayState<'a> {
 /// after tri1 the shader tests tri0 without touching the stack.
 fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
-    s.check_finite();
     let rtip3 = e.config.rtip3();
     let tri_first = opts.sort_triangles_first;
     let mut stack = RingStack::new(opts.stack_entries.max(4));
@@ -387,7 +386,6 @@ fn tri4(s: &mut RayState<'_>, ptr: u32, rtip3: bool) {
 /// push-8/pop-2 stack (`TraceRay3_0`).
 fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
-    s.check_finite();
     let tri_first = opts.sort_triangles_first;
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let (mut x, mut y, mut x_generated) = (e.top.root, INVALID_NODE, false);
@@ -482,7 +480,6 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
 #[inline(always)]
 fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult {
     let mut s = RayState::new(e, ray, opts);
-    s.check_finite();
     let mut stack = ShortStack::new(opts.stack_entries.max(8));
     let mut node = e.top.root;
     let mut last = INVALID_NODE;
