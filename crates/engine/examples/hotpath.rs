@@ -4,6 +4,11 @@
 //!
 //! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3|rdna4-bvh8] [N]`
 //! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
+//!
+//! `... hotpath -- file N PATH MODEL [LATENCY]` runs any program file's
+//! first program with default hints instead; with LATENCY, as the
+//! latency-tolerance search probes it (the cache hierarchy's extra miss
+//! latency set to LATENCY), to profile what one probe costs.
 
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_text, ReadOptions};
@@ -57,10 +62,31 @@ fn prepare_traversal() -> Simulation {
     .expect("prepared")
 }
 
+/// A program file's first program on `model` with default hints, and
+/// optionally the cache hierarchy's extra miss latency (a latency-search
+/// probe's simulation).
+fn prepare_file(path: &str, model: &str, latency: Option<f64>) -> Simulation {
+    let text = std::fs::read_to_string(path).expect("readable file");
+    let file = read_program_text(path, &text, &ReadOptions::default()).expect("a program");
+    let sim = Simulation::prepare(
+        &file.programs[0],
+        ArchSpec::builtin(model).expect("model"),
+        &Hints::default(),
+    )
+    .expect("prepared");
+    match latency {
+        Some(l) => sim
+            .with_param("cache_miss_extra_latency", l)
+            .expect("a cache model"),
+        None => sim,
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "gcn".into());
     let n: u32 = args.next().map_or(10, |s| s.parse().expect("a count"));
+    let mut args = args.collect::<Vec<_>>().into_iter();
     let sim = match which.as_str() {
         "gcn" => prepare(LIGHTING, "gfx900", "gfx900"),
         "gcn-flat" => prepare(LIGHTING, "gfx900", "gfx900")
@@ -68,7 +94,12 @@ fn main() {
             .expect("flat"),
         "rdna3" => prepare(LIGHTING_WAVE32, "gfx1100", "rdna3"),
         "rdna4-bvh8" => prepare_traversal(),
-        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna4-bvh8)"),
+        "file" => prepare_file(
+            &args.next().expect("a path"),
+            &args.next().expect("a model"),
+            args.next().map(|l| l.parse().expect("a latency")),
+        ),
+        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna4-bvh8, file)"),
     };
     // `dump`: print the last run's statistics in full (to compare builds).
     let dump = args.next().is_some_and(|a| a == "dump");
