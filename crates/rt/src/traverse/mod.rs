@@ -11,7 +11,7 @@ pub mod stack;
 
 use crate::encode::box4::BoxNode4;
 use crate::encode::box8::DecodedBox8;
-use crate::encode::decoded::{DecodedBox4, DecodedNodes};
+use crate::encode::decoded::{DecodedBox4, DecodedNodes, SlabRay};
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -128,6 +128,8 @@ struct RayState<'a> {
     world: Ray,
     local: Ray,
     inv: Vec3,
+    /// `local`'s origin and `inv` in the lanes the 4-wide box test reads.
+    lanes: SlabRay,
     /// `local`'s origin and direction and `inv` are all finite, so the
     /// NaN-free slab tests ([`DecodedBox4::slab4_finite`],
     /// [`DecodedBox8::slab8_finite`]) are exact.
@@ -154,6 +156,7 @@ impl<'a> RayState<'a> {
             world: *ray,
             local: *ray,
             inv,
+            lanes: SlabRay::new(ray.origin, inv),
             finite_ray: finite_ray(ray, inv),
             base: e.top.base,
             structure: e.top,
@@ -168,8 +171,9 @@ impl<'a> RayState<'a> {
         }
     }
 
-    /// Set `finite_ray` for the current `local` ray and `inv`.
+    /// Set `lanes` and `finite_ray` for the current `local` ray and `inv`.
     fn check_finite(&mut self) {
+        self.lanes = SlabRay::new(self.local.origin, self.inv);
         self.finite_ray = finite_ray(&self.local, self.inv);
     }
 
@@ -244,13 +248,13 @@ impl<'a> RayState<'a> {
             let m = &obb_matrices()[node.obb as usize];
             let o = rotate(m, self.local.origin);
             let inv = rotate(m, self.local.dir).recip();
-            node.slab4(o, inv, self.t_max, self.grow)
+            node.slab4(&SlabRay::new(o, inv), self.t_max, self.grow)
         } else if node.no_nan_planes && self.finite_ray {
             // Nearly every step: the cheaper test, exact under these
             // conditions (see `slab4_finite`).
-            node.slab4_finite(self.local.origin, self.inv, self.t_max, self.grow)
+            node.slab4_finite(&self.lanes, self.t_max, self.grow)
         } else {
-            node.slab4(self.local.origin, self.inv, self.t_max, self.grow)
+            node.slab4(&self.lanes, self.t_max, self.grow)
         };
         Box4Result {
             children: node.children,
@@ -513,14 +517,14 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             let (entries, hit_mask) = if node8.plain_slab & s.finite_ray {
                 // Nearly every step: the cheaper test, exact under these
                 // conditions (see `slab8_finite`).
-                node8.slab8_finite(s.local.origin, s.inv, s.t_max, s.grow)
+                node8.slab8_finite(&s.lanes, s.t_max, s.grow)
             } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 let o = rotate(m, s.local.origin);
                 let inv = rotate(m, s.local.dir).recip();
-                node8.slab8(o, inv, s.t_max, s.grow)
+                node8.slab8(&SlabRay::new(o, inv), s.t_max, s.grow)
             } else {
-                node8.slab8(s.local.origin, s.inv, s.t_max, s.grow)
+                node8.slab8(&s.lanes, s.t_max, s.grow)
             };
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);
