@@ -20,7 +20,7 @@ fn order_key(ext: u32, key: f32) -> u64 {
 /// places. Written as selects, not a branch: which way a network stage goes
 /// is data-dependent and mispredicts often.
 #[inline(always)]
-fn exchange(k: &mut [u64], p: &mut [u32], a: usize, b: usize) {
+fn exchange<K: PartialOrd + Copy>(k: &mut [K], p: &mut [u32], a: usize, b: usize) {
     let swap = k[b] < k[a];
     let (ka, kb) = (k[a], k[b]);
     let (pa, pb) = (p[a], p[b]);
@@ -170,12 +170,28 @@ pub(super) fn sort4_taken(
     tri_first: bool,
 ) -> ([u32; 8], u32) {
     let mut out = [INVALID_NODE; 8];
-    let order = |i: usize| order_key(ext_key(ptr[i & 3], tri_first), key[i & 3]);
-    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
-        return (out, n);
-    }
-    if sort_three(take, &mut out, |i| ptr[i & 3], order) {
-        return (out, 3);
+    debug_assert!((0..4).all(|i| take >> i & 1 == 0 || ptr[i] != INVALID_NODE));
+    if tri_first {
+        let order = |i: usize| order_key(ext_key(ptr[i & 3], true), key[i & 3]);
+        if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
+            return (out, n);
+        }
+        if sort_three(take, &mut out, |i| ptr[i & 3], order) {
+            return (out, 3);
+        }
+    } else {
+        // Without triangles first, a taken child (never INVALID) has
+        // extended key 0, so two taken children's order keys compare as
+        // their entry distances do: those are never negative nor NaN, and
+        // -0.0 equals +0.0 as the order key folds them. The shortcuts then
+        // compare the distances themselves.
+        let order = |i: usize| key[i & 3];
+        if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
+            return (out, n);
+        }
+        if sort_three(take, &mut out, |i| ptr[i & 3], order) {
+            return (out, 3);
+        }
     }
     let mut k = [f32::INFINITY; 8];
     for i in 0..4 {
@@ -192,11 +208,11 @@ pub(super) fn sort4_taken(
 /// two with different order keys (`order` of a slot), write them to `out`
 /// in sorted order and give their number; else `None`.
 #[inline(always)]
-fn sort_at_most_two(
+fn sort_at_most_two<K: PartialOrd + Copy>(
     take: u32,
     out: &mut [u32; 8],
     ptr: impl Fn(usize) -> u32,
-    order: impl Fn(usize) -> u64,
+    order: impl Fn(usize) -> K,
 ) -> Option<u32> {
     let first = (take.trailing_zeros() & 7) as usize;
     let rest = take & take.wrapping_sub(1);
@@ -223,11 +239,11 @@ fn sort_at_most_two(
 /// and their order keys all different, write them to `out` in their one
 /// sorted order (three compare-exchanges) and say so.
 #[inline(always)]
-fn sort_three(
+fn sort_three<K: PartialOrd + Copy>(
     take: u32,
     out: &mut [u32; 8],
     ptr: impl Fn(usize) -> u32,
-    order: impl Fn(usize) -> u64,
+    order: impl Fn(usize) -> K,
 ) -> bool {
     let rest = take & take.wrapping_sub(1);
     let last = rest & rest.wrapping_sub(1);
