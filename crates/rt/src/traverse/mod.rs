@@ -239,8 +239,9 @@ impl<'a> RayState<'a> {
                 &decoded
             }
         };
+        // `box_tests` is 4 per node: the loops set it from `box_nodes` once,
+        // after the last step.
         self.c.box_nodes += 1;
-        self.c.box_tests += 4;
         // Every slot is tested and the result selected: a branch on the
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
@@ -297,8 +298,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
     let mut stack_top = 0u32;
     let mut prev_is_instance = false;
     while node < TERMINAL_NODE {
+        // One node per step: `nodes_fetched` is set from `steps` at the end.
         s.c.steps += 1;
-        s.c.nodes_fetched += 1;
         let pair_continuation = prev != INVALID_NODE && ptr_type(prev) == TYPE_TRI1;
         prev = node;
         prev_is_instance = false;
@@ -363,6 +364,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         }
     }
     let _ = prev_is_instance;
+    s.c.nodes_fetched = s.c.steps;
+    s.c.box_tests = 4 * s.c.box_nodes;
     TraceResult {
         hit: s.best,
         counters: s.c,
@@ -472,6 +475,7 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
             s.c.bytes_fetched += 4;
         }
     }
+    s.c.box_tests = 4 * s.c.box_nodes;
     TraceResult {
         hit: s.best,
         counters: s.c,
