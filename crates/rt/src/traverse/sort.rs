@@ -193,6 +193,20 @@ pub(super) fn sort4_taken(
             return (out, 3);
         }
     }
+    sort4_taken_network(take, ptr, key, tri_first)
+}
+
+/// [`sort4_taken`] through the network: four children taken, or ties.
+/// Rare, and out of line so that the hot path keeps the entry distances in
+/// one vector instead of taking the lanes apart for it.
+#[inline(never)]
+fn sort4_taken_network(
+    take: u32,
+    ptr: &[u32; 4],
+    key: &[f32; 4],
+    tri_first: bool,
+) -> ([u32; 8], u32) {
+    let mut out = [INVALID_NODE; 8];
     let mut k = [f32::INFINITY; 8];
     for i in 0..4 {
         if (take >> i) & 1 != 0 {
