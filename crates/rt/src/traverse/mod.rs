@@ -307,7 +307,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         match ptr_type(node) {
             TYPE_BOX | TYPE_BOX16 => {
                 let r = s.box4_test(node);
-                (ptrs, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                ptrs[..4].copy_from_slice(&sorted);
             }
             TYPE_INSTANCE => {
                 s.c.instance_tests += 1;
@@ -427,8 +428,8 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
                     // exact, so this model never merges them.
                     TYPE_BOX | TYPE_BOX16 => {
                         let r = s.box4_test(p);
-                        let (sorted, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
-                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted[..4]);
+                        let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted);
                     }
                     t @ (TYPE_TRI0 | TYPE_TRI1) => {
                         tri4(&mut s, p, true);
