@@ -111,7 +111,10 @@ impl PreparedTriangle {
         let den = s1.dot(e1);
         let i = e3.dot(s1);
         let j = ray.dir.dot(s2);
-        if den == 0.0 || !den.is_finite() {
+        // `den` zero, infinite or NaN (every compare with NaN is false),
+        // as `den == 0.0 || !den.is_finite()`; written as two compares of
+        // `|den|`, which compiles to a little less.
+        if !((den.abs() > 0.0) & (den.abs() < f32::INFINITY)) {
             return None;
         }
         // Compare in the sign of the denominator instead of dividing first:

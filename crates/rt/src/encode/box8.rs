@@ -11,7 +11,7 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{slab_lanes4, valid_mask, AddrTable};
+use super::decoded::{slab_lanes4, valid_mask, AddrTable, SlabRay};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
@@ -361,9 +361,9 @@ impl DecodedBox8 {
     /// be infinite and still a hit, for a ray parallel to a slab when the
     /// extent is infinite).
     #[inline]
-    pub fn slab8(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
-        let (e0, m0) = self.slab_half::<false>(0, o, inv, extent, grow);
-        let (e1, m1) = self.slab_half::<false>(1, o, inv, extent, grow);
+    pub fn slab8(&self, ray: &SlabRay, extent: f32, grow: f32) -> ([f32; 8], u8) {
+        let (e0, m0) = self.slab_half::<false>(0, ray, extent, grow);
+        let (e1, m1) = self.slab_half::<false>(1, ray, extent, grow);
         let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
         (entry, (m0 | (m1 << 4)) & self.valid)
     }
@@ -382,9 +382,9 @@ impl DecodedBox8 {
     /// `NAN_FREE` form). Lanes of invalid slots may compute
     /// anything; they are masked off.
     #[inline]
-    pub fn slab8_finite(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 8], u8) {
-        let (e0, m0) = self.slab_half::<true>(0, o, inv, extent, grow);
-        let (e1, m1) = self.slab_half::<true>(1, o, inv, extent, grow);
+    pub fn slab8_finite(&self, ray: &SlabRay, extent: f32, grow: f32) -> ([f32; 8], u8) {
+        let (e0, m0) = self.slab_half::<true>(0, ray, extent, grow);
+        let (e1, m1) = self.slab_half::<true>(1, ray, extent, grow);
         let entry = [e0[0], e0[1], e0[2], e0[3], e1[0], e1[1], e1[2], e1[3]];
         (entry, (m0 | (m1 << 4)) & self.valid)
     }
@@ -396,8 +396,7 @@ impl DecodedBox8 {
     fn slab_half<const NAN_FREE: bool>(
         &self,
         h: usize,
-        o: Vec3,
-        inv: Vec3,
+        ray: &SlabRay,
         extent: f32,
         grow: f32,
     ) -> ([f32; 4], u8) {
@@ -405,8 +404,7 @@ impl DecodedBox8 {
         let (entry, exit) = slab_lanes4::<NAN_FREE>(
             [lane4(&lo[0], h), lane4(&lo[1], h), lane4(&lo[2], h)],
             [lane4(&hi[0], h), lane4(&hi[1], h), lane4(&hi[2], h)],
-            o,
-            inv,
+            ray,
             extent,
         );
         // Every lane evaluated (no short circuit): a branch per child would
@@ -574,7 +572,7 @@ mod tests {
                 comp(&mut next).abs()
             };
             let inv = dir.recip();
-            let (entries, mask) = d.slab8(o, inv, extent, grow);
+            let (entries, mask) = d.slab8(&SlabRay::new(o, inv), extent, grow);
             for slot in 0..8 {
                 let c = [w[8 + 3 * slot], w[9 + 3 * slot], w[10 + 3 * slot]];
                 let want = if ChildInfo::is_valid_packed(c) {
@@ -633,8 +631,9 @@ mod tests {
             } else {
                 rng.edge_f32(true).abs()
             };
-            let (want_entry, want_hits) = d.slab8(o, inv, extent, grow);
-            let (entry, hits) = d.slab8_finite(o, inv, extent, grow);
+            let ray = SlabRay::new(o, inv);
+            let (want_entry, want_hits) = d.slab8(&ray, extent, grow);
+            let (entry, hits) = d.slab8_finite(&ray, extent, grow);
             assert_eq!(hits, want_hits, "{d:?} {o:?} {dir:?} {extent}");
             for slot in 0..8 {
                 if d.valid >> slot & 1 != 0 {

@@ -133,8 +133,8 @@ impl DecodedBox4 {
     /// [`DecodedBox8::slab8`], so the results equal the scalar slab test's
     /// as that one's do.
     #[inline(always)]
-    pub fn slab4(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u32) {
-        self.slab4_with::<false>(o, inv, extent, grow)
+    pub fn slab4(&self, ray: &SlabRay, extent: f32, grow: f32) -> ([f32; 4], u32) {
+        self.slab4_with::<false>(ray, extent, grow)
     }
 
     /// [`DecodedBox4::slab4`] (`NAN_FREE` false) or
@@ -142,16 +142,14 @@ impl DecodedBox4 {
     #[inline(always)]
     fn slab4_with<const NAN_FREE: bool>(
         &self,
-        o: Vec3,
-        inv: Vec3,
+        ray: &SlabRay,
         extent: f32,
         grow: f32,
     ) -> ([f32; 4], u32) {
         let (entry, exit) = slab_lanes4::<NAN_FREE>(
             [&self.min[0], &self.min[1], &self.min[2]],
             [&self.max[0], &self.max[1], &self.max[2]],
-            o,
-            inv,
+            ray,
             extent,
         );
         let mut hits = 0u32;
@@ -175,8 +173,8 @@ impl DecodedBox4 {
     /// each. Lanes of invalid slots may compute anything; they are masked
     /// off.
     #[inline(always)]
-    pub fn slab4_finite(&self, o: Vec3, inv: Vec3, extent: f32, grow: f32) -> ([f32; 4], u32) {
-        self.slab4_with::<true>(o, inv, extent, grow)
+    pub fn slab4_finite(&self, ray: &SlabRay, extent: f32, grow: f32) -> ([f32; 4], u32) {
+        self.slab4_with::<true>(ray, extent, grow)
     }
 }
 
@@ -196,17 +194,16 @@ impl DecodedBox4 {
 pub fn slab_lanes4<const NAN_FREE: bool>(
     min: [&[f32; 4]; 3],
     max: [&[f32; 4]; 3],
-    o: Vec3,
-    inv: Vec3,
+    ray: &SlabRay,
     extent: f32,
 ) -> ([f32; 4], [f32; 4]) {
     let mut entry = [0.0f32; 4];
     let mut exit = [extent; 4];
     for a in 0..3 {
-        let (oa, ia) = (o.0[a], inv.0[a]);
+        let (oa, ia) = (&ray.origin[a], &ray.inv[a]);
         let (lo, hi) = (min[a], max[a]);
-        let t1 = lanes(|i| (lo[i] - oa) * ia);
-        let t2 = lanes(|i| (hi[i] - oa) * ia);
+        let t1 = lanes(|i| (lo[i] - oa[i]) * ia[i]);
+        let t2 = lanes(|i| (hi[i] - oa[i]) * ia[i]);
         if NAN_FREE {
             entry = lanes(|i| gt(lt(t1[i], t2[i]), entry[i]));
             exit = lanes(|i| lt(gt(t1[i], t2[i]), exit[i]));
@@ -216,6 +213,30 @@ pub fn slab_lanes4<const NAN_FREE: bool>(
         }
     }
     (entry, exit)
+}
+
+/// A ray as the 4-lane slab tests ([`slab_lanes4`]) read it: its origin and
+/// inverse direction with each component repeated in all four lanes. The
+/// traversal makes one per ray (and per instance entered), so that each
+/// box test reads whole aligned lanes instead of broadcasting six scalars.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(16))]
+pub struct SlabRay {
+    /// `origin[axis]`: the origin's component, four times.
+    pub origin: [[f32; 4]; 3],
+    /// `inv[axis]`: the inverse direction's component, four times.
+    pub inv: [[f32; 4]; 3],
+}
+
+impl SlabRay {
+    /// The lanes of origin `o` and inverse direction `inv`.
+    #[inline(always)]
+    pub fn new(o: Vec3, inv: Vec3) -> SlabRay {
+        SlabRay {
+            origin: [[o.0[0]; 4], [o.0[1]; 4], [o.0[2]; 4]],
+            inv: [[inv.0[0]; 4], [inv.0[1]; 4], [inv.0[2]; 4]],
+        }
+    }
 }
 
 /// The slots of `children` that are not INVALID (bit `slot`).
@@ -545,8 +566,9 @@ mod tests {
                 rng.edge_f32(true).abs()
             };
             let grow = 1.0 + 6.0 / 16_777_216.0;
-            let (want_entry, want_hits) = d.slab4(o, inv, extent, grow);
-            let (entry, hits) = d.slab4_finite(o, inv, extent, grow);
+            let ray = SlabRay::new(o, inv);
+            let (want_entry, want_hits) = d.slab4(&ray, extent, grow);
+            let (entry, hits) = d.slab4_finite(&ray, extent, grow);
             assert_eq!(hits, want_hits, "{boxes:?} {o:?} {dir:?} {extent}");
             for i in 0..4 {
                 if d.valid >> i & 1 != 0 {

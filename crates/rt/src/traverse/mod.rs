@@ -11,7 +11,7 @@ pub mod stack;
 
 use crate::encode::box4::BoxNode4;
 use crate::encode::box8::DecodedBox8;
-use crate::encode::decoded::{DecodedBox4, DecodedNodes};
+use crate::encode::decoded::{DecodedBox4, DecodedNodes, SlabRay};
 use crate::encode::instance::InstanceNode;
 use crate::encode::memory::BvhMemory;
 use crate::encode::obb::{obb_matrices, rotate, NO_OBB};
@@ -128,6 +128,8 @@ struct RayState<'a> {
     world: Ray,
     local: Ray,
     inv: Vec3,
+    /// `local`'s origin and `inv` in the lanes the 4-wide box test reads.
+    lanes: SlabRay,
     /// `local`'s origin and direction and `inv` are all finite, so the
     /// NaN-free slab tests ([`DecodedBox4::slab4_finite`],
     /// [`DecodedBox8::slab8_finite`]) are exact.
@@ -154,6 +156,7 @@ impl<'a> RayState<'a> {
             world: *ray,
             local: *ray,
             inv,
+            lanes: SlabRay::new(ray.origin, inv),
             finite_ray: finite_ray(ray, inv),
             base: e.top.base,
             structure: e.top,
@@ -168,8 +171,9 @@ impl<'a> RayState<'a> {
         }
     }
 
-    /// Set `finite_ray` for the current `local` ray and `inv`.
+    /// Set `lanes` and `finite_ray` for the current `local` ray and `inv`.
     fn check_finite(&mut self) {
+        self.lanes = SlabRay::new(self.local.origin, self.inv);
         self.finite_ray = finite_ray(&self.local, self.inv);
     }
 
@@ -235,8 +239,9 @@ impl<'a> RayState<'a> {
                 &decoded
             }
         };
+        // `box_tests` is 4 per node: the loops set it from `box_nodes` once,
+        // after the last step.
         self.c.box_nodes += 1;
-        self.c.box_tests += 4;
         // Every slot is tested and the result selected: a branch on the
         // data-dependent hit would mispredict. An empty slot's planes are
         // whatever the node holds; its result is discarded.
@@ -244,13 +249,13 @@ impl<'a> RayState<'a> {
             let m = &obb_matrices()[node.obb as usize];
             let o = rotate(m, self.local.origin);
             let inv = rotate(m, self.local.dir).recip();
-            node.slab4(o, inv, self.t_max, self.grow)
+            node.slab4(&SlabRay::new(o, inv), self.t_max, self.grow)
         } else if node.no_nan_planes && self.finite_ray {
             // Nearly every step: the cheaper test, exact under these
             // conditions (see `slab4_finite`).
-            node.slab4_finite(self.local.origin, self.inv, self.t_max, self.grow)
+            node.slab4_finite(&self.lanes, self.t_max, self.grow)
         } else {
-            node.slab4(self.local.origin, self.inv, self.t_max, self.grow)
+            node.slab4(&self.lanes, self.t_max, self.grow)
         };
         Box4Result {
             children: node.children,
@@ -293,8 +298,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
     let mut stack_top = 0u32;
     let mut prev_is_instance = false;
     while node < TERMINAL_NODE {
+        // One node per step: `nodes_fetched` is set from `steps` at the end.
         s.c.steps += 1;
-        s.c.nodes_fetched += 1;
         let pair_continuation = prev != INVALID_NODE && ptr_type(prev) == TYPE_TRI1;
         prev = node;
         prev_is_instance = false;
@@ -302,7 +307,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         match ptr_type(node) {
             TYPE_BOX | TYPE_BOX16 => {
                 let r = s.box4_test(node);
-                (ptrs, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                ptrs[..4].copy_from_slice(&sorted);
             }
             TYPE_INSTANCE => {
                 s.c.instance_tests += 1;
@@ -359,6 +365,8 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         }
     }
     let _ = prev_is_instance;
+    s.c.nodes_fetched = s.c.steps;
+    s.c.box_tests = 4 * s.c.box_nodes;
     TraceResult {
         hit: s.best,
         counters: s.c,
@@ -420,8 +428,8 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
                     // exact, so this model never merges them.
                     TYPE_BOX | TYPE_BOX16 => {
                         let r = s.box4_test(p);
-                        let (sorted, _) = sort4_taken(r.take, &r.children, &r.entries, tri_first);
-                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted[..4]);
+                        let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
+                        ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted);
                     }
                     t @ (TYPE_TRI0 | TYPE_TRI1) => {
                         tri4(&mut s, p, true);
@@ -468,6 +476,7 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
             s.c.bytes_fetched += 4;
         }
     }
+    s.c.box_tests = 4 * s.c.box_nodes;
     TraceResult {
         hit: s.best,
         counters: s.c,
@@ -513,14 +522,14 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             let (entries, hit_mask) = if node8.plain_slab & s.finite_ray {
                 // Nearly every step: the cheaper test, exact under these
                 // conditions (see `slab8_finite`).
-                node8.slab8_finite(s.local.origin, s.inv, s.t_max, s.grow)
+                node8.slab8_finite(&s.lanes, s.t_max, s.grow)
             } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 let o = rotate(m, s.local.origin);
                 let inv = rotate(m, s.local.dir).recip();
-                node8.slab8(o, inv, s.t_max, s.grow)
+                node8.slab8(&SlabRay::new(o, inv), s.t_max, s.grow)
             } else {
-                node8.slab8(s.local.origin, s.inv, s.t_max, s.grow)
+                node8.slab8(&s.lanes, s.t_max, s.grow)
             };
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);

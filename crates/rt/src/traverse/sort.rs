@@ -20,7 +20,7 @@ fn order_key(ext: u32, key: f32) -> u64 {
 /// places. Written as selects, not a branch: which way a network stage goes
 /// is data-dependent and mispredicts often.
 #[inline(always)]
-fn exchange(k: &mut [u64], p: &mut [u32], a: usize, b: usize) {
+fn exchange<K: PartialOrd + Copy>(k: &mut [K], p: &mut [u32], a: usize, b: usize) {
     let swap = k[b] < k[a];
     let (ka, kb) = (k[a], k[b]);
     let (pa, pb) = (p[a], p[b]);
@@ -160,23 +160,40 @@ pub(super) fn sort8_taken(
 
 /// [`sort4`] of the results `take` keeps (bit `slot`) out of a 4-wide
 /// node's children `ptr` with entry distances `key`: the sorted pointers,
-/// INVALID for the rest, and how many were taken, found as
-/// [`sort8_taken`] finds them.
+/// INVALID for the rest, found as [`sort8_taken`] finds them.
 #[inline(always)]
-pub(super) fn sort4_taken(
-    take: u32,
-    ptr: &[u32; 4],
-    key: &[f32; 4],
-    tri_first: bool,
-) -> ([u32; 8], u32) {
+pub(super) fn sort4_taken(take: u32, ptr: &[u32; 4], key: &[f32; 4], tri_first: bool) -> [u32; 4] {
+    let mut out = [INVALID_NODE; 4];
+    debug_assert!((0..4).all(|i| take >> i & 1 == 0 || ptr[i] != INVALID_NODE));
+    if tri_first {
+        let order = |i: usize| order_key(ext_key(ptr[i & 3], true), key[i & 3]);
+        if sort_at_most_two(take, &mut out, |i| ptr[i & 3], order).is_some()
+            || sort_three(take, &mut out, |i| ptr[i & 3], order)
+        {
+            return out;
+        }
+    } else {
+        // Without triangles first, a taken child (never INVALID) has
+        // extended key 0, so two taken children's order keys compare as
+        // their entry distances do: those are never negative nor NaN, and
+        // -0.0 equals +0.0 as the order key folds them. The shortcuts then
+        // compare the distances themselves.
+        let order = |i: usize| key[i & 3];
+        if sort_at_most_two(take, &mut out, |i| ptr[i & 3], order).is_some()
+            || sort_three(take, &mut out, |i| ptr[i & 3], order)
+        {
+            return out;
+        }
+    }
+    sort4_taken_network(take, ptr, key, tri_first)
+}
+
+/// [`sort4_taken`] through the network: four children taken, or ties.
+/// Rare, and out of line so that the hot path keeps the entry distances in
+/// one vector instead of taking the lanes apart for it.
+#[inline(never)]
+fn sort4_taken_network(take: u32, ptr: &[u32; 4], key: &[f32; 4], tri_first: bool) -> [u32; 4] {
     let mut out = [INVALID_NODE; 8];
-    let order = |i: usize| order_key(ext_key(ptr[i & 3], tri_first), key[i & 3]);
-    if let Some(n) = sort_at_most_two(take, &mut out, |i| ptr[i & 3], order) {
-        return (out, n);
-    }
-    if sort_three(take, &mut out, |i| ptr[i & 3], order) {
-        return (out, 3);
-    }
     let mut k = [f32::INFINITY; 8];
     for i in 0..4 {
         if (take >> i) & 1 != 0 {
@@ -185,18 +202,18 @@ pub(super) fn sort4_taken(
         }
     }
     sort4(&mut out, &k, 0, tri_first);
-    (out, take.count_ones())
+    [out[0], out[1], out[2], out[3]]
 }
 
 /// The shortcuts of [`sort8_taken`]: with at most one result taken, or
 /// two with different order keys (`order` of a slot), write them to `out`
 /// in sorted order and give their number; else `None`.
 #[inline(always)]
-fn sort_at_most_two(
+fn sort_at_most_two<K: PartialOrd + Copy, const N: usize>(
     take: u32,
-    out: &mut [u32; 8],
+    out: &mut [u32; N],
     ptr: impl Fn(usize) -> u32,
-    order: impl Fn(usize) -> u64,
+    order: impl Fn(usize) -> K,
 ) -> Option<u32> {
     let first = (take.trailing_zeros() & 7) as usize;
     let rest = take & take.wrapping_sub(1);
@@ -223,11 +240,11 @@ fn sort_at_most_two(
 /// and their order keys all different, write them to `out` in their one
 /// sorted order (three compare-exchanges) and say so.
 #[inline(always)]
-fn sort_three(
+fn sort_three<K: PartialOrd + Copy, const N: usize>(
     take: u32,
-    out: &mut [u32; 8],
+    out: &mut [u32; N],
     ptr: impl Fn(usize) -> u32,
-    order: impl Fn(usize) -> u64,
+    order: impl Fn(usize) -> K,
 ) -> bool {
     let rest = take & take.wrapping_sub(1);
     let last = rest & rest.wrapping_sub(1);
@@ -353,10 +370,8 @@ mod tests {
                 let node4: [u32; 4] =
                     std::array::from_fn(|i| if take4 >> i & 1 != 0 { ptr[i] } else { node[i] });
                 let dist4: [f32; 4] = std::array::from_fn(|i| dist[i]);
-                let (got, n) = sort4_taken(take4, &node4, &dist4, tri_first);
-                assert_eq!(got[..4], want[..4], "sort4_taken {ptr:x?} {key:?}");
-                assert_eq!(got[4..], [INVALID_NODE; 4]);
-                assert_eq!(n, take4.count_ones());
+                let got = sort4_taken(take4, &node4, &dist4, tri_first);
+                assert_eq!(got, want[..4], "sort4_taken {ptr:x?} {key:?}");
             }
             for tri_first in [false, true] {
                 for at in [0, 4] {
