@@ -40,7 +40,8 @@ pub struct SimInput<'a> {
 
 const NCOUNTERS: usize = 10;
 /// `Wave::ready_at` of a wave sitting on a counter wait: it sleeps until one
-/// of its counters falls (an event wakes it), so the issue loop skips it.
+/// of its counters falls (an event wakes it), so the issue loop skips it
+/// (`ComputeUnit::event_sleepers`, without reading the wave).
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
 /// `Wave::cat` of a wave whose op is not a unit op with an issue category.
@@ -348,6 +349,11 @@ struct ComputeUnit<'a, O: Observer> {
     sit_masks: Vec<u64>,
     /// Issue categories (the row length of `sit_masks`).
     ncat: usize,
+    /// Per SIMD: the positions in `resident` of the waves asleep until an
+    /// event (`WAIT_SLEEP`), so the issue scan jumps over them without a
+    /// look at their state. Changes only when a wave goes to sleep on a
+    /// wait or wakes, far less often than the scan runs.
+    event_sleepers: Vec<u64>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     groups: Vec<Group>,
@@ -571,6 +577,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             waves: Vec::with_capacity((total_groups * group_waves) as usize),
             resident: vec![Vec::new(); simds as usize],
             sit_masks: vec![0; simds as usize * ncat],
+            event_sleepers: vec![0; simds as usize],
             ncat,
             resident_count: 0,
             groups: Vec::with_capacity(total_groups as usize),
@@ -830,6 +837,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             if w.ready_at == WAIT_SLEEP {
                 // A counter it waits on fell: look again.
                 w.ready_at = self.now;
+                self.event_sleepers[w.simd as usize] &= !(1 << w.pos);
             }
             if e.unit() != NONE {
                 w.unit_in_flight[e.unit() as usize] -= 1;
@@ -947,10 +955,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // this equals issuing first and running free ops after.
         let row = simd as usize * self.ncat;
         let mut len = self.resident[simd as usize].len();
-        // Positions sitting on a category taken this turn. Bits after the
-        // current position change only when a wave retires (positions
-        // move), which rebuilds it.
-        let mut blocked = 0u64;
+        // Positions asleep until an event, or sitting on a category taken
+        // this turn. Bits after the current position change only when a
+        // wave retires (positions move), which rebuilds it.
+        let mut blocked = self.event_sleepers[simd as usize];
         let mut pos = 0;
         while pos < len {
             // Pass over the waves that are asleep, or already sitting on a
@@ -1015,7 +1023,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                         // The wave retired; this position now holds the next
                         // one, and the masks were rebuilt.
                         len -= 1;
-                        blocked = 0;
+                        blocked = self.event_sleepers[simd as usize];
                         let mut taken = used;
                         while taken != 0 {
                             blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
@@ -1394,6 +1402,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
+    /// Wave `wid` sleeps until one of its counters falls.
+    fn sleep_until_event(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.ready_at = WAIT_SLEEP;
+        self.event_sleepers[w.simd as usize] |= 1 << w.pos;
+    }
+
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
@@ -1462,7 +1477,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 } else {
                     // Only a returning op can satisfy it: sleep until one
                     // of the wave's counters falls.
-                    self.waves[wid].ready_at = WAIT_SLEEP;
+                    self.sleep_until_event(wid);
                     Ok(false)
                 }
             }
@@ -1506,7 +1521,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     self.retire(wid);
                     Ok(true)
                 } else {
-                    self.waves[wid].ready_at = WAIT_SLEEP;
+                    self.sleep_until_event(wid);
                     Ok(false)
                 }
             }
@@ -1548,16 +1563,21 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             list.remove(p);
             self.resident_count -= 1;
             // The younger waves move up one place: renumber them and
-            // rebuild the SIMD's sitting masks.
+            // rebuild the SIMD's sitting and sleeping masks.
             let row = &mut self.sit_masks[simd * self.ncat..(simd + 1) * self.ncat];
             row.fill(0);
+            let mut sleepers = 0u64;
             for (i, &x) in list.iter().enumerate() {
                 let w = &mut self.waves[x as usize];
                 w.pos = i as u8;
                 if w.sitting && w.cat != NO_CAT {
                     row[w.cat as usize] |= 1 << i;
                 }
+                if w.ready_at == WAIT_SLEEP {
+                    sleepers |= 1 << i;
+                }
             }
+            self.event_sleepers[simd] = sleepers;
         }
         // Its slot (and maybe its group's LDS) is free: dispatch may fit now.
         self.dispatch_blocked = false;
