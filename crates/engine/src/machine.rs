@@ -316,8 +316,10 @@ struct ComputeUnit<'a, O: Observer> {
     hot: Vec<HotOp>,
     /// Per op: its issue category if it is a unit op (`Wave::cat`).
     issue_cat: Vec<u8>,
-    /// Scoreboard slot ranges of every op, indexed by `HotOp::reads/writes`.
-    slots: Vec<SlotRange>,
+    /// Scoreboard slots of every op, one entry per register (ranges are
+    /// mostly one or two registers long: a flat list costs less to walk),
+    /// indexed by `HotOp::reads/writes`.
+    slots: Vec<u16>,
     depctr: Vec<DepCtr>,
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
@@ -487,8 +489,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let mut slots = Vec::new();
         let mut push_slots = |ranges: &[SlotRange]| {
             let start = slots.len() as u32;
-            slots.extend_from_slice(ranges);
-            (start, ranges.len() as u16)
+            for &(first, count) in ranges {
+                slots.extend(first..first + count);
+            }
+            let len = u16::try_from(slots.len() - start as usize).expect("few slots per op");
+            (start, len)
         };
         let hot = input
             .sim
@@ -1093,10 +1098,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             // wave sleeps until then.
             let mut ready = 0u64;
             let (start, len) = op.reads;
-            for &(first, count) in &self.slots[start as usize..start as usize + len as usize] {
-                for r in &t.ready[first as usize..(first + count) as usize] {
-                    ready = ready.max(*r);
-                }
+            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+                ready = ready.max(t.ready[usize::from(slot)]);
             }
             if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
                 ready = ready.max(t.valu_vgpr_done);
@@ -1280,10 +1283,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
-            for &(first, count) in &self.slots[start as usize..start as usize + len as usize] {
-                for r in &mut t.ready[first as usize..(first + count) as usize] {
-                    *r = done;
-                }
+            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+                t.ready[usize::from(slot)] = done;
             }
             if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
                 t.push(VA_VDST, done);
