@@ -982,10 +982,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                         continue;
                     }
                     let w = &waves[list[pos] as usize];
-                    if w.ready_at <= now {
-                        // Sitting on a taken category would be in `blocked`:
-                        // only the visited wave changes state in a turn.
-                        debug_assert!(!(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0));
+                    if w.ready_at <= now
+                        && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
+                    {
                         break;
                     }
                     pos += 1;
