@@ -512,6 +512,23 @@ impl Simulation {
         })
     }
 
+    /// `main` (the main run) and, with `search`, the latency search's first
+    /// simulation beside it ([`Simulation::latency_head`]): what `main`
+    /// gave, and how [`Simulation::analyse_run`] should then search
+    /// ([`LatencySearch::Off`] without `search`).
+    pub fn beside_latency_head<R: Send>(
+        &self,
+        search: bool,
+        main: impl FnOnce() -> R + Send,
+    ) -> (R, Result<LatencySearch, PrepareError>) {
+        let (result, head) = rayon::join(main, || search.then(|| self.latency_head()));
+        let search = match head {
+            None => Ok(LatencySearch::Off),
+            Some(head) => head.map(LatencySearch::Started),
+        };
+        (result, search)
+    }
+
     /// Run the latency search's first simulation (`None`: there is no
     /// search). It does not depend on the main run: run the two side by
     /// side and pass both to [`Simulation::latency_tolerance_with`].

@@ -472,8 +472,8 @@ impl Simulation {
     /// bottleneck statement. The run and the latency search's first
     /// simulation run side by side.
     pub fn analyse(&self) -> Result<Analysis, PrepareError> {
-        let (stats, head) = rayon::join(|| self.run(), || self.latency_head());
-        self.analyse_run(stats?, LatencySearch::Started(head?))
+        let (stats, search) = self.beside_latency_head(true, || self.run());
+        self.analyse_run(stats?, search?)
     }
 
     /// [`Simulation::analyse`] for a run already done (`stats`, e.g. a

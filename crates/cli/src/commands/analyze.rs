@@ -3,7 +3,6 @@
 
 use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
-use shadersim_engine::LatencySearch;
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
 use std::io::Write;
@@ -124,17 +123,12 @@ pub fn run(args: Args) -> CliResult {
         },
     );
     // The latency search's first simulation runs beside the recorded run.
-    let (stats, head) = rayon::join(
-        || sim.run_observed(&mut timeline),
-        || (!args.no_latency_search).then(|| sim.latency_head()),
-    );
+    let (stats, search) =
+        sim.beside_latency_head(!args.no_latency_search, || sim.run_observed(&mut timeline));
     let input_error =
         |e: &dyn std::fmt::Display| CliError::Input(format!("{file_name}: error: {e}"));
     let stats = stats.map_err(|e| input_error(&e))?;
-    let search = match head {
-        None => LatencySearch::Off,
-        Some(head) => LatencySearch::Started(head.map_err(|e| input_error(&e))?),
-    };
+    let search = search.map_err(|e| input_error(&e))?;
     let analysis = analyse_run(&prepared, stats.clone(), search)?;
     drop(progress);
     if let Some(path) = &args.timeline {

@@ -250,16 +250,14 @@ pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
 pub fn analyse(prepared: &Prepared, latency_search: bool) -> Result<Analysis, CliError> {
     let sim = &prepared.sim;
     // The latency search's first simulation runs beside the run.
-    let (stats, head) = rayon::join(|| sim.run(), || latency_search.then(|| sim.latency_head()));
-    let stats =
-        stats.map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?;
-    let search = match head {
-        None => LatencySearch::Off,
-        Some(head) => LatencySearch::Started(
-            head.map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))?,
-        ),
-    };
-    analyse_run(prepared, stats, search)
+    let (stats, search) = sim.beside_latency_head(latency_search, || sim.run());
+    let input_error =
+        |e: &dyn std::fmt::Display| CliError::Input(format!("{}: error: {e}", prepared.file_name));
+    analyse_run(
+        prepared,
+        stats.map_err(|e| input_error(&e))?,
+        search.map_err(|e| input_error(&e))?,
+    )
 }
 
 /// [`analyse`] for a run already done (`stats`, e.g. a recorded run), as
