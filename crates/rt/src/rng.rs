@@ -67,4 +67,22 @@ impl SplitMix64 {
             }
         }
     }
+
+    /// Three [`SplitMix64::edge_f32`] values, x first.
+    pub(crate) fn edge_vec3(&mut self, finite_only: bool) -> crate::math::Vec3 {
+        let x = self.edge_f32(finite_only);
+        let y = self.edge_f32(finite_only);
+        let z = self.edge_f32(finite_only);
+        crate::math::Vec3::new(x, y, z)
+    }
+
+    /// A slab test's extent: infinite half the time, else a finite
+    /// [`SplitMix64::edge_f32`] magnitude.
+    pub(crate) fn edge_extent(&mut self) -> f32 {
+        if self.next_u32() % 2 == 0 {
+            f32::INFINITY
+        } else {
+            self.edge_f32(true).abs()
+        }
+    }
 }

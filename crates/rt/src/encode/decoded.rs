@@ -528,16 +528,8 @@ mod tests {
         let mut rng = crate::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..200_000 {
             let boxes: [Aabb; 4] = std::array::from_fn(|_| Aabb {
-                min: Vec3::new(
-                    rng.edge_f32(false),
-                    rng.edge_f32(false),
-                    rng.edge_f32(false),
-                ),
-                max: Vec3::new(
-                    rng.edge_f32(false),
-                    rng.edge_f32(false),
-                    rng.edge_f32(false),
-                ),
+                min: rng.edge_vec3(false),
+                max: rng.edge_vec3(false),
             });
             let children = std::array::from_fn(|i| {
                 if rng.next_u32() % 5 == 0 {
@@ -554,17 +546,13 @@ mod tests {
             };
             let d = DecodedBox4::new(&n, false);
             assert!(d.no_nan_planes);
-            let o = Vec3::new(rng.edge_f32(true), rng.edge_f32(true), rng.edge_f32(true));
-            let dir = Vec3::new(rng.edge_f32(true), rng.edge_f32(true), rng.edge_f32(true));
+            let o = rng.edge_vec3(true);
+            let dir = rng.edge_vec3(true);
             let inv = dir.recip();
             if !inv.is_finite() {
                 continue;
             }
-            let extent = if rng.next_u32() % 2 == 0 {
-                f32::INFINITY
-            } else {
-                rng.edge_f32(true).abs()
-            };
+            let extent = rng.edge_extent();
             let grow = 1.0 + 6.0 / 16_777_216.0;
             let ray = SlabRay::new(o, inv);
             let (want_entry, want_hits) = d.slab4(&ray, extent, grow);

@@ -172,7 +172,7 @@ impl<'a> RayState<'a> {
     }
 
     /// Set `lanes` and `finite_ray` for the current `local` ray and `inv`.
-    fn check_finite(&mut self) {
+    fn refresh_slab_ray(&mut self) {
         self.lanes = SlabRay::new(self.local.origin, self.inv);
         self.finite_ray = finite_ray(&self.local, self.inv);
     }
@@ -180,7 +180,7 @@ impl<'a> RayState<'a> {
     fn restore_world(&mut self) {
         self.local = self.world;
         self.inv = self.world.dir.recip();
-        self.check_finite();
+        self.refresh_slab_ray();
         self.base = self.top.base;
         self.structure = self.top;
         self.in_blas = false;
@@ -192,7 +192,7 @@ impl<'a> RayState<'a> {
             inst.world_to_object.transform_dir(self.world.dir),
         );
         self.inv = self.local.dir.recip();
-        self.check_finite();
+        self.refresh_slab_ray();
         self.base = blas.base;
         self.structure = blas;
         self.in_blas = true;
