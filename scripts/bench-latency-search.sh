@@ -13,6 +13,8 @@
 #   BEFORE  optional; e.g. a copy of the binary built from main
 #   REPEAT=N (default 3) timed runs per variant; FILTER=REGEX to pick programs;
 #   ALL_LLVM=1 every tests/fixtures/llvm/*/*.s (default: gfx900 and gfx1100)
+#   ALL=1 instead every program `shadersim batch tests/fixtures` finds (each
+#     function of a multi-program file: about 260, several minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NEW=${1:-target/release/shadersim}
@@ -26,11 +28,25 @@ trap 'rm -rf "$tmp"' EXIT
 # header at line 35) run 64 times.
 printf '[[loop]]\nline = 35\niterations = 64\n' > "$tmp/matmul64.toml"
 
-# One program per line: name, then analyze's arguments.
+# One program per line: name, then analyze's arguments (split on spaces, or
+# a JSON list when a function's name has spaces, as RADV's stages do).
 {
     echo "lighting_ps examples/lighting_ps.txt --arch gfx900 --hints examples/lighting_ps.toml"
     echo "matmul64/gfx900 tests/fixtures/llvm/gfx900/matmul_tile.s --hints $tmp/matmul64.toml"
-    if [ -n "${ALL_LLVM:-}" ]; then
+    if [ -n "${ALL:-}" ]; then
+        "$NEW" batch tests/fixtures -o "$tmp/all.jsonl" 2>/dev/null
+        python3 - "$tmp/all.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    if j.get("error"):
+        continue
+    f, fn = j["file"], j.get("function")
+    name = f.split("tests/fixtures/")[-1] + ("|" + fn.replace(" ", "_") if fn else "")
+    print(json.dumps([name, f] + (["--function", fn] if fn else [])))
+PY
+        files=""
+    elif [ -n "${ALL_LLVM:-}" ]; then
         files=$(ls tests/fixtures/llvm/*/*.s)
     else
         files=$(ls tests/fixtures/llvm/gfx900/*.s tests/fixtures/llvm/gfx1100/*.s)
@@ -39,9 +55,9 @@ printf '[[loop]]\nline = 35\niterations = 64\n' > "$tmp/matmul64.toml"
         d=$(basename "$(dirname "$f")")
         echo "llvm/$d/$(basename "$f" .s) $f"
     done
-    for f in radv/vega10/lighting.txt radv/vega10/tile_matmul.txt radv/navi21/blur.txt \
-        radv/gfx1100/many_lights.txt aco/vega10/lighting.ps.s aco/navi21/lds_tile.cs.s \
-        aco/gfx1100/skinning.ps.s; do
+    [ -n "${ALL:-}" ] || for f in radv/vega10/lighting.txt radv/vega10/tile_matmul.txt \
+        radv/navi21/blur.txt radv/gfx1100/many_lights.txt aco/vega10/lighting.ps.s \
+        aco/navi21/lds_tile.cs.s aco/gfx1100/skinning.ps.s; do
         echo "${f%.*} tests/fixtures/$f"
     done
 } | grep -E -- "$FILTER" > "$tmp/programs"
@@ -83,7 +99,7 @@ ratios = {b: [] for b, _ in bins}
 cpu_ratios = {b: [] for b, _ in bins}
 differ = []
 for line in open(programs):
-    name, *args = line.split()
+    name, *args = json.loads(line) if line.startswith("[") else line.split()
     times = {(b, s): [] for b, _ in bins for s in (True, False)}
     cpus = {(b, s): [] for b, _ in bins for s in (True, False)}
     lat = {}
