@@ -381,6 +381,20 @@ struct ComputeUnit<'a, O: Observer> {
     /// look at their state. Changes only when a wave goes to sleep on a
     /// wait or wakes, far less often than the scan runs.
     event_sleepers: Vec<u64>,
+    /// Per SIMD: a clock before which its turns can change nothing (0:
+    /// none known). Set by a turn that issued nothing and left every
+    /// wave asleep, until the earliest wave wakes by time; an event for
+    /// one of its waves or a new wave clears it. Turns before it only
+    /// count their statistics (`quiet_turn`), and `next_wake` reads it
+    /// instead of the SIMD's waves.
+    quiet_until: Vec<u64>,
+    /// Per SIMD: the distinct ops its waves sit on while it is quiet,
+    /// for the per-op stall counts of its quiet turns (empty: not yet
+    /// gathered since it went quiet).
+    quiet_ops: Vec<Vec<u32>>,
+    /// Per op: the `stamp_seq` of the last gathering of `quiet_ops` that
+    /// took it.
+    quiet_gathered: Vec<u64>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     /// Scoreboards of retired waves, for the next waves to launch.
@@ -611,6 +625,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             sit_masks: vec![0; simds as usize * ncat],
             event_sleepers: vec![0; simds as usize],
             ncat,
+            quiet_until: vec![0; simds as usize],
+            quiet_ops: vec![Vec::new(); simds as usize],
+            quiet_gathered: vec![0; nops],
             resident_count: 0,
             spare_tracks: Vec::new(),
             groups: Vec::with_capacity(total_groups as usize),
@@ -772,7 +789,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
         }
         // Nested loops: a flattened iterator costs more per wave here.
-        for list in &self.resident {
+        for (list, &quiet) in self.resident.iter().zip(&self.quiet_until) {
+            if quiet > now {
+                // The earliest of its waves' wake-ups (the others sleep
+                // until an event).
+                t = t.min(quiet);
+                continue;
+            }
             for &w in list {
                 let r = self.waves[w as usize].ready_at;
                 if r > now {
@@ -862,6 +885,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.events.pop();
             any = true;
             let w = &mut self.waves[e.wave() as usize];
+            // A counter or in-flight count fell: the SIMD looks again.
+            self.quiet_until[w.simd as usize] = 0;
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
@@ -961,6 +986,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(pool.in_use);
             }
             self.resident[simd as usize].push(id);
+            self.quiet_until[simd as usize] = 0;
             self.resident_count += 1;
             self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];
@@ -977,6 +1003,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
         if self.resident[simd as usize].is_empty() {
+            return Ok(false);
+        }
+        if self.quiet_until[simd as usize] > now {
+            self.quiet_turn(simd);
             return Ok(false);
         }
         self.stats.turns_with_waves += 1;
@@ -1070,10 +1100,25 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
             pos += 1;
         }
-        if !any && !self.simd_pipes_busy(simd) {
+        if any {
+            // (A real turn runs only when `quiet_until` has passed: no
+            // need to clear it.)
+            return Ok(true);
+        }
+        // Nothing issued: the SIMD is quiet until its earliest wave wakes
+        // (a wave left ready but unable, on a full counter, a barrier or
+        // the VGPR pool, makes that at most now), or an event. Found
+        // here, not in the scan, so that turns that issue pay nothing.
+        let mut wake = u64::MAX;
+        if self.simd_pipes_busy(simd) {
+            for &wid in &self.resident[simd as usize] {
+                wake = wake.min(self.waves[wid as usize].ready_at);
+            }
+        } else {
             self.stats.stall_turns += 1;
             for &wid in &self.resident[simd as usize] {
                 let w = &self.waves[wid as usize];
+                wake = wake.min(w.ready_at);
                 let opi = w.opi as usize;
                 if self.op_stall_stamp[opi] != now {
                     self.op_stall_stamp[opi] = now;
@@ -1081,7 +1126,43 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
         }
-        Ok(any)
+        self.quiet_until[simd as usize] = wake;
+        self.quiet_ops[simd as usize].clear();
+        Ok(false)
+    }
+
+    /// A turn of a quiet SIMD: nothing can issue, so only the statistics
+    /// a turn counts, from the distinct ops its waves sit on.
+    #[inline(never)]
+    fn quiet_turn(&mut self, simd: u32) {
+        self.stats.turns_with_waves += 1;
+        if self.simd_pipes_busy(simd) {
+            return;
+        }
+        self.stats.stall_turns += 1;
+        let now = self.now;
+        let ops = &mut self.quiet_ops[simd as usize];
+        if ops.is_empty() {
+            // Each op once (a stamp per op: a SIMD's waves are often
+            // many on few ops, or many on many).
+            self.stamp_seq += 1;
+            let stamp = self.stamp_seq;
+            for &wid in &self.resident[simd as usize] {
+                let opi = self.waves[wid as usize].opi;
+                let seen = &mut self.quiet_gathered[opi as usize];
+                if *seen != stamp {
+                    *seen = stamp;
+                    ops.push(opi);
+                }
+            }
+        }
+        for &opi in ops.iter() {
+            let opi = opi as usize;
+            if self.op_stall_stamp[opi] != now {
+                self.op_stall_stamp[opi] = now;
+                self.stats.op_stalls[opi] += 1;
+            }
+        }
     }
 
     fn simd_pipes_busy(&self, simd: u32) -> bool {
