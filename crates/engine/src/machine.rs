@@ -401,6 +401,9 @@ struct ComputeUnit<'a, O: Observer> {
     spare_tracks: Vec<Box<WaveTrack>>,
     groups: Vec<Group>,
     units: Vec<Unit>,
+    /// The units that are pipes of each SIMD's own (`simd_pipes_busy`
+    /// asks every stalled turn).
+    simd_pipes: Vec<u8>,
     events: BinaryHeap<Reverse<Event>>,
     now: u64,
     // Dispatch.
@@ -631,6 +634,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             resident_count: 0,
             spare_tracks: Vec::new(),
             groups: Vec::with_capacity(total_groups as usize),
+            simd_pipes: (0..units.len() as u8)
+                .filter(|&u| {
+                    let u = &units[usize::from(u)];
+                    u.kind == UnitKind::Pipe && u.scope == UnitScope::Simd
+                })
+                .collect(),
             units,
             events: BinaryHeap::new(),
             now: 0,
@@ -1170,11 +1179,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
-        self.units.iter().any(|u| {
-            u.kind == UnitKind::Pipe
-                && u.scope == UnitScope::Simd
-                && u.free_at[simd as usize] > clock
-        })
+        self.simd_pipes
+            .iter()
+            .any(|&u| self.units[usize::from(u)].free_at[simd as usize] > clock)
     }
 
     #[inline]
