@@ -1040,32 +1040,31 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             // to do or record. A tight loop over shared borrows (most
             // visits, on a kernel whose waves mostly sleep on memory); a
             // position in `blocked` needs no look at its wave.
-            {
+            let found = {
+                // (`len` is the list's length: only a retirement changes it.)
                 let list = &self.resident[simd as usize];
                 let waves = &self.waves;
-                while pos < len {
+                let mut found = None;
+                while let Some(&id) = list.get(pos) {
                     let run = blocked >> pos;
                     if run & 1 != 0 {
                         // A run of blocked positions: jump over it.
                         pos += (!run).trailing_zeros() as usize;
                         continue;
                     }
-                    let w = &waves[list[pos] as usize];
+                    let w = &waves[id as usize];
                     if w.ready_at <= now
                         && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
                     {
+                        found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
                         break;
                     }
                     pos += 1;
                 }
-            }
-            if pos >= len {
+                found
+            };
+            let Some((wid, opi, sitting, wcat)) = found else {
                 break;
-            }
-            let wid = self.resident[simd as usize][pos] as usize;
-            let (opi, sitting, wcat) = {
-                let w = &self.waves[wid];
-                (w.opi as usize, w.sitting, w.cat)
             };
             // A wave with an issue category is on a unit op.
             let kind = if wcat != NO_CAT {
