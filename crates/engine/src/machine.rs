@@ -823,7 +823,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     }
                 }
                 None => {
-                    if self.dispatch_cu().is_some() {
+                    // (Blocked: no CU had room, and none has until a wave
+                    // retires.)
+                    if !self.dispatch_blocked && self.dispatch_cu().is_some() {
                         t = t.min(self.arrival_time(self.groups_started).max(now + 1));
                     }
                 }
