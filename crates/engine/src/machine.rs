@@ -870,13 +870,25 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     self.stats.turns_with_waves += n;
                     if !self.simd_pipes_busy_at(s, from) {
                         self.stats.stall_turns += n;
-                        for &wid in &self.resident[s as usize] {
-                            let opi = self.waves[wid as usize].opi as usize;
-                            // Count an op once per clock even if it stalls
-                            // on several SIMDs sharing the phase.
-                            if self.op_stall_stamp[opi] != stamp {
-                                self.op_stall_stamp[opi] = stamp;
-                                self.stats.op_stalls[opi] += n;
+                        if self.quiet_until[s as usize] > self.now {
+                            // The distinct ops of a quiet SIMD's waves.
+                            self.gather_quiet_ops(s);
+                            for &opi in &self.quiet_ops[s as usize] {
+                                let opi = opi as usize;
+                                if self.op_stall_stamp[opi] != stamp {
+                                    self.op_stall_stamp[opi] = stamp;
+                                    self.stats.op_stalls[opi] += n;
+                                }
+                            }
+                        } else {
+                            for &wid in &self.resident[s as usize] {
+                                let opi = self.waves[wid as usize].opi as usize;
+                                // Count an op once per clock even if it stalls
+                                // on several SIMDs sharing the phase.
+                                if self.op_stall_stamp[opi] != stamp {
+                                    self.op_stall_stamp[opi] = stamp;
+                                    self.stats.op_stalls[opi] += n;
+                                }
                             }
                         }
                     }
@@ -1151,6 +1163,19 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
         self.stats.stall_turns += 1;
         let now = self.now;
+        self.gather_quiet_ops(simd);
+        for &opi in &self.quiet_ops[simd as usize] {
+            let opi = opi as usize;
+            if self.op_stall_stamp[opi] != now {
+                self.op_stall_stamp[opi] = now;
+                self.stats.op_stalls[opi] += 1;
+            }
+        }
+    }
+
+    /// Fill `quiet_ops` of quiet SIMD `simd` if not yet done since it went
+    /// quiet (its waves' ops cannot change while it is).
+    fn gather_quiet_ops(&mut self, simd: u32) {
         let ops = &mut self.quiet_ops[simd as usize];
         if ops.is_empty() {
             // Each op once (a stamp per op: a SIMD's waves are often
@@ -1164,13 +1189,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     *seen = stamp;
                     ops.push(opi);
                 }
-            }
-        }
-        for &opi in ops.iter() {
-            let opi = opi as usize;
-            if self.op_stall_stamp[opi] != now {
-                self.op_stall_stamp[opi] = now;
-                self.stats.op_stalls[opi] += 1;
             }
         }
     }
