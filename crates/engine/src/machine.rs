@@ -99,8 +99,9 @@ struct WaveTrack {
     valu_sgpr_done: u64,
     /// The latest clock any entry holds. Every reader compares entries
     /// with the current clock, so entries not after it read as zeros do:
-    /// a retired wave's track serves a new wave unzeroed once this has
-    /// passed (`ComputeUnit::spare_tracks`).
+    /// once this has passed, the issue check skips the wave's registers,
+    /// and a retired wave's track serves a new wave unzeroed
+    /// (`ComputeUnit::spare_tracks`).
     latest: u64,
 }
 
@@ -1228,7 +1229,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 return false;
             }
         }
-        if let Some(t) = &w.track {
+        // (Nothing to wait for once every write the wave issued is done.)
+        if let Some(t) = w.track.as_ref().filter(|t| t.latest > self.now) {
             // Register dependencies and the hardware's implicit waits: the
             // wave cannot issue before its inputs are ready. The time is
             // known now (only the wave itself writes its registers), so the
