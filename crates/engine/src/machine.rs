@@ -165,6 +165,10 @@ impl WaveTrack {
 
     /// The clock from which a depctr wait is satisfied.
     fn depctr_settled(&self, d: &DepCtr, now: u64) -> u64 {
+        if self.latest <= now {
+            // Every write issued is done: nothing outstanding.
+            return now;
+        }
         [
             (VA_VDST, d.va_vdst),
             (VA_SDST, d.va_sdst),
