@@ -397,6 +397,9 @@ struct ComputeUnit<'a, O: Observer> {
     /// for the per-op stall counts of its quiet turns (empty: not yet
     /// gathered since it went quiet).
     quiet_ops: Vec<Vec<u32>>,
+    /// Per SIMD: when its own pipes free up, as of the turn that made it
+    /// quiet (only its waves take them, so this holds while it is).
+    quiet_pipes_free_at: Vec<u64>,
     /// Per op: the `stamp_seq` of the last gathering of `quiet_ops` that
     /// took it.
     quiet_gathered: Vec<u64>,
@@ -406,8 +409,8 @@ struct ComputeUnit<'a, O: Observer> {
     spare_tracks: Vec<Box<WaveTrack>>,
     groups: Vec<Group>,
     units: Vec<Unit>,
-    /// The units that are pipes of each SIMD's own (`simd_pipes_busy`
-    /// asks every stalled turn).
+    /// The units that are pipes of each SIMD's own (`simd_pipes_free_at`
+    /// reads them every turn that issues nothing).
     simd_pipes: Vec<u8>,
     events: BinaryHeap<Reverse<Event>>,
     now: u64,
@@ -635,6 +638,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             ncat,
             quiet_until: vec![0; simds as usize],
             quiet_ops: vec![Vec::new(); simds as usize],
+            quiet_pipes_free_at: vec![0; simds as usize],
             quiet_gathered: vec![0; nops],
             resident_count: 0,
             spare_tracks: Vec::new(),
@@ -873,9 +877,15 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             while s < self.simds {
                 if !self.resident[s as usize].is_empty() {
                     self.stats.turns_with_waves += n;
-                    if !self.simd_pipes_busy_at(s, from) {
+                    let quiet = self.quiet_until[s as usize] > self.now;
+                    let busy = if quiet {
+                        self.quiet_pipes_free_at[s as usize] > from
+                    } else {
+                        self.simd_pipes_busy_at(s, from)
+                    };
+                    if !busy {
                         self.stats.stall_turns += n;
-                        if self.quiet_until[s as usize] > self.now {
+                        if quiet {
                             // The distinct ops of a quiet SIMD's waves.
                             self.gather_quiet_ops(s);
                             for &opi in &self.quiet_ops[s as usize] {
@@ -1137,7 +1147,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // the VGPR pool, makes that at most now), or an event. Found
         // here, not in the scan, so that turns that issue pay nothing.
         let mut wake = u64::MAX;
-        if self.simd_pipes_busy(simd) {
+        let pipes_free_at = self.simd_pipes_free_at(simd);
+        self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
+        if pipes_free_at > now {
             for &wid in &self.resident[simd as usize] {
                 wake = wake.min(self.waves[wid as usize].ready_at);
             }
@@ -1163,7 +1175,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     #[inline(never)]
     fn quiet_turn(&mut self, simd: u32) {
         self.stats.turns_with_waves += 1;
-        if self.simd_pipes_busy(simd) {
+        if self.quiet_pipes_free_at[simd as usize] > self.now {
             return;
         }
         self.stats.stall_turns += 1;
@@ -1198,8 +1210,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
-    fn simd_pipes_busy(&self, simd: u32) -> bool {
-        self.simd_pipes_busy_at(simd, self.now)
+    /// When the last of SIMD `simd`'s own pipes frees up.
+    fn simd_pipes_free_at(&self, simd: u32) -> u64 {
+        self.simd_pipes
+            .iter()
+            .map(|&u| self.units[usize::from(u)].free_at[simd as usize])
+            .max()
+            .unwrap_or(0)
     }
 
     fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
