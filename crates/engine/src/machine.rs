@@ -1191,21 +1191,28 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     /// Fill `quiet_ops` of quiet SIMD `simd` if not yet done since it went
-    /// quiet (its waves' ops cannot change while it is).
+    /// quiet (its waves' ops cannot change while it is). The check is
+    /// inline: most quiet turns find them gathered.
+    #[inline(always)]
     fn gather_quiet_ops(&mut self, simd: u32) {
+        if self.quiet_ops[simd as usize].is_empty() {
+            self.gather_quiet_ops_now(simd);
+        }
+    }
+
+    #[inline(never)]
+    fn gather_quiet_ops_now(&mut self, simd: u32) {
         let ops = &mut self.quiet_ops[simd as usize];
-        if ops.is_empty() {
-            // Each op once (a stamp per op: a SIMD's waves are often
-            // many on few ops, or many on many).
-            self.stamp_seq += 1;
-            let stamp = self.stamp_seq;
-            for &wid in &self.resident[simd as usize] {
-                let opi = self.waves[wid as usize].opi;
-                let seen = &mut self.quiet_gathered[opi as usize];
-                if *seen != stamp {
-                    *seen = stamp;
-                    ops.push(opi);
-                }
+        // Each op once (a stamp per op: a SIMD's waves are often many on
+        // few ops, or many on many).
+        self.stamp_seq += 1;
+        let stamp = self.stamp_seq;
+        for &wid in &self.resident[simd as usize] {
+            let opi = self.waves[wid as usize].opi;
+            let seen = &mut self.quiet_gathered[opi as usize];
+            if *seen != stamp {
+                *seen = stamp;
+                ops.push(opi);
             }
         }
     }
