@@ -1586,6 +1586,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
+    #[inline(never)]
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
