@@ -1429,7 +1429,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue(&mut self, wid: usize, opi: usize) {
         self.unsit(wid);
         let now = self.now;
-        if self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
+        // (Allocations apply in dynamic VGPR mode only.)
+        if self.dynamic.is_some() && self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
         // Borrowed, not copied: the rest touches other fields only.
