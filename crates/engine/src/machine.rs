@@ -183,32 +183,37 @@ impl WaveTrack {
     }
 }
 
+/// One wave. The fields the issue scan and check read come first, laid
+/// out in that order, and a wave starts a cache line: the scan visits
+/// many waves each clock, and with its fields in one line each visit
+/// costs one line, not two.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct Wave {
-    simd: u32,
-    /// The compute unit it runs on (`[dispatch] cus`).
-    cu: u32,
-    group: u32,
-    launch: u64,
-    pc: u32,
+    ready_at: u64,
+    /// Scoreboard and outstanding writes (models with a scoreboard).
+    track: Option<Box<WaveTrack>>,
     /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
     /// reads one place.
     opi: u32,
+    pc: u32,
+    simd: u32,
+    /// The compute unit it runs on (`[dispatch] cus`).
+    cu: u32,
     /// The issue category of the op at `pc` if it is a unit op (`NO_CAT`
     /// otherwise), so the issue loop can pass over a wave that already
     /// sits on a category taken this turn without reading the op.
     cat: u8,
-    ready_at: u64,
-    cnt: [u8; NCOUNTERS],
-    unit_in_flight: [u16; MAX_UNITS],
-    at_barrier: bool,
-    barrier_gen: u32,
-    /// Scoreboard and outstanding writes (models with a scoreboard).
-    track: Option<Box<WaveTrack>>,
     /// Sitting on its op unable to issue (since it first failed to).
     sitting: bool,
     /// Its position in its SIMD's `resident` list (age order).
     pos: u8,
+    at_barrier: bool,
+    cnt: [u8; NCOUNTERS],
+    unit_in_flight: [u16; MAX_UNITS],
+    group: u32,
+    barrier_gen: u32,
+    launch: u64,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
