@@ -241,6 +241,13 @@ struct VgprPool {
     in_use: u32,
 }
 
+/// The waves sitting on one op now, and since when at least one has.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sitters {
+    count: u32,
+    since: u64,
+}
+
 #[derive(Debug, Clone, Default)]
 struct Group {
     /// The compute unit its waves run on.
@@ -359,9 +366,9 @@ struct ComputeUnit<'a, O: Observer> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
-    /// Per op: waves sitting on it now, and since when at least one has.
-    sit_count: Vec<u32>,
-    sit_since: Vec<u64>,
+    /// Per op: waves sitting on it now, and since when at least one has
+    /// (together: sitting down and rising read both).
+    sitters: Vec<Sitters>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
     /// When the latest result of each counter comes back, per wave (units
@@ -615,8 +622,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         Ok(ComputeUnit {
             input,
             observer,
-            sit_count: vec![0; nops],
-            sit_since: vec![0; nops],
+            sitters: vec![Sitters::default(); nops],
             hot,
             issue_cat,
             slots,
@@ -1401,10 +1407,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
         }
         let op = w.opi as usize;
-        if self.sit_count[op] == 0 {
-            self.sit_since[op] = self.now;
+        let sitters = &mut self.sitters[op];
+        if sitters.count == 0 {
+            sitters.since = self.now;
         }
-        self.sit_count[op] += 1;
+        sitters.count += 1;
         self.observer.sit(self.now, wid as u32, op as u32);
     }
 
@@ -1424,9 +1431,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
         }
         let op = w.opi as usize;
-        self.sit_count[op] -= 1;
-        if self.sit_count[op] == 0 {
-            self.stats.op_sat[op] += self.now - self.sit_since[op];
+        let sitters = &mut self.sitters[op];
+        sitters.count -= 1;
+        if sitters.count == 0 {
+            self.stats.op_sat[op] += self.now - sitters.since;
         }
         self.observer.rise(self.now, wid as u32);
     }
