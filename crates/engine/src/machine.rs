@@ -97,17 +97,43 @@ struct WaveTrack {
     /// When every VALU VGPR / SGPR write issued so far has completed.
     valu_vgpr_done: u64,
     valu_sgpr_done: u64,
+    /// The latest clock any entry holds. Every reader compares entries
+    /// with the current clock, so entries not after it read as zeros do:
+    /// once this has passed, the issue check skips the wave's registers,
+    /// and a retired wave's track serves a new wave unzeroed
+    /// (`ComputeUnit::spare_tracks`).
+    latest: u64,
 }
 
 impl WaveTrack {
     fn new() -> Box<WaveTrack> {
-        Box::new(WaveTrack {
+        Box::new(WaveTrack::zeroed())
+    }
+
+    fn zeroed() -> WaveTrack {
+        WaveTrack {
             ready: [0; SCOREBOARD_SLOTS],
             rings: [[0; RING]; TRACKED_KINDS],
             heads: [0; TRACKED_KINDS],
             valu_vgpr_done: 0,
             valu_sgpr_done: 0,
-        })
+            latest: 0,
+        }
+    }
+
+    /// A track for a wave launched at `now`: a retired wave's if one is
+    /// spare (zeroed only if it still holds a clock after `now`), else a
+    /// new one. Saves an allocation and a clearing of its ~6 KB per wave.
+    fn reuse(spare: &mut Vec<Box<WaveTrack>>, now: u64) -> Box<WaveTrack> {
+        match spare.pop() {
+            Some(mut t) => {
+                if t.latest > now {
+                    *t = WaveTrack::zeroed();
+                }
+                t
+            }
+            None => WaveTrack::new(),
+        }
     }
 
     fn push(&mut self, kind: usize, done: u64) {
@@ -139,6 +165,10 @@ impl WaveTrack {
 
     /// The clock from which a depctr wait is satisfied.
     fn depctr_settled(&self, d: &DepCtr, now: u64) -> u64 {
+        if self.latest <= now {
+            // Every write issued is done: nothing outstanding.
+            return now;
+        }
         [
             (VA_VDST, d.va_vdst),
             (VA_SDST, d.va_sdst),
@@ -153,32 +183,37 @@ impl WaveTrack {
     }
 }
 
+/// One wave. The fields the issue scan and check read come first, laid
+/// out in that order, and a wave starts a cache line: the scan visits
+/// many waves each clock, and with its fields in one line each visit
+/// costs one line, not two.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct Wave {
-    simd: u32,
-    /// The compute unit it runs on (`[dispatch] cus`).
-    cu: u32,
-    group: u32,
-    launch: u64,
-    pc: u32,
+    ready_at: u64,
+    /// Scoreboard and outstanding writes (models with a scoreboard).
+    track: Option<Box<WaveTrack>>,
     /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
     /// reads one place.
     opi: u32,
+    pc: u32,
+    simd: u32,
+    /// The compute unit it runs on (`[dispatch] cus`).
+    cu: u32,
     /// The issue category of the op at `pc` if it is a unit op (`NO_CAT`
     /// otherwise), so the issue loop can pass over a wave that already
     /// sits on a category taken this turn without reading the op.
     cat: u8,
-    ready_at: u64,
-    cnt: [u8; NCOUNTERS],
-    unit_in_flight: [u16; MAX_UNITS],
-    at_barrier: bool,
-    barrier_gen: u32,
-    /// Scoreboard and outstanding writes (models with a scoreboard).
-    track: Option<Box<WaveTrack>>,
     /// Sitting on its op unable to issue (since it first failed to).
     sitting: bool,
     /// Its position in its SIMD's `resident` list (age order).
     pos: u8,
+    at_barrier: bool,
+    cnt: [u8; NCOUNTERS],
+    unit_in_flight: [u16; MAX_UNITS],
+    group: u32,
+    barrier_gen: u32,
+    launch: u64,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -204,6 +239,13 @@ struct VgprPool {
     reserve_holder: Option<u32>,
     /// Blocks held by resident waves.
     in_use: u32,
+}
+
+/// The waves sitting on one op now, and since when at least one has.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sitters {
+    count: u32,
+    since: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -324,9 +366,9 @@ struct ComputeUnit<'a, O: Observer> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
-    /// Per op: waves sitting on it now, and since when at least one has.
-    sit_count: Vec<u32>,
-    sit_since: Vec<u64>,
+    /// Per op: waves sitting on it now, and since when at least one has
+    /// (together: sitting down and rising read both).
+    sitters: Vec<Sitters>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
     /// When the latest result of each counter comes back, per wave (units
@@ -356,10 +398,32 @@ struct ComputeUnit<'a, O: Observer> {
     /// look at their state. Changes only when a wave goes to sleep on a
     /// wait or wakes, far less often than the scan runs.
     event_sleepers: Vec<u64>,
+    /// Per SIMD: a clock before which its turns can change nothing (0:
+    /// none known). Set by a turn that issued nothing and left every
+    /// wave asleep, until the earliest wave wakes by time; an event for
+    /// one of its waves or a new wave clears it. Turns before it only
+    /// count their statistics (`quiet_turn`), and `next_wake` reads it
+    /// instead of the SIMD's waves.
+    quiet_until: Vec<u64>,
+    /// Per SIMD: the distinct ops its waves sit on while it is quiet,
+    /// for the per-op stall counts of its quiet turns (empty: not yet
+    /// gathered since it went quiet).
+    quiet_ops: Vec<Vec<u32>>,
+    /// Per SIMD: when its own pipes free up, as of the turn that made it
+    /// quiet (only its waves take them, so this holds while it is).
+    quiet_pipes_free_at: Vec<u64>,
+    /// Per op: the `stamp_seq` of the last gathering of `quiet_ops` that
+    /// took it.
+    quiet_gathered: Vec<u64>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
+    /// Scoreboards of retired waves, for the next waves to launch.
+    spare_tracks: Vec<Box<WaveTrack>>,
     groups: Vec<Group>,
     units: Vec<Unit>,
+    /// The units that are pipes of each SIMD's own (`simd_pipes_free_at`
+    /// reads them every turn that issues nothing).
+    simd_pipes: Vec<u8>,
     events: BinaryHeap<Reverse<Event>>,
     now: u64,
     // Dispatch.
@@ -558,8 +622,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         Ok(ComputeUnit {
             input,
             observer,
-            sit_count: vec![0; nops],
-            sit_since: vec![0; nops],
+            sitters: vec![Sitters::default(); nops],
             hot,
             issue_cat,
             slots,
@@ -584,8 +647,19 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             sit_masks: vec![0; simds as usize * ncat],
             event_sleepers: vec![0; simds as usize],
             ncat,
+            quiet_until: vec![0; simds as usize],
+            quiet_ops: vec![Vec::new(); simds as usize],
+            quiet_pipes_free_at: vec![0; simds as usize],
+            quiet_gathered: vec![0; nops],
             resident_count: 0,
+            spare_tracks: Vec::new(),
             groups: Vec::with_capacity(total_groups as usize),
+            simd_pipes: (0..units.len() as u8)
+                .filter(|&u| {
+                    let u = &units[usize::from(u)];
+                    u.kind == UnitKind::Pipe && u.scope == UnitScope::Simd
+                })
+                .collect(),
             units,
             events: BinaryHeap::new(),
             now: 0,
@@ -744,7 +818,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
         }
         // Nested loops: a flattened iterator costs more per wave here.
-        for list in &self.resident {
+        for (list, &quiet) in self.resident.iter().zip(&self.quiet_until) {
+            if quiet > now {
+                // The earliest of its waves' wake-ups (the others sleep
+                // until an event).
+                t = t.min(quiet);
+                continue;
+            }
             for &w in list {
                 let r = self.waves[w as usize].ready_at;
                 if r > now {
@@ -763,7 +843,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     }
                 }
                 None => {
-                    if self.dispatch_cu().is_some() {
+                    // (Blocked: no CU had room, and none has until a wave
+                    // retires.)
+                    if !self.dispatch_blocked && self.dispatch_cu().is_some() {
                         t = t.min(self.arrival_time(self.groups_started).max(now + 1));
                     }
                 }
@@ -806,15 +888,33 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             while s < self.simds {
                 if !self.resident[s as usize].is_empty() {
                     self.stats.turns_with_waves += n;
-                    if !self.simd_pipes_busy_at(s, from) {
+                    let quiet = self.quiet_until[s as usize] > self.now;
+                    let busy = if quiet {
+                        self.quiet_pipes_free_at[s as usize] > from
+                    } else {
+                        self.simd_pipes_busy_at(s, from)
+                    };
+                    if !busy {
                         self.stats.stall_turns += n;
-                        for &wid in &self.resident[s as usize] {
-                            let opi = self.waves[wid as usize].opi as usize;
-                            // Count an op once per clock even if it stalls
-                            // on several SIMDs sharing the phase.
-                            if self.op_stall_stamp[opi] != stamp {
-                                self.op_stall_stamp[opi] = stamp;
-                                self.stats.op_stalls[opi] += n;
+                        if quiet {
+                            // The distinct ops of a quiet SIMD's waves.
+                            self.gather_quiet_ops(s);
+                            for &opi in &self.quiet_ops[s as usize] {
+                                let opi = opi as usize;
+                                if self.op_stall_stamp[opi] != stamp {
+                                    self.op_stall_stamp[opi] = stamp;
+                                    self.stats.op_stalls[opi] += n;
+                                }
+                            }
+                        } else {
+                            for &wid in &self.resident[s as usize] {
+                                let opi = self.waves[wid as usize].opi as usize;
+                                // Count an op once per clock even if it stalls
+                                // on several SIMDs sharing the phase.
+                                if self.op_stall_stamp[opi] != stamp {
+                                    self.op_stall_stamp[opi] = stamp;
+                                    self.stats.op_stalls[opi] += n;
+                                }
                             }
                         }
                     }
@@ -834,6 +934,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.events.pop();
             any = true;
             let w = &mut self.waves[e.wave() as usize];
+            // A counter or in-flight count fell: the SIMD looks again.
+            self.quiet_until[w.simd as usize] = 0;
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
@@ -916,7 +1018,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 unit_in_flight: [0; MAX_UNITS],
                 at_barrier: false,
                 barrier_gen: 0,
-                track: self.scoreboard.then(WaveTrack::new),
+                track: self
+                    .scoreboard
+                    .then(|| WaveTrack::reuse(&mut self.spare_tracks, self.now)),
                 sitting: false,
                 pos: self.resident[simd as usize].len() as u8,
                 vgpr_blocks: 1,
@@ -931,6 +1035,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(pool.in_use);
             }
             self.resident[simd as usize].push(id);
+            self.quiet_until[simd as usize] = 0;
             self.resident_count += 1;
             self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];
@@ -947,6 +1052,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
         if self.resident[simd as usize].is_empty() {
+            return Ok(false);
+        }
+        if self.quiet_until[simd as usize] > now {
+            self.quiet_turn(simd);
             return Ok(false);
         }
         self.stats.turns_with_waves += 1;
@@ -971,32 +1080,31 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             // to do or record. A tight loop over shared borrows (most
             // visits, on a kernel whose waves mostly sleep on memory); a
             // position in `blocked` needs no look at its wave.
-            {
+            let found = {
+                // (`len` is the list's length: only a retirement changes it.)
                 let list = &self.resident[simd as usize];
                 let waves = &self.waves;
-                while pos < len {
+                let mut found = None;
+                while let Some(&id) = list.get(pos) {
                     let run = blocked >> pos;
                     if run & 1 != 0 {
                         // A run of blocked positions: jump over it.
                         pos += (!run).trailing_zeros() as usize;
                         continue;
                     }
-                    let w = &waves[list[pos] as usize];
+                    let w = &waves[id as usize];
                     if w.ready_at <= now
                         && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
                     {
+                        found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
                         break;
                     }
                     pos += 1;
                 }
-            }
-            if pos >= len {
+                found
+            };
+            let Some((wid, opi, sitting, wcat)) = found else {
                 break;
-            }
-            let wid = self.resident[simd as usize][pos] as usize;
-            let (opi, sitting, wcat) = {
-                let w = &self.waves[wid];
-                (w.opi as usize, w.sitting, w.cat)
             };
             // A wave with an issue category is on a unit op.
             let kind = if wcat != NO_CAT {
@@ -1040,10 +1148,27 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
             pos += 1;
         }
-        if !any && !self.simd_pipes_busy(simd) {
+        if any {
+            // (A real turn runs only when `quiet_until` has passed: no
+            // need to clear it.)
+            return Ok(true);
+        }
+        // Nothing issued: the SIMD is quiet until its earliest wave wakes
+        // (a wave left ready but unable, on a full counter, a barrier or
+        // the VGPR pool, makes that at most now), or an event. Found
+        // here, not in the scan, so that turns that issue pay nothing.
+        let mut wake = u64::MAX;
+        let pipes_free_at = self.simd_pipes_free_at(simd);
+        self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
+        if pipes_free_at > now {
+            for &wid in &self.resident[simd as usize] {
+                wake = wake.min(self.waves[wid as usize].ready_at);
+            }
+        } else {
             self.stats.stall_turns += 1;
             for &wid in &self.resident[simd as usize] {
                 let w = &self.waves[wid as usize];
+                wake = wake.min(w.ready_at);
                 let opi = w.opi as usize;
                 if self.op_stall_stamp[opi] != now {
                     self.op_stall_stamp[opi] = now;
@@ -1051,19 +1176,71 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
         }
-        Ok(any)
+        self.quiet_until[simd as usize] = wake;
+        self.quiet_ops[simd as usize].clear();
+        Ok(false)
     }
 
-    fn simd_pipes_busy(&self, simd: u32) -> bool {
-        self.simd_pipes_busy_at(simd, self.now)
+    /// A turn of a quiet SIMD: nothing can issue, so only the statistics
+    /// a turn counts, from the distinct ops its waves sit on.
+    #[inline(never)]
+    fn quiet_turn(&mut self, simd: u32) {
+        self.stats.turns_with_waves += 1;
+        if self.quiet_pipes_free_at[simd as usize] > self.now {
+            return;
+        }
+        self.stats.stall_turns += 1;
+        let now = self.now;
+        self.gather_quiet_ops(simd);
+        for &opi in &self.quiet_ops[simd as usize] {
+            let opi = opi as usize;
+            if self.op_stall_stamp[opi] != now {
+                self.op_stall_stamp[opi] = now;
+                self.stats.op_stalls[opi] += 1;
+            }
+        }
+    }
+
+    /// Fill `quiet_ops` of quiet SIMD `simd` if not yet done since it went
+    /// quiet (its waves' ops cannot change while it is). The check is
+    /// inline: most quiet turns find them gathered.
+    #[inline(always)]
+    fn gather_quiet_ops(&mut self, simd: u32) {
+        if self.quiet_ops[simd as usize].is_empty() {
+            self.gather_quiet_ops_now(simd);
+        }
+    }
+
+    #[inline(never)]
+    fn gather_quiet_ops_now(&mut self, simd: u32) {
+        let ops = &mut self.quiet_ops[simd as usize];
+        // Each op once (a stamp per op: a SIMD's waves are often many on
+        // few ops, or many on many).
+        self.stamp_seq += 1;
+        let stamp = self.stamp_seq;
+        for &wid in &self.resident[simd as usize] {
+            let opi = self.waves[wid as usize].opi;
+            let seen = &mut self.quiet_gathered[opi as usize];
+            if *seen != stamp {
+                *seen = stamp;
+                ops.push(opi);
+            }
+        }
+    }
+
+    /// When the last of SIMD `simd`'s own pipes frees up.
+    fn simd_pipes_free_at(&self, simd: u32) -> u64 {
+        self.simd_pipes
+            .iter()
+            .map(|&u| self.units[usize::from(u)].free_at[simd as usize])
+            .max()
+            .unwrap_or(0)
     }
 
     fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
-        self.units.iter().any(|u| {
-            u.kind == UnitKind::Pipe
-                && u.scope == UnitScope::Simd
-                && u.free_at[simd as usize] > clock
-        })
+        self.simd_pipes
+            .iter()
+            .any(|&u| self.units[usize::from(u)].free_at[simd as usize] > clock)
     }
 
     #[inline]
@@ -1091,7 +1268,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 return false;
             }
         }
-        if let Some(t) = &w.track {
+        // (Nothing to wait for once every write the wave issued is done.)
+        if let Some(t) = w.track.as_ref().filter(|t| t.latest > self.now) {
             // Register dependencies and the hardware's implicit waits: the
             // wave cannot issue before its inputs are ready. The time is
             // known now (only the wave itself writes its registers), so the
@@ -1229,10 +1407,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
         }
         let op = w.opi as usize;
-        if self.sit_count[op] == 0 {
-            self.sit_since[op] = self.now;
+        let sitters = &mut self.sitters[op];
+        if sitters.count == 0 {
+            sitters.since = self.now;
         }
-        self.sit_count[op] += 1;
+        sitters.count += 1;
         self.observer.sit(self.now, wid as u32, op as u32);
     }
 
@@ -1252,9 +1431,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
         }
         let op = w.opi as usize;
-        self.sit_count[op] -= 1;
-        if self.sit_count[op] == 0 {
-            self.stats.op_sat[op] += self.now - self.sit_since[op];
+        let sitters = &mut self.sitters[op];
+        sitters.count -= 1;
+        if sitters.count == 0 {
+            self.stats.op_sat[op] += self.now - sitters.since;
         }
         self.observer.rise(self.now, wid as u32);
     }
@@ -1262,7 +1442,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     fn issue(&mut self, wid: usize, opi: usize) {
         self.unsit(wid);
         let now = self.now;
-        if self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
+        // (Allocations apply in dynamic VGPR mode only.)
+        if self.dynamic.is_some() && self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
         // Borrowed, not copied: the rest touches other fields only.
@@ -1282,6 +1463,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         w.advance(self.trace, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
+            t.latest = t.latest.max(done);
             let (start, len) = op.writes;
             for &slot in &self.slots[start as usize..start as usize + len as usize] {
                 t.ready[usize::from(slot)] = done;
@@ -1303,6 +1485,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             if op.flags & op_flags::VMEM_VGPR_READ != 0 {
                 // Sources are read while the op is served.
                 let served = u.free_at[inst].max(now) + cost;
+                t.latest = t.latest.max(served);
                 t.push(VM_VSRC, served);
             }
         }
@@ -1417,6 +1600,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
+    #[inline(never)]
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
         let opi = self.trace[w.pc as usize] as usize;
@@ -1550,7 +1734,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
         self.stats.wave_life[wid] = (w.launch, now);
         self.observer.end(now, wid as u32);
-        self.waves[wid].track = None;
+        if let Some(t) = self.waves[wid].track.take() {
+            self.spare_tracks.push(t);
+        }
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];
             let extra = w.vgpr_blocks.saturating_sub(1);
