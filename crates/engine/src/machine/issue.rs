@@ -1,0 +1,673 @@
+//! The issue stage of the compute unit: each SIMD's turn (the scan over
+//! its waves, oldest first, one op per category), the issue check
+//! (pipes, register scoreboard, counters, dynamic VGPRs), issuing an op to
+//! its unit, and the free ops (waits, barriers, the end of the program)
+//! that take no unit.
+
+use super::*;
+
+impl<O: Observer> ComputeUnit<'_, O> {
+    pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
+        let now = self.now;
+        if self.resident[simd as usize].is_empty() {
+            return Ok(false);
+        }
+        if self.quiet_until[simd as usize] > now {
+            self.quiet_turn(simd);
+            return Ok(false);
+        }
+        self.stats.turns_with_waves += 1;
+        // Categories taken this turn (one bit each; `issue_cat` keeps
+        // categories below 64).
+        let mut used = 0u64;
+        let mut any = false;
+        // One pass, oldest first: a wave on a unit op takes its category's
+        // slot if no older wave took it; a wave on a free op takes it. A
+        // free op never changes what another wave may issue this turn, so
+        // this equals issuing first and running free ops after.
+        let row = simd as usize * self.ncat;
+        let mut len = self.resident[simd as usize].len();
+        // Positions asleep until an event, or sitting on a category taken
+        // this turn. Bits after the current position change only when a
+        // wave retires (positions move), which rebuilds it.
+        let mut blocked = self.event_sleepers[simd as usize];
+        let mut pos = 0;
+        while pos < len {
+            // Pass over the waves that are asleep, or already sitting on a
+            // unit op whose category an older wave took this turn: nothing
+            // to do or record. A tight loop over shared borrows (most
+            // visits, on a kernel whose waves mostly sleep on memory); a
+            // position in `blocked` needs no look at its wave.
+            let found = {
+                // (`len` is the list's length: only a retirement changes it.)
+                let list = &self.resident[simd as usize];
+                let waves = &self.waves;
+                let mut found = None;
+                while let Some(&id) = list.get(pos) {
+                    let run = blocked >> pos;
+                    if run & 1 != 0 {
+                        // A run of blocked positions: jump over it.
+                        pos += (!run).trailing_zeros() as usize;
+                        continue;
+                    }
+                    let w = &waves[id as usize];
+                    if w.ready_at <= now
+                        && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
+                    {
+                        found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
+                        break;
+                    }
+                    pos += 1;
+                }
+                found
+            };
+            let Some((wid, opi, sitting, wcat)) = found else {
+                break;
+            };
+            // A wave with an issue category is on a unit op.
+            let kind = if wcat != NO_CAT {
+                OpKind::Unit
+            } else {
+                self.hot[opi].kind
+            };
+            match kind {
+                OpKind::NoPath => {
+                    return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
+                }
+                OpKind::Unit => {
+                    if wcat != NO_CAT && used & (1 << wcat) == 0 && self.can_issue(wid, opi) {
+                        self.issue(wid, opi);
+                        used |= 1 << wcat;
+                        blocked |= self.sit_masks[row + wcat as usize];
+                        any = true;
+                    } else if !sitting {
+                        self.start_sitting(wid);
+                    }
+                }
+                _ => {
+                    if self.free_step(wid)? {
+                        any = true;
+                    } else if self.resident[simd as usize].len() == len {
+                        self.sit(wid);
+                    }
+                    if self.resident[simd as usize].len() < len {
+                        // The wave retired; this position now holds the next
+                        // one, and the masks were rebuilt.
+                        len -= 1;
+                        blocked = self.event_sleepers[simd as usize];
+                        let mut taken = used;
+                        while taken != 0 {
+                            blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
+                            taken &= taken - 1;
+                        }
+                        continue;
+                    }
+                }
+            }
+            pos += 1;
+        }
+        if any {
+            // (A real turn runs only when `quiet_until` has passed: no
+            // need to clear it.)
+            return Ok(true);
+        }
+        // Nothing issued: the SIMD is quiet until its earliest wave wakes
+        // (a wave left ready but unable, on a full counter, a barrier or
+        // the VGPR pool, makes that at most now), or an event. Found
+        // here, not in the scan, so that turns that issue pay nothing.
+        let mut wake = u64::MAX;
+        let pipes_free_at = self.simd_pipes_free_at(simd);
+        self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
+        if pipes_free_at > now {
+            for &wid in &self.resident[simd as usize] {
+                wake = wake.min(self.waves[wid as usize].ready_at);
+            }
+        } else {
+            self.stats.stall_turns += 1;
+            for &wid in &self.resident[simd as usize] {
+                let w = &self.waves[wid as usize];
+                wake = wake.min(w.ready_at);
+                let opi = w.opi as usize;
+                if self.op_stall_stamp[opi] != now {
+                    self.op_stall_stamp[opi] = now;
+                    self.stats.op_stalls[opi] += 1;
+                }
+            }
+        }
+        self.quiet_until[simd as usize] = wake;
+        self.quiet_ops[simd as usize].clear();
+        Ok(false)
+    }
+
+    /// A turn of a quiet SIMD: nothing can issue, so only the statistics
+    /// a turn counts, from the distinct ops its waves sit on.
+    #[inline(never)]
+    fn quiet_turn(&mut self, simd: u32) {
+        self.stats.turns_with_waves += 1;
+        if self.quiet_pipes_free_at[simd as usize] > self.now {
+            return;
+        }
+        self.stats.stall_turns += 1;
+        let now = self.now;
+        self.gather_quiet_ops(simd);
+        for &opi in &self.quiet_ops[simd as usize] {
+            let opi = opi as usize;
+            if self.op_stall_stamp[opi] != now {
+                self.op_stall_stamp[opi] = now;
+                self.stats.op_stalls[opi] += 1;
+            }
+        }
+    }
+
+    /// Fill `quiet_ops` of quiet SIMD `simd` if not yet done since it went
+    /// quiet (its waves' ops cannot change while it is). The check is
+    /// inline: most quiet turns find them gathered.
+    #[inline(always)]
+    pub(super) fn gather_quiet_ops(&mut self, simd: u32) {
+        if self.quiet_ops[simd as usize].is_empty() {
+            self.gather_quiet_ops_now(simd);
+        }
+    }
+
+    #[inline(never)]
+    fn gather_quiet_ops_now(&mut self, simd: u32) {
+        let ops = &mut self.quiet_ops[simd as usize];
+        // Each op once (a stamp per op: a SIMD's waves are often many on
+        // few ops, or many on many).
+        self.stamp_seq += 1;
+        let stamp = self.stamp_seq;
+        for &wid in &self.resident[simd as usize] {
+            let opi = self.waves[wid as usize].opi;
+            let seen = &mut self.quiet_gathered[opi as usize];
+            if *seen != stamp {
+                *seen = stamp;
+                ops.push(opi);
+            }
+        }
+    }
+
+    /// When the last of SIMD `simd`'s own pipes frees up.
+    fn simd_pipes_free_at(&self, simd: u32) -> u64 {
+        self.simd_pipes
+            .iter()
+            .map(|&u| self.units[usize::from(u)].free_at[simd as usize])
+            .max()
+            .unwrap_or(0)
+    }
+
+    pub(super) fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
+        self.simd_pipes
+            .iter()
+            .any(|&u| self.units[usize::from(u)].free_at[simd as usize] > clock)
+    }
+
+    #[inline]
+    fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
+        let op = &self.hot[opi];
+        let w = &self.waves[wid];
+        // A busy pipe frees at a known clock and nothing before it can
+        // change that (a unit is only taken once free), and it is checked
+        // first, so the wave sleeps until then: visiting it meanwhile would
+        // change nothing.
+        if op.pipe {
+            let u = &self.units[op.unit as usize];
+            let free = u.free_at[u.instance(w.simd)];
+            if free > self.now {
+                self.waves[wid].ready_at = free;
+                return false;
+            }
+        }
+        if op.also_unit != NONE {
+            let a = &self.units[op.also_unit as usize];
+            let free = a.free_at[a.instance(w.simd)];
+            if free > self.now {
+                // As above: no check before this one can fail until then.
+                self.waves[wid].ready_at = free;
+                return false;
+            }
+        }
+        // (Nothing to wait for once every write the wave issued is done.)
+        if let Some(t) = w.track.as_ref().filter(|t| t.latest > self.now) {
+            // Register dependencies and the hardware's implicit waits: the
+            // wave cannot issue before its inputs are ready. The time is
+            // known now (only the wave itself writes its registers), so the
+            // wave sleeps until then.
+            let mut ready = 0u64;
+            let (start, len) = op.reads;
+            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+                ready = ready.max(t.ready[usize::from(slot)]);
+            }
+            if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
+                ready = ready.max(t.valu_vgpr_done);
+            }
+            if op.flags & op_flags::WAIT_VALU_SGPR != 0 {
+                ready = ready.max(t.valu_sgpr_done);
+            }
+            if ready > self.now {
+                let announced = w.pc > 0 && {
+                    let prev = self.trace[w.pc as usize - 1] as usize;
+                    self.hot[prev].flags & op_flags::DELAY_ALU != 0
+                };
+                let extra = if announced { 0 } else { self.dependency_extra };
+                self.waves[wid].ready_at = ready + extra;
+                return false;
+            }
+        }
+        if !op.pipe {
+            let u = &self.units[op.unit as usize];
+            if w.unit_in_flight[op.unit as usize] >= u.wave_limit
+                || u.cu_in_flight[w.cu as usize] >= u.cu_limit
+            {
+                return false;
+            }
+        }
+        let mut inc = op.inc;
+        while inc != 0 {
+            let c = inc.trailing_zeros() as usize;
+            if w.cnt[c] >= self.counter_max[c] {
+                return false;
+            }
+            inc &= inc - 1;
+        }
+        if op.flags & op_flags::ALLOC_VGPR != 0 && !self.alloc_fits(wid, opi) {
+            // The compiler's retry loop spins on s_alloc_vgpr until it
+            // succeeds: the wave sits on it.
+            self.stats.alloc_denied[opi] += 1;
+            return false;
+        }
+        true
+    }
+
+    /// The blocks `s_alloc_vgpr` at `opi` asks wave `wid` to hold.
+    pub(super) fn alloc_target(&self, opi: usize) -> Option<u32> {
+        let d = self.dynamic?;
+        let vgprs = self.alloc[opi]?;
+        Some(if vgprs == u32::MAX {
+            d.max_blocks
+        } else {
+            // At least the slot's reserved block.
+            vgprs.div_ceil(d.block).max(1)
+        })
+    }
+
+    /// Can wave `wid`'s allocation at `opi` succeed now?
+    fn alloc_fits(&self, wid: usize, opi: usize) -> bool {
+        let (Some(d), Some(target)) = (self.dynamic, self.alloc_target(opi)) else {
+            return true;
+        };
+        let w = &self.waves[wid];
+        if target > d.max_blocks {
+            return false;
+        }
+        if target <= w.vgpr_blocks {
+            return true;
+        }
+        let extra = target - w.vgpr_blocks;
+        let pool = &self.pools[w.simd as usize];
+        extra <= pool.free
+            || d.deadlock_avoidance
+                && pool.reserve_holder.is_none_or(|h| h as usize == wid)
+                && extra <= pool.free + pool.reserve_free
+    }
+
+    /// Apply a successful allocation (grow or shrink) of wave `wid`.
+    fn alloc_apply(&mut self, wid: usize, opi: usize) {
+        let Some(target) = self.alloc_target(opi) else {
+            return;
+        };
+        let w = &mut self.waves[wid];
+        let pool = &mut self.pools[w.simd as usize];
+        if target >= w.vgpr_blocks {
+            let extra = target - w.vgpr_blocks;
+            let from_pool = extra.min(pool.free);
+            pool.free -= from_pool;
+            let from_reserve = extra - from_pool;
+            if from_reserve > 0 {
+                pool.reserve_free -= from_reserve;
+                pool.reserve_holder = Some(wid as u32);
+                w.reserve_blocks += from_reserve;
+            }
+            pool.in_use += extra;
+        } else {
+            Self::release_blocks(w, pool, w.vgpr_blocks - target);
+        }
+        w.vgpr_blocks = target;
+        let in_use = pool.in_use;
+        self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(in_use);
+    }
+
+    /// Give back `n` of a wave's extra blocks: the reserve first.
+    pub(super) fn release_blocks(w: &mut Wave, pool: &mut VgprPool, n: u32) {
+        let to_reserve = n.min(w.reserve_blocks);
+        w.reserve_blocks -= to_reserve;
+        pool.reserve_free += to_reserve;
+        if w.reserve_blocks == 0 && to_reserve > 0 {
+            pool.reserve_holder = None;
+        }
+        pool.free += n - to_reserve;
+        pool.in_use -= n;
+    }
+
+    /// Wave `wid` could not issue its op this turn: it sits on it (from
+    /// now on, if it was not already).
+    #[inline(always)]
+    fn sit(&mut self, wid: usize) {
+        if !self.waves[wid].sitting {
+            self.start_sitting(wid);
+        }
+    }
+
+    #[inline(never)]
+    fn start_sitting(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.sitting = true;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+        }
+        let op = w.opi as usize;
+        let sitters = &mut self.sitters[op];
+        if sitters.count == 0 {
+            sitters.since = self.now;
+        }
+        sitters.count += 1;
+        self.observer.sit(self.now, wid as u32, op as u32);
+    }
+
+    /// Wave `wid` leaves its op (issued it, passed it, or ended).
+    #[inline(always)]
+    pub(super) fn unsit(&mut self, wid: usize) {
+        if self.waves[wid].sitting {
+            self.stop_sitting(wid);
+        }
+    }
+
+    #[inline(never)]
+    fn stop_sitting(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.sitting = false;
+        if w.cat != NO_CAT {
+            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
+        }
+        let op = w.opi as usize;
+        let sitters = &mut self.sitters[op];
+        sitters.count -= 1;
+        if sitters.count == 0 {
+            self.stats.op_sat[op] += self.now - sitters.since;
+        }
+        self.observer.rise(self.now, wid as u32);
+    }
+
+    fn issue(&mut self, wid: usize, opi: usize) {
+        self.unsit(wid);
+        let now = self.now;
+        // (Allocations apply in dynamic VGPR mode only.)
+        if self.dynamic.is_some() && self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
+            self.alloc_apply(wid, opi);
+        }
+        // Borrowed, not copied: the rest touches other fields only.
+        let op = &self.hot[opi];
+        let unit_idx = op.unit as usize;
+        let simd = self.waves[wid].simd;
+        let u = &mut self.units[unit_idx];
+        let inst = u.instance(simd);
+        let cost = u64::from(op.cost);
+        u.inst_busy[inst] += cost;
+        let w = &mut self.waves[wid];
+        let mut inc = op.inc;
+        while inc != 0 {
+            w.cnt[inc.trailing_zeros() as usize] += 1;
+            inc &= inc - 1;
+        }
+        w.advance(self.trace, &self.issue_cat);
+        if let Some(t) = &mut w.track {
+            let done = now + u64::from(op.result_delay);
+            t.latest = t.latest.max(done);
+            let (start, len) = op.writes;
+            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+                t.ready[usize::from(slot)] = done;
+            }
+            if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
+                t.push(VA_VDST, done);
+                t.valu_vgpr_done = t.valu_vgpr_done.max(done);
+            }
+            if op.flags & op_flags::VALU_SGPR_WRITE != 0 {
+                t.push(VA_SDST, done);
+                t.valu_sgpr_done = t.valu_sgpr_done.max(done);
+            }
+            if op.flags & op_flags::VALU_VCC_WRITE != 0 {
+                t.push(VA_VCC, done);
+            }
+            if op.flags & op_flags::SALU_SGPR_WRITE != 0 {
+                t.push(SA_SDST, done);
+            }
+            if op.flags & op_flags::VMEM_VGPR_READ != 0 {
+                // Sources are read while the op is served.
+                let served = u.free_at[inst].max(now) + cost;
+                t.latest = t.latest.max(served);
+                t.push(VM_VSRC, served);
+            }
+        }
+        if op.also_unit != NONE {
+            let a = &mut self.units[op.also_unit as usize];
+            let ai = a.instance(simd);
+            a.free_at[ai] = now + u64::from(op.also_cost);
+            a.inst_busy[ai] += u64::from(op.also_cost);
+        }
+        let u = &mut self.units[unit_idx];
+        let w = &mut self.waves[wid];
+        match u.kind {
+            UnitKind::Pipe => {
+                u.free_at[inst] = now + cost;
+                w.ready_at = now + cost.max(1);
+                if op.inc != 0 {
+                    self.events.push(Reverse(Event::new(
+                        now + cost + u.latency,
+                        wid as u32,
+                        op.inc,
+                        NONE,
+                    )));
+                }
+            }
+            UnitKind::Queue => {
+                let start = u.free_at[inst].max(now);
+                let end = start + cost;
+                u.free_at[inst] = end;
+                // A `[[memory]] latency` hint wins; else the cache
+                // hierarchy serves the op's requests; else the unit's latency.
+                let latency = if op.latency != u32::MAX {
+                    u64::from(op.latency)
+                } else if let Some(l) = self.memory.as_mut().and_then(|m| m.serve(opi, wid, end)) {
+                    l
+                } else {
+                    u.latency
+                };
+                let returned = match u.return_order {
+                    None => end + latency,
+                    Some(ReturnOrder::Cu) => {
+                        let cu = w.cu as usize;
+                        let t = (end + latency).max(u.last_return[cu]);
+                        u.last_return[cu] = t;
+                        t
+                    }
+                    Some(ReturnOrder::Wave) => {
+                        let mut t = end + latency;
+                        let mut inc = op.inc & !op.dec_at_service;
+                        while inc != 0 {
+                            let c = inc.trailing_zeros() as usize;
+                            t = t.max(self.wave_returns[wid][c]);
+                            inc &= inc - 1;
+                        }
+                        let mut inc = op.inc & !op.dec_at_service;
+                        while inc != 0 {
+                            let c = inc.trailing_zeros() as usize;
+                            self.wave_returns[wid][c] = t;
+                            inc &= inc - 1;
+                        }
+                        t
+                    }
+                };
+                u.cu_in_flight[w.cu as usize] += 1;
+                w.unit_in_flight[unit_idx] += 1;
+                w.ready_at = now + 1;
+                if op.dec_at_service != 0 {
+                    self.events.push(Reverse(Event::new(
+                        end,
+                        wid as u32,
+                        op.dec_at_service,
+                        NONE,
+                    )));
+                }
+                self.events.push(Reverse(Event::new(
+                    returned,
+                    wid as u32,
+                    op.inc & !op.dec_at_service,
+                    unit_idx as u8,
+                )));
+            }
+        }
+        self.stats.category_issues[op.category as usize] += 1;
+        self.stats.issues += 1;
+        if O::ACTIVE {
+            // The unit's `free_at` now ends this op's service.
+            let end = self.units[unit_idx].free_at[inst];
+            let event = IssueEvent {
+                clock: now,
+                wave: wid as u32,
+                simd,
+                op: opi as u32,
+                unit: op.unit,
+                service_start: end.saturating_sub(cost),
+                service_end: end,
+                wave_ready: self.waves[wid].ready_at,
+            };
+            self.observer.issue(&event);
+        }
+    }
+
+    /// Wave `wid` sleeps until one of its counters falls.
+    fn sleep_until_event(&mut self, wid: usize) {
+        let w = &mut self.waves[wid];
+        w.ready_at = WAIT_SLEEP;
+        self.event_sleepers[w.simd as usize] |= 1 << w.pos;
+    }
+
+    /// Wave `wid` moves on to its next op.
+    #[inline(always)]
+    fn advance(&mut self, wid: usize) {
+        self.waves[wid].advance(self.trace, &self.issue_cat);
+    }
+
+    /// Let wave `wid` take one free op if it can. Returns whether it did.
+    #[inline(never)]
+    fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
+        let w = &self.waves[wid];
+        let opi = self.trace[w.pc as usize] as usize;
+        let (kind, cost, wait, wait_mask) = {
+            let o = &self.hot[opi];
+            (o.kind, o.cost, o.wait, o.wait_mask)
+        };
+        match kind {
+            OpKind::Unit | OpKind::NoPath => Ok(false),
+            OpKind::Nop => {
+                self.unsit(wid);
+                self.advance(wid);
+                self.stats.free_ops += 1;
+                self.observer.pass(self.now, wid as u32, opi as u32);
+                Ok(true)
+            }
+            OpKind::Sleep => {
+                self.unsit(wid);
+                let w = &mut self.waves[wid];
+                w.ready_at = self.now + u64::from(cost).max(1);
+                self.advance(wid);
+                self.stats.free_ops += 1;
+                self.observer.pass(self.now, wid as u32, opi as u32);
+                Ok(true)
+            }
+            OpKind::DepWait => {
+                let now = self.now;
+                let until = w
+                    .track
+                    .as_ref()
+                    .map_or(now, |t| t.depctr_settled(&self.depctr[opi], now));
+                if until > now {
+                    // Only time settles it: sleep until then.
+                    self.waves[wid].ready_at = until;
+                    Ok(false)
+                } else {
+                    self.unsit(wid);
+                    self.advance(wid);
+                    self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    Ok(true)
+                }
+            }
+            OpKind::Wait => {
+                // Counters without a limit (`u8::MAX`) always pass.
+                let mut m = wait_mask;
+                let mut met = true;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    met &= w.cnt[c] <= wait[c];
+                    m &= m - 1;
+                }
+                if met {
+                    self.unsit(wid);
+                    self.advance(wid);
+                    self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    Ok(true)
+                } else {
+                    // Only a returning op can satisfy it: sleep until one
+                    // of the wave's counters falls.
+                    self.sleep_until_event(wid);
+                    Ok(false)
+                }
+            }
+            OpKind::Barrier => {
+                let gid = w.group as usize;
+                let mut changed = false;
+                if !w.at_barrier {
+                    let gen = self.groups[gid].gen;
+                    let w = &mut self.waves[wid];
+                    w.at_barrier = true;
+                    w.barrier_gen = gen;
+                    self.groups[gid].arrived += 1;
+                    self.try_release(gid);
+                    changed = true;
+                }
+                if self.waves[wid].at_barrier && self.groups[gid].gen > self.waves[wid].barrier_gen
+                {
+                    self.unsit(wid);
+                    let w = &mut self.waves[wid];
+                    w.at_barrier = false;
+                    self.advance(wid);
+                    self.stats.free_ops += 1;
+                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    changed = true;
+                }
+                Ok(changed)
+            }
+            OpKind::End => {
+                // The wave's registers are released only when its ALU
+                // results have been written.
+                let alu_done = w.track.as_ref().map_or(0, |t| {
+                    t.valu_vgpr_done
+                        .max(t.valu_sgpr_done)
+                        .max(t.rings[SA_SDST].iter().copied().max().unwrap_or(0))
+                });
+                if alu_done > self.now {
+                    self.waves[wid].ready_at = alu_done;
+                    return Ok(false);
+                }
+                if w.cnt.iter().all(|&c| c == 0) {
+                    self.retire(wid);
+                    Ok(true)
+                } else {
+                    self.sleep_until_event(wid);
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
