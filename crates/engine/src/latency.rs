@@ -208,6 +208,9 @@ pub struct LatencyTolerance {
     /// fails, or it already loses at least 4% (`None`: at least
     /// `searched_up_to`).
     pub clocks: Option<u64>,
+    /// The smallest latency the search found failing (`None`: none
+    /// failed): `clocks` is known to `fails_at - clocks`.
+    pub fails_at: Option<u64>,
     /// The search limit.
     pub searched_up_to: u64,
     /// The model's own VMEM latency.
@@ -649,9 +652,15 @@ impl Simulation {
                 Probe::Stopped(_) => None,
             })
             .collect();
+        let fails_at = found
+            .probes
+            .iter()
+            .find(|p| threshold.verdict(p.1) == Some(false))
+            .map(|p| p.0);
         Ok(Some(LatencyTolerance {
             curve,
             clocks: found.answer,
+            fails_at,
             searched_up_to: SEARCH_LIMIT,
             model_latency: setup.model_latency.round() as u64,
             zero_latency_throughput: threshold.base_throughput(),

@@ -60,6 +60,10 @@ fn the_answer_meets_its_precision_on_a_program_whose_tolerance_is_known() {
         let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
         let answer = l.clocks.unwrap();
         let th = Threshold::from_counts(64, 1, 412);
+        // The failing end of the bracket is reported, above the answer,
+        // and fails.
+        let fails_at = l.fails_at.unwrap();
+        assert!(fails_at > answer && !th.passes_clocks(probe(fails_at as u32)));
         assert!(
             within_promise(&th, answer, probe(answer as u32), 392),
             "{answer} (model {model_latency})"

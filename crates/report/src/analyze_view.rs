@@ -306,6 +306,9 @@ pub struct LatencyView {
     /// Largest VMEM latency within 5% of the zero-latency throughput
     /// (`null` when at least `searched_up_to`).
     pub clocks: Option<u64>,
+    /// The smallest latency the search found failing (`null`: none did):
+    /// `clocks` is known to `fails_at - clocks`.
+    pub fails_at: Option<u64>,
     /// Search limit.
     pub searched_up_to: u64,
     /// The model's VMEM latency.
@@ -714,6 +717,7 @@ impl AnalyzeReport {
             }),
             latency_tolerance: analysis.latency.as_ref().map(|l| LatencyView {
                 clocks: l.clocks,
+                fails_at: l.fails_at,
                 searched_up_to: l.searched_up_to,
                 model_latency: l.model_latency,
                 zero_latency_throughput: round(l.zero_latency_throughput),
