@@ -45,21 +45,22 @@ for line in open(sys.argv[1]):
     name = f.split("tests/fixtures/")[-1] + ("|" + fn.replace(" ", "_") if fn else "")
     print(json.dumps([name, f] + (["--function", fn] if fn else [])))
 PY
-        files=""
-    elif [ -n "${ALL_LLVM:-}" ]; then
-        files=$(ls tests/fixtures/llvm/*/*.s)
     else
-        files=$(ls tests/fixtures/llvm/gfx900/*.s tests/fixtures/llvm/gfx1100/*.s)
+        if [ -n "${ALL_LLVM:-}" ]; then
+            files=$(ls tests/fixtures/llvm/*/*.s)
+        else
+            files=$(ls tests/fixtures/llvm/gfx900/*.s tests/fixtures/llvm/gfx1100/*.s)
+        fi
+        for f in $files; do
+            d=$(basename "$(dirname "$f")")
+            echo "llvm/$d/$(basename "$f" .s) $f"
+        done
+        for f in radv/vega10/lighting.txt radv/vega10/tile_matmul.txt radv/navi21/blur.txt \
+            radv/gfx1100/many_lights.txt aco/vega10/lighting.ps.s aco/navi21/lds_tile.cs.s \
+            aco/gfx1100/skinning.ps.s; do
+            echo "${f%.*} tests/fixtures/$f"
+        done
     fi
-    for f in $files; do
-        d=$(basename "$(dirname "$f")")
-        echo "llvm/$d/$(basename "$f" .s) $f"
-    done
-    [ -n "${ALL:-}" ] || for f in radv/vega10/lighting.txt radv/vega10/tile_matmul.txt \
-        radv/navi21/blur.txt radv/gfx1100/many_lights.txt aco/vega10/lighting.ps.s \
-        aco/navi21/lds_tile.cs.s aco/gfx1100/skinning.ps.s; do
-        echo "${f%.*} tests/fixtures/$f"
-    done
 } | grep -E -- "$FILTER" > "$tmp/programs"
 
 python3 - "$tmp/programs" "$NEW" "$BEFORE" "$REPEAT" <<'EOF'

@@ -652,15 +652,10 @@ impl Simulation {
                 Probe::Stopped(_) => None,
             })
             .collect();
-        let fails_at = found
-            .probes
-            .iter()
-            .find(|p| threshold.verdict(p.1) == Some(false))
-            .map(|p| p.0);
         Ok(Some(LatencyTolerance {
             curve,
             clocks: found.answer,
-            fails_at,
+            fails_at: bracket(&threshold, &found.probes).1,
             searched_up_to: SEARCH_LIMIT,
             model_latency: setup.model_latency.round() as u64,
             zero_latency_throughput: threshold.base_throughput(),

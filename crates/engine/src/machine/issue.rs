@@ -127,11 +127,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             for &wid in &self.resident[simd as usize] {
                 let w = &self.waves[wid as usize];
                 wake = wake.min(w.ready_at);
-                let opi = w.opi as usize;
-                if self.op_stall_stamp[opi] != now {
-                    self.op_stall_stamp[opi] = now;
-                    self.stats.op_stalls[opi] += 1;
-                }
+                let stalls = (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
+                count_op_stall(stalls, w.opi as usize, now, 1);
             }
         }
         self.quiet_until[simd as usize] = wake;
@@ -151,11 +148,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let now = self.now;
         self.gather_quiet_ops(simd);
         for &opi in &self.quiet_ops[simd as usize] {
-            let opi = opi as usize;
-            if self.op_stall_stamp[opi] != now {
-                self.op_stall_stamp[opi] = now;
-                self.stats.op_stalls[opi] += 1;
-            }
+            let stalls = (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
+            count_op_stall(stalls, opi as usize, now, 1);
         }
     }
 
@@ -187,18 +181,12 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     /// When the last of SIMD `simd`'s own pipes frees up.
-    fn simd_pipes_free_at(&self, simd: u32) -> u64 {
+    pub(super) fn simd_pipes_free_at(&self, simd: u32) -> u64 {
         self.simd_pipes
             .iter()
             .map(|&u| self.units[usize::from(u)].free_at[simd as usize])
             .max()
             .unwrap_or(0)
-    }
-
-    pub(super) fn simd_pipes_busy_at(&self, simd: u32, clock: u64) -> bool {
-        self.simd_pipes
-            .iter()
-            .any(|&u| self.units[usize::from(u)].free_at[simd as usize] > clock)
     }
 
     #[inline]
@@ -421,11 +409,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
         w.advance(self.trace, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
-            t.latest = t.latest.max(done);
             let (start, len) = op.writes;
-            for &slot in &self.slots[start as usize..start as usize + len as usize] {
-                t.ready[usize::from(slot)] = done;
-            }
+            t.write(
+                &self.slots[start as usize..start as usize + len as usize],
+                done,
+            );
             if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
                 t.push(VA_VDST, done);
                 t.valu_vgpr_done = t.valu_vgpr_done.max(done);
@@ -443,7 +431,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             if op.flags & op_flags::VMEM_VGPR_READ != 0 {
                 // Sources are read while the op is served.
                 let served = u.free_at[inst].max(now) + cost;
-                t.latest = t.latest.max(served);
                 t.push(VM_VSRC, served);
             }
         }

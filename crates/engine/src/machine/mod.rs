@@ -232,6 +232,17 @@ fn shared_cost(units: &[Unit], unit: u8, cost: u32, cus: u32) -> u32 {
     }
 }
 
+/// Count `n` stalled turns for op `opi` in the clock(s) marked `stamp`
+/// (`stalls`: the per-op stamps and counts), once even if the op stalls
+/// on several SIMDs sharing the turn.
+fn count_op_stall(stalls: (&mut [u64], &mut [u64]), opi: usize, stamp: u64, n: u64) {
+    let (stamps, counts) = stalls;
+    if stamps[opi] != stamp {
+        stamps[opi] = stamp;
+        counts[opi] += n;
+    }
+}
+
 /// Run one simulation.
 pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
     simulate_observed(input, NoObserver)
@@ -786,32 +797,27 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 if !self.resident[s as usize].is_empty() {
                     self.stats.turns_with_waves += n;
                     let quiet = self.quiet_until[s as usize] > self.now;
-                    let busy = if quiet {
-                        self.quiet_pipes_free_at[s as usize] > from
+                    let pipes_free_at = if quiet {
+                        self.quiet_pipes_free_at[s as usize]
                     } else {
-                        self.simd_pipes_busy_at(s, from)
+                        self.simd_pipes_free_at(s)
                     };
-                    if !busy {
+                    if pipes_free_at <= from {
                         self.stats.stall_turns += n;
                         if quiet {
                             // The distinct ops of a quiet SIMD's waves.
                             self.gather_quiet_ops(s);
                             for &opi in &self.quiet_ops[s as usize] {
-                                let opi = opi as usize;
-                                if self.op_stall_stamp[opi] != stamp {
-                                    self.op_stall_stamp[opi] = stamp;
-                                    self.stats.op_stalls[opi] += n;
-                                }
+                                let stalls =
+                                    (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
+                                count_op_stall(stalls, opi as usize, stamp, n);
                             }
                         } else {
                             for &wid in &self.resident[s as usize] {
                                 let opi = self.waves[wid as usize].opi as usize;
-                                // Count an op once per clock even if it stalls
-                                // on several SIMDs sharing the phase.
-                                if self.op_stall_stamp[opi] != stamp {
-                                    self.op_stall_stamp[opi] = stamp;
-                                    self.stats.op_stalls[opi] += n;
-                                }
+                                let stalls =
+                                    (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
+                                count_op_stall(stalls, opi, stamp, n);
                             }
                         }
                     }

@@ -24,7 +24,7 @@ pub(super) struct WaveTrack {
     pub(super) ready: [u64; SCOREBOARD_SLOTS],
     /// Completion times of the latest writes of each tracked kind.
     pub(super) rings: [[u64; RING]; TRACKED_KINDS],
-    pub(super) heads: [u8; TRACKED_KINDS],
+    heads: [u8; TRACKED_KINDS],
     /// When every VALU VGPR / SGPR write issued so far has completed.
     pub(super) valu_vgpr_done: u64,
     pub(super) valu_sgpr_done: u64,
@@ -32,7 +32,8 @@ pub(super) struct WaveTrack {
     /// with the current clock, so entries not after it read as zeros do:
     /// once this has passed, the issue check skips the wave's registers,
     /// and a retired wave's track serves a new wave unzeroed
-    /// (`ComputeUnit::spare_tracks`).
+    /// (`ComputeUnit::spare_tracks`). Kept by [`WaveTrack::write`] and
+    /// [`WaveTrack::push`], the only writers of entries.
     pub(super) latest: u64,
 }
 
@@ -67,7 +68,17 @@ impl WaveTrack {
         }
     }
 
+    /// Registers `slots` hold their new values from `done` on.
+    pub(super) fn write(&mut self, slots: &[u16], done: u64) {
+        self.latest = self.latest.max(done);
+        for &slot in slots {
+            self.ready[usize::from(slot)] = done;
+        }
+    }
+
+    /// A write of `kind` outstanding until `done`.
     pub(super) fn push(&mut self, kind: usize, done: u64) {
+        self.latest = self.latest.max(done);
         let h = self.heads[kind] as usize;
         self.rings[kind][h] = done;
         self.heads[kind] = ((h + 1) % RING) as u8;
