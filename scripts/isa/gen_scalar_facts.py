@@ -12,6 +12,9 @@ The grammar (mnemonic split at '_'):
   s_mov_b32 | s_mov_b64                       op mov (bits 64: a register pair, e.g. a 64-bit
                                               offset counter whose low half a loop compares)
   s_movk_i32                                  op mov, immediate 16-bit (sign-extended)
+  s_lshl_b32 | s_lshr_b32                     op lshl/lshr: dst = a shifted by b & 31 (logical)
+  s_ashr_i32                                  op ashr: dst = a shifted right by b & 31 (arithmetic)
+  s_mul_i32                                   op mul: dst = a * b (low 32 bits)
   s_cmp_COND_(i32|u32)                        op cmp; COND in eq lg gt ge lt le
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
                                               zero-extended for u32)
@@ -47,6 +50,13 @@ def facts(name):
         return ["mov", "-", "-", "-", "64"]
     if name == "s_movk_i32":
         return ["mov", "-", "i", "k"]
+    m = re.fullmatch(r"s_(lshl|lshr)_b32", name)
+    if m:
+        return [m.group(1), "-", "u", "-"]
+    if name == "s_ashr_i32":
+        return ["ashr", "-", "i", "-"]
+    if name == "s_mul_i32":
+        return ["mul", "-", "i", "-"]
     m = re.fullmatch(r"s_cbranch_scc([01])", name)
     if m:
         return ["branch_scc" + m.group(1), "-", "-", "-"]
@@ -76,8 +86,9 @@ HEADER = """\
 #
 # Columns (tab separated; sorted by mnemonic; '-' = none):
 #   mnemonic  as in instructions.tsv.
-#   op        add sub mov cmp (32-bit, wrapping; cmp sets SCC); branch_scc0/branch_scc1: a
-#             conditional branch taken when SCC is 0/1.
+#   op        add sub mov cmp (32-bit, wrapping; cmp sets SCC); lshl lshr ashr (shift the first
+#             operand by the second's low 5 bits); mul (low 32 bits of the product);
+#             branch_scc0/branch_scc1: a conditional branch taken when SCC is 0/1.
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).
 #   sign      i (signed) or u (unsigned): how cmp compares and how a 16-bit immediate extends.
 #   imm16     k: the second operand (the only one for movk) is the 16-bit immediate (SOPK).

@@ -66,7 +66,7 @@ fn unhinted_loops_are_listed_in_text_json_and_html() {
     let file = file.to_str().unwrap();
     let text = analyze(file, "text", None);
     assert!(
-        text.contains("2 loops ran once by default: lines 4, 6; give iterations in a hints file"),
+        text.contains("2 loops ran their body once by default: lines 4, 6; give iterations in a hints file"),
         "{text}"
     );
     let json: serde_json::Value = serde_json::from_str(&analyze(file, "json", None)).unwrap();
@@ -78,7 +78,7 @@ fn unhinted_loops_are_listed_in_text_json_and_html() {
     );
     let html = analyze(file, "html", None);
     assert!(
-        html.contains("2 loops ran once by default: lines 4, 6"),
+        html.contains("2 loops ran their body once by default: lines 4, 6"),
         "{html}"
     );
 }
@@ -96,7 +96,7 @@ fn a_hinted_loop_leaves_the_list() {
     assert_eq!(json["defaults"]["loops_once"], serde_json::json!([4]));
     assert_eq!(
         json["defaults"]["text"][0],
-        "1 loop ran once by default: line 4; give iterations in a hints file"
+        "1 loop ran its body once by default: line 4; give iterations in a hints file"
     );
 }
 
@@ -207,5 +207,47 @@ fn keys_that_would_change_nothing_are_refused() {
         Some(2),
         "{}",
         String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Issue 27 item 4: a loop tested at its top runs its body without hints.
+/// `tests/fixtures/radv/vega10/reduce.txt` is RADV's compile of
+/// `tests/fixtures/src/glsl/reduce.comp`: a grid-stride loop over a runtime
+/// count (header line 324, its exit test in the header's second block, so
+/// the header runs twice by default and the body, with the
+/// `buffer_load_dword` at line 337, once), then the LDS reduction
+/// `for (s = 128u; s > 0u; s >>= 1)` (header line 352 tests `0 >= s0`;
+/// s0 halves from 128 to 0: 9 header executions, the body 8 times), whose
+/// `ds_read_b32` (line 359, behind an execz skip that falls through by
+/// default) and `s_barrier` (line 368) run 8 times per wave; the barrier
+/// before the loop (line 349) once.
+#[test]
+fn a_top_tested_loop_runs_its_body_and_a_halving_loop_its_count() {
+    let json: serde_json::Value = serde_json::from_str(&analyze(
+        "tests/fixtures/radv/vega10/reduce.txt",
+        "json",
+        None,
+    ))
+    .unwrap();
+    let executions = |line: u64| {
+        json["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["line"] == line)
+            .unwrap_or_else(|| panic!("line {line}"))["executions"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(executions(324), 2.0);
+    assert_eq!(executions(337), 1.0);
+    assert_eq!(executions(352), 9.0);
+    assert_eq!(executions(359), 8.0);
+    assert_eq!(executions(368), 8.0);
+    assert_eq!(executions(349), 1.0);
+    assert_eq!(json["defaults"]["loops_once"], serde_json::json!([324]));
+    assert_eq!(
+        json["defaults"]["loops_inferred"][0]["reason"],
+        "`s_cmp_ge_u32 0, s0` (s0 from 128, >> 1 per iteration)"
     );
 }

@@ -67,6 +67,14 @@ pub enum ScalarOp {
     Sub,
     /// `dst = a`.
     Mov,
+    /// `dst = a << (b & 31)`.
+    Lshl,
+    /// `dst = a >> (b & 31)`, logical.
+    Lshr,
+    /// `dst = a >> (b & 31)`, arithmetic (the sign bit repeats).
+    Ashr,
+    /// `dst = a * b`, the low 32 bits.
+    Mul,
     /// `SCC = a COND b`.
     Cmp(CmpCond),
     /// A conditional branch taken when SCC equals this value.
@@ -94,6 +102,40 @@ impl ScalarFacts {
             (v as u16) as i16 as i32 as u32
         } else {
             (v as u16) as u32
+        }
+    }
+}
+
+impl ScalarOp {
+    /// `a OP b` in the hardware's 32-bit arithmetic, for the two-source
+    /// arithmetic ops (add, sub, shifts, mul); `None` for the others.
+    pub fn apply(self, a: u32, b: u32) -> Option<u32> {
+        Some(match self {
+            ScalarOp::Add => a.wrapping_add(b),
+            ScalarOp::Sub => a.wrapping_sub(b),
+            ScalarOp::Lshl => a << (b & 31),
+            ScalarOp::Lshr => a >> (b & 31),
+            ScalarOp::Ashr => ((a as i32) >> (b & 31)) as u32,
+            ScalarOp::Mul => a.wrapping_mul(b),
+            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) => return None,
+        })
+    }
+
+    /// Whether `a OP b` equals `b OP a` (the counter may be either source).
+    pub fn commutes(self) -> bool {
+        matches!(self, ScalarOp::Add | ScalarOp::Mul)
+    }
+}
+
+impl CmpCond {
+    /// The condition with its operands swapped: `a COND b` is `b COND.mirrored() a`.
+    pub fn mirrored(self) -> CmpCond {
+        match self {
+            CmpCond::Gt => CmpCond::Lt,
+            CmpCond::Ge => CmpCond::Le,
+            CmpCond::Lt => CmpCond::Gt,
+            CmpCond::Le => CmpCond::Ge,
+            c => c,
         }
     }
 }
@@ -139,6 +181,10 @@ pub fn parse_scalar_facts(
             ("add", None) => ScalarOp::Add,
             ("sub", None) => ScalarOp::Sub,
             ("mov", None) => ScalarOp::Mov,
+            ("lshl", None) => ScalarOp::Lshl,
+            ("lshr", None) => ScalarOp::Lshr,
+            ("ashr", None) => ScalarOp::Ashr,
+            ("mul", None) => ScalarOp::Mul,
             ("cmp", Some(c)) => ScalarOp::Cmp(c),
             ("branch_scc0", None) => ScalarOp::BranchScc(false),
             ("branch_scc1", None) => ScalarOp::BranchScc(true),
@@ -197,6 +243,22 @@ mod tests {
         assert_eq!(get("s_cbranch_scc1").unwrap().op, ScalarOp::BranchScc(true));
         assert!(get("s_add_u64").is_none());
         assert_eq!(get("s_mov_b64").unwrap().bits, 64);
+        assert_eq!(get("s_lshr_b32").unwrap().op, ScalarOp::Lshr);
+        assert_eq!(get("s_ashr_i32").unwrap().op, ScalarOp::Ashr);
+    }
+
+    #[test]
+    fn arithmetic_and_mirrors() {
+        assert_eq!(ScalarOp::Lshr.apply(128, 1), Some(64));
+        assert_eq!(ScalarOp::Lshl.apply(1, 33), Some(2), "only the low 5 bits shift");
+        assert_eq!(ScalarOp::Ashr.apply(0x8000_0000, 31), Some(u32::MAX));
+        assert_eq!(ScalarOp::Sub.apply(0, 1), Some(u32::MAX));
+        assert_eq!(ScalarOp::Mov.apply(1, 2), None);
+        for c in [CmpCond::Eq, CmpCond::Lg, CmpCond::Gt, CmpCond::Ge, CmpCond::Lt, CmpCond::Le] {
+            for (a, b) in [(0u32, 1u32), (1, 0), (5, 5)] {
+                assert_eq!(c.holds(a, b, false), c.mirrored().holds(b, a, false), "{c:?}");
+            }
+        }
     }
 
     #[test]

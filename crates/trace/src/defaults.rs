@@ -9,8 +9,10 @@ use std::collections::HashSet;
 /// What the trace took by default, by source line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlanDefaults {
-    /// Header lines of loops that ran once per entry because no `[[loop]]`
-    /// gave their iterations, in program order, without repeats.
+    /// Header lines of loops whose body ran once per entry because no
+    /// `[[loop]]` gave their iterations and none could be inferred (header
+    /// executions: [`crate::default_iterations`]), in program order, without
+    /// repeats.
     pub loops_once: Vec<u32>,
     /// Loops without a `[[loop]]` hint whose trip count was inferred from
     /// their code ([`crate::infer_trip_counts`]): header line, header
@@ -80,8 +82,8 @@ impl PlanDefaults {
     }
 
     /// One sentence per kind of default, for notes and reports:
-    /// `3 loops ran once by default: lines 40, 77, 130; give iterations in
-    /// a hints file`.
+    /// `3 loops ran their body once by default: lines 40, 77, 130; give
+    /// iterations in a hints file`.
     pub fn sentences(&self) -> Vec<String> {
         let lines = |v: &[u32]| {
             let list: Vec<String> = v.iter().map(u32::to_string).collect();
@@ -103,11 +105,11 @@ impl PlanDefaults {
         match self.loops_once.len() {
             0 => {}
             1 => out.push(format!(
-                "1 loop ran once by default: {}; give iterations in a hints file",
+                "1 loop ran its body once by default: {}; give iterations in a hints file",
                 lines(&self.loops_once)
             )),
             n => out.push(format!(
-                "{n} loops ran once by default: {}; give iterations in a hints file",
+                "{n} loops ran their body once by default: {}; give iterations in a hints file",
                 lines(&self.loops_once)
             )),
         }

@@ -20,4 +20,4 @@ pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};
 pub use template::hints_template;
 pub use tracer::*;
-pub use tripcount::{infer_trip_counts, InferredTrip, MAX_INFERRED_ITERATIONS};
+pub use tripcount::{infer_trip_counts, CounterStep, InferredTrip, MAX_INFERRED_ITERATIONS};

@@ -197,7 +197,8 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                 let _ = writeln!(out, "iterations = {}", t.iterations);
             }
             None => {
-                let _ = writeln!(out, "iterations = 1");
+                // The default the run uses: the body once.
+                let _ = writeln!(out, "iterations = {}", crate::default_iterations(l));
             }
         }
     }

@@ -75,10 +75,11 @@ pub struct TracePlan {
 }
 
 impl TracePlan {
-    /// Defaults: loops run once, branches are not taken.
+    /// Defaults: every loop's body runs once ([`default_iterations`]),
+    /// branches are not taken.
     pub fn defaults(cfg: &Cfg) -> TracePlan {
         TracePlan {
-            iterations: vec![1; cfg.loops.len()],
+            iterations: cfg.loops.iter().map(default_iterations).collect(),
             taken: HashMap::new(),
             probability: HashMap::new(),
             wave_branches: HashMap::new(),
@@ -652,6 +653,23 @@ impl WaveTrace {
             executions,
             lanes,
         })
+    }
+}
+
+/// Header executions that run a loop's body once when nothing says how
+/// often it runs: 1 when every exit leaves from a latch (the test is at the
+/// bottom, so one header execution runs the whole body), else 2 (a test at
+/// the top, or a mid-body exit, would leave on the first header execution and
+/// skip the body: a loop that runs zero times is the rare case in real code).
+pub fn default_iterations(lp: &shadersim_cfg::Loop) -> u32 {
+    let exits_at_latch = lp
+        .exits
+        .iter()
+        .all(|(inside, _)| lp.back_edges.iter().any(|(latch, _)| latch == inside));
+    if exits_at_latch {
+        1
+    } else {
+        2
     }
 }
 

@@ -31,8 +31,38 @@ pub struct InferredTrip {
     pub sgpr: u16,
     /// The counter's value on entry.
     pub start: i64,
-    /// What one iteration adds to the counter (negative for a count down).
-    pub step: i64,
+    /// What one iteration does to the counter.
+    pub step: CounterStep,
+}
+
+/// What one iteration does to a loop counter: `counter = counter OP operand`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterStep {
+    /// The operation (add, sub, shifts, mul).
+    pub op: ScalarOp,
+    /// Its constant operand.
+    pub operand: u32,
+}
+
+impl CounterStep {
+    /// The counter after one step (32-bit wrapping, as the hardware computes it).
+    pub fn apply(self, value: u32) -> u32 {
+        self.op.apply(value, self.operand).unwrap_or(value)
+    }
+}
+
+impl std::fmt::Display for CounterStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = self.operand;
+        match self.op {
+            ScalarOp::Add => write!(f, "{:+}", k as i32),
+            ScalarOp::Sub => write!(f, "{:+}", (k as i32).wrapping_neg()),
+            ScalarOp::Lshl => write!(f, "<< {}", k & 31),
+            ScalarOp::Lshr | ScalarOp::Ashr => write!(f, ">> {}", k & 31),
+            ScalarOp::Mul => write!(f, "x {}", k as i32),
+            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) => write!(f, "?"),
+        }
+    }
 }
 
 impl InferredTrip {
@@ -40,7 +70,7 @@ impl InferredTrip {
     /// `` `s_cmp_lt_u32 s4, 16` (s4 from 0, +1 per iteration) ``.
     pub fn reason(&self) -> String {
         format!(
-            "`{}` (s{} from {}, {:+} per iteration)",
+            "`{}` (s{} from {}, {} per iteration)",
             self.compare, self.sgpr, self.start, self.step
         )
     }
@@ -147,8 +177,13 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let [lhs, rhs] = &cmp.operands[..] else {
         return None;
     };
-    let r = single_sgpr(lhs)?;
-    let bound = constant(cmp, rhs)?;
+    // The counter against a constant, written either way round
+    // (`s_cmp_lt_u32 s4, 16` or ACO's `s_cmp_ge_u32 0, s0`).
+    let (r, bound, cond) = match (single_sgpr(lhs), single_sgpr(rhs)) {
+        (Some(r), None) => (r, constant(cmp, rhs)?, cond),
+        (None, Some(r)) if !cmp_facts.imm16 => (r, constant(cmp, lhs)?, cond.mirrored()),
+        _ => return None,
+    };
     // The step: the only write to R in the loop, in a block of this loop
     // (not an inner one) that dominates the latch, so it runs once on
     // every path through an iteration.
@@ -167,23 +202,29 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     }
     let step_instr = &instrs[step_idx].inst;
     let step_facts = step_instr.info.scalar?;
-    let step: u32 = match (step_facts.op, &step_instr.operands[..]) {
-        (ScalarOp::Add, [d, k]) if step_facts.imm16 && single_sgpr(d) == Some(r) => {
-            constant(step_instr, k)?
+    let op = step_facts.op;
+    let step = match &step_instr.operands[..] {
+        // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
+        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
+            CounterStep {
+                op,
+                operand: constant(step_instr, k)?,
+            }
         }
-        (ScalarOp::Add, [d, a, b]) if !step_facts.imm16 && single_sgpr(d) == Some(r) => {
+        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
             if single_sgpr(a) == Some(r) {
-                constant(step_instr, b)?
-            } else if single_sgpr(b) == Some(r) {
-                constant(step_instr, a)?
+                CounterStep {
+                    op,
+                    operand: constant(step_instr, b)?,
+                }
+            } else if single_sgpr(b) == Some(r) && op.commutes() {
+                CounterStep {
+                    op,
+                    operand: constant(step_instr, a)?,
+                }
             } else {
                 return None;
             }
-        }
-        (ScalarOp::Sub, [d, a, b])
-            if !step_facts.imm16 && single_sgpr(d) == Some(r) && single_sgpr(a) == Some(r) =>
-        {
-            constant(step_instr, b)?.wrapping_neg()
         }
         _ => return None,
     };
@@ -201,7 +242,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
             return None;
         }
         let seen = if stepped_before_test {
-            value.wrapping_add(step)
+            step.apply(value)
         } else {
             value
         };
@@ -209,7 +250,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         if (scc == taken_when) == exit_when_taken {
             break;
         }
-        value = value.wrapping_add(step);
+        value = step.apply(value);
     }
     let signed_value = |v: u32| {
         if cmp_facts.signed {
@@ -224,7 +265,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         compare: format!("{} {}", cmp.mnemonic, cmp.operand_text),
         sgpr: r,
         start: signed_value(start),
-        step: step as i32 as i64,
+        step,
     })
 }
 

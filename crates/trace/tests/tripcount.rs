@@ -145,3 +145,47 @@ fn template_writes_the_inferred_count() {
     let plan = TracePlan::from_hints(&p, &cfg, &hints).unwrap();
     assert_eq!(plan.iterations, vec![10]);
 }
+
+#[test]
+fn halving_counter_tested_at_the_top_with_the_constant_first() {
+    // ACO's LDS reduction loop (tests/fixtures/radv/vega10/reduce.txt,
+    // `for (s = 128u; s > 0u; s >>= 1)`): the header tests `0 >= s0`, the
+    // body halves s0. s0 seen by the test: 128, 64, 32, 16, 8, 4, 2, 1, 0;
+    // the ninth test (s0 = 0) exits: 9 header executions, the body 8 times.
+    let text = "s_movk_i32 s0, 0x80\n.L:\ns_cmp_ge_u32 0, s0\ns_cbranch_scc1 .Lend\ns_nop 0\ns_lshr_b32 s0, s0, 1\ns_branch .L\n.Lend:\ns_endpgm\n";
+    assert_eq!(inferred(text), vec![Some(9)]);
+    let p = program(text);
+    let cfg = Cfg::build(&p).unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
+    assert_eq!(
+        plan.defaults.sentences()[0],
+        "loop at line 3: 9 iterations inferred from `s_cmp_ge_u32 0, s0` (s0 from 128, >> 1 per iteration)"
+    );
+    // A doubling counter tested at the bottom: s1 = 2, 4, ..., 256 after
+    // the step; loops while s1 < 256 (unsigned): 8 header executions.
+    let up = "s_mov_b32 s1, 1\n.L:\ns_lshl_b32 s1, s1, 1\ns_cmpk_lt_u32 s1, 0x100\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(up), vec![Some(8)]);
+}
+
+#[test]
+fn an_unknown_count_runs_the_body_once_even_when_the_test_is_at_the_top() {
+    // Bound in s7 (a runtime value): nothing is inferred. The exit test is
+    // the header's, so one header execution would skip the body (line 5):
+    // the default runs the header twice, the body once.
+    let top = "s_mov_b32 s4, 0\n.L:\ns_cmp_ge_u32 s4, s7\ns_cbranch_scc1 .Lend\ns_add_u32 s4, s4, 1\ns_branch .L\n.Lend:\ns_endpgm\n";
+    let p = program(top);
+    let cfg = Cfg::build(&p).unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
+    assert_eq!(plan.iterations, vec![2]);
+    assert_eq!(plan.defaults.loops_once, vec![3]);
+    let trace = shadersim_trace::WaveTrace::expand(&p, &cfg, &plan).unwrap();
+    // Instruction 3 (`s_add_u32`, the body) runs once; the header's compare twice.
+    assert_eq!(trace.executions[3], 1);
+    assert_eq!(trace.executions[1], 2);
+    // Tested at the bottom, one header execution already runs the body.
+    let bottom = "s_mov_b32 s4, 0\n.L:\ns_add_u32 s4, s4, 1\ns_cmp_lt_u32 s4, s7\ns_cbranch_scc1 .L\ns_endpgm\n";
+    let p = program(bottom);
+    let cfg = Cfg::build(&p).unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
+    assert_eq!(plan.iterations, vec![1]);
+}
