@@ -14,9 +14,11 @@
 //! are errors that list the known ones.
 
 mod cache;
+mod formula;
 mod range;
 mod spec;
 
 pub use cache::{CacheLevelSpec, CacheSpec};
+pub use formula::Formula;
 pub use range::ParamRange;
 pub use spec::*;

@@ -27,16 +27,55 @@ pub const BUILTIN: &[(&str, &str)] = &[
 
 /// One number of a model and where it comes from.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "ParamFile")]
 pub struct Param {
-    /// The value.
+    /// The value (for a derived parameter, computed from its formula).
     pub value: f64,
     /// Where the value comes from (a seed, an AMD document, a measurement,
     /// or "assumption: ..."). Optional in a user's model file (it then
     /// names the file); required in the built-in models.
-    #[serde(default)]
     pub source: String,
+    /// A derived parameter's arithmetic over other parameters
+    /// (`dram_gb_per_s * 1000 / gpu_cus / clock_mhz`, [`crate::Formula`]):
+    /// the value follows its inputs after inheritance and every `--set`.
+    pub formula: Option<String>,
 }
+
+/// A parameter as a model file writes it: a `value` or a `formula`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParamFile {
+    value: Option<f64>,
+    formula: Option<String>,
+    #[serde(default)]
+    source: String,
+}
+
+impl TryFrom<ParamFile> for Param {
+    type Error = String;
+    fn try_from(p: ParamFile) -> Result<Param, String> {
+        match (p.value, p.formula) {
+            (Some(value), None) => Ok(Param {
+                value,
+                source: p.source,
+                formula: None,
+            }),
+            (None, Some(f)) => {
+                crate::Formula::parse(&f)?;
+                Ok(Param {
+                    value: 0.0,
+                    source: p.source,
+                    formula: Some(f),
+                })
+            }
+            (Some(_), Some(_)) => Err("a parameter has a `value` or a `formula`, not both".into()),
+            (None, None) => Err("a parameter needs a `value` (or a `formula`)".into()),
+        }
+    }
+}
+
+/// The `memory` switch of a model file and of `--set memory=...`.
+pub const MEMORY_KEY: &str = "memory";
 
 /// How an execution unit behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -160,6 +199,10 @@ struct ArchFile {
     classes: BTreeMap<String, ClassSpec>,
     ray_accelerator: Option<String>,
     cache: Option<crate::CacheSpec>,
+    /// `"flat"`: the cache hierarchy is off (every vector request takes the
+    /// `[cache] flat_latency` parameter), as `--set memory=flat`;
+    /// `"hierarchy"`: on.
+    memory: Option<String>,
 }
 
 /// A complete, validated architecture model.
@@ -331,7 +374,7 @@ impl ArchSpec {
                 p.source = format!("model file {file}");
             }
             let rule = crate::ParamRange::of(name);
-            if !rule.contains(p.value) {
+            if p.formula.is_none() && !rule.contains(p.value) {
                 let (line, column) = param_position(text, name);
                 return Err(ArchError::Parse {
                     file: file.to_string(),
@@ -391,6 +434,8 @@ impl ArchSpec {
                     },
                 )?;
         }
+        let base_params: Vec<String> = spec.params.keys().cloned().collect();
+        let file_params: Vec<String> = parsed.params.keys().cloned().collect();
         spec.params.extend(parsed.params);
         if let Some(issue) = parsed.issue {
             spec.issue = issue;
@@ -403,8 +448,156 @@ impl ArchSpec {
         if parsed.cache.is_some() {
             spec.cache = parsed.cache;
         }
+        if let Some(m) = &parsed.memory {
+            spec.set_memory(m).map_err(|message| {
+                let (line, column) = key_position(text, MEMORY_KEY);
+                ArchError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message,
+                }
+            })?;
+        }
+        // A name that is no parameter of the base, of the shared table of
+        // ranges, or of this file's own units, classes and formulas is a
+        // typo: refused, never carried along unused.
+        let used = spec.referenced_params();
+        for name in &file_params {
+            let known = base_params.contains(name)
+                || crate::ParamRange::is_listed(name)
+                || used.contains(name.as_str());
+            if !known {
+                let (line, column) = param_position(text, name);
+                return Err(ArchError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message: format!(
+                        "unknown parameter `{name}`: it is not a parameter of {} nor named by this file's units, classes, cache or formulas (`shadersim archs --params MODEL` lists them)",
+                        base_name.as_deref().map_or("any model".to_string(), |b| format!("`{b}`"))
+                    ),
+                });
+            }
+        }
+        spec.derive().map_err(|message| ArchError::Invalid {
+            name: spec.name.clone(),
+            message,
+        })?;
+        for name in &file_params {
+            let p = &spec.params[name];
+            let rule = crate::ParamRange::of(name);
+            if p.formula.is_some() && !rule.contains(p.value) {
+                let (line, column) = param_position(text, name);
+                return Err(ArchError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message: format!(
+                        "`{name}` = {} (from its formula) is out of range: it must be {rule}",
+                        p.value
+                    ),
+                });
+            }
+        }
         spec.validate()?;
         Ok(spec)
+    }
+
+    /// Parameter names the model's units, classes, cache and formulas read.
+    fn referenced_params(&self) -> std::collections::BTreeSet<&str> {
+        let mut used = std::collections::BTreeSet::new();
+        for u in self.units.values() {
+            for p in [
+                &u.count,
+                &u.latency,
+                &u.wave_in_flight,
+                &u.cu_in_flight,
+                &u.shared,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                used.insert(p.as_str());
+            }
+        }
+        for c in self.classes.values() {
+            for p in [&c.cost, &c.latency, &c.also_cost].into_iter().flatten() {
+                used.insert(p.as_str());
+            }
+        }
+        if let Some(c) = &self.cache {
+            used.extend(c.params().map(String::as_str));
+        }
+        for p in self.params.values() {
+            if let Some(f) = p
+                .formula
+                .as_deref()
+                .and_then(|f| crate::Formula::parse(f).ok())
+            {
+                for i in f.inputs() {
+                    if let Some((k, _)) = self.params.get_key_value(i) {
+                        used.insert(k.as_str());
+                    }
+                }
+            }
+        }
+        used
+    }
+
+    /// Recompute every derived parameter from its formula (after
+    /// inheritance and after each `--set`).
+    pub fn derive(&mut self) -> Result<(), String> {
+        let formulas: BTreeMap<String, String> = self
+            .params
+            .iter()
+            .filter_map(|(k, p)| p.formula.clone().map(|f| (k.clone(), f)))
+            .collect();
+        if formulas.is_empty() {
+            return Ok(());
+        }
+        let mut values: BTreeMap<String, f64> = self
+            .params
+            .iter()
+            .map(|(k, p)| (k.clone(), p.value))
+            .collect();
+        crate::formula::evaluate_all(&formulas, &mut values)?;
+        for name in formulas.keys() {
+            if let Some(p) = self.params.get_mut(name) {
+                p.value = values[name];
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the cache hierarchy serves memory requests (`memory =
+    /// "hierarchy"`, the default of a model with a `[cache]`), rather than the
+    /// flat latency of seed 004's model.
+    pub fn hierarchy_on(&self) -> bool {
+        self.cache.as_ref().is_some_and(|c| c.enabled)
+    }
+
+    /// The memory switch: `flat` turns the cache hierarchy off (every vector
+    /// request takes the `[cache] flat_latency` parameter, every scalar load
+    /// its unit's latency), `hierarchy` turns it on.
+    pub fn set_memory(&mut self, value: &str) -> Result<(), String> {
+        match (value.trim(), &mut self.cache) {
+            ("flat", Some(c)) => c.enabled = false,
+            ("flat", None) => {}
+            ("hierarchy", Some(c)) => c.enabled = true,
+            ("hierarchy", None) => {
+                return Err(format!(
+                    "`{}` describes no cache hierarchy; its memory is flat",
+                    self.name
+                ))
+            }
+            (other, _) => {
+                return Err(format!(
+                    "memory = `{other}`: expected `flat` (no caches: one latency for every request) or `hierarchy`"
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// Parse a user's model file: as [`ArchSpec::from_toml`], but a
@@ -426,14 +619,32 @@ impl ArchSpec {
         } else {
             ArchSpec::builtin(arch)?
         };
-        for (k, v) in overrides {
-            spec.set(k, v)?;
-        }
+        spec.set_all(overrides)?;
         Ok(spec)
     }
 
-    /// Override one parameter (`--set NAME=VALUE`).
+    /// Apply `--set` overrides in order, the `memory` switch first (so
+    /// `--set vmem_latency=900 --set memory=flat` means what it says).
+    pub fn set_all(&mut self, sets: &[(String, String)]) -> Result<(), ArchError> {
+        for (k, v) in sets.iter().filter(|(k, _)| k == MEMORY_KEY) {
+            self.set(k, v)?;
+        }
+        for (k, v) in sets.iter().filter(|(k, _)| k != MEMORY_KEY) {
+            self.set(k, v)?;
+        }
+        Ok(())
+    }
+
+    /// Override one parameter (`--set NAME=VALUE`), or switch the memory
+    /// model (`--set memory=flat|hierarchy`). A derived parameter set this
+    /// way keeps the value given; every other derived parameter follows
+    /// its inputs.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ArchError> {
+        if key == MEMORY_KEY {
+            return self
+                .set_memory(value)
+                .map_err(|e| ArchError::Override(format!("--set {key}={value}: {e}")));
+        }
         if !self.params.contains_key(key) {
             return Err(ArchError::Override(format!(
                 "--set {key}: no such parameter in `{}`; known parameters: {}",
@@ -454,14 +665,12 @@ impl ArchSpec {
         if let Some(p) = self.params.get_mut(key) {
             p.value = v;
             p.source = "--set on the command line".into();
-            // Setting the flat latency asks for the seed's model: one
-            // latency for every request, no hierarchy.
-            if let Some(c) = &mut self.cache {
-                if c.flat_latency == key {
-                    c.enabled = false;
-                }
-            }
+            p.formula = None;
         }
+        // The flat latency no longer switches the hierarchy off: a latency
+        // raised never silently changes the memory model (`memory=flat`
+        // does, explicitly).
+        self.derive().map_err(|e| self.invalid(e))?;
         self.validate()
     }
 
@@ -631,6 +840,18 @@ fn param_position(text: &str, name: &str) -> (usize, usize) {
                 let indent = line.len() - t.len();
                 let col = line.find("value").map_or(indent + 1, |c| c + 1);
                 return (i + 1, col);
+            }
+        }
+    }
+    (1, 1)
+}
+
+/// Line and column of a top-level `key =` in a model file, or 1:1.
+fn key_position(text: &str, key: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix(key) {
+            if rest.trim_start().starts_with('=') {
+                return (i + 1, 1);
             }
         }
     }

@@ -384,8 +384,8 @@ fn diff_arithmetic_on_a_hand_made_pair() {
 
 /// More VMEM latency never helps: a flat-latency run at the models' 320
 /// clocks against one with `--set vmem_latency=640` hurts or leaves every
-/// program (both in flat mode: setting `vmem_latency` switches the cache
-/// hierarchy off, so the default run would not be the same model).
+/// program (both in flat mode, `--set memory=flat`, where `vmem_latency` is
+/// every vector request's latency).
 #[test]
 fn more_memory_latency_helps_no_program() {
     let dir = scratch("latency");
@@ -395,6 +395,8 @@ fn more_memory_latency_helps_no_program() {
         "batch",
         "tests/fixtures",
         "--set",
+        "memory=flat",
+        "--set",
         "vmem_latency=320",
         "-o",
         a.to_str().unwrap(),
@@ -403,6 +405,8 @@ fn more_memory_latency_helps_no_program() {
     let o = shadersim(&[
         "batch",
         "tests/fixtures",
+        "--set",
+        "memory=flat",
         "--set",
         "vmem_latency=640",
         "-o",

@@ -78,7 +78,7 @@ fn the_json_cache_object_keeps_the_models_level_order() {
     assert!(text(&o.stdout).contains("cache l1"), "{}", text(&o.stdout));
     // Flat latency: no `cache` key.
     let mut flat = args.to_vec();
-    flat.extend(["--set", "vmem_latency=320"]);
+    flat.extend(["--set", "memory=flat"]);
     let v: serde_json::Value = serde_json::from_slice(&shadersim(&flat).stdout).unwrap();
     assert!(v.get("cache").is_none());
 }

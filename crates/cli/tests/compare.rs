@@ -201,3 +201,91 @@ fn bad_usage_is_exit_2_and_bad_input_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.s"));
 }
+
+fn have_clang() -> bool {
+    ["clang-22", "clang-19", "clang"]
+        .iter()
+        .any(|c| Command::new(c).arg("--version").output().is_ok())
+}
+
+/// Issue 27 item 7: one kernel on two GPUs compares per second for the
+/// whole GPU (the models' clocks and CU counts differ), and a difference
+/// that rests on assumed costs gets no winner. The tiled matmul's barriers
+/// make clang emit `buffer_gl0_inv` on gfx1100, whose 16 clocks
+/// (`vmem_cache_clocks`) are an assumption in the RDNA 3 model.
+#[test]
+fn across_models_per_gpu_second_and_no_winner_on_assumed_costs() {
+    if !have_clang() {
+        assert!(std::env::var_os("CI").is_none(), "clang is missing on CI");
+        eprintln!("skipped: no clang");
+        return;
+    }
+    let file = "tests/fixtures/src/opencl/matmul_tile.cl";
+    let v: serde_json::Value = serde_json::from_str(&stdout(&[
+        "compare",
+        file,
+        "--arch",
+        "gfx900,gfx1100",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    for x in v["variants"].as_array().unwrap() {
+        // threads per clock per CU x clocks per second x CUs.
+        let want = x["throughput_per_clock"].as_f64().unwrap()
+            * x["clock_mhz"].as_f64().unwrap()
+            * 1e6
+            * x["gpu_cus"].as_f64().unwrap();
+        let got = x["per_second_gpu"].as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-6 * want, "{got} vs {want}");
+    }
+    let (a, b) = (&v["variants"][0], &v["variants"][1]);
+    let ratio = b["per_second_gpu"].as_f64().unwrap() / a["per_second_gpu"].as_f64().unwrap();
+    assert!((v["deltas"][0]["per_second_ratio"].as_f64().unwrap() - ratio).abs() < 1e-4);
+    // The assumed share, recomputed from analyze's own listing: the work
+    // (executions x clocks) of the ops whose cost is `vmem_cache_clocks`
+    // over all the work.
+    let an: serde_json::Value = serde_json::from_str(&stdout(&[
+        "analyze",
+        file,
+        "--arch",
+        "gfx1100",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let (mut cache, mut all) = (0.0, 0.0);
+    for i in an["instructions"].as_array().unwrap() {
+        let w = i["executions"].as_f64().unwrap() * i["cost_clocks"].as_f64().unwrap();
+        all += w;
+        if i["cost_basis"]
+            .as_str()
+            .unwrap()
+            .contains("vmem_cache_clocks")
+        {
+            cache += w;
+        }
+    }
+    let assumed = &b["assumed_costs"];
+    let entry = assumed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vmem_cache_clocks")
+        .unwrap_or_else(|| panic!("{assumed}"));
+    assert!((entry["value"].as_f64().unwrap() - cache / all).abs() < 1e-3);
+    assert!(
+        cache / all >= 0.10,
+        "the share this test relies on: {}",
+        cache / all
+    );
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    assert!(verdict.starts_with("no verdict: "), "{verdict}");
+    assert!(
+        verdict.contains("vmem_cache_clocks") && verdict.contains("per second"),
+        "{verdict}"
+    );
+    assert!(!verdict.contains("per clock per CU"), "{verdict}");
+}

@@ -65,7 +65,7 @@ fn simulate(arch: &str, bvh: &str, kernel: &str) -> (serde_json::Value, String) 
         // this CU's share of its bandwidth (3.37 bytes per clock on rdna4)
         // and become the limit instead.
         "--set",
-        "vmem_latency=320",
+        "memory=flat",
     ]);
     assert_eq!(code, 0, "{err}");
     (

@@ -31,6 +31,10 @@ const BASE: &[&str] = &[
     "stage=pixel",
     "--set",
     "waves=64",
+    // Flat memory: every vector request takes vmem_latency, which the
+    // sweeps below vary.
+    "--set",
+    "memory=flat",
 ];
 
 fn sweep(extra: &[&str]) -> String {
@@ -92,6 +96,8 @@ fn a_point_is_the_analyze_run() {
         "stage=pixel",
         "--set",
         "waves=64",
+        "--set",
+        "memory=flat",
         "--set",
         "vmem_latency=250",
         "--no-latency-search",

@@ -66,7 +66,9 @@ fn unhinted_loops_are_listed_in_text_json_and_html() {
     let file = file.to_str().unwrap();
     let text = analyze(file, "text", None);
     assert!(
-        text.contains("2 loops ran their body once by default: lines 4, 6; give iterations in a hints file"),
+        text.contains(
+            "2 loops ran their body once by default: lines 4, 6; give iterations in a hints file"
+        ),
         "{text}"
     );
     let json: serde_json::Value = serde_json::from_str(&analyze(file, "json", None)).unwrap();

@@ -6,7 +6,7 @@
 //! same wave (`[[memory]] wave_stride`, `iteration_stride`, `region`). At issue, the machine asks
 //! [`MemorySystem::serve`] for the op's latency: each request walks the model's cache levels
 //! (`shadersim_mem::Hierarchy`) and the op's data is back when its slowest request is. With the
-//! hierarchy switched off (`--set vmem_latency=N`, or a model without `[cache]`) there is no
+//! hierarchy switched off (`--set memory=flat`, or a model without `[cache]`) there is no
 //! `MemorySystem` and the units' flat latencies apply.
 
 use crate::error::SimError;
@@ -290,6 +290,34 @@ impl MemorySystem {
             .collect();
         (levels, self.op_stats.clone())
     }
+}
+
+/// What the report says about the memory model when the user chose it or
+/// changed its flat latency: flat mode is named in every report it affects,
+/// and a flat latency set while the cache hierarchy serves the requests says
+/// what it still changes (the ops the caches do not serve: BVH intersections
+/// and others without an address stream keep their unit's latency).
+pub fn memory_model_notes(arch: &ArchSpec) -> Vec<String> {
+    let Some(cache) = &arch.cache else {
+        return Vec::new();
+    };
+    let flat = &cache.flat_latency;
+    let value = arch.param(flat).unwrap_or(0.0);
+    if !cache.enabled {
+        return vec![format!(
+            "memory: flat (memory=flat): the cache hierarchy is off; every vector memory request takes {flat} = {value} clocks and every scalar load its unit's latency, seed 004's model"
+        )];
+    }
+    let user_set = arch
+        .params
+        .get(flat)
+        .is_some_and(|p| p.source.starts_with("--set") || p.source.starts_with("model file"));
+    if user_set {
+        return vec![format!(
+            "{flat} = {value} applies only to memory ops the cache hierarchy does not serve (BVH intersections and others without an address stream); the hierarchy's level latencies serve the rest; --set memory=flat for one latency for every request"
+        )];
+    }
+    Vec::new()
 }
 
 /// Check the `[[memory]] level` hints against the model's paths (an unknown level is an error

@@ -160,6 +160,7 @@ impl Simulation {
             dispatch.waves_per_simd = Some(*v.get_ref());
         }
         notes.extend(crate::memstream::check_hints(program, &memory, &arch)?);
+        notes.extend(crate::memstream::memory_model_notes(&arch));
         if let Some(v) = &d.cu_count {
             whole("cu_count", v)?;
             arch.set("cu_count", &v.get_ref().to_string())?;

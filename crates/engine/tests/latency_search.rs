@@ -14,6 +14,7 @@ use common::program;
 /// rules.rs) with `vmem_latency` = `latency`.
 fn sim(text: &str, hints: &str, latency: u32) -> Simulation {
     let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.set("memory", "flat").unwrap();
     arch.set("vmem_latency", &latency.to_string()).unwrap();
     let hints = Hints::parse(hints).unwrap();
     Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))

@@ -25,8 +25,7 @@ fn program(target: &str, text: &str) -> Program {
 /// (to its own value) is the documented flat-latency mode.
 fn flat(model: &str) -> ArchSpec {
     let mut arch = ArchSpec::builtin(model).unwrap();
-    let v = arch.param("vmem_latency").unwrap();
-    arch.set("vmem_latency", &v.to_string()).unwrap();
+    arch.set("memory", "flat").unwrap();
     arch
 }
 

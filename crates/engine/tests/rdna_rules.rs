@@ -40,10 +40,10 @@ fn one_wave(wave_size: u32) -> String {
     format!("[dispatch]\nstage = \"compute\"\nworkgroup_size = {wave_size}\nwaves = 1\nwave_size = {wave_size}\n")
 }
 
-/// The flat-latency mode (`--set vmem_latency=320`, the model's own value):
+/// The flat-latency mode (`--set memory=flat`, `vmem_latency` the model's own 320):
 /// the cache hierarchy is off and every VMEM op takes `vmem_latency`, every
 /// scalar load `smem_latency`, as the rules below are derived.
-const FLAT: &[(&str, &str)] = &[("vmem_latency", "320")];
+const FLAT: &[(&str, &str)] = &[("memory", "flat"), ("vmem_latency", "320")];
 
 /// Clocks one wave takes from launch to end, flat latencies.
 fn flat_wave_clocks(model: &str, target: &str, text: &str, wave_size: u32) -> f64 {

@@ -16,6 +16,7 @@ use common::program;
 /// another). The hierarchy's rules are checked in cache_rules.rs.
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
     let mut arch = ArchSpec::builtin("gcn").unwrap();
+    arch.set("memory", "flat").unwrap();
     arch.set("vmem_latency", "320").unwrap();
     for (k, v) in sets {
         arch.set(k, v).unwrap();

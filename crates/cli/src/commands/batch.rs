@@ -126,9 +126,8 @@ fn analyze_corpus(args: &Args) -> CliResult {
     let chosen = match &args.arch {
         Some(a) => {
             let mut spec = crate::commands::prepare::load_arch(a)?;
-            for (k, v) in &sets {
-                spec.set(k, v).map_err(|e| CliError::Usage(e.to_string()))?;
-            }
+            spec.set_all(&sets)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
             Some(spec)
         }
         None => {
@@ -358,9 +357,8 @@ fn analyze_program(
                 // GPU runs on `gcn`.
                 None => ArchSpec::builtin("gcn").map_err(|e| format!("{name}: error: {e}"))?,
             };
-            for (k, v) in &config.sets {
-                arch.set(k, v).map_err(|e| format!("--set: {e}"))?;
-            }
+            arch.set_all(&config.sets)
+                .map_err(|e| format!("--set: {e}"))?;
             arch
         }
     };

@@ -89,6 +89,17 @@ pub struct Variant {
     pub latency_tolerance: Option<u64>,
     /// Ops issued per wave by category, in the model's category order.
     pub issued_per_wave: Vec<NamedValue>,
+    /// Throughput in `throughput_unit` per second for the whole GPU (the
+    /// model's clock and CU count): what compares across models.
+    pub per_second_gpu: f64,
+    /// The model's clock, MHz.
+    pub clock_mhz: f64,
+    /// The model's CUs.
+    pub gpu_cus: f64,
+    /// The parameters with an assumed source (no measurement, no document)
+    /// that charge this run's unit work, with the share of the work each
+    /// charges (0..1), largest first.
+    pub assumed_costs: Vec<NamedValue>,
 }
 
 /// A number named by its unit or op category.
@@ -107,8 +118,10 @@ pub struct Delta {
     pub label: String,
     /// The variant it is compared with (the first).
     pub against: String,
-    /// Its throughput over the first's.
+    /// Its throughput over the first's (per clock per CU).
     pub throughput_ratio: f64,
+    /// Its throughput per second for the whole GPU over the first's.
+    pub per_second_ratio: f64,
     /// Difference in clocks per wave (variant minus first).
     pub clocks_per_wave: f64,
     /// Difference in clocks per wave from launch to end.
@@ -213,7 +226,7 @@ pub fn run(args: Args) -> CliResult {
             })?;
             let analysis = analyse(&prepared, !args.no_latency_search)?;
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
-            Ok(variant(job.label.clone(), &report))
+            Ok(variant(job.label.clone(), &report, &prepared.sim.arch))
         })
         .inspect(|_| progress.inc())
         .collect();
@@ -235,10 +248,55 @@ pub fn run(args: Args) -> CliResult {
     Ok(())
 }
 
-/// The numbers of one analysis that the comparison shows.
-pub fn variant(label: String, r: &AnalyzeReport) -> Variant {
+/// The parameters of `arch` whose source is an assumption that charge the
+/// run's unit work (an instruction's `cost_basis` names them), with the share
+/// of the work (executions x clocks) each charges, largest first.
+fn assumed_costs(r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec) -> Vec<NamedValue> {
+    let assumed = |name: &str| {
+        arch.params
+            .get(name)
+            .is_some_and(|p| p.source.trim_start().starts_with("assumption"))
+    };
+    let mut total = 0.0;
+    let mut by_param: std::collections::BTreeMap<String, f64> = Default::default();
+    for i in &r.instructions {
+        let work = i.executions as f64 * f64::from(i.cost_clocks);
+        total += work;
+        let words = i
+            .cost_basis
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        let mut cited: Vec<&str> = words.filter(|w| assumed(w)).collect();
+        cited.sort_unstable();
+        cited.dedup();
+        for w in cited {
+            *by_param.entry(w.to_string()).or_default() += work;
+        }
+    }
+    let mut out: Vec<NamedValue> = by_param
+        .into_iter()
+        .filter(|(_, w)| total > 0.0 && *w > 0.0)
+        .map(|(name, w)| NamedValue {
+            name,
+            value: round(w / total),
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.value
+            .total_cmp(&a.value)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    out
+}
+
+/// The numbers of one analysis that the comparison shows; `arch` is the
+/// model it ran on (for the sources of its costs).
+pub fn variant(label: String, r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec) -> Variant {
     let waves = f64::from(r.waves.max(1));
     Variant {
+        per_second_gpu: r.throughput.per_second_gpu,
+        clock_mhz: r.throughput.clock_mhz,
+        gpu_cus: r.throughput.gpu_cus,
+        assumed_costs: assumed_costs(r, arch),
         label,
         file: r.file.clone(),
         arch: r.arch.clone(),
@@ -323,6 +381,11 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
         label: b.label.clone(),
         against: a.label.clone(),
         throughput_ratio: round(ratio),
+        per_second_ratio: round(if a.per_second_gpu > 0.0 {
+            b.per_second_gpu / a.per_second_gpu
+        } else {
+            0.0
+        }),
         clocks_per_wave: round(b.clocks_per_wave - a.clocks_per_wave),
         wave_clocks: round(b.wave_clocks - a.wave_clocks),
         utilization: ua
@@ -343,8 +406,101 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
     }
 }
 
+/// A difference smaller than this share of the work charged by assumed
+/// costs is not declared a win across models (an assumption, not a
+/// measurement, would decide it).
+const ASSUMED_SHARE_LIMIT: f64 = 0.10;
+
+/// One program on two models: per second for the whole GPU (clocks and CU
+/// counts differ, so per clock per CU would mislead), no mixed units, and no
+/// winner where assumed costs could decide it.
+fn verdict_across_models(a: &Variant, b: &Variant) -> String {
+    if a.throughput_unit != b.throughput_unit {
+        return format!(
+            "{} and {} are not comparable: {} counts {} and {} counts {} (the models run the program as different stages)",
+            a.label, b.label, a.label, a.throughput_unit, b.label, b.throughput_unit
+        );
+    }
+    let unit = &a.throughput_unit;
+    let (ta, tb) = (a.per_second_gpu, b.per_second_gpu);
+    let per_second = |v: &Variant, t: f64| {
+        format!(
+            "{} {unit}/s on {} CUs at {} MHz",
+            giga(t),
+            num(v.gpu_cus),
+            num(v.clock_mhz)
+        )
+    };
+    let figures = format!("{} vs {}", per_second(a, ta), per_second(b, tb));
+    if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
+        return format!(
+            "{} and {} are as fast per GPU ({figures})",
+            a.label, b.label
+        );
+    }
+    let (win, lose, tw, tl) = if tb > ta {
+        (b, a, tb, ta)
+    } else {
+        (a, b, ta, tb)
+    };
+    let pct = if tl > 0.0 {
+        format!("{:.0}%", (tw / tl - 1.0) * 100.0)
+    } else {
+        "infinitely".into()
+    };
+    let shaky: Vec<String> = [a, b]
+        .iter()
+        .filter_map(|v| {
+            let share: f64 = v
+                .assumed_costs
+                .iter()
+                .map(|c| c.value)
+                .fold(0.0, |a, b| a + b);
+            (share >= ASSUMED_SHARE_LIMIT).then(|| {
+                let names: Vec<String> = v
+                    .assumed_costs
+                    .iter()
+                    .take(3)
+                    .map(|c| format!("{} {:.0}%", c.name, c.value * 100.0))
+                    .collect();
+                format!(
+                    "{:.0}% of {}'s unit work is charged by assumed costs ({})",
+                    (share * 100.0).min(100.0),
+                    v.label,
+                    names.join(", ")
+                )
+            })
+        })
+        .collect();
+    if shaky.is_empty() {
+        format!(
+            "{} runs {pct} more {unit} per second than {} ({figures}); {}-bound vs {}-bound",
+            win.label, lose.label, a.bottleneck, b.bottleneck
+        )
+    } else {
+        format!(
+            "no verdict: {} runs {pct} more {unit} per second than {} ({figures}), but {}, so an assumption, not a measurement, could decide it",
+            win.label,
+            lose.label,
+            shaky.join(" and ")
+        )
+    }
+}
+
+/// A rate in G (or M) per second.
+fn giga(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2}G", x / 1e9)
+    } else {
+        format!("{:.2}M", x / 1e6)
+    }
+}
+
 /// "B is 18% faster than A: VMEM-bound in both, B issues 3 fewer vmem ops per wave".
 fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
+    if a.arch != b.arch {
+        return verdict_across_models(a, b);
+    }
     let (ta, tb) = (a.throughput_per_clock, b.throughput_per_clock);
     let unit = &a.throughput_unit;
     let speed = if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
@@ -465,6 +621,27 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
         &|v| format!("{} {}", num(v.throughput_per_clock), v.throughput_unit),
         &|d| format!("{}x", num(d.throughput_ratio)),
     );
+    if vs.iter().any(|v| v.arch != vs[0].arch) {
+        row(
+            "throughput/s, GPU",
+            &|v| format!("{} {}", giga(v.per_second_gpu), v.throughput_unit),
+            &|d| format!("{}x", num(d.per_second_ratio)),
+        );
+        row(
+            "assumed costs",
+            &|v| {
+                format!(
+                    "{:.0}%",
+                    v.assumed_costs
+                        .iter()
+                        .map(|c| c.value)
+                        .fold(0.0, |a, b| a + b)
+                        * 100.0
+                )
+            },
+            &|_| String::new(),
+        );
+    }
     for (i, (unit, _)) in utilizations(&vs[0].utilization).iter().enumerate() {
         let used = vs.iter().any(|v| utilizations(&v.utilization)[i].1 > 0.0);
         if !used {

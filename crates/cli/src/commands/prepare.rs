@@ -181,9 +181,12 @@ pub fn prepare_loaded(
     let file = &loaded.file;
     let program = &file.programs[loaded.program];
     let mut arch = loaded.arch.clone();
-    let (dispatch_sets, arch_sets): (Vec<_>, Vec<_>) = sets
+    let (dispatch_sets, mut arch_sets): (Vec<_>, Vec<_>) = sets
         .iter()
         .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
+    // The memory switch first, so a flat latency set before it on the
+    // command line still applies to the flat model (`ArchSpec::set_all`).
+    arch_sets.sort_by_key(|(k, _)| k != shadersim_arch::MEMORY_KEY);
     for (k, v) in &arch_sets {
         arch.set(k, v).map_err(|e| {
             if arch.params.contains_key(k.as_str()) {

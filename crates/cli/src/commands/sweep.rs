@@ -260,7 +260,7 @@ pub fn run(args: Args) -> CliResult {
         let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
         Ok(Row {
             values: values.clone(),
-            result: variant(String::new(), &report),
+            result: variant(String::new(), &report, &prepared.sim.arch),
         })
     };
     // Collected in grid order; the first failing point in that order is the
