@@ -250,13 +250,28 @@ mod tests {
     #[test]
     fn arithmetic_and_mirrors() {
         assert_eq!(ScalarOp::Lshr.apply(128, 1), Some(64));
-        assert_eq!(ScalarOp::Lshl.apply(1, 33), Some(2), "only the low 5 bits shift");
+        assert_eq!(
+            ScalarOp::Lshl.apply(1, 33),
+            Some(2),
+            "only the low 5 bits shift"
+        );
         assert_eq!(ScalarOp::Ashr.apply(0x8000_0000, 31), Some(u32::MAX));
         assert_eq!(ScalarOp::Sub.apply(0, 1), Some(u32::MAX));
         assert_eq!(ScalarOp::Mov.apply(1, 2), None);
-        for c in [CmpCond::Eq, CmpCond::Lg, CmpCond::Gt, CmpCond::Ge, CmpCond::Lt, CmpCond::Le] {
+        for c in [
+            CmpCond::Eq,
+            CmpCond::Lg,
+            CmpCond::Gt,
+            CmpCond::Ge,
+            CmpCond::Lt,
+            CmpCond::Le,
+        ] {
             for (a, b) in [(0u32, 1u32), (1, 0), (5, 5)] {
-                assert_eq!(c.holds(a, b, false), c.mirrored().holds(b, a, false), "{c:?}");
+                assert_eq!(
+                    c.holds(a, b, false),
+                    c.mirrored().holds(b, a, false),
+                    "{c:?}"
+                );
             }
         }
     }
