@@ -261,3 +261,19 @@ fn a_call_nobody_defines_is_an_error_naming_it() {
         assert!(!err.contains("not simulated"), "{err}");
     }
 }
+
+#[test]
+fn a_reduction_and_a_convolution_leave_no_call() {
+    if !have_clang() {
+        return;
+    }
+    // reduce.cl: one barrier after the load, one in the halving loop.
+    let listing = compile("reduce.cl", "gfx900");
+    let body = kernel_body(&listing, "reduce");
+    assert_eq!(count(&body, "s_barrier"), 2, "{body:#?}");
+    assert_eq!(count(&body, "s_swappc"), 0, "{body:#?}");
+    // conv.cl: clamp and fma are inline (v_med3_i32 / v_max-v_min, v_fma or v_mac).
+    let listing = compile("conv.cl", "gfx900");
+    let body = kernel_body(&listing, "conv");
+    assert_eq!(count(&body, "s_swappc"), 0, "{body:#?}");
+}

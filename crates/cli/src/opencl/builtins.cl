@@ -3,20 +3,21 @@
 // `shadersim compile|analyze FILE.cl` compiles with clang without a device
 // library (`-nogpulib`: no ROCm device-libs, no libclc), so the library
 // functions of OpenCL C (get_global_id, barrier, atomic_add, sqrt, ...) would
-// stay calls to undefined functions. shadersim passes this header to clang
-// with `-include` before every .cl file it compiles; it DEFINES those
-// functions inline, the way the device libraries implement them, so the
-// listing holds the instructions a user's OpenCL runtime would run.
+// stay calls to undefined functions. This file DEFINES them, the way the
+// device libraries implement them. shadersim (crates/cli/src/commands/
+// compile.rs) compiles it to bitcode with the kernel's own flags and links it
+// into every kernel with `-Xclang -mlink-builtin-bitcode`, as clang links
+// ROCm's device libraries: only the functions the kernel calls and does not
+// define itself are taken, internalized and (`always_inline`) inlined, so the
+// listing holds the instructions a user's OpenCL runtime would run, and a
+// kernel that defines a built-in's name itself keeps its own definition.
 //
 // Types and constants (vector types, CLK_LOCAL_MEM_FENCE, memory_order_*,
-// memory_scope_*, as_<type>) come from clang's own OpenCL header, which the
-// clang driver includes by default (-finclude-default-header
-// -fdeclare-opencl-builtins). Every definition here is `static inline`,
-// `overloadable` and `always_inline`: it is inlined into the kernel and never
-// emitted as a function of its own, and a kernel's own functions with other
-// names are untouched. A kernel that defines one of these names itself as a
-// macro (as tests/fixtures/src/opencl/ocl_shim.h does) keeps its macro: the
-// header is read first.
+// memory_scope_*, as_<type>) and the declarations of the built-ins come from
+// clang's own OpenCL header, which the clang driver includes by default
+// (-finclude-default-header -fdeclare-opencl-builtins); every definition here
+// is `overloadable` with the declared signature, so its mangled name is the
+// one the kernel calls.
 //
 // Accuracy is not the goal: the instruction SHAPE is. Approximations (each
 // also noted where it is defined):
@@ -41,11 +42,15 @@
 // * convert_<type>[_rte|_rtz|_rtp|_rtn]: float to integer rounds with rint,
 //   trunc, ceil, floor before converting; the other rounding modes and the
 //   _sat forms are not provided (a call to one is an error naming it).
-// * half-precision (half, half_n) overloads and images are not provided.
-// A call to any OpenCL function this header does not define is left as a
+// * half-precision (half, half_n) overloads, images, pipes, work-group
+//   collectives, vload_half, the inverse and hyperbolic trigonometric
+//   functions and the double transcendentals are not provided.
+// * Without a generic address space (gfx6 with clang-22) the pointer
+//   arguments come in one form per address space, as clang declares them.
+// A call to any OpenCL function this file does not define is left as a
 // call to an undefined function, which shadersim reports as an error.
-#ifndef SHADERSIM_OPENCL_BUILTINS_H
-#define SHADERSIM_OPENCL_BUILTINS_H
+#ifndef SHADERSIM_OPENCL_BUILTINS
+#define SHADERSIM_OPENCL_BUILTINS
 
 #define __SSIM_FN __attribute__((overloadable, always_inline))
 
@@ -278,7 +283,7 @@ __SSIM_FN float atomic_xchg(volatile __local float *p, float v)
 // Defaults: memory_order_seq_cst, memory_scope_device. OpenCL 2.0 declares
 // them on generic pointers only (volatile, so LLVM keeps them flat_atomic_*
 // unless the address space is known where the pointer is made).
-#define __SSIM_C11_COMMON(AS, A, C)                                                     \
+#define __SSIM_C11_COMMON(AS, A, C)                                                      \
     __SSIM_FN void atomic_init(volatile AS A *p, C v) { __opencl_atomic_init(p, v); }   \
     __SSIM_FN C atomic_load_explicit(volatile AS A *p, memory_order o, memory_scope s)  \
     {                                                                                   \
@@ -315,33 +320,35 @@ __SSIM_FN float atomic_xchg(volatile __local float *p, float v)
     __SSIM_FN C atomic_exchange(volatile AS A *p, C v)                                  \
     {                                                                                   \
         return __opencl_atomic_exchange(p, v, memory_order_seq_cst, memory_scope_device); \
-    }                                                                                   \
+    }
+// compare_exchange, for an `expected` pointer in address space EAS.
+#define __SSIM_C11_CMPXCHG(AS, EAS, A, C)                                             \
     __SSIM_FN bool atomic_compare_exchange_strong_explicit(                             \
-        volatile AS A *p, C *e, C v, memory_order so, memory_order fo, memory_scope s)  \
+        volatile AS A *p, EAS C *e, C v, memory_order so, memory_order fo, memory_scope s)  \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_strong(p, e, v, so, fo, s);             \
     }                                                                                   \
     __SSIM_FN bool atomic_compare_exchange_strong_explicit(                             \
-        volatile AS A *p, C *e, C v, memory_order so, memory_order fo)                  \
+        volatile AS A *p, EAS C *e, C v, memory_order so, memory_order fo)                  \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_strong(p, e, v, so, fo, memory_scope_device); \
     }                                                                                   \
-    __SSIM_FN bool atomic_compare_exchange_strong(volatile AS A *p, C *e, C v)          \
+    __SSIM_FN bool atomic_compare_exchange_strong(volatile AS A *p, EAS C *e, C v)          \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_strong(p, e, v, memory_order_seq_cst,   \
                                                        memory_order_seq_cst, memory_scope_device); \
     }                                                                                   \
     __SSIM_FN bool atomic_compare_exchange_weak_explicit(                               \
-        volatile AS A *p, C *e, C v, memory_order so, memory_order fo, memory_scope s)  \
+        volatile AS A *p, EAS C *e, C v, memory_order so, memory_order fo, memory_scope s)  \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_weak(p, e, v, so, fo, s);               \
     }                                                                                   \
     __SSIM_FN bool atomic_compare_exchange_weak_explicit(                               \
-        volatile AS A *p, C *e, C v, memory_order so, memory_order fo)                  \
+        volatile AS A *p, EAS C *e, C v, memory_order so, memory_order fo)                  \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_weak(p, e, v, so, fo, memory_scope_device); \
     }                                                                                   \
-    __SSIM_FN bool atomic_compare_exchange_weak(volatile AS A *p, C *e, C v)            \
+    __SSIM_FN bool atomic_compare_exchange_weak(volatile AS A *p, EAS C *e, C v)            \
     {                                                                                   \
         return __opencl_atomic_compare_exchange_weak(p, e, v, memory_order_seq_cst,     \
                                                      memory_order_seq_cst, memory_scope_device); \
@@ -368,13 +375,21 @@ __SSIM_FN float atomic_xchg(volatile __local float *p, float v)
     __SSIM_C11_FETCH(AS, A, C, xor)                                                     \
     __SSIM_C11_FETCH(AS, A, C, min)                                                     \
     __SSIM_C11_FETCH(AS, A, C, max)
-#define __SSIM_C11_ALL(AS)                                                              \
+#define __SSIM_C11_TYPES(AS)                                                            \
     __SSIM_C11_INT(AS, atomic_int, int)                                                 \
     __SSIM_C11_INT(AS, atomic_uint, uint)                                               \
     __SSIM_C11_INT(AS, atomic_long, long)                                               \
     __SSIM_C11_INT(AS, atomic_ulong, ulong)                                             \
     __SSIM_C11_COMMON(AS, atomic_float, float)                                          \
-    __SSIM_IF_FP64(__SSIM_C11_COMMON(AS, atomic_double, double))                        \
+    __SSIM_IF_FP64(__SSIM_C11_COMMON(AS, atomic_double, double))
+#define __SSIM_C11_CMPXCHG_TYPES(AS, EAS)                                               \
+    __SSIM_C11_CMPXCHG(AS, EAS, atomic_int, int)                                        \
+    __SSIM_C11_CMPXCHG(AS, EAS, atomic_uint, uint)                                      \
+    __SSIM_C11_CMPXCHG(AS, EAS, atomic_long, long)                                      \
+    __SSIM_C11_CMPXCHG(AS, EAS, atomic_ulong, ulong)                                    \
+    __SSIM_C11_CMPXCHG(AS, EAS, atomic_float, float)                                    \
+    __SSIM_IF_FP64(__SSIM_C11_CMPXCHG(AS, EAS, atomic_double, double))
+#define __SSIM_C11_FLAG(AS)                                                             \
     __SSIM_FN bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o, \
                                                      memory_scope s)                    \
     {                                                                                   \
@@ -403,7 +418,20 @@ __SSIM_FN float atomic_xchg(volatile __local float *p, float v)
         __opencl_atomic_store((volatile AS atomic_int *)p, 0, memory_order_seq_cst,     \
                               memory_scope_device);                                     \
     }
-__SSIM_C11_ALL()
+#ifdef __opencl_c_generic_address_space
+__SSIM_C11_TYPES()
+__SSIM_C11_CMPXCHG_TYPES(, )
+__SSIM_C11_FLAG()
+#else
+// Without a generic address space (gfx6 with clang-22) clang declares one
+// form per address space of the object and of `expected`.
+#define __SSIM_C11_ALL(AS)                                                              \
+    __SSIM_C11_TYPES(AS) __SSIM_C11_CMPXCHG_TYPES(AS, __global)                         \
+    __SSIM_C11_CMPXCHG_TYPES(AS, __local) __SSIM_C11_CMPXCHG_TYPES(AS, __private)       \
+    __SSIM_C11_FLAG(AS)
+__SSIM_C11_ALL(__global)
+__SSIM_C11_ALL(__local)
+#endif
 
 // ---------------------------------------------------------------- float math
 // Scalar float/double functions, then their vector forms component by
@@ -616,27 +644,49 @@ __SSIM_VEC3(uint, mad_hi, uint)
 // vloadN / vstoreN need only the element's alignment: the under-aligned
 // vector types below say so. The generic-pointer forms serve __global,
 // __local and __private pointers (OpenCL 2.0), one more form __constant.
-#define __SSIM_VLOADN(T, N)                                                             \
-    typedef T##N __attribute__((aligned(sizeof(T)))) __ssim_u_##T##N;                   \
-    __SSIM_FN T##N vload##N(size_t i, const T *p) { return *(const __ssim_u_##T##N *)(p + i * N); } \
-    __SSIM_FN T##N vload##N(size_t i, const __constant T *p)                            \
+#define __SSIM_VLOAD_AS(T, N, AS)                                                       \
+    __SSIM_FN T##N vload##N(size_t i, const AS T *p)                                    \
     {                                                                                   \
-        return *(const __constant __ssim_u_##T##N *)(p + i * N);                        \
-    }                                                                                   \
-    __SSIM_FN void vstore##N(T##N v, size_t i, T *p) { *(__ssim_u_##T##N *)(p + i * N) = v; }
-#define __SSIM_VLOAD(T)                                                                 \
-    __SSIM_VLOADN(T, 2) __SSIM_VLOADN(T, 4) __SSIM_VLOADN(T, 8) __SSIM_VLOADN(T, 16)    \
-    __SSIM_FN T##3 vload3(size_t i, const T *p) { return (T##3)(p[i * 3], p[i * 3 + 1], p[i * 3 + 2]); } \
-    __SSIM_FN T##3 vload3(size_t i, const __constant T *p)                              \
+        return *(const AS __ssim_u_##T##N *)(p + i * N);                                \
+    }
+#define __SSIM_VSTORE_AS(T, N, AS)                                                      \
+    __SSIM_FN void vstore##N(T##N v, size_t i, AS T *p) { *(AS __ssim_u_##T##N *)(p + i * N) = v; }
+#define __SSIM_VLOAD3_AS(T, AS)                                                         \
+    __SSIM_FN T##3 vload3(size_t i, const AS T *p)                                      \
     {                                                                                   \
         return (T##3)(p[i * 3], p[i * 3 + 1], p[i * 3 + 2]);                            \
-    }                                                                                   \
-    __SSIM_FN void vstore3(T##3 v, size_t i, T *p)                                      \
+    }
+#define __SSIM_VSTORE3_AS(T, AS)                                                        \
+    __SSIM_FN void vstore3(T##3 v, size_t i, AS T *p)                                   \
     {                                                                                   \
         p[i * 3] = v.s0;                                                                \
         p[i * 3 + 1] = v.s1;                                                            \
         p[i * 3 + 2] = v.s2;                                                            \
     }
+#ifdef __opencl_c_generic_address_space
+#define __SSIM_VLOAD_ALL_AS(T, N)                                                       \
+    __SSIM_VLOAD_AS(T, N, ) __SSIM_VLOAD_AS(T, N, __constant) __SSIM_VSTORE_AS(T, N, )
+#define __SSIM_VLOAD3_ALL_AS(T)                                                         \
+    __SSIM_VLOAD3_AS(T, ) __SSIM_VLOAD3_AS(T, __constant) __SSIM_VSTORE3_AS(T, )
+#else
+// Without a generic address space, one form per address space.
+#define __SSIM_VLOAD_ALL_AS(T, N)                                                       \
+    __SSIM_VLOAD_AS(T, N, __global) __SSIM_VLOAD_AS(T, N, __local)                      \
+    __SSIM_VLOAD_AS(T, N, __private) __SSIM_VLOAD_AS(T, N, __constant)                  \
+    __SSIM_VSTORE_AS(T, N, __global) __SSIM_VSTORE_AS(T, N, __local)                    \
+    __SSIM_VSTORE_AS(T, N, __private)
+#define __SSIM_VLOAD3_ALL_AS(T)                                                         \
+    __SSIM_VLOAD3_AS(T, __global) __SSIM_VLOAD3_AS(T, __local)                          \
+    __SSIM_VLOAD3_AS(T, __private) __SSIM_VLOAD3_AS(T, __constant)                      \
+    __SSIM_VSTORE3_AS(T, __global) __SSIM_VSTORE3_AS(T, __local)                        \
+    __SSIM_VSTORE3_AS(T, __private)
+#endif
+#define __SSIM_VLOADN(T, N)                                                             \
+    typedef T##N __attribute__((aligned(sizeof(T)))) __ssim_u_##T##N;                   \
+    __SSIM_VLOAD_ALL_AS(T, N)
+#define __SSIM_VLOAD(T)                                                                 \
+    __SSIM_VLOADN(T, 2) __SSIM_VLOADN(T, 4) __SSIM_VLOADN(T, 8) __SSIM_VLOADN(T, 16)    \
+    __SSIM_VLOAD3_ALL_AS(T)
 __SSIM_VLOAD(char)
 __SSIM_VLOAD(uchar)
 __SSIM_VLOAD(short)
