@@ -322,3 +322,43 @@ pub(crate) fn follow_calls(programs: &mut [Program], warnings: &mut Vec<Warning>
         p.labels = b.labels;
     }
 }
+
+/// A call of a kernel or shader to a function its file does not define:
+/// the reader lets it return at once, so its work is missing from the
+/// simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalCall {
+    /// The program (kernel or shader) that makes the call.
+    pub program: String,
+    /// The symbol called, when the call's address is built from one
+    /// (`None`: an address the file does not build from a symbol).
+    pub symbol: Option<String>,
+    /// Where the call instruction (`s_swappc_*`) is in the file.
+    pub pos: crate::SourcePos,
+}
+
+/// Every call of the file's programs (not its device functions, whose
+/// bodies are copied into their callers) that does not reach a function
+/// of the file. Calls in linked code (objdump) whose address is a number
+/// are not listed: whether a function starts there is not known here.
+pub fn external_calls(file: &crate::ProgramFile) -> Vec<ExternalCall> {
+    let defined: std::collections::HashSet<&str> =
+        file.programs.iter().map(|p| p.name.as_str()).collect();
+    let mut out = Vec::new();
+    for p in file.programs.iter().filter(|p| !p.device_function) {
+        for (i, held) in call_targets(p) {
+            let symbol = match held {
+                Some(Held::Symbol(sym)) if defined.contains(sym.as_str()) => continue,
+                Some(Held::Symbol(sym)) => Some(sym),
+                Some(Held::Address(_)) => continue,
+                None => None,
+            };
+            out.push(ExternalCall {
+                program: p.name.clone(),
+                symbol,
+                pos: p.instructions[i].pos,
+            });
+        }
+    }
+    out
+}

@@ -15,6 +15,7 @@ mod program;
 mod reader;
 mod statistics;
 
+pub use calls::{external_calls, ExternalCall};
 pub use program::*;
 pub use reader::{detect_dialect, read_program_bytes, read_program_text, ReadOptions};
 pub use statistics::{apply_driver_statistics, parse_driver_statistics, ExecutableStatistics};

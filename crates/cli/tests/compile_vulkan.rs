@@ -253,3 +253,62 @@ fn compile_failures_are_clear_errors() {
     );
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// The export instructions of a listing (`exp ...`), and the attribute
+/// ring stores gfx11 writes its varyings with instead of `exp param`.
+fn exports(listing: &str) -> Vec<String> {
+    listing
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+        .filter(|l| l.starts_with("exp ") || l.starts_with("buffer_store"))
+        .collect()
+}
+
+#[test]
+fn a_vertex_shader_compiled_alone_keeps_every_output() {
+    if !have_radv() {
+        return;
+    }
+    // light_basic.vert writes gl_Position and three varyings: a vec3
+    // (location 0), a vec2 (1) and a vec4 (2): 3 + 2 + 4 = 9 components.
+    // The generated fragment shader reads all three, so RADV keeps them and
+    // packs the 9 components into ceil(9 / 4) = 3 parameter slots.
+    let shader = "crates/cli/tests/glsl/light_basic.vert";
+    // gfx9 (a hardware VS): one position export and 3 parameter exports
+    // carrying the 9 components (the rest of the last slot is `off`).
+    let o = shadersim(&["compile", shader, "--arch", "gfx900"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let gfx9 = exports(&text(&o.stdout));
+    let params: Vec<&String> = gfx9.iter().filter(|e| e.starts_with("exp param")).collect();
+    assert_eq!(params.len(), 3, "{gfx9:#?}");
+    let components: usize = params
+        .iter()
+        .map(|e| e.split([' ', ',']).filter(|t| t.starts_with('v')).count())
+        .sum();
+    assert_eq!(components, 9, "{gfx9:#?}");
+    assert_eq!(gfx9.iter().filter(|e| e.starts_with("exp pos0")).count(), 1);
+    // gfx11 (NGG): the primitive and position exports, and the 3 slots
+    // written to the attribute ring by buffer stores (gfx11 has no
+    // parameter exports).
+    let o = shadersim(&["compile", shader, "--arch", "gfx1100"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let gfx11 = exports(&text(&o.stdout));
+    assert_eq!(
+        gfx11.iter().filter(|e| e.starts_with("exp pos0")).count(),
+        1,
+        "{gfx11:#?}"
+    );
+    assert_eq!(
+        gfx11.iter().filter(|e| e.starts_with("exp prim")).count(),
+        1,
+        "{gfx11:#?}"
+    );
+    assert_eq!(
+        gfx11
+            .iter()
+            .filter(|e| e.starts_with("buffer_store"))
+            .count(),
+        3,
+        "{gfx11:#?}"
+    );
+}

@@ -114,19 +114,16 @@ pub fn compile_source(
     }
 }
 
-/// OpenCL C through clang: `clang -S -O2 -nogpulib -target
-/// amdgcn-amd-amdhsa -mcpu=GFX -x cl -cl-std=CL2.0 FILE -o -`, the way
-/// the fixtures are made. Without a device library, OpenCL's library
-/// functions (`get_global_id`, ...) stay calls, which the reader names in
-/// warnings.
-fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
-    if !Path::new(path).is_file() {
-        return Err(CliError::Input(format!(
-            "{path}: error: cannot read: no such file"
-        )));
-    }
-    let args = [
-        "-S",
+/// shadersim's OpenCL C built-in library: definitions of the OpenCL
+/// library functions (work-item functions, barriers, atomics, math, ...)
+/// for amdgcn, in the shape ROCm's device libraries give them. Its header
+/// comment lists what it provides and its approximations.
+pub const OPENCL_BUILTINS: &str = include_str!("../opencl/builtins.cl");
+
+/// The clang flags every OpenCL C compile shares (the library's and the
+/// kernel's): amdgcn without a device library, OpenCL C 2.0.
+fn opencl_flags(target: &Target) -> Vec<String> {
+    [
         "-O2",
         "-nogpulib",
         "-target",
@@ -135,33 +132,234 @@ fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
         "-x",
         "cl",
         "-cl-std=CL2.0",
-        path,
-        "-o",
-        "-",
-    ];
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// OpenCL C through clang: `clang -S -O2 -nogpulib -target
+/// amdgcn-amd-amdhsa -mcpu=GFX -x cl -cl-std=CL2.0 -Xclang
+/// -mlink-builtin-bitcode -Xclang BUILTINS.bc FILE -o -`. The built-in
+/// library ([`OPENCL_BUILTINS`]) is compiled to bitcode once per clang and
+/// GPU and linked the way clang links ROCm's device libraries: only the
+/// functions the kernel calls and does not define itself are taken,
+/// internalized and inlined, so a kernel may define a built-in's name
+/// itself. A call left to a function nobody defines is an error
+/// ([`unresolved_calls_error`]).
+fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
+    if !Path::new(path).is_file() {
+        return Err(CliError::Input(format!(
+            "{path}: error: cannot read: no such file"
+        )));
+    }
     for clang in CLANGS {
-        match run_with_timeout(clang, &args) {
-            Ok(listing) => return Ok(listing),
+        let version = match run_with_timeout(clang, &["--version"]) {
+            Ok(v) => v,
             Err(RunError::NotFound) => continue,
-            Err(RunError::Failed(stderr)) => {
-                return Err(CliError::Input(format!(
-                    "{path}: error: {clang} could not compile it for {}:\n{}",
-                    target.name,
-                    stderr.trim_end()
-                )))
-            }
-            Err(RunError::TimedOut) => {
-                return Err(CliError::Input(format!(
-                    "{path}: error: {clang} did not finish within {} s; stopped",
-                    COMPILE_TIMEOUT.as_secs()
-                )))
-            }
-        }
+            Err(e) => return Err(clang_error(path, clang, target, e)),
+        };
+        let library = builtins_bitcode(clang, &version, target)
+            .map_err(|e| clang_error(path, clang, target, e))?;
+        let library = library.to_string_lossy();
+        let mut args = vec!["-S".to_string()];
+        args.extend(opencl_flags(target));
+        args.extend(
+            [
+                "-Xclang",
+                "-mlink-builtin-bitcode",
+                "-Xclang",
+                &library,
+                path,
+                "-o",
+                "-",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let listing =
+            run_with_timeout(clang, &args).map_err(|e| clang_error(path, clang, target, e))?;
+        unresolved_calls_error(path, &listing, target)?;
+        return Ok(listing);
     }
     Err(CliError::Input(format!(
         "{path}: error: compiling OpenCL C needs clang ({} not found); install the Debian package clang-19 (or clang-22 for gfx12's newest names)",
         CLANGS.join(", ")
     )))
+}
+
+/// The error for a clang run that failed.
+fn clang_error(path: &str, clang: &str, target: &Target, e: RunError) -> CliError {
+    match e {
+        RunError::NotFound => CliError::Input(format!("{path}: error: {clang} not found")),
+        RunError::Failed(stderr) => CliError::Input(format!(
+            "{path}: error: {clang} could not compile it for {}:\n{}",
+            target.name,
+            stderr.trim_end()
+        )),
+        RunError::TimedOut => CliError::Input(format!(
+            "{path}: error: {clang} did not finish within {} s; stopped",
+            COMPILE_TIMEOUT.as_secs()
+        )),
+    }
+}
+
+/// The built-in library compiled to bitcode by `clang` for `target`,
+/// cached in the system's temporary directory under a name made from the
+/// library's text, clang's version and the GPU (compiling it takes a few
+/// seconds; linking it, a fraction of one).
+fn builtins_bitcode(
+    clang: &str,
+    version: &str,
+    target: &Target,
+) -> Result<std::path::PathBuf, RunError> {
+    let key = fnv1a(&[OPENCL_BUILTINS, clang, version, &target.name]);
+    let dir = std::env::temp_dir().join("shadersim-opencl-builtins");
+    let cached = dir.join(format!("builtins-{key:016x}.bc"));
+    if cached.is_file() {
+        return Ok(cached);
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| RunError::Failed(format!("{}: {e}", dir.display())))?;
+    // Build beside the cache under names no other process uses, then
+    // rename into place, so concurrent runs never read a partial file.
+    let work = tempfile::tempdir_in(&dir).map_err(|e| RunError::Failed(e.to_string()))?;
+    let source = work.path().join("builtins.cl");
+    let bitcode = work.path().join("builtins.bc");
+    std::fs::write(&source, OPENCL_BUILTINS).map_err(|e| RunError::Failed(e.to_string()))?;
+    let mut args = vec!["-c".to_string(), "-emit-llvm".to_string()];
+    args.extend(opencl_flags(target));
+    // The kernel's compile optimizes the library after linking it.
+    args.extend(
+        ["-Xclang", "-disable-llvm-passes"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    args.push(source.to_string_lossy().into_owned());
+    args.push("-o".to_string());
+    args.push(bitcode.to_string_lossy().into_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_with_timeout(clang, &args).map_err(|e| match e {
+        RunError::Failed(msg) => {
+            RunError::Failed(format!("shadersim's OpenCL built-in library:\n{msg}"))
+        }
+        other => other,
+    })?;
+    std::fs::rename(&bitcode, &cached).map_err(|e| RunError::Failed(e.to_string()))?;
+    Ok(cached)
+}
+
+/// FNV-1a over the parts (each followed by a 0 byte): a hash that is the
+/// same in every build of shadersim, unlike the standard library's.
+fn fnv1a(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// An error naming every function the compiled kernel still calls that
+/// neither it nor the built-in library defines: the simulation would let
+/// such a call return at once, leaving its work out. Each is placed at
+/// its first call in the source when the name is found there.
+fn unresolved_calls_error(path: &str, listing: &str, target: &Target) -> Result<(), CliError> {
+    let Ok(file) = shadersim_asm::read_program_text(
+        &format!("{path}.s"),
+        listing,
+        &shadersim_asm::ReadOptions {
+            target: Some(target.clone()),
+            default_target: None,
+        },
+    ) else {
+        // The reader reports a listing it cannot read when it reads it.
+        return Ok(());
+    };
+    let calls = shadersim_asm::external_calls(&file);
+    if calls.is_empty() {
+        return Ok(());
+    }
+    let source = std::fs::read_to_string(path).unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::new();
+    for call in &calls {
+        if !seen.insert(call.symbol.clone()) {
+            continue;
+        }
+        let listing_line = call.pos.line;
+        let line = match &call.symbol {
+            Some(sym) => {
+                let name = demangled_name(sym);
+                let mangled = if name == sym { String::new() } else { format!(" (`{sym}`)") };
+                let what = format!(
+                    "`{}` calls `{name}`{mangled}, which neither the kernel nor shadersim's OpenCL built-in library defines; the simulation would skip its instructions (listing line {listing_line})",
+                    call.program
+                );
+                match first_use(&source, name) {
+                    Some((l, c)) => format!("{path}:{l}:{c}: error: {what}"),
+                    None => format!("{path}: error: {what}"),
+                }
+            }
+            None => format!(
+                "{path}: error: `{}` makes a call whose target the listing does not name (listing line {listing_line}); the simulation would skip its instructions",
+                call.program
+            ),
+        };
+        lines.push(line);
+    }
+    lines.push(format!(
+        "{path}: note: define the function in the kernel's source, or see `shadersim compile` in docs/cli.md for the built-ins shadersim provides"
+    ));
+    Err(CliError::Input(lines.join("\n")))
+}
+
+/// The source name of an Itanium-mangled function name (`_Z7barrierj`
+/// -> `barrier`); other names are returned as they are.
+fn demangled_name(symbol: &str) -> &str {
+    let Some(rest) = symbol.strip_prefix("_Z") else {
+        return symbol;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(len) if rest.len() >= digits + len => &rest[digits..digits + len],
+        _ => symbol,
+    }
+}
+
+/// The 1-based line and column of the first call of `name` in `source`:
+/// `name` as a whole word followed by `(`, outside `//` comments, and not
+/// a declaration (a name after a type: a word other than `return`, or a
+/// `*`).
+fn first_use(source: &str, name: &str) -> Option<(usize, usize)> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    for (n, text) in source.lines().enumerate() {
+        let code = text.split("//").next().unwrap_or("");
+        let mut from = 0;
+        while let Some(at) = code[from..].find(name).map(|i| i + from) {
+            from = at + name.len();
+            let glued = code[..at].chars().next_back().is_some_and(is_ident);
+            let is_call = code[at + name.len()..].trim_start().starts_with('(');
+            let before = code[..at].trim_end();
+            let previous_word: String = before
+                .chars()
+                .rev()
+                .take_while(|&c| is_ident(c))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let declaration =
+                before.ends_with('*') || !previous_word.is_empty() && previous_word != "return";
+            if !glued && is_call && !declaration {
+                return Some((n + 1, code[..at].chars().count() + 1));
+            }
+        }
+    }
+    None
 }
 
 /// Why a child process gave no output.

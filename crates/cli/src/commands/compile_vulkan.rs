@@ -2,7 +2,8 @@
 //!
 //! 1. GLSL becomes SPIR-V with `glslangValidator` (Khronos' reference
 //!    compiler, Debian package glslang-tools).
-//! 2. A fragment shader given alone gets a pass-through vertex shader
+//! 2. A fragment shader given alone gets a pass-through vertex shader, a
+//!    vertex shader given alone a fragment shader reading every output
 //!    (`shadersim_radv::passthrough`).
 //! 3. shadersim runs itself as `shadersim radv-capture` in a child process
 //!    with `RADV_FORCE_FAMILY` naming the chip and a time limit; the child
@@ -70,6 +71,19 @@ pub fn compile(path: &str, target: &Target, stage: Option<&str>) -> Result<Compi
         modules.push(vs);
     }
     modules.push(spirv_path);
+    if reflection.stage == ShaderStage::Vertex {
+        // A consumer of every output: without one the driver would remove
+        // all of them but the position (nothing reads them).
+        let fs_src = dir.path().join("consumer.frag");
+        std::fs::write(
+            &fs_src,
+            shadersim_radv::passthrough::fragment_shader_for(&reflection.outputs),
+        )
+        .map_err(|e| CliError::input(format!("error: cannot write a temporary file: {e}")))?;
+        let fs = dir.path().join("consumer.frag.spv");
+        glsl_to_spirv(&fs_src.display().to_string(), "frag", &fs)?;
+        modules.push(fs);
+    }
     let capture = run_capture(path, family, &modules)?;
     let stage_name = reflection.stage.name();
     let exe = capture.executable_for(stage_name).ok_or_else(|| {
