@@ -955,9 +955,10 @@ impl OpContext<'_> {
         (filter, reason.to_string())
     }
 
-    /// Image ops without address hints (`[[memory]] pattern`): the stream reads the texels of
-    /// a tile per wave ([`ImageFootprint`]), walked over the screen; the op's L2 requests are
-    /// those lines. Records what was taken by default.
+    /// Image ops (whose lanes' addresses no hint can give): the stream reads the texels of a
+    /// tile per wave ([`ImageFootprint`]), walked over the screen unless a stride hint moves
+    /// the first wave's tile instead; the op's L2 requests are those lines. Records what was
+    /// taken by default.
     #[allow(clippy::too_many_arguments)]
     fn image_footprint(
         &self,
@@ -969,7 +970,9 @@ impl OpContext<'_> {
         result: &shadersim_mem::CoalesceResult,
         op: &mut StaticOp,
     ) {
-        let hinted_pattern = facts.is_some_and(|f| f.pattern.is_some());
+        // A stride hint moves the first wave's tile by the strides instead of walking.
+        let walked =
+            !facts.is_some_and(|f| f.wave_stride.is_some() || f.iteration_stride.is_some());
         let footprint = ImageFootprint {
             walk: self.walk,
             filter: match img.op {
@@ -1004,13 +1007,12 @@ impl OpContext<'_> {
         op.image_default = Some(shadersim_trace::ImageDefault {
             line: 0,
             op: op_words,
-            layout: (!hinted_pattern).then(|| {
-                if self.stage == Stage::Pixel {
-                    "screen-space".to_string()
-                } else {
-                    "2d".to_string()
-                }
+            layout: Some(if self.stage == Stage::Pixel {
+                "screen-space".to_string()
+            } else {
+                "2d".to_string()
             }),
+            walked,
             tile: Some([w, h]),
             tile_basis: match (self.walk.order, self.walk.declared) {
                 (LaneOrder::PixelQuads, _) => format!("2x2 quads in an {w}x{h} tile"),
@@ -1026,9 +1028,6 @@ impl OpContext<'_> {
             filter: footprint.filter.to_string(),
             filter_reason,
         });
-        if hinted_pattern {
-            return;
-        }
         let lines = footprint.lines(0, 0, 1);
         let line = u64::from(result.l2_line_bytes.max(1));
         op.l2_requests = mean_lines(&footprint);

@@ -165,9 +165,10 @@ pub struct ImageDefaultView {
     pub line: u32,
     /// The op in words (`sample`, `sample at an explicit LOD`, `gather4`, `load`, ...).
     pub op: String,
-    /// `screen-space` (pixel shaders) or `2d`; null when a `[[memory]] pattern` placed its
-    /// lanes.
+    /// `screen-space` (pixel shaders) or `2d`.
     pub layout: Option<String>,
+    /// Whether waves walk the screen's tiles (false: a stride hint moves the first wave's).
+    pub walked: bool,
     /// The tile one wave covers, `[width, height]` in pixels or threads.
     pub tile: Option<[u32; 2]>,
     /// How the tile was found.
@@ -779,6 +780,7 @@ impl AnalyzeReport {
                         line: d.line,
                         op: d.op.clone(),
                         layout: d.layout.clone(),
+                        walked: d.walked,
                         tile: d.tile,
                         tile_basis: d.tile_basis.clone(),
                         texels_per_pixel: d.texels_per_pixel,

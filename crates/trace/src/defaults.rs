@@ -36,8 +36,11 @@ pub struct ImageDefault {
     /// `gather4`, `load`, `store`, `atomic`.
     pub op: String,
     /// `screen-space` (pixel shaders: 2x2 quads in a tile) or `2d` (compute and other
-    /// stages); `None` when a `[[memory]] pattern` gave the lanes' addresses.
+    /// stages); `None` when nothing placed the lanes by default.
     pub layout: Option<String>,
+    /// Whether waves walk the screen's tiles (`false`: a `wave_stride` or `iteration_stride`
+    /// hint moves the first wave's tile instead).
+    pub walked: bool,
     /// The tile one wave covers, `[width, height]` in pixels (threads).
     pub tile: Option<[u32; 2]>,
     /// How the tile's shape was found (`2x2 quads in an 8x8 tile`, `the declared 16x16x1
@@ -67,7 +70,7 @@ impl ImageDefault {
         let mut parts = Vec::new();
         if let (Some(layout), Some([w, h])) = (&self.layout, self.tile) {
             parts.push(format!(
-                "{layout} default: {w}x{h} {} per wave ({}), {} texel{} per {} at the sampled mip, about {} lines of {} per execution, neighbouring waves on neighbouring tiles (Z order)",
+                "{layout} default: {w}x{h} {} per wave ({}), {} texel{} per {} at the sampled mip, about {} lines of {} per execution, {}",
                 if layout == "screen-space" { "pixels" } else { "threads" },
                 self.tile_basis,
                 self.texels_per_pixel,
@@ -75,6 +78,11 @@ impl ImageDefault {
                 if layout == "screen-space" { "pixel" } else { "thread" },
                 self.requests,
                 self.format,
+                if self.walked {
+                    "neighbouring waves on neighbouring tiles (Z order)"
+                } else {
+                    "the first wave's tile moved by the hinted strides"
+                },
             ));
         }
         if let Some(reason) = &self.filter_reason {
@@ -202,7 +210,7 @@ impl PlanDefaults {
         }
         if self.images.iter().any(|i| i.layout.is_some()) {
             out.push(
-                "image footprints assume a 4096x4096 texture with its texels (or 4x4 blocks) in Morton (Z) order, so a 64-byte line holds a 4x4 block of 32-bit texels as GCN/RDNA micro-tiles do; bilinear reads the 2x2 texels from each lane's, trilinear adds the next mip's quarter-size footprint, aniso N takes N probes along x; hints replace them: a [[memory]] pattern, wave_stride or iteration_stride the walk, filter the filter".to_string(),
+                "image footprints assume a 4096x4096 texture with its texels (or 4x4 blocks) in Morton (Z) order, so a 64-byte line holds a 4x4 block of 32-bit texels as GCN/RDNA micro-tiles do; bilinear reads the 2x2 texels from each lane's, trilinear adds the next mip's quarter-size footprint, aniso N takes N probes along x; hints replace them: a [[memory]] wave_stride or iteration_stride the walk, filter the filter".to_string(),
             );
         }
         out
