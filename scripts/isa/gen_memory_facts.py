@@ -130,7 +130,9 @@ def facts(name, cls):
         if rest[0] == "sample":
             check(rest[1:], SAMPLE_MODIFIERS)
             grad = any(m in ("d", "cd") for m in rest[1:])
-            return ["image", "load", "sample_d" if grad else "sample", "-", "-", "-", "-"]
+            lod = any(m in ("l", "lz") for m in rest[1:])
+            kind = "sample_d" if grad else "sample_l" if lod else "sample"
+            return ["image", "load", kind, "-", "-", "-", "-"]
         if rest[0] in ("gather4", "gather4h"):
             check(rest[1:], SAMPLE_MODIFIERS)
             return ["image", "load", "gather4", "-", "-", "-", "-"]
@@ -204,7 +206,7 @@ HEADER = """\
 #   path      buffer tbuffer global flat scratch image (the instruction family).
 #   op        load store atomic; '-' for rows the coalescing model does not describe (see kind).
 #   kind      data (buffer-like ops: the lane data below), sample, sample_d (sample with user
-#             gradients: _d/_cd forms), gather4, load, store, atomic (image ops: texel format and
+#             gradients: _d/_cd forms), sample_l (explicit LOD: _l/_lz forms), gather4, load, store, atomic (image ops: texel format and
 #             filter come from hints, not the mnemonic); without an op: cache (cache control),
 #             query (image_get_*), bvh (ray intersection), block (gfx12 _block, 32 VGPRs).
 #   channels  values per lane: 1, or 2-4 for a multi-channel format conversion.

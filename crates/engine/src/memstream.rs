@@ -55,6 +55,10 @@ pub struct StreamSpec {
     pub region: Option<u64>,
     /// Simulated or overridden.
     pub serve: StreamServe,
+    /// Image ops without address hints: the texels each wave reads follow a screen-space (or
+    /// 2D compute) tile walk instead of `requests` moved by strides (`requests` then holds the
+    /// first wave's lines).
+    pub walk: Option<shadersim_mem::ImageFootprint>,
 }
 
 /// A stream resolved for a run: strides known, the override turned into a depth.
@@ -71,6 +75,8 @@ struct Stream {
     depth: Option<usize>,
     /// Error-diffusion accumulator of the hit-rate override.
     owed: f64,
+    /// The tile walk replacing `requests` and the strides (image ops without address hints).
+    walk: Option<shadersim_mem::ImageFootprint>,
 }
 
 /// The hierarchy and every op's stream during one run.
@@ -84,6 +90,8 @@ pub struct MemorySystem {
     executions: Vec<u32>,
     /// Extra clocks for requests the first level of their path does not serve.
     miss_extra: u32,
+    /// Waves of the run (the tile walk's screen pass).
+    total_waves: u64,
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
 }
@@ -195,6 +203,10 @@ impl MemorySystem {
                 hit_rate,
                 depth,
                 owed: 0.0,
+                // A stride hint replaces the walk: the first wave's lines move by the strides.
+                walk: s
+                    .walk
+                    .filter(|_| s.wave_stride.is_none() && s.iteration_stride.is_none()),
             });
         }
         Ok(Some(MemorySystem {
@@ -204,6 +216,7 @@ impl MemorySystem {
             stream_of_op,
             executions: Vec::new(),
             miss_extra,
+            total_waves: u64::from(total_waves.max(1)),
         }))
     }
 
@@ -228,16 +241,22 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
+        let walked = s
+            .walk
+            .map(|w| w.lines(wave as u64, u64::from(k), self.total_waves));
         let mut base = (wave as u64)
             .wrapping_mul(s.wave_stride)
             .wrapping_add(u64::from(k).wrapping_mul(s.iteration_stride));
+        if walked.is_some() {
+            base = 0;
+        }
         if let Some(r) = s.region {
             base %= r;
         }
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
-        for &off in &s.requests {
+        for &off in walked.as_ref().unwrap_or(&s.requests) {
             let mut address = base.wrapping_add(off);
             if let Some(r) = s.region {
                 address %= r;

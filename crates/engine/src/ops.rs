@@ -9,7 +9,10 @@ use shadersim_asm::{Program, SourceInstr, Stage};
 use shadersim_isa::{
     Counter, DepCtr, GfxGen, InstrClass, InstrTable, Instruction, RegFile, RegRange,
 };
-use shadersim_mem::{coalesce_pattern, ImageAccess, ImageOp, LaneOrder, MemAccess, VmemRates};
+use shadersim_mem::{
+    coalesce_pattern, ImageAccess, ImageFootprint, ImageOp, LaneOrder, MemAccess, TextureFilter,
+    TileWalk, VmemRates,
+};
 use shadersim_trace::MemoryFacts;
 use std::collections::HashMap;
 
@@ -177,6 +180,9 @@ pub struct StaticOp {
     /// LDS ops: the mean bank-conflict degree of the lane pattern (1 =
     /// conflict-free), already in `cost`.
     pub lds_conflict: Option<f64>,
+    /// Image ops: the texels (tile walk) and filter taken by default (its `line` is 0 here;
+    /// the run fills it in when it lists the defaults).
+    pub image_default: Option<shadersim_trace::ImageDefault>,
 }
 
 impl StaticOp {
@@ -208,6 +214,7 @@ impl StaticOp {
             masked_from: None,
             stream: None,
             lds_conflict: None,
+            image_default: None,
         }
     }
 }
@@ -266,6 +273,9 @@ pub struct CompileInput<'a> {
     pub vertex_inputs: u32,
     /// Lanes per wave.
     pub wave_size: u32,
+    /// Compute: the declared workgroup size `[x, y, z]` when it is the one the run uses (the
+    /// 2D tile of image ops follows it).
+    pub workgroup: Option<[u32; 3]>,
     /// The model.
     pub arch: &'a ArchSpec,
 }
@@ -300,6 +310,11 @@ impl SimProgram {
             rates: &rates,
             stage: input.stage,
             wave_size: input.wave_size.clamp(1, 64),
+            walk: if input.stage == Stage::Pixel {
+                TileWalk::pixel(input.wave_size)
+            } else {
+                TileWalk::compute(input.wave_size, input.workgroup)
+            },
             scoreboard: arch.issue.scoreboard,
             wait_vgpr_cats: cat_set(&arch.issue.wait_valu_vgpr_writes),
             wait_sgpr_cats: cat_set(&arch.issue.wait_valu_sgpr_writes),
@@ -479,6 +494,8 @@ struct OpContext<'a> {
     rates: &'a VmemRates,
     stage: Stage,
     wave_size: u32,
+    /// Where waves' lanes sit for image ops without address hints.
+    walk: TileWalk,
     scoreboard: bool,
     wait_vgpr_cats: u16,
     wait_sgpr_cats: u16,
@@ -850,12 +867,20 @@ impl OpContext<'_> {
                 return Ok(c);
             }
         };
+        // Image ops: the format from the hint (default rgba8), the filter from the hint or by
+        // stage and instruction (`default_filter`).
+        let mut chosen_filter = None;
         if let MemAccess::Image(img) = &mut access {
             let default = ImageAccess::new(img.op);
             img.format = facts.and_then(|f| f.format).unwrap_or(default.format);
-            if matches!(img.op, ImageOp::Sample { .. } | ImageOp::Gather4) {
-                img.filter = facts.and_then(|f| f.filter).unwrap_or(default.filter);
-            }
+            let (filter, reason) = self.default_filter(inst, img.op);
+            img.filter = match facts.and_then(|f| f.filter) {
+                Some(f) if matches!(img.op, ImageOp::Sample { .. }) => f,
+                _ => {
+                    chosen_filter = Some(reason);
+                    filter
+                }
+            };
         }
         let pattern = facts.and_then(|f| f.pattern.clone()).unwrap_or_default();
         let order = if self.stage == Stage::Pixel {
@@ -883,11 +908,148 @@ impl OpContext<'_> {
             MemAccess::Buffer(_) => format!("pattern {pattern}"),
         };
         op.cost_basis = format!("{what}: {}", result.rule);
+        if let MemAccess::Image(img) = &access {
+            let lod = explicit_lod(inst);
+            self.image_footprint(img, lod, facts, chosen_filter, exec, &result, op);
+        }
         Ok(result.clocks.max(1))
     }
 }
 
 impl OpContext<'_> {
+    /// The filter an image op reads with when no hint names one, and why, chosen by stage and
+    /// instruction from the table's memory facts (never the spelling): loads, stores and
+    /// atomics read one texel per lane; gather4 the 2x2 texels of a bilinear footprint; a
+    /// sample naming its LOD (`_l`, `_lz`) one mip level (bilinear); a sample with gradients
+    /// blends two mips (trilinear), as does a pixel shader's sample with implicit derivatives;
+    /// a sample without LOD or gradients outside pixel shaders has no quad derivatives to
+    /// choose a blend by (APIs define implicit LOD in fragment shaders only): bilinear.
+    fn default_filter(&self, inst: &Instruction, op: ImageOp) -> (TextureFilter, String) {
+        let explicit_lod = explicit_lod(inst);
+        let (filter, reason) = match op {
+            ImageOp::Load | ImageOp::Store | ImageOp::Atomic => (
+                TextureFilter::Point,
+                "image loads, stores and atomics have no sampler: one texel per lane",
+            ),
+            ImageOp::Gather4 => (
+                TextureFilter::Bilinear,
+                "gather4 reads the 2x2 texels of a bilinear footprint from one mip",
+            ),
+            ImageOp::Sample { gradients: true } => (
+                TextureFilter::Trilinear,
+                "a sample with user gradients: they pick a blend of two mips",
+            ),
+            ImageOp::Sample { .. } if explicit_lod => (
+                TextureFilter::Bilinear,
+                "a sample at an explicit LOD (_l/_lz) reads one mip level",
+            ),
+            ImageOp::Sample { .. } if self.stage == Stage::Pixel => (
+                TextureFilter::Trilinear,
+                "a pixel-shader sample with implicit derivatives blends two mips",
+            ),
+            ImageOp::Sample { .. } => (
+                TextureFilter::Bilinear,
+                "a sample outside pixel shaders has no quad derivatives to blend mips by",
+            ),
+        };
+        (filter, reason.to_string())
+    }
+
+    /// Image ops (whose lanes' addresses no hint can give): the stream reads the texels of a
+    /// tile per wave ([`ImageFootprint`]), walked over the screen unless a stride hint moves
+    /// the first wave's tile instead; the op's L2 requests are those lines. Records what was
+    /// taken by default.
+    #[allow(clippy::too_many_arguments)]
+    fn image_footprint(
+        &self,
+        img: &ImageAccess,
+        explicit_lod: bool,
+        facts: Option<&MemoryFacts>,
+        filter_reason: Option<String>,
+        exec: u64,
+        result: &shadersim_mem::CoalesceResult,
+        op: &mut StaticOp,
+    ) {
+        // A stride hint moves the first wave's tile by the strides instead of walking.
+        let walked =
+            !facts.is_some_and(|f| f.wave_stride.is_some() || f.iteration_stride.is_some());
+        let footprint = ImageFootprint {
+            walk: self.walk,
+            filter: match img.op {
+                ImageOp::Sample { .. } => img.filter,
+                ImageOp::Gather4 => TextureFilter::Bilinear,
+                _ => TextureFilter::Point,
+            },
+            format: img.format,
+            line_bytes: result.l2_line_bytes,
+            exec,
+        };
+        let (w, h) = self.walk.wave_tile();
+        // Tiles differ in how they fall on lines (a BC1 line is 16x8 texels, two tiles wide):
+        // the mean over the first 64 waves' tiles, an 8x8 square of the walk.
+        const SAMPLE_WAVES: u64 = 64;
+        let mean_lines = |f: &ImageFootprint| {
+            let sum: usize = (0..SAMPLE_WAVES)
+                .map(|w| f.lines(w, 0, SAMPLE_WAVES).len())
+                .sum();
+            (sum as f64 / SAMPLE_WAVES as f64).round() as u32
+        };
+        let full = mean_lines(&ImageFootprint {
+            exec: u64::MAX,
+            ..footprint
+        });
+        let op_words = match img.op {
+            ImageOp::Sample { gradients: false } if explicit_lod => {
+                "sample at an explicit LOD".to_string()
+            }
+            other => other.to_string(),
+        };
+        op.image_default = Some(shadersim_trace::ImageDefault {
+            line: 0,
+            op: op_words,
+            layout: Some(if self.stage == Stage::Pixel {
+                "screen-space".to_string()
+            } else {
+                "2d".to_string()
+            }),
+            walked,
+            tile: Some([w, h]),
+            tile_basis: match (self.walk.order, self.walk.declared) {
+                (LaneOrder::PixelQuads, _) => format!("2x2 quads in an {w}x{h} tile"),
+                (_, true) => format!(
+                    "rows of the declared {}x{} workgroup",
+                    self.walk.group_width, self.walk.group_height
+                ),
+                (_, false) => format!("no declared workgroup size: an {w}x{h} tile"),
+            },
+            texels_per_pixel: footprint.probes() as u32,
+            requests: full,
+            format: img.format.to_string(),
+            filter: footprint.filter.to_string(),
+            filter_reason,
+        });
+        let lines = footprint.lines(0, 0, 1);
+        let line = u64::from(result.l2_line_bytes.max(1));
+        op.l2_requests = mean_lines(&footprint);
+        if let Some(stream) = op.stream.as_mut() {
+            // With a stride hint the first wave's lines move by the strides; the volume of
+            // data, not the span of its addresses, is the footprint then.
+            stream.footprint = lines.len() as u64 * line;
+            stream.requests = lines;
+            stream.walk = Some(footprint);
+        }
+        op.cost_basis = format!(
+            "{}; reads {} lines of its {} tile (mean over 64 tiles)",
+            op.cost_basis,
+            op.l2_requests,
+            if self.stage == Stage::Pixel {
+                "screen-space"
+            } else {
+                "2D"
+            }
+        );
+    }
+
     /// How a `[[memory]]` hint's cache keys serve an op.
     fn stream_serve(facts: Option<&MemoryFacts>) -> crate::memstream::StreamServe {
         use crate::memstream::StreamServe;
@@ -922,6 +1084,7 @@ impl OpContext<'_> {
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
             serve: Self::stream_serve(facts),
+            walk: None,
         }
     }
 
@@ -953,6 +1116,7 @@ impl OpContext<'_> {
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
             serve: Self::stream_serve(facts),
+            walk: None,
         })
     }
 
@@ -1005,6 +1169,18 @@ impl OpContext<'_> {
         );
         Ok(())
     }
+}
+
+/// Whether an image sample names its level of detail (`_l`, `_lz`), from the table's memory
+/// facts.
+fn explicit_lod(inst: &Instruction) -> bool {
+    matches!(
+        inst.info.memory.map(|m| m.kind),
+        Some(shadersim_isa::VmemKind::Sample {
+            explicit_lod: true,
+            ..
+        })
+    )
 }
 
 fn fmt_degree(d: f64) -> String {

@@ -82,6 +82,30 @@ pub struct Simulation {
     pub lanes: Option<crate::lanes::LaneFigures>,
 }
 
+/// Compute: the program's declared workgroup size when the run uses it (a `workgroup_size`
+/// hint of another thread count replaces it, and the image ops' 2D tiles then take the
+/// default 8-wide tile).
+fn declared_workgroup(program: &Program, dispatch: &DispatchConfig) -> Option<[u32; 3]> {
+    let dims = program.declared.workgroup_size?;
+    (dispatch.stage == Stage::Compute
+        && dims.iter().try_fold(1u32, |a, &d| a.checked_mul(d)) == Some(dispatch.workgroup_size))
+    .then_some(dims)
+}
+
+/// The image ops' defaults (texel tiles, filters) by source line, in program order.
+fn image_defaults(program: &Program, sim: &SimProgram) -> Vec<shadersim_trace::ImageDefault> {
+    // The op of each instruction with every lane active (masked copies come later).
+    sim.op_of_instr
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &op)| {
+            let mut d = sim.ops[op as usize].image_default.clone()?;
+            d.line = program.instructions[i].pos.line;
+            Some(d)
+        })
+        .collect()
+}
+
 impl Simulation {
     /// Resolve hints and compile. `overrides` are `--set` pairs; a
     /// `[dispatch] cu_count` hint overrides the model's `cu_count` too.
@@ -346,8 +370,10 @@ impl Simulation {
             stage,
             vertex_inputs,
             wave_size,
+            workgroup: declared_workgroup(program, &dispatch),
             arch: &arch,
         })?;
+        plan.defaults.images = image_defaults(program, &sim);
         if stage == Stage::Vertex {
             notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
         }
@@ -419,6 +445,7 @@ impl Simulation {
             stage: self.dispatch.stage,
             vertex_inputs: self.vertex_inputs,
             wave_size: self.dispatch.wave_size,
+            workgroup: declared_workgroup(&self.program, &self.dispatch),
             arch: &s.arch,
         })?;
         Ok(s)

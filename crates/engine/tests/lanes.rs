@@ -162,13 +162,18 @@ fn a_sample_with_half_its_lanes_masked_costs_its_active_quads() {
         per_wave(&masked)
     );
     // The compiled costs: each masked sample costs 4 clocks per active quad.
-    for op in masked_sim
+    // A mask leaving every quad active costs the full 64, and is an op of its
+    // own only because its active lanes read fewer texel lines (the default
+    // screen-space footprint follows the active lanes).
+    let masked_ops: Vec<_> = masked_sim
         .sim
         .ops
         .iter()
         .filter(|o| o.masked_from.is_some())
-    {
+        .collect();
+    assert!(masked_ops.iter().any(|o| o.cost < 64));
+    for op in masked_ops {
         assert_eq!(op.cost % 4, 0, "{}", op.cost_basis);
-        assert!(op.cost < 64, "{}", op.cost_basis);
+        assert!(op.cost <= 64, "{}", op.cost_basis);
     }
 }

@@ -20,7 +20,9 @@ fn sim(text: &str, hints: &str, latency: u32) -> Simulation {
     Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
 }
 
-const ONE_WAVE: &str = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\n";
+/// One compute wave; its sample (line 1) trilinear, as the derivations below take it (a
+/// compute kernel's sample would default to bilinear).
+const ONE_WAVE: &str = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\n[[memory]]\nline = 1\nfilter = \"trilinear\"\n";
 
 /// A sample, `n` independent VALU ops, a wait for the sample, one more
 /// VALU op.

@@ -201,8 +201,10 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     // VALU op, 360 ends the wave. Stall rate of the wait (seed 004: the
     // clocks a wave sat on it) = 348 / 360; all of it exposed (no other wave
     // issued): its 87 stall turns of 4 clocks each.
+    // (A compute kernel's sample defaults to bilinear: the hint asks for trilinear.)
     let text = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n";
-    let s = sim(text, ONE_WAVE, &[]);
+    let one_wave = format!("{ONE_WAVE}[[memory]]\nline = 1\nfilter = \"trilinear\"\n");
+    let s = sim(text, &one_wave, &[]);
     let st = s.run().unwrap();
     assert_eq!(st.clocks, 360);
     let wait_op = s.sim.op_of_instr[1] as usize;
@@ -215,7 +217,7 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     assert_eq!((st.stall_turns, st.turns_with_waves), (87, 91));
     // With the seed's pure-throughput model (no latency) the wait lasts 32
     // clocks: turns 4..28 stall (7 turns), and the wave ends at 40.
-    let s = sim(text, ONE_WAVE, &[("vmem_latency", "0")]);
+    let s = sim(text, &one_wave, &[("vmem_latency", "0")]);
     let st = s.run().unwrap();
     assert_eq!(
         (st.clocks, st.op_stalls[s.sim.op_of_instr[1] as usize]),
@@ -441,7 +443,8 @@ fn a_wait_other_waves_hide_is_a_stall_but_not_an_exposed_one() {
         "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\n{}s_endpgm\n",
         "v_add_f32 v0, v1, v2\n".repeat(100)
     );
-    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 2\n";
+    // (The hint keeps the sample trilinear, 32 clocks; a compute default is bilinear.)
+    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 2\n[[memory]]\nline = 1\nfilter = \"trilinear\"\n";
     let s = sim(&text, hints, &[("simds", "1")]);
     let st = s.run().unwrap();
     let wait = s.sim.op_of_instr[1] as usize;

@@ -68,10 +68,13 @@ pub enum VmemOp {
 pub enum VmemKind {
     /// A buffer-like op moving [`VmemFacts::channels`] x [`VmemFacts::bits_per_channel`] per lane.
     Data,
-    /// `image_sample*`; `gradients` for the `_d`/`_cd` forms carrying user derivatives.
+    /// `image_sample*`; `gradients` for the `_d`/`_cd` forms carrying user derivatives,
+    /// `explicit_lod` for the `_l`/`_lz` forms naming their mip level (no derivatives at all).
     Sample {
         /// Whether the sample carries user gradients.
         gradients: bool,
+        /// Whether the sample names its level of detail (`_l`, `_lz`).
+        explicit_lod: bool,
     },
     /// `image_gather4*`.
     Gather4,
@@ -152,8 +155,18 @@ pub fn parse_memory_facts(
         };
         let kind = match kind {
             "data" => VmemKind::Data,
-            "sample" => VmemKind::Sample { gradients: false },
-            "sample_d" => VmemKind::Sample { gradients: true },
+            "sample" => VmemKind::Sample {
+                gradients: false,
+                explicit_lod: false,
+            },
+            "sample_d" => VmemKind::Sample {
+                gradients: true,
+                explicit_lod: false,
+            },
+            "sample_l" => VmemKind::Sample {
+                gradients: false,
+                explicit_lod: true,
+            },
             "gather4" => VmemKind::Gather4,
             "load" => VmemKind::ImageLoad,
             "store" => VmemKind::ImageStore,
@@ -258,8 +271,21 @@ mod tests {
         assert_eq!(facts("flat_atomic_cmpswap_x2").bits_per_channel, 64);
         assert_eq!(
             facts("image_sample_c_d_cl_o").kind,
-            VmemKind::Sample { gradients: true }
+            VmemKind::Sample {
+                gradients: true,
+                explicit_lod: false
+            }
         );
+        for lod in ["image_sample_lz", "image_sample_c_l_o"] {
+            assert_eq!(
+                facts(lod).kind,
+                VmemKind::Sample {
+                    gradients: false,
+                    explicit_lod: true
+                },
+                "{lod}"
+            );
+        }
         assert_eq!(facts("buffer_wbinvl1").kind, VmemKind::CacheControl);
         assert_eq!(facts("buffer_wbinvl1").op, None);
     }

@@ -357,7 +357,7 @@ impl MemAccess {
     pub fn from_facts(facts: &VmemFacts) -> Option<MemAccess> {
         let image = |op| Some(MemAccess::Image(ImageAccess::new(op)));
         match facts.kind {
-            VmemKind::Sample { gradients } => image(ImageOp::Sample { gradients }),
+            VmemKind::Sample { gradients, .. } => image(ImageOp::Sample { gradients }),
             VmemKind::Gather4 => image(ImageOp::Gather4),
             VmemKind::ImageLoad => image(ImageOp::Load),
             VmemKind::ImageStore => image(ImageOp::Store),

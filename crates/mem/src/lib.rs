@@ -8,6 +8,8 @@
 //! * [`texel`]: texel formats and filters of image ops ([`TexelFormat`], [`TextureFilter`]).
 //! * [`pattern`]: lane address patterns of the hints file and the CLI ([`LanePattern`]).
 //! * [`coalesce`](mod@coalesce): the model ([`coalesce()`], [`CoalesceResult`]).
+//! * [`footprint`]: the texels and lines of an image op without address hints: a screen-space
+//!   or 2D tile per wave ([`ImageFootprint`], [`TileWalk`]).
 //! * [`cache`]: the cache hierarchy: LRU set-associative levels walked per request ([`Hierarchy`]).
 //! * [`lds`]: LDS bank conflicts of lane addresses ([`BankLayout`]).
 //! * [`rates`]: every number of the model with its source ([`GCN_RATE_TABLE`], [`VmemRates`]).
@@ -25,6 +27,7 @@
 pub mod access;
 pub mod cache;
 pub mod coalesce;
+pub mod footprint;
 pub mod lds;
 pub mod pattern;
 pub mod rates;
@@ -39,6 +42,7 @@ pub use coalesce::{
     coalesce, coalesce_pattern, CoalesceResult, CoalesceRule, QUAD_GROUP_LANES, WAVE64,
     WIDE_GROUP_LANES,
 };
+pub use footprint::{ImageFootprint, TileWalk};
 pub use lds::{BankConflicts, BankLayout};
 pub use pattern::{parse_number, LaneOrder, LanePattern, PatternError};
 pub use rates::{Rate, RateEntry, RateError, VmemRates, GCN_RATE_TABLE};

@@ -152,8 +152,38 @@ pub struct DefaultsView {
     pub loops_inferred: Vec<InferredLoopView>,
     /// Lines of if/else and skip branches left at their default (not taken).
     pub branches_not_taken: Vec<u32>,
+    /// Image ops whose texel footprint or filter was taken by default, in program order.
+    pub images: Vec<ImageDefaultView>,
     /// The same as sentences, as the text report prints them.
     pub text: Vec<String>,
+}
+
+/// What one image op took by default (JSON `defaults.images[]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ImageDefaultView {
+    /// The op's line.
+    pub line: u32,
+    /// The op in words (`sample`, `sample at an explicit LOD`, `gather4`, `load`, ...).
+    pub op: String,
+    /// `screen-space` (pixel shaders) or `2d`.
+    pub layout: Option<String>,
+    /// Whether waves walk the screen's tiles (false: a stride hint moves the first wave's).
+    pub walked: bool,
+    /// The tile one wave covers, `[width, height]` in pixels or threads.
+    pub tile: Option<[u32; 2]>,
+    /// How the tile was found.
+    pub tile_basis: String,
+    /// Texels per pixel (thread) along x at the sampled mip.
+    pub texels_per_pixel: u32,
+    /// Cache lines one execution with every lane active reads or writes (mean over the first
+    /// 64 waves' tiles, rounded).
+    pub requests: u32,
+    /// The texel format used.
+    pub format: String,
+    /// The filter whose footprint is read.
+    pub filter: String,
+    /// Why the run chose that filter; null when a `[[memory]] filter` gave it.
+    pub filter_reason: Option<String>,
 }
 
 /// One inferred loop count (JSON `defaults.loops_inferred[]`).
@@ -740,6 +770,26 @@ impl AnalyzeReport {
                     })
                     .collect(),
                 branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
+                images: sim
+                    .plan
+                    .defaults
+                    .images
+                    .iter()
+                    .filter(|d| d.is_default())
+                    .map(|d| ImageDefaultView {
+                        line: d.line,
+                        op: d.op.clone(),
+                        layout: d.layout.clone(),
+                        walked: d.walked,
+                        tile: d.tile,
+                        tile_basis: d.tile_basis.clone(),
+                        texels_per_pixel: d.texels_per_pixel,
+                        requests: d.requests,
+                        format: d.format.clone(),
+                        filter: d.filter.clone(),
+                        filter_reason: d.filter_reason.clone(),
+                    })
+                    .collect(),
                 text: sim.plan.defaults.sentences(),
             },
             vliw: None,

@@ -1,6 +1,7 @@
 //! The decisions a run took by default because the hints said nothing:
-//! loops that ran once and conditional branches that went their default
-//! way. A report lists them, so a number that rests on a guess says so.
+//! loops that ran once, conditional branches that went their default
+//! way, and the texels and filter of image ops. A report lists them, so a
+//! number that rests on a guess says so.
 
 use shadersim_asm::Program;
 use shadersim_cfg::{BranchKind, Cfg};
@@ -22,6 +23,75 @@ pub struct PlanDefaults {
     /// Lines of if/else and skip branches that went their default way
     /// (not taken) because no `[[branch]]` named them.
     pub branches_not_taken: Vec<u32>,
+    /// Image ops whose texels or filter no hint gave, in program order (filled by the
+    /// engine, which decides them when it compiles the ops).
+    pub images: Vec<ImageDefault>,
+}
+
+/// What an image op took by default: where its lanes' texels are (a screen-space or 2D tile
+/// per wave) and the filter of a sample.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImageDefault {
+    /// Source line of the op.
+    pub line: u32,
+    /// The op in words: `sample`, `sample with gradients`, `sample at an explicit LOD`,
+    /// `gather4`, `load`, `store`, `atomic`.
+    pub op: String,
+    /// `screen-space` (pixel shaders: 2x2 quads in a tile) or `2d` (compute and other
+    /// stages); `None` when nothing placed the lanes by default.
+    pub layout: Option<String>,
+    /// Whether waves walk the screen's tiles (`false`: a `wave_stride` or `iteration_stride`
+    /// hint moves the first wave's tile instead).
+    pub walked: bool,
+    /// The tile one wave covers, `[width, height]` in pixels (threads).
+    pub tile: Option<[u32; 2]>,
+    /// How the tile's shape was found (`2x2 quads in an 8x8 tile`, `the declared 16x16x1
+    /// workgroup`, ...).
+    pub tile_basis: String,
+    /// Texels one pixel covers along x at the sampled mip (1; N for anisotropic N).
+    pub texels_per_pixel: u32,
+    /// Cache lines one execution with every lane active reads (or writes): the mean over the
+    /// first 64 waves' tiles, rounded (tiles fall on lines differently).
+    pub requests: u32,
+    /// The texel format (`rgba8` by default, or the hint's).
+    pub format: String,
+    /// The filter whose footprint the op reads.
+    pub filter: String,
+    /// Why that filter, when the run chose it (`None`: a `[[memory]] filter` gave it).
+    pub filter_reason: Option<String>,
+}
+
+impl ImageDefault {
+    /// Whether anything in it was a default.
+    pub fn is_default(&self) -> bool {
+        self.layout.is_some() || self.filter_reason.is_some()
+    }
+
+    /// The sentence without the line, so that ops taking the same defaults share one.
+    fn what(&self) -> String {
+        let mut parts = Vec::new();
+        if let (Some(layout), Some([w, h])) = (&self.layout, self.tile) {
+            parts.push(format!(
+                "{layout} default: {w}x{h} {} per wave ({}), {} texel{} per {} at the sampled mip, about {} lines of {} per execution, {}",
+                if layout == "screen-space" { "pixels" } else { "threads" },
+                self.tile_basis,
+                self.texels_per_pixel,
+                if self.texels_per_pixel == 1 { "" } else { "s along x" },
+                if layout == "screen-space" { "pixel" } else { "thread" },
+                self.requests,
+                self.format,
+                if self.walked {
+                    "neighbouring waves on neighbouring tiles (Z order)"
+                } else {
+                    "the first wave's tile moved by the hinted strides"
+                },
+            ));
+        }
+        if let Some(reason) = &self.filter_reason {
+            parts.push(format!("filter {} ({reason})", self.filter));
+        }
+        format!("image {}: {}", self.op, parts.join("; "))
+    }
 }
 
 impl PlanDefaults {
@@ -71,6 +141,7 @@ impl PlanDefaults {
             loops_once,
             loops_inferred,
             branches_not_taken,
+            images: Vec::new(),
         }
     }
 
@@ -79,6 +150,7 @@ impl PlanDefaults {
         self.loops_once.is_empty()
             && self.loops_inferred.is_empty()
             && self.branches_not_taken.is_empty()
+            && !self.images.iter().any(ImageDefault::is_default)
     }
 
     /// One sentence per kind of default, for notes and reports:
@@ -123,6 +195,25 @@ impl PlanDefaults {
                 "{n} branches took their default direction (not taken): {}; give taken or probability in a hints file",
                 lines(&self.branches_not_taken)
             )),
+        }
+        // Image ops: one sentence per distinct default, naming its lines.
+        let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+        for image in self.images.iter().filter(|i| i.is_default()) {
+            let what = image.what();
+            match groups.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, v)) => v.push(image.line),
+                None => groups.push((what, vec![image.line])),
+            }
+        }
+        for (what, mut v) in groups {
+            v.sort_unstable();
+            v.dedup();
+            out.push(format!("{}: {what}", lines(&v)));
+        }
+        if self.images.iter().any(|i| i.layout.is_some()) {
+            out.push(
+                "image footprints assume a 4096x4096 texture with its texels (or 4x4 blocks) in Morton (Z) order, so a 64-byte line holds a 4x4 block of 32-bit texels as GCN/RDNA micro-tiles do; bilinear reads the 2x2 texels from each lane's, trilinear adds the next mip's quarter-size footprint, aniso N takes N probes along x; hints replace them: a [[memory]] wave_stride or iteration_stride the walk, filter the filter".to_string(),
+            );
         }
         out
     }

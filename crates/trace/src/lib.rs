@@ -15,7 +15,7 @@ mod template;
 mod tracer;
 mod tripcount;
 
-pub use defaults::PlanDefaults;
+pub use defaults::{ImageDefault, PlanDefaults};
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};
 pub use template::hints_template;

@@ -1,0 +1,338 @@
+//! The texels an image op reads when no hint says where its lanes point: a screen-space
+//! (pixel shaders) or 2D (compute) default.
+//!
+//! The assumptions, each stated in the report's `defaults`:
+//!
+//! * **Lanes.** A wave's lanes sit in a compact 2D tile of the screen or of the dispatch grid
+//!   ([`TileWalk`]): pixel shaders put 2x2 quads in an 8x8 tile (wave64) or an 8x4 one (wave32);
+//!   compute kernels lay a workgroup's threads out in rows of its declared width (8 wide without
+//!   one), so a wave of a 16x16 workgroup is a 16x4 strip.
+//! * **Scale.** One texel per pixel (per thread) at the sampled mip level: lane `(x, y)` samples
+//!   around texel `(x, y)`. Anisotropic filtering of N stretches the footprint N times along x:
+//!   the pixel covers N texels along its major axis at the mip its minor axis picks.
+//! * **Filter footprint** ([`ImageFootprint::texels`]): point reads the lane's texel; bilinear
+//!   the 2x2 texels from it, so a tile of WxH lanes reads (W+1)x(H+1) texels, the border shared
+//!   with the next tiles; trilinear adds the 2x2 texels around `(x/2, y/2)` of the next mip (a
+//!   quarter-size footprint); aniso N takes N bilinear probes along x on both mips.
+//! * **Layout.** Texels (for block-compressed formats, their 4x4 blocks) lie in Morton (Z)
+//!   order over a 4096x4096 mip 0, mip 1 after it. Morton order puts the texels of one cache line
+//!   in a square-ish block: a 64-byte line holds 4x4 32-bit texels, 8x8 8-bit ones, 4x2 blocks
+//!   of BC1, as GCN and RDNA's 8x8-element thin micro-tiles do inside a micro-tile (the
+//!   arrangement of micro-tiles in macro-tiles is taken as Z order too: an assumption).
+//!   Coordinates wrap at the texture's edge.
+//! * **Walk.** Consecutive waves (compute: consecutive workgroups) take consecutive tiles of a
+//!   Z-order walk of the screen, so neighbours in time are neighbours on screen and share their
+//!   filter borders in the caches; an op a wave runs again (a loop) reads the tile of a further
+//!   pass, `iteration x` the tiles of all waves later, like the buffer default never revisiting.
+
+use crate::coalesce::WAVE64;
+use crate::pattern::LaneOrder;
+use crate::texel::{TexelFormat, TextureFilter};
+
+/// Texels along each side of mip 0 of the default texture.
+pub const TEXTURE_TEXELS: u64 = 4096;
+
+/// How a dispatch's waves cover the screen (or the grid of a compute dispatch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileWalk {
+    /// How the stage assigns lanes to positions.
+    pub order: LaneOrder,
+    /// Width in lanes of one group's rectangle (pixel shaders: one wave's tile).
+    pub group_width: u32,
+    /// Rows of one group's rectangle.
+    pub group_height: u32,
+    /// Waves per group (1 for pixel shaders and compute kernels without a declared size).
+    pub waves_per_group: u32,
+    /// Lanes per wave (32 or 64).
+    pub wave_size: u32,
+    /// Whether the group's shape is the kernel's declared workgroup size.
+    pub declared: bool,
+}
+
+impl TileWalk {
+    /// Pixel shaders: 2x2 quads in an 8x8 tile (wave64) or 8x4 (wave32).
+    pub fn pixel(wave_size: u32) -> TileWalk {
+        let wave_size = wave_size.clamp(4, WAVE64 as u32);
+        TileWalk {
+            order: LaneOrder::PixelQuads,
+            group_width: 8,
+            group_height: (wave_size / 8).max(2),
+            waves_per_group: 1,
+            wave_size,
+            declared: false,
+        }
+    }
+
+    /// Compute kernels: a workgroup of `declared` `[x, y, z]` threads is a rectangle `x` wide
+    /// and `y*z` rows high, its waves taking consecutive rows of threads; without a declared
+    /// size (or with one whose width is 0), every wave is its own 8-wide tile (8x8 wave64, 8x4
+    /// wave32).
+    pub fn compute(wave_size: u32, declared: Option<[u32; 3]>) -> TileWalk {
+        let wave_size = wave_size.clamp(1, WAVE64 as u32);
+        match declared {
+            Some([x, y, z]) if x > 0 && y > 0 && z > 0 => {
+                let threads = x.saturating_mul(y).saturating_mul(z);
+                TileWalk {
+                    order: LaneOrder::Compute,
+                    group_width: x,
+                    group_height: y.saturating_mul(z),
+                    waves_per_group: threads.div_ceil(wave_size).max(1),
+                    wave_size,
+                    declared: true,
+                }
+            }
+            _ => TileWalk {
+                order: LaneOrder::Compute,
+                group_width: 8,
+                group_height: wave_size.div_ceil(8),
+                waves_per_group: 1,
+                wave_size,
+                declared: false,
+            },
+        }
+    }
+
+    /// The rectangle one wave's lanes cover: width x rows (the wave's first row to its last).
+    pub fn wave_tile(&self) -> (u32, u32) {
+        if self.waves_per_group == 1 {
+            return (self.group_width, self.group_height);
+        }
+        let width = self.group_width.min(self.wave_size);
+        (width, self.wave_size.div_ceil(width.max(1)))
+    }
+
+    /// The position of `lane` of wave `wave_in_group` of group `group` on the screen, or `None`
+    /// for a lane past the group's threads.
+    pub fn lane_position(&self, group: u64, wave_in_group: u32, lane: u32) -> Option<(u64, u64)> {
+        let (gx, gy) = morton_decode(group);
+        let origin = (
+            gx * u64::from(self.group_width),
+            gy * u64::from(self.group_height),
+        );
+        let (x, y) = match self.order {
+            LaneOrder::PixelQuads => self
+                .order
+                .tile_xy(lane, self.group_width, self.group_height)
+                .ok()?,
+            LaneOrder::Compute => {
+                let t = u64::from(wave_in_group) * u64::from(self.wave_size) + u64::from(lane);
+                let width = u64::from(self.group_width.max(1));
+                if t >= width * u64::from(self.group_height) {
+                    return None;
+                }
+                (t % width, t / width)
+            }
+        };
+        Some((origin.0 + x, origin.1 + y))
+    }
+}
+
+/// The texels one execution of an image op reads, and the cache lines they fall in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageFootprint {
+    /// Where the waves' lanes sit.
+    pub walk: TileWalk,
+    /// The filter whose footprint is read (gather4 reads a bilinear footprint, loads and stores
+    /// a point one).
+    pub filter: TextureFilter,
+    /// The texel format (its size, and 4x4 blocks for compressed ones).
+    pub format: TexelFormat,
+    /// Bytes of one cache line (the request size).
+    pub line_bytes: u32,
+    /// Lanes active (bit per lane).
+    pub exec: u64,
+}
+
+impl ImageFootprint {
+    /// Texels per lane along x: N for anisotropic filters of N probes, else 1.
+    pub fn probes(&self) -> u64 {
+        match self.filter {
+            TextureFilter::Aniso2x => 2,
+            TextureFilter::Aniso4x => 4,
+            TextureFilter::Aniso8x => 8,
+            _ => 1,
+        }
+    }
+
+    /// Whether the filter blends two mip levels (trilinear, and anisotropic filters, taken with
+    /// a linear mip filter as samplers set them).
+    pub fn reads_next_mip(&self) -> bool {
+        !matches!(self.filter, TextureFilter::Point | TextureFilter::Bilinear)
+    }
+
+    /// The texels of one lane at screen position `(x, y)`: `(mip, u, v)` each, before wrapping.
+    pub fn texels(&self, x: u64, y: u64) -> Vec<(u32, u64, u64)> {
+        let n = self.probes();
+        let mut out = Vec::new();
+        for j in 0..n {
+            let (u, v) = (x * n + j, y);
+            if self.filter == TextureFilter::Point {
+                out.push((0, u, v));
+                continue;
+            }
+            for (du, dv) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                out.push((0, u + du, v + dv));
+            }
+            if self.reads_next_mip() {
+                for (du, dv) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    out.push((1, u / 2 + du, v / 2 + dv));
+                }
+            }
+        }
+        out
+    }
+
+    /// The byte offset of texel `(u, v)` of `mip` (wrapped at the texture's edge) in the
+    /// default layout: Morton order of the elements (texels, or 4x4 blocks), mip 1 after mip 0.
+    pub fn texel_address(&self, mip: u32, u: u64, v: u64) -> u64 {
+        let side = TEXTURE_TEXELS >> mip.min(11);
+        let (u, v) = (u % side, v % side);
+        let block = if self.format.is_compressed() { 4 } else { 1 };
+        let element = u64::from(self.format.fetch_bytes().max(1));
+        let base = if mip == 0 {
+            0
+        } else {
+            (TEXTURE_TEXELS / block) * (TEXTURE_TEXELS / block) * element
+        };
+        base + morton_encode(u / block, v / block) * element
+    }
+
+    /// The lines (start offsets, ascending, distinct) one execution by wave `wave` (launch
+    /// order) reads on its `iteration`-th execution, in a dispatch of `total_waves` waves.
+    pub fn lines(&self, wave: u64, iteration: u64, total_waves: u64) -> Vec<u64> {
+        let per_group = u64::from(self.walk.waves_per_group.max(1));
+        let groups = total_waves.max(1).div_ceil(per_group);
+        let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
+        let wave_in_group = (wave % per_group) as u32;
+        let line = u64::from(self.line_bytes.max(1));
+        let mut lines = Vec::with_capacity(64);
+        for lane in 0..self.walk.wave_size.min(WAVE64 as u32) {
+            if (self.exec >> lane) & 1 == 0 {
+                continue;
+            }
+            let Some((x, y)) = self.walk.lane_position(group, wave_in_group, lane) else {
+                continue;
+            };
+            for (mip, u, v) in self.texels(x, y) {
+                lines.push(self.texel_address(mip, u, v) / line * line);
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+}
+
+/// Interleave the bits of `x` (even positions) and `y` (odd positions), 32 bits each.
+pub fn morton_encode(x: u64, y: u64) -> u64 {
+    spread(x) | (spread(y) << 1)
+}
+
+/// The inverse of [`morton_encode`].
+pub fn morton_decode(code: u64) -> (u64, u64) {
+    (compact(code), compact(code >> 1))
+}
+
+fn spread(v: u64) -> u64 {
+    let mut v = v & 0xffff_ffff;
+    v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+    v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+    v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+    (v | (v << 1)) & 0x5555_5555_5555_5555
+}
+
+fn compact(v: u64) -> u64 {
+    let mut v = v & 0x5555_5555_5555_5555;
+    v = (v | (v >> 1)) & 0x3333_3333_3333_3333;
+    v = (v | (v >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | (v >> 4)) & 0x00ff_00ff_00ff_00ff;
+    v = (v | (v >> 8)) & 0x0000_ffff_0000_ffff;
+    (v | (v >> 16)) & 0x0000_0000_ffff_ffff
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixel(filter: TextureFilter, format: TexelFormat) -> ImageFootprint {
+        ImageFootprint {
+            walk: TileWalk::pixel(64),
+            filter,
+            format,
+            line_bytes: 64,
+            exec: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn morton_round_trips_and_interleaves() {
+        assert_eq!(morton_encode(1, 0), 1);
+        assert_eq!(morton_encode(0, 1), 2);
+        assert_eq!(morton_encode(3, 3), 15);
+        for code in [0, 1, 7, 12345, 1 << 40] {
+            let (x, y) = morton_decode(code);
+            assert_eq!(morton_encode(x, y), code);
+        }
+    }
+
+    /// A 64-byte line holds a 4x4 block of rgba8 texels (16 x 4 bytes, Morton order), so an
+    /// 8x8 tile of point samples reads 2x2 = 4 lines; bilinear reads texels 0..=8 each way: 3
+    /// blocks of 4 each way = 9 lines; trilinear adds mip 1's texels 0..=4 each way: 2x2 blocks
+    /// = 4 lines, 13 in all.
+    #[test]
+    fn tile_footprints_at_rgba8() {
+        use TextureFilter::*;
+        let lines = |f| pixel(f, TexelFormat::Rgba8).lines(0, 0, 1).len();
+        assert_eq!(lines(Point), 4);
+        assert_eq!(lines(Bilinear), 9);
+        assert_eq!(lines(Trilinear), 13);
+        // Aniso 2x: mip 0 texels 0..=16 along x (5 blocks) by 0..=8 (3); mip 1 0..=8 by 0..=4
+        // (3 x 2): 15 + 6.
+        assert_eq!(lines(Aniso2x), 21);
+    }
+
+    #[test]
+    fn compressed_blocks_share_lines() {
+        // BC1: 8-byte 4x4 blocks, 8 per line in Morton order = 4x2 blocks = 16x8 texels. A
+        // bilinear 8x8 tile reads texels 0..=8: blocks 0..=2 each way: x in one line (blocks
+        // 0..3), y blocks 0..1 and 2 -> 2 lines.
+        assert_eq!(
+            pixel(TextureFilter::Bilinear, TexelFormat::Bc1)
+                .lines(0, 0, 1)
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn waves_walk_neighbouring_tiles_in_z_order() {
+        let f = pixel(TextureFilter::Point, TexelFormat::Rgba8);
+        // Wave 1 is the tile right of wave 0, wave 2 the one below.
+        assert_eq!(f.walk.lane_position(1, 0, 0), Some((8, 0)));
+        assert_eq!(f.walk.lane_position(2, 0, 0), Some((0, 8)));
+        // Point samples of distinct tiles never share a line.
+        let a = f.lines(0, 0, 4);
+        let b = f.lines(1, 0, 4);
+        assert!(a.iter().all(|l| !b.contains(l)));
+        // The second iteration of wave 0 reads the tile after all 4 waves' (tile 4).
+        assert_eq!(f.lines(0, 1, 4), f.lines(4, 0, 8));
+    }
+
+    #[test]
+    fn compute_waves_follow_the_declared_workgroup() {
+        let w = TileWalk::compute(64, Some([16, 16, 1]));
+        assert_eq!((w.waves_per_group, w.wave_tile()), (4, (16, 4)));
+        // Wave 1 of group 0 starts at row 4; lane 17 is (1, 1) of its strip.
+        assert_eq!(w.lane_position(0, 1, 17), Some((1, 5)));
+        // Group 1 is the 16x16 rectangle to the right.
+        assert_eq!(w.lane_position(1, 0, 0), Some((16, 0)));
+        let d = TileWalk::compute(32, None);
+        assert_eq!((d.wave_tile(), d.waves_per_group), ((8, 4), 1));
+        // A 8x2 workgroup has 16 threads: lanes 16.. of its wave64 are past it.
+        assert_eq!(
+            TileWalk::compute(64, Some([8, 2, 1])).lane_position(0, 0, 16),
+            None
+        );
+    }
+}
