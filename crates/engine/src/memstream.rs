@@ -40,6 +40,9 @@ pub enum StreamServe {
 pub struct StreamSpec {
     /// The path its requests take.
     pub path: CachePath,
+    /// The op's first address: its buffer's base (each buffer its own address range,
+    /// `shadersim_trace::BufferMap`), plus a scalar load's immediate offset.
+    pub base: u64,
     /// Byte offsets of one execution's requests from the op's base address.
     pub requests: Vec<u64>,
     /// Bytes per request.
@@ -61,6 +64,7 @@ pub struct StreamSpec {
 #[derive(Debug, Clone)]
 struct Stream {
     path: usize,
+    base: u64,
     requests: Vec<u64>,
     request_bytes: u32,
     wave_stride: u64,
@@ -187,6 +191,7 @@ impl MemorySystem {
             };
             resolved.push(Stream {
                 path: s.path as usize,
+                base: s.base,
                 requests: s.requests.clone(),
                 request_bytes: s.request_bytes,
                 wave_stride: s.wave_stride.unwrap_or(ws),
@@ -228,20 +233,22 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
-        let mut base = (wave as u64)
+        // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
+        let mut start = (wave as u64)
             .wrapping_mul(s.wave_stride)
             .wrapping_add(u64::from(k).wrapping_mul(s.iteration_stride));
         if let Some(r) = s.region {
-            base %= r;
+            start %= r;
         }
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
         for &off in &s.requests {
-            let mut address = base.wrapping_add(off);
+            let mut offset = start.wrapping_add(off);
             if let Some(r) = s.region {
-                address %= r;
+                offset %= r;
             }
+            let address = s.base.wrapping_add(offset);
             let serve = if let Some(rate) = s.hit_rate {
                 // Error diffusion: exactly `rate` of the requests hit, spread evenly.
                 s.owed += rate;
