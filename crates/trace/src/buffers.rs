@@ -19,7 +19,9 @@ use crate::hints::HintsError;
 use crate::tracer::MemoryFacts;
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
-use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, VmemKind, VmemPath};
+use shadersim_isa::{
+    InstrClass, Instruction, Operand, RegFile, RegRange, SpecialReg, VmemKind, VmemPath,
+};
 use std::collections::{BTreeSet, HashMap};
 
 /// Where a buffer's address comes from, as found in the program.
@@ -194,8 +196,10 @@ fn address_source(inst: &Instruction) -> Option<(AddressSource, Option<i64>)> {
             .modifier("offset")
             .and_then(|m| m.int_value())
             .unwrap_or(0);
+        // gfx11+ prints `null` (reads as 0) for no SGPR offset.
         let offset = match uses.get(1) {
             Some(Operand::Imm(v)) => Some(v + extra),
+            Some(o) if o.reg().is_some_and(|r| r.touches(SpecialReg::Null)) => Some(extra),
             None => Some(extra),
             _ => None,
         };

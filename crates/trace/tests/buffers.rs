@@ -276,3 +276,22 @@ fn forwarding_mnemonics_are_table_names() {
         assert!(!sources.is_empty());
     }
 }
+
+#[test]
+fn a_null_offset_reads_as_zero() {
+    // gfx11+ listings print `null` for a scalar load without an SGPR offset (RADV's vertex
+    // buffer descriptors: `s_load_b128 s[12:15], s[8:9], null`).
+    let opts = ReadOptions {
+        target: Some("gfx1100".parse().unwrap()),
+        ..Default::default()
+    };
+    let text = "s_load_b128 s[12:15], s[8:9], null\ns_waitcnt lgkmcnt(0)\nbuffer_load_b32 v1, v0, s[12:15], 0 idxen\ns_endpgm\n";
+    let p = read_program_text("t.s", text, &opts)
+        .unwrap()
+        .programs
+        .remove(0);
+    let cfg = Cfg::build(&p).unwrap();
+    let r = memory_roots(&p, &cfg);
+    assert_eq!(r[&2].0, Some(loaded(entry(8), 0)));
+    assert_eq!(r[&0].1, Some(0));
+}
