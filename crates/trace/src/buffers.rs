@@ -139,6 +139,7 @@ pub const FORWARDING: &[(&str, &[usize])] = &[
     ("s_add_co_ci_u32", &[0, 1]),
     ("s_add_co_i32", &[0, 1]),
     ("s_add_u64", &[0, 1]),
+    ("s_add_nc_u64", &[0, 1]),
     // (a << n) + b: the shifted source is an index.
     ("s_lshl1_add_u32", &[1]),
     ("s_lshl2_add_u32", &[1]),
