@@ -430,6 +430,16 @@ pub fn memory_roots(program: &Program, cfg: &Cfg) -> HashMap<usize, (Option<Root
     roots_and_words(program, cfg).0
 }
 
+/// Where each memory instruction's buffer comes from, in words (by index; `None`: no root
+/// found), for the hints template.
+pub(crate) fn root_words(program: &Program, cfg: &Cfg) -> HashMap<usize, Option<String>> {
+    let (roots, words) = roots_and_words(program, cfg);
+    roots
+        .into_iter()
+        .map(|(i, (r, _))| (i, r.map(|r| words[&r].clone())))
+        .collect()
+}
+
 type RootsOf = HashMap<usize, (Option<Root>, Option<i64>)>;
 
 fn roots_and_words(program: &Program, cfg: &Cfg) -> (RootsOf, HashMap<Root, String>) {
