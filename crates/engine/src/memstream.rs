@@ -40,6 +40,9 @@ pub enum StreamServe {
 pub struct StreamSpec {
     /// The path its requests take.
     pub path: CachePath,
+    /// The op's first address: its buffer's base (each buffer its own address range,
+    /// `shadersim_trace::BufferMap`), plus a scalar load's immediate offset.
+    pub base: u64,
     /// Byte offsets of one execution's requests from the op's base address.
     pub requests: Vec<u64>,
     /// Bytes per request.
@@ -65,6 +68,7 @@ pub struct StreamSpec {
 #[derive(Debug, Clone)]
 struct Stream {
     path: usize,
+    base: u64,
     requests: Vec<u64>,
     request_bytes: u32,
     wave_stride: u64,
@@ -195,6 +199,7 @@ impl MemorySystem {
             };
             resolved.push(Stream {
                 path: s.path as usize,
+                base: s.base,
                 requests: s.requests.clone(),
                 request_bytes: s.request_bytes,
                 wave_stride: s.wave_stride.unwrap_or(ws),
@@ -244,23 +249,26 @@ impl MemorySystem {
         let walked = s
             .walk
             .map(|w| w.lines(wave as u64, u64::from(k), self.total_waves));
-        let mut base = (wave as u64)
+        // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
+        let mut start = (wave as u64)
             .wrapping_mul(s.wave_stride)
             .wrapping_add(u64::from(k).wrapping_mul(s.iteration_stride));
         if walked.is_some() {
-            base = 0;
+            // A walked image op's lines are already its tile's offsets.
+            start = 0;
         }
         if let Some(r) = s.region {
-            base %= r;
+            start %= r;
         }
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
         for &off in walked.as_ref().unwrap_or(&s.requests) {
-            let mut address = base.wrapping_add(off);
+            let mut offset = start.wrapping_add(off);
             if let Some(r) = s.region {
-                address %= r;
+                offset %= r;
             }
+            let address = s.base.wrapping_add(offset);
             let serve = if let Some(rate) = s.hit_rate {
                 // Error diffusion: exactly `rate` of the requests hit, spread evenly.
                 s.owed += rate;

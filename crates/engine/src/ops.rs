@@ -441,6 +441,16 @@ impl SimProgram {
 }
 
 impl SimProgram {
+    /// Give every op of a program memory instruction the first address of its buffer
+    /// (`shadersim_trace::BufferMap::base_of`); ops compiled for a partial EXEC mask too.
+    pub fn set_stream_bases(&mut self, buffers: &shadersim_trace::BufferMap) {
+        for op in &mut self.ops {
+            if let (OpSource::Program(i), Some(stream)) = (op.source, op.stream.as_mut()) {
+                stream.base = buffers.base_of(i).unwrap_or(0);
+            }
+        }
+    }
+
     /// The trace wave `launch` (launch order) runs.
     pub fn trace_of_wave(&self, launch: u32) -> usize {
         match self.wave_trace.get(launch as usize) {
@@ -1073,6 +1083,7 @@ impl OpContext<'_> {
         let line = u64::from(result.l2_line_bytes.max(1));
         crate::memstream::StreamSpec {
             path: crate::memstream::CachePath::Vector,
+            base: 0,
             requests: result.lines.clone(),
             request_bytes: result.l2_line_bytes,
             footprint: if result.lines.is_empty() {
@@ -1109,6 +1120,7 @@ impl OpContext<'_> {
         let requests: Vec<u64> = (0..bytes.div_ceil(line)).map(|i| i * line).collect();
         Ok(crate::memstream::StreamSpec {
             path: crate::memstream::CachePath::Scalar,
+            base: 0,
             footprint: bytes,
             requests,
             request_bytes: line as u32,

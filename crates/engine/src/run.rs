@@ -15,7 +15,8 @@ use shadersim_asm::{Program, Stage};
 use shadersim_cfg::{Cfg, CfgError};
 use shadersim_isa::InstrClass;
 use shadersim_trace::{
-    memory_facts, Hints, HintsError, MemoryFacts, TraceError, TracePlan, WaveTrace,
+    find_buffers, memory_facts, BufferMap, Hints, HintsError, MemoryFacts, TraceError, TracePlan,
+    WaveTrace,
 };
 use std::collections::HashMap;
 
@@ -25,6 +26,24 @@ pub const MAX_DISTINCT_TRACE_OPS: u64 = 50_000_000;
 
 /// Default clock limit of one run.
 pub const DEFAULT_MAX_CLOCKS: u64 = 20_000_000_000;
+
+/// Bytes between consecutive buffers' default bases beyond their 2^40 spacing:
+/// [`shadersim_trace::STAGGER_LINES`] of the model's largest cache line (64 bytes without a
+/// hierarchy), a multiple of every level's line, so streams stay line-aligned.
+pub fn buffer_stagger(arch: &ArchSpec) -> u64 {
+    let largest = arch
+        .cache
+        .as_ref()
+        .map(|c| {
+            c.level
+                .iter()
+                .filter_map(|l| arch.param(&l.line))
+                .fold(0.0f64, f64::max)
+        })
+        .filter(|l| *l >= 1.0)
+        .map_or(64, |l| l.round() as u64);
+    shadersim_trace::STAGGER_LINES * largest
+}
 
 /// Why a run could not be prepared.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -62,6 +81,8 @@ pub struct Simulation {
     pub wave_trace: Vec<u32>,
     /// Memory hints by instruction.
     pub memory: HashMap<usize, MemoryFacts>,
+    /// The buffer of every memory instruction and each buffer's base.
+    pub buffers: BufferMap,
     /// Dispatch parameters.
     pub dispatch: DispatchConfig,
     /// Vertex inputs of the synthesized fetch shader.
@@ -124,6 +145,7 @@ impl Simulation {
         let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
         let trace = WaveTrace::expand(program, &cfg, &plan)?;
         let memory = memory_facts(program, hints)?;
+        let mut buffers = find_buffers(program, &cfg, &memory)?;
         let d = &hints.dispatch;
         let stage = match &d.stage {
             Some(s) => Stage::from_name(s.get_ref()).ok_or_else(|| {
@@ -361,7 +383,7 @@ impl Simulation {
         };
         let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
         let masks: Vec<Vec<u64>> = wave_traces.iter().map(|t| t.lanes.clone()).collect();
-        let sim = SimProgram::compile(&CompileInput {
+        let mut sim = SimProgram::compile(&CompileInput {
             program,
             traces: &trace_ops,
             masks: &masks,
@@ -374,6 +396,8 @@ impl Simulation {
             arch: &arch,
         })?;
         plan.defaults.images = image_defaults(program, &sim);
+        buffers.set_default_bases(buffer_stagger(&arch));
+        sim.set_stream_bases(&buffers);
         if stage == Stage::Vertex {
             notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
         }
@@ -386,6 +410,7 @@ impl Simulation {
             wave_traces,
             wave_trace,
             memory,
+            buffers,
             dispatch,
             vertex_inputs,
             arch,
@@ -448,6 +473,8 @@ impl Simulation {
             workgroup: declared_workgroup(&self.program, &self.dispatch),
             arch: &s.arch,
         })?;
+        s.buffers.set_default_bases(buffer_stagger(&s.arch));
+        s.sim.set_stream_bases(&s.buffers);
         Ok(s)
     }
 

@@ -154,6 +154,9 @@ pub struct DefaultsView {
     pub branches_not_taken: Vec<u32>,
     /// Image ops whose texel footprint or filter was taken by default, in program order.
     pub images: Vec<ImageDefaultView>,
+    /// How buffers were placed: lines whose buffer is unknown (sharing the default buffer 0)
+    /// and the bases' spacing and stagger.
+    pub buffers: BufferDefaultsView,
     /// The same as sentences, as the text report prints them.
     pub text: Vec<String>,
 }
@@ -184,6 +187,19 @@ pub struct ImageDefaultView {
     pub filter: String,
     /// Why the run chose that filter; null when a `[[memory]] filter` gave it.
     pub filter_reason: Option<String>,
+}
+
+/// How the run placed buffers (JSON `defaults.buffers`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BufferDefaultsView {
+    /// Lines of memory ops whose root the program does not show: they share buffer 0 at
+    /// address 0.
+    pub default_lines: Vec<u32>,
+    /// Bytes between consecutive buffers' default bases (2^40).
+    pub spacing: u64,
+    /// Extra bytes per buffer number on top of the spacing (a few of the model's largest
+    /// cache lines, so equal indices in different buffers fall in different sets).
+    pub stagger: u64,
 }
 
 /// One inferred loop count (JSON `defaults.loops_inferred[]`).
@@ -412,6 +428,24 @@ pub struct InstructionView {
     /// LDS ops: the mean bank-conflict degree of its lanes (1 = none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lds_conflict_degree: Option<f64>,
+    /// Vector memory ops and scalar loads: the buffer (address range) the op was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<BufferView>,
+}
+
+/// The buffer a memory op was given (JSON `instructions[].buffer`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BufferView {
+    /// Its number (0: the default buffer of ops whose root is unknown).
+    pub id: u32,
+    /// The `[[memory]] buffer` name, when a hint named it.
+    pub name: Option<String>,
+    /// The buffer's first byte address.
+    pub base: u64,
+    /// `program` (found from the op's address registers), `hint` or `default`.
+    pub found: String,
+    /// Where it comes from, in words (`loaded at line 13 from s8 at entry + 0x8`).
+    pub origin: String,
 }
 
 impl InstructionView {
@@ -429,6 +463,10 @@ impl InstructionView {
             if d > 1.0 {
                 parts.push(format!("{}-way LDS bank conflicts", significant(d)));
             }
+        }
+        if let Some(b) = &self.buffer {
+            let name = b.name.as_ref().map_or(String::new(), |n| format!(" `{n}`"));
+            parts.push(format!("buffer {}{name} ({})", b.id, b.origin));
         }
         parts.join("; ")
     }
@@ -619,6 +657,18 @@ impl AnalyzeReport {
                     .filter(|c| c.requests > 0)
                     .map(|c| round(c.mean_latency())),
                 lds_conflict_degree: op.lds_conflict.map(round),
+                buffer: match op.source {
+                    OpSource::Program(i) if op.stream.is_some() => {
+                        sim.buffers.buffer_of(i).map(|b| BufferView {
+                            id: b.id,
+                            name: b.name.clone(),
+                            base: b.base,
+                            found: b.found.name().to_string(),
+                            origin: b.origin.clone(),
+                        })
+                    }
+                    _ => None,
+                },
             };
             let mut view = view;
             if let (OpSource::Program(i), Some(l)) = (op.source, &live) {
@@ -790,7 +840,23 @@ impl AnalyzeReport {
                         filter_reason: d.filter_reason.clone(),
                     })
                     .collect(),
-                text: sim.plan.defaults.sentences(),
+                buffers: BufferDefaultsView {
+                    default_lines: sim
+                        .buffers
+                        .buffers
+                        .first()
+                        .map_or(Vec::new(), |b| b.lines.clone()),
+                    spacing: sim.buffers.spacing(),
+                    stagger: sim.buffers.stagger,
+                },
+                text: {
+                    let mut t = sim.plan.defaults.sentences();
+                    // Buffer placement matters only to the simulated caches.
+                    if st.cache.iter().any(|l| l.requests > 0) {
+                        t.extend(sim.buffers.sentences());
+                    }
+                    t
+                },
             },
             vliw: None,
             dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {

@@ -179,6 +179,12 @@ pub struct MemoryHint {
     /// The cache level (by the model's name: `l1`, `l2`, `dram`, ...) that
     /// serves every request of this op, overriding the cache simulation.
     pub level: Option<Spanned<String>>,
+    /// First byte address of this op's buffer, for a buffer the program does not show (default:
+    /// the buffer found from the op's address registers, each at its own range).
+    pub base: Option<Spanned<u64>>,
+    /// The buffer this op reads or writes, by a name of the user's: ops with the same name
+    /// share one address range (its `base` if one of them gives it).
+    pub buffer: Option<Spanned<String>>,
 }
 
 /// `[trace]`: limits of trace expansion.

@@ -8,6 +8,7 @@
 //! Invariants: every hint names something that exists (an error otherwise,
 //! with its position in the hints file); expansion always terminates.
 
+mod buffers;
 mod defaults;
 mod hints;
 mod lanes;
@@ -15,6 +16,10 @@ mod template;
 mod tracer;
 mod tripcount;
 
+pub use buffers::{
+    find_buffers, memory_roots, Buffer, BufferFound, BufferMap, BufferUse, Root, BUFFER_SPACING,
+    BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
+};
 pub use defaults::{ImageDefault, PlanDefaults};
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};

@@ -268,7 +268,8 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
     }
     let mut wrote_mem_header = false;
     let mut memory_lines = std::collections::HashSet::new();
-    for s in &program.instructions {
+    let roots = crate::buffers::root_words(program, cfg);
+    for (index, s) in program.instructions.iter().enumerate() {
         let class = s.inst.class();
         if memory_lines.contains(&s.pos.line) {
             continue;
@@ -322,8 +323,17 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             );
             let _ = writeln!(
                 out,
-                "# or level (\"l2\", ...) override the cache simulation. LDS ops: pattern only."
+                "# or level (\"l2\", ...) override the cache simulation. buffer (a name: ops with"
             );
+            let _ = writeln!(
+                out,
+                "# one name share an address range) or base (its first byte address) place the"
+            );
+            let _ = writeln!(
+                out,
+                "# op's buffer; by default each buffer the program shows has its own range. LDS"
+            );
+            let _ = writeln!(out, "# ops: pattern only.");
             wrote_mem_header = true;
         }
         memory_lines.insert(s.pos.line);
@@ -338,6 +348,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             let _ = writeln!(out, "# iteration_stride = 65536");
             let _ = writeln!(out, "# region = 4096");
             let _ = writeln!(out, "# hit_rate = 0.7");
+            let found = match roots.get(&index) {
+                Some(Some(words)) => format!("found: {words}"),
+                _ => "no root found: the default buffer 0".to_string(),
+            };
+            let _ = writeln!(out, "# buffer = \"b{}\"              # {found}", s.pos.line);
+            let _ = writeln!(out, "# base = 0x10000000000");
         }
     }
     out

@@ -773,13 +773,18 @@ pub struct MemoryFacts {
     /// The cache level serving every request, and the hint's byte range (the
     /// level names are the model's, checked when the run is prepared).
     pub level: Option<(String, std::ops::Range<usize>)>,
+    /// `base`: the first byte address of the op's buffer, and the hint's byte range.
+    pub base: Option<(u64, std::ops::Range<usize>)>,
+    /// `buffer`: the op's buffer by name, and the hint's byte range.
+    pub buffer: Option<(String, std::ops::Range<usize>)>,
 }
 
 /// Resolve the `[[memory]]` hints: each line must be a vector memory, LDS
 /// or scalar memory instruction; `format` applies to image ops, `filter` to
 /// samples and gathers, `pattern` to buffer/global/flat/scratch and LDS ops,
 /// the stream and cache keys (`wave_stride`, `iteration_stride`, `region`,
-/// `hit_rate`, `level`) to vector and scalar memory ops.
+/// `hit_rate`, `level`) and the buffer keys (`base`, `buffer`) to vector and scalar
+/// memory ops.
 pub fn memory_facts(
     program: &Program,
     hints: &Hints,
@@ -819,7 +824,9 @@ pub fn memory_facts(
                 ("box_fraction", h.box_fraction.as_ref().map(|v| v.span())),
                 ("active_lanes", h.active_lanes.as_ref().map(|v| v.span())),
             ];
-            let lds_refuses: [(&str, Option<Range<usize>>); 5] = [
+            let lds_refuses: [(&str, Option<Range<usize>>); 7] = [
+                ("base", h.base.as_ref().map(|v| v.span())),
+                ("buffer", h.buffer.as_ref().map(|v| v.span())),
                 ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
                 (
                     "iteration_stride",
@@ -956,6 +963,13 @@ pub fn memory_facts(
         }
         if let Some(l) = &h.level {
             facts.level = Some((l.get_ref().clone(), l.span()));
+        }
+        facts.base = h.base.as_ref().map(|b| (*b.get_ref(), b.span()));
+        if let Some(b) = &h.buffer {
+            if b.get_ref().trim().is_empty() {
+                return Err(HintsError::at(b.span(), "a buffer name must not be empty"));
+            }
+            facts.buffer = Some((b.get_ref().clone(), b.span()));
         }
         for idx in copies {
             out.insert(idx, facts.clone());
