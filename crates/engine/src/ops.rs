@@ -921,6 +921,7 @@ impl OpContext<'_> {
             wave_stride: facts.and_then(|f| f.wave_stride),
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
+            random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
         }
     }
@@ -952,6 +953,7 @@ impl OpContext<'_> {
             wave_stride: facts.and_then(|f| f.wave_stride),
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
+            random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
         })
     }
