@@ -67,6 +67,10 @@ pub struct Point {
     pub hints: String,
     /// What to read from the runs.
     pub measure: Measure,
+    /// The model parameter this measurement set (`rdna2.l2_latency`), if any: such a point
+    /// checks the conversion and the kernel's own overhead, not an independent prediction.
+    #[serde(default)]
+    pub calibrates: Option<String>,
     /// For `unit = "ratio"`: the point whose simulated value divides this one's (the value is
     /// then this measurement over that one, both from the same source and run).
     #[serde(default)]
@@ -196,10 +200,11 @@ impl PointsFile {
                     "measure.runs must be two increasing counts above 0, got [{a}, {b}]"
                 )));
             }
-            if !(p.measure.per_iteration > 0.0) {
+            let positive = |v: f64| v.is_finite() && v > 0.0;
+            if !positive(p.measure.per_iteration) {
                 return Err(bad("measure.per_iteration must be above 0".into()));
             }
-            if !(p.value > 0.0) || !(p.clock_mhz > 0.0) {
+            if !positive(p.value) || !positive(p.clock_mhz) {
                 return Err(bad("value and clock_mhz must be above 0".into()));
             }
             let kind = p.measure.kind;
@@ -352,6 +357,8 @@ pub struct Row {
     pub note: String,
     /// Error above [`REASON_NEEDED_ABOVE`] with no note.
     pub unexplained: bool,
+    /// The model parameter the measurement set, if any.
+    pub calibrates: Option<String>,
 }
 
 /// Median and mean absolute error of a group of rows.
@@ -380,6 +387,8 @@ pub struct Report {
     pub models: Vec<Summary>,
     /// Over every point.
     pub overall: Summary,
+    /// Over the points that set no model parameter (independent predictions).
+    pub independent: Summary,
 }
 
 fn summarize(model: &str, rows: &[&Row]) -> Summary {
@@ -450,6 +459,7 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
                 note: p.note.clone(),
                 unexplained: error.is_some_and(|e| e.abs() > REASON_NEEDED_ABOVE)
                     && p.note.trim().is_empty(),
+                calibrates: p.calibrates.clone(),
             }
         })
         .collect();
@@ -460,10 +470,13 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
     let models = by_model.iter().map(|(m, rs)| summarize(m, rs)).collect();
     let all: Vec<&Row> = rows.iter().collect();
     let overall = summarize("all", &all);
+    let free: Vec<&Row> = rows.iter().filter(|r| r.calibrates.is_none()).collect();
+    let independent = summarize("independent", &free);
     Report {
         points: rows,
         models,
         overall,
+        independent,
     }
 }
 
@@ -517,7 +530,7 @@ impl Report {
             "{:<8} {:>6} {:>5} {:>12} {:>12} {:>6}",
             "model", "points", "gpus", "median |err|", "mean |err|", ">25%"
         );
-        for s in self.models.iter().chain(std::iter::once(&self.overall)) {
+        for s in self.models.iter().chain([&self.overall, &self.independent]) {
             let _ = writeln!(
                 out,
                 "{:<8} {:>6} {:>5} {:>11.1}% {:>11.1}% {:>6}",
@@ -644,6 +657,7 @@ per_iteration = 2.0
                 source: String::new(),
                 note: String::new(),
                 unexplained: false,
+                calibrates: None,
             })
             .collect();
         let refs: Vec<&Row> = rows.iter().collect();
