@@ -52,6 +52,8 @@ enum Command {
     Liveness(commands::liveness::Args),
     /// Waves per SIMD (XVE, SM sub-partition) at a register count on AMD, Intel and NVIDIA models.
     Occupancy(commands::occupancy::Args),
+    /// Reproduce published hardware measurements and print measured, simulated and error per point.
+    Validate(commands::validate::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Nami(args) => commands::nami::run(args),
         Command::Liveness(args) => commands::liveness::run(args),
         Command::Occupancy(args) => commands::occupancy::run(args),
+        Command::Validate(args) => commands::validate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -31,6 +31,7 @@ pub mod occupancy;
 pub mod ops;
 pub mod run;
 pub mod stats;
+pub mod visit_order;
 
 pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};

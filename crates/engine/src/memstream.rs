@@ -56,6 +56,9 @@ pub struct StreamSpec {
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.
     pub region: Option<u64>,
+    /// `[[memory]] order = "random"`: the seed of the permutation the executions visit the
+    /// region's `region / iteration_stride` elements in (`None`: in stride order).
+    pub random_order_seed: Option<u64>,
     /// Simulated or overridden.
     pub serve: StreamServe,
     /// Image ops without address hints: the texels each wave reads follow a screen-space (or
@@ -74,6 +77,8 @@ struct Stream {
     wave_stride: u64,
     iteration_stride: u64,
     region: Option<u64>,
+    /// Random visit order over the region's elements (`order = "random"`).
+    order: Option<crate::visit_order::RandomOrder>,
     /// `None`: simulate; `Some(rate)`: hit-rate override; level override as a depth.
     hit_rate: Option<f64>,
     depth: Option<usize>,
@@ -205,6 +210,10 @@ impl MemorySystem {
                 wave_stride: s.wave_stride.unwrap_or(ws),
                 iteration_stride: s.iteration_stride.unwrap_or(is),
                 region: s.region,
+                order: s.random_order_seed.map(|seed| {
+                    let elements = s.region.unwrap_or(0) / s.iteration_stride.unwrap_or(1).max(1);
+                    crate::visit_order::RandomOrder::new(elements, seed)
+                }),
                 hit_rate,
                 depth,
                 owed: 0.0,
@@ -249,10 +258,15 @@ impl MemorySystem {
         let walked = s
             .walk
             .map(|w| w.lines(wave as u64, u64::from(k), self.total_waves));
+        // Stride order visits k x stride; random order the k-th element of its permutation.
+        let step = s
+            .order
+            .as_ref()
+            .map_or(u64::from(k), |o| o.at(u64::from(k)));
         // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
         let mut start = (wave as u64)
             .wrapping_mul(s.wave_stride)
-            .wrapping_add(u64::from(k).wrapping_mul(s.iteration_stride));
+            .wrapping_add(step.wrapping_mul(s.iteration_stride));
         if walked.is_some() {
             // A walked image op's lines are already its tile's offsets.
             start = 0;

@@ -1094,6 +1094,7 @@ impl OpContext<'_> {
             wave_stride: facts.and_then(|f| f.wave_stride),
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
+            random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
             walk: None,
         }
@@ -1127,6 +1128,7 @@ impl OpContext<'_> {
             wave_stride: facts.and_then(|f| f.wave_stride),
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
+            random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
             walk: None,
         })

@@ -309,3 +309,94 @@ fn every_model_has_a_hierarchy_that_flat_mode_switches_off() {
         assert!(!arch.cache.unwrap().enabled, "{name}");
     }
 }
+
+/// The pointer chase's stream: one wave, one DWORD shared by every lane (`uniform`: one request
+/// of one line per execution), `order = "random"` over `region` in `stride`-byte elements.
+fn chase_hints(iterations: u32, region: u64, stride: u64) -> String {
+    loop_hints(
+        1,
+        iterations,
+        &format!(
+            "pattern = \"uniform\"\norder = \"random\"\nregion = {region}\niteration_stride = {stride}\nwave_stride = 0"
+        ),
+    )
+}
+
+#[test]
+fn a_random_chase_inside_l1_hits_from_the_second_pass_on() {
+    // region 8 KB in 64-byte elements = 128 elements, one per L1 line; the
+    // permutation visits each once per pass. 128 lines over the L1's 64 sets
+    // (16 KB / 64 B / 4 ways) are 2 per set, under its 4 ways: nothing is
+    // evicted. 4 passes = 512 requests: the first pass misses its 128 lines,
+    // the other three hit: 384 hits.
+    let s = sim(&load_loop(), &chase_hints(512, 8192, 64), &[])
+        .run()
+        .unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (512, 384));
+    // Every line was touched once before the hits: 128 L2 requests.
+    assert_eq!(level(&s, "l2").requests, 128);
+}
+
+#[test]
+fn a_random_chase_four_times_l1_misses_it_every_time() {
+    // region 64 KB = 1024 lines of 64 bytes, 16 per L1 set (64 sets, 4
+    // ways). Each pass visits every line once in the same order, so between
+    // two visits of a line its set sees all its 15 other lines: more than
+    // the 3 others LRU keeps, so it has been evicted. Every one of the 2048
+    // requests (2 passes) misses L1, although a random (re-drawn) order
+    // would hit capacity/region = 1/4 of the time: a fixed cyclic order is
+    // LRU's worst case, as a latency test wants. The L2 (4 MB) holds the
+    // whole region: the second pass hits it, 1024 of 2048.
+    let s = sim(&load_loop(), &chase_hints(2048, 65536, 64), &[])
+        .run()
+        .unwrap();
+    let (l1, l2) = (level(&s, "l1"), level(&s, "l2"));
+    assert_eq!((l1.requests, l1.hits), (2048, 0));
+    assert_eq!((l2.requests, l2.hits), (2048, 1024));
+}
+
+#[test]
+fn a_random_chase_visits_every_element_and_stride_order_differs() {
+    // Stride order over the same 8 KB (iteration_stride 64, region 8 KB)
+    // visits the same 128 lines in address order: the same hit counts as the
+    // random order (both touch each line once per pass); the random order is
+    // a permutation, so it never touches a line twice in one pass (a repeat
+    // would add a hit to the first pass and leave a line untouched).
+    let stride = loop_hints(
+        1,
+        512,
+        "pattern = \"uniform\"\nregion = 8192\niteration_stride = 64\nwave_stride = 0",
+    );
+    let s = sim(&load_loop(), &stride, &[]).run().unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (512, 384));
+    let r = sim(&load_loop(), &chase_hints(128, 8192, 64), &[])
+        .run()
+        .unwrap();
+    // One pass of the random order: 128 distinct lines, no hit.
+    assert_eq!(level(&r, "l1").hits, 0);
+    assert_eq!(level(&r, "l2").requests, 128);
+}
+
+#[test]
+fn a_random_order_needs_its_region_and_element_size() {
+    let hints = loop_hints(1, 4, "order = \"random\"\nregion = 8192");
+    let h = Hints::parse(&hints).unwrap();
+    let err = Simulation::prepare(
+        &program(&load_loop()),
+        ArchSpec::builtin("gcn").unwrap(),
+        &h,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("iteration_stride"), "{err}");
+    let hints = loop_hints(1, 4, "order = \"shuffled\"");
+    let h = Hints::parse(&hints).unwrap();
+    let err = Simulation::prepare(
+        &program(&load_loop()),
+        ArchSpec::builtin("gcn").unwrap(),
+        &h,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("unknown order"), "{err}");
+}

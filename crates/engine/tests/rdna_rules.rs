@@ -200,9 +200,9 @@ fn scenario_12_lds_b128_costs_four_clocks_of_lds() {
     let stats = s.run().unwrap();
     let lds = stats.unit_names.iter().position(|u| u == "lds").unwrap();
     assert_eq!(stats.unit_busy[lds], 40);
-    // The last load is served from 36 to 40 and returns lds_latency (44)
-    // later: the wait passes at 84 and s_endpgm ends the wave at 85.
-    assert_eq!(stats.wave_clocks(), 85.0);
+    // The last load is served from 36 to 40 and returns lds_latency (36)
+    // later: the wait passes at 76 and s_endpgm ends the wave at 77.
+    assert_eq!(stats.wave_clocks(), 77.0);
 }
 
 fn occupancy(model: &str, vgprs: u32, wave_size: u32, lds: u32, group_waves: u32) -> Occupancy {
@@ -269,17 +269,17 @@ fn scenarios_13_to_16_occupancy() {
 #[test]
 fn scenario_18_smem_returns_out_of_order_with_lds() {
     // An LDS load issues at 0 (1 clock of LDS, returns at 1 + lds_latency
-    // 44 = 45) and a scalar load at 1 (1 DWORD at 4 per clock: served by
-    // 2, returns at 2 + smem_latency 39 = 41): the scalar load comes back
-    // first, so lgkmcnt(1) is satisfied at 41 by the wrong op: the
-    // compiler must wait for lgkmcnt(0), which passes at 45 (9.18).
+    // 36 = 37) and a scalar load at 1 (1 DWORD at 4 per clock: served by
+    // 2, returns at 2 + smem_latency 31 = 33): the scalar load comes back
+    // first, so lgkmcnt(1) is satisfied at 33 by the wrong op: the
+    // compiler must wait for lgkmcnt(0), which passes at 37 (9.18).
     let wait0 = "ds_load_b32 v1, v0\ns_load_b32 s4, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\ns_add_u32 s5, s4, 1\ns_endpgm\n";
-    // s_add issues at 46, its result is written at 46 + salu_latency 2.
-    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", wait0, 32), 48.0);
+    // s_add issues at 38, its result is written at 38 + salu_latency 2.
+    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", wait0, 32), 40.0);
     let wait1 = wait0.replace("lgkmcnt(0)", "lgkmcnt(1)");
-    // With lgkmcnt(1) the wait passes at 41, s_add issues at 42 (result
-    // 44), but the end still waits for the LDS load: 45.
-    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", &wait1, 32), 45.0);
+    // With lgkmcnt(1) the wait passes at 33, s_add issues at 34 (result
+    // 36), but the end still waits for the LDS load: 37.
+    assert_eq!(flat_wave_clocks("rdna3", "gfx1100", &wait1, 32), 37.0);
 }
 
 #[test]

@@ -173,6 +173,12 @@ pub struct MemoryHint {
     /// Addresses wrap inside a buffer of this many bytes (a lookup table, a
     /// constant buffer); default: no wrap.
     pub region: Option<Spanned<u64>>,
+    /// The order of the executions' bases: `"stride"` (default: execution k
+    /// at k x `iteration_stride`) or `"random"` (execution k at element
+    /// perm(k) of a fixed pseudo-random permutation of the region's
+    /// `region / iteration_stride` elements, seeded from `[trace] seed`: a
+    /// pointer chase).
+    pub order: Option<Spanned<String>>,
     /// The fraction of this op's requests the first cache level serves
     /// (0..1), overriding the cache simulation; the rest go to the second.
     pub hit_rate: Option<Spanned<f64>>,

@@ -768,6 +768,9 @@ pub struct MemoryFacts {
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.
     pub region: Option<u64>,
+    /// `order = "random"`: executions visit the region's elements in the
+    /// order of a pseudo-random permutation with this seed (`[trace] seed`).
+    pub random_order_seed: Option<u64>,
     /// First-level hit rate overriding the cache simulation.
     pub hit_rate: Option<f64>,
     /// The cache level serving every request, and the hint's byte range (the
@@ -824,7 +827,7 @@ pub fn memory_facts(
                 ("box_fraction", h.box_fraction.as_ref().map(|v| v.span())),
                 ("active_lanes", h.active_lanes.as_ref().map(|v| v.span())),
             ];
-            let lds_refuses: [(&str, Option<Range<usize>>); 7] = [
+            let lds_refuses: [(&str, Option<Range<usize>>); 8] = [
                 ("base", h.base.as_ref().map(|v| v.span())),
                 ("buffer", h.buffer.as_ref().map(|v| v.span())),
                 ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
@@ -833,6 +836,7 @@ pub fn memory_facts(
                     h.iteration_stride.as_ref().map(|v| v.span()),
                 ),
                 ("region", h.region.as_ref().map(|v| v.span())),
+                ("order", h.order.as_ref().map(|v| v.span())),
                 ("hit_rate", h.hit_rate.as_ref().map(|v| v.span())),
                 ("level", h.level.as_ref().map(|v| v.span())),
             ];
@@ -947,6 +951,41 @@ pub fn memory_facts(
                 return Err(HintsError::at(r.span(), "region must be at least 1 byte"));
             }
             facts.region = Some(*r.get_ref());
+        }
+        if let Some(o) = &h.order {
+            match o.get_ref().as_str() {
+                "stride" => {}
+                "random" => {
+                    // The permutation's elements are `iteration_stride` bytes
+                    // inside `region`: both must be given.
+                    let (Some(region), Some(stride)) = (facts.region, facts.iteration_stride)
+                    else {
+                        return Err(HintsError::at(
+                            o.span(),
+                            "order = \"random\" needs `region` (the bytes visited) and `iteration_stride` (the element size)",
+                        ));
+                    };
+                    if stride == 0 || stride > region {
+                        return Err(HintsError::at(
+                            o.span(),
+                            "order = \"random\" needs an `iteration_stride` of at least 1 byte and at most `region`",
+                        ));
+                    }
+                    facts.random_order_seed = Some(
+                        hints
+                            .trace
+                            .seed
+                            .as_ref()
+                            .map_or(DEFAULT_SEED, |s| *s.get_ref()),
+                    );
+                }
+                other => {
+                    return Err(HintsError::at(
+                        o.span(),
+                        format!("unknown order `{other}`; known: stride, random"),
+                    ))
+                }
+            }
         }
         if let Some(r) = &h.hit_rate {
             let v = *r.get_ref();

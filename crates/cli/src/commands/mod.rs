@@ -17,4 +17,5 @@ pub mod radv_capture;
 pub mod rt;
 pub mod rt_hints;
 pub mod sweep;
+pub mod validate;
 pub mod vliw;

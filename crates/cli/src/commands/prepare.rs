@@ -178,6 +178,36 @@ pub fn prepare_loaded(
     hints: Option<&str>,
     sets: &[(String, String)],
 ) -> Result<Prepared, CliError> {
+    let text = match hints {
+        // `--hints -` reads the hints from standard input (the program
+        // then has to come from a file).
+        Some("-") => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+            Some(("<stdin>".to_string(), text))
+        }
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+            Some((path.to_string(), text))
+        }
+        None => None,
+    };
+    prepare_loaded_text(
+        loaded,
+        text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
+        sets,
+    )
+}
+
+/// [`prepare_loaded`] with the hints already read: `(name, text)`, the name
+/// for error messages.
+pub fn prepare_loaded_text(
+    loaded: &Loaded,
+    hints: Option<(&str, &str)>,
+    sets: &[(String, String)],
+) -> Result<Prepared, CliError> {
     let file = &loaded.file;
     let program = &file.programs[loaded.program];
     let mut arch = loaded.arch.clone();
@@ -198,21 +228,9 @@ pub fn prepare_loaded(
         })?;
     }
     let (mut hints, hints_name, hints_text) = match hints {
-        Some(path) => {
-            // `--hints -` reads the hints from standard input (the program
-            // then has to come from a file).
-            let (name, text) = if path == "-" {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                    .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
-                ("<stdin>".to_string(), text)
-            } else {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-                (path.to_string(), text)
-            };
-            let hints = Hints::parse(&text).map_err(|e| CliError::Input(e.render(&name, &text)))?;
-            (hints, name, text)
+        Some((name, text)) => {
+            let hints = Hints::parse(text).map_err(|e| CliError::Input(e.render(name, text)))?;
+            (hints, name.to_string(), text.to_string())
         }
         None => (Hints::default(), String::new(), String::new()),
     };

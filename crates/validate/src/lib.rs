@@ -1,0 +1,670 @@
+//! Published hardware measurements and how shadersim reproduces them (`shadersim validate`).
+//!
+//! The data file (`validation/points.toml`) lists every measurement: the GPU, the quantity, the
+//! value with its unit and the clock it was taken at, the test's parameters and its source; and the
+//! run that reproduces it: a program (a listing the project compiled from its own kernel), the
+//! model, hints, and what to read from the runs. Every point is simulated twice with two counts of
+//! one loop ([`Measure::runs`]); the difference between the runs is the loop's steady state, free of
+//! the program's start, its end and a chase's first (cold) pass. From it:
+//!
+//! * `clocks_per_unit` (a latency): clocks per unit (a load of a pointer chase, an FMA of a
+//!   dependent chain) = Δclocks / (Δiterations x `per_iteration`);
+//! * `units_per_clock` (a rate): units per clock per CU = waves x `per_iteration` x Δiterations /
+//!   Δclocks (one CU is simulated; `per_iteration` counts one wave's units).
+//!
+//! The unit conversion uses the point's recorded clock and CU count ([`convert`]). This crate does
+//! no I/O and runs nothing: the CLI runs the ordinary `analyze` path for each [`RunPlan`] and hands
+//! back each run's clocks and waves ([`RunOutcome`]).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The points file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PointsFile {
+    /// Every measurement.
+    pub point: Vec<Point>,
+}
+
+/// One published measurement and the run that reproduces it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// Unique name (`rdna2-l2-latency`).
+    pub id: String,
+    /// The GPU measured (`Radeon RX 6900 XT`).
+    pub gpu: String,
+    /// The shadersim model that stands for it (`--arch` name).
+    pub model: String,
+    /// What was measured, in words (`vector L2 latency`).
+    pub quantity: String,
+    /// The published value, in `unit`.
+    pub value: f64,
+    /// Its unit.
+    pub unit: Unit,
+    /// The shader clock it was taken at (or the documented boost clock, said so in `clock`).
+    pub clock_mhz: f64,
+    /// How the clock is known (`measured`, `boost clock from the specification (assumption)`).
+    pub clock: String,
+    /// CUs of the GPU, for per-GPU rates (TFLOPS, GB/s).
+    #[serde(default)]
+    pub gpu_cus: Option<u32>,
+    /// The test's parameters (footprint, stride, threads, ...).
+    pub parameters: String,
+    /// Where the value was published: a URL, or a repository and path.
+    pub source: String,
+    /// Why the point may not apply, how the value was read (off a chart, ...).
+    #[serde(default)]
+    pub note: String,
+    /// The listing simulated (relative to the points file).
+    pub program: String,
+    /// The program's name when the listing holds several.
+    #[serde(default)]
+    pub function: Option<String>,
+    /// Hints (TOML) for both runs; the measured loop's `[[loop]]` entry is added per run.
+    #[serde(default)]
+    pub hints: String,
+    /// What to read from the runs.
+    pub measure: Measure,
+    /// The model parameter this measurement set (`rdna2.l2_latency`), if any: such a point
+    /// checks the conversion and the kernel's own overhead, not an independent prediction.
+    #[serde(default)]
+    pub calibrates: Option<String>,
+    /// For `unit = "ratio"`: the point whose simulated value divides this one's (the value is
+    /// then this measurement over that one, both from the same source and run).
+    #[serde(default)]
+    pub relative_to: Option<String>,
+}
+
+/// Units of a published value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Unit {
+    /// Nanoseconds (a latency at `clock_mhz`).
+    #[serde(rename = "ns")]
+    Ns,
+    /// Shader clocks.
+    #[serde(rename = "clocks")]
+    Clocks,
+    /// 10^12 operations per second over `gpu_cus` CUs at `clock_mhz`.
+    #[serde(rename = "TFLOPS")]
+    Tflops,
+    /// 10^9 bytes per second over `gpu_cus` CUs at `clock_mhz`.
+    #[serde(rename = "GB/s")]
+    GigabytesPerSecond,
+    /// Units per clock per CU.
+    #[serde(rename = "per clock per CU")]
+    PerClockPerCu,
+    /// This measurement over another (`relative_to`): no clock enters.
+    #[serde(rename = "ratio")]
+    Ratio,
+}
+
+impl Unit {
+    /// The unit as the data file spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Ns => "ns",
+            Unit::Clocks => "clocks",
+            Unit::Tflops => "TFLOPS",
+            Unit::GigabytesPerSecond => "GB/s",
+            Unit::PerClockPerCu => "per clock per CU",
+            Unit::Ratio => "ratio",
+        }
+    }
+}
+
+/// What a point reads from its two runs.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measure {
+    /// `clocks_per_unit` or `units_per_clock`.
+    pub kind: MeasureKind,
+    /// Line of the measured loop's header in the listing.
+    pub loop_line: u32,
+    /// The loop's iteration counts in the two runs (the second larger).
+    pub runs: [u32; 2],
+    /// Units per iteration of the loop, per wave (loads, FLOPs, bytes).
+    pub per_iteration: f64,
+}
+
+/// The two readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeasureKind {
+    /// Clocks per unit of one wave's loop (a latency).
+    ClocksPerUnit,
+    /// Units per clock per CU over every wave (a rate).
+    UnitsPerClock,
+}
+
+/// A problem with the points file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValidateError {
+    /// The file does not parse (line and column 1-based).
+    #[error("{line}:{col}: error: {message}")]
+    Parse {
+        /// Line.
+        line: usize,
+        /// Column.
+        col: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A point is inconsistent.
+    #[error("point `{id}`: {message}")]
+    Point {
+        /// The point.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Line and column (1-based) of byte `at` in `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rfind('\n')
+        .map_or(before.len(), |p| before.len() - p - 1)
+        + 1;
+    (line, col)
+}
+
+impl PointsFile {
+    /// Parse and check a points file: unique ids, units that fit the reading, a ratio's
+    /// reference present and read the same way, two increasing run counts, clocks and CU
+    /// counts where the unit needs them.
+    pub fn parse(text: &str) -> Result<PointsFile, ValidateError> {
+        let file: PointsFile = toml::from_str(text).map_err(|e| {
+            let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
+            ValidateError::Parse {
+                line,
+                col,
+                message: e.message().to_string(),
+            }
+        })?;
+        let mut seen = BTreeMap::new();
+        for (i, p) in file.point.iter().enumerate() {
+            let bad = |message: String| ValidateError::Point {
+                id: p.id.clone(),
+                message,
+            };
+            if seen.insert(p.id.clone(), i).is_some() {
+                return Err(bad("a second point has this id".into()));
+            }
+            let [a, b] = p.measure.runs;
+            if a == 0 || b <= a {
+                return Err(bad(format!(
+                    "measure.runs must be two increasing counts above 0, got [{a}, {b}]"
+                )));
+            }
+            let positive = |v: f64| v.is_finite() && v > 0.0;
+            if !positive(p.measure.per_iteration) {
+                return Err(bad("measure.per_iteration must be above 0".into()));
+            }
+            if !positive(p.value) || !positive(p.clock_mhz) {
+                return Err(bad("value and clock_mhz must be above 0".into()));
+            }
+            let kind = p.measure.kind;
+            let fits = match p.unit {
+                Unit::Ns | Unit::Clocks => kind == MeasureKind::ClocksPerUnit,
+                Unit::Tflops | Unit::GigabytesPerSecond | Unit::PerClockPerCu => {
+                    kind == MeasureKind::UnitsPerClock
+                }
+                Unit::Ratio => true,
+            };
+            if !fits {
+                return Err(bad(format!(
+                    "unit `{}` does not fit measure.kind {kind:?}",
+                    p.unit.as_str()
+                )));
+            }
+            if matches!(p.unit, Unit::Tflops | Unit::GigabytesPerSecond) && p.gpu_cus.is_none() {
+                return Err(bad(format!("unit `{}` needs gpu_cus", p.unit.as_str())));
+            }
+            if (p.unit == Unit::Ratio) != p.relative_to.is_some() {
+                return Err(bad("unit = \"ratio\" and relative_to go together".into()));
+            }
+        }
+        for p in &file.point {
+            if let Some(r) = &p.relative_to {
+                let Some(&j) = seen.get(r) else {
+                    return Err(ValidateError::Point {
+                        id: p.id.clone(),
+                        message: format!("relative_to names no point: `{r}`"),
+                    });
+                };
+                let other = &file.point[j];
+                if other.measure.kind != p.measure.kind || other.relative_to.is_some() {
+                    return Err(ValidateError::Point {
+                        id: p.id.clone(),
+                        message: format!(
+                            "relative_to `{r}` must be read the same way and not be a ratio itself"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(file)
+    }
+
+    /// The runs to simulate: two per point.
+    pub fn plans(&self) -> Vec<RunPlan> {
+        self.point
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| {
+                p.measure.runs.iter().map(move |&n| RunPlan {
+                    point: i,
+                    iterations: n,
+                    hints: run_hints(p, n),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The hints of one run: the point's, plus the measured loop's iteration count.
+pub fn run_hints(p: &Point, iterations: u32) -> String {
+    format!(
+        "{}\n[[loop]]\nline = {}\niterations = {}\n",
+        p.hints.trim_end(),
+        p.measure.loop_line,
+        iterations
+    )
+}
+
+/// One simulation to run.
+#[derive(Debug, Clone)]
+pub struct RunPlan {
+    /// Index of the point.
+    pub point: usize,
+    /// The measured loop's iterations.
+    pub iterations: u32,
+    /// The complete hints text.
+    pub hints: String,
+}
+
+/// What a run gives back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// Clocks of the run.
+    pub clocks: u64,
+    /// Waves that ran.
+    pub waves: u32,
+}
+
+/// The reading of two runs (`runs[0]` with `measure.runs[0]` iterations): clocks per unit or
+/// units per clock per CU (see the crate docs).
+pub fn reading(m: &Measure, runs: [RunOutcome; 2]) -> Option<f64> {
+    let d_iter = f64::from(m.runs[1] - m.runs[0]);
+    let d_clocks = runs[1].clocks.checked_sub(runs[0].clocks)? as f64;
+    if d_clocks <= 0.0 {
+        return None;
+    }
+    Some(match m.kind {
+        MeasureKind::ClocksPerUnit => d_clocks / (d_iter * m.per_iteration),
+        MeasureKind::UnitsPerClock => {
+            f64::from(runs[1].waves) * m.per_iteration * d_iter / d_clocks
+        }
+    })
+}
+
+/// A reading in the point's unit at its clock: ns = clocks x 1000 / MHz; TFLOPS = per clock per
+/// CU x CUs x MHz / 10^6; GB/s = bytes per clock per CU x CUs x MHz / 10^3. Ratios are
+/// divided by the reference's reading by the caller.
+pub fn convert(p: &Point, reading: f64) -> f64 {
+    let cus = f64::from(p.gpu_cus.unwrap_or(1));
+    match p.unit {
+        Unit::Ns => reading * 1000.0 / p.clock_mhz,
+        Unit::Clocks | Unit::PerClockPerCu | Unit::Ratio => reading,
+        Unit::Tflops => reading * cus * p.clock_mhz / 1e6,
+        Unit::GigabytesPerSecond => reading * cus * p.clock_mhz / 1e3,
+    }
+}
+
+/// Errors above this need a stated reason in the point's note.
+pub const REASON_NEEDED_ABOVE: f64 = 0.25;
+
+/// One line of the table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// The point's id.
+    pub id: String,
+    /// GPU.
+    pub gpu: String,
+    /// Model.
+    pub model: String,
+    /// Quantity.
+    pub quantity: String,
+    /// Unit.
+    pub unit: &'static str,
+    /// Clock the value was taken at, MHz.
+    pub clock_mhz: f64,
+    /// Published value.
+    pub measured: f64,
+    /// Simulated value in the same unit (`None`: the runs gave no reading).
+    pub simulated: Option<f64>,
+    /// (simulated - measured) / measured.
+    pub error: Option<f64>,
+    /// The reading before conversion (clocks per unit, or units per clock per CU).
+    pub reading: Option<f64>,
+    /// Source.
+    pub source: String,
+    /// Note.
+    pub note: String,
+    /// Error above [`REASON_NEEDED_ABOVE`] with no note.
+    pub unexplained: bool,
+    /// The model parameter the measurement set, if any.
+    pub calibrates: Option<String>,
+}
+
+/// Median and mean absolute error of a group of rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The model (`all` for every row).
+    pub model: String,
+    /// Rows with a reading.
+    pub points: usize,
+    /// Distinct GPUs.
+    pub gpus: usize,
+    /// Median of |error|.
+    pub median_abs_error: f64,
+    /// Mean of |error|.
+    pub mean_abs_error: f64,
+    /// Rows whose |error| is above 25%.
+    pub above_25_percent: usize,
+}
+
+/// The whole result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Every point.
+    pub points: Vec<Row>,
+    /// Per model, in name order.
+    pub models: Vec<Summary>,
+    /// Over every point.
+    pub overall: Summary,
+    /// Over the points that set no model parameter (independent predictions).
+    pub independent: Summary,
+}
+
+fn summarize(model: &str, rows: &[&Row]) -> Summary {
+    let mut errs: Vec<f64> = rows.iter().filter_map(|r| r.error.map(f64::abs)).collect();
+    errs.sort_by(f64::total_cmp);
+    let n = errs.len();
+    let median = match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => errs[n / 2],
+        _ => (errs[n / 2 - 1] + errs[n / 2]) / 2.0,
+    };
+    let mean = if n == 0 {
+        0.0
+    } else {
+        errs.iter().sum::<f64>() / n as f64
+    };
+    let gpus: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.gpu.as_str()).collect();
+    Summary {
+        model: model.to_string(),
+        points: n,
+        gpus: gpus.len(),
+        median_abs_error: median,
+        mean_abs_error: mean,
+        above_25_percent: errs.iter().filter(|e| **e > REASON_NEEDED_ABOVE).count(),
+    }
+}
+
+/// Build the table from every point's two run outcomes (`outcomes[i]` for point i; `None` when
+/// a run failed).
+pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report {
+    let readings: Vec<Option<f64>> = file
+        .point
+        .iter()
+        .zip(outcomes)
+        .map(|(p, o)| o.and_then(|o| reading(&p.measure, o)))
+        .collect();
+    let index: BTreeMap<&str, usize> = file
+        .point
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id.as_str(), i))
+        .collect();
+    let rows: Vec<Row> = file
+        .point
+        .iter()
+        .zip(&readings)
+        .map(|(p, r)| {
+            let simulated = match &p.relative_to {
+                Some(other) => {
+                    let base = index.get(other.as_str()).and_then(|&j| readings[j]);
+                    r.zip(base).map(|(a, b)| a / b)
+                }
+                None => r.map(|r| convert(p, r)),
+            };
+            let error = simulated.map(|s| (s - p.value) / p.value);
+            Row {
+                id: p.id.clone(),
+                gpu: p.gpu.clone(),
+                model: p.model.clone(),
+                quantity: p.quantity.clone(),
+                unit: p.unit.as_str(),
+                clock_mhz: p.clock_mhz,
+                measured: p.value,
+                simulated,
+                error,
+                reading: *r,
+                source: p.source.clone(),
+                note: p.note.clone(),
+                unexplained: error.is_some_and(|e| e.abs() > REASON_NEEDED_ABOVE)
+                    && p.note.trim().is_empty(),
+                calibrates: p.calibrates.clone(),
+            }
+        })
+        .collect();
+    let mut by_model: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    for r in &rows {
+        by_model.entry(r.model.as_str()).or_default().push(r);
+    }
+    let models = by_model.iter().map(|(m, rs)| summarize(m, rs)).collect();
+    let all: Vec<&Row> = rows.iter().collect();
+    let overall = summarize("all", &all);
+    let free: Vec<&Row> = rows.iter().filter(|r| r.calibrates.is_none()).collect();
+    let independent = summarize("independent", &free);
+    Report {
+        points: rows,
+        models,
+        overall,
+        independent,
+    }
+}
+
+/// A number with about four significant digits.
+fn num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+impl Report {
+    /// The text table: one line per point, then the summaries.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<30} {:<8} {:<40} {:>10} {:>10} {:>8}  unit",
+            "point", "model", "quantity", "measured", "simulated", "error"
+        );
+        for r in &self.points {
+            let (sim, err) = match (r.simulated, r.error) {
+                (Some(s), Some(e)) => (num(s), format!("{:+.1}%", e * 100.0)),
+                _ => ("-".into(), "no run".into()),
+            };
+            let flag = if r.unexplained {
+                "  (no reason given)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{:<30} {:<8} {:<40} {:>10} {:>10} {:>8}  {}{flag}",
+                r.id,
+                r.model,
+                r.quantity,
+                num(r.measured),
+                sim,
+                err,
+                r.unit
+            );
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{:<8} {:>6} {:>5} {:>12} {:>12} {:>6}",
+            "model", "points", "gpus", "median |err|", "mean |err|", ">25%"
+        );
+        for s in self.models.iter().chain([&self.overall, &self.independent]) {
+            let _ = writeln!(
+                out,
+                "{:<8} {:>6} {:>5} {:>11.1}% {:>11.1}% {:>6}",
+                s.model,
+                s.points,
+                s.gpus,
+                s.median_abs_error * 100.0,
+                s.mean_abs_error * 100.0,
+                s.above_25_percent
+            );
+        }
+        out
+    }
+
+    /// The JSON report (keys in docs/cli.md).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(unit: &str, kind: &str, extra: &str) -> String {
+        format!(
+            r#"[[point]]
+id = "p"
+gpu = "g"
+model = "rdna2"
+quantity = "q"
+value = 100.0
+unit = "{unit}"
+clock_mhz = 2000.0
+clock = "boost"
+parameters = ""
+source = "s"
+program = "x.s"
+{extra}
+[point.measure]
+kind = "{kind}"
+loop_line = 10
+runs = [10, 30]
+per_iteration = 2.0
+"#
+        )
+    }
+
+    #[test]
+    fn latency_reading_and_ns() {
+        let f = PointsFile::parse(&point("ns", "clocks_per_unit", "")).unwrap();
+        let p = &f.point[0];
+        // 20 more iterations x 2 loads = 40 loads took 9000 - 1000 = 8000 clocks: 200 clocks
+        // per load; at 2000 MHz a clock is 0.5 ns, so 100 ns.
+        let runs = [
+            RunOutcome {
+                clocks: 1000,
+                waves: 1,
+            },
+            RunOutcome {
+                clocks: 9000,
+                waves: 1,
+            },
+        ];
+        let r = reading(&p.measure, runs).unwrap();
+        assert_eq!(r, 200.0);
+        assert_eq!(convert(p, r), 100.0);
+    }
+
+    #[test]
+    fn rate_reading_and_tflops() {
+        let f = PointsFile::parse(&point("TFLOPS", "units_per_clock", "gpu_cus = 80")).unwrap();
+        let p = &f.point[0];
+        // 64 waves x 2 units x 20 iterations = 2560 units in 20 more clocks: 128 per clock per
+        // CU, the RDNA 2 FP32 FMA peak (2 SIMD32 x 32 lanes x 2 FLOPs); x 80 CUs x 2000 MHz
+        // = 20.48 TFLOPS.
+        let runs = [
+            RunOutcome {
+                clocks: 100,
+                waves: 64,
+            },
+            RunOutcome {
+                clocks: 120,
+                waves: 64,
+            },
+        ];
+        let r = reading(&p.measure, runs).unwrap();
+        assert_eq!(r, 128.0);
+        assert!((convert(p, r) - 20.48).abs() < 1e-9);
+    }
+
+    #[test]
+    fn gbps_conversion() {
+        let f = PointsFile::parse(&point("GB/s", "units_per_clock", "gpu_cus = 80")).unwrap();
+        // 2.84 bytes per clock per CU x 80 CUs x 2000 MHz / 1000 = 454.4 GB/s.
+        assert!((convert(&f.point[0], 2.84) - 454.4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_files_are_positioned_errors() {
+        let e = PointsFile::parse("[[point]]\nid = 3\n").unwrap_err();
+        assert!(matches!(e, ValidateError::Parse { line: 2, .. }), "{e}");
+        let e = PointsFile::parse(&point("ns", "units_per_clock", "")).unwrap_err();
+        assert!(e.to_string().contains("does not fit"), "{e}");
+        let e = PointsFile::parse(&point("TFLOPS", "units_per_clock", "")).unwrap_err();
+        assert!(e.to_string().contains("gpu_cus"), "{e}");
+    }
+
+    #[test]
+    fn summary_median_and_mean() {
+        let rows: Vec<Row> = [0.1, -0.3, 0.05]
+            .iter()
+            .map(|e| Row {
+                id: String::new(),
+                gpu: "g".into(),
+                model: "m".into(),
+                quantity: String::new(),
+                unit: "ns",
+                clock_mhz: 1.0,
+                measured: 1.0,
+                simulated: Some(1.0 + e),
+                error: Some(*e),
+                reading: None,
+                source: String::new(),
+                note: String::new(),
+                unexplained: false,
+                calibrates: None,
+            })
+            .collect();
+        let refs: Vec<&Row> = rows.iter().collect();
+        let s = summarize("m", &refs);
+        // |errors| 0.05, 0.1, 0.3: median 0.1, mean 0.15, one above 25%.
+        assert!((s.median_abs_error - 0.1).abs() < 1e-12);
+        assert!((s.mean_abs_error - 0.15).abs() < 1e-12);
+        assert_eq!(s.above_25_percent, 1);
+    }
+}

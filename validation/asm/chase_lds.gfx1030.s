@@ -1,0 +1,385 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"
+	.amdhsa_code_object_version 6
+	.text
+	.protected	chase_lds               ; -- Begin function chase_lds
+	.globl	chase_lds
+	.p2align	8
+	.type	chase_lds,@function
+chase_lds:                              ; @chase_lds
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	v_lshlrev_b32_e32 v3, 2, v0
+	v_subrev_nc_u32_e32 v4, 64, v0
+	s_waitcnt lgkmcnt(0)
+	v_add_co_u32 v1, s0, s0, v3
+	v_add_co_ci_u32_e64 v2, null, s1, 0, s0
+	s_mov_b32 s1, 0
+	.p2align	6
+.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+	global_load_dword v5, v[1:2], off
+	v_add_nc_u32_e32 v4, 64, v4
+	v_add_co_u32 v1, vcc_lo, 0x100, v1
+	v_add_co_ci_u32_e64 v2, null, 0, v2, vcc_lo
+	v_cmp_lt_u32_e64 s0, 0x3bf, v4
+	s_or_b32 s1, s0, s1
+	s_waitcnt vmcnt(0)
+	ds_write_b32 v3, v5
+	v_add_nc_u32_e32 v3, 0x100, v3
+	s_andn2_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB0_1
+; %bb.2:
+	s_or_b32 exec_lo, exec_lo, s1
+	s_barrier
+	s_mov_b32 s0, exec_lo
+	v_cmpx_eq_u32_e32 0, v0
+	s_cbranch_execz .LBB0_13
+; %bb.3:
+	v_mov_b32_e32 v0, 0
+	s_load_dword s1, s[4:5], 0x8
+	ds_read_b32 v1, v0
+	s_waitcnt lgkmcnt(0)
+	s_cmp_lt_i32 s1, 1
+	s_cbranch_scc1 .LBB0_8
+; %bb.4:
+	v_mov_b32_e32 v2, 0
+	s_and_b32 s0, s1, 7
+	s_cmp_lt_u32 s1, 8
+	s_cbranch_scc1 .LBB0_9
+; %bb.5:
+	s_and_b32 s1, s1, 0x7ffffff8
+	s_inst_prefetch 0x1
+	.p2align	6
+.LBB0_6:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v3, 2, v1
+	v_add_nc_u32_e32 v1, v1, v2
+	s_add_i32 s1, s1, -8
+	s_cmp_eq_u32 s1, 0
+	ds_read_b32 v3, v3
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v4, 2, v3
+	v_add_nc_u32_e32 v1, v3, v1
+	ds_read_b32 v4, v4
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v5, 2, v4
+	v_add_nc_u32_e32 v1, v4, v1
+	ds_read_b32 v5, v5
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v6, 2, v5
+	v_add_nc_u32_e32 v1, v5, v1
+	ds_read_b32 v6, v6
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v7, 2, v6
+	v_add_nc_u32_e32 v3, v6, v1
+	ds_read_b32 v7, v7
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v8, 2, v7
+	ds_read_b32 v8, v8
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v9, 2, v8
+	ds_read_b32 v9, v9
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v2, 2, v9
+	ds_read_b32 v1, v2
+	v_add_nc_u32_e32 v2, v7, v3
+	v_add_nc_u32_e32 v2, v8, v2
+	v_add_nc_u32_e32 v2, v9, v2
+	s_cbranch_scc0 .LBB0_6
+; %bb.7:
+	s_inst_prefetch 0x2
+	s_cmp_lg_u32 s0, 0
+	s_cselect_b32 s1, -1, 0
+	s_branch .LBB0_10
+.LBB0_8:
+	v_mov_b32_e32 v2, 0
+	s_branch .LBB0_12
+.LBB0_9:
+	s_mov_b32 s1, -1
+.LBB0_10:
+	s_and_b32 vcc_lo, exec_lo, s1
+	s_cbranch_vccz .LBB0_12
+.LBB0_11:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt lgkmcnt(0)
+	v_lshlrev_b32_e32 v3, 2, v1
+	v_add_nc_u32_e32 v2, v1, v2
+	s_add_i32 s0, s0, -1
+	s_cmp_lg_u32 s0, 0
+	ds_read_b32 v1, v3
+	s_cbranch_scc1 .LBB0_11
+.LBB0_12:
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt lgkmcnt(0)
+	v_add_nc_u32_e32 v1, v1, v2
+	global_store_dword v0, v1, s[0:1]
+.LBB0_13:
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel chase_lds
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 10
+		.amdhsa_next_free_sgpr 6
+		.amdhsa_reserve_vcc 1
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	chase_lds, .Lfunc_end0-chase_lds
+                                        ; -- End function
+	.set chase_lds.num_vgpr, 10
+	.set chase_lds.num_agpr, 0
+	.set chase_lds.numbered_sgpr, 6
+	.set chase_lds.num_named_barrier, 0
+	.set chase_lds.private_seg_size, 0
+	.set chase_lds.uses_vcc, 1
+	.set chase_lds.uses_flat_scratch, 0
+	.set chase_lds.has_dyn_sized_stack, 0
+	.set chase_lds.has_recursion, 0
+	.set chase_lds.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 524
+; TotalNumSgprs: 8
+; NumVgprs: 10
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 4096 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 1
+; NumSGPRsForWavesPerEU: 8
+; NumVGPRsForWavesPerEU: 10
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_chase_lds ; -- Begin function __clang_ocl_kern_imp_chase_lds
+	.globl	__clang_ocl_kern_imp_chase_lds
+	.p2align	2
+	.type	__clang_ocl_kern_imp_chase_lds,@function
+__clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s5, 0
+	s_trap 2
+	v_lshlrev_b32_e32 v7, 2, v5
+	v_subrev_nc_u32_e32 v6, 64, v5
+	v_add_co_u32 v0, vcc_lo, v0, v7
+	v_add_co_ci_u32_e64 v1, null, 0, v1, vcc_lo
+                                        ; implicit-def: $vgpr7
+	.p2align	6
+.LBB1_1:                                ; =>This Inner Loop Header: Depth=1
+	global_load_dword v8, v[0:1], off
+	v_add_nc_u32_e32 v6, 64, v6
+	v_add_co_u32 v0, vcc_lo, 0x100, v0
+	v_add_co_ci_u32_e64 v1, null, 0, v1, vcc_lo
+	v_cmp_lt_u32_e64 s4, 0x3bf, v6
+	s_or_b32 s5, s4, s5
+	s_waitcnt vmcnt(0)
+	ds_write_b32 v7, v8
+	v_add_nc_u32_e32 v7, 0x100, v7
+	s_andn2_b32 exec_lo, exec_lo, s5
+	s_cbranch_execnz .LBB1_1
+; %bb.2:
+	s_or_b32 exec_lo, exec_lo, s5
+	s_mov_b32 s4, exec_lo
+	s_barrier
+	v_cmpx_eq_u32_e32 0, v5
+	s_cbranch_execz .LBB1_14
+; %bb.3:
+	s_trap 2
+	ds_read_b32 v0, v0
+	v_mov_b32_e32 v1, 0
+	s_mov_b32 s5, exec_lo
+	s_waitcnt lgkmcnt(0)
+	v_readfirstlane_b32 s6, v0
+	v_mov_b32_e32 v5, s6
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB1_13
+; %bb.4:
+	v_and_b32_e32 v0, 7, v2
+	v_mov_b32_e32 v1, 0
+	v_mov_b32_e32 v5, s6
+	s_mov_b32 s8, -1
+	s_mov_b32 s7, exec_lo
+	v_cmpx_lt_u32_e32 7, v2
+	s_cbranch_execz .LBB1_8
+; %bb.5:
+	v_and_b32_e32 v2, 0x7ffffff8, v2
+	s_mov_b32 s9, 0
+	s_mov_b32 s8, 0
+	.p2align	6
+.LBB1_6:                                ; =>This Inner Loop Header: Depth=1
+	s_trap 2
+	ds_read_b32 v1, v0
+	s_add_i32 s9, s6, s9
+	v_add_nc_u32_e32 v2, -8, v2
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	s_waitcnt lgkmcnt(0)
+	v_readfirstlane_b32 s6, v1
+	s_add_i32 s9, s6, s9
+	v_mov_b32_e32 v5, s6
+	s_add_i32 s9, s6, s9
+	s_add_i32 s9, s6, s9
+	s_add_i32 s9, s6, s9
+	s_add_i32 s9, s6, s9
+	s_add_i32 s9, s6, s9
+	s_add_i32 s9, s6, s9
+	s_or_b32 s8, vcc_lo, s8
+	v_mov_b32_e32 v1, s9
+	s_andn2_b32 exec_lo, exec_lo, s8
+	s_cbranch_execnz .LBB1_6
+; %bb.7:
+	s_or_b32 exec_lo, exec_lo, s8
+	v_cmp_ne_u32_e32 vcc_lo, 0, v0
+	s_orn2_b32 s8, vcc_lo, exec_lo
+.LBB1_8:
+	s_or_b32 exec_lo, exec_lo, s7
+	s_and_saveexec_b32 s6, s8
+	s_xor_b32 s6, exec_lo, s6
+	s_cbranch_execz .LBB1_12
+; %bb.9:
+	s_mov_b32 s7, 0
+.LBB1_10:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt lgkmcnt(0)
+	v_add_nc_u32_e32 v1, v5, v1
+	s_trap 2
+	ds_read_b32 v5, v0
+	v_add_nc_u32_e32 v0, -1, v0
+	v_cmp_eq_u32_e32 vcc_lo, 0, v0
+	s_or_b32 s7, vcc_lo, s7
+	s_andn2_b32 exec_lo, exec_lo, s7
+	s_cbranch_execnz .LBB1_10
+; %bb.11:
+	s_or_b32 exec_lo, exec_lo, s7
+.LBB1_12:
+	s_or_b32 exec_lo, exec_lo, s6
+.LBB1_13:
+	s_or_b32 exec_lo, exec_lo, s5
+	s_waitcnt lgkmcnt(0)
+	v_add_nc_u32_e32 v0, v5, v1
+	global_store_dword v[3:4], v0, off
+.LBB1_14:
+	s_or_b32 exec_lo, exec_lo, s4
+	s_waitcnt lgkmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end1:
+	.size	__clang_ocl_kern_imp_chase_lds, .Lfunc_end1-__clang_ocl_kern_imp_chase_lds
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_chase_lds.num_vgpr, 32
+	.set __clang_ocl_kern_imp_chase_lds.num_agpr, 0
+	.set __clang_ocl_kern_imp_chase_lds.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_chase_lds.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_chase_lds.private_seg_size, 0
+	.set __clang_ocl_kern_imp_chase_lds.uses_vcc, 1
+	.set __clang_ocl_kern_imp_chase_lds.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_chase_lds.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_chase_lds.has_recursion, 0
+	.set __clang_ocl_kern_imp_chase_lds.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 448
+; TotalNumSgprs: 34
+; NumVgprs: 32
+; ScratchSize: 0
+; MemoryBound: 0
+	.text
+	.p2alignl 6, 3214868480
+	.fill 48, 4, 3214868480
+	.section	.AMDGPU.gpr_maximums,"",@progbits
+	.set amdgpu.max_num_vgpr, 32
+	.set amdgpu.max_num_agpr, 0
+	.set amdgpu.max_num_sgpr, 32
+	.set amdgpu.max_num_named_barrier, 0
+	.text
+	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .is_const:       true
+        .offset:         0
+        .size:           8
+        .type_name:      'uint*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           chase_lds
+    .private_segment_fixed_size: 0
+    .sgpr_count:     8
+    .sgpr_spill_count: 0
+    .symbol:         chase_lds.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     10
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1030
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata

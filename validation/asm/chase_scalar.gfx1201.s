@@ -1,0 +1,240 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1201"
+	.amdhsa_code_object_version 6
+	.text
+	.protected	chase_scalar            ; -- Begin function chase_scalar
+	.globl	chase_scalar
+	.p2align	8
+	.type	chase_scalar,@function
+chase_scalar:                           ; @chase_scalar
+; %bb.0:
+	s_load_b96 s[4:6], s[0:1], 0x0
+	s_wait_kmcnt 0x0
+	s_load_b32 s2, s[4:5], 0x0
+	s_cmp_lt_i32 s6, 1
+	s_cbranch_scc1 .LBB0_3
+; %bb.1:
+	s_mov_b32 s3, 0
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_mov_b32 s7, s3
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	s_wait_kmcnt 0x0
+	s_lshl_b64 s[8:9], s[2:3], 2
+	s_add_co_i32 s7, s2, s7
+	s_add_nc_u64 s[8:9], s[4:5], s[8:9]
+	s_add_co_i32 s6, s6, -1
+	s_load_b32 s2, s[8:9], 0x0
+	s_cmp_lg_u32 s6, 0
+	s_cbranch_scc1 .LBB0_2
+	s_branch .LBB0_4
+.LBB0_3:
+	s_mov_b32 s7, 0
+.LBB0_4:
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_wait_kmcnt 0x0
+	s_add_co_i32 s2, s2, s7
+	s_delay_alu instid0(SALU_CYCLE_1)
+	v_dual_mov_b32 v0, 0 :: v_dual_mov_b32 v1, s2
+	global_store_b32 v0, v1, s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel chase_scalar
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 2
+		.amdhsa_next_free_sgpr 10
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_inst_pref_size 1
+		.amdhsa_round_robin_scheduling 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	chase_scalar, .Lfunc_end0-chase_scalar
+                                        ; -- End function
+	.set chase_scalar.num_vgpr, 2
+	.set chase_scalar.num_agpr, 0
+	.set chase_scalar.numbered_sgpr, 10
+	.set chase_scalar.num_named_barrier, 0
+	.set chase_scalar.private_seg_size, 0
+	.set chase_scalar.uses_vcc, 0
+	.set chase_scalar.uses_flat_scratch, 0
+	.set chase_scalar.has_dyn_sized_stack, 0
+	.set chase_scalar.has_recursion, 0
+	.set chase_scalar.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 128
+; TotalNumSgprs: 10
+; NumVgprs: 2
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 10
+; NumVGPRsForWavesPerEU: 2
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 2
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_chase_scalar ; -- Begin function __clang_ocl_kern_imp_chase_scalar
+	.globl	__clang_ocl_kern_imp_chase_scalar
+	.p2align	2
+	.type	__clang_ocl_kern_imp_chase_scalar,@function
+__clang_ocl_kern_imp_chase_scalar:      ; @__clang_ocl_kern_imp_chase_scalar
+; %bb.0:
+	s_wait_loadcnt_dscnt 0x0
+	s_wait_expcnt 0x0
+	s_wait_samplecnt 0x0
+	s_wait_bvhcnt 0x0
+	s_wait_kmcnt 0x0
+	global_load_b32 v5, v[0:1], off
+	v_mov_b32_e32 v7, 0
+	s_mov_b32 s0, exec_lo
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB1_4
+; %bb.1:
+	v_mov_b32_e32 v6, 0
+	s_mov_b32 s1, 0
+	s_delay_alu instid0(VALU_DEP_1)
+	v_mov_b32_e32 v7, v6
+.LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	s_wait_loadcnt 0x0
+	v_lshlrev_b64_e32 v[8:9], 2, v[5:6]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(SKIP_1) | instid1(VALU_DEP_3)
+	v_add_nc_u32_e32 v7, v5, v7
+	v_add_nc_u32_e32 v2, -1, v2
+	v_add_co_u32 v8, vcc_lo, v0, v8
+	s_wait_alu depctr_va_vcc(0)
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_3)
+	v_add_co_ci_u32_e64 v9, null, v1, v9, vcc_lo
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	global_load_b32 v5, v[8:9], off
+	s_wait_alu depctr_sa_sdst(0)
+	s_or_b32 s1, vcc_lo, s1
+	s_wait_alu depctr_sa_sdst(0)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB1_2
+; %bb.3:
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB1_4:
+	s_wait_alu depctr_sa_sdst(0)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_wait_loadcnt 0x0
+	v_add_nc_u32_e32 v0, v5, v7
+	global_store_b32 v[3:4], v0, off
+	s_setpc_b64 s[30:31]
+.Lfunc_end1:
+	.size	__clang_ocl_kern_imp_chase_scalar, .Lfunc_end1-__clang_ocl_kern_imp_chase_scalar
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_chase_scalar.num_vgpr, 10
+	.set __clang_ocl_kern_imp_chase_scalar.num_agpr, 0
+	.set __clang_ocl_kern_imp_chase_scalar.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_chase_scalar.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_chase_scalar.private_seg_size, 0
+	.set __clang_ocl_kern_imp_chase_scalar.uses_vcc, 1
+	.set __clang_ocl_kern_imp_chase_scalar.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_chase_scalar.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_chase_scalar.has_recursion, 0
+	.set __clang_ocl_kern_imp_chase_scalar.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 180
+; TotalNumSgprs: 34
+; NumVgprs: 10
+; ScratchSize: 0
+; MemoryBound: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.section	.AMDGPU.gpr_maximums,"",@progbits
+	.set amdgpu.max_num_vgpr, 10
+	.set amdgpu.max_num_agpr, 0
+	.set amdgpu.max_num_sgpr, 32
+	.set amdgpu.max_num_named_barrier, 0
+	.text
+	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .is_const:       true
+        .offset:         0
+        .size:           8
+        .type_name:      'uint*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           chase_scalar
+    .private_segment_fixed_size: 0
+    .sgpr_count:     10
+    .sgpr_spill_count: 0
+    .symbol:         chase_scalar.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     2
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1201
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata

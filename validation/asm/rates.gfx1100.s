@@ -1,0 +1,2331 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+	.amdhsa_code_object_version 6
+	.text
+	.protected	fp32_fma                ; -- Begin function fp32_fma
+	.globl	fp32_fma
+	.p2align	8
+	.type	fp32_fma,@function
+fp32_fma:                               ; @fp32_fma
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s8, s[0:1], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[4:7], v32, s[2:3] offset:48
+	global_load_b128 v[12:15], v32, s[2:3] offset:32
+	global_load_b128 v[20:23], v32, s[2:3] offset:16
+	global_load_b128 v[24:27], v32, s[2:3]
+	global_load_b128 v[0:3], v32, s[2:3] offset:112
+	global_load_b128 v[8:11], v32, s[2:3] offset:96
+	global_load_b128 v[16:19], v32, s[2:3] offset:80
+	global_load_b128 v[28:31], v32, s[2:3] offset:64
+	s_cmp_lt_i32 s8, 1
+	s_cbranch_scc1 .LBB0_3
+; %bb.1:
+	s_load_b128 s[4:7], s[2:3], 0x0
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_fma_f32 v27, s7, v27, v27
+	v_fma_f32 v26, s6, v26, v26
+	v_fma_f32 v25, s5, v25, v25
+	v_fmac_f32_e32 v24, s4, v24
+	v_fma_f32 v23, s7, v23, v23
+	v_fma_f32 v22, s6, v22, v22
+	v_fma_f32 v21, s5, v21, v21
+	v_fmac_f32_e32 v20, s4, v20
+	v_fma_f32 v15, s7, v15, v15
+	v_fma_f32 v14, s6, v14, v14
+	v_fma_f32 v13, s5, v13, v13
+	v_fmac_f32_e32 v12, s4, v12
+	v_fma_f32 v7, s7, v7, v7
+	v_fma_f32 v6, s6, v6, v6
+	v_fma_f32 v5, s5, v5, v5
+	v_fmac_f32_e32 v4, s4, v4
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v31, s7, v31, v31
+	v_fma_f32 v30, s6, v30, v30
+	v_fma_f32 v29, s5, v29, v29
+	v_fmac_f32_e32 v28, s4, v28
+	v_fma_f32 v19, s7, v19, v19
+	v_fma_f32 v18, s6, v18, v18
+	v_fma_f32 v17, s5, v17, v17
+	v_fmac_f32_e32 v16, s4, v16
+	v_fma_f32 v11, s7, v11, v11
+	v_fma_f32 v10, s6, v10, v10
+	v_fma_f32 v9, s5, v9, v9
+	v_fmac_f32_e32 v8, s4, v8
+	v_fma_f32 v3, s7, v3, v3
+	v_fma_f32 v2, s6, v2, v2
+	v_fma_f32 v1, s5, v1, v1
+	v_fmac_f32_e32 v0, s4, v0
+	s_add_i32 s8, s8, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s8, 0
+	s_cbranch_scc1 .LBB0_2
+.LBB0_3:
+	s_waitcnt vmcnt(4)
+	v_dual_add_f32 v23, v23, v27 :: v_dual_add_f32 v22, v22, v26
+	v_dual_add_f32 v21, v21, v25 :: v_dual_add_f32 v20, v20, v24
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v15, v15, v23 :: v_dual_add_f32 v14, v14, v22
+	v_dual_add_f32 v13, v13, v21 :: v_dual_add_f32 v12, v12, v20
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v7, v7, v15 :: v_dual_add_f32 v6, v6, v14
+	v_dual_add_f32 v5, v5, v13 :: v_dual_add_f32 v4, v4, v12
+	s_waitcnt vmcnt(0)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v7, v31, v7 :: v_dual_add_f32 v6, v30, v6
+	v_dual_add_f32 v5, v29, v5 :: v_dual_add_f32 v4, v28, v4
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v7, v19, v7 :: v_dual_add_f32 v6, v18, v6
+	v_dual_add_f32 v5, v17, v5 :: v_dual_add_f32 v4, v16, v4
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v7, v11, v7 :: v_dual_add_f32 v6, v10, v6
+	v_dual_add_f32 v5, v9, v5 :: v_dual_add_f32 v4, v8, v4
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v3, v7 :: v_dual_add_f32 v2, v2, v6
+	v_dual_add_f32 v1, v1, v5 :: v_dual_add_f32 v0, v0, v4
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 9
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 5
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	fp32_fma, .Lfunc_end0-fp32_fma
+                                        ; -- End function
+	.set fp32_fma.num_vgpr, 33
+	.set fp32_fma.num_agpr, 0
+	.set fp32_fma.numbered_sgpr, 9
+	.set fp32_fma.num_named_barrier, 0
+	.set fp32_fma.private_seg_size, 0
+	.set fp32_fma.uses_vcc, 0
+	.set fp32_fma.uses_flat_scratch, 0
+	.set fp32_fma.has_dyn_sized_stack, 0
+	.set fp32_fma.has_recursion, 0
+	.set fp32_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 528
+; TotalNumSgprs: 9
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 4
+; NumSGPRsForWavesPerEU: 9
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_fma ; -- Begin function __clang_ocl_kern_imp_fp32_fma
+	.globl	__clang_ocl_kern_imp_fp32_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_fma,@function
+__clang_ocl_kern_imp_fp32_fma:          ; @__clang_ocl_kern_imp_fp32_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v33, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v34, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[9:12], v[33:34], off offset:48
+	global_load_b128 v[17:20], v[33:34], off offset:32
+	global_load_b128 v[25:28], v[33:34], off offset:16
+	global_load_b128 v[29:32], v[33:34], off
+	global_load_b128 v[5:8], v[33:34], off offset:112
+	global_load_b128 v[13:16], v[33:34], off offset:96
+	global_load_b128 v[21:24], v[33:34], off offset:80
+	global_load_b128 v[33:36], v[33:34], off offset:64
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB1_4
+; %bb.1:
+	global_load_b128 v[48:51], v[0:1], off
+.LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_dual_fmac_f32 v29, v48, v29 :: v_dual_add_nc_u32 v2, -1, v2
+	v_fma_f32 v32, v51, v32, v32
+	v_fma_f32 v31, v50, v31, v31
+	v_fma_f32 v30, v49, v30, v30
+	v_fma_f32 v28, v51, v28, v28
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	v_fma_f32 v27, v50, v27, v27
+	v_fma_f32 v26, v49, v26, v26
+	v_fmac_f32_e32 v25, v48, v25
+	v_fma_f32 v20, v51, v20, v20
+	v_fma_f32 v19, v50, v19, v19
+	v_fma_f32 v18, v49, v18, v18
+	v_fmac_f32_e32 v17, v48, v17
+	v_fma_f32 v12, v51, v12, v12
+	v_fma_f32 v11, v50, v11, v11
+	v_fma_f32 v10, v49, v10, v10
+	v_fmac_f32_e32 v9, v48, v9
+	v_fma_f32 v36, v51, v36, v36
+	v_fma_f32 v35, v50, v35, v35
+	v_fma_f32 v34, v49, v34, v34
+	v_fmac_f32_e32 v33, v48, v33
+	v_fma_f32 v24, v51, v24, v24
+	v_fma_f32 v23, v50, v23, v23
+	v_fma_f32 v22, v49, v22, v22
+	v_fmac_f32_e32 v21, v48, v21
+	v_fma_f32 v16, v51, v16, v16
+	v_fma_f32 v15, v50, v15, v15
+	v_fma_f32 v14, v49, v14, v14
+	v_fmac_f32_e32 v13, v48, v13
+	v_fma_f32 v8, v51, v8, v8
+	v_fma_f32 v7, v50, v7, v7
+	v_fma_f32 v6, v49, v6, v6
+	v_fmac_f32_e32 v5, v48, v5
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB1_2
+; %bb.3:
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB1_4:
+	s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_3) | instid1(VALU_DEP_2)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(4)
+	v_dual_add_f32 v0, v28, v32 :: v_dual_add_f32 v1, v27, v31
+	v_dual_add_f32 v2, v26, v30 :: v_dual_add_f32 v25, v25, v29
+	v_dual_add_f32 v0, v20, v0 :: v_dual_add_f32 v1, v19, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v18, v2 :: v_dual_add_f32 v17, v17, v25
+	v_dual_add_f32 v0, v12, v0 :: v_dual_add_f32 v1, v11, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(SKIP_1) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v10, v2 :: v_dual_add_f32 v9, v9, v17
+	s_waitcnt vmcnt(0)
+	v_dual_add_f32 v0, v36, v0 :: v_dual_add_f32 v1, v35, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v34, v2 :: v_dual_add_f32 v9, v33, v9
+	v_dual_add_f32 v0, v24, v0 :: v_dual_add_f32 v1, v23, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v22, v2 :: v_dual_add_f32 v9, v21, v9
+	v_dual_add_f32 v0, v16, v0 :: v_dual_add_f32 v1, v15, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v14, v2 :: v_dual_add_f32 v9, v13, v9
+	v_dual_add_f32 v8, v8, v0 :: v_dual_add_f32 v7, v7, v1
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	s_delay_alu instid0(VALU_DEP_3)
+	v_dual_add_f32 v6, v6, v2 :: v_dual_add_f32 v5, v5, v9
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end1:
+	.size	__clang_ocl_kern_imp_fp32_fma, .Lfunc_end1-__clang_ocl_kern_imp_fp32_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp32_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 568
+; TotalNumSgprs: 34
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp16_fma                ; -- Begin function fp16_fma
+	.globl	fp16_fma
+	.p2align	8
+	.type	fp16_fma,@function
+fp16_fma:                               ; @fp16_fma
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s8, s[0:1], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[24:27], v32, s[2:3]
+	global_load_b128 v[28:31], v32, s[2:3] offset:16
+	global_load_b128 v[20:23], v32, s[2:3] offset:32
+	global_load_b128 v[16:19], v32, s[2:3] offset:48
+	global_load_b128 v[12:15], v32, s[2:3] offset:64
+	global_load_b128 v[8:11], v32, s[2:3] offset:80
+	global_load_b128 v[4:7], v32, s[2:3] offset:96
+	global_load_b128 v[0:3], v32, s[2:3] offset:112
+	s_cmp_lt_i32 s8, 1
+	s_cbranch_scc1 .LBB2_3
+; %bb.1:
+	s_load_b128 s[4:7], s[2:3], 0x0
+.LBB2_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(7) lgkmcnt(0)
+	v_pk_fma_f16 v27, s7, v27, v27
+	v_pk_fma_f16 v26, s6, v26, v26
+	v_pk_fma_f16 v25, s5, v25, v25
+	v_pk_fma_f16 v24, s4, v24, v24
+	s_waitcnt vmcnt(6)
+	v_pk_fma_f16 v31, s7, v31, v31
+	v_pk_fma_f16 v30, s6, v30, v30
+	v_pk_fma_f16 v29, s5, v29, v29
+	v_pk_fma_f16 v28, s4, v28, v28
+	s_waitcnt vmcnt(5)
+	v_pk_fma_f16 v23, s7, v23, v23
+	v_pk_fma_f16 v22, s6, v22, v22
+	v_pk_fma_f16 v21, s5, v21, v21
+	v_pk_fma_f16 v20, s4, v20, v20
+	s_waitcnt vmcnt(4)
+	v_pk_fma_f16 v19, s7, v19, v19
+	v_pk_fma_f16 v18, s6, v18, v18
+	v_pk_fma_f16 v17, s5, v17, v17
+	v_pk_fma_f16 v16, s4, v16, v16
+	s_waitcnt vmcnt(3)
+	v_pk_fma_f16 v15, s7, v15, v15
+	v_pk_fma_f16 v14, s6, v14, v14
+	v_pk_fma_f16 v13, s5, v13, v13
+	v_pk_fma_f16 v12, s4, v12, v12
+	s_waitcnt vmcnt(2)
+	v_pk_fma_f16 v11, s7, v11, v11
+	v_pk_fma_f16 v10, s6, v10, v10
+	v_pk_fma_f16 v9, s5, v9, v9
+	v_pk_fma_f16 v8, s4, v8, v8
+	s_waitcnt vmcnt(1)
+	v_pk_fma_f16 v7, s7, v7, v7
+	v_pk_fma_f16 v6, s6, v6, v6
+	v_pk_fma_f16 v5, s5, v5, v5
+	v_pk_fma_f16 v4, s4, v4, v4
+	s_waitcnt vmcnt(0)
+	v_pk_fma_f16 v3, s7, v3, v3
+	v_pk_fma_f16 v2, s6, v2, v2
+	v_pk_fma_f16 v1, s5, v1, v1
+	v_pk_fma_f16 v0, s4, v0, v0
+	s_add_i32 s8, s8, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s8, 0
+	s_cbranch_scc1 .LBB2_2
+.LBB2_3:
+	s_waitcnt vmcnt(6)
+	v_pk_add_f16 v27, v31, v27
+	v_pk_add_f16 v26, v30, v26
+	v_pk_add_f16 v25, v29, v25
+	v_pk_add_f16 v24, v28, v24
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_waitcnt vmcnt(5)
+	v_pk_add_f16 v23, v23, v27
+	v_pk_add_f16 v22, v22, v26
+	v_pk_add_f16 v21, v21, v25
+	v_pk_add_f16 v20, v20, v24
+	s_waitcnt vmcnt(4)
+	v_pk_add_f16 v19, v19, v23
+	v_pk_add_f16 v18, v18, v22
+	v_pk_add_f16 v17, v17, v21
+	v_pk_add_f16 v16, v16, v20
+	s_waitcnt vmcnt(3)
+	v_pk_add_f16 v15, v15, v19
+	v_pk_add_f16 v14, v14, v18
+	v_pk_add_f16 v13, v13, v17
+	v_pk_add_f16 v12, v12, v16
+	s_waitcnt vmcnt(2)
+	v_pk_add_f16 v11, v11, v15
+	v_pk_add_f16 v10, v10, v14
+	v_pk_add_f16 v9, v9, v13
+	v_pk_add_f16 v8, v8, v12
+	s_waitcnt vmcnt(1)
+	v_pk_add_f16 v7, v7, v11
+	v_pk_add_f16 v6, v6, v10
+	v_pk_add_f16 v5, v5, v9
+	v_pk_add_f16 v4, v4, v8
+	s_waitcnt vmcnt(0)
+	v_pk_add_f16 v3, v3, v7
+	v_pk_add_f16 v2, v2, v6
+	v_pk_add_f16 v1, v1, v5
+	v_pk_add_f16 v0, v0, v4
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp16_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 9
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 6
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end2:
+	.size	fp16_fma, .Lfunc_end2-fp16_fma
+                                        ; -- End function
+	.set fp16_fma.num_vgpr, 33
+	.set fp16_fma.num_agpr, 0
+	.set fp16_fma.numbered_sgpr, 9
+	.set fp16_fma.num_named_barrier, 0
+	.set fp16_fma.private_seg_size, 0
+	.set fp16_fma.uses_vcc, 0
+	.set fp16_fma.uses_flat_scratch, 0
+	.set fp16_fma.has_dyn_sized_stack, 0
+	.set fp16_fma.has_recursion, 0
+	.set fp16_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 692
+; TotalNumSgprs: 9
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 4
+; NumSGPRsForWavesPerEU: 9
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp16_fma ; -- Begin function __clang_ocl_kern_imp_fp16_fma
+	.globl	__clang_ocl_kern_imp_fp16_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp16_fma,@function
+__clang_ocl_kern_imp_fp16_fma:          ; @__clang_ocl_kern_imp_fp16_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v5, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v6, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[29:32], v[5:6], off
+	global_load_b128 v[33:36], v[5:6], off offset:16
+	global_load_b128 v[25:28], v[5:6], off offset:32
+	global_load_b128 v[21:24], v[5:6], off offset:48
+	global_load_b128 v[17:20], v[5:6], off offset:64
+	global_load_b128 v[13:16], v[5:6], off offset:80
+	global_load_b128 v[9:12], v[5:6], off offset:96
+	global_load_b128 v[5:8], v[5:6], off offset:112
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB3_4
+; %bb.1:
+	global_load_b128 v[48:51], v[0:1], off
+.LBB3_2:                                ; =>This Inner Loop Header: Depth=1
+	v_add_nc_u32_e32 v2, -1, v2
+	s_waitcnt vmcnt(0)
+	v_pk_fma_f16 v32, v51, v32, v32
+	v_pk_fma_f16 v31, v50, v31, v31
+	v_pk_fma_f16 v30, v49, v30, v30
+	v_pk_fma_f16 v29, v48, v29, v29
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	v_pk_fma_f16 v36, v51, v36, v36
+	v_pk_fma_f16 v35, v50, v35, v35
+	v_pk_fma_f16 v34, v49, v34, v34
+	v_pk_fma_f16 v33, v48, v33, v33
+	v_pk_fma_f16 v28, v51, v28, v28
+	v_pk_fma_f16 v27, v50, v27, v27
+	v_pk_fma_f16 v26, v49, v26, v26
+	v_pk_fma_f16 v25, v48, v25, v25
+	v_pk_fma_f16 v24, v51, v24, v24
+	v_pk_fma_f16 v23, v50, v23, v23
+	v_pk_fma_f16 v22, v49, v22, v22
+	v_pk_fma_f16 v21, v48, v21, v21
+	v_pk_fma_f16 v20, v51, v20, v20
+	v_pk_fma_f16 v19, v50, v19, v19
+	v_pk_fma_f16 v18, v49, v18, v18
+	v_pk_fma_f16 v17, v48, v17, v17
+	v_pk_fma_f16 v16, v51, v16, v16
+	v_pk_fma_f16 v15, v50, v15, v15
+	v_pk_fma_f16 v14, v49, v14, v14
+	v_pk_fma_f16 v13, v48, v13, v13
+	v_pk_fma_f16 v12, v51, v12, v12
+	v_pk_fma_f16 v11, v50, v11, v11
+	v_pk_fma_f16 v10, v49, v10, v10
+	v_pk_fma_f16 v9, v48, v9, v9
+	v_pk_fma_f16 v8, v51, v8, v8
+	v_pk_fma_f16 v7, v50, v7, v7
+	v_pk_fma_f16 v6, v49, v6, v6
+	v_pk_fma_f16 v5, v48, v5, v5
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB3_2
+; %bb.3:
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB3_4:
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(6)
+	v_pk_add_f16 v0, v36, v32
+	v_pk_add_f16 v1, v35, v31
+	v_pk_add_f16 v2, v34, v30
+	v_pk_add_f16 v29, v33, v29
+	s_waitcnt vmcnt(5)
+	v_pk_add_f16 v0, v28, v0
+	v_pk_add_f16 v1, v27, v1
+	v_pk_add_f16 v2, v26, v2
+	v_pk_add_f16 v25, v25, v29
+	s_waitcnt vmcnt(4)
+	v_pk_add_f16 v0, v24, v0
+	v_pk_add_f16 v1, v23, v1
+	v_pk_add_f16 v2, v22, v2
+	v_pk_add_f16 v21, v21, v25
+	s_waitcnt vmcnt(3)
+	v_pk_add_f16 v0, v20, v0
+	v_pk_add_f16 v1, v19, v1
+	v_pk_add_f16 v2, v18, v2
+	v_pk_add_f16 v17, v17, v21
+	s_waitcnt vmcnt(2)
+	v_pk_add_f16 v0, v16, v0
+	v_pk_add_f16 v1, v15, v1
+	v_pk_add_f16 v2, v14, v2
+	v_pk_add_f16 v13, v13, v17
+	s_waitcnt vmcnt(1)
+	v_pk_add_f16 v0, v12, v0
+	v_pk_add_f16 v1, v11, v1
+	v_pk_add_f16 v2, v10, v2
+	v_pk_add_f16 v9, v9, v13
+	s_waitcnt vmcnt(0)
+	v_pk_add_f16 v8, v8, v0
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	v_pk_add_f16 v7, v7, v1
+	v_pk_add_f16 v6, v6, v2
+	v_pk_add_f16 v5, v5, v9
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end3:
+	.size	__clang_ocl_kern_imp_fp16_fma, .Lfunc_end3-__clang_ocl_kern_imp_fp16_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp16_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp16_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp16_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp16_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp16_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp16_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp16_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 708
+; TotalNumSgprs: 34
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 0
+	.text
+	.protected	fp64_fma                ; -- Begin function fp64_fma
+	.globl	fp64_fma
+	.p2align	8
+	.type	fp64_fma,@function
+fp64_fma:                               ; @fp64_fma
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s8, s[0:1], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[4:7], v32, s[2:3] offset:48
+	global_load_b128 v[12:15], v32, s[2:3] offset:32
+	global_load_b128 v[20:23], v32, s[2:3] offset:16
+	global_load_b128 v[24:27], v32, s[2:3]
+	global_load_b128 v[0:3], v32, s[2:3] offset:112
+	global_load_b128 v[8:11], v32, s[2:3] offset:96
+	global_load_b128 v[16:19], v32, s[2:3] offset:80
+	global_load_b128 v[28:31], v32, s[2:3] offset:64
+	s_cmp_lt_i32 s8, 1
+	s_cbranch_scc1 .LBB4_3
+; %bb.1:
+	s_load_b128 s[4:7], s[2:3], 0x0
+	s_set_inst_prefetch_distance 0x1
+	.p2align	6
+.LBB4_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_fma_f64 v[26:27], s[6:7], v[26:27], v[26:27]
+	v_fma_f64 v[24:25], s[4:5], v[24:25], v[24:25]
+	v_fma_f64 v[22:23], s[6:7], v[22:23], v[22:23]
+	v_fma_f64 v[20:21], s[4:5], v[20:21], v[20:21]
+	v_fma_f64 v[14:15], s[6:7], v[14:15], v[14:15]
+	v_fma_f64 v[12:13], s[4:5], v[12:13], v[12:13]
+	v_fma_f64 v[6:7], s[6:7], v[6:7], v[6:7]
+	v_fma_f64 v[4:5], s[4:5], v[4:5], v[4:5]
+	s_waitcnt vmcnt(0)
+	v_fma_f64 v[30:31], s[6:7], v[30:31], v[30:31]
+	v_fma_f64 v[28:29], s[4:5], v[28:29], v[28:29]
+	v_fma_f64 v[18:19], s[6:7], v[18:19], v[18:19]
+	v_fma_f64 v[16:17], s[4:5], v[16:17], v[16:17]
+	v_fma_f64 v[10:11], s[6:7], v[10:11], v[10:11]
+	v_fma_f64 v[8:9], s[4:5], v[8:9], v[8:9]
+	v_fma_f64 v[2:3], s[6:7], v[2:3], v[2:3]
+	v_fma_f64 v[0:1], s[4:5], v[0:1], v[0:1]
+	s_add_i32 s8, s8, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s8, 0
+	s_cbranch_scc1 .LBB4_2
+.LBB4_3:
+	s_set_inst_prefetch_distance 0x2
+	s_waitcnt vmcnt(4)
+	v_add_f64 v[22:23], v[22:23], v[26:27]
+	v_add_f64 v[20:21], v[20:21], v[24:25]
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[14:15], v[14:15], v[22:23]
+	v_add_f64 v[12:13], v[12:13], v[20:21]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[6:7], v[6:7], v[14:15]
+	v_add_f64 v[4:5], v[4:5], v[12:13]
+	s_waitcnt vmcnt(0)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[6:7], v[30:31], v[6:7]
+	v_add_f64 v[4:5], v[28:29], v[4:5]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[6:7], v[18:19], v[6:7]
+	v_add_f64 v[4:5], v[16:17], v[4:5]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[6:7], v[10:11], v[6:7]
+	v_add_f64 v[4:5], v[8:9], v[4:5]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[2:3], v[2:3], v[6:7]
+	v_add_f64 v[0:1], v[0:1], v[4:5]
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp64_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 9
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 4
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end4:
+	.size	fp64_fma, .Lfunc_end4-fp64_fma
+                                        ; -- End function
+	.set fp64_fma.num_vgpr, 33
+	.set fp64_fma.num_agpr, 0
+	.set fp64_fma.numbered_sgpr, 9
+	.set fp64_fma.num_named_barrier, 0
+	.set fp64_fma.private_seg_size, 0
+	.set fp64_fma.uses_vcc, 0
+	.set fp64_fma.uses_flat_scratch, 0
+	.set fp64_fma.has_dyn_sized_stack, 0
+	.set fp64_fma.has_recursion, 0
+	.set fp64_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 440
+; TotalNumSgprs: 9
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 4
+; NumSGPRsForWavesPerEU: 9
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp64_fma ; -- Begin function __clang_ocl_kern_imp_fp64_fma
+	.globl	__clang_ocl_kern_imp_fp64_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp64_fma,@function
+__clang_ocl_kern_imp_fp64_fma:          ; @__clang_ocl_kern_imp_fp64_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v33, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v34, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[9:12], v[33:34], off offset:48
+	global_load_b128 v[17:20], v[33:34], off offset:32
+	global_load_b128 v[25:28], v[33:34], off offset:16
+	global_load_b128 v[29:32], v[33:34], off
+	global_load_b128 v[5:8], v[33:34], off offset:112
+	global_load_b128 v[13:16], v[33:34], off offset:96
+	global_load_b128 v[21:24], v[33:34], off offset:80
+	global_load_b128 v[33:36], v[33:34], off offset:64
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB5_4
+; %bb.1:
+	global_load_b128 v[48:51], v[0:1], off
+	s_set_inst_prefetch_distance 0x1
+	.p2align	6
+.LBB5_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_fma_f64 v[31:32], v[50:51], v[31:32], v[31:32]
+	v_fma_f64 v[29:30], v[48:49], v[29:30], v[29:30]
+	v_fma_f64 v[27:28], v[50:51], v[27:28], v[27:28]
+	v_fma_f64 v[25:26], v[48:49], v[25:26], v[25:26]
+	v_fma_f64 v[19:20], v[50:51], v[19:20], v[19:20]
+	v_fma_f64 v[17:18], v[48:49], v[17:18], v[17:18]
+	v_fma_f64 v[11:12], v[50:51], v[11:12], v[11:12]
+	v_fma_f64 v[9:10], v[48:49], v[9:10], v[9:10]
+	v_fma_f64 v[35:36], v[50:51], v[35:36], v[35:36]
+	v_fma_f64 v[33:34], v[48:49], v[33:34], v[33:34]
+	v_fma_f64 v[23:24], v[50:51], v[23:24], v[23:24]
+	v_fma_f64 v[21:22], v[48:49], v[21:22], v[21:22]
+	v_fma_f64 v[15:16], v[50:51], v[15:16], v[15:16]
+	v_fma_f64 v[13:14], v[48:49], v[13:14], v[13:14]
+	v_fma_f64 v[7:8], v[50:51], v[7:8], v[7:8]
+	v_fma_f64 v[5:6], v[48:49], v[5:6], v[5:6]
+	v_add_nc_u32_e32 v2, -1, v2
+	s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(SALU_CYCLE_1)
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	s_or_b32 s1, vcc_lo, s1
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB5_2
+; %bb.3:
+	s_set_inst_prefetch_distance 0x2
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB5_4:
+	s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_3) | instid1(VALU_DEP_2)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(4)
+	v_add_f64 v[0:1], v[27:28], v[31:32]
+	v_add_f64 v[25:26], v[25:26], v[29:30]
+	v_add_f64 v[0:1], v[19:20], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[17:18], v[17:18], v[25:26]
+	v_add_f64 v[0:1], v[11:12], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(SKIP_1) | instid1(VALU_DEP_2)
+	v_add_f64 v[9:10], v[9:10], v[17:18]
+	s_waitcnt vmcnt(0)
+	v_add_f64 v[0:1], v[35:36], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[9:10], v[33:34], v[9:10]
+	v_add_f64 v[0:1], v[23:24], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[9:10], v[21:22], v[9:10]
+	v_add_f64 v[0:1], v[15:16], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_f64 v[9:10], v[13:14], v[9:10]
+	v_add_f64 v[7:8], v[7:8], v[0:1]
+	s_delay_alu instid0(VALU_DEP_2) | instskip(SKIP_1) | instid1(VALU_DEP_1)
+	v_add_f64 v[5:6], v[5:6], v[9:10]
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end5:
+	.size	__clang_ocl_kern_imp_fp64_fma, .Lfunc_end5-__clang_ocl_kern_imp_fp64_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp64_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp64_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp64_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp64_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp64_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp64_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp64_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 536
+; TotalNumSgprs: 34
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	int32_mad               ; -- Begin function int32_mad
+	.globl	int32_mad
+	.p2align	8
+	.type	int32_mad,@function
+int32_mad:                              ; @int32_mad
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s13, s[0:1], 0x8
+	v_lshlrev_b32_e32 v64, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[20:23], v64, s[2:3] offset:48
+	global_load_b128 v[28:31], v64, s[2:3] offset:32
+	global_load_b128 v[36:39], v64, s[2:3] offset:16
+	global_load_b128 v[48:51], v64, s[2:3]
+	global_load_b128 v[4:7], v64, s[2:3] offset:112
+	global_load_b128 v[8:11], v64, s[2:3] offset:96
+	global_load_b128 v[16:19], v64, s[2:3] offset:80
+	global_load_b128 v[24:27], v64, s[2:3] offset:64
+	s_cmp_lt_i32 s13, 1
+	s_cbranch_scc1 .LBB6_3
+; %bb.1:
+	s_load_b256 s[4:11], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s2, s11
+	s_mov_b32 s12, s9
+.LBB6_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4)
+	v_mad_u64_u32 v[12:13], null, v51, s7, s[2:3]
+	v_mad_u64_u32 v[32:33], null, v37, s5, s[12:13]
+	v_mad_u64_u32 v[13:14], null, v49, s5, s[12:13]
+	v_mad_u64_u32 v[33:34], null, v39, s7, s[2:3]
+	v_mad_u64_u32 v[2:3], null, v50, s6, s[10:11]
+	v_mad_u64_u32 v[0:1], null, v48, s4, s[8:9]
+	v_mad_u64_u32 v[14:15], null, v38, s6, s[10:11]
+	s_waitcnt vmcnt(3)
+	v_mad_u64_u32 v[62:63], null, v6, s6, s[10:11]
+	v_mad_u64_u32 v[60:61], null, v4, s4, s[8:9]
+	v_mov_b32_e32 v3, v12
+	v_mov_b32_e32 v15, v33
+	v_mov_b32_e32 v1, v13
+	v_mad_u64_u32 v[12:13], null, v36, s4, s[8:9]
+	v_mov_b32_e32 v13, v32
+	v_mad_u64_u32 v[36:37], null, v31, s7, s[2:3]
+	v_mad_u64_u32 v[31:32], null, v29, s5, s[12:13]
+	v_mad_u64_u32 v[32:33], null, v28, s4, s[8:9]
+	v_mad_u64_u32 v[28:29], null, v21, s5, s[12:13]
+	v_mad_u64_u32 v[40:41], null, v20, s4, s[8:9]
+	s_waitcnt vmcnt(0)
+	v_mad_u64_u32 v[20:21], null, v27, s7, s[2:3]
+	v_mad_u64_u32 v[42:43], null, v22, s6, s[10:11]
+	v_mad_u64_u32 v[21:22], null, v25, s5, s[12:13]
+	v_mad_u64_u32 v[34:35], null, v30, s6, s[10:11]
+	v_mad_u64_u32 v[29:30], null, v23, s7, s[2:3]
+	v_mad_u64_u32 v[22:23], null, v17, s5, s[12:13]
+	v_mad_u64_u32 v[56:57], null, v16, s4, s[8:9]
+	v_mad_u64_u32 v[16:17], null, v11, s7, s[2:3]
+	v_mad_u64_u32 v[58:59], null, v18, s6, s[10:11]
+	v_mad_u64_u32 v[17:18], null, v7, s7, s[2:3]
+	v_mad_u64_u32 v[44:45], null, v24, s4, s[8:9]
+	v_mad_u64_u32 v[23:24], null, v19, s7, s[2:3]
+	v_mad_u64_u32 v[54:55], null, v10, s6, s[10:11]
+	v_mad_u64_u32 v[10:11], null, v9, s5, s[12:13]
+	v_mad_u64_u32 v[18:19], null, v5, s5, s[12:13]
+	v_mad_u64_u32 v[52:53], null, v8, s4, s[8:9]
+	v_mad_u64_u32 v[46:47], null, v26, s6, s[10:11]
+	s_delay_alu instid0(VALU_DEP_4)
+	v_mov_b32_e32 v53, v10
+	v_mov_b32_e32 v63, v17
+	v_mov_b32_e32 v55, v16
+	v_dual_mov_b32 v45, v21 :: v_dual_mov_b32 v8, v52
+	v_mov_b32_e32 v57, v22
+	v_mov_b32_e32 v59, v23
+	v_mov_b32_e32 v41, v28
+	v_mov_b32_e32 v61, v18
+	v_dual_mov_b32 v43, v29 :: v_dual_mov_b32 v4, v60
+	v_mov_b32_e32 v16, v56
+	v_dual_mov_b32 v35, v36 :: v_dual_mov_b32 v10, v54
+	v_dual_mov_b32 v39, v15 :: v_dual_mov_b32 v38, v14
+	v_dual_mov_b32 v18, v58 :: v_dual_mov_b32 v47, v20
+	v_mov_b32_e32 v20, v40
+	v_dual_mov_b32 v6, v62 :: v_dual_mov_b32 v51, v3
+	v_mov_b32_e32 v50, v2
+	v_dual_mov_b32 v48, v0 :: v_dual_mov_b32 v33, v31
+	v_mov_b32_e32 v36, v12
+	v_mov_b32_e32 v22, v42
+	v_mov_b32_e32 v24, v44
+	v_dual_mov_b32 v28, v32 :: v_dual_mov_b32 v49, v1
+	v_mov_b32_e32 v37, v13
+	v_mov_b32_e32 v5, v61
+	v_mov_b32_e32 v7, v63
+	v_dual_mov_b32 v25, v45 :: v_dual_mov_b32 v26, v46
+	v_mov_b32_e32 v17, v57
+	v_mov_b32_e32 v19, v59
+	v_mov_b32_e32 v27, v47
+	v_mov_b32_e32 v21, v41
+	v_mov_b32_e32 v23, v43
+	v_dual_mov_b32 v29, v33 :: v_dual_mov_b32 v30, v34
+	v_mov_b32_e32 v9, v53
+	v_mov_b32_e32 v11, v55
+	v_mov_b32_e32 v31, v35
+	s_add_i32 s13, s13, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s13, 0
+	s_cbranch_scc1 .LBB6_2
+	s_branch .LBB6_4
+.LBB6_3:
+	s_waitcnt vmcnt(4)
+	v_dual_mov_b32 v0, v48 :: v_dual_mov_b32 v1, v49
+	v_dual_mov_b32 v12, v36 :: v_dual_mov_b32 v13, v37
+	s_waitcnt vmcnt(3)
+	v_dual_mov_b32 v63, v7 :: v_dual_mov_b32 v62, v6
+	s_waitcnt vmcnt(2)
+	v_dual_mov_b32 v55, v11 :: v_dual_mov_b32 v54, v10
+	s_waitcnt vmcnt(1)
+	v_dual_mov_b32 v59, v19 :: v_dual_mov_b32 v58, v18
+	s_waitcnt vmcnt(0)
+	v_dual_mov_b32 v47, v27 :: v_dual_mov_b32 v46, v26
+	v_dual_mov_b32 v43, v23 :: v_dual_mov_b32 v42, v22
+	v_dual_mov_b32 v35, v31 :: v_dual_mov_b32 v34, v30
+	v_dual_mov_b32 v2, v50 :: v_dual_mov_b32 v3, v51
+	v_dual_mov_b32 v14, v38 :: v_dual_mov_b32 v15, v39
+	v_dual_mov_b32 v61, v5 :: v_dual_mov_b32 v60, v4
+	v_dual_mov_b32 v53, v9 :: v_dual_mov_b32 v52, v8
+	v_dual_mov_b32 v57, v17 :: v_dual_mov_b32 v56, v16
+	v_dual_mov_b32 v45, v25 :: v_dual_mov_b32 v44, v24
+	v_dual_mov_b32 v41, v21 :: v_dual_mov_b32 v40, v20
+	v_dual_mov_b32 v33, v29 :: v_dual_mov_b32 v32, v28
+.LBB6_4:
+	s_load_b64 s[0:1], s[0:1], 0x10
+	v_add_nc_u32_e32 v4, v43, v35
+	v_add_nc_u32_e32 v5, v42, v34
+	s_delay_alu instid0(VALU_DEP_3) | instskip(SKIP_1) | instid1(VALU_DEP_4)
+	v_add_nc_u32_e32 v6, v41, v33
+	v_add_nc_u32_e32 v7, v40, v32
+	v_add3_u32 v4, v4, v47, v59
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v5, v5, v46, v58
+	v_add3_u32 v6, v6, v45, v57
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v7, v7, v44, v56
+	v_add3_u32 v4, v4, v55, v63
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v5, v5, v54, v62
+	v_add3_u32 v6, v6, v53, v61
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v7, v7, v52, v60
+	v_add3_u32 v3, v4, v15, v3
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v2, v5, v14, v2
+	v_add3_u32 v1, v6, v13, v1
+	s_delay_alu instid0(VALU_DEP_4)
+	v_add3_u32 v0, v7, v12, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v64, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel int32_mad
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 65
+		.amdhsa_next_free_sgpr 14
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 8
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end6:
+	.size	int32_mad, .Lfunc_end6-int32_mad
+                                        ; -- End function
+	.set int32_mad.num_vgpr, 65
+	.set int32_mad.num_agpr, 0
+	.set int32_mad.numbered_sgpr, 14
+	.set int32_mad.num_named_barrier, 0
+	.set int32_mad.private_seg_size, 0
+	.set int32_mad.uses_vcc, 0
+	.set int32_mad.uses_flat_scratch, 0
+	.set int32_mad.has_dyn_sized_stack, 0
+	.set int32_mad.has_recursion, 0
+	.set int32_mad.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 920
+; TotalNumSgprs: 14
+; NumVgprs: 65
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 14
+; NumVGPRsForWavesPerEU: 65
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_int32_mad ; -- Begin function __clang_ocl_kern_imp_int32_mad
+	.globl	__clang_ocl_kern_imp_int32_mad
+	.p2align	2
+	.type	__clang_ocl_kern_imp_int32_mad,@function
+__clang_ocl_kern_imp_int32_mad:         ; @__clang_ocl_kern_imp_int32_mad
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v5, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v6, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[21:24], v[5:6], off offset:48
+	global_load_b128 v[52:55], v[5:6], off offset:32
+	global_load_b128 v[25:28], v[5:6], off offset:16
+	global_load_b128 v[33:36], v[5:6], off
+	global_load_b128 v[9:12], v[5:6], off offset:112
+	global_load_b128 v[13:16], v[5:6], off offset:96
+	global_load_b128 v[17:20], v[5:6], off offset:80
+	global_load_b128 v[29:32], v[5:6], off offset:64
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB7_4
+; %bb.1:
+	s_clause 0x1
+	global_load_b128 v[5:8], v[0:1], off offset:16
+	global_load_b128 v[48:51], v[0:1], off
+.LBB7_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_mad_u64_u32 v[38:39], null, v34, v49, v[6:7]
+	v_mad_u64_u32 v[64:65], null, v33, v48, v[5:6]
+	v_mad_u64_u32 v[33:34], null, v26, v49, v[6:7]
+	v_mad_u64_u32 v[0:1], null, v36, v51, v[8:9]
+	v_mad_u64_u32 v[66:67], null, v35, v50, v[7:8]
+	v_mad_u64_u32 v[34:35], null, v28, v51, v[8:9]
+	v_mad_u64_u32 v[70:71], null, v27, v50, v[7:8]
+	v_mad_u64_u32 v[68:69], null, v25, v48, v[5:6]
+	v_dual_mov_b32 v65, v38 :: v_dual_add_nc_u32 v2, -1, v2
+	v_mov_b32_e32 v69, v33
+	v_mov_b32_e32 v71, v34
+	v_mov_b32_e32 v67, v0
+	v_mad_u64_u32 v[0:1], null, v55, v51, v[8:9]
+	v_mad_u64_u32 v[25:26], null, v53, v49, v[6:7]
+	v_mad_u64_u32 v[26:27], null, v22, v49, v[6:7]
+	v_mad_u64_u32 v[84:85], null, v21, v48, v[5:6]
+	v_mad_u64_u32 v[21:22], null, v30, v49, v[6:7]
+	v_mad_u64_u32 v[82:83], null, v54, v50, v[7:8]
+	v_mad_u64_u32 v[86:87], null, v23, v50, v[7:8]
+	v_mad_u64_u32 v[22:23], null, v18, v49, v[6:7]
+	v_mad_u64_u32 v[27:28], null, v24, v51, v[8:9]
+	v_mad_u64_u32 v[23:24], null, v20, v51, v[8:9]
+	v_mad_u64_u32 v[118:119], null, v11, v50, v[7:8]
+	v_mad_u64_u32 v[116:117], null, v9, v48, v[5:6]
+	v_mov_b32_e32 v83, v0
+	v_mad_u64_u32 v[0:1], null, v32, v51, v[8:9]
+	v_mad_u64_u32 v[98:99], null, v31, v50, v[7:8]
+	v_mad_u64_u32 v[102:103], null, v19, v50, v[7:8]
+	v_mad_u64_u32 v[100:101], null, v17, v48, v[5:6]
+	v_mad_u64_u32 v[96:97], null, v29, v48, v[5:6]
+	v_mov_b32_e32 v101, v22
+	v_mov_b32_e32 v103, v23
+	v_mov_b32_e32 v99, v0
+	v_mad_u64_u32 v[0:1], null, v16, v51, v[8:9]
+	v_mad_u64_u32 v[114:115], null, v15, v50, v[7:8]
+	v_mad_u64_u32 v[15:16], null, v14, v49, v[6:7]
+	v_mad_u64_u32 v[112:113], null, v13, v48, v[5:6]
+	v_mad_u64_u32 v[13:14], null, v10, v49, v[6:7]
+	v_mad_u64_u32 v[16:17], null, v12, v51, v[8:9]
+	v_mad_u64_u32 v[80:81], null, v52, v48, v[5:6]
+	v_mov_b32_e32 v81, v25
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	v_mov_b32_e32 v117, v13
+	v_mov_b32_e32 v119, v16
+	v_mov_b32_e32 v9, v116
+	s_delay_alu instid0(VALU_DEP_3) | instskip(SKIP_1) | instid1(VALU_DEP_4)
+	v_dual_mov_b32 v85, v26 :: v_dual_mov_b32 v10, v117
+	v_mov_b32_e32 v113, v15
+	v_dual_mov_b32 v12, v119 :: v_dual_mov_b32 v115, v0
+	v_mov_b32_e32 v87, v27
+	v_dual_mov_b32 v25, v68 :: v_dual_mov_b32 v26, v69
+	v_dual_mov_b32 v33, v64 :: v_dual_mov_b32 v34, v65
+	v_mov_b32_e32 v36, v67
+	v_mov_b32_e32 v28, v71
+	v_dual_mov_b32 v52, v80 :: v_dual_mov_b32 v97, v21
+	v_dual_mov_b32 v13, v112 :: v_dual_mov_b32 v14, v113
+	v_dual_mov_b32 v21, v84 :: v_dual_mov_b32 v22, v85
+	v_dual_mov_b32 v17, v100 :: v_dual_mov_b32 v18, v101
+	v_mov_b32_e32 v24, v87
+	v_dual_mov_b32 v16, v115 :: v_dual_mov_b32 v29, v96
+	v_mov_b32_e32 v35, v66
+	v_mov_b32_e32 v27, v70
+	v_dual_mov_b32 v15, v114 :: v_dual_mov_b32 v30, v97
+	v_dual_mov_b32 v19, v102 :: v_dual_mov_b32 v20, v103
+	v_dual_mov_b32 v31, v98 :: v_dual_mov_b32 v32, v99
+	v_mov_b32_e32 v11, v118
+	v_mov_b32_e32 v23, v86
+	v_dual_mov_b32 v53, v81 :: v_dual_mov_b32 v54, v82
+	v_mov_b32_e32 v55, v83
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB7_2
+; %bb.3:
+	s_or_b32 exec_lo, exec_lo, s1
+	v_dual_mov_b32 v33, v64 :: v_dual_mov_b32 v34, v65
+	v_dual_mov_b32 v25, v68 :: v_dual_mov_b32 v26, v69
+	v_dual_mov_b32 v9, v116 :: v_dual_mov_b32 v10, v117
+	v_dual_mov_b32 v13, v112 :: v_dual_mov_b32 v14, v113
+	v_dual_mov_b32 v17, v100 :: v_dual_mov_b32 v18, v101
+	v_dual_mov_b32 v29, v96 :: v_dual_mov_b32 v30, v97
+	v_dual_mov_b32 v21, v84 :: v_dual_mov_b32 v22, v85
+	v_dual_mov_b32 v52, v80 :: v_dual_mov_b32 v53, v81
+	v_dual_mov_b32 v35, v66 :: v_dual_mov_b32 v36, v67
+	v_dual_mov_b32 v27, v70 :: v_dual_mov_b32 v28, v71
+	v_dual_mov_b32 v11, v118 :: v_dual_mov_b32 v12, v119
+	v_dual_mov_b32 v15, v114 :: v_dual_mov_b32 v16, v115
+	v_dual_mov_b32 v19, v102 :: v_dual_mov_b32 v20, v103
+	v_dual_mov_b32 v31, v98 :: v_dual_mov_b32 v32, v99
+	v_dual_mov_b32 v23, v86 :: v_dual_mov_b32 v24, v87
+	v_dual_mov_b32 v54, v82 :: v_dual_mov_b32 v55, v83
+.LBB7_4:
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(6)
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_add_nc_u32_e32 v0, v24, v55
+	v_add_nc_u32_e32 v1, v23, v54
+	v_add_nc_u32_e32 v2, v22, v53
+	v_add_nc_u32_e32 v5, v21, v52
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v0, v0, v32, v20
+	v_add3_u32 v1, v1, v31, v19
+	v_add3_u32 v2, v2, v30, v18
+	v_add3_u32 v5, v5, v29, v17
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v0, v0, v16, v12
+	v_add3_u32 v1, v1, v15, v11
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v2, v2, v14, v10
+	v_add3_u32 v5, v5, v13, v9
+	s_delay_alu instid0(VALU_DEP_4)
+	v_add3_u32 v8, v0, v28, v36
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	v_add3_u32 v7, v1, v27, v35
+	v_add3_u32 v6, v2, v26, v34
+	v_add3_u32 v5, v5, v25, v33
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end7:
+	.size	__clang_ocl_kern_imp_int32_mad, .Lfunc_end7-__clang_ocl_kern_imp_int32_mad
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_int32_mad.num_vgpr, 120
+	.set __clang_ocl_kern_imp_int32_mad.num_agpr, 0
+	.set __clang_ocl_kern_imp_int32_mad.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_int32_mad.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_int32_mad.private_seg_size, 0
+	.set __clang_ocl_kern_imp_int32_mad.uses_vcc, 1
+	.set __clang_ocl_kern_imp_int32_mad.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_recursion, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 924
+; TotalNumSgprs: 34
+; NumVgprs: 120
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	int32_add               ; -- Begin function int32_add
+	.globl	int32_add
+	.p2align	8
+	.type	int32_add,@function
+int32_add:                              ; @int32_add
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s8, s[0:1], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[4:7], v32, s[2:3] offset:48
+	global_load_b128 v[8:11], v32, s[2:3] offset:32
+	global_load_b128 v[12:15], v32, s[2:3] offset:16
+	global_load_b128 v[0:3], v32, s[2:3]
+	global_load_b128 v[16:19], v32, s[2:3] offset:112
+	global_load_b128 v[20:23], v32, s[2:3] offset:96
+	global_load_b128 v[24:27], v32, s[2:3] offset:80
+	global_load_b128 v[28:31], v32, s[2:3] offset:64
+	s_cmp_lt_i32 s8, 1
+	s_cbranch_scc1 .LBB8_3
+; %bb.1:
+	s_load_b128 s[4:7], s[2:3], 0x0
+	s_set_inst_prefetch_distance 0x1
+	.p2align	6
+.LBB8_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_add_nc_u32_e32 v3, s7, v3
+	v_add_nc_u32_e32 v2, s6, v2
+	v_add_nc_u32_e32 v1, s5, v1
+	v_add_nc_u32_e32 v0, s4, v0
+	v_add_nc_u32_e32 v15, s7, v15
+	v_add_nc_u32_e32 v14, s6, v14
+	v_add_nc_u32_e32 v13, s5, v13
+	v_add_nc_u32_e32 v12, s4, v12
+	v_add_nc_u32_e32 v11, s7, v11
+	v_add_nc_u32_e32 v10, s6, v10
+	v_add_nc_u32_e32 v9, s5, v9
+	v_add_nc_u32_e32 v8, s4, v8
+	v_add_nc_u32_e32 v7, s7, v7
+	v_add_nc_u32_e32 v6, s6, v6
+	v_add_nc_u32_e32 v5, s5, v5
+	v_add_nc_u32_e32 v4, s4, v4
+	s_waitcnt vmcnt(0)
+	v_add_nc_u32_e32 v31, s7, v31
+	v_add_nc_u32_e32 v30, s6, v30
+	v_add_nc_u32_e32 v29, s5, v29
+	v_add_nc_u32_e32 v28, s4, v28
+	v_add_nc_u32_e32 v27, s7, v27
+	v_add_nc_u32_e32 v26, s6, v26
+	v_add_nc_u32_e32 v25, s5, v25
+	v_add_nc_u32_e32 v24, s4, v24
+	v_add_nc_u32_e32 v23, s7, v23
+	v_add_nc_u32_e32 v22, s6, v22
+	v_add_nc_u32_e32 v21, s5, v21
+	v_add_nc_u32_e32 v20, s4, v20
+	v_add_nc_u32_e32 v19, s7, v19
+	v_add_nc_u32_e32 v18, s6, v18
+	v_add_nc_u32_e32 v17, s5, v17
+	v_add_nc_u32_e32 v16, s4, v16
+	s_add_i32 s8, s8, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s8, 0
+	s_cbranch_scc1 .LBB8_2
+.LBB8_3:
+	s_set_inst_prefetch_distance 0x2
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_waitcnt vmcnt(5)
+	v_add_nc_u32_e32 v11, v11, v15
+	v_add_nc_u32_e32 v10, v10, v14
+	v_add_nc_u32_e32 v9, v9, v13
+	v_add_nc_u32_e32 v8, v8, v12
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v7, v11, v7, v31
+	v_add3_u32 v6, v10, v6, v30
+	v_add3_u32 v5, v9, v5, v29
+	v_add3_u32 v4, v8, v4, v28
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v7, v7, v27, v23
+	v_add3_u32 v6, v6, v26, v22
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v5, v5, v25, v21
+	v_add3_u32 v4, v4, v24, v20
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v3, v7, v19, v3
+	v_add3_u32 v2, v6, v18, v2
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v1, v5, v17, v1
+	v_add3_u32 v0, v4, v16, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel int32_add
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 9
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 4
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end8:
+	.size	int32_add, .Lfunc_end8-int32_add
+                                        ; -- End function
+	.set int32_add.num_vgpr, 33
+	.set int32_add.num_agpr, 0
+	.set int32_add.numbered_sgpr, 9
+	.set int32_add.num_named_barrier, 0
+	.set int32_add.private_seg_size, 0
+	.set int32_add.uses_vcc, 0
+	.set int32_add.uses_flat_scratch, 0
+	.set int32_add.has_dyn_sized_stack, 0
+	.set int32_add.has_recursion, 0
+	.set int32_add.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 432
+; TotalNumSgprs: 9
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 4
+; NumSGPRsForWavesPerEU: 9
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_int32_add ; -- Begin function __clang_ocl_kern_imp_int32_add
+	.globl	__clang_ocl_kern_imp_int32_add
+	.p2align	2
+	.type	__clang_ocl_kern_imp_int32_add,@function
+__clang_ocl_kern_imp_int32_add:         ; @__clang_ocl_kern_imp_int32_add
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v33, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v34, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[9:12], v[33:34], off offset:48
+	global_load_b128 v[13:16], v[33:34], off offset:32
+	global_load_b128 v[17:20], v[33:34], off offset:16
+	global_load_b128 v[5:8], v[33:34], off
+	global_load_b128 v[21:24], v[33:34], off offset:112
+	global_load_b128 v[25:28], v[33:34], off offset:96
+	global_load_b128 v[29:32], v[33:34], off offset:80
+	global_load_b128 v[33:36], v[33:34], off offset:64
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB9_4
+; %bb.1:
+	global_load_b128 v[48:51], v[0:1], off
+	s_set_inst_prefetch_distance 0x1
+	.p2align	6
+.LBB9_2:                                ; =>This Inner Loop Header: Depth=1
+	v_add_nc_u32_e32 v2, -1, v2
+	s_waitcnt vmcnt(0)
+	v_add_nc_u32_e32 v8, v8, v51
+	v_add_nc_u32_e32 v7, v7, v50
+	v_add_nc_u32_e32 v6, v6, v49
+	v_add_nc_u32_e32 v5, v5, v48
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	v_add_nc_u32_e32 v20, v20, v51
+	v_add_nc_u32_e32 v19, v19, v50
+	v_add_nc_u32_e32 v18, v18, v49
+	v_add_nc_u32_e32 v17, v17, v48
+	v_add_nc_u32_e32 v16, v16, v51
+	v_add_nc_u32_e32 v15, v15, v50
+	v_add_nc_u32_e32 v14, v14, v49
+	v_add_nc_u32_e32 v13, v13, v48
+	v_add_nc_u32_e32 v12, v12, v51
+	v_add_nc_u32_e32 v11, v11, v50
+	v_add_nc_u32_e32 v10, v10, v49
+	v_add_nc_u32_e32 v9, v9, v48
+	v_add_nc_u32_e32 v36, v36, v51
+	v_add_nc_u32_e32 v35, v35, v50
+	v_add_nc_u32_e32 v34, v34, v49
+	v_add_nc_u32_e32 v33, v33, v48
+	v_add_nc_u32_e32 v32, v32, v51
+	v_add_nc_u32_e32 v31, v31, v50
+	v_add_nc_u32_e32 v30, v30, v49
+	v_add_nc_u32_e32 v29, v29, v48
+	v_add_nc_u32_e32 v28, v28, v51
+	v_add_nc_u32_e32 v27, v27, v50
+	v_add_nc_u32_e32 v26, v26, v49
+	v_add_nc_u32_e32 v25, v25, v48
+	v_add_nc_u32_e32 v24, v24, v51
+	v_add_nc_u32_e32 v23, v23, v50
+	v_add_nc_u32_e32 v22, v22, v49
+	v_add_nc_u32_e32 v21, v21, v48
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB9_2
+; %bb.3:
+	s_set_inst_prefetch_distance 0x2
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB9_4:
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(5)
+	v_add_nc_u32_e32 v0, v16, v20
+	v_add_nc_u32_e32 v1, v15, v19
+	v_add_nc_u32_e32 v2, v14, v18
+	v_add_nc_u32_e32 v13, v13, v17
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v0, v0, v12, v36
+	v_add3_u32 v1, v1, v11, v35
+	v_add3_u32 v2, v2, v10, v34
+	v_add3_u32 v9, v13, v9, v33
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v0, v0, v32, v28
+	v_add3_u32 v1, v1, v31, v27
+	s_delay_alu instid0(VALU_DEP_4) | instskip(NEXT) | instid1(VALU_DEP_4)
+	v_add3_u32 v2, v2, v30, v26
+	v_add3_u32 v9, v9, v29, v25
+	s_delay_alu instid0(VALU_DEP_4)
+	v_add3_u32 v8, v0, v24, v8
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	v_add3_u32 v7, v1, v23, v7
+	v_add3_u32 v6, v2, v22, v6
+	v_add3_u32 v5, v9, v21, v5
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end9:
+	.size	__clang_ocl_kern_imp_int32_add, .Lfunc_end9-__clang_ocl_kern_imp_int32_add
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_int32_add.num_vgpr, 52
+	.set __clang_ocl_kern_imp_int32_add.num_agpr, 0
+	.set __clang_ocl_kern_imp_int32_add.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_int32_add.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_int32_add.private_seg_size, 0
+	.set __clang_ocl_kern_imp_int32_add.uses_vcc, 1
+	.set __clang_ocl_kern_imp_int32_add.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_int32_add.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_int32_add.has_recursion, 0
+	.set __clang_ocl_kern_imp_int32_add.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 524
+; TotalNumSgprs: 34
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp32_rcp                ; -- Begin function fp32_rcp
+	.globl	fp32_rcp
+	.p2align	8
+	.type	fp32_rcp,@function
+fp32_rcp:                               ; @fp32_rcp
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[4:5], s[0:1], 0x0
+	s_load_b32 s2, s[0:1], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	s_clause 0x7
+	global_load_b128 v[0:3], v32, s[4:5]
+	global_load_b128 v[28:31], v32, s[4:5] offset:16
+	global_load_b128 v[20:23], v32, s[4:5] offset:32
+	global_load_b128 v[24:27], v32, s[4:5] offset:48
+	global_load_b128 v[8:11], v32, s[4:5] offset:64
+	global_load_b128 v[16:19], v32, s[4:5] offset:80
+	global_load_b128 v[4:7], v32, s[4:5] offset:96
+	global_load_b128 v[12:15], v32, s[4:5] offset:112
+	s_cmp_lt_i32 s2, 1
+	s_cbranch_scc1 .LBB10_2
+	.p2align	6
+.LBB10_1:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(7)
+	v_rcp_f32_e32 v0, v0
+	v_rcp_f32_e32 v1, v1
+	v_rcp_f32_e32 v2, v2
+	v_rcp_f32_e32 v3, v3
+	s_waitcnt vmcnt(6)
+	v_rcp_f32_e32 v28, v28
+	v_rcp_f32_e32 v29, v29
+	v_rcp_f32_e32 v30, v30
+	v_rcp_f32_e32 v31, v31
+	s_waitcnt vmcnt(5)
+	v_rcp_f32_e32 v20, v20
+	v_rcp_f32_e32 v21, v21
+	v_rcp_f32_e32 v22, v22
+	v_rcp_f32_e32 v23, v23
+	s_waitcnt vmcnt(4)
+	v_rcp_f32_e32 v24, v24
+	v_rcp_f32_e32 v25, v25
+	v_rcp_f32_e32 v26, v26
+	v_rcp_f32_e32 v27, v27
+	s_waitcnt vmcnt(3)
+	v_rcp_f32_e32 v8, v8
+	v_rcp_f32_e32 v9, v9
+	v_rcp_f32_e32 v10, v10
+	v_rcp_f32_e32 v11, v11
+	s_waitcnt vmcnt(2)
+	v_rcp_f32_e32 v16, v16
+	v_rcp_f32_e32 v17, v17
+	v_rcp_f32_e32 v18, v18
+	v_rcp_f32_e32 v19, v19
+	s_waitcnt vmcnt(1)
+	v_rcp_f32_e32 v4, v4
+	v_rcp_f32_e32 v5, v5
+	v_rcp_f32_e32 v6, v6
+	v_rcp_f32_e32 v7, v7
+	s_waitcnt vmcnt(0)
+	v_rcp_f32_e32 v12, v12
+	v_rcp_f32_e32 v13, v13
+	v_rcp_f32_e32 v14, v14
+	v_rcp_f32_e32 v15, v15
+	s_add_i32 s2, s2, -1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_cmp_lg_u32 s2, 0
+	s_cbranch_scc1 .LBB10_1
+.LBB10_2:
+	s_waitcnt vmcnt(6)
+	v_dual_add_f32 v3, v31, v3 :: v_dual_add_f32 v2, v30, v2
+	v_dual_add_f32 v1, v29, v1 :: v_dual_add_f32 v0, v28, v0
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_waitcnt vmcnt(5)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v23, v3 :: v_dual_add_f32 v2, v22, v2
+	v_dual_add_f32 v1, v21, v1 :: v_dual_add_f32 v0, v20, v0
+	s_waitcnt vmcnt(4)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v27, v3 :: v_dual_add_f32 v2, v26, v2
+	v_dual_add_f32 v1, v25, v1 :: v_dual_add_f32 v0, v24, v0
+	s_waitcnt vmcnt(3)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v11, v3 :: v_dual_add_f32 v2, v10, v2
+	v_dual_add_f32 v1, v9, v1 :: v_dual_add_f32 v0, v8, v0
+	s_waitcnt vmcnt(2)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v19, v3 :: v_dual_add_f32 v2, v18, v2
+	v_dual_add_f32 v1, v17, v1 :: v_dual_add_f32 v0, v16, v0
+	s_waitcnt vmcnt(1)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v7, v3 :: v_dual_add_f32 v2, v6, v2
+	v_dual_add_f32 v1, v5, v1 :: v_dual_add_f32 v0, v4, v0
+	s_waitcnt vmcnt(0)
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v3, v15, v3 :: v_dual_add_f32 v2, v14, v2
+	v_dual_add_f32 v1, v13, v1 :: v_dual_add_f32 v0, v12, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_b128 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_rcp
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 6
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 4
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end10:
+	.size	fp32_rcp, .Lfunc_end10-fp32_rcp
+                                        ; -- End function
+	.set fp32_rcp.num_vgpr, 33
+	.set fp32_rcp.num_agpr, 0
+	.set fp32_rcp.numbered_sgpr, 6
+	.set fp32_rcp.num_named_barrier, 0
+	.set fp32_rcp.private_seg_size, 0
+	.set fp32_rcp.uses_vcc, 0
+	.set fp32_rcp.uses_flat_scratch, 0
+	.set fp32_rcp.has_dyn_sized_stack, 0
+	.set fp32_rcp.has_recursion, 0
+	.set fp32_rcp.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 468
+; TotalNumSgprs: 6
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 4
+; NumSGPRsForWavesPerEU: 6
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_rcp ; -- Begin function __clang_ocl_kern_imp_fp32_rcp
+	.globl	__clang_ocl_kern_imp_fp32_rcp
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_rcp,@function
+__clang_ocl_kern_imp_fp32_rcp:          ; @__clang_ocl_kern_imp_fp32_rcp
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32 v0, vcc_lo, v0, v37
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v1, null, 0, v1, vcc_lo
+	s_clause 0x7
+	global_load_b128 v[9:12], v[0:1], off offset:48
+	global_load_b128 v[17:20], v[0:1], off offset:32
+	global_load_b128 v[25:28], v[0:1], off offset:16
+	global_load_b128 v[29:32], v[0:1], off
+	global_load_b128 v[5:8], v[0:1], off offset:112
+	global_load_b128 v[13:16], v[0:1], off offset:96
+	global_load_b128 v[21:24], v[0:1], off offset:80
+	global_load_b128 v[33:36], v[0:1], off offset:64
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB11_3
+	.p2align	6
+.LBB11_1:                               ; =>This Inner Loop Header: Depth=1
+	v_add_nc_u32_e32 v2, -1, v2
+	s_waitcnt vmcnt(4)
+	v_rcp_f32_e32 v29, v29
+	v_rcp_f32_e32 v30, v30
+	v_rcp_f32_e32 v31, v31
+	v_rcp_f32_e32 v32, v32
+	v_rcp_f32_e32 v25, v25
+	v_rcp_f32_e32 v26, v26
+	v_rcp_f32_e32 v27, v27
+	v_rcp_f32_e32 v28, v28
+	v_rcp_f32_e32 v17, v17
+	v_rcp_f32_e32 v18, v18
+	v_rcp_f32_e32 v19, v19
+	v_rcp_f32_e32 v20, v20
+	v_rcp_f32_e32 v9, v9
+	v_rcp_f32_e32 v10, v10
+	v_rcp_f32_e32 v11, v11
+	v_rcp_f32_e32 v12, v12
+	s_waitcnt vmcnt(0)
+	v_rcp_f32_e32 v33, v33
+	v_rcp_f32_e32 v34, v34
+	v_rcp_f32_e32 v35, v35
+	v_rcp_f32_e32 v36, v36
+	v_rcp_f32_e32 v21, v21
+	v_rcp_f32_e32 v22, v22
+	v_rcp_f32_e32 v23, v23
+	v_rcp_f32_e32 v24, v24
+	v_rcp_f32_e32 v13, v13
+	v_rcp_f32_e32 v14, v14
+	v_rcp_f32_e32 v15, v15
+	v_rcp_f32_e32 v16, v16
+	v_rcp_f32_e32 v5, v5
+	v_rcp_f32_e32 v6, v6
+	v_rcp_f32_e32 v7, v7
+	v_rcp_f32_e32 v8, v8
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB11_1
+; %bb.2:
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB11_3:
+	s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_3) | instid1(VALU_DEP_2)
+	s_or_b32 exec_lo, exec_lo, s0
+	s_waitcnt vmcnt(4)
+	v_dual_add_f32 v0, v28, v32 :: v_dual_add_f32 v1, v27, v31
+	v_dual_add_f32 v2, v26, v30 :: v_dual_add_f32 v25, v25, v29
+	v_dual_add_f32 v0, v20, v0 :: v_dual_add_f32 v1, v19, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v18, v2 :: v_dual_add_f32 v17, v17, v25
+	v_dual_add_f32 v0, v12, v0 :: v_dual_add_f32 v1, v11, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(SKIP_1) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v10, v2 :: v_dual_add_f32 v9, v9, v17
+	s_waitcnt vmcnt(0)
+	v_dual_add_f32 v0, v36, v0 :: v_dual_add_f32 v1, v35, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v34, v2 :: v_dual_add_f32 v9, v33, v9
+	v_dual_add_f32 v0, v24, v0 :: v_dual_add_f32 v1, v23, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v22, v2 :: v_dual_add_f32 v9, v21, v9
+	v_dual_add_f32 v0, v16, v0 :: v_dual_add_f32 v1, v15, v1
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_dual_add_f32 v2, v14, v2 :: v_dual_add_f32 v9, v13, v9
+	v_dual_add_f32 v8, v8, v0 :: v_dual_add_f32 v7, v7, v1
+	v_add_co_u32 v0, vcc_lo, v3, v37
+	s_delay_alu instid0(VALU_DEP_3)
+	v_dual_add_f32 v6, v6, v2 :: v_dual_add_f32 v5, v5, v9
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	global_store_b128 v[0:1], v[5:8], off
+	s_setpc_b64 s[30:31]
+.Lfunc_end11:
+	.size	__clang_ocl_kern_imp_fp32_rcp, .Lfunc_end11-__clang_ocl_kern_imp_fp32_rcp
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_rcp.num_vgpr, 38
+	.set __clang_ocl_kern_imp_fp32_rcp.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_rcp.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_rcp.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 472
+; TotalNumSgprs: 34
+; NumVgprs: 38
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp32_fma_latency        ; -- Begin function fp32_fma_latency
+	.globl	fp32_fma_latency
+	.p2align	8
+	.type	fp32_fma_latency,@function
+fp32_fma_latency:                       ; @fp32_fma_latency
+; %bb.0:
+	s_clause 0x1
+	s_load_b64 s[2:3], s[0:1], 0x0
+	s_load_b32 s4, s[0:1], 0x8
+	v_lshlrev_b32_e32 v0, 2, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_b32 v1, v0, s[2:3]
+	s_cmp_lt_i32 s4, 1
+	s_cbranch_scc1 .LBB12_3
+; %bb.1:
+	s_load_b32 s2, s[2:3], 0x0
+.LBB12_2:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(SALU_CYCLE_1)
+	v_fmac_f32_e32 v1, s2, v1
+	s_add_i32 s4, s4, -1
+	s_cmp_lg_u32 s4, 0
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_fmac_f32_e32 v1, s2, v1
+	v_fmac_f32_e32 v1, s2, v1
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_fmac_f32_e32 v1, s2, v1
+	v_fmac_f32_e32 v1, s2, v1
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_fmac_f32_e32 v1, s2, v1
+	v_fmac_f32_e32 v1, s2, v1
+	s_delay_alu instid0(VALU_DEP_1)
+	v_fmac_f32_e32 v1, s2, v1
+	s_cbranch_scc1 .LBB12_2
+.LBB12_3:
+	s_load_b64 s[0:1], s[0:1], 0x10
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	global_store_b32 v0, v1, s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_fma_latency
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 15
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_wavefront_size32 1
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_enable_private_segment 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 2
+		.amdhsa_next_free_sgpr 5
+		.amdhsa_reserve_vcc 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_workgroup_processor_mode 1
+		.amdhsa_memory_ordered 1
+		.amdhsa_forward_progress 1
+		.amdhsa_shared_vgpr_count 0
+		.amdhsa_inst_pref_size 2
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end12:
+	.size	fp32_fma_latency, .Lfunc_end12-fp32_fma_latency
+                                        ; -- End function
+	.set fp32_fma_latency.num_vgpr, 2
+	.set fp32_fma_latency.num_agpr, 0
+	.set fp32_fma_latency.numbered_sgpr, 5
+	.set fp32_fma_latency.num_named_barrier, 0
+	.set fp32_fma_latency.private_seg_size, 0
+	.set fp32_fma_latency.uses_vcc, 0
+	.set fp32_fma_latency.uses_flat_scratch, 0
+	.set fp32_fma_latency.has_dyn_sized_stack, 0
+	.set fp32_fma_latency.has_recursion, 0
+	.set fp32_fma_latency.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 144
+; TotalNumSgprs: 5
+; NumVgprs: 2
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 5
+; NumVGPRsForWavesPerEU: 2
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 15
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_fma_latency ; -- Begin function __clang_ocl_kern_imp_fp32_fma_latency
+	.globl	__clang_ocl_kern_imp_fp32_fma_latency
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_fma_latency,@function
+__clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	s_mov_b32 s1, 0
+	s_mov_b32 s0, exec_lo
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_lshlrev_b32_e32 v5, 2, v5
+	v_add_co_u32 v6, vcc_lo, v0, v5
+	s_delay_alu instid0(VALU_DEP_1)
+	v_add_co_ci_u32_e64 v7, null, 0, v1, vcc_lo
+	global_load_b32 v6, v[6:7], off
+	v_cmpx_lt_i32_e32 0, v2
+	s_cbranch_execz .LBB13_4
+; %bb.1:
+	global_load_b32 v0, v[0:1], off
+.LBB13_2:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(VALU_DEP_2)
+	v_fmac_f32_e32 v6, v0, v6
+	v_add_nc_u32_e32 v2, -1, v2
+	v_fmac_f32_e32 v6, v0, v6
+	s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)
+	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	v_fmac_f32_e32 v6, v0, v6
+	s_or_b32 s1, vcc_lo, s1
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_fmac_f32_e32 v6, v0, v6
+	v_fmac_f32_e32 v6, v0, v6
+	s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+	v_fmac_f32_e32 v6, v0, v6
+	v_fmac_f32_e32 v6, v0, v6
+	s_delay_alu instid0(VALU_DEP_1)
+	v_fmac_f32_e32 v6, v0, v6
+	s_and_not1_b32 exec_lo, exec_lo, s1
+	s_cbranch_execnz .LBB13_2
+; %bb.3:
+	s_or_b32 exec_lo, exec_lo, s1
+.LBB13_4:
+	s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_1) | instid1(VALU_DEP_1)
+	s_or_b32 exec_lo, exec_lo, s0
+	v_add_co_u32 v0, vcc_lo, v3, v5
+	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	s_waitcnt vmcnt(0)
+	global_store_b32 v[0:1], v6, off
+	s_setpc_b64 s[30:31]
+.Lfunc_end13:
+	.size	__clang_ocl_kern_imp_fp32_fma_latency, .Lfunc_end13-__clang_ocl_kern_imp_fp32_fma_latency
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_vgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_fma_latency.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 192
+; TotalNumSgprs: 34
+; NumVgprs: 32
+; ScratchSize: 0
+; MemoryBound: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.section	.AMDGPU.gpr_maximums,"",@progbits
+	.set amdgpu.max_num_vgpr, 120
+	.set amdgpu.max_num_agpr, 0
+	.set amdgpu.max_num_sgpr, 32
+	.set amdgpu.max_num_named_barrier, 0
+	.text
+	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     9
+    .sgpr_spill_count: 0
+    .symbol:         fp32_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'half8*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'half8*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp16_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     9
+    .sgpr_spill_count: 0
+    .symbol:         fp16_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'double2*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'double2*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp64_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     9
+    .sgpr_spill_count: 0
+    .symbol:         fp64_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           int32_mad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     14
+    .sgpr_spill_count: 0
+    .symbol:         int32_mad.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     65
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           int32_add
+    .private_segment_fixed_size: 0
+    .sgpr_count:     9
+    .sgpr_spill_count: 0
+    .symbol:         int32_add.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_rcp
+    .private_segment_fixed_size: 0
+    .sgpr_count:     6
+    .sgpr_spill_count: 0
+    .symbol:         fp32_rcp.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_fma_latency
+    .private_segment_fixed_size: 0
+    .sgpr_count:     5
+    .sgpr_spill_count: 0
+    .symbol:         fp32_fma_latency.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     2
+    .vgpr_spill_count: 0
+    .wavefront_size: 32
+    .workgroup_processor_mode: 1
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1100
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata

@@ -1,0 +1,2168 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+	.amdhsa_code_object_version 6
+	.text
+	.protected	fp32_fma                ; -- Begin function fp32_fma
+	.globl	fp32_fma
+	.p2align	8
+	.type	fp32_fma,@function
+fp32_fma:                               ; @fp32_fma
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s6, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[0:3], v32, s[0:1] offset:48
+	global_load_dwordx4 v[4:7], v32, s[0:1] offset:32
+	global_load_dwordx4 v[8:11], v32, s[0:1] offset:16
+	global_load_dwordx4 v[12:15], v32, s[0:1]
+	global_load_dwordx4 v[16:19], v32, s[0:1] offset:112
+	global_load_dwordx4 v[20:23], v32, s[0:1] offset:96
+	global_load_dwordx4 v[24:27], v32, s[0:1] offset:80
+	global_load_dwordx4 v[28:31], v32, s[0:1] offset:64
+	s_cmp_lt_i32 s6, 1
+	s_cbranch_scc1 .LBB0_3
+; %bb.1:
+	s_load_dwordx4 s[0:3], s[0:1], 0x0
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	s_add_i32 s6, s6, -1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_fma_f32 v15, s3, v15, v15
+	v_fma_f32 v14, s2, v14, v14
+	v_fma_f32 v13, s1, v13, v13
+	v_fma_f32 v12, s0, v12, v12
+	v_fma_f32 v11, s3, v11, v11
+	v_fma_f32 v10, s2, v10, v10
+	v_fma_f32 v9, s1, v9, v9
+	v_fma_f32 v8, s0, v8, v8
+	v_fma_f32 v7, s3, v7, v7
+	v_fma_f32 v6, s2, v6, v6
+	v_fma_f32 v5, s1, v5, v5
+	v_fma_f32 v4, s0, v4, v4
+	v_fma_f32 v3, s3, v3, v3
+	v_fma_f32 v2, s2, v2, v2
+	v_fma_f32 v1, s1, v1, v1
+	v_fma_f32 v0, s0, v0, v0
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v31, s3, v31, v31
+	v_fma_f32 v30, s2, v30, v30
+	v_fma_f32 v29, s1, v29, v29
+	v_fma_f32 v28, s0, v28, v28
+	v_fma_f32 v27, s3, v27, v27
+	v_fma_f32 v26, s2, v26, v26
+	v_fma_f32 v25, s1, v25, v25
+	v_fma_f32 v24, s0, v24, v24
+	v_fma_f32 v23, s3, v23, v23
+	v_fma_f32 v22, s2, v22, v22
+	v_fma_f32 v21, s1, v21, v21
+	v_fma_f32 v20, s0, v20, v20
+	v_fma_f32 v19, s3, v19, v19
+	v_fma_f32 v18, s2, v18, v18
+	v_fma_f32 v17, s1, v17, v17
+	s_cmp_lg_u32 s6, 0
+	v_fma_f32 v16, s0, v16, v16
+	s_cbranch_scc1 .LBB0_2
+.LBB0_3:
+	s_waitcnt vmcnt(4)
+	v_add_f32_e32 v11, v11, v15
+	v_add_f32_e32 v10, v10, v14
+	v_add_f32_e32 v9, v9, v13
+	v_add_f32_e32 v8, v8, v12
+	v_add_f32_e32 v4, v4, v8
+	v_add_f32_e32 v5, v5, v9
+	v_add_f32_e32 v6, v6, v10
+	v_add_f32_e32 v7, v7, v11
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	v_add_f32_e32 v3, v3, v7
+	v_add_f32_e32 v2, v2, v6
+	v_add_f32_e32 v1, v1, v5
+	v_add_f32_e32 v0, v0, v4
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v0, v28, v0
+	v_add_f32_e32 v1, v29, v1
+	v_add_f32_e32 v2, v30, v2
+	v_add_f32_e32 v3, v31, v3
+	v_add_f32_e32 v3, v27, v3
+	v_add_f32_e32 v2, v26, v2
+	v_add_f32_e32 v1, v25, v1
+	v_add_f32_e32 v0, v24, v0
+	v_add_f32_e32 v0, v20, v0
+	v_add_f32_e32 v1, v21, v1
+	v_add_f32_e32 v2, v22, v2
+	v_add_f32_e32 v3, v23, v3
+	v_add_f32_e32 v3, v19, v3
+	v_add_f32_e32 v2, v18, v2
+	v_add_f32_e32 v1, v17, v1
+	v_add_f32_e32 v0, v16, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 7
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	fp32_fma, .Lfunc_end0-fp32_fma
+                                        ; -- End function
+	.set fp32_fma.num_vgpr, 33
+	.set fp32_fma.num_agpr, 0
+	.set fp32_fma.numbered_sgpr, 7
+	.set fp32_fma.num_named_barrier, 0
+	.set fp32_fma.private_seg_size, 0
+	.set fp32_fma.uses_vcc, 0
+	.set fp32_fma.uses_flat_scratch, 0
+	.set fp32_fma.has_dyn_sized_stack, 0
+	.set fp32_fma.has_recursion, 0
+	.set fp32_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 524
+; TotalNumSgprs: 11
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 11
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_fma ; -- Begin function __clang_ocl_kern_imp_fp32_fma
+	.globl	__clang_ocl_kern_imp_fp32_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_fma,@function
+__clang_ocl_kern_imp_fp32_fma:          ; @__clang_ocl_kern_imp_fp32_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v38, vcc, v0, v37
+	v_addc_co_u32_e32 v39, vcc, 0, v1, vcc
+	global_load_dwordx4 v[5:8], v[38:39], off offset:48
+	global_load_dwordx4 v[9:12], v[38:39], off offset:32
+	global_load_dwordx4 v[29:32], v[38:39], off offset:16
+	global_load_dwordx4 v[33:36], v[38:39], off
+	global_load_dwordx4 v[13:16], v[38:39], off offset:112
+	global_load_dwordx4 v[17:20], v[38:39], off offset:96
+	global_load_dwordx4 v[21:24], v[38:39], off offset:80
+	global_load_dwordx4 v[25:28], v[38:39], off offset:64
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB1_4
+; %bb.1:
+	global_load_dwordx4 v[48:51], v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	v_add_u32_e32 v2, -1, v2
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v36, v51, v36, v36
+	v_fma_f32 v35, v50, v35, v35
+	v_fma_f32 v34, v49, v34, v34
+	v_fma_f32 v33, v48, v33, v33
+	v_fma_f32 v32, v51, v32, v32
+	v_fma_f32 v31, v50, v31, v31
+	v_fma_f32 v30, v49, v30, v30
+	v_fma_f32 v29, v48, v29, v29
+	v_fma_f32 v12, v51, v12, v12
+	v_fma_f32 v11, v50, v11, v11
+	v_fma_f32 v10, v49, v10, v10
+	v_fma_f32 v9, v48, v9, v9
+	v_fma_f32 v8, v51, v8, v8
+	v_fma_f32 v7, v50, v7, v7
+	v_fma_f32 v6, v49, v6, v6
+	v_fma_f32 v5, v48, v5, v5
+	v_fma_f32 v28, v51, v28, v28
+	v_fma_f32 v27, v50, v27, v27
+	v_fma_f32 v26, v49, v26, v26
+	v_fma_f32 v25, v48, v25, v25
+	v_fma_f32 v24, v51, v24, v24
+	v_fma_f32 v23, v50, v23, v23
+	v_fma_f32 v22, v49, v22, v22
+	v_fma_f32 v21, v48, v21, v21
+	v_fma_f32 v20, v51, v20, v20
+	v_fma_f32 v19, v50, v19, v19
+	v_fma_f32 v18, v49, v18, v18
+	v_fma_f32 v17, v48, v17, v17
+	v_fma_f32 v16, v51, v16, v16
+	v_fma_f32 v15, v50, v15, v15
+	v_fma_f32 v14, v49, v14, v14
+	s_or_b64 s[6:7], vcc, s[6:7]
+	v_fma_f32 v13, v48, v13, v13
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB1_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB1_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(4)
+	v_add_f32_e32 v0, v32, v36
+	v_add_f32_e32 v1, v31, v35
+	v_add_f32_e32 v2, v30, v34
+	v_add_f32_e32 v29, v29, v33
+	v_add_f32_e32 v0, v12, v0
+	v_add_f32_e32 v9, v9, v29
+	v_add_f32_e32 v2, v10, v2
+	v_add_f32_e32 v1, v11, v1
+	v_add_f32_e32 v0, v8, v0
+	v_add_f32_e32 v1, v7, v1
+	v_add_f32_e32 v2, v6, v2
+	v_add_f32_e32 v5, v5, v9
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v0, v28, v0
+	v_add_f32_e32 v5, v25, v5
+	v_add_f32_e32 v2, v26, v2
+	v_add_f32_e32 v1, v27, v1
+	v_add_f32_e32 v0, v24, v0
+	v_add_f32_e32 v1, v23, v1
+	v_add_f32_e32 v2, v22, v2
+	v_add_f32_e32 v5, v21, v5
+	v_add_f32_e32 v0, v20, v0
+	v_add_f32_e32 v5, v17, v5
+	v_add_f32_e32 v2, v18, v2
+	v_add_f32_e32 v1, v19, v1
+	v_add_f32_e32 v8, v16, v0
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_add_f32_e32 v7, v15, v1
+	v_add_f32_e32 v6, v14, v2
+	v_add_f32_e32 v5, v13, v5
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end1:
+	.size	__clang_ocl_kern_imp_fp32_fma, .Lfunc_end1-__clang_ocl_kern_imp_fp32_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp32_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 544
+; TotalNumSgprs: 36
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp16_fma                ; -- Begin function fp16_fma
+	.globl	fp16_fma
+	.p2align	8
+	.type	fp16_fma,@function
+fp16_fma:                               ; @fp16_fma
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s6, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[24:27], v32, s[0:1]
+	global_load_dwordx4 v[28:31], v32, s[0:1] offset:16
+	global_load_dwordx4 v[20:23], v32, s[0:1] offset:32
+	global_load_dwordx4 v[12:15], v32, s[0:1] offset:48
+	global_load_dwordx4 v[16:19], v32, s[0:1] offset:64
+	global_load_dwordx4 v[8:11], v32, s[0:1] offset:80
+	global_load_dwordx4 v[4:7], v32, s[0:1] offset:96
+	global_load_dwordx4 v[0:3], v32, s[0:1] offset:112
+	s_cmp_lt_i32 s6, 1
+	s_cbranch_scc1 .LBB2_3
+; %bb.1:
+	s_load_dwordx4 s[0:3], s[0:1], 0x0
+.LBB2_2:                                ; =>This Inner Loop Header: Depth=1
+	s_add_i32 s6, s6, -1
+	s_waitcnt vmcnt(7) lgkmcnt(0)
+	v_pk_fma_f16 v27, s3, v27, v27
+	v_pk_fma_f16 v26, s2, v26, v26
+	v_pk_fma_f16 v25, s1, v25, v25
+	v_pk_fma_f16 v24, s0, v24, v24
+	s_waitcnt vmcnt(6)
+	v_pk_fma_f16 v31, s3, v31, v31
+	v_pk_fma_f16 v30, s2, v30, v30
+	v_pk_fma_f16 v29, s1, v29, v29
+	v_pk_fma_f16 v28, s0, v28, v28
+	s_waitcnt vmcnt(5)
+	v_pk_fma_f16 v23, s3, v23, v23
+	v_pk_fma_f16 v22, s2, v22, v22
+	v_pk_fma_f16 v21, s1, v21, v21
+	v_pk_fma_f16 v20, s0, v20, v20
+	s_waitcnt vmcnt(4)
+	v_pk_fma_f16 v15, s3, v15, v15
+	v_pk_fma_f16 v14, s2, v14, v14
+	v_pk_fma_f16 v13, s1, v13, v13
+	v_pk_fma_f16 v12, s0, v12, v12
+	s_waitcnt vmcnt(3)
+	v_pk_fma_f16 v19, s3, v19, v19
+	v_pk_fma_f16 v18, s2, v18, v18
+	v_pk_fma_f16 v17, s1, v17, v17
+	v_pk_fma_f16 v16, s0, v16, v16
+	s_waitcnt vmcnt(2)
+	v_pk_fma_f16 v11, s3, v11, v11
+	v_pk_fma_f16 v10, s2, v10, v10
+	v_pk_fma_f16 v9, s1, v9, v9
+	v_pk_fma_f16 v8, s0, v8, v8
+	s_waitcnt vmcnt(1)
+	v_pk_fma_f16 v7, s3, v7, v7
+	v_pk_fma_f16 v6, s2, v6, v6
+	v_pk_fma_f16 v5, s1, v5, v5
+	v_pk_fma_f16 v4, s0, v4, v4
+	s_waitcnt vmcnt(0)
+	v_pk_fma_f16 v3, s3, v3, v3
+	v_pk_fma_f16 v2, s2, v2, v2
+	v_pk_fma_f16 v1, s1, v1, v1
+	s_cmp_lg_u32 s6, 0
+	v_pk_fma_f16 v0, s0, v0, v0
+	s_cbranch_scc1 .LBB2_2
+.LBB2_3:
+	s_waitcnt vmcnt(6)
+	v_pk_add_f16 v27, v31, v27
+	v_pk_add_f16 v26, v30, v26
+	v_pk_add_f16 v25, v29, v25
+	v_pk_add_f16 v24, v28, v24
+	s_waitcnt vmcnt(5)
+	v_pk_add_f16 v20, v20, v24
+	v_pk_add_f16 v21, v21, v25
+	v_pk_add_f16 v22, v22, v26
+	v_pk_add_f16 v23, v23, v27
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt vmcnt(4)
+	v_pk_add_f16 v15, v15, v23
+	v_pk_add_f16 v14, v14, v22
+	v_pk_add_f16 v13, v13, v21
+	v_pk_add_f16 v12, v12, v20
+	s_waitcnt vmcnt(3)
+	v_pk_add_f16 v12, v16, v12
+	v_pk_add_f16 v13, v17, v13
+	v_pk_add_f16 v14, v18, v14
+	v_pk_add_f16 v15, v19, v15
+	s_waitcnt vmcnt(2)
+	v_pk_add_f16 v11, v11, v15
+	v_pk_add_f16 v10, v10, v14
+	v_pk_add_f16 v9, v9, v13
+	v_pk_add_f16 v8, v8, v12
+	s_waitcnt vmcnt(1)
+	v_pk_add_f16 v4, v4, v8
+	v_pk_add_f16 v5, v5, v9
+	v_pk_add_f16 v6, v6, v10
+	v_pk_add_f16 v7, v7, v11
+	s_waitcnt vmcnt(0)
+	v_pk_add_f16 v3, v3, v7
+	v_pk_add_f16 v2, v2, v6
+	v_pk_add_f16 v1, v1, v5
+	v_pk_add_f16 v0, v0, v4
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp16_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 7
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end2:
+	.size	fp16_fma, .Lfunc_end2-fp16_fma
+                                        ; -- End function
+	.set fp16_fma.num_vgpr, 33
+	.set fp16_fma.num_agpr, 0
+	.set fp16_fma.numbered_sgpr, 7
+	.set fp16_fma.num_named_barrier, 0
+	.set fp16_fma.private_seg_size, 0
+	.set fp16_fma.uses_vcc, 0
+	.set fp16_fma.uses_flat_scratch, 0
+	.set fp16_fma.has_dyn_sized_stack, 0
+	.set fp16_fma.has_recursion, 0
+	.set fp16_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 680
+; TotalNumSgprs: 11
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 11
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp16_fma ; -- Begin function __clang_ocl_kern_imp_fp16_fma
+	.globl	__clang_ocl_kern_imp_fp16_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp16_fma,@function
+__clang_ocl_kern_imp_fp16_fma:          ; @__clang_ocl_kern_imp_fp16_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v38, vcc, v0, v37
+	v_addc_co_u32_e32 v39, vcc, 0, v1, vcc
+	global_load_dwordx4 v[21:24], v[38:39], off
+	global_load_dwordx4 v[25:28], v[38:39], off offset:16
+	global_load_dwordx4 v[33:36], v[38:39], off offset:32
+	global_load_dwordx4 v[29:32], v[38:39], off offset:48
+	global_load_dwordx4 v[17:20], v[38:39], off offset:64
+	global_load_dwordx4 v[13:16], v[38:39], off offset:80
+	global_load_dwordx4 v[9:12], v[38:39], off offset:96
+	global_load_dwordx4 v[5:8], v[38:39], off offset:112
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB3_4
+; %bb.1:
+	global_load_dwordx4 v[48:51], v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB3_2:                                ; =>This Inner Loop Header: Depth=1
+	v_add_u32_e32 v2, -1, v2
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_waitcnt vmcnt(0)
+	v_pk_fma_f16 v24, v51, v24, v24
+	v_pk_fma_f16 v23, v50, v23, v23
+	v_pk_fma_f16 v22, v49, v22, v22
+	v_pk_fma_f16 v21, v48, v21, v21
+	v_pk_fma_f16 v28, v51, v28, v28
+	v_pk_fma_f16 v27, v50, v27, v27
+	v_pk_fma_f16 v26, v49, v26, v26
+	v_pk_fma_f16 v25, v48, v25, v25
+	v_pk_fma_f16 v36, v51, v36, v36
+	v_pk_fma_f16 v35, v50, v35, v35
+	v_pk_fma_f16 v34, v49, v34, v34
+	v_pk_fma_f16 v33, v48, v33, v33
+	v_pk_fma_f16 v32, v51, v32, v32
+	v_pk_fma_f16 v31, v50, v31, v31
+	v_pk_fma_f16 v30, v49, v30, v30
+	v_pk_fma_f16 v29, v48, v29, v29
+	v_pk_fma_f16 v20, v51, v20, v20
+	v_pk_fma_f16 v19, v50, v19, v19
+	v_pk_fma_f16 v18, v49, v18, v18
+	v_pk_fma_f16 v17, v48, v17, v17
+	v_pk_fma_f16 v16, v51, v16, v16
+	v_pk_fma_f16 v15, v50, v15, v15
+	v_pk_fma_f16 v14, v49, v14, v14
+	v_pk_fma_f16 v13, v48, v13, v13
+	v_pk_fma_f16 v12, v51, v12, v12
+	v_pk_fma_f16 v11, v50, v11, v11
+	v_pk_fma_f16 v10, v49, v10, v10
+	v_pk_fma_f16 v9, v48, v9, v9
+	v_pk_fma_f16 v8, v51, v8, v8
+	v_pk_fma_f16 v7, v50, v7, v7
+	v_pk_fma_f16 v6, v49, v6, v6
+	s_or_b64 s[6:7], vcc, s[6:7]
+	v_pk_fma_f16 v5, v48, v5, v5
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB3_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB3_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(6)
+	v_pk_add_f16 v0, v28, v24
+	v_pk_add_f16 v1, v27, v23
+	v_pk_add_f16 v2, v26, v22
+	v_pk_add_f16 v21, v25, v21
+	s_waitcnt vmcnt(5)
+	v_pk_add_f16 v0, v36, v0
+	v_pk_add_f16 v21, v33, v21
+	v_pk_add_f16 v2, v34, v2
+	v_pk_add_f16 v1, v35, v1
+	s_waitcnt vmcnt(4)
+	v_pk_add_f16 v0, v32, v0
+	v_pk_add_f16 v1, v31, v1
+	v_pk_add_f16 v2, v30, v2
+	v_pk_add_f16 v21, v29, v21
+	s_waitcnt vmcnt(3)
+	v_pk_add_f16 v0, v20, v0
+	v_pk_add_f16 v17, v17, v21
+	v_pk_add_f16 v2, v18, v2
+	v_pk_add_f16 v1, v19, v1
+	s_waitcnt vmcnt(2)
+	v_pk_add_f16 v0, v16, v0
+	v_pk_add_f16 v1, v15, v1
+	v_pk_add_f16 v2, v14, v2
+	v_pk_add_f16 v13, v13, v17
+	s_waitcnt vmcnt(1)
+	v_pk_add_f16 v0, v12, v0
+	v_pk_add_f16 v9, v9, v13
+	v_pk_add_f16 v2, v10, v2
+	v_pk_add_f16 v1, v11, v1
+	s_waitcnt vmcnt(0)
+	v_pk_add_f16 v8, v8, v0
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_pk_add_f16 v7, v7, v1
+	v_pk_add_f16 v6, v6, v2
+	v_pk_add_f16 v5, v5, v9
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end3:
+	.size	__clang_ocl_kern_imp_fp16_fma, .Lfunc_end3-__clang_ocl_kern_imp_fp16_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp16_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp16_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp16_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp16_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp16_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp16_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp16_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp16_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 676
+; TotalNumSgprs: 36
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 0
+	.text
+	.protected	fp64_fma                ; -- Begin function fp64_fma
+	.globl	fp64_fma
+	.p2align	8
+	.type	fp64_fma,@function
+fp64_fma:                               ; @fp64_fma
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s6, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[0:3], v32, s[0:1] offset:48
+	global_load_dwordx4 v[4:7], v32, s[0:1] offset:32
+	global_load_dwordx4 v[8:11], v32, s[0:1] offset:16
+	global_load_dwordx4 v[16:19], v32, s[0:1]
+	global_load_dwordx4 v[12:15], v32, s[0:1] offset:112
+	global_load_dwordx4 v[20:23], v32, s[0:1] offset:96
+	global_load_dwordx4 v[24:27], v32, s[0:1] offset:80
+	global_load_dwordx4 v[28:31], v32, s[0:1] offset:64
+	s_cmp_lt_i32 s6, 1
+	s_cbranch_scc1 .LBB4_3
+; %bb.1:
+	s_load_dwordx4 s[0:3], s[0:1], 0x0
+.LBB4_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_fma_f64 v[18:19], s[2:3], v[18:19], v[18:19]
+	v_fma_f64 v[16:17], s[0:1], v[16:17], v[16:17]
+	v_fma_f64 v[10:11], s[2:3], v[10:11], v[10:11]
+	v_fma_f64 v[8:9], s[0:1], v[8:9], v[8:9]
+	v_fma_f64 v[6:7], s[2:3], v[6:7], v[6:7]
+	v_fma_f64 v[4:5], s[0:1], v[4:5], v[4:5]
+	v_fma_f64 v[2:3], s[2:3], v[2:3], v[2:3]
+	v_fma_f64 v[0:1], s[0:1], v[0:1], v[0:1]
+	s_waitcnt vmcnt(0)
+	v_fma_f64 v[30:31], s[2:3], v[30:31], v[30:31]
+	v_fma_f64 v[28:29], s[0:1], v[28:29], v[28:29]
+	v_fma_f64 v[26:27], s[2:3], v[26:27], v[26:27]
+	v_fma_f64 v[24:25], s[0:1], v[24:25], v[24:25]
+	v_fma_f64 v[22:23], s[2:3], v[22:23], v[22:23]
+	v_fma_f64 v[20:21], s[0:1], v[20:21], v[20:21]
+	v_fma_f64 v[14:15], s[2:3], v[14:15], v[14:15]
+	v_fma_f64 v[12:13], s[0:1], v[12:13], v[12:13]
+	s_add_i32 s6, s6, -1
+	s_cmp_lg_u32 s6, 0
+	s_cbranch_scc1 .LBB4_2
+.LBB4_3:
+	s_waitcnt vmcnt(4)
+	v_add_f64 v[10:11], v[10:11], v[18:19]
+	v_add_f64 v[8:9], v[8:9], v[16:17]
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	v_add_f64 v[6:7], v[6:7], v[10:11]
+	v_add_f64 v[4:5], v[4:5], v[8:9]
+	v_add_f64 v[2:3], v[2:3], v[6:7]
+	v_add_f64 v[0:1], v[0:1], v[4:5]
+	s_waitcnt vmcnt(0)
+	v_add_f64 v[2:3], v[30:31], v[2:3]
+	v_add_f64 v[0:1], v[28:29], v[0:1]
+	v_add_f64 v[2:3], v[26:27], v[2:3]
+	v_add_f64 v[0:1], v[24:25], v[0:1]
+	v_add_f64 v[2:3], v[22:23], v[2:3]
+	v_add_f64 v[0:1], v[20:21], v[0:1]
+	v_add_f64 v[2:3], v[14:15], v[2:3]
+	v_add_f64 v[0:1], v[12:13], v[0:1]
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp64_fma
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 7
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end4:
+	.size	fp64_fma, .Lfunc_end4-fp64_fma
+                                        ; -- End function
+	.set fp64_fma.num_vgpr, 33
+	.set fp64_fma.num_agpr, 0
+	.set fp64_fma.numbered_sgpr, 7
+	.set fp64_fma.num_named_barrier, 0
+	.set fp64_fma.private_seg_size, 0
+	.set fp64_fma.uses_vcc, 0
+	.set fp64_fma.uses_flat_scratch, 0
+	.set fp64_fma.has_dyn_sized_stack, 0
+	.set fp64_fma.has_recursion, 0
+	.set fp64_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 396
+; TotalNumSgprs: 11
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 11
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp64_fma ; -- Begin function __clang_ocl_kern_imp_fp64_fma
+	.globl	__clang_ocl_kern_imp_fp64_fma
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp64_fma,@function
+__clang_ocl_kern_imp_fp64_fma:          ; @__clang_ocl_kern_imp_fp64_fma
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v38, vcc, v0, v37
+	v_addc_co_u32_e32 v39, vcc, 0, v1, vcc
+	global_load_dwordx4 v[5:8], v[38:39], off offset:48
+	global_load_dwordx4 v[9:12], v[38:39], off offset:32
+	global_load_dwordx4 v[29:32], v[38:39], off offset:16
+	global_load_dwordx4 v[33:36], v[38:39], off
+	global_load_dwordx4 v[13:16], v[38:39], off offset:112
+	global_load_dwordx4 v[17:20], v[38:39], off offset:96
+	global_load_dwordx4 v[21:24], v[38:39], off offset:80
+	global_load_dwordx4 v[25:28], v[38:39], off offset:64
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB5_4
+; %bb.1:
+	global_load_dwordx4 v[48:51], v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB5_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_fma_f64 v[35:36], v[50:51], v[35:36], v[35:36]
+	v_fma_f64 v[33:34], v[48:49], v[33:34], v[33:34]
+	v_fma_f64 v[31:32], v[50:51], v[31:32], v[31:32]
+	v_fma_f64 v[29:30], v[48:49], v[29:30], v[29:30]
+	v_fma_f64 v[11:12], v[50:51], v[11:12], v[11:12]
+	v_fma_f64 v[9:10], v[48:49], v[9:10], v[9:10]
+	v_fma_f64 v[7:8], v[50:51], v[7:8], v[7:8]
+	v_fma_f64 v[5:6], v[48:49], v[5:6], v[5:6]
+	v_fma_f64 v[27:28], v[50:51], v[27:28], v[27:28]
+	v_fma_f64 v[25:26], v[48:49], v[25:26], v[25:26]
+	v_fma_f64 v[23:24], v[50:51], v[23:24], v[23:24]
+	v_fma_f64 v[21:22], v[48:49], v[21:22], v[21:22]
+	v_fma_f64 v[19:20], v[50:51], v[19:20], v[19:20]
+	v_fma_f64 v[17:18], v[48:49], v[17:18], v[17:18]
+	v_fma_f64 v[15:16], v[50:51], v[15:16], v[15:16]
+	v_fma_f64 v[13:14], v[48:49], v[13:14], v[13:14]
+	v_add_u32_e32 v2, -1, v2
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_or_b64 s[6:7], vcc, s[6:7]
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB5_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB5_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(4)
+	v_add_f64 v[0:1], v[31:32], v[35:36]
+	v_add_f64 v[29:30], v[29:30], v[33:34]
+	v_add_f64 v[0:1], v[11:12], v[0:1]
+	v_add_f64 v[9:10], v[9:10], v[29:30]
+	v_add_f64 v[0:1], v[7:8], v[0:1]
+	v_add_f64 v[5:6], v[5:6], v[9:10]
+	s_waitcnt vmcnt(0)
+	v_add_f64 v[0:1], v[27:28], v[0:1]
+	v_add_f64 v[5:6], v[25:26], v[5:6]
+	v_add_f64 v[0:1], v[23:24], v[0:1]
+	v_add_f64 v[5:6], v[21:22], v[5:6]
+	v_add_f64 v[0:1], v[19:20], v[0:1]
+	v_add_f64 v[5:6], v[17:18], v[5:6]
+	v_add_f64 v[7:8], v[15:16], v[0:1]
+	v_add_f64 v[5:6], v[13:14], v[5:6]
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end5:
+	.size	__clang_ocl_kern_imp_fp64_fma, .Lfunc_end5-__clang_ocl_kern_imp_fp64_fma
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp64_fma.num_vgpr, 52
+	.set __clang_ocl_kern_imp_fp64_fma.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp64_fma.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp64_fma.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp64_fma.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp64_fma.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp64_fma.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp64_fma.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 416
+; TotalNumSgprs: 36
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	int32_mad               ; -- Begin function int32_mad
+	.globl	int32_mad
+	.p2align	8
+	.type	int32_mad,@function
+int32_mad:                              ; @int32_mad
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s2, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[8:11], v32, s[0:1] offset:48
+	global_load_dwordx4 v[12:15], v32, s[0:1] offset:32
+	global_load_dwordx4 v[0:3], v32, s[0:1] offset:16
+	global_load_dwordx4 v[4:7], v32, s[0:1]
+	global_load_dwordx4 v[16:19], v32, s[0:1] offset:112
+	global_load_dwordx4 v[20:23], v32, s[0:1] offset:96
+	global_load_dwordx4 v[24:27], v32, s[0:1] offset:80
+	global_load_dwordx4 v[28:31], v32, s[0:1] offset:64
+	s_cmp_lt_i32 s2, 1
+	s_cbranch_scc1 .LBB6_3
+; %bb.1:
+	s_load_dwordx8 s[8:15], s[0:1], 0x0
+.LBB6_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_mul_lo_u32 v7, v7, s11
+	v_mul_lo_u32 v6, v6, s10
+	v_mul_lo_u32 v5, v5, s9
+	v_mul_lo_u32 v4, v4, s8
+	v_mul_lo_u32 v3, v3, s11
+	v_mul_lo_u32 v2, v2, s10
+	v_mul_lo_u32 v1, v1, s9
+	v_mul_lo_u32 v0, v0, s8
+	v_mul_lo_u32 v15, v15, s11
+	v_mul_lo_u32 v14, v14, s10
+	v_mul_lo_u32 v13, v13, s9
+	v_mul_lo_u32 v12, v12, s8
+	v_mul_lo_u32 v11, v11, s11
+	v_mul_lo_u32 v10, v10, s10
+	v_mul_lo_u32 v9, v9, s9
+	v_mul_lo_u32 v8, v8, s8
+	s_waitcnt vmcnt(0)
+	v_mul_lo_u32 v31, v31, s11
+	v_mul_lo_u32 v30, v30, s10
+	v_mul_lo_u32 v29, v29, s9
+	v_mul_lo_u32 v28, v28, s8
+	v_mul_lo_u32 v27, v27, s11
+	v_mul_lo_u32 v26, v26, s10
+	v_mul_lo_u32 v25, v25, s9
+	v_mul_lo_u32 v24, v24, s8
+	v_mul_lo_u32 v23, v23, s11
+	v_mul_lo_u32 v22, v22, s10
+	v_mul_lo_u32 v21, v21, s9
+	v_mul_lo_u32 v20, v20, s8
+	v_mul_lo_u32 v19, v19, s11
+	v_mul_lo_u32 v18, v18, s10
+	v_mul_lo_u32 v17, v17, s9
+	v_mul_lo_u32 v16, v16, s8
+	s_add_i32 s2, s2, -1
+	v_add_u32_e32 v7, s15, v7
+	v_add_u32_e32 v6, s14, v6
+	v_add_u32_e32 v5, s13, v5
+	v_add_u32_e32 v4, s12, v4
+	v_add_u32_e32 v3, s15, v3
+	v_add_u32_e32 v2, s14, v2
+	v_add_u32_e32 v1, s13, v1
+	v_add_u32_e32 v0, s12, v0
+	v_add_u32_e32 v15, s15, v15
+	v_add_u32_e32 v14, s14, v14
+	v_add_u32_e32 v13, s13, v13
+	v_add_u32_e32 v12, s12, v12
+	v_add_u32_e32 v11, s15, v11
+	v_add_u32_e32 v10, s14, v10
+	v_add_u32_e32 v9, s13, v9
+	v_add_u32_e32 v8, s12, v8
+	v_add_u32_e32 v31, s15, v31
+	v_add_u32_e32 v30, s14, v30
+	v_add_u32_e32 v29, s13, v29
+	v_add_u32_e32 v28, s12, v28
+	v_add_u32_e32 v27, s15, v27
+	v_add_u32_e32 v26, s14, v26
+	v_add_u32_e32 v25, s13, v25
+	v_add_u32_e32 v24, s12, v24
+	v_add_u32_e32 v23, s15, v23
+	v_add_u32_e32 v22, s14, v22
+	v_add_u32_e32 v21, s13, v21
+	v_add_u32_e32 v20, s12, v20
+	v_add_u32_e32 v19, s15, v19
+	v_add_u32_e32 v18, s14, v18
+	v_add_u32_e32 v17, s13, v17
+	v_add_u32_e32 v16, s12, v16
+	s_cmp_lg_u32 s2, 0
+	s_cbranch_scc1 .LBB6_2
+.LBB6_3:
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt vmcnt(6)
+	v_add_u32_e32 v8, v8, v12
+	v_add_u32_e32 v9, v9, v13
+	v_add_u32_e32 v10, v10, v14
+	v_add_u32_e32 v11, v11, v15
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v11, v11, v31, v27
+	v_add3_u32 v10, v10, v30, v26
+	v_add3_u32 v9, v9, v29, v25
+	v_add3_u32 v8, v8, v28, v24
+	v_add3_u32 v8, v8, v20, v16
+	v_add3_u32 v9, v9, v21, v17
+	v_add3_u32 v10, v10, v22, v18
+	v_add3_u32 v11, v11, v23, v19
+	v_add3_u32 v3, v11, v3, v7
+	v_add3_u32 v2, v10, v2, v6
+	v_add3_u32 v1, v9, v1, v5
+	v_add3_u32 v0, v8, v0, v4
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel int32_mad
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end6:
+	.size	int32_mad, .Lfunc_end6-int32_mad
+                                        ; -- End function
+	.set int32_mad.num_vgpr, 33
+	.set int32_mad.num_agpr, 0
+	.set int32_mad.numbered_sgpr, 16
+	.set int32_mad.num_named_barrier, 0
+	.set int32_mad.private_seg_size, 0
+	.set int32_mad.uses_vcc, 0
+	.set int32_mad.uses_flat_scratch, 0
+	.set int32_mad.has_dyn_sized_stack, 0
+	.set int32_mad.has_recursion, 0
+	.set int32_mad.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 652
+; TotalNumSgprs: 20
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 2
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 20
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_int32_mad ; -- Begin function __clang_ocl_kern_imp_int32_mad
+	.globl	__clang_ocl_kern_imp_int32_mad
+	.p2align	2
+	.type	__clang_ocl_kern_imp_int32_mad,@function
+__clang_ocl_kern_imp_int32_mad:         ; @__clang_ocl_kern_imp_int32_mad
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v5, vcc, v0, v37
+	v_addc_co_u32_e32 v6, vcc, 0, v1, vcc
+	global_load_dwordx4 v[9:12], v[5:6], off offset:48
+	global_load_dwordx4 v[13:16], v[5:6], off offset:32
+	global_load_dwordx4 v[17:20], v[5:6], off offset:16
+	global_load_dwordx4 v[21:24], v[5:6], off
+	global_load_dwordx4 v[25:28], v[5:6], off offset:112
+	global_load_dwordx4 v[29:32], v[5:6], off offset:96
+	global_load_dwordx4 v[33:36], v[5:6], off offset:80
+	global_load_dwordx4 v[48:51], v[5:6], off offset:64
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB7_4
+; %bb.1:
+	global_load_dwordx4 v[5:8], v[0:1], off offset:16
+	global_load_dwordx4 v[52:55], v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB7_2:                                ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_mad_u64_u32 v[0:1], s[8:9], v22, v53, v[6:7]
+	v_mad_u64_u32 v[21:22], s[8:9], v21, v52, v[5:6]
+	v_mov_b32_e32 v22, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v24, v55, v[8:9]
+	v_mad_u64_u32 v[23:24], s[8:9], v23, v54, v[7:8]
+	v_mov_b32_e32 v24, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v18, v53, v[6:7]
+	v_mad_u64_u32 v[17:18], s[8:9], v17, v52, v[5:6]
+	v_mov_b32_e32 v18, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v20, v55, v[8:9]
+	v_mad_u64_u32 v[19:20], s[8:9], v19, v54, v[7:8]
+	v_mov_b32_e32 v20, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v14, v53, v[6:7]
+	v_mad_u64_u32 v[13:14], s[8:9], v13, v52, v[5:6]
+	v_mov_b32_e32 v14, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v16, v55, v[8:9]
+	v_mad_u64_u32 v[15:16], s[8:9], v15, v54, v[7:8]
+	v_mov_b32_e32 v16, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v10, v53, v[6:7]
+	v_mad_u64_u32 v[9:10], s[8:9], v9, v52, v[5:6]
+	v_mov_b32_e32 v10, v0
+	v_add_u32_e32 v2, -1, v2
+	v_mad_u64_u32 v[0:1], s[8:9], v12, v55, v[8:9]
+	v_mad_u64_u32 v[11:12], s[8:9], v11, v54, v[7:8]
+	v_mov_b32_e32 v12, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v49, v53, v[6:7]
+	v_mad_u64_u32 v[48:49], s[8:9], v48, v52, v[5:6]
+	v_mov_b32_e32 v49, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v51, v55, v[8:9]
+	v_mad_u64_u32 v[50:51], s[8:9], v50, v54, v[7:8]
+	v_mov_b32_e32 v51, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v34, v53, v[6:7]
+	v_mad_u64_u32 v[33:34], s[8:9], v33, v52, v[5:6]
+	v_mov_b32_e32 v34, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v36, v55, v[8:9]
+	v_mad_u64_u32 v[35:36], s[8:9], v35, v54, v[7:8]
+	v_mov_b32_e32 v36, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v30, v53, v[6:7]
+	v_mad_u64_u32 v[29:30], s[8:9], v29, v52, v[5:6]
+	v_mov_b32_e32 v30, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v32, v55, v[8:9]
+	v_mad_u64_u32 v[31:32], s[8:9], v31, v54, v[7:8]
+	v_mov_b32_e32 v32, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v26, v53, v[6:7]
+	v_mad_u64_u32 v[25:26], s[8:9], v25, v52, v[5:6]
+	v_mov_b32_e32 v26, v0
+	v_mad_u64_u32 v[0:1], s[8:9], v28, v55, v[8:9]
+	v_mad_u64_u32 v[27:28], s[8:9], v27, v54, v[7:8]
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_or_b64 s[6:7], vcc, s[6:7]
+	v_mov_b32_e32 v28, v0
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB7_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB7_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(6)
+	v_add_u32_e32 v0, v9, v13
+	v_add_u32_e32 v5, v12, v16
+	v_add_u32_e32 v1, v10, v14
+	v_add_u32_e32 v2, v11, v15
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v5, v5, v51, v36
+	v_add3_u32 v0, v0, v48, v33
+	v_add3_u32 v2, v2, v50, v35
+	v_add3_u32 v1, v1, v49, v34
+	v_add3_u32 v0, v0, v29, v25
+	v_add3_u32 v5, v5, v32, v28
+	v_add3_u32 v1, v1, v30, v26
+	v_add3_u32 v2, v2, v31, v27
+	v_add3_u32 v8, v5, v20, v24
+	v_add3_u32 v5, v0, v17, v21
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_add3_u32 v7, v2, v19, v23
+	v_add3_u32 v6, v1, v18, v22
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end7:
+	.size	__clang_ocl_kern_imp_int32_mad, .Lfunc_end7-__clang_ocl_kern_imp_int32_mad
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_int32_mad.num_vgpr, 56
+	.set __clang_ocl_kern_imp_int32_mad.num_agpr, 0
+	.set __clang_ocl_kern_imp_int32_mad.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_int32_mad.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_int32_mad.private_seg_size, 0
+	.set __clang_ocl_kern_imp_int32_mad.uses_vcc, 1
+	.set __clang_ocl_kern_imp_int32_mad.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_recursion, 0
+	.set __clang_ocl_kern_imp_int32_mad.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 616
+; TotalNumSgprs: 36
+; NumVgprs: 56
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	int32_add               ; -- Begin function int32_add
+	.globl	int32_add
+	.p2align	8
+	.type	int32_add,@function
+int32_add:                              ; @int32_add
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s6, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[4:7], v32, s[0:1] offset:48
+	global_load_dwordx4 v[8:11], v32, s[0:1] offset:32
+	global_load_dwordx4 v[12:15], v32, s[0:1] offset:16
+	global_load_dwordx4 v[0:3], v32, s[0:1]
+	global_load_dwordx4 v[16:19], v32, s[0:1] offset:112
+	global_load_dwordx4 v[20:23], v32, s[0:1] offset:96
+	global_load_dwordx4 v[24:27], v32, s[0:1] offset:80
+	global_load_dwordx4 v[28:31], v32, s[0:1] offset:64
+	s_cmp_lt_i32 s6, 1
+	s_cbranch_scc1 .LBB8_3
+; %bb.1:
+	s_load_dwordx4 s[0:3], s[0:1], 0x0
+.LBB8_2:                                ; =>This Inner Loop Header: Depth=1
+	s_add_i32 s6, s6, -1
+	s_waitcnt vmcnt(4) lgkmcnt(0)
+	v_add_u32_e32 v3, s3, v3
+	v_add_u32_e32 v2, s2, v2
+	v_add_u32_e32 v1, s1, v1
+	v_add_u32_e32 v0, s0, v0
+	v_add_u32_e32 v15, s3, v15
+	v_add_u32_e32 v14, s2, v14
+	v_add_u32_e32 v13, s1, v13
+	v_add_u32_e32 v12, s0, v12
+	v_add_u32_e32 v11, s3, v11
+	v_add_u32_e32 v10, s2, v10
+	v_add_u32_e32 v9, s1, v9
+	v_add_u32_e32 v8, s0, v8
+	v_add_u32_e32 v7, s3, v7
+	v_add_u32_e32 v6, s2, v6
+	v_add_u32_e32 v5, s1, v5
+	v_add_u32_e32 v4, s0, v4
+	s_waitcnt vmcnt(0)
+	v_add_u32_e32 v31, s3, v31
+	v_add_u32_e32 v30, s2, v30
+	v_add_u32_e32 v29, s1, v29
+	v_add_u32_e32 v28, s0, v28
+	v_add_u32_e32 v27, s3, v27
+	v_add_u32_e32 v26, s2, v26
+	v_add_u32_e32 v25, s1, v25
+	v_add_u32_e32 v24, s0, v24
+	v_add_u32_e32 v23, s3, v23
+	v_add_u32_e32 v22, s2, v22
+	v_add_u32_e32 v21, s1, v21
+	v_add_u32_e32 v20, s0, v20
+	v_add_u32_e32 v19, s3, v19
+	v_add_u32_e32 v18, s2, v18
+	v_add_u32_e32 v17, s1, v17
+	s_cmp_lg_u32 s6, 0
+	v_add_u32_e32 v16, s0, v16
+	s_cbranch_scc1 .LBB8_2
+.LBB8_3:
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt vmcnt(5)
+	v_add_u32_e32 v8, v8, v12
+	v_add_u32_e32 v9, v9, v13
+	v_add_u32_e32 v10, v10, v14
+	v_add_u32_e32 v11, v11, v15
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v7, v11, v7, v31
+	v_add3_u32 v6, v10, v6, v30
+	v_add3_u32 v5, v9, v5, v29
+	v_add3_u32 v4, v8, v4, v28
+	v_add3_u32 v4, v4, v24, v20
+	v_add3_u32 v5, v5, v25, v21
+	v_add3_u32 v6, v6, v26, v22
+	v_add3_u32 v7, v7, v27, v23
+	v_add3_u32 v3, v7, v19, v3
+	v_add3_u32 v2, v6, v18, v2
+	v_add3_u32 v1, v5, v17, v1
+	v_add3_u32 v0, v4, v16, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel int32_add
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 7
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end8:
+	.size	int32_add, .Lfunc_end8-int32_add
+                                        ; -- End function
+	.set int32_add.num_vgpr, 33
+	.set int32_add.num_agpr, 0
+	.set int32_add.numbered_sgpr, 7
+	.set int32_add.num_named_barrier, 0
+	.set int32_add.private_seg_size, 0
+	.set int32_add.uses_vcc, 0
+	.set int32_add.uses_flat_scratch, 0
+	.set int32_add.has_dyn_sized_stack, 0
+	.set int32_add.has_recursion, 0
+	.set int32_add.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 396
+; TotalNumSgprs: 11
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 11
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_int32_add ; -- Begin function __clang_ocl_kern_imp_int32_add
+	.globl	__clang_ocl_kern_imp_int32_add
+	.p2align	2
+	.type	__clang_ocl_kern_imp_int32_add,@function
+__clang_ocl_kern_imp_int32_add:         ; @__clang_ocl_kern_imp_int32_add
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v38, vcc, v0, v37
+	v_addc_co_u32_e32 v39, vcc, 0, v1, vcc
+	global_load_dwordx4 v[5:8], v[38:39], off offset:48
+	global_load_dwordx4 v[9:12], v[38:39], off offset:32
+	global_load_dwordx4 v[29:32], v[38:39], off offset:16
+	global_load_dwordx4 v[13:16], v[38:39], off
+	global_load_dwordx4 v[17:20], v[38:39], off offset:112
+	global_load_dwordx4 v[21:24], v[38:39], off offset:96
+	global_load_dwordx4 v[25:28], v[38:39], off offset:80
+	global_load_dwordx4 v[33:36], v[38:39], off offset:64
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB9_4
+; %bb.1:
+	global_load_dwordx4 v[48:51], v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB9_2:                                ; =>This Inner Loop Header: Depth=1
+	v_add_u32_e32 v2, -1, v2
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_waitcnt vmcnt(0)
+	v_add_u32_e32 v16, v16, v51
+	v_add_u32_e32 v15, v15, v50
+	v_add_u32_e32 v14, v14, v49
+	v_add_u32_e32 v13, v13, v48
+	v_add_u32_e32 v32, v32, v51
+	v_add_u32_e32 v31, v31, v50
+	v_add_u32_e32 v30, v30, v49
+	v_add_u32_e32 v29, v29, v48
+	v_add_u32_e32 v12, v12, v51
+	v_add_u32_e32 v11, v11, v50
+	v_add_u32_e32 v10, v10, v49
+	v_add_u32_e32 v9, v9, v48
+	v_add_u32_e32 v8, v8, v51
+	v_add_u32_e32 v7, v7, v50
+	v_add_u32_e32 v6, v6, v49
+	v_add_u32_e32 v5, v5, v48
+	v_add_u32_e32 v36, v36, v51
+	v_add_u32_e32 v35, v35, v50
+	v_add_u32_e32 v34, v34, v49
+	v_add_u32_e32 v33, v33, v48
+	v_add_u32_e32 v28, v28, v51
+	v_add_u32_e32 v27, v27, v50
+	v_add_u32_e32 v26, v26, v49
+	v_add_u32_e32 v25, v25, v48
+	v_add_u32_e32 v24, v24, v51
+	v_add_u32_e32 v23, v23, v50
+	v_add_u32_e32 v22, v22, v49
+	v_add_u32_e32 v21, v21, v48
+	v_add_u32_e32 v20, v20, v51
+	v_add_u32_e32 v19, v19, v50
+	v_add_u32_e32 v18, v18, v49
+	s_or_b64 s[6:7], vcc, s[6:7]
+	v_add_u32_e32 v17, v17, v48
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB9_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB9_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(5)
+	v_add_u32_e32 v0, v9, v29
+	v_add_u32_e32 v9, v12, v32
+	v_add_u32_e32 v1, v10, v30
+	v_add_u32_e32 v2, v11, v31
+	s_waitcnt vmcnt(0)
+	v_add3_u32 v8, v9, v8, v36
+	v_add3_u32 v0, v0, v5, v33
+	v_add3_u32 v2, v2, v7, v35
+	v_add3_u32 v1, v1, v6, v34
+	v_add3_u32 v0, v0, v25, v21
+	v_add3_u32 v5, v8, v28, v24
+	v_add3_u32 v1, v1, v26, v22
+	v_add3_u32 v2, v2, v27, v23
+	v_add3_u32 v8, v5, v20, v16
+	v_add3_u32 v5, v0, v17, v13
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_add3_u32 v7, v2, v19, v15
+	v_add3_u32 v6, v1, v18, v14
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end9:
+	.size	__clang_ocl_kern_imp_int32_add, .Lfunc_end9-__clang_ocl_kern_imp_int32_add
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_int32_add.num_vgpr, 52
+	.set __clang_ocl_kern_imp_int32_add.num_agpr, 0
+	.set __clang_ocl_kern_imp_int32_add.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_int32_add.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_int32_add.private_seg_size, 0
+	.set __clang_ocl_kern_imp_int32_add.uses_vcc, 1
+	.set __clang_ocl_kern_imp_int32_add.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_int32_add.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_int32_add.has_recursion, 0
+	.set __clang_ocl_kern_imp_int32_add.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 416
+; TotalNumSgprs: 36
+; NumVgprs: 52
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp32_rcp                ; -- Begin function fp32_rcp
+	.globl	fp32_rcp
+	.p2align	8
+	.type	fp32_rcp,@function
+fp32_rcp:                               ; @fp32_rcp
+; %bb.0:
+	s_load_dwordx2 s[2:3], s[4:5], 0x0
+	s_load_dword s0, s[4:5], 0x8
+	v_lshlrev_b32_e32 v32, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[0:3], v32, s[2:3]
+	global_load_dwordx4 v[4:7], v32, s[2:3] offset:16
+	global_load_dwordx4 v[8:11], v32, s[2:3] offset:32
+	global_load_dwordx4 v[12:15], v32, s[2:3] offset:48
+	global_load_dwordx4 v[28:31], v32, s[2:3] offset:64
+	global_load_dwordx4 v[24:27], v32, s[2:3] offset:80
+	global_load_dwordx4 v[20:23], v32, s[2:3] offset:96
+	global_load_dwordx4 v[16:19], v32, s[2:3] offset:112
+	s_cmp_lt_i32 s0, 1
+	s_cbranch_scc1 .LBB10_2
+.LBB10_1:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(7)
+	v_rcp_f32_e32 v0, v0
+	v_rcp_f32_e32 v1, v1
+	v_rcp_f32_e32 v2, v2
+	v_rcp_f32_e32 v3, v3
+	s_waitcnt vmcnt(6)
+	v_rcp_f32_e32 v4, v4
+	v_rcp_f32_e32 v5, v5
+	v_rcp_f32_e32 v6, v6
+	v_rcp_f32_e32 v7, v7
+	s_waitcnt vmcnt(5)
+	v_rcp_f32_e32 v8, v8
+	v_rcp_f32_e32 v9, v9
+	v_rcp_f32_e32 v10, v10
+	v_rcp_f32_e32 v11, v11
+	s_waitcnt vmcnt(4)
+	v_rcp_f32_e32 v12, v12
+	v_rcp_f32_e32 v13, v13
+	v_rcp_f32_e32 v14, v14
+	v_rcp_f32_e32 v15, v15
+	s_waitcnt vmcnt(3)
+	v_rcp_f32_e32 v28, v28
+	v_rcp_f32_e32 v29, v29
+	v_rcp_f32_e32 v30, v30
+	v_rcp_f32_e32 v31, v31
+	s_waitcnt vmcnt(2)
+	v_rcp_f32_e32 v24, v24
+	v_rcp_f32_e32 v25, v25
+	v_rcp_f32_e32 v26, v26
+	v_rcp_f32_e32 v27, v27
+	s_waitcnt vmcnt(1)
+	v_rcp_f32_e32 v20, v20
+	v_rcp_f32_e32 v21, v21
+	v_rcp_f32_e32 v22, v22
+	v_rcp_f32_e32 v23, v23
+	s_waitcnt vmcnt(0)
+	v_rcp_f32_e32 v16, v16
+	v_rcp_f32_e32 v17, v17
+	v_rcp_f32_e32 v18, v18
+	v_rcp_f32_e32 v19, v19
+	s_add_i32 s0, s0, -1
+	s_cmp_lg_u32 s0, 0
+	s_cbranch_scc1 .LBB10_1
+.LBB10_2:
+	s_waitcnt vmcnt(6)
+	v_add_f32_e32 v3, v7, v3
+	v_add_f32_e32 v2, v6, v2
+	v_add_f32_e32 v1, v5, v1
+	v_add_f32_e32 v0, v4, v0
+	s_waitcnt vmcnt(5)
+	v_add_f32_e32 v0, v8, v0
+	v_add_f32_e32 v1, v9, v1
+	v_add_f32_e32 v2, v10, v2
+	v_add_f32_e32 v3, v11, v3
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt vmcnt(4)
+	v_add_f32_e32 v3, v15, v3
+	v_add_f32_e32 v2, v14, v2
+	v_add_f32_e32 v1, v13, v1
+	v_add_f32_e32 v0, v12, v0
+	s_waitcnt vmcnt(3)
+	v_add_f32_e32 v0, v28, v0
+	v_add_f32_e32 v1, v29, v1
+	v_add_f32_e32 v2, v30, v2
+	v_add_f32_e32 v3, v31, v3
+	s_waitcnt vmcnt(2)
+	v_add_f32_e32 v3, v27, v3
+	v_add_f32_e32 v2, v26, v2
+	v_add_f32_e32 v1, v25, v1
+	v_add_f32_e32 v0, v24, v0
+	s_waitcnt vmcnt(1)
+	v_add_f32_e32 v0, v20, v0
+	v_add_f32_e32 v1, v21, v1
+	v_add_f32_e32 v2, v22, v2
+	v_add_f32_e32 v3, v23, v3
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v3, v19, v3
+	v_add_f32_e32 v2, v18, v2
+	v_add_f32_e32 v1, v17, v1
+	v_add_f32_e32 v0, v16, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v32, v[0:3], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_rcp
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 33
+		.amdhsa_next_free_sgpr 6
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end10:
+	.size	fp32_rcp, .Lfunc_end10-fp32_rcp
+                                        ; -- End function
+	.set fp32_rcp.num_vgpr, 33
+	.set fp32_rcp.num_agpr, 0
+	.set fp32_rcp.numbered_sgpr, 6
+	.set fp32_rcp.num_named_barrier, 0
+	.set fp32_rcp.private_seg_size, 0
+	.set fp32_rcp.uses_vcc, 0
+	.set fp32_rcp.uses_flat_scratch, 0
+	.set fp32_rcp.has_dyn_sized_stack, 0
+	.set fp32_rcp.has_recursion, 0
+	.set fp32_rcp.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 432
+; TotalNumSgprs: 10
+; NumVgprs: 33
+; ScratchSize: 0
+; MemoryBound: 1
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 8
+; NumSGPRsForWavesPerEU: 10
+; NumVGPRsForWavesPerEU: 33
+; Occupancy: 7
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_rcp ; -- Begin function __clang_ocl_kern_imp_fp32_rcp
+	.globl	__clang_ocl_kern_imp_fp32_rcp
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_rcp,@function
+__clang_ocl_kern_imp_fp32_rcp:          ; @__clang_ocl_kern_imp_fp32_rcp
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v37, 4, v5
+	v_add_co_u32_e32 v0, vcc, v0, v37
+	v_addc_co_u32_e32 v1, vcc, 0, v1, vcc
+	global_load_dwordx4 v[5:8], v[0:1], off offset:48
+	global_load_dwordx4 v[9:12], v[0:1], off offset:32
+	global_load_dwordx4 v[29:32], v[0:1], off offset:16
+	global_load_dwordx4 v[33:36], v[0:1], off
+	global_load_dwordx4 v[13:16], v[0:1], off offset:112
+	global_load_dwordx4 v[17:20], v[0:1], off offset:96
+	global_load_dwordx4 v[21:24], v[0:1], off offset:80
+	global_load_dwordx4 v[25:28], v[0:1], off offset:64
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB11_4
+; %bb.1:
+	s_mov_b64 s[6:7], 0
+.LBB11_2:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(4)
+	v_rcp_f32_e32 v33, v33
+	v_rcp_f32_e32 v34, v34
+	v_rcp_f32_e32 v35, v35
+	v_rcp_f32_e32 v36, v36
+	v_rcp_f32_e32 v29, v29
+	v_rcp_f32_e32 v30, v30
+	v_rcp_f32_e32 v31, v31
+	v_rcp_f32_e32 v32, v32
+	v_rcp_f32_e32 v9, v9
+	v_rcp_f32_e32 v10, v10
+	v_rcp_f32_e32 v11, v11
+	v_rcp_f32_e32 v12, v12
+	v_rcp_f32_e32 v5, v5
+	v_rcp_f32_e32 v6, v6
+	v_rcp_f32_e32 v7, v7
+	v_rcp_f32_e32 v8, v8
+	s_waitcnt vmcnt(0)
+	v_rcp_f32_e32 v25, v25
+	v_rcp_f32_e32 v26, v26
+	v_rcp_f32_e32 v27, v27
+	v_rcp_f32_e32 v28, v28
+	v_rcp_f32_e32 v21, v21
+	v_rcp_f32_e32 v22, v22
+	v_rcp_f32_e32 v23, v23
+	v_rcp_f32_e32 v24, v24
+	v_rcp_f32_e32 v17, v17
+	v_rcp_f32_e32 v18, v18
+	v_rcp_f32_e32 v19, v19
+	v_rcp_f32_e32 v20, v20
+	v_rcp_f32_e32 v13, v13
+	v_rcp_f32_e32 v14, v14
+	v_rcp_f32_e32 v15, v15
+	v_rcp_f32_e32 v16, v16
+	v_add_u32_e32 v2, -1, v2
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_or_b64 s[6:7], vcc, s[6:7]
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB11_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB11_4:
+	s_or_b64 exec, exec, s[4:5]
+	s_waitcnt vmcnt(4)
+	v_add_f32_e32 v0, v32, v36
+	v_add_f32_e32 v1, v31, v35
+	v_add_f32_e32 v2, v30, v34
+	v_add_f32_e32 v29, v29, v33
+	v_add_f32_e32 v0, v12, v0
+	v_add_f32_e32 v9, v9, v29
+	v_add_f32_e32 v2, v10, v2
+	v_add_f32_e32 v1, v11, v1
+	v_add_f32_e32 v0, v8, v0
+	v_add_f32_e32 v1, v7, v1
+	v_add_f32_e32 v2, v6, v2
+	v_add_f32_e32 v5, v5, v9
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v0, v28, v0
+	v_add_f32_e32 v5, v25, v5
+	v_add_f32_e32 v2, v26, v2
+	v_add_f32_e32 v1, v27, v1
+	v_add_f32_e32 v0, v24, v0
+	v_add_f32_e32 v1, v23, v1
+	v_add_f32_e32 v2, v22, v2
+	v_add_f32_e32 v5, v21, v5
+	v_add_f32_e32 v0, v20, v0
+	v_add_f32_e32 v5, v17, v5
+	v_add_f32_e32 v2, v18, v2
+	v_add_f32_e32 v1, v19, v1
+	v_add_f32_e32 v8, v16, v0
+	v_add_co_u32_e32 v0, vcc, v3, v37
+	v_add_f32_e32 v7, v15, v1
+	v_add_f32_e32 v6, v14, v2
+	v_add_f32_e32 v5, v13, v5
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end11:
+	.size	__clang_ocl_kern_imp_fp32_rcp, .Lfunc_end11-__clang_ocl_kern_imp_fp32_rcp
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_rcp.num_vgpr, 38
+	.set __clang_ocl_kern_imp_fp32_rcp.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_rcp.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_rcp.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_rcp.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 412
+; TotalNumSgprs: 36
+; NumVgprs: 38
+; ScratchSize: 0
+; MemoryBound: 1
+	.text
+	.protected	fp32_fma_latency        ; -- Begin function fp32_fma_latency
+	.globl	fp32_fma_latency
+	.p2align	8
+	.type	fp32_fma_latency,@function
+fp32_fma_latency:                       ; @fp32_fma_latency
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_load_dword s2, s[4:5], 0x8
+	v_lshlrev_b32_e32 v0, 2, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dword v1, v0, s[0:1]
+	s_cmp_lt_i32 s2, 1
+	s_cbranch_scc1 .LBB12_3
+; %bb.1:
+	s_load_dword s0, s[0:1], 0x0
+.LBB12_2:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	v_fma_f32 v1, s0, v1, v1
+	s_add_i32 s2, s2, -1
+	s_cmp_lg_u32 s2, 0
+	v_fma_f32 v1, s0, v1, v1
+	s_cbranch_scc1 .LBB12_2
+.LBB12_3:
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	global_store_dword v0, v1, s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel fp32_fma_latency
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 2
+		.amdhsa_next_free_sgpr 6
+		.amdhsa_reserve_vcc 0
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end12:
+	.size	fp32_fma_latency, .Lfunc_end12-fp32_fma_latency
+                                        ; -- End function
+	.set fp32_fma_latency.num_vgpr, 2
+	.set fp32_fma_latency.num_agpr, 0
+	.set fp32_fma_latency.numbered_sgpr, 6
+	.set fp32_fma_latency.num_named_barrier, 0
+	.set fp32_fma_latency.private_seg_size, 0
+	.set fp32_fma_latency.uses_vcc, 0
+	.set fp32_fma_latency.uses_flat_scratch, 0
+	.set fp32_fma_latency.has_dyn_sized_stack, 0
+	.set fp32_fma_latency.has_recursion, 0
+	.set fp32_fma_latency.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 152
+; TotalNumSgprs: 10
+; NumVgprs: 2
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 10
+; NumVGPRsForWavesPerEU: 2
+; Occupancy: 10
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_fp32_fma_latency ; -- Begin function __clang_ocl_kern_imp_fp32_fma_latency
+	.globl	__clang_ocl_kern_imp_fp32_fma_latency
+	.p2align	2
+	.type	__clang_ocl_kern_imp_fp32_fma_latency,@function
+__clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_and_b32_e32 v5, 0x3ff, v31
+	v_lshlrev_b32_e32 v5, 2, v5
+	v_add_co_u32_e32 v6, vcc, v0, v5
+	v_addc_co_u32_e32 v7, vcc, 0, v1, vcc
+	global_load_dword v6, v[6:7], off
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB13_4
+; %bb.1:
+	global_load_dword v0, v[0:1], off
+	s_mov_b64 s[6:7], 0
+.LBB13_2:                               ; =>This Inner Loop Header: Depth=1
+	s_waitcnt vmcnt(0)
+	v_fma_f32 v1, v0, v6, v6
+	v_fma_f32 v1, v0, v1, v1
+	v_fma_f32 v1, v0, v1, v1
+	v_fma_f32 v1, v0, v1, v1
+	v_fma_f32 v1, v0, v1, v1
+	v_fma_f32 v1, v0, v1, v1
+	v_add_u32_e32 v2, -1, v2
+	v_fma_f32 v1, v0, v1, v1
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	s_or_b64 s[6:7], vcc, s[6:7]
+	v_fma_f32 v6, v0, v1, v1
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB13_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB13_4:
+	s_or_b64 exec, exec, s[4:5]
+	v_add_co_u32_e32 v0, vcc, v3, v5
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	s_waitcnt vmcnt(0)
+	global_store_dword v[0:1], v6, off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end13:
+	.size	__clang_ocl_kern_imp_fp32_fma_latency, .Lfunc_end13-__clang_ocl_kern_imp_fp32_fma_latency
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_vgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_agpr, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_fp32_fma_latency.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.private_seg_size, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.uses_vcc, 1
+	.set __clang_ocl_kern_imp_fp32_fma_latency.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_recursion, 0
+	.set __clang_ocl_kern_imp_fp32_fma_latency.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 180
+; TotalNumSgprs: 36
+; NumVgprs: 32
+; ScratchSize: 0
+; MemoryBound: 0
+	.section	.AMDGPU.gpr_maximums,"",@progbits
+	.set amdgpu.max_num_vgpr, 56
+	.set amdgpu.max_num_agpr, 0
+	.set amdgpu.max_num_sgpr, 32
+	.set amdgpu.max_num_named_barrier, 0
+	.section	.AMDGPU.csdata,"",@progbits
+	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     11
+    .sgpr_spill_count: 0
+    .symbol:         fp32_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'half8*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'half8*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp16_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     11
+    .sgpr_spill_count: 0
+    .symbol:         fp16_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'double2*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'double2*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp64_fma
+    .private_segment_fixed_size: 0
+    .sgpr_count:     11
+    .sgpr_spill_count: 0
+    .symbol:         fp64_fma.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           int32_mad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     20
+    .sgpr_spill_count: 0
+    .symbol:         int32_mad.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'uint4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           int32_add
+    .private_segment_fixed_size: 0
+    .sgpr_count:     11
+    .sgpr_spill_count: 0
+    .symbol:         int32_add.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_rcp
+    .private_segment_fixed_size: 0
+    .sgpr_count:     10
+    .sgpr_spill_count: 0
+    .symbol:         fp32_rcp.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     33
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           fp32_fma_latency
+    .private_segment_fixed_size: 0
+    .sgpr_count:     10
+    .sgpr_spill_count: 0
+    .symbol:         fp32_fma_latency.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     2
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx900
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata

@@ -1,0 +1,248 @@
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+	.amdhsa_code_object_version 6
+	.text
+	.protected	stream_read             ; -- Begin function stream_read
+	.globl	stream_read
+	.p2align	8
+	.type	stream_read,@function
+stream_read:                            ; @stream_read
+; %bb.0:
+	s_load_dword s2, s[4:5], 0x8
+	s_waitcnt lgkmcnt(0)
+	s_cmp_lt_i32 s2, 1
+	s_cbranch_scc1 .LBB0_3
+; %bb.1:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v5, v0
+	v_mov_b32_e32 v1, v6
+	v_mov_b32_e32 v2, v6
+	s_waitcnt lgkmcnt(0)
+	v_mov_b32_e32 v7, s1
+	v_mov_b32_e32 v3, v6
+	v_mov_b32_e32 v4, v6
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	v_lshlrev_b64 v[8:9], 4, v[5:6]
+	s_add_i32 s2, s2, -1
+	v_add_co_u32_e32 v8, vcc, s0, v8
+	v_addc_co_u32_e32 v9, vcc, v7, v9, vcc
+	global_load_dwordx4 v[8:11], v[8:9], off
+	v_add_u32_e32 v5, 0x1000, v5
+	s_cmp_lg_u32 s2, 0
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v1, v1, v8
+	v_add_f32_e32 v2, v2, v9
+	v_add_f32_e32 v3, v3, v10
+	v_add_f32_e32 v4, v4, v11
+	s_cbranch_scc1 .LBB0_2
+	s_branch .LBB0_4
+.LBB0_3:
+	v_mov_b32_e32 v4, 0
+	v_mov_b32_e32 v3, 0
+	v_mov_b32_e32 v2, 0
+	v_mov_b32_e32 v1, 0
+.LBB0_4:
+	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	v_lshlrev_b32_e32 v0, 4, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx4 v0, v[1:4], s[0:1]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel stream_read
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 24
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 12
+		.amdhsa_next_free_sgpr 6
+		.amdhsa_reserve_vcc 1
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end0:
+	.size	stream_read, .Lfunc_end0-stream_read
+                                        ; -- End function
+	.set stream_read.num_vgpr, 12
+	.set stream_read.num_agpr, 0
+	.set stream_read.numbered_sgpr, 6
+	.set stream_read.num_named_barrier, 0
+	.set stream_read.private_seg_size, 0
+	.set stream_read.uses_vcc, 1
+	.set stream_read.uses_flat_scratch, 0
+	.set stream_read.has_dyn_sized_stack, 0
+	.set stream_read.has_recursion, 0
+	.set stream_read.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 172
+; TotalNumSgprs: 10
+; NumVgprs: 12
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 2
+; NumSGPRsForWavesPerEU: 10
+; NumVGPRsForWavesPerEU: 12
+; Occupancy: 10
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.protected	__clang_ocl_kern_imp_stream_read ; -- Begin function __clang_ocl_kern_imp_stream_read
+	.globl	__clang_ocl_kern_imp_stream_read
+	.p2align	2
+	.type	__clang_ocl_kern_imp_stream_read,@function
+__clang_ocl_kern_imp_stream_read:       ; @__clang_ocl_kern_imp_stream_read
+; %bb.0:
+	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+	v_cmp_lt_i32_e32 vcc, 0, v2
+	v_and_b32_e32 v11, 0x3ff, v31
+	v_mov_b32_e32 v8, 0
+	v_mov_b32_e32 v7, 0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v5, 0
+	s_and_saveexec_b64 s[4:5], vcc
+	s_cbranch_execz .LBB1_4
+; %bb.1:
+	v_mov_b32_e32 v10, 0
+	s_mov_b64 s[6:7], 0
+	v_mov_b32_e32 v9, v11
+	v_mov_b32_e32 v5, v10
+	v_mov_b32_e32 v6, v10
+	v_mov_b32_e32 v7, v10
+	v_mov_b32_e32 v8, v10
+.LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	v_lshlrev_b64 v[12:13], 4, v[9:10]
+	v_add_u32_e32 v2, -1, v2
+	v_add_co_u32_e32 v12, vcc, v0, v12
+	v_addc_co_u32_e32 v13, vcc, v1, v13, vcc
+	global_load_dwordx4 v[12:15], v[12:13], off
+	v_cmp_eq_u32_e32 vcc, 0, v2
+	v_add_u32_e32 v9, 0x1000, v9
+	s_or_b64 s[6:7], vcc, s[6:7]
+	s_waitcnt vmcnt(0)
+	v_add_f32_e32 v5, v5, v12
+	v_add_f32_e32 v6, v6, v13
+	v_add_f32_e32 v7, v7, v14
+	v_add_f32_e32 v8, v8, v15
+	s_andn2_b64 exec, exec, s[6:7]
+	s_cbranch_execnz .LBB1_2
+; %bb.3:
+	s_or_b64 exec, exec, s[6:7]
+.LBB1_4:
+	s_or_b64 exec, exec, s[4:5]
+	v_lshlrev_b32_e32 v0, 4, v11
+	v_add_co_u32_e32 v0, vcc, v3, v0
+	v_addc_co_u32_e32 v1, vcc, 0, v4, vcc
+	global_store_dwordx4 v[0:1], v[5:8], off
+	s_waitcnt vmcnt(0)
+	s_setpc_b64 s[30:31]
+.Lfunc_end1:
+	.size	__clang_ocl_kern_imp_stream_read, .Lfunc_end1-__clang_ocl_kern_imp_stream_read
+                                        ; -- End function
+	.set __clang_ocl_kern_imp_stream_read.num_vgpr, 32
+	.set __clang_ocl_kern_imp_stream_read.num_agpr, 0
+	.set __clang_ocl_kern_imp_stream_read.numbered_sgpr, 32
+	.set __clang_ocl_kern_imp_stream_read.num_named_barrier, 0
+	.set __clang_ocl_kern_imp_stream_read.private_seg_size, 0
+	.set __clang_ocl_kern_imp_stream_read.uses_vcc, 1
+	.set __clang_ocl_kern_imp_stream_read.uses_flat_scratch, 0
+	.set __clang_ocl_kern_imp_stream_read.has_dyn_sized_stack, 0
+	.set __clang_ocl_kern_imp_stream_read.has_recursion, 0
+	.set __clang_ocl_kern_imp_stream_read.has_indirect_call, 0
+	.section	.AMDGPU.csdata,"",@progbits
+; Function info:
+; codeLenInByte = 176
+; TotalNumSgprs: 36
+; NumVgprs: 32
+; ScratchSize: 0
+; MemoryBound: 0
+	.section	.AMDGPU.gpr_maximums,"",@progbits
+	.set amdgpu.max_num_vgpr, 32
+	.set amdgpu.max_num_agpr, 0
+	.set amdgpu.max_num_sgpr, 32
+	.set amdgpu.max_num_named_barrier, 0
+	.section	.AMDGPU.csdata,"",@progbits
+	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .is_const:       true
+        .offset:         0
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .type_name:      int
+        .value_kind:     by_value
+      - .address_space:  global
+        .offset:         16
+        .size:           8
+        .type_name:      'float4*'
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .language:       OpenCL C
+    .language_version:
+      - 2
+      - 0
+    .max_flat_workgroup_size: 256
+    .name:           stream_read
+    .private_segment_fixed_size: 0
+    .sgpr_count:     10
+    .sgpr_spill_count: 0
+    .symbol:         stream_read.kd
+    .uses_dynamic_stack: false
+    .vgpr_count:     12
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx900
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata
