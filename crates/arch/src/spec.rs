@@ -126,6 +126,21 @@ pub struct UnitSpec {
     pub shared: Option<String>,
 }
 
+impl UnitSpec {
+    /// The parameters the unit names (count, latency, in-flight limits, sharing).
+    pub fn params(&self) -> impl Iterator<Item = &String> {
+        [
+            &self.count,
+            &self.latency,
+            &self.wave_in_flight,
+            &self.cu_in_flight,
+            &self.shared,
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// The order a queue's results come back in (rdna-model.md 3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -508,16 +523,7 @@ impl ArchSpec {
     fn referenced_params(&self) -> std::collections::BTreeSet<&str> {
         let mut used = std::collections::BTreeSet::new();
         for u in self.units.values() {
-            for p in [
-                &u.count,
-                &u.latency,
-                &u.wave_in_flight,
-                &u.cu_in_flight,
-                &u.shared,
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for p in u.params() {
                 used.insert(p.as_str());
             }
         }
@@ -736,16 +742,7 @@ impl ArchSpec {
             }
         }
         for (uname, u) in &self.units {
-            for p in [
-                &u.count,
-                &u.latency,
-                &u.wave_in_flight,
-                &u.cu_in_flight,
-                &u.shared,
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for p in u.params() {
                 if !self.params.contains_key(p) {
                     return Err(
                         self.invalid(format!("unit `{uname}` names missing parameter `{p}`"))

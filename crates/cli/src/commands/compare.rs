@@ -438,16 +438,7 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
             a.label, b.label
         );
     }
-    let (win, lose, tw, tl) = if tb > ta {
-        (b, a, tb, ta)
-    } else {
-        (a, b, ta, tb)
-    };
-    let pct = if tl > 0.0 {
-        format!("{:.0}%", (tw / tl - 1.0) * 100.0)
-    } else {
-        "infinitely".into()
-    };
+    let (win, lose, _, _, pct) = winner(a, b, ta, tb);
     let shaky: Vec<String> = [a, b]
         .iter()
         .filter_map(|v| {
@@ -487,6 +478,27 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     }
 }
 
+/// The faster of two variants by their rates `ta`, `tb`: winner, loser,
+/// their rates and how much faster in percent.
+fn winner<'a>(
+    a: &'a Variant,
+    b: &'a Variant,
+    ta: f64,
+    tb: f64,
+) -> (&'a Variant, &'a Variant, f64, f64, String) {
+    let (win, lose, tw, tl) = if tb > ta {
+        (b, a, tb, ta)
+    } else {
+        (a, b, ta, tb)
+    };
+    let pct = if tl > 0.0 {
+        format!("{:.0}%", (tw / tl - 1.0) * 100.0)
+    } else {
+        "infinitely".into()
+    };
+    (win, lose, tw, tl, pct)
+}
+
 /// A rate in G (or M) per second.
 fn giga(x: f64) -> String {
     if x >= 1e9 {
@@ -513,16 +525,7 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
             if ta > 0.0 { tb / ta } else { 1.0 }
         )
     } else {
-        let (win, lose, tw, tl) = if tb > ta {
-            (b, a, tb, ta)
-        } else {
-            (a, b, ta, tb)
-        };
-        let pct = if tl > 0.0 {
-            format!("{:.0}%", (tw / tl - 1.0) * 100.0)
-        } else {
-            "infinitely".into()
-        };
+        let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
         format!(
             "{} is {pct} faster than {} ({} vs {} {unit} per clock per CU, {:.2}x)",
             win.label,
