@@ -214,7 +214,11 @@ fn an_lds_load_returns_after_each_models_lds_latency() {
     // takes RDNA 2's 44 (each model's data file).
     for ((model, target), lds_latency) in RDNA.iter().zip([51.0, 44.0, 44.0]) {
         // gfx11 spells the load ds_load_b32.
-        let load = if target.starts_with("gfx11") { "ds_load_b32" } else { "ds_read_b32" };
+        let load = if target.starts_with("gfx11") {
+            "ds_load_b32"
+        } else {
+            "ds_read_b32"
+        };
         let text = format!("{load} v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n");
         assert_eq!(
             wave_clocks(model, target, &text, 32),
