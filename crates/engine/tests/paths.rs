@@ -72,7 +72,7 @@ fn loop_iterations_drawn_from_a_range_or_a_geometric_distribution() {
     // probability 13 x (12/13)^400, about 1e-13. An off-by-one at either end
     // (3..16, 4..15, 5..16, 4..17) moves the minimum or the maximum.
     let counts = |s: &Simulation| -> (u64, u64) {
-        let c = s.wave_traces.iter().map(|t| u64::from(t.executions[1]));
+        let c = s.wave_traces.iter().map(|t| t.executions[1]);
         (c.clone().min().unwrap(), c.max().unwrap())
     };
     assert_eq!(counts(&s), (4, 16));
