@@ -156,6 +156,26 @@ fn a_line_carries_the_analyze_summary() {
         r["instruction_count"].as_u64().unwrap() as usize,
         a["instructions"].as_array().unwrap().len()
     );
+    // Beside the consistency check, counts that follow from the listing:
+    // with no hints the `s_cbranch_scc1 .LBB0_3` guard falls through and
+    // the loop runs once (the defaults), so every wave executes all 33
+    // instructions once: 15 VALU ops (six v_mov_b32, v_mad_u64_u32,
+    // v_lshlrev_b64, three v_add_co_u32, three v_addc_co_u32, v_add_f32)
+    // and 2 VMEM ops (the global load and store).
+    let issued = |name: &str| {
+        r["issued"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap()["count"]
+            .as_u64()
+            .unwrap()
+    };
+    let waves = r["waves"].as_u64().unwrap();
+    assert_eq!(r["instruction_count"], 33);
+    assert_eq!(issued("valu"), 15 * waves);
+    assert_eq!(issued("vmem"), 2 * waves);
 
     let o = shadersim(&[
         "batch",

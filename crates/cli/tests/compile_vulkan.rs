@@ -2,7 +2,7 @@
 //! AMD GPU): the listing is the driver's own, its statistics feed the
 //! occupancy, and every failure is a clear error.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
@@ -26,9 +26,26 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// RADV's Vulkan driver manifest is installed: Mesa names it
+/// `radeon_icd.<arch>.json` (x86_64, aarch64, ...) in the loader's
+/// system directories, so any architecture's manifest counts.
+fn radv_icd_installed() -> bool {
+    ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
+        .iter()
+        .any(|dir| {
+            std::fs::read_dir(dir).is_ok_and(|entries| {
+                entries.flatten().any(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with("radeon_icd.") && name.ends_with(".json")
+                })
+            })
+        })
+}
+
 /// RADV and glslang are installed (CI installs them: there the tests must run).
 fn have_radv() -> bool {
-    let ok = Path::new("/usr/share/vulkan/icd.d/radeon_icd.x86_64.json").is_file()
+    let ok = radv_icd_installed()
         && Command::new("glslangValidator")
             .arg("--version")
             .output()

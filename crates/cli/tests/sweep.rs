@@ -78,6 +78,19 @@ fn grid_order_and_count() {
     // waves takes fewer clocks than one of 64 on the same model.
     let clocks = |l: &str| l.split(',').nth(2).unwrap().parse::<u64>().unwrap();
     assert!(clocks(lines[1]) < clocks(lines[2]));
+    // The run is texture-bound: eight rgba8 trilinear samples, 16
+    // (image_filtered_32bit_clocks) x 2 (trilinear_factor) = 32 clocks each
+    // per wave64 on gfx900, keep the one texture path busy from the first
+    // sample to the last. 32 more waves add exactly 32 x 8 x 32 = 8192
+    // clocks, and 100 more clocks of flat vmem_latency move only the last
+    // sample's return: exactly 100 clocks more.
+    for pair in lines[1..].chunks(2) {
+        assert_eq!(clocks(pair[1]) - clocks(pair[0]), 32 * 8 * 32, "{pair:?}");
+    }
+    for i in [1, 2] {
+        assert_eq!(clocks(lines[i + 2]) - clocks(lines[i]), 100);
+        assert_eq!(clocks(lines[i + 4]) - clocks(lines[i + 2]), 100);
+    }
 }
 
 /// A point of the sweep is the analysis of the same settings.
@@ -109,6 +122,20 @@ fn a_point_is_the_analyze_run() {
     assert_eq!(row["throughput"], a["throughput"]["per_clock"]);
     assert_eq!(row["bottleneck"], a["bottleneck"]["kind"]);
     assert_eq!(row["vmem_utilization"], a["utilization"]["vmem"]);
+    // Beside the consistency check, a derived value: the run is
+    // texture-bound (64 waves x 8 samples x 32 clocks = 16384 clocks of
+    // path work), so the latency moves only the last return, 150 clocks
+    // later at 250 than at 100. What follows the return waits for its
+    // SIMD's issue turn, which comes every 4 clocks (issue_interval), so
+    // the end moves by 150 rounded to a whole number of turns: 148 or 152
+    // (the 100-clock steps of grid_order_and_count are whole turns).
+    let v100: serde_json::Value =
+        serde_json::from_str(&sweep(&["--vary", "vmem_latency=100", "--format", "json"])).unwrap();
+    let c = |v: &serde_json::Value| v["clocks"].as_f64().unwrap();
+    let moved = c(row) - c(&v100[0]);
+    assert!(moved == 148.0 || moved == 152.0, "{moved}");
+    assert!(c(row) > 16384.0 + 250.0, "{}", c(row));
+    assert_eq!(row["bottleneck"], "VMEM rate");
 }
 
 #[test]
@@ -177,6 +204,52 @@ fn svg_plot_has_a_polyline_per_series() {
     for line in text.lines().filter(|l| l.starts_with("<polyline")) {
         let points = line.split("points=\"").nth(1).unwrap();
         assert_eq!(points.split(' ').count(), 5, "{line}");
+    }
+    // The plotted clocks follow the texture-bound rule (see
+    // grid_order_and_count): along a series, each 100 clocks of latency
+    // adds exactly 100 clocks; from one series to the next, 16 more waves
+    // add 16 x 8 samples x 32 clocks = 4096. The y axis maps clocks to
+    // pixels linearly between its lowest label (0) and its highest: the
+    // points, rounded to 0.1 pixel, must sit at those distances.
+    let labels: Vec<(f64, f64)> = text
+        .lines()
+        .filter(|l| l.starts_with("<text") && l.contains("text-anchor=\"end\""))
+        .map(|l| {
+            let y = l.split("y=\"").nth(1).unwrap().split('"').next().unwrap();
+            let v = l.split('>').nth(1).unwrap().split('<').next().unwrap();
+            (y.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect();
+    let (y0, v0) = labels[0];
+    let (y1, v1) = labels[labels.len() - 1];
+    let px_per_clock = (y0 - y1) / (v1 - v0);
+    let series: Vec<Vec<f64>> = text
+        .lines()
+        .filter(|l| l.starts_with("<polyline"))
+        .map(|l| {
+            let points = l
+                .split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            points
+                .split(' ')
+                .map(|p| p.split(',').nth(1).unwrap().parse().unwrap())
+                .collect()
+        })
+        .collect();
+    for ys in &series {
+        for w in ys.windows(2) {
+            assert!((w[0] - w[1] - 100.0 * px_per_clock).abs() < 0.11, "{ys:?}");
+        }
+    }
+    for pair in series.windows(2) {
+        assert!(
+            (pair[0][0] - pair[1][0] - 4096.0 * px_per_clock).abs() < 0.11,
+            "{series:?}"
+        );
     }
     // Tags balance: every opened element is closed or self-closing.
     let opens = text.matches('<').count();

@@ -72,9 +72,10 @@ fn a_valu_heavy_shader_with_one_export_beats_the_worst_case() {
     // wave issues its VALU ops 4 clocks apart (400 clocks), then the export;
     // s_endpgm waits for it. Worst case (one CU, the path assumed
     // saturated by 9 others): the export takes 4 x 10 = 40 clocks, a wave
-    // lives about 440 clocks (plus up to two issue rotations, 8 clocks, to
-    // notice the end and start the next wave): 4 SIMDs x 64 / 444 = 0.577
-    // pixels per clock per CU. Ten CUs simulated: their exports rarely meet
+    // lives 440 clocks plus 0 to 8 (up to two issue rotations of 4 clocks
+    // to notice the end and start the next wave): 4 SIMDs x 64 / 448 =
+    // 0.571 to 4 x 64 / 440 = 0.582 pixels per clock per CU, checked as
+    // that window (3 % around its middle 444 would admit 0.56 to 0.59). Ten CUs simulated: their exports rarely meet
     // on the path (40 SIMDs x 4 clocks every ~410 clocks: 39% busy), an
     // export takes about 4 clocks, a wave about 404 + 4: 256 / 408 = 0.63.
     let text = format!(
@@ -85,7 +86,11 @@ fn a_valu_heavy_shader_with_one_export_beats_the_worst_case() {
     let one = run(&text, &format!("{hints}waves = 200\n"));
     let ten = run(&text, &format!("{hints}waves = 2000\ncus = 10\n"));
     let (t1, t10) = (one.throughput_per_clock(), ten.throughput_per_clock());
-    assert!(within(t1, 256.0 / 444.0, 0.03), "worst case: {t1}");
+    println!("worst case {t1:.4}, ten CUs {t10:.4}");
+    assert!(
+        (256.0 / 448.0..=256.0 / 440.0).contains(&t1),
+        "worst case: {t1}"
+    );
     assert!(within(t10, 256.0 / 408.0, 0.03), "ten CUs: {t10}");
     assert!(t10 > 1.05 * t1, "{t10} vs {t1}");
 }

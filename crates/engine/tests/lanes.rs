@@ -155,12 +155,16 @@ fn a_sample_with_half_its_lanes_masked_costs_its_active_quads() {
     );
     let masked = masked_sim.run().unwrap();
     let per_wave = |s: &shadersim_engine::SimStats| s.clocks as f64 / f64::from(s.waves);
-    assert!(within(per_wave(&full), 256.0, 0.05), "{}", per_wave(&full));
-    assert!(
-        within(per_wave(&masked), 240.0, 0.05),
-        "{}",
-        per_wave(&masked)
-    );
+    // The masked cost is random: a sample's active quads vary with sd
+    // sqrt(16 x 1/16 x 15/16) = 0.97 quads = 3.9 clocks, 7.8 per wave of 4
+    // samples, 0.45 clocks for the mean of 300 waves. Windows of 1 % (2.6
+    // and 2.4 clocks, over 5 sd) cannot overlap, and the saving itself is
+    // checked: 16 clocks per wave, within 4 (a 2 % effect, 5 clocks, fails).
+    let (f, m) = (per_wave(&full), per_wave(&masked));
+    println!("per wave: full {f:.2}, masked {m:.2}");
+    assert!(within(f, 256.0, 0.01), "{f}");
+    assert!(within(m, 240.0, 0.01), "{m}");
+    assert!((f - m - 16.0).abs() < 4.0, "saving {}", f - m);
     // The compiled costs: each masked sample costs 4 clocks per active quad.
     // A mask leaving every quad active costs the full 64, and is an op of its
     // own only because its active lanes read fewer texel lines (the default

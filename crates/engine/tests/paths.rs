@@ -67,12 +67,27 @@ fn loop_iterations_drawn_from_a_range_or_a_geometric_distribution() {
     let s = sim(text, &h);
     let mean = s.mean_executions()[1];
     assert!((mean - 10.0).abs() < 0.6, "{mean}");
+    // Both ends are drawn and nothing beyond: each of the 13 counts has
+    // probability 1/13 per wave, so a 400-wave run misses one with
+    // probability 13 x (12/13)^400, about 1e-13. An off-by-one at either end
+    // (3..16, 4..15, 5..16, 4..17) moves the minimum or the maximum.
+    let counts = |s: &Simulation| -> (u64, u64) {
+        let c = s.wave_traces.iter().map(|t| t.executions[1]);
+        (c.clone().min().unwrap(), c.max().unwrap())
+    };
+    assert_eq!(counts(&s), (4, 16));
     // Geometric, mean 8 capped at 32: E[min(K, 32)] = 8 (1 - (7/8)^32) =
     // 7.89.
     let h =
         format!("{COMPUTE}[[loop]]\nlabel = \".LOOP\"\niterations = {{ mean = 8.0, max = 32 }}\n");
-    let mean = sim(text, &h).mean_executions()[1];
+    let s = sim(text, &h);
+    let mean = s.mean_executions()[1];
     assert!((mean - 7.89).abs() < 0.8, "{mean}");
+    // The cap is reached and never passed: P(K >= 32) = (7/8)^31 = 1.6 %
+    // per wave, so 400 waves reach it with probability 1 - 0.984^400 =
+    // 99.8 % (the draws are seeded: the run is the same every time); the
+    // smallest count is 1 (P(K = 1) = 1/8).
+    assert_eq!(counts(&s), (1, 32));
     // A bad range is an error at its position.
     let bad = format!("{COMPUTE}[[loop]]\nlabel = \".LOOP\"\niterations = \"16..4\"\n");
     let e = Simulation::prepare(

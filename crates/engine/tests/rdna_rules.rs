@@ -205,6 +205,29 @@ fn scenario_12_lds_b128_costs_four_clocks_of_lds() {
     assert_eq!(stats.wave_clocks(), 77.0);
 }
 
+#[test]
+fn an_lds_load_returns_after_each_models_lds_latency() {
+    // One wave32 ds_read_b32: it issues at 0 and holds the LDS 1 clock
+    // (128 bytes at lds_bytes_per_clock 128), returns lds_latency later,
+    // s_waitcnt lgkmcnt(0) passes then and s_endpgm ends the wave one clock
+    // on: 1 + lds_latency + 1. RDNA 1 measured 51 clocks, RDNA 2 44, RDNA 3
+    // takes RDNA 2's 44 (each model's data file).
+    for ((model, target), lds_latency) in RDNA.iter().zip([51.0, 44.0, 44.0]) {
+        // gfx11 spells the load ds_load_b32.
+        let load = if target.starts_with("gfx11") {
+            "ds_load_b32"
+        } else {
+            "ds_read_b32"
+        };
+        let text = format!("{load} v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n");
+        assert_eq!(
+            wave_clocks(model, target, &text, 32),
+            1.0 + lds_latency + 1.0,
+            "{model}"
+        );
+    }
+}
+
 fn occupancy(model: &str, vgprs: u32, wave_size: u32, lds: u32, group_waves: u32) -> Occupancy {
     Occupancy::for_usage(
         &ArchSpec::builtin(model).unwrap(),
@@ -301,8 +324,9 @@ fn memory_ops_wait_for_the_waves_valu_writes() {
     // rdna-model.md 1.2: a VMEM op does not issue until the wave's VALU
     // VGPR writes have completed, even ones it does not read: the add at
     // 0 writes v5 at 5, so the store issues at 5 and the wave ends when
-    // vscnt falls: served 5..6 (a wave32 store: 16 clocks per 64 lanes
-    // / 2 = 8) ... the end waits for vscnt at 5 + 8 + vmem_latency 320.
+    // vscnt falls: the store is served 5..13 (a wave32 store: 16 clocks
+    // per 64 lanes / 2 = 8) and acknowledged vmem_latency 320 later, so the
+    // end waits for vscnt until 5 + 8 + 320 = 333.
     let text = "v_add_f32 v5, v1, v2\nglobal_store_b32 v0, v1, s[0:1]\ns_endpgm\n";
     let s = sim_on("rdna3", "gfx1100", text, &one_wave(32), FLAT);
     let store = &s.sim.ops[s.sim.op_of_instr[1] as usize];
