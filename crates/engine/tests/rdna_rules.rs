@@ -210,9 +210,11 @@ fn an_lds_load_returns_after_each_models_lds_latency() {
     // One wave32 ds_read_b32: it issues at 0 and holds the LDS 1 clock
     // (128 bytes at lds_bytes_per_clock 128), returns lds_latency later,
     // s_waitcnt lgkmcnt(0) passes then and s_endpgm ends the wave one clock
-    // on: 1 + lds_latency + 1. RDNA 1 measured 51 clocks, RDNA 2 44, RDNA 3
-    // takes RDNA 2's 44 (each model's data file).
-    for ((model, target), lds_latency) in RDNA.iter().zip([51.0, 44.0, 44.0]) {
+    // on: 1 + lds_latency + 1. lds_latency is load-to-use: a published LDS
+    // chase step less the chase's 8 clocks of address arithmetic
+    // (docs/models/rdna.md 4.2): RDNA 1 51 - 8 = 43, RDNA 2 44 - 8 = 36,
+    // RDNA 3 takes RDNA 2's 36.
+    for ((model, target), lds_latency) in RDNA.iter().zip([43.0, 36.0, 36.0]) {
         // gfx11 spells the load ds_load_b32.
         let load = if target.starts_with("gfx11") {
             "ds_load_b32"

@@ -77,9 +77,13 @@ pub struct TracePlan {
 impl TracePlan {
     /// Defaults: every loop's body runs once ([`default_iterations`]),
     /// branches are not taken.
-    pub fn defaults(cfg: &Cfg) -> TracePlan {
+    pub fn defaults(program: &Program, cfg: &Cfg) -> TracePlan {
         TracePlan {
-            iterations: cfg.loops.iter().map(default_iterations).collect(),
+            iterations: cfg
+                .loops
+                .iter()
+                .map(|l| default_iterations(program, cfg, l))
+                .collect(),
             taken: HashMap::new(),
             probability: HashMap::new(),
             wave_branches: HashMap::new(),
@@ -102,7 +106,7 @@ impl TracePlan {
         cfg: &Cfg,
         hints: &Hints,
     ) -> Result<TracePlan, HintsError> {
-        let mut plan = TracePlan::defaults(cfg);
+        let mut plan = TracePlan::defaults(program, cfg);
         if let Some(m) = &hints.trace.max_instructions {
             if *m.get_ref() == 0 {
                 return Err(HintsError::at(
@@ -657,19 +661,40 @@ impl WaveTrace {
 }
 
 /// Header executions that run a loop's body once when nothing says how
-/// often it runs: 1 when every exit leaves from a latch (the test is at the
-/// bottom, so one header execution runs the whole body), else 2 (a test at
-/// the top, or a mid-body exit, would leave on the first header execution and
-/// skip the body: a loop that runs zero times is the rare case in real code).
-pub fn default_iterations(lp: &shadersim_cfg::Loop) -> u32 {
-    let exits_at_latch = lp
-        .exits
-        .iter()
-        .all(|(inside, _)| lp.back_edges.iter().any(|(latch, _)| latch == inside));
-    if exits_at_latch {
-        1
-    } else {
+/// often it runs: 1 when the first trip reaches every block that does work
+/// before it meets an exit test (a test at the bottom, or a break after the
+/// work), else 2 (a test at the top, or before some of the work, would leave
+/// on the first header execution and skip that work: a loop that runs zero
+/// times is the rare case in real code). "Work" is any instruction but
+/// branches, waits, no-ops and TeraScale's clause words.
+pub fn default_iterations(program: &Program, cfg: &Cfg, lp: &shadersim_cfg::Loop) -> u32 {
+    let exiting: HashSet<usize> = lp.exits.iter().map(|(b, _)| *b).collect();
+    // Blocks the first trip runs: from the header along the loop's edges,
+    // stopping at each exit test (its block runs, then the trip leaves).
+    let mut seen: HashSet<usize> = HashSet::from([lp.header]);
+    let mut work = vec![lp.header];
+    while let Some(b) = work.pop() {
+        if exiting.contains(&b) {
+            continue;
+        }
+        for e in &cfg.blocks[b].succs {
+            if e.to != lp.header && lp.contains(e.to) && seen.insert(e.to) {
+                work.push(e.to);
+            }
+        }
+    }
+    let does_work = |b: usize| {
+        let blk = &cfg.blocks[b];
+        program.instructions[blk.start..blk.end].iter().any(|i| {
+            let c = i.inst.class().name();
+            !(c.starts_with("branch") || c.starts_with("wait") || c == "nop" || c == "vliw.clause")
+        })
+    };
+    let skipped = lp.blocks.iter().any(|&b| !seen.contains(&b) && does_work(b));
+    if skipped {
         2
+    } else {
+        1
     }
 }
 

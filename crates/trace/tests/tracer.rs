@@ -135,7 +135,7 @@ fn the_bound_names_the_loop() {
     // The default bound is 10 million.
     let p = program(NESTED);
     let cfg = Cfg::build(&p).unwrap();
-    let mut plan = TracePlan::defaults(&cfg);
+    let mut plan = TracePlan::defaults(&p, &cfg);
     plan.iterations = vec![10_000, 10_000];
     assert!(matches!(
         WaveTrace::expand(&p, &cfg, &plan),

@@ -85,7 +85,7 @@ pub fn traversal_hints(
     // Executions of the BVH instruction as a function of the loop's count:
     // a x iterations + b.
     let runs = |k: u32| -> Result<i64, CliError> {
-        let mut plan = TracePlan::defaults(&cfg);
+        let mut plan = TracePlan::defaults(program, &cfg);
         plan.iterations[lp.id] = k;
         let t = WaveTrace::expand(program, &cfg, &plan)
             .map_err(|e| CliError::input(format!("{kernel}: error: {e}")))?;
