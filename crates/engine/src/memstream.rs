@@ -425,6 +425,8 @@ pub fn memory_bottleneck(
         .max_by(|a, b| a.1.total_cmp(&b.1));
     if let Some((l, util, bw)) = busiest.filter(|b| b.1 >= 0.9) {
         let kind = format!("{} bandwidth", l.name.to_uppercase());
+        // A derived bandwidth (a formula's quotient) prints to 3 decimals.
+        let bw = ((bw * 1000.0).round() / 1000.0).to_string();
         let statement = format!(
             "{kind}-bound: {} bytes served at {bw} bytes per clock per CU use {:.0}% of the {} clocks; requests waited {} clocks for it; the simulated CU needs {:.1} clocks per wave",
             l.bytes,
