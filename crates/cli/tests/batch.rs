@@ -456,9 +456,7 @@ fn more_memory_latency_helps_no_program() {
         for c in m["most_helped"].as_array().unwrap() {
             let p = c["change_percent"].as_f64().unwrap_or(0.0);
             let file = root().join(c["file"].as_str().unwrap());
-            let barriers = std::fs::read_to_string(file)
-                .unwrap()
-                .contains("s_barrier");
+            let barriers = std::fs::read_to_string(file).unwrap().contains("s_barrier");
             let noise = if barriers { 3.0 } else { 1.0 };
             assert!(p.abs() < noise, "{}: {c}", m["metric"]);
         }

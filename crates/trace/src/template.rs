@@ -198,7 +198,11 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             }
             None => {
                 // The default the run uses: the body once.
-                let _ = writeln!(out, "iterations = {}", crate::default_iterations(program, cfg, l));
+                let _ = writeln!(
+                    out,
+                    "iterations = {}",
+                    crate::default_iterations(program, cfg, l)
+                );
             }
         }
     }

@@ -690,7 +690,10 @@ pub fn default_iterations(program: &Program, cfg: &Cfg, lp: &shadersim_cfg::Loop
             !(c.starts_with("branch") || c.starts_with("wait") || c == "nop" || c == "vliw.clause")
         })
     };
-    let skipped = lp.blocks.iter().any(|&b| !seen.contains(&b) && does_work(b));
+    let skipped = lp
+        .blocks
+        .iter()
+        .any(|&b| !seen.contains(&b) && does_work(b));
     if skipped {
         2
     } else {
