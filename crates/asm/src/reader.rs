@@ -1611,8 +1611,17 @@ impl LineReader<'_> {
         // prints a VALU operand so and no link could resolve it here: an
         // error at the operand rather than a silent literal.
         if inst.class().is_valu() {
+            // VINTRP's interpolation parameter (`v_interp_mov_f32 v2, p0,
+            // attr2.x`: the P0, P10 or P20 vertex's value, as RADV emits
+            // for flat varyings) is a name of the encoding, not a symbol.
+            let interp_param = |t: &str| {
+                inst.info.encoding == shadersim_isa::Encoding::Vintrp
+                    && matches!(t, "p0" | "p10" | "p20")
+            };
             let unknown = inst.operands.iter().find_map(|o| match o {
-                Operand::Symbol(t) | Operand::Text(t) if is_bare_unknown_name(t, &self.symbols) => {
+                Operand::Symbol(t) | Operand::Text(t)
+                    if is_bare_unknown_name(t, &self.symbols) && !interp_param(t) =>
+                {
                     Some(t.clone())
                 }
                 _ => None,

@@ -175,3 +175,41 @@ fn debug_lines_map_instructions_to_source_lines() {
         .count();
     assert!(with * 2 > helper.instructions.len());
 }
+
+/// Issue 35 item 3: RADV's flat varyings read one vertex's value with
+/// `v_interp_mov_f32 vN, p0, attrM.c` (VINTRP's interpolation parameter
+/// P0; P10 and P20 name the other vertices). `data/flat_color.txt` is
+/// `shadersim compile crates/asm/tests/data/flat_color.frag --arch vega10
+/// -o crates/asm/tests/data/flat_color.txt` (Mesa 22.3 RADV, null device):
+/// the flat vec4 is 4 `v_interp_mov_f32`, the smooth vec2's x one p1/p2
+/// pair. The parameter is accepted there and nowhere else.
+#[test]
+fn interpolation_parameters_are_operands_of_vintrp_only() {
+    let f = read("tests/data/flat_color.txt");
+    let p = &f.programs[0];
+    let movs = p
+        .instructions
+        .iter()
+        .filter(|i| i.inst.mnemonic.starts_with("v_interp_mov_f32"))
+        .count();
+    assert_eq!(movs, 4);
+    let opts = ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..ReadOptions::default()
+    };
+    for param in ["p0", "p10", "p20"] {
+        let text = format!("v_interp_mov_f32 v2, {param}, attr2.x\ns_endpgm\n");
+        read_program_text("t.s", &text, &opts).unwrap_or_else(|e| panic!("{param}: {e}"));
+    }
+    let e = read_program_text("t.s", "v_add_f32 v2, p0, v1\ns_endpgm\n", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("t.s:1:15") && e.contains("unknown operand `p0`"),
+        "{e}"
+    );
+    let e = read_program_text("t.s", "v_interp_mov_f32 v2, q0, attr2.x\ns_endpgm\n", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown operand `q0`"), "{e}");
+}
