@@ -9,18 +9,9 @@
 //! nothing extra. Lanes do not change a VALU op's clocks: a masked lane
 //! idles in its pass, which is what the utilization measures.
 
-use crate::ops::{OpKind, SimProgram};
+use crate::ops::{full_mask, OpKind, SimProgram};
 use shadersim_asm::Program;
 use shadersim_trace::WaveTrace;
-
-/// The mask of a wave of `wave_size` lanes with every lane on.
-pub fn full_mask(wave_size: u32) -> u64 {
-    if wave_size >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << wave_size.max(1)) - 1
-    }
-}
 
 /// What decides whether two waves may share a compiled trace: the path,
 /// and the EXEC masks of its vector memory ops (the only ops whose cost

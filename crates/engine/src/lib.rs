@@ -13,17 +13,18 @@
 //! * [`observer`]: optional listeners on the cycle loop (timelines), free when off.
 //! * [`stats`]: what a run measured.
 //! * [`lanes`]: lane divergence: traces waves share, lane figures.
-//! * [`run`]: one call from program + hints + model to results.
-//! * [`latency`]: the latency-tolerance search (re-runs with a latency changed).
+//! * [`run`]: one call from program + hints + model to a run's statistics.
+//! * [`analysis`]: what a run means: resource bounds, the bottleneck verdict
+//!   and the latency-tolerance search (re-runs with a latency changed).
 //!
 //! Invariants: deterministic (same inputs, same statistics); every run
 //! ends (a wave that can never progress is a [`SimError::Deadlock`] naming
 //! it, its instruction and the reason).
 
+pub mod analysis;
 pub mod config;
 pub mod error;
 pub mod lanes;
-pub mod latency;
 pub mod machine;
 pub mod memstream;
 pub mod observer;
@@ -33,11 +34,15 @@ pub mod run;
 pub mod stats;
 pub mod visit_order;
 
+pub use analysis::bottleneck::Bottleneck;
+pub use analysis::bounds::ResourceBound;
+pub use analysis::latency::{LatencyHead, LatencySearch, LatencyTolerance};
+pub use analysis::Analysis;
 pub use config::{DispatchConfig, DynamicVgpr};
 pub use error::{SimError, StuckWave};
-pub use latency::{LatencyHead, LatencySearch};
+pub use memstream::{LevelReport, OpCacheStats};
 pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use ops::{SimProgram, StaticOp};
-pub use run::{Analysis, Simulation};
-pub use stats::{LevelReport, OpCacheStats, SimStats};
+pub use run::{PrepareError, Simulation};
+pub use stats::SimStats;

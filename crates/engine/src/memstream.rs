@@ -10,7 +10,6 @@
 //! `MemorySystem` and the units' flat latencies apply.
 
 use crate::error::SimError;
-use crate::stats::{LevelReport, OpCacheStats};
 use shadersim_arch::ArchSpec;
 use shadersim_mem::{Hierarchy, LevelConfig, Serve};
 
@@ -405,80 +404,65 @@ pub fn check_hints(
     Ok(notes)
 }
 
-/// The bottleneck statement when the memory system is the limit: a cache
-/// level's bandwidth nearly saturated over the run, or an LDS saturated by
-/// bank conflicts (naming the line that costs most). `None` otherwise.
-pub fn memory_bottleneck(
-    sim: &crate::run::Simulation,
-    stats: &crate::stats::SimStats,
-    per_wave: f64,
-    bounds: &[crate::run::ResourceBound],
-) -> Option<crate::run::Bottleneck> {
-    let clocks = stats.clocks.max(1) as f64;
-    let busiest = stats
-        .cache
-        .iter()
-        .filter_map(|l| {
-            let bw = l.bytes_per_clock?;
-            Some((l, l.bytes as f64 / (bw * clocks), bw))
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((l, util, bw)) = busiest.filter(|b| b.1 >= 0.9) {
-        let kind = format!("{} bandwidth", l.name.to_uppercase());
-        // A derived bandwidth (a formula's quotient) prints to 3 decimals.
-        let bw = ((bw * 1000.0).round() / 1000.0).to_string();
-        let statement = format!(
-            "{kind}-bound: {} bytes served at {bw} bytes per clock per CU use {:.0}% of the {} clocks; requests waited {} clocks for it; the simulated CU needs {:.1} clocks per wave",
-            l.bytes,
-            100.0 * util.min(1.0),
-            stats.clocks,
-            l.queue_clocks,
-            per_wave
-        );
-        return Some(crate::run::Bottleneck {
-            kind,
-            statement,
-            clocks_per_wave: per_wave,
-            bounds: bounds.to_vec(),
-        });
+/// What one cache level did during a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelReport {
+    /// The model's name for it.
+    pub name: String,
+    /// Requests that reached it.
+    pub requests: u64,
+    /// Requests it served.
+    pub hits: u64,
+    /// Bytes it delivered.
+    pub bytes: u64,
+    /// Its hit latency.
+    pub latency: u32,
+    /// Its bandwidth per CU, if modelled.
+    pub bytes_per_clock: Option<f64>,
+    /// Clocks requests waited for its bandwidth.
+    pub queue_clocks: u64,
+}
+
+impl LevelReport {
+    /// `hits / requests` (0 without requests).
+    pub fn hit_rate(&self) -> f64 {
+        if self.requests == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.requests as f64
+        }
     }
-    let lds = bounds.iter().find(|b| b.resource == "lds")?;
-    if !(per_wave > 0.0 && lds.clocks_per_wave >= 0.9 * per_wave) {
-        return None;
+}
+
+/// Cache counts of one static op.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpCacheStats {
+    /// Executions.
+    pub executions: u64,
+    /// Requests (lines) sent.
+    pub requests: u64,
+    /// Requests the first level of its path served.
+    pub first_level_hits: u64,
+    /// Sum over executions of the clocks until the slowest request's data was back.
+    pub latency_sum: u64,
+}
+
+impl OpCacheStats {
+    /// The first level's hit rate for this op's requests.
+    pub fn first_level_hit_rate(&self) -> f64 {
+        if self.requests == 0 {
+            0.0
+        } else {
+            self.first_level_hits as f64 / self.requests as f64
+        }
     }
-    // The LDS op whose conflicts cost the most clocks per wave.
-    let mean = sim.mean_executions();
-    let (i, op, lost) = sim
-        .sim
-        .ops
-        .iter()
-        .filter_map(|op| {
-            let d = op.lds_conflict.filter(|d| *d > 1.0)?;
-            let crate::ops::OpSource::Program(i) = op.source else {
-                return None;
-            };
-            let lost = mean[i] * f64::from(op.cost) * (1.0 - 1.0 / d);
-            Some((i, op, lost))
-        })
-        .max_by(|a, b| a.2.total_cmp(&b.2))?;
-    let s = &sim.program.instructions[i];
-    let d = op.lds_conflict.unwrap_or(1.0);
-    let kind = "LDS bank conflicts".to_string();
-    let statement = format!(
-        "{kind} on line {} (`{}`): {d:.1}-way, {} clocks per execution instead of {:.0}, {:.0} clocks per wave lost; {} = {:.1} clocks per wave, the simulated CU needs {:.1}",
-        s.pos.line,
-        s.text,
-        op.cost,
-        f64::from(op.cost) / d,
-        lost,
-        lds.detail,
-        lds.clocks_per_wave,
-        per_wave
-    );
-    Some(crate::run::Bottleneck {
-        kind,
-        statement,
-        clocks_per_wave: per_wave,
-        bounds: bounds.to_vec(),
-    })
+
+    /// Mean clocks from service to data per execution.
+    pub fn mean_latency(&self) -> f64 {
+        if self.executions == 0 {
+            0.0
+        } else {
+            self.latency_sum as f64 / self.executions as f64
+        }
+    }
 }

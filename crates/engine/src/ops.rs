@@ -357,7 +357,7 @@ impl SimProgram {
         let mut trace_starts = Vec::with_capacity(input.traces.len());
         // VMEM ops under a partial EXEC mask: one op per distinct cost,
         // appended after the implicit end.
-        let full = crate::lanes::full_mask(wave_size);
+        let full = full_mask(wave_size);
         let mut masked: Vec<StaticOp> = Vec::new();
         let mut masked_of: HashMap<(usize, u64), u32> = HashMap::new();
         let mut masked_by_cost: HashMap<(usize, u32, u32), u32> = HashMap::new();
@@ -651,12 +651,7 @@ impl OpContext<'_> {
         }
         let cost_name = spec.cost.as_deref().unwrap_or("");
         op.cost = match cost_name {
-            "vmem_rate" => self.vmem_cost(
-                inst,
-                facts,
-                &mut op,
-                crate::lanes::full_mask(self.wave_size),
-            )?,
+            "vmem_rate" => self.vmem_cost(inst, facts, &mut op, full_mask(self.wave_size))?,
             "smem_dwords" => {
                 let per = self
                     .arch
@@ -1207,4 +1202,13 @@ fn fmt_degree(d: f64) -> String {
 
 fn model(e: shadersim_arch::ArchError) -> SimError {
     SimError::Model(e.to_string())
+}
+
+/// The mask of a wave of `wave_size` lanes with every lane on.
+pub fn full_mask(wave_size: u32) -> u64 {
+    if wave_size >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << wave_size.max(1)) - 1
+    }
 }

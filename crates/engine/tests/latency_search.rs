@@ -3,7 +3,7 @@
 //! runs give, and its answer does not depend on the thread count.
 
 use shadersim_arch::ArchSpec;
-use shadersim_engine::latency::{search, Probe, Threshold, SEARCH_LIMIT};
+use shadersim_engine::analysis::latency::{search, Probe, Threshold, SEARCH_LIMIT};
 use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
@@ -190,7 +190,7 @@ fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
     let curve = |l: u64| base + 5 * l / 2;
     let th = base_threshold(base);
     assert_eq!(th.max_passing_clocks(), 10_526);
-    let head = shadersim_engine::latency::HEAD_LATENCY;
+    let head = shadersim_engine::analysis::latency::HEAD_LATENCY;
     let known = [
         (0, Probe::Finished(base)),
         (head, Probe::Finished(curve(head))),

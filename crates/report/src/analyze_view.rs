@@ -3,7 +3,7 @@
 use serde::Serialize;
 use shadersim_asm::Stage;
 use shadersim_engine::ops::{OpKind, OpSource};
-use shadersim_engine::run::{Analysis, Simulation};
+use shadersim_engine::{Analysis, Simulation};
 use std::fmt::Write;
 
 /// The report, ready to render. Field names are the JSON keys of

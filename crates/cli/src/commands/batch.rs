@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_bytes, Program, ReadOptions};
-use shadersim_engine::run::{PrepareError, Simulation};
+use shadersim_engine::{PrepareError, Simulation};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_trace::Hints;
 use std::collections::HashMap;

@@ -6,8 +6,8 @@ use crate::error::CliError;
 use crate::input::{read_input, select_program};
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
-use shadersim_engine::run::{PrepareError, Simulation};
 use shadersim_engine::{Analysis, LatencySearch, SimStats};
+use shadersim_engine::{PrepareError, Simulation};
 use shadersim_trace::Hints;
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
