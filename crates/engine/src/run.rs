@@ -87,8 +87,8 @@ pub struct Simulation {
     pub vertex_inputs: u32,
     /// The model (with overrides applied).
     pub arch: ArchSpec,
-    /// Compiled ops.
-    pub sim: SimProgram,
+    /// Compiled ops (private: reports read them through `view`).
+    pub(crate) compiled: SimProgram,
     /// Occupancy.
     pub occupancy: Occupancy,
     /// Decisions worth telling the user (defaults taken, rules applied).
@@ -412,7 +412,7 @@ impl Simulation {
             dispatch,
             vertex_inputs,
             arch,
-            sim,
+            compiled: sim,
             occupancy,
             notes,
             max_clocks: DEFAULT_MAX_CLOCKS,
@@ -424,7 +424,7 @@ impl Simulation {
     pub fn run(&self) -> Result<SimStats, SimError> {
         simulate(&SimInput {
             program: &self.program,
-            sim: &self.sim,
+            sim: &self.compiled,
             arch: &self.arch,
             dispatch: &self.dispatch,
             occupancy: &self.occupancy,
@@ -442,7 +442,7 @@ impl Simulation {
         crate::machine::simulate_observed(
             &SimInput {
                 program: &self.program,
-                sim: &self.sim,
+                sim: &self.compiled,
                 arch: &self.arch,
                 dispatch: &self.dispatch,
                 occupancy: &self.occupancy,
@@ -459,7 +459,7 @@ impl Simulation {
         s.arch.set(name, &value.to_string())?;
         let trace_ops: Vec<Vec<u32>> = self.wave_traces.iter().map(|t| t.ops.clone()).collect();
         let masks: Vec<Vec<u64>> = self.wave_traces.iter().map(|t| t.lanes.clone()).collect();
-        s.sim = SimProgram::compile(&CompileInput {
+        s.compiled = SimProgram::compile(&CompileInput {
             program: &self.program,
             traces: &trace_ops,
             masks: &masks,
@@ -472,17 +472,17 @@ impl Simulation {
             arch: &s.arch,
         })?;
         s.buffers.set_default_bases(buffer_stagger(&s.arch));
-        s.sim.set_stream_bases(&s.buffers);
+        s.compiled.set_stream_bases(&s.buffers);
         Ok(s)
     }
 
     /// Dynamic wave-instructions one run simulates (for speed figures).
     pub fn wave_instructions(&self, stats: &SimStats) -> u64 {
-        self.sim
+        self.compiled
             .trace_weights(stats.waves)
             .iter()
             .enumerate()
-            .map(|(t, w)| w * self.sim.trace_ops(t).len() as u64)
+            .map(|(t, w)| w * self.compiled.trace_ops(t).len() as u64)
             .sum()
     }
 
@@ -500,17 +500,17 @@ impl Simulation {
 
     /// Each distinct trace with the fraction of waves that run it.
     pub fn weighted_traces(&self) -> Vec<(&[u32], f64)> {
-        let weights = self.sim.trace_weights(self.total_waves());
+        let weights = self.compiled.trace_weights(self.total_waves());
         let total: u64 = weights.iter().sum::<u64>().max(1);
         (0..weights.len())
-            .map(|t| (self.sim.trace_ops(t), weights[t] as f64 / total as f64))
+            .map(|t| (self.compiled.trace_ops(t), weights[t] as f64 / total as f64))
             .filter(|(_, w)| *w > 0.0)
             .collect()
     }
 
     /// Mean executions per wave of each static program instruction.
     pub fn mean_executions(&self) -> Vec<f64> {
-        let weights = self.sim.trace_weights(self.total_waves());
+        let weights = self.compiled.trace_weights(self.total_waves());
         let total: u64 = weights.iter().sum::<u64>().max(1);
         let mut out = vec![0.0; self.program.instructions.len()];
         for (t, w) in self.wave_traces.iter().zip(&weights) {

@@ -42,16 +42,6 @@ impl RandomOrder {
         RandomOrder { n, bits, keys }
     }
 
-    /// Elements in the permutation.
-    pub fn len(&self) -> u64 {
-        self.n
-    }
-
-    /// Whether the permutation is empty (never: it holds at least one element).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// One bijection of `0..2^bits`: each step (xor with a key, multiply by an odd
     /// number, xor-shift right) is invertible modulo a power of two.
     fn mix(&self, mut x: u64) -> u64 {

@@ -72,7 +72,7 @@ fn vector_adds_three_buffers_miss_independently() {
     let l1 = level(&s, "l1");
     assert_eq!((l1.requests, l1.hits), (6000, 0));
     for line in [23, 27, 33] {
-        let op = &s.op_cache[sim.sim.op_of_instr[at_line(&sim, line)] as usize];
+        let op = &s.op_cache[sim.op_of_instruction(at_line(&sim, line))];
         assert_eq!((op.requests, op.first_level_hits), (2000, 0), "line {line}");
     }
     // The scalar loads (lines 10, 16, 17) read 0x24, 0x0 and 0x10 of the segment: one 64-byte
@@ -105,7 +105,7 @@ fn global_atomics_do_not_hit_another_buffers_lines() {
     );
     let s = sim.run().unwrap();
     let hits = |line| {
-        let op = &s.op_cache[sim.sim.op_of_instr[at_line(&sim, line)] as usize];
+        let op = &s.op_cache[sim.op_of_instruction(at_line(&sim, line))];
         (op.requests, op.first_level_hits)
     };
     // 100 waves x 4 lines.

@@ -54,15 +54,15 @@ fn lds_bank_conflicts_multiply_the_cost() {
             &(compute(1) + &memory_hints(100, &format!("pattern = \"{pattern}\""))),
             &[],
         );
-        let op = s.sim.ops[s.sim.op_of_instr[0] as usize].clone();
-        (op.cost, op.lds_conflict.unwrap())
+        let op = s.op(s.op_of_instruction(0));
+        (op.cost(), op.lds_conflict().unwrap())
     };
     // Lane stride 4 bytes: lane i on bank i % 32, each half-wave covers the
     // 32 banks once: conflict-free, lds_clocks = 4.
     assert_eq!(cost("stride:4"), (4, 1.0));
     // The default pattern is linear (4-byte elements): the same.
     let s = sim(&text, &compute(1), &[]);
-    assert_eq!(s.sim.ops[s.sim.op_of_instr[0] as usize].cost, 4);
+    assert_eq!(s.op(s.op_of_instruction(0)).cost(), 4);
     // Lane stride 128 bytes = 32 banks x 4: every lane of a half-wave on
     // bank 0 with a different DWORD: 32-way, 32 x 4 = 128 clocks.
     assert_eq!(cost("stride:128"), (128, 32.0));
@@ -313,9 +313,7 @@ fn every_model_has_a_hierarchy_that_flat_mode_switches_off() {
         assert!(c.enabled, "{name}");
         // The vector and scalar paths end in memory, and the hierarchy
         // builds from the model's parameters.
-        assert!(shadersim_engine::memstream::hierarchy_of(&arch)
-            .unwrap()
-            .is_some());
+        assert!(shadersim_engine::hierarchy_of(&arch).unwrap().is_some());
         arch.set("memory", "flat").unwrap();
         assert!(!arch.cache.unwrap().enabled, "{name}");
     }

@@ -170,14 +170,12 @@ fn a_sample_with_half_its_lanes_masked_costs_its_active_quads() {
     // own only because its active lanes read fewer texel lines (the default
     // screen-space footprint follows the active lanes).
     let masked_ops: Vec<_> = masked_sim
-        .sim
-        .ops
-        .iter()
-        .filter(|o| o.masked_from.is_some())
+        .ops()
+        .filter(|o| o.masked_from().is_some())
         .collect();
-    assert!(masked_ops.iter().any(|o| o.cost < 64));
+    assert!(masked_ops.iter().any(|o| o.cost() < 64));
     for op in masked_ops {
-        assert_eq!(op.cost % 4, 0, "{}", op.cost_basis);
-        assert!(op.cost <= 64, "{}", op.cost_basis);
+        assert_eq!(op.cost() % 4, 0, "{}", op.cost_basis());
+        assert!(op.cost() <= 64, "{}", op.cost_basis());
     }
 }

@@ -248,7 +248,7 @@ fn scenario_19_dynamic_vgprs_pool_and_reserve() {
     assert_eq!(s.peak_vgpr_blocks, 93);
     assert_eq!(s.waves, 64);
     // Waves sat on the allocation (the retry loop spinning).
-    assert!(s.alloc_denied[sim.sim.op_of_instr[0] as usize] > 0);
+    assert!(s.alloc_denied[sim.op_of_instruction(0)] > 0);
     // Block 32, 16 slots, avoidance: 48 blocks - 16 - 7 = 25 in the pool;
     // 256 VGPRs = 8 blocks, 7 extra: 3 waves from the pool (4 left), a 4th
     // with the reserve: 4 x 8 + 12 = 44 blocks at the peak.
@@ -321,9 +321,9 @@ fn bvh_nodes_cost_the_ray_accelerator_what_section_7_says() {
             &Hints::parse(&hints).unwrap(),
         )
         .unwrap();
-        let op = &sim.sim.ops[sim.sim.op_of_instr[0] as usize];
-        assert_eq!(sim.sim.units[op.unit as usize], "ray");
-        op.cost
+        let op = sim.op(sim.op_of_instruction(0));
+        assert_eq!(op.unit(), Some("ray"));
+        op.cost()
     };
     let bvh4 =
         "image_bvh_intersect_ray v[0:3], [v4, v5, v[6:8], v[9:11], v[12:14]], s[0:3]\ns_endpgm\n";

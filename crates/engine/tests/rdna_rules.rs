@@ -195,8 +195,8 @@ fn scenario_12_lds_b128_costs_four_clocks_of_lds() {
     // them from one wave keep the LDS busy 40 clocks.
     let text = repeat("ds_load_b128 v[0:3], v4", 10) + "s_waitcnt lgkmcnt(0)\ns_endpgm\n";
     let s = sim_on("rdna3", "gfx1100", &text, &one_wave(32), &[]);
-    let op = &s.sim.ops[s.sim.op_of_instr[0] as usize];
-    assert_eq!(op.cost, 4);
+    let op = s.op(s.op_of_instruction(0));
+    assert_eq!(op.cost(), 4);
     let stats = s.run().unwrap();
     let lds = stats.unit_names.iter().position(|u| u == "lds").unwrap();
     assert_eq!(stats.unit_busy[lds], 40);
@@ -331,8 +331,8 @@ fn memory_ops_wait_for_the_waves_valu_writes() {
     // end waits for vscnt until 5 + 8 + 320 = 333.
     let text = "v_add_f32 v5, v1, v2\nglobal_store_b32 v0, v1, s[0:1]\ns_endpgm\n";
     let s = sim_on("rdna3", "gfx1100", text, &one_wave(32), FLAT);
-    let store = &s.sim.ops[s.sim.op_of_instr[1] as usize];
-    assert_eq!(store.cost, 8);
+    let store = s.op(s.op_of_instruction(1));
+    assert_eq!(store.cost(), 8);
     assert_eq!(s.run().unwrap().wave_clocks(), (5 + 8 + 320) as f64);
 }
 

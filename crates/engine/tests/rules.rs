@@ -207,7 +207,7 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     let s = sim(text, &one_wave, &[]);
     let st = s.run().unwrap();
     assert_eq!(st.clocks, 360);
-    let wait_op = s.sim.op_of_instr[1] as usize;
+    let wait_op = s.op_of_instruction(1);
     assert_eq!(st.op_stalls[wait_op], 87);
     assert_eq!(st.op_sat[wait_op], 348);
     assert!((st.op_stall_rate(wait_op) - 348.0 / 360.0).abs() < 1e-12);
@@ -219,10 +219,7 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
     // clocks: turns 4..28 stall (7 turns), and the wave ends at 40.
     let s = sim(text, &one_wave, &[("vmem_latency", "0")]);
     let st = s.run().unwrap();
-    assert_eq!(
-        (st.clocks, st.op_stalls[s.sim.op_of_instr[1] as usize]),
-        (40, 7)
-    );
+    assert_eq!((st.clocks, st.op_stalls[s.op_of_instruction(1)]), (40, 7));
 }
 
 #[test]
@@ -375,7 +372,7 @@ fn lane_patterns_set_the_cost_of_buffer_loads() {
         let s = sim(&text, &hints, &[]);
         let st = s.run().unwrap();
         let l2: u32 = (0..8)
-            .map(|i| s.sim.ops[s.sim.op_of_instr[i] as usize].l2_requests)
+            .map(|i| s.op(s.op_of_instruction(i)).l2_requests())
             .sum();
         (
             st.clocks as f64 / f64::from(st.waves),
@@ -415,18 +412,18 @@ fn vertex_shaders_run_a_synthesized_fetch_shader() {
     let text = "v_add_f32 v0, v1, v2\ns_endpgm\n";
     let hints = "[dispatch]\nstage = \"vertex\"\nvertex_inputs = 3\nwaves = 1\n";
     let s = sim(text, hints, &[]);
-    assert_eq!(s.sim.fetch_shader.len(), 4);
+    assert_eq!(s.fetch_shader_len(), 4);
     assert_eq!(s.run().unwrap().wave_clocks(), 376.0);
     // A vertex shader that loads its own inputs gets no fetch shader, nor
     // one that fetches nothing (a full-screen triangle from the vertex
     // index); one that calls a subroutine at its entry does.
     let own = "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
     let vs = "[dispatch]\nstage = \"vertex\"\nwaves = 1\n";
-    assert!(sim(own, vs, &[]).sim.fetch_shader.is_empty());
-    assert!(sim(text, vs, &[]).sim.fetch_shader.is_empty());
+    assert!(sim(own, vs, &[]).fetch_shader_len() == 0);
+    assert!(sim(text, vs, &[]).fetch_shader_len() == 0);
     let calls = "s_swappc_b64 s[0:1], s[2:3]\nv_add_f32 v0, v1, v2\ns_endpgm\n";
     let s = sim(calls, vs, &[]);
-    assert_eq!(s.sim.fetch_shader.len(), 2);
+    assert_eq!(s.fetch_shader_len(), 2);
     assert!(s.notes.iter().any(|n| n.contains("fetch subroutine")));
 }
 
@@ -447,7 +444,7 @@ fn a_wait_other_waves_hide_is_a_stall_but_not_an_exposed_one() {
     let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 2\n[[memory]]\nline = 1\nfilter = \"trilinear\"\n";
     let s = sim(&text, hints, &[("simds", "1")]);
     let st = s.run().unwrap();
-    let wait = s.sim.op_of_instr[1] as usize;
+    let wait = s.op_of_instruction(1);
     assert_eq!(st.op_sat[wait], 380);
     assert_eq!(st.op_stalls[wait] * 4, 344);
     let clocks = (st.clocks - st.starve_clocks) as f64;

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 use shadersim_asm::Stage;
-use shadersim_engine::ops::{OpKind, OpSource};
 use shadersim_engine::{Analysis, Simulation};
+use shadersim_engine::{OpKind, OpSource};
 use std::fmt::Write;
 
 /// The report, ready to render. Field names are the JSON keys of
@@ -532,7 +532,7 @@ fn per_cu(st: &shadersim_engine::SimStats) -> Vec<CuView> {
 
 /// One entry per distinct trace, when waves ran more than one.
 fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
-    let n = sim.sim.trace_starts.len();
+    let n = sim.path_count();
     if !(2..=16).contains(&n) {
         // Per-wave loop counts can give hundreds of paths: not a table.
         return Vec::new();
@@ -541,12 +541,12 @@ fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
         .map(|t| PathView {
             waves: 0,
             first_wave: u32::MAX,
-            instructions: sim.sim.trace_ops(t).len(),
+            instructions: sim.path_length(t),
             wave_clocks: 0.0,
         })
         .collect();
     for (w, &(launch, end)) in st.wave_life.iter().enumerate() {
-        let p = &mut out[sim.sim.trace_of_wave(w as u32)];
+        let p = &mut out[sim.path_of_wave(w as u32)];
         p.waves += 1;
         p.first_wave = p.first_wave.min(w as u32);
         p.wave_clocks += (end - launch) as f64;
@@ -591,36 +591,35 @@ impl AnalyzeReport {
         let live = shadersim_liveness::Liveness::analyse(&sim.program, sim.dispatch.wave_size).ok();
         // Ops an instruction was compiled into under partial EXEC masks
         // (lane divergence) fold into its row.
-        let mut variants: Vec<Vec<usize>> = vec![Vec::new(); sim.sim.ops.len()];
-        for (oi, op) in sim.sim.ops.iter().enumerate() {
-            variants[op.masked_from.map_or(oi, |p| p as usize)].push(oi);
+        let mut variants: Vec<Vec<usize>> = vec![Vec::new(); sim.op_count()];
+        for (oi, op) in sim.ops().enumerate() {
+            variants[op.masked_from().unwrap_or(oi)].push(oi);
         }
         let mut end_drain = EndDrainView {
             stall_rate: 0.0,
             exposed_rate: 0.0,
             implicit: false,
         };
-        for (oi, op) in sim.sim.ops.iter().enumerate() {
-            if op.kind == OpKind::End {
+        for (oi, op) in sim.ops().enumerate() {
+            if op.kind() == OpKind::End {
                 let (stall, exposed) = st.ops_stall_rates(&[oi]);
                 end_drain.stall_rate = round((end_drain.stall_rate + stall).min(1.0));
                 end_drain.exposed_rate = round((end_drain.exposed_rate + exposed).min(1.0));
-                end_drain.implicit |=
-                    op.source == OpSource::ImplicitEnd && sim.sim.trace.contains(&(oi as u32));
+                end_drain.implicit |= op.source() == OpSource::ImplicitEnd && sim.path_reaches(oi);
             }
-            if op.masked_from.is_some() {
+            if op.masked_from().is_some() {
                 continue;
             }
-            let execs = executions_of(op.source);
-            if op.class.is_vmem() {
-                l2 += u64::from(op.l2_requests) * execs;
+            let execs = executions_of(op.source());
+            if op.class().is_vmem() {
+                l2 += u64::from(op.l2_requests()) * execs;
             }
-            let (index, line, text) = match op.source {
+            let (index, line, text) = match op.source() {
                 OpSource::Program(i) => {
                     let s = &sim.program.instructions[i];
                     (i, s.pos.line, s.text.clone())
                 }
-                OpSource::Fetch(i) => (i, 0, sim.sim.fetch_shader[i].clone()),
+                OpSource::Fetch(i) => (i, 0, sim.fetch_shader_text(i).to_string()),
                 OpSource::ImplicitEnd => continue,
             };
             let (stall_rate, exposed_rate) = st.ops_stall_rates(&variants[oi]);
@@ -628,21 +627,25 @@ impl AnalyzeReport {
                 index,
                 line,
                 text,
-                class: op.class.name().to_string(),
+                class: op.class().name().to_string(),
                 executions: execs,
                 stall_rate: round(stall_rate),
                 exposed_rate: round(exposed_rate),
-                cost_clocks: if op.kind == OpKind::Unit { op.cost } else { 0 },
-                cost_basis: op.cost_basis.clone(),
-                l2_requests: op.class.is_vmem().then_some(op.l2_requests),
-                pattern: op.pattern.clone(),
-                wait: op.kind == OpKind::Wait,
-                drain: op.kind == OpKind::End,
-                active_lanes: match (op.source, &sim.lanes) {
+                cost_clocks: if op.kind() == OpKind::Unit {
+                    op.cost()
+                } else {
+                    0
+                },
+                cost_basis: op.cost_basis().to_string(),
+                l2_requests: op.class().is_vmem().then_some(op.l2_requests()),
+                pattern: op.pattern().map(str::to_string),
+                wait: op.kind() == OpKind::Wait,
+                drain: op.kind() == OpKind::End,
+                active_lanes: match (op.source(), &sim.lanes) {
                     (OpSource::Program(i), Some(l)) => Some(round(l.mean_active[i])),
                     _ => None,
                 },
-                alloc_waits: (op.alloc_vgprs.is_some() && sim.dispatch.dynamic_vgpr.is_some())
+                alloc_waits: (op.allocates_vgprs() && sim.dispatch.dynamic_vgpr.is_some())
                     .then(|| st.alloc_denied[oi]),
                 live_vgprs: None,
                 live_sgprs: None,
@@ -656,9 +659,9 @@ impl AnalyzeReport {
                     .get(oi)
                     .filter(|c| c.requests > 0)
                     .map(|c| round(c.mean_latency())),
-                lds_conflict_degree: op.lds_conflict.map(round),
-                buffer: match op.source {
-                    OpSource::Program(i) if op.stream.is_some() => {
+                lds_conflict_degree: op.lds_conflict().map(round),
+                buffer: match op.source() {
+                    OpSource::Program(i) if op.has_address_stream() => {
                         sim.buffers.buffer_of(i).map(|b| BufferView {
                             id: b.id,
                             name: b.name.clone(),
@@ -671,13 +674,13 @@ impl AnalyzeReport {
                 },
             };
             let mut view = view;
-            if let (OpSource::Program(i), Some(l)) = (op.source, &live) {
+            if let (OpSource::Program(i), Some(l)) = (op.source(), &live) {
                 if let Some(at) = l.per_instruction.get(i) {
                     view.live_vgprs = Some(at.vgprs);
                     view.live_sgprs = Some(at.sgprs);
                 }
             }
-            match op.source {
+            match op.source() {
                 OpSource::Fetch(_) => fetch_shader.push(view),
                 _ => instructions.push(view),
             }

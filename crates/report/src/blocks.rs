@@ -15,7 +15,7 @@
 
 use crate::timeline::Timeline;
 use serde::Serialize;
-use shadersim_engine::ops::OpKind;
+use shadersim_engine::{OpKind, OpView};
 use shadersim_engine::{SimStats, Simulation};
 use shadersim_isa::RegFile;
 use std::collections::HashMap;
@@ -104,7 +104,7 @@ pub fn block_views(
     let dwell_of = |b: usize| -> u64 {
         let blk = &cfg.blocks[b];
         (blk.start..blk.start + blk.len())
-            .map(|i| timeline.dwell[sim.sim.op_of_instr[i] as usize])
+            .map(|i| timeline.dwell[sim.op_of_instruction(i)])
             .sum()
     };
     let line = |i: usize| sim.program.instructions[i].pos.line;
@@ -190,17 +190,13 @@ pub fn block_views(
 fn pressure(sim: &Simulation, ins: &[usize], times: f64) -> Vec<UnitWork> {
     let mut work: HashMap<String, f64> = HashMap::new();
     for &i in ins {
-        let op = &sim.sim.ops[sim.sim.op_of_instr[i] as usize];
-        if op.kind != OpKind::Unit {
+        let op = sim.op(sim.op_of_instruction(i));
+        let Some(unit) = op.unit() else {
             continue;
-        }
-        *work
-            .entry(sim.sim.units[op.unit as usize].clone())
-            .or_default() += f64::from(op.cost) * times;
-        if op.also_unit != shadersim_engine::ops::NONE {
-            *work
-                .entry(sim.sim.units[op.also_unit as usize].clone())
-                .or_default() += f64::from(op.also_cost) * times;
+        };
+        *work.entry(unit.to_string()).or_default() += f64::from(op.cost()) * times;
+        if let Some((also, cost)) = op.also_unit() {
+            *work.entry(also.to_string()).or_default() += f64::from(cost) * times;
         }
     }
     sorted_work(work)
@@ -225,8 +221,8 @@ fn chain(sim: &Simulation, ins: &[usize]) -> ChainView {
     let mut ready: HashMap<(u8, u16), (u64, u32)> = HashMap::new();
     let mut best = (0u64, 0u32);
     for &i in ins {
-        let op = &sim.sim.ops[sim.sim.op_of_instr[i] as usize];
-        if op.kind != OpKind::Unit {
+        let op = sim.op(sim.op_of_instruction(i));
+        if op.kind() != OpKind::Unit {
             continue;
         }
         let inst = &sim.program.instructions[i].inst;
@@ -238,7 +234,7 @@ fn chain(sim: &Simulation, ins: &[usize]) -> ChainView {
             .filter_map(|k| ready.get(&k).copied())
             .max()
             .unwrap_or((0, 0));
-        let done = start + result_latency(sim, op);
+        let done = start + result_latency(sim, &op);
         let link = (done, depth + 1);
         for r in inst.writes() {
             for x in r.first..r.first + r.count {
@@ -254,19 +250,17 @@ fn chain(sim: &Simulation, ins: &[usize]) -> ChainView {
 }
 
 /// Clocks from an op's issue until a dependent op may use its result.
-fn result_latency(sim: &Simulation, op: &shadersim_engine::StaticOp) -> u64 {
-    if op.result_delay > 0 {
-        return u64::from(op.result_delay);
+fn result_latency(sim: &Simulation, op: &OpView<'_>) -> u64 {
+    if op.result_delay() > 0 {
+        return u64::from(op.result_delay());
     }
-    let name = &sim.sim.units[op.unit as usize];
-    let unit_latency = sim
-        .arch
-        .units
-        .get(name)
+    let unit_latency = op
+        .unit()
+        .and_then(|name| sim.arch.units.get(name))
         .and_then(|u| u.latency.as_deref())
         .and_then(|p| sim.arch.get_u32(p).ok())
         .map_or(0, u64::from);
-    u64::from(op.cost.max(1)) + unit_latency
+    u64::from(op.cost().max(1)) + unit_latency
 }
 
 fn round(v: f64) -> f64 {

@@ -11,7 +11,7 @@
 
 use crate::analyze_view::AnalyzeReport;
 use crate::timeline::{SliceKind, Timeline};
-use shadersim_engine::ops::OpSource;
+use shadersim_engine::OpSource;
 use shadersim_engine::{SimStats, Simulation};
 use std::fmt::Write;
 
@@ -60,8 +60,7 @@ impl Activity {
             .map(|(s, _)| s)
             .collect();
         let units = sim
-            .sim
-            .units
+            .unit_names()
             .iter()
             .enumerate()
             .filter(|(u, _)| stats.unit_busy.get(*u).is_some_and(|&b| b > 0))
@@ -89,8 +88,8 @@ impl Activity {
             .collect();
         let total = stats.wave_clocks_sum.max(1) as f64;
         let mut time_share = vec![0.0; sim.program.instructions.len()];
-        for (oi, op) in sim.sim.ops.iter().enumerate() {
-            if let OpSource::Program(i) = op.source {
+        for (oi, op) in sim.ops().enumerate() {
+            if let OpSource::Program(i) = op.source() {
                 time_share[i] += t.dwell[oi] as f64 / total;
             }
         }
@@ -102,8 +101,7 @@ impl Activity {
             executing: means(&t.executing),
             issues: means(&t.issues),
             categories: sim
-                .sim
-                .categories
+                .category_names()
                 .iter()
                 .zip(&t.category_issues)
                 .filter(|(_, b)| b.bins.iter().any(|&x| x > 0.0))

@@ -18,7 +18,7 @@
 
 use serde_json::json;
 use shadersim_engine::observer::{IssueEvent, Observer};
-use shadersim_engine::ops::{OpSource, SimProgram};
+use shadersim_engine::OpSource;
 use shadersim_engine::{SimStats, Simulation};
 
 /// Bins kept per series (the resolution of the charts).
@@ -114,7 +114,7 @@ pub struct Slice {
     pub end: u64,
     /// What the wave did.
     pub kind: SliceKind,
-    /// Static op (`SimProgram::ops`).
+    /// Static op (`Simulation::op`).
     pub op: u32,
     /// The op's position in the wave's dynamic trace (stalls: the op it
     /// sits on, which it issues at that position later).
@@ -159,15 +159,15 @@ struct WaveState {
 /// The recording: an [`Observer`] for `Simulation::run_observed`.
 #[derive(Debug, Clone)]
 pub struct Timeline<'s> {
-    /// The compiled program (to find the op a wave ends on).
-    program: &'s SimProgram,
+    /// The run (to find the op a wave ends on, and each op's category).
+    sim: &'s Simulation,
     /// What slices are kept.
     pub cap: TimelineCap,
     /// Recorded slices, in event order.
     pub slices: Vec<Slice>,
     /// Waves launched.
     pub waves: u32,
-    /// Per unit (`SimProgram::units`): busy clocks, summed over instances.
+    /// Per unit (`Simulation::unit_names`): busy clocks, summed over instances.
     pub unit_busy: Vec<Binned>,
     /// Waves resident on the CU.
     pub resident: Binned,
@@ -177,7 +177,7 @@ pub struct Timeline<'s> {
     pub executing: Binned,
     /// Issues (one per op issued, at its clock).
     pub issues: Binned,
-    /// Issues per issue category (`SimProgram::categories`).
+    /// Issues per issue category (`Simulation::category_names`).
     pub category_issues: Vec<Binned>,
     /// Per static op: clocks waves spent on it, summed over waves (from
     /// leaving the previous op to leaving this one; an issued op keeps the
@@ -193,17 +193,17 @@ impl<'s> Timeline<'s> {
     /// An empty recording for `sim`.
     pub fn new(sim: &'s Simulation, cap: TimelineCap) -> Timeline<'s> {
         Timeline {
-            program: &sim.sim,
+            sim,
             cap,
             slices: Vec::new(),
             waves: 0,
-            unit_busy: vec![Binned::default(); sim.sim.units.len()],
+            unit_busy: vec![Binned::default(); sim.unit_names().len()],
             resident: Binned::default(),
             stalled: Binned::default(),
             executing: Binned::default(),
             issues: Binned::default(),
-            category_issues: vec![Binned::default(); sim.sim.categories.len()],
-            dwell: vec![0; sim.sim.ops.len()],
+            category_issues: vec![Binned::default(); sim.category_names().len()],
+            dwell: vec![0; sim.op_count()],
             dropped: 0,
             slots: Vec::new(),
             state: Vec::new(),
@@ -268,7 +268,7 @@ impl<'s> Timeline<'s> {
             }
         }
         for s in &self.slices {
-            let op = &sim.sim.ops[s.op as usize];
+            let op = sim.op(s.op as usize);
             let (line, text) = op_text(sim, s.op as usize);
             let mnemonic = text.split_whitespace().next().unwrap_or("").to_string();
             let name = match s.kind {
@@ -287,7 +287,7 @@ impl<'s> Timeline<'s> {
                     "wave": s.wave,
                     "seq": s.seq,
                     "line": line,
-                    "class": op.class.name(),
+                    "class": op.class().name(),
                     "instruction": text,
                 },
             }));
@@ -300,7 +300,7 @@ impl<'s> Timeline<'s> {
                 }
             }
         };
-        for (u, name) in sim.sim.units.iter().enumerate() {
+        for (u, name) in sim.unit_names().iter().enumerate() {
             let instances = f64::from(stats.unit_instances.get(u).copied().unwrap_or(1).max(1));
             counter(&format!("{name} busy"), &self.unit_busy[u], 1.0 / instances);
         }
@@ -328,12 +328,12 @@ impl<'s> Timeline<'s> {
 
 /// Source line and text of a static op (line 0 for synthesized ones).
 pub fn op_text(sim: &Simulation, op: usize) -> (u32, String) {
-    match sim.sim.ops[op].source {
+    match sim.op(op).source() {
         OpSource::Program(i) => {
             let s = &sim.program.instructions[i];
             (s.pos.line, s.text.clone())
         }
-        OpSource::Fetch(i) => (0, sim.sim.fetch_shader[i].clone()),
+        OpSource::Fetch(i) => (0, sim.fetch_shader_text(i).to_string()),
         OpSource::ImplicitEnd => (0, "end of program".into()),
     }
 }
@@ -388,8 +388,8 @@ impl Observer for Timeline<'_> {
         self.unit_busy[e.unit as usize].add(e.service_start, e.service_end, 1.0);
         self.executing.add(slice.start, slice.end, 1.0);
         self.issues.add(e.clock, e.clock + 1, 1.0);
-        let category = self.program.ops[e.op as usize].category as usize;
-        if let Some(b) = self.category_issues.get_mut(category) {
+        let category = self.sim.op(e.op as usize).category();
+        if let Some(b) = category.and_then(|c| self.category_issues.get_mut(c)) {
             b.add(e.clock, e.clock + 1, 1.0);
         }
         self.advance(e.wave, e.op, slice.end);
@@ -438,10 +438,8 @@ impl Observer for Timeline<'_> {
         let (simd, slot, launched) = (s.simd as usize, s.slot as usize, s.launched);
         // The time after its last op (waiting for its results before it
         // may end) belongs to the op it ends on.
-        let trace = self.program.trace_of_wave(wave);
-        let at = self.program.trace_starts[trace] as usize + s.seq as usize;
-        if let Some(&op) = self.program.trace.get(at) {
-            self.dwell[op as usize] += clock.saturating_sub(s.marker);
+        if let Some(op) = self.sim.path_op(wave, s.seq as usize) {
+            self.dwell[op] += clock.saturating_sub(s.marker);
         }
         self.state[wave as usize].marker = clock;
         self.resident.add(launched, clock, 1.0);

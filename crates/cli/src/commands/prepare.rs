@@ -32,7 +32,7 @@ fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliErro
     // A value error states this key's rule (shadersim-engine's
     // `dispatch_range`), the same rule a hints file is held to.
     let number = || -> Result<f64, CliError> {
-        let rule = |v: f64| shadersim_engine::config::check_dispatch(key, v);
+        let rule = |v: f64| shadersim_engine::check_dispatch(key, v);
         let v = value.parse::<f64>().map_err(|_| {
             let why = rule(f64::NAN).err().unwrap_or_else(|| "a number".into());
             CliError::Usage(format!("--set {key}={value}: {why}"))

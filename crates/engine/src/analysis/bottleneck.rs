@@ -172,10 +172,10 @@ impl Simulation {
                 }
             }
             None => {
-                let worst = (0..self.sim.ops.len())
+                let worst = (0..self.compiled.ops.len())
                     .max_by(|&a, &b| stats.op_sat[a].cmp(&stats.op_sat[b]).then(b.cmp(&a)));
                 let wait = worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
-                    let op = &self.sim.ops[o];
+                    let op = &self.compiled.ops[o];
                     let place = match op.source {
                         crate::ops::OpSource::Program(i) if op.kind == OpKind::End => {
                             let s = &self.program.instructions[i];
@@ -189,7 +189,7 @@ impl Simulation {
                             format!("line {} (`{}`)", s.pos.line, s.text)
                         }
                         crate::ops::OpSource::Fetch(i) => {
-                            format!("the fetch shader's `{}`", self.sim.fetch_shader[i])
+                            format!("the fetch shader's `{}`", self.compiled.fetch_shader[i])
                         }
                         crate::ops::OpSource::ImplicitEnd => {
                             "the implicit end-of-program drain (outstanding memory and exports)"
@@ -305,7 +305,7 @@ fn memory_bottleneck(
     // The LDS op whose conflicts cost the most clocks per wave.
     let mean = sim.mean_executions();
     let (i, op, lost) = sim
-        .sim
+        .compiled
         .ops
         .iter()
         .filter_map(|op| {

@@ -29,12 +29,12 @@ impl Simulation {
         let arch = &self.arch;
         let simds = f64::from(arch.get_u32("simds").unwrap_or(1).max(1));
         let interval = f64::from(arch.get_u32("issue_interval").unwrap_or(1).max(1));
-        let mut unit_clocks = vec![0f64; self.sim.units.len()];
-        let mut assumed_clocks = vec![0f64; self.sim.units.len()];
-        let mut assumed_params: Vec<Vec<String>> = vec![Vec::new(); self.sim.units.len()];
+        let mut unit_clocks = vec![0f64; self.compiled.units.len()];
+        let mut assumed_clocks = vec![0f64; self.compiled.units.len()];
+        let mut assumed_params: Vec<Vec<String>> = vec![Vec::new(); self.compiled.units.len()];
         // The cost parameter of each op when its source is an assumption.
         let assumed_cost: Vec<Option<&str>> = self
-            .sim
+            .compiled
             .ops
             .iter()
             .map(|op| {
@@ -46,10 +46,10 @@ impl Simulation {
                     .then_some(name)
             })
             .collect();
-        let mut cat_ops = vec![0f64; self.sim.categories.len()];
+        let mut cat_ops = vec![0f64; self.compiled.categories.len()];
         for (trace, weight) in self.weighted_traces() {
             for &i in trace {
-                let op = &self.sim.ops[i as usize];
+                let op = &self.compiled.ops[i as usize];
                 if op.kind != OpKind::Unit {
                     continue;
                 }
@@ -68,7 +68,7 @@ impl Simulation {
             }
         }
         let mut out = Vec::new();
-        for (u, name) in self.sim.units.iter().enumerate() {
+        for (u, name) in self.compiled.units.iter().enumerate() {
             let spec = &arch.units[name];
             let instances = match (spec.per, &spec.count) {
                 (UnitScope::Simd, _) => simds,
@@ -94,7 +94,7 @@ impl Simulation {
                 });
             }
         }
-        for (c, name) in self.sim.categories.iter().enumerate() {
+        for (c, name) in self.compiled.categories.iter().enumerate() {
             if cat_ops[c] > 0.0 {
                 // Each SIMD issues one op of a category per turn, every `interval` clocks.
                 out.push(ResourceBound {
@@ -155,7 +155,7 @@ impl Simulation {
     /// latency: in-order issue with every register dependency's latency
     /// (models with a scoreboard; `None` for others).
     pub fn dependency_chain(&self) -> Option<u64> {
-        if !self.sim.scoreboard {
+        if !self.compiled.scoreboard {
             return None;
         }
         let mean: f64 = self
@@ -171,7 +171,7 @@ impl Simulation {
         let mut t = 0u64;
         let mut end = 0u64;
         for &i in trace {
-            let op = &self.sim.ops[i as usize];
+            let op = &self.compiled.ops[i as usize];
             if op.kind != OpKind::Unit {
                 continue;
             }
@@ -183,7 +183,8 @@ impl Simulation {
                 .max()
                 .unwrap_or(0);
             let start = t.max(inputs);
-            let is_pipe = self.arch.units[&self.sim.units[op.unit as usize]].kind == UnitKind::Pipe;
+            let is_pipe =
+                self.arch.units[&self.compiled.units[op.unit as usize]].kind == UnitKind::Pipe;
             t = start
                 + if is_pipe {
                     u64::from(op.cost.max(1))

@@ -541,8 +541,8 @@ impl Simulation {
             _ => "vmem_latency".to_string(),
         };
         let model_latency = self.arch.param(&param)?;
-        let uses_vmem = self.sim.trace.iter().any(|&i| {
-            let op = &self.sim.ops[i as usize];
+        let uses_vmem = self.compiled.trace.iter().any(|&i| {
+            let op = &self.compiled.ops[i as usize];
             op.kind == OpKind::Unit && op.class.is_vmem()
         });
         // The main run is a probe at the model's latency when that is a
