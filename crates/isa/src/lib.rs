@@ -24,6 +24,7 @@ pub mod scalar;
 pub mod shape;
 pub mod table;
 pub mod target;
+mod tsv;
 pub mod waitcnt;
 
 pub use class::{Encoding, InstrClass, MemDirection};
@@ -33,4 +34,5 @@ pub use operand::{Operand, RegFile, RegRange, SpecialReg};
 pub use scalar::{CmpCond, ScalarFacts, ScalarOp};
 pub use table::{InstrInfo, InstrTable};
 pub use target::{GfxGen, Target};
+pub use tsv::TableError;
 pub use waitcnt::{Counter, WaitSpec};

@@ -5,8 +5,7 @@
 //! instruction table attaches them to its entries ([`crate::InstrInfo::memory`]), so consumers
 //! ask the table, never the spelling.
 
-use crate::table::tsv_rows;
-use crate::table::TableError;
+use crate::tsv::{tsv_rows, TableError};
 
 /// The instruction family of a vector memory instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,8 +6,7 @@
 //! instruction table attaches them to its entries ([`crate::InstrInfo::scalar`]), so consumers
 //! ask the table, never the spelling.
 
-use crate::table::tsv_rows;
-use crate::table::TableError;
+use crate::tsv::{tsv_rows, TableError};
 
 /// A compare's condition: first operand against second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -14,6 +14,7 @@ use crate::class::{Encoding, InstrClass};
 use crate::memory::{parse_memory_facts, VmemFacts, BUILTIN_MEMORY_FACTS};
 use crate::scalar::{parse_scalar_facts, ScalarFacts, BUILTIN_SCALAR_FACTS};
 use crate::target::GenSet;
+use crate::tsv::{tsv_rows, TableError};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -112,33 +113,6 @@ impl InstrInfo {
     pub fn printed_gens(&self) -> GenSet {
         GenSet(self.gens.0 & !self.alias_gens.0)
     }
-}
-
-/// A malformed line in a table file.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{source_name}:{line}: {message}")]
-pub struct TableError {
-    /// Name of the table file.
-    pub source_name: String,
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// The data rows of a tab-separated table shipped with shadersim: the
-/// 1-based line and its trimmed columns; blank lines and `#` comments are
-/// skipped. Every table of this crate (instructions, memory and scalar
-/// facts) is read through it.
-pub(crate) fn tsv_rows(text: &'static str) -> impl Iterator<Item = (usize, Vec<&'static str>)> {
-    text.lines().enumerate().filter_map(|(i, raw)| {
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            None
-        } else {
-            Some((i + 1, line.split('\t').map(str::trim).collect()))
-        }
-    })
 }
 
 /// The set of known mnemonics.

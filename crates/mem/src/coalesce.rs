@@ -48,14 +48,12 @@
 //!   filtered footprint are not modelled for L2 (the row pitch is unknown), only in the clocks.
 
 use crate::access::{ImageOp, MemAccess, MemOp};
+pub use crate::pattern::WAVE64;
 use crate::pattern::{LaneOrder, LanePattern, PatternError};
 use crate::rates::{Rate, VmemRates};
 use crate::texel::{TexelFormat, TextureFilter};
 use serde::{Serialize, Serializer};
 use std::fmt;
-
-/// Lanes in a GCN wave.
-pub const WAVE64: usize = 64;
 
 /// Seed 001: "Image VMEM operations are serviced in aligned groups of 4 invocations in a wave";
 /// in a pixel shader each group is a 2x2 fragment quad.

@@ -25,8 +25,8 @@
 //!   filter borders in the caches; an op a wave runs again (a loop) reads the tile of a further
 //!   pass, `iteration x` the tiles of all waves later, like the buffer default never revisiting.
 
-use crate::coalesce::WAVE64;
 use crate::pattern::LaneOrder;
+use crate::pattern::WAVE64;
 use crate::texel::{TexelFormat, TextureFilter};
 
 /// Texels along each side of mip 0 of the default texture.

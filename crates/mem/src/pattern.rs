@@ -19,9 +19,11 @@
 //! seed 001's `invocationIndex = x + (width*y) + (width*height*z)`; pixel shaders put each 2x2
 //! pixel quad in 4 consecutive lanes.
 
-use crate::coalesce::WAVE64;
 use std::fmt;
 use std::str::FromStr;
+
+/// Lanes in a GCN wave (the most lanes a pattern gives addresses for).
+pub const WAVE64: usize = 64;
 
 /// How a shader stage assigns lanes to positions of a 2D tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

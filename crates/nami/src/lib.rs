@@ -8,6 +8,7 @@
 pub mod akb;
 pub mod elt;
 pub mod frame;
+mod group;
 pub mod params;
 pub mod raster;
 pub mod report;

@@ -18,11 +18,11 @@
 
 use crate::akb::AkbStats;
 use crate::elt::{EltStats, ExportPixel};
+use crate::group::{CacheTraffic, Framebuffer, ShaderGroup};
 use crate::params::NamiParams;
 use crate::raster::{RasterPixel, RasterizerStats, TriangleSetup};
 use crate::sdn::SdnStats;
 use crate::shader::{Bank, Program, Reg, RegisterFile};
-use crate::sim::{Framebuffer, ShaderGroup};
 use crate::ske::SkeStats;
 use crate::LANES;
 
@@ -93,7 +93,7 @@ impl GroupStats {
 
     /// Add another set of the same group's counters.
     pub(crate) fn add(&mut self, other: &GroupStats) {
-        use crate::sim::{add_akb, add_elt, add_raster, add_sdn, add_ske};
+        use crate::group::{add_akb, add_elt, add_raster, add_sdn, add_ske};
         if self.raster.is_empty() {
             self.raster = vec![RasterizerStats::default(); other.raster.len()];
         }
@@ -105,22 +105,6 @@ impl GroupStats {
         add_ske(&mut self.ske, &other.ske);
         add_elt(&mut self.elt, &other.elt);
     }
-}
-
-/// What the clock loop tells about the render cache's traffic, in order.
-pub(crate) trait CacheTraffic {
-    /// `pixel` left its rasterizer for the SDN, reading its previous colour.
-    fn read(&mut self, pixel: &RasterPixel);
-    /// A cache bank wrote pixel `seq`.
-    fn write(&mut self, seq: u64);
-}
-
-/// Not listening (the clock loop of a row that is not recorded).
-impl CacheTraffic for () {
-    #[inline(always)]
-    fn read(&mut self, _: &RasterPixel) {}
-    #[inline(always)]
-    fn write(&mut self, _: u64) {}
 }
 
 /// Bit of an event that marks a write; the other bits hold the pixel's

@@ -9,7 +9,7 @@
 //! in it, its text links to its first line in the listing.
 
 use crate::blocks::BlockView;
-use crate::html::{esc, heat_color};
+use crate::markup::{esc, heat_color};
 use shadersim_cfg::Cfg;
 use std::fmt::Write;
 

@@ -3,15 +3,18 @@
 //! * [`cfg_view`]: the control-flow graph as text, Graphviz dot or JSON.
 //! * [`analyze_view`]: a simulation's summary and annotated listing as text, JSON or HTML.
 //! * [`blocks`]: time, unit pressure and dependency chain per basic block and loop.
-//! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn).
+//! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn);
+//!   [`activity`]: what its charts draw; [`markup`]: escaping and colours every drawing shares.
 //! * [`timeline`]: a run's events as Chrome trace JSON and binned series.
 //!
 //! Invariant: rendering is deterministic (same input, byte-identical output).
 
+pub mod activity;
 pub mod analyze_view;
 pub mod blocks;
 pub mod cfg_svg;
 pub mod cfg_view;
 pub mod html;
+pub mod markup;
 pub mod source_lines;
 pub mod timeline;

@@ -2,7 +2,7 @@
 //! lines (`.loc`, clang `-g`), what each line of the shader's source costs,
 //! the view a shader author reads first.
 
-use crate::analyze_view::InstructionView;
+use crate::analyze_view::views::InstructionView;
 use serde::Serialize;
 use shadersim_asm::Program;
 use std::collections::BTreeMap;

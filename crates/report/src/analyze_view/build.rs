@@ -1,0 +1,410 @@
+//! An analyze report from a prepared run and its analysis.
+
+use super::numbers::round;
+use super::*;
+use shadersim_asm::Stage;
+use shadersim_engine::{Analysis, Simulation};
+use shadersim_engine::{OpKind, OpSource};
+
+/// Per-CU figures when several CUs were simulated.
+fn per_cu(st: &shadersim_engine::SimStats) -> Vec<CuView> {
+    if st.cus <= 1 {
+        return Vec::new();
+    }
+    let total_waves = f64::from(st.waves.max(1));
+    let all = st.throughput_per_clock() * f64::from(st.cus);
+    let u = |cu: usize, unit: &str| round(st.cu_utilization(cu, unit).unwrap_or(0.0));
+    st.cu_waves
+        .iter()
+        .enumerate()
+        .map(|(cu, &waves)| CuView {
+            cu: cu as u32,
+            waves,
+            throughput_per_clock: round(all * f64::from(waves) / total_waves),
+            utilization: CuUtilization {
+                valu: u(cu, "valu"),
+                salu: u(cu, "salu"),
+                vmem: u(cu, "vmem"),
+                lds: u(cu, "lds"),
+            },
+        })
+        .collect()
+}
+
+/// One entry per distinct trace, when waves ran more than one.
+fn paths(sim: &Simulation, st: &shadersim_engine::SimStats) -> Vec<PathView> {
+    let n = sim.path_count();
+    if !(2..=16).contains(&n) {
+        // Per-wave loop counts can give hundreds of paths: not a table.
+        return Vec::new();
+    }
+    let mut out: Vec<PathView> = (0..n)
+        .map(|t| PathView {
+            waves: 0,
+            first_wave: u32::MAX,
+            instructions: sim.path_length(t),
+            wave_clocks: 0.0,
+        })
+        .collect();
+    for (w, &(launch, end)) in st.wave_life.iter().enumerate() {
+        let p = &mut out[sim.path_of_wave(w as u32)];
+        p.waves += 1;
+        p.first_wave = p.first_wave.min(w as u32);
+        p.wave_clocks += (end - launch) as f64;
+    }
+    for p in &mut out {
+        p.wave_clocks = if p.waves == 0 {
+            0.0
+        } else {
+            round(p.wave_clocks / p.waves as f64)
+        };
+    }
+    out.retain(|p| p.waves > 0);
+    out
+}
+
+impl AnalyzeReport {
+    /// Build the report.
+    pub fn new(file: &str, sim: &Simulation, analysis: &Analysis) -> AnalyzeReport {
+        let st = &analysis.stats;
+        let arch = &sim.arch;
+        let unit = match sim.dispatch.stage {
+            Stage::Pixel => "pixels",
+            Stage::Vertex => "vertices",
+            Stage::Compute => "threads",
+        };
+        let clock_mhz = arch.param("clock_mhz").unwrap_or(1000.0);
+        let gpu_cus = arch.param("gpu_cus").unwrap_or(1.0);
+        let per_clock = st.throughput_per_clock();
+        let mut l2 = 0u64;
+        // Mean over the waves (they may run different paths), rounded.
+        let mean = sim.mean_executions();
+        let executions_of = |src: OpSource| -> u64 {
+            match src {
+                OpSource::Program(i) => mean[i].round() as u64,
+                OpSource::Fetch(_) | OpSource::ImplicitEnd => 1,
+            }
+        };
+        let mut fetch_shader = Vec::new();
+        let mut instructions = Vec::new();
+        // Live registers per program instruction (none if the control flow
+        // cannot be analysed: the column stays empty).
+        let live = shadersim_liveness::Liveness::analyse(&sim.program, sim.dispatch.wave_size).ok();
+        // Ops an instruction was compiled into under partial EXEC masks
+        // (lane divergence) fold into its row.
+        let mut variants: Vec<Vec<usize>> = vec![Vec::new(); sim.op_count()];
+        for (oi, op) in sim.ops().enumerate() {
+            variants[op.masked_from().unwrap_or(oi)].push(oi);
+        }
+        let mut end_drain = EndDrainView {
+            stall_rate: 0.0,
+            exposed_rate: 0.0,
+            implicit: false,
+        };
+        for (oi, op) in sim.ops().enumerate() {
+            if op.kind() == OpKind::End {
+                let (stall, exposed) = st.ops_stall_rates(&[oi]);
+                end_drain.stall_rate = round((end_drain.stall_rate + stall).min(1.0));
+                end_drain.exposed_rate = round((end_drain.exposed_rate + exposed).min(1.0));
+                end_drain.implicit |= op.source() == OpSource::ImplicitEnd && sim.path_reaches(oi);
+            }
+            if op.masked_from().is_some() {
+                continue;
+            }
+            let execs = executions_of(op.source());
+            if op.class().is_vmem() {
+                l2 += u64::from(op.l2_requests()) * execs;
+            }
+            let (index, line, text) = match op.source() {
+                OpSource::Program(i) => {
+                    let s = &sim.program.instructions[i];
+                    (i, s.pos.line, s.text.clone())
+                }
+                OpSource::Fetch(i) => (i, 0, sim.fetch_shader_text(i).to_string()),
+                OpSource::ImplicitEnd => continue,
+            };
+            let (stall_rate, exposed_rate) = st.ops_stall_rates(&variants[oi]);
+            let view = InstructionView {
+                index,
+                line,
+                text,
+                class: op.class().name().to_string(),
+                executions: execs,
+                stall_rate: round(stall_rate),
+                exposed_rate: round(exposed_rate),
+                cost_clocks: if op.kind() == OpKind::Unit {
+                    op.cost()
+                } else {
+                    0
+                },
+                cost_basis: op.cost_basis().to_string(),
+                l2_requests: op.class().is_vmem().then_some(op.l2_requests()),
+                pattern: op.pattern().map(str::to_string),
+                wait: op.kind() == OpKind::Wait,
+                drain: op.kind() == OpKind::End,
+                active_lanes: match (op.source(), &sim.lanes) {
+                    (OpSource::Program(i), Some(l)) => Some(round(l.mean_active[i])),
+                    _ => None,
+                },
+                alloc_waits: (op.allocates_vgprs() && sim.dispatch.dynamic_vgpr.is_some())
+                    .then(|| st.alloc_denied[oi]),
+                live_vgprs: None,
+                live_sgprs: None,
+                first_level_hit_rate: st
+                    .op_cache
+                    .get(oi)
+                    .filter(|c| c.requests > 0)
+                    .map(|c| round(c.first_level_hit_rate())),
+                mean_latency: st
+                    .op_cache
+                    .get(oi)
+                    .filter(|c| c.requests > 0)
+                    .map(|c| round(c.mean_latency())),
+                lds_conflict_degree: op.lds_conflict().map(round),
+                buffer: match op.source() {
+                    OpSource::Program(i) if op.has_address_stream() => {
+                        sim.buffers.buffer_of(i).map(|b| BufferView {
+                            id: b.id,
+                            name: b.name.clone(),
+                            base: b.base,
+                            found: b.found.name().to_string(),
+                            origin: b.origin.clone(),
+                        })
+                    }
+                    _ => None,
+                },
+            };
+            let mut view = view;
+            if let (OpSource::Program(i), Some(l)) = (op.source(), &live) {
+                if let Some(at) = l.per_instruction.get(i) {
+                    view.live_vgprs = Some(at.vgprs);
+                    view.live_sgprs = Some(at.sgprs);
+                }
+            }
+            match op.source() {
+                OpSource::Fetch(_) => fetch_shader.push(view),
+                _ => instructions.push(view),
+            }
+        }
+        let line_bytes = arch.param("l2_line_bytes").unwrap_or(64.0) as u64;
+        let occ = &sim.occupancy;
+        let b = &analysis.bottleneck;
+        AnalyzeReport {
+            file: file.to_string(),
+            program: sim.program.name.clone(),
+            arch: arch.name.clone(),
+            isa: sim
+                .program
+                .target
+                .as_ref()
+                .map_or(arch.isa.name.clone(), |t| t.name.clone()),
+            stage: sim.dispatch.stage.name().to_string(),
+            wave_size: sim.dispatch.wave_size,
+            waves: st.waves,
+            workgroups: st.groups,
+            clocks: st.clocks,
+            wave_clocks: round(st.wave_clocks()),
+            throughput: Throughput {
+                per_clock: round(per_clock),
+                unit: unit.to_string(),
+                per_second_per_cu: round(per_clock * clock_mhz * 1e6),
+                per_second_gpu: round(per_clock * clock_mhz * 1e6 * gpu_cus),
+                clock_mhz,
+                gpu_cus,
+            },
+            utilization: Utilization {
+                valu: round(st.utilization("valu")),
+                salu: round(st.utilization("salu")),
+                smem: round(st.utilization("smem")),
+                vmem: round(st.utilization("vmem")),
+                lds: round(st.utilization("lds")),
+                export: round(st.utilization("export")),
+                gds: round(st.utilization("gds")),
+                ray: round(st.utilization("ray")),
+                trans: round(st.utilization("trans")),
+            },
+            starve_rate: round(st.starve_rate()),
+            stall_rate: round(st.stall_rate()),
+            lane_utilization: round(sim.lanes.as_ref().map_or(1.0, |l| l.utilization)),
+            end_drain,
+            cus: st.cus,
+            throughput_all_cus: round(per_clock * f64::from(st.cus.max(1))),
+            per_cu: per_cu(st),
+            occupancy: OccupancyView {
+                waves_per_simd: occ.waves_per_simd,
+                limiter: occ.limiter.name().to_string(),
+                vgprs: occ.vgprs_allocated,
+                sgprs: occ.sgprs_allocated,
+                lds_bytes: occ.lds_allocated,
+                limits: occ.limits,
+                peak_waves: st.peak_waves,
+                declared_waves_per_simd: sim.program.declared.occupancy,
+                radv_convention_waves_per_simd: occ.as_radv_states(
+                    sim.program
+                        .target
+                        .as_ref()
+                        .map_or(arch.isa.gen, |t| t.gen)
+                        .is_gcn(),
+                ),
+            },
+            issued: st
+                .category_names
+                .iter()
+                .zip(&st.category_issues)
+                .map(|(n, c)| NamedCount {
+                    name: n.clone(),
+                    count: *c,
+                })
+                .collect(),
+            free_ops: st.free_ops,
+            l2_requests_per_wave: l2,
+            l2_bytes_per_wave: l2 * line_bytes,
+            bottleneck: BottleneckView {
+                kind: b.kind.clone(),
+                statement: b.statement.clone(),
+                clocks_per_wave: round(b.clocks_per_wave),
+                bounds: b
+                    .bounds
+                    .iter()
+                    .map(|x| BoundView {
+                        resource: x.resource.clone(),
+                        clocks_per_wave: round(x.clocks_per_wave),
+                        detail: x.detail.clone(),
+                    })
+                    .collect(),
+            },
+            cache: (!st.cache.is_empty()).then(|| {
+                CacheView(
+                    st.cache
+                        .iter()
+                        .map(|l| {
+                            (
+                                l.name.clone(),
+                                LevelView {
+                                    requests: l.requests,
+                                    hits: l.hits,
+                                    hit_rate: round(l.hit_rate()),
+                                    bytes: l.bytes,
+                                    latency: l.latency,
+                                    bytes_per_clock: l.bytes_per_clock,
+                                    bandwidth_utilization: l.bytes_per_clock.map(|b| {
+                                        round(
+                                            (l.bytes as f64 / (b * st.clocks.max(1) as f64))
+                                                .min(1.0),
+                                        )
+                                    }),
+                                },
+                            )
+                        })
+                        .collect(),
+                )
+            }),
+            latency_tolerance: analysis.latency.as_ref().map(|l| LatencyView {
+                clocks: l.clocks,
+                fails_at: l.fails_at,
+                searched_up_to: l.searched_up_to,
+                model_latency: l.model_latency,
+                zero_latency_throughput: round(l.zero_latency_throughput),
+                runs: l.runs,
+                parameter: l.parameter.clone(),
+                curve: l.curve.iter().map(|&(x, t)| (x, round(t))).collect(),
+            }),
+            notes: sim.notes.clone(),
+            defaults: DefaultsView {
+                loops_once: sim.plan.defaults.loops_once.clone(),
+                loops_inferred: sim
+                    .plan
+                    .defaults
+                    .loops_inferred
+                    .iter()
+                    .map(|(line, iterations, reason)| InferredLoopView {
+                        line: *line,
+                        iterations: *iterations,
+                        reason: reason.clone(),
+                    })
+                    .collect(),
+                branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
+                images: sim
+                    .plan
+                    .defaults
+                    .images
+                    .iter()
+                    .filter(|d| d.is_default())
+                    .map(|d| ImageDefaultView {
+                        line: d.line,
+                        op: d.op.clone(),
+                        layout: d.layout.clone(),
+                        walked: d.walked,
+                        tile: d.tile,
+                        tile_basis: d.tile_basis.clone(),
+                        texels_per_pixel: d.texels_per_pixel,
+                        requests: d.requests,
+                        format: d.format.clone(),
+                        filter: d.filter.clone(),
+                        filter_reason: d.filter_reason.clone(),
+                    })
+                    .collect(),
+                buffers: BufferDefaultsView {
+                    default_lines: sim
+                        .buffers
+                        .buffers
+                        .first()
+                        .map_or(Vec::new(), |b| b.lines.clone()),
+                    spacing: sim.buffers.spacing(),
+                    stagger: sim.buffers.stagger,
+                },
+                text: {
+                    let mut t = sim.plan.defaults.sentences();
+                    // Buffer placement matters only to the simulated caches.
+                    if st.cache.iter().any(|l| l.requests > 0) {
+                        t.extend(sim.buffers.sentences());
+                    }
+                    t
+                },
+            },
+            vliw: None,
+            dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
+                block: d.block,
+                slots: d.slots,
+                deadlock_avoidance: d.deadlock_avoidance,
+                pool_blocks: d.pool_blocks,
+                reserve_blocks: d.reserve_blocks,
+                peak_blocks: st.peak_vgpr_blocks,
+                peak_vgprs: st.peak_vgpr_blocks * d.block,
+            }),
+            paths: paths(sim, st),
+            fetch_shader,
+            source_lines: crate::source_lines::by_source_line(&sim.program, &instructions, &[]),
+            instructions,
+            blocks: Vec::new(),
+            loops: Vec::new(),
+            activity: None,
+        }
+    }
+
+    /// Name the source files of the `source_lines` entries (the `.file`
+    /// table of the listing the program came from).
+    pub fn name_source_files(&mut self, source_files: &[(u32, String)]) {
+        for l in &mut self.source_lines {
+            l.file = source_files
+                .iter()
+                .find(|(n, _)| *n == l.file_number)
+                .map(|(_, p)| p.clone());
+        }
+    }
+
+    /// Add what a recorded run tells: time per block and loop, and the
+    /// activity series the HTML page draws.
+    pub fn with_profile(
+        mut self,
+        sim: &Simulation,
+        stats: &shadersim_engine::SimStats,
+        timeline: &crate::timeline::Timeline<'_>,
+    ) -> AnalyzeReport {
+        let (blocks, loops) = crate::blocks::block_views(sim, stats, timeline);
+        self.blocks = blocks;
+        self.loops = loops;
+        self.activity = Some(crate::activity::Activity::new(sim, stats, timeline));
+        self
+    }
+}
