@@ -21,7 +21,8 @@ The grammar (mnemonic split at '_'):
                | image_load mods | image_msaa_load mods | image_store mods | image_atomic_ op-words
   Rows the coalescing model does not describe get op '-' and say why in `kind`: cache (cache
   control: buffer_wbinvl1, buffer_gl0_inv, global_inv ...), query (image_get_resinfo,
-  image_get_lod), bvh (ray intersection: the ray-tracing model charges them), block (gfx12
+  image_get_lod), bvh4 bvh8 bvh4x2 (ray intersection: the ray-tracing model charges them by the
+  nodes tested), block (gfx12
   global/scratch _block: 32 VGPRs per lane, not in seed 001's rules).
 A vmem mnemonic the grammar does not understand makes the script fail: add a rule here.
 
@@ -118,7 +119,15 @@ def facts(name, cls):
     if words[0] == "image":
         rest = words[1:]
         if cls == "vmem.image.bvh":
-            return ["image", "-", "bvh", "-", "-", "-", "-"]
+            # The node each op tests: image_bvh8_* one 8-wide node (RDNA 4), image_bvh_dual_*
+            # two 4-wide nodes (RDNA 4), image_bvh_* and image_bvh64_* one 4-wide node.
+            if rest[0] == "bvh8":
+                shape = "bvh8"
+            elif rest[0] == "bvh" and rest[1] == "dual":
+                shape = "bvh4x2"
+            else:
+                shape = "bvh4"
+            return ["image", "-", shape, "-", "-", "-", "-"]
         if rest and rest[0] == "get":
             return ["image", "-", "query", "-", "-", "-", "-"]
 
@@ -208,7 +217,8 @@ HEADER = """\
 #   kind      data (buffer-like ops: the lane data below), sample, sample_d (sample with user
 #             gradients: _d/_cd forms), sample_l (explicit LOD: _l/_lz forms), gather4, load, store, atomic (image ops: texel format and
 #             filter come from hints, not the mnemonic); without an op: cache (cache control),
-#             query (image_get_*), bvh (ray intersection), block (gfx12 _block, 32 VGPRs).
+#             query (image_get_*), bvh4 bvh8 bvh4x2 (ray intersection testing one 4-wide node, one
+#             8-wide node, two 4-wide nodes), block (gfx12 _block, 32 VGPRs).
 #   channels  values per lane: 1, or 2-4 for a multi-channel format conversion.
 #   bits      bits of one channel (single channel: 8 16 32 64 96 128; multi-channel: 16 or 32).
 #             Atomics: 64 for x2/b64/u64/i64/f64 forms, else 32 (the memory word, not the data

@@ -118,7 +118,7 @@ impl Occupancy {
     /// is doubled and wave32 is capped at twice the hardware slots, and it
     /// ignores the SGPR and workgroup limits there (docs/models/rdna.md,
     /// occupancy). On GCN it states the hardware figure.
-    pub fn as_radv_states(&self, gcn: bool) -> u32 {
+    pub fn as_radv_states(&self, gen: shadersim_isa::GfxGen) -> u32 {
         let [slots, vgpr, _sgpr, lds, _groups] = self.limits;
         // Without LDS the LDS limit is the slots: no limit.
         let lds = if self.lds_allocated == 0 {
@@ -126,7 +126,7 @@ impl Occupancy {
         } else {
             lds
         };
-        if gcn {
+        if !gen.radv_counts_wave32_units() {
             self.waves_per_simd
         } else if self.wave_size == 64 {
             2 * slots.min(vgpr).min(lds)

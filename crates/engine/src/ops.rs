@@ -7,7 +7,7 @@ use crate::error::SimError;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{Program, SourceInstr, Stage};
 use shadersim_isa::{
-    Counter, DepCtr, GfxGen, InstrClass, InstrTable, Instruction, RegFile, RegRange,
+    Counter, DepCtr, GfxGen, InstrClass, InstrTable, Instruction, RegFile, RegRange, VmemKind,
 };
 use shadersim_mem::{
     coalesce_pattern, ImageAccess, ImageFootprint, ImageOp, LaneOrder, MemAccess, TextureFilter,
@@ -644,10 +644,12 @@ impl OpContext<'_> {
         {
             op.inc.insert(*c);
         }
-        // GCN: the expcnt of a vector memory write falls when its data has
-        // been read from the VGPRs, not when the write completes.
-        if class.is_vmem() && self.gen.is_gcn() && op.inc.contains(Counter::Exp) {
-            op.dec_at_service.insert(Counter::Exp);
+        // Counters that fall when the op's data has been read from the
+        // VGPRs, not when it completes (the ISA's per-generation rule).
+        for c in shadersim_isa::waitcnt::counters_falling_at_data_read(class, self.gen) {
+            if op.inc.contains(*c) {
+                op.dec_at_service.insert(*c);
+            }
         }
         let cost_name = spec.cost.as_deref().unwrap_or("");
         op.cost = match cost_name {
@@ -817,13 +819,24 @@ impl OpContext<'_> {
             .ok_or_else(|| {
                 SimError::Model(format!("no ray accelerator `{key}` in the rates table"))
             })?;
-        let base = inst.base_mnemonic();
-        let (nodes, box_tests, tri_tests, what) = if base.starts_with("image_bvh8_") {
-            (1, 8.0, 2.0, "BVH8 node")
-        } else if base.starts_with("image_bvh_dual_") {
-            (2, 8.0, 2.0, "two BVH4 nodes")
-        } else {
-            (1, 4.0, 1.0, "BVH4 node")
+        // The nodes the op tests are the ISA table's fact (memory_facts.tsv):
+        // a node of width w is w box tests or w / 4 triangle tests.
+        let shape = match inst.info.memory.map(|m| m.kind) {
+            Some(VmemKind::Bvh(shape)) => shape,
+            _ => {
+                return Err(SimError::Model(format!(
+                    "`{}` is charged as a ray intersection but the ISA table gives it no BVH node",
+                    inst.base_mnemonic()
+                )))
+            }
+        };
+        let nodes = u32::from(shape.count);
+        let box_tests = f64::from(shape.count) * f64::from(shape.width);
+        let tri_tests = box_tests / 4.0;
+        let what = match shape.count {
+            1 => format!("BVH{} node", shape.width),
+            2 => format!("two BVH{} nodes", shape.width),
+            n => format!("{n} BVH{} nodes", shape.width),
         };
         let f = match facts.and_then(|f| f.box_fraction) {
             Some(f) => f,

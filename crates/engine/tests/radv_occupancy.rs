@@ -98,7 +98,7 @@ fn occupancy_matches_the_drivers_on_its_convention() {
                 waves_per_group: threads.div_ceil(e.subgroup_size),
             };
             let o = Occupancy::for_usage(&arch, &usage, None).unwrap();
-            let ours = o.as_radv_states(target.gen.is_gcn());
+            let ours = o.as_radv_states(target.gen);
             let driver = stat(e, "Subgroups per SIMD");
             let rdna = !target.gen.is_gcn();
             if rdna {

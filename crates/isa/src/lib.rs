@@ -29,7 +29,7 @@ pub mod waitcnt;
 
 pub use class::{Encoding, InstrClass, MemDirection};
 pub use instr::{DepCtr, ExportTarget, InstrError, Instruction, Recognition};
-pub use memory::{VmemFacts, VmemKind, VmemOp, VmemPath, D16};
+pub use memory::{BvhNodes, VmemFacts, VmemKind, VmemOp, VmemPath, D16};
 pub use operand::{Operand, RegFile, RegRange, SpecialReg};
 pub use scalar::{CmpCond, ScalarFacts, ScalarOp};
 pub use table::{InstrInfo, InstrTable};

@@ -87,10 +87,20 @@ pub enum VmemKind {
     CacheControl,
     /// Descriptor query (`image_get_resinfo`, `image_get_lod`): no texels read.
     Query,
-    /// Ray intersection (`image_bvh*`): charged by the ray-tracing model.
-    Bvh,
+    /// Ray intersection (`image_bvh*`): charged by the ray-tracing model by
+    /// the nodes it tests.
+    Bvh(BvhNodes),
     /// gfx12 `_block` moves (32 VGPRs per lane): not in the coalescing model.
     Block,
+}
+
+/// The BVH nodes one ray-intersection op tests per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BvhNodes {
+    /// Nodes tested (2 for `image_bvh_dual_*`).
+    pub count: u8,
+    /// Children of each node (4, or 8 for `image_bvh8_*`).
+    pub width: u8,
 }
 
 /// Which half of 16-bit register data a `d16` op uses.
@@ -172,7 +182,9 @@ pub fn parse_memory_facts(
             "atomic" => VmemKind::ImageAtomic,
             "cache" => VmemKind::CacheControl,
             "query" => VmemKind::Query,
-            "bvh" => VmemKind::Bvh,
+            "bvh4" => VmemKind::Bvh(BvhNodes { count: 1, width: 4 }),
+            "bvh8" => VmemKind::Bvh(BvhNodes { count: 1, width: 8 }),
+            "bvh4x2" => VmemKind::Bvh(BvhNodes { count: 2, width: 4 }),
             "block" => VmemKind::Block,
             other => return Err(err(format!("bad kind `{other}`"))),
         };
@@ -206,7 +218,7 @@ pub fn parse_memory_facts(
             VmemKind::Sample { .. } | VmemKind::Gather4 | VmemKind::ImageLoad => Some(VmemOp::Load),
             VmemKind::ImageStore => Some(VmemOp::Store),
             VmemKind::ImageAtomic => Some(VmemOp::Atomic),
-            VmemKind::CacheControl | VmemKind::Query | VmemKind::Bvh | VmemKind::Block => None,
+            VmemKind::CacheControl | VmemKind::Query | VmemKind::Bvh(_) | VmemKind::Block => None,
             VmemKind::Data => op,
         };
         let image_kind = !matches!(

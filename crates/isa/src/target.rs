@@ -65,6 +65,18 @@ impl GfxGen {
         self <= GfxGen::Gfx9
     }
 
+    /// Whether the generation runs wave32 code (RDNA, gfx10 on).
+    pub fn has_wave32(self) -> bool {
+        !self.is_gcn()
+    }
+
+    /// Whether Mesa RADV 22.3's "Subgroups per SIMD" statistic counts
+    /// wave32-sized waves (gfx10 on: a wave64 counts twice); on GCN it
+    /// states the hardware's waves per SIMD.
+    pub fn radv_counts_wave32_units(self) -> bool {
+        !self.is_gcn()
+    }
+
     /// The marketing family, for reports.
     pub fn family(self) -> &'static str {
         match self {

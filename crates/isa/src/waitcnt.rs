@@ -278,6 +278,18 @@ pub fn decode_combined_imm(first: Counter, imm: u32) -> WaitSpec {
     spec
 }
 
+/// Counters an op of `class` increments that fall when its data has been
+/// read from the VGPRs rather than when the op completes: on GCN (gfx6-9)
+/// the expcnt of a vector memory write or atomic (ISA guide, "Data
+/// dependency resolution"); none on later generations.
+pub fn counters_falling_at_data_read(class: InstrClass, gen: GfxGen) -> &'static [Counter] {
+    if class.is_vmem() && gen.is_gcn() {
+        &[Counter::Exp]
+    } else {
+        &[]
+    }
+}
+
 /// Which counters an operation of `class` increments when it issues, in
 /// generation `gen`, given whether the operation returns data (atomics
 /// with `glc`/`sc0`/`th:*RETURN`).

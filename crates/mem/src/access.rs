@@ -362,7 +362,7 @@ impl MemAccess {
             VmemKind::ImageLoad => image(ImageOp::Load),
             VmemKind::ImageStore => image(ImageOp::Store),
             VmemKind::ImageAtomic => image(ImageOp::Atomic),
-            VmemKind::CacheControl | VmemKind::Query | VmemKind::Bvh | VmemKind::Block => None,
+            VmemKind::CacheControl | VmemKind::Query | VmemKind::Bvh(_) | VmemKind::Block => None,
             VmemKind::Data => {
                 let path = match facts.path {
                     VmemPath::Buffer => BufferPath::Buffer,
@@ -410,7 +410,7 @@ impl MemAccess {
         };
         MemAccess::from_facts(&facts).ok_or_else(|| {
             err(match facts.kind {
-                VmemKind::Query | VmemKind::Bvh => {
+                VmemKind::Query | VmemKind::Bvh(_) => {
                     "this image instruction reads no texels per lane (descriptor query or ray \
                      traversal); there are no lane addresses to coalesce"
                         .into()

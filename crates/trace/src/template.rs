@@ -117,7 +117,7 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         out,
         "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"
     );
-    if !program.gen().is_gcn() {
+    if program.gen().has_wave32() {
         let _ = writeln!(
             out,
             "# wave_size = 32             # RDNA: 32 | 64; default: what the file says, else the model's"

@@ -229,34 +229,25 @@ pub fn vendor_row(
     }
 }
 
-/// RDNA 4's dynamic VGPR mode at `regs`, for models of 1536-VGPR gfx12
-/// parts: what the seed's arithmetic says instead of a derived occupancy.
+/// The dynamic VGPR mode at `regs`, for models that have one (their data
+/// gives `dynamic_vgpr_max_blocks`: RDNA 4): what the seed's arithmetic
+/// says instead of a derived occupancy.
 fn dynamic_note(arch: &ArchSpec, regs: u32) -> Option<String> {
-    let rdna4 = arch.isa.name.starts_with("gfx12") || arch.name.starts_with("rdna4");
+    let max_blocks = arch.param("dynamic_vgpr_max_blocks")? as u32;
+    let reserve_blocks = arch.param("dynamic_vgpr_reserve_blocks")? as u32;
     let total = arch.get_u32("vgprs_per_simd").ok()?;
-    if !rdna4 {
-        return None;
-    }
     // Dynamic mode enables as many slots as the driver sets; show all of them.
     let slots = arch.get_u32("wave_slots_per_simd").ok()?;
     let mut parts = Vec::new();
     for block in [16, 32] {
-        // The model's own dynamic-mode numbers when it has them (one
-        // source with the engine), else seed 000's.
-        let blocks = |name: &str, default: u32| arch.param(name).map_or(default, |v| v as u32);
+        // The model's own dynamic-mode numbers (one source with the engine).
         let cfg = DynamicVgprConfig {
             total_vgprs: total,
             slots,
             block,
             deadlock_avoidance: true,
-            max_blocks: blocks(
-                "dynamic_vgpr_max_blocks",
-                shadersim_occupancy::dynamic_vgpr::MAX_BLOCKS_PER_WAVE,
-            ),
-            reserve_blocks: blocks(
-                "dynamic_vgpr_reserve_blocks",
-                shadersim_occupancy::dynamic_vgpr::AVOIDANCE_BLOCKS,
-            ),
+            max_blocks,
+            reserve_blocks,
         };
         match (cfg.pool(), cfg.waves_reaching(regs), cfg.llvm_estimate(regs)) {
             (Ok(pool), Ok(r), Ok(est)) => parts.push(format!(

@@ -239,13 +239,8 @@ impl AnalyzeReport {
                 limits: occ.limits,
                 peak_waves: st.peak_waves,
                 declared_waves_per_simd: sim.program.declared.occupancy,
-                radv_convention_waves_per_simd: occ.as_radv_states(
-                    sim.program
-                        .target
-                        .as_ref()
-                        .map_or(arch.isa.gen, |t| t.gen)
-                        .is_gcn(),
-                ),
+                radv_convention_waves_per_simd: occ
+                    .as_radv_states(sim.program.target.as_ref().map_or(arch.isa.gen, |t| t.gen)),
             },
             issued: st
                 .category_names
