@@ -6,8 +6,7 @@ use shadersim_arch::ArchSpec;
 use shadersim_engine::{Limiter, Occupancy, SimError, Simulation};
 use shadersim_trace::Hints;
 
-mod common;
-use common::program;
+use shadersim_testkit::program;
 
 /// GCN with `sets` applied, in flat-latency mode: gcn-model.md's rules are
 /// the seed's model (every VMEM op `vmem_latency`, every scalar load
