@@ -1,7 +1,7 @@
 //! Wrong assembly the instruction table catches is exit 1 with
 //! `FILE:LINE:COL: error:` (issue 17 item 2), as llvm-mc-22 refuses it.
 
-use std::process::Command;
+use crate::shadersim;
 
 /// Run `shadersim analyze` on `text` for `arch`: exit code and stderr.
 fn analyze(name: &str, text: &str, arch: &str) -> (Option<i32>, String) {
@@ -9,10 +9,7 @@ fn analyze(name: &str, text: &str, arch: &str) -> (Option<i32>, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.s"));
     std::fs::write(&file, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(["analyze", file.to_str().unwrap(), "--arch", arch])
-        .output()
-        .unwrap();
+    let o = shadersim(&["analyze", file.to_str().unwrap(), "--arch", arch]);
     let err = String::from_utf8(o.stderr).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     (o.status.code(), err.replace(dir.to_str().unwrap(), "DIR"))

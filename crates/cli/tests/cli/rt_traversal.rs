@@ -3,20 +3,7 @@
 //! accelerator is the bottleneck the rays per clock follow from the step
 //! counts and the accelerator's rate.
 
-use std::process::Command;
-
-fn shadersim(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::shadersim_text;
 
 const BUNNY: &str = "/usr/share/glmark2/models/bunny.obj";
 
@@ -34,7 +21,7 @@ fn simulate(arch: &str, bvh: &str, kernel: &str) -> (serde_json::Value, String) 
         "{BUNNY} is missing: install Debian's glmark2-data"
     );
     let hints = temp(&format!("{arch}-{bvh}.toml"));
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "rt",
         BUNNY,
         "--arch",
@@ -52,7 +39,7 @@ fn simulate(arch: &str, bvh: &str, kernel: &str) -> (serde_json::Value, String) 
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("hints: "), "{out}");
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "analyze",
         kernel,
         "--hints",
@@ -114,7 +101,7 @@ fn rays_per_clock_follow_from_the_step_counts_when_the_ray_accelerator_limits() 
 #[test]
 fn hints_for_needs_one_layout_and_a_traversal_kernel() {
     let out = temp("x.toml");
-    let (code, _, err) = shadersim(&[
+    let (code, _, err) = shadersim_text(&[
         "rt",
         BUNNY,
         "--arch",
@@ -128,7 +115,7 @@ fn hints_for_needs_one_layout_and_a_traversal_kernel() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("exactly one layout"), "{err}");
-    let (code, _, err) = shadersim(&[
+    let (code, _, err) = shadersim_text(&[
         "rt",
         BUNNY,
         "--arch",

@@ -1,20 +1,7 @@
 //! `shadersim sweep`: grid order and size, parallel runs equal to serial
 //! ones, usage errors and the SVG plot.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use crate::shadersim;
 
 fn stdout(args: &[&str]) -> String {
     let o = shadersim(args);

@@ -6,10 +6,7 @@
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
+    crate::root().canonicalize().expect("repository root")
 }
 
 /// README.md, ARCHITECTURE.md and every `.md` under docs/.

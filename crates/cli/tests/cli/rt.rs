@@ -1,18 +1,6 @@
 //! `shadersim rt` end to end: outputs, exit codes, files.
 
-use std::process::Command;
-
-fn shadersim(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::shadersim_text;
 
 fn temp(name: &str, contents: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("shadersim-rt-cli-{}", std::process::id()));
@@ -27,7 +15,7 @@ const SCENE: &str = "[[mesh]]\nname = \"s\"\nprocedural = \"sphere:10\"\n[[insta
 #[test]
 fn text_report_compares_layouts_and_verifies() {
     let scene = temp("scene.toml", SCENE);
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "rt",
         scene.to_str().unwrap(),
         "--rays",
@@ -112,7 +100,7 @@ fn ra_clocks_follow_the_rates(out: &str) {
 #[test]
 fn json_has_the_documented_keys_and_one_hit_per_ray() {
     let scene = temp("scene2.toml", SCENE);
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "rt",
         scene.to_str().unwrap(),
         "--rays",
@@ -162,7 +150,7 @@ fn json_has_the_documented_keys_and_one_hit_per_ray() {
 #[test]
 fn diffuse_rays_trace() {
     let scene = temp("scene5.toml", SCENE);
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "rt",
         scene.to_str().unwrap(),
         "--rays",
@@ -185,7 +173,7 @@ fn heatmap_is_written_as_png() {
         "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nf 1 2 3 4\n",
     );
     let png = mesh.with_file_name("steps.png");
-    let (code, _, err) = shadersim(&[
+    let (code, _, err) = shadersim_text(&[
         "rt",
         mesh.to_str().unwrap(),
         "--arch",
@@ -214,12 +202,12 @@ fn heatmap_is_written_as_png() {
 #[test]
 fn bad_input_exits_1_with_the_line() {
     let mesh = temp("bad.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 one 0\n3 0 1 2\n");
-    let (code, _, err) = shadersim(&["rt", mesh.to_str().unwrap()]);
+    let (code, _, err) = shadersim_text(&["rt", mesh.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("bad.off:5: error:"), "{err}");
     let rays = temp("rays.txt", "0 0 5 0 0 -1\n0 0 5 0 0\n");
     let scene = temp("scene3.toml", SCENE);
-    let (code, _, err) = shadersim(&[
+    let (code, _, err) = shadersim_text(&[
         "rt",
         scene.to_str().unwrap(),
         "--rays",
@@ -227,7 +215,7 @@ fn bad_input_exits_1_with_the_line() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("rays.txt:2: error:"), "{err}");
-    let (code, _, _) = shadersim(&["rt", "/nonexistent/mesh.obj"]);
+    let (code, _, _) = shadersim_text(&["rt", "/nonexistent/mesh.obj"]);
     assert_eq!(code, 1);
 }
 
@@ -242,7 +230,7 @@ fn bad_usage_exits_2() {
         vec!["rt", s, "--rays", "laser:3"],
         vec!["rt", s, "--format", "xml"],
     ] {
-        let (code, _, err) = shadersim(&args);
+        let (code, _, err) = shadersim_text(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
     }
 }
@@ -252,7 +240,7 @@ fn bad_usage_exits_2() {
 #[test]
 fn counts_print_as_integers_and_stack_0_is_refused() {
     let scene = temp("counts.toml", SCENE);
-    let (code, out, err) = shadersim(&[
+    let (code, out, err) = shadersim_text(&[
         "rt",
         scene.to_str().unwrap(),
         "--rays",
@@ -284,7 +272,7 @@ fn counts_print_as_integers_and_stack_0_is_refused() {
         "{out}"
     );
     for stack in ["0", "65"] {
-        let (code, _, err) = shadersim(&["rt", scene.to_str().unwrap(), "--stack", stack]);
+        let (code, _, err) = shadersim_text(&["rt", scene.to_str().unwrap(), "--stack", stack]);
         assert_eq!(code, 2, "--stack {stack}: {err}");
         assert!(err.contains("--stack"), "{err}");
     }

@@ -16,20 +16,7 @@
 //! (the default format); one texel per pixel; wave k's 8x8 tile at the k-th place of a Z-order
 //! walk (wave 1 right of wave 0, wave 2 below it, ...).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use crate::shadersim;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -160,17 +147,7 @@ fn a_compute_image_load_reads_a_2d_tile() {
 /// Needs RADV and glslang (CI installs them).
 #[test]
 fn a_declared_workgroup_shapes_the_2d_tile() {
-    let have = Path::new("/usr/share/vulkan/icd.d/radeon_icd.x86_64.json").is_file()
-        && Command::new("glslangValidator")
-            .arg("--version")
-            .output()
-            .is_ok();
-    if !have {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "RADV or glslang is missing on CI"
-        );
-        eprintln!("skipped: no RADV/glslang (Debian packages mesa-vulkan-drivers, glslang-tools)");
+    if !shadersim_testkit::tools::have_radv() {
         return;
     }
     let j = json("tests/texture_reuse/scale_2d.comp", 2);

@@ -2,62 +2,19 @@
 //! AMD GPU): the listing is the driver's own, its statistics feed the
 //! occupancy, and every failure is a clear error.
 
-use std::path::PathBuf;
+use crate::{command, root, shadersim};
+use shadersim_testkit::tools::have_radv;
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// `shadersim ARGS` with the environment variables `env` set.
 fn shadersim_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(root())
+    env.iter()
+        .fold(command().args(args), |run, (k, v)| run.env(k, v))
         .output()
-        .expect("runs")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    shadersim_env(args, &[])
 }
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// RADV's Vulkan driver manifest is installed: Mesa names it
-/// `radeon_icd.<arch>.json` (x86_64, aarch64, ...) in the loader's
-/// system directories, so any architecture's manifest counts.
-fn radv_icd_installed() -> bool {
-    ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
-        .iter()
-        .any(|dir| {
-            std::fs::read_dir(dir).is_ok_and(|entries| {
-                entries.flatten().any(|e| {
-                    let name = e.file_name();
-                    let name = name.to_string_lossy();
-                    name.starts_with("radeon_icd.") && name.ends_with(".json")
-                })
-            })
-        })
-}
-
-/// RADV and glslang are installed (CI installs them: there the tests must run).
-fn have_radv() -> bool {
-    let ok = radv_icd_installed()
-        && Command::new("glslangValidator")
-            .arg("--version")
-            .output()
-            .is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "RADV or glslang is missing on CI: .ci/run installs mesa-vulkan-drivers and glslang-tools"
-        );
-        eprintln!("skipped: no RADV/glslang (Debian packages mesa-vulkan-drivers, glslang-tools)");
-    }
-    ok
 }
 
 fn json(o: &Output) -> serde_json::Value {

@@ -1,13 +1,7 @@
 //! `shadersim coalesce` from the outside: output, JSON keys and exit codes.
 
-use std::process::{Command, Output};
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .output()
-        .expect("run shadersim")
-}
+use crate::shadersim;
+use std::process::Output;
 
 fn coalesce(args: &[&str]) -> Output {
     let mut all = vec!["coalesce"];

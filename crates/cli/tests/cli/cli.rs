@@ -1,20 +1,8 @@
 //! The command line as users and scripts see it: outputs, JSON keys,
 //! determinism, exit codes and error formats.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use crate::{command, root, shadersim};
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -215,15 +203,7 @@ fn cfg_formats_and_archs() {
 #[test]
 fn standard_input_is_a_file() {
     let text = std::fs::read(root().join(KERNEL)).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(["cfg", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(&text).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = command().args(["cfg", "-"]).stdin(text).output();
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("program loop_sum"));
 }

@@ -1,20 +1,8 @@
 //! `shadersim occupancy`, `archs` listing of the occupancy-only models and
 //! `analyze --arch` refusing them; RDNA 4 through the engine's own rule.
 
+use crate::shadersim;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
 
 fn json(args: &[&str]) -> serde_json::Value {
     let o = shadersim(args);

@@ -1,25 +1,16 @@
 //! The listing summed by source line for a program with debug lines
 //! (clang `-g`: `.file`/`.loc`).
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::shadersim;
 
 fn analyze(format: &str) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args([
-            "analyze",
-            "crates/asm/tests/data/calls_gfx900.s",
-            "--no-latency-search",
-            "--format",
-            format,
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = shadersim(&[
+        "analyze",
+        "crates/asm/tests/data/calls_gfx900.s",
+        "--no-latency-search",
+        "--format",
+        format,
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout).unwrap()
 }

@@ -1,25 +1,10 @@
 //! `shadersim validate`: the table of published measurements, its JSON, and the arithmetic of a
 //! few points (the unit conversion, and what a pointer chase adds to a load's latency).
 
-use std::path::Path;
-use std::process::Command;
-
-fn shadersim(args: &[&str]) -> (i32, String, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::shadersim_text;
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let (code, out, err) = shadersim(args);
+    let (code, out, err) = shadersim_text(args);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap()
 }
@@ -35,7 +20,7 @@ fn point<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
 
 #[test]
 fn validate_prints_the_table_and_the_summaries() {
-    let (code, out, err) = shadersim(&["validate"]);
+    let (code, out, err) = shadersim_text(&["validate"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("point "), "{out}");
     for model in ["gfx900", "rdna1", "rdna2", "rdna3", "rdna4", "all"] {
@@ -171,7 +156,7 @@ fn arch_filters_and_bad_names_are_usage_errors() {
         !ids.is_empty() && ids.iter().all(|m| *m == "gfx900"),
         "{ids:?}"
     );
-    let (code, _, err) = shadersim(&["validate", "--arch", "nosuch"]);
+    let (code, _, err) = shadersim_text(&["validate", "--arch", "nosuch"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("models with points"), "{err}");
 }
@@ -181,7 +166,7 @@ fn a_broken_points_file_is_an_error_at_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("p.toml");
     std::fs::write(&f, "[[point]]\nid = \"x\"\nvalue = \"high\"\n").unwrap();
-    let (code, _, err) = shadersim(&["validate", "--points", f.to_str().unwrap()]);
+    let (code, _, err) = shadersim_text(&["validate", "--points", f.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("p.toml:3:"), "{err}");
 }

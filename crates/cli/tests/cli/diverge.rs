@@ -2,15 +2,9 @@
 //! report carries the lane figures and the per-CU figures, and the same
 //! seed gives the same report, byte for byte.
 
+use crate::shadersim;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
+use std::process::Output;
 
 /// A divergent if/else as LLVM writes it (the skip at line 4), an image
 /// sample on the then-side, an export.

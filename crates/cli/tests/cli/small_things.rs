@@ -2,35 +2,12 @@
 //! `--hints -` from standard input, and a throughput figure that never
 //! prints as `0.0000`.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::{command, shadersim};
+use std::process::Output;
 
 /// Run shadersim with `args`, feeding `stdin` to it.
 fn shadersim_with_input(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().expect("finishes")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    shadersim_with_input(args, "")
+    command().args(args).stdin(stdin).output()
 }
 
 fn stdout(o: &Output) -> String {

@@ -3,20 +3,7 @@
 //! re-pack, `cfg` and `hints` see the CF program's loop, bad input exits 1
 //! with a position.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use crate::shadersim;
 
 const MATMUL: &str = "tests/fixtures/r600/matmul.cypress.clang-22.s";
 

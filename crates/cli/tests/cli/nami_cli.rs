@@ -1,14 +1,7 @@
 //! `shadersim nami` end to end: output keys, exit codes, error positions.
 
+use crate::shadersim;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn temp_file(name: &str, contents: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shadersim-nami-cli-{}", std::process::id()));

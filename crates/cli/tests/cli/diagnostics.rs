@@ -1,12 +1,7 @@
 //! Errors about a place: the first line stays `FILE:LINE:COL: error: ...`
 //! for scripts, and the source line follows with a caret under the column.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::shadersim;
 
 #[test]
 fn a_place_error_shows_its_line_with_a_caret() {
@@ -16,18 +11,14 @@ fn a_place_error_shows_its_line_with_a_caret() {
     // `waves = 0` is refused; the value starts at line 2, column 9.
     std::fs::write(&hints, "[dispatch]\nwaves = 0\n").unwrap();
     let h = hints.to_str().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args([
-            "analyze",
-            "tests/programs/samples8.s",
-            "--arch",
-            "gfx900",
-            "--hints",
-            h,
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = shadersim(&[
+        "analyze",
+        "tests/programs/samples8.s",
+        "--arch",
+        "gfx900",
+        "--hints",
+        h,
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8(o.stderr).unwrap();
     let lines: Vec<&str> = err.lines().collect();

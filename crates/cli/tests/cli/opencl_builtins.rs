@@ -4,38 +4,22 @@
 //! linked in: barriers and atomics are in the listing and in the trace,
 //! and a call nobody defines is an error, not a call the simulation skips.
 
+use crate::command;
+use shadersim_testkit::tools::have_clang;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn kernels() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/opencl")
 }
 
+/// `shadersim ARGS` in the kernels' directory.
 fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(kernels())
-        .output()
-        .expect("runs")
+    command().args(args).dir(kernels()).output()
 }
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// clang is installed (CI installs clang-22: there the tests must run).
-fn have_clang() -> bool {
-    let ok = ["clang-22", "clang-19", "clang"]
-        .iter()
-        .any(|c| Command::new(c).arg("--version").output().is_ok());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "clang is missing on CI: .ci/run installs clang-22"
-        );
-        eprintln!("skipped: no clang (Debian package clang-19)");
-    }
-    ok
 }
 
 /// The listing `shadersim compile` prints, after checking it succeeded

@@ -3,20 +3,7 @@
 //! figures, the bottleneck naming a conflicting LDS line, the flat-latency
 //! switch, and a bad `level` hint's position.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use crate::shadersim;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).unwrap()

@@ -2,20 +2,9 @@
 //! went its default way because the hints said nothing are listed in the
 //! text, JSON (`defaults`) and HTML reports.
 
+use crate::shadersim;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -1,22 +1,11 @@
 //! Reports people look at: the Chrome trace timeline, time per block and
 //! loop, and the HTML page rendered in a real browser (headless chromium).
 
+use crate::shadersim;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("runs")
-}
 
 fn ok(args: &[&str]) -> Output {
     let o = shadersim(args);
@@ -207,22 +196,7 @@ fn blocks_and_loops_add_up() {
 
 /// Render `page` in headless chromium: a screenshot and the page's console.
 fn render(page: &Path, png: &Path) -> Option<(Vec<u8>, String)> {
-    let browser = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|b| {
-            Command::new(b)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-    let Some(browser) = browser else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but no chromium is installed (.ci/run installs it)"
-        );
-        eprintln!("note: chromium not found; the browser test is skipped (it runs in CI)");
-        return None;
-    };
+    let browser = shadersim_testkit::tools::chromium()?;
     let profile = tmp("chromium-profile");
     let o = Command::new(browser)
         .args([

@@ -1,15 +1,6 @@
 //! `shadersim liveness`: the peak, the cliff sentence, JSON keys, errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn shadersim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersim"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("runs")
-}
+use crate::shadersim;
 
 #[test]
 fn text_names_the_peak_and_the_cliff() {

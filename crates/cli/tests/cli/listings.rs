@@ -2,27 +2,16 @@
 //! statistics beside them, and the resource hints for files that declare
 //! nothing.
 
-use std::io::Write;
+use crate::{command, root};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// `shadersim ARGS` fed `stdin` (empty when None).
 fn shadersim(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersim"))
+    command()
         .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(input);
-    child.wait_with_output().expect("finishes")
+        .stdin(stdin.unwrap_or_default())
+        .output()
 }
 
 fn text(b: &[u8]) -> String {
