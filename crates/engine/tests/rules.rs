@@ -263,6 +263,21 @@ fn lgkmcnt_limit_throttles_smem_issue() {
 }
 
 #[test]
+fn an_lds_load_returns_lds_latency_after_its_service() {
+    // One wave64 ds_read_b32 of consecutive DWORDs: conflict-free, so the
+    // LDS serves it in lds_clocks = 4 (clocks 0..4); its data return
+    // lds_latency = 20 clocks after the service (gcn.toml: LLVM's WriteLDS,
+    // 5 issue cycles x 4 clocks): at 24, an issue turn of SIMD 0 (clock mod
+    // 4), where s_waitcnt lgkmcnt(0) passes; s_endpgm ends the wave at the
+    // next turn, 28. Every clock of it is the LDS: 4 + 20 + 4.
+    let text = "ds_read_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    assert_eq!(
+        sim(text, ONE_WAVE, &[]).run().unwrap().wave_clocks(),
+        4.0 + 20.0 + 4.0
+    );
+}
+
+#[test]
 fn occupancy_follows_registers_and_lds() {
     let arch = ArchSpec::builtin("gcn").unwrap();
     // 65 VGPRs allocate 68 (granule 4): 256 / 68 = 3 waves per SIMD.
