@@ -220,7 +220,7 @@ mod tests {
             Some(here.clone())
         );
         // A directory is searched for its .json files.
-        assert_eq!(radv_manifest_in(&[dir.clone()]), Some(here));
+        assert_eq!(radv_manifest_in(std::slice::from_ref(&dir)), Some(here));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
