@@ -7,19 +7,15 @@
 //! uses (a navi10 dump as gfx1010, not gfx1030).
 
 use shadersim_asm::{read_program_text, ReadOptions};
-use std::path::PathBuf;
 
-mod common;
-use common::labelled;
+use shadersim_testkit::fixtures::labelled;
 
 /// Warnings of the checks this test guards.
 const CHECK_WARNINGS: [&str; 2] = ["does not exist on", "never takes"];
 
 #[test]
 fn every_fixture_reads_without_errors_from_the_table_checks() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let mut fixtures = labelled(&root.join("manifest.toml"));
-    fixtures.extend(labelled(&root.join("aco/manifest.toml")));
+    let fixtures = labelled();
     assert!(fixtures.len() > 100, "{} fixtures", fixtures.len());
     let mut problems = Vec::new();
     for (path, target) in &fixtures {

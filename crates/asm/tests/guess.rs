@@ -3,10 +3,8 @@
 //! generation it was compiled for.
 
 use shadersim_asm::{read_program_text, ReadOptions};
-use std::path::PathBuf;
 
-mod common;
-use common::labelled;
+use shadersim_testkit::fixtures::labelled;
 
 /// The text without what names its GPU: every line that mentions a gfx
 /// name (`.amdgcn_target`, `.amd_amdgpu_isa`, metadata's `amdhsa.target`).
@@ -19,9 +17,7 @@ fn unlabelled(text: &str) -> String {
 
 #[test]
 fn every_fixture_is_identified_with_its_labels_removed() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let mut fixtures = labelled(&root.join("manifest.toml"));
-    fixtures.extend(labelled(&root.join("aco/manifest.toml")));
+    let fixtures = labelled();
     // [kind] -> (right, total, misses)
     let mut tally: std::collections::BTreeMap<&str, (u32, u32, Vec<String>)> = Default::default();
     for (path, target) in &fixtures {

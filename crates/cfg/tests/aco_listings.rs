@@ -6,22 +6,7 @@
 use serde::Deserialize;
 use shadersim_asm::{read_program_bytes, Dialect, ReadOptions};
 use shadersim_cfg::Cfg;
-use std::path::PathBuf;
-
-#[derive(Deserialize)]
-struct Manifest {
-    listing: Vec<Listing>,
-}
-
-#[derive(Deserialize)]
-struct Listing {
-    path: String,
-    target: String,
-    stage: String,
-    statistics: String,
-    executable: usize,
-    repeated: u32,
-}
+use shadersim_testkit::fixtures::{aco_dir, AcoListing as Listing, AcoManifest};
 
 /// A statistics file as `shadersim radv-capture` writes it.
 #[derive(Deserialize)]
@@ -32,15 +17,6 @@ struct Statistics {
 #[derive(Deserialize)]
 struct Executable {
     statistics: toml::Table,
-}
-
-fn aco_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/aco")
-}
-
-fn manifest() -> Manifest {
-    let text = std::fs::read_to_string(aco_dir().join("manifest.toml")).expect("manifest");
-    toml::from_str(&text).expect("manifest parses")
 }
 
 /// The driver's statistic `key` for the listing's executable, read from
@@ -56,7 +32,7 @@ fn driver_statistic(l: &Listing, key: &str) -> u32 {
 
 #[test]
 fn every_listing_has_the_drivers_instruction_count() {
-    let m = manifest();
+    let m = AcoManifest::load();
     let mut repeated_listings = 0;
     for family in ["vega10", "navi21", "gfx1100"] {
         assert!(

@@ -2,54 +2,13 @@
 //! mnemonics, and what we read agrees with what the compiler reported
 //! (`tests/fixtures/manifest.toml`, written by `scripts/regen-fixtures.sh`).
 
-use serde::Deserialize;
 use shadersim_asm::{read_program_bytes, Dialect, ReadOptions, Stage};
 use shadersim_cfg::Cfg;
-use std::path::PathBuf;
-
-#[derive(Deserialize)]
-struct Manifest {
-    fixture: Vec<Fixture>,
-}
-
-#[derive(Deserialize)]
-struct Fixture {
-    path: String,
-    dialect: String,
-    target: String,
-    stage: String,
-    function: Option<String>,
-    instructions: u32,
-    asm_instructions: Option<u32>,
-    loops: usize,
-    next_free_vgpr: Option<u32>,
-    next_free_sgpr: Option<u32>,
-    vgprs: Option<u32>,
-    #[serde(default)]
-    shaders: Vec<Shader>,
-}
-
-#[derive(Deserialize)]
-struct Shader {
-    stage: String,
-    instructions: u32,
-    hex_words: u32,
-    loops: usize,
-    vgprs: u32,
-}
-
-fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
-
-fn manifest() -> Manifest {
-    let text = std::fs::read_to_string(fixtures_dir().join("manifest.toml")).expect("manifest");
-    toml::from_str(&text).expect("manifest parses")
-}
+use shadersim_testkit::fixtures::{fixtures_dir, Manifest};
 
 #[test]
 fn corpus_is_big_enough() {
-    let m = manifest();
+    let m = Manifest::load();
     assert!(m.fixture.len() >= 30, "{} fixtures", m.fixture.len());
     for gen in [
         "gfx600", "gfx700", "gfx803", "gfx900", "gfx1030", "gfx1100", "gfx1200",
@@ -65,7 +24,7 @@ fn corpus_is_big_enough() {
 fn every_fixture_matches_the_compiler() {
     let dir = fixtures_dir();
     let mut checked = 0;
-    for f in manifest().fixture {
+    for f in Manifest::load().fixture {
         let bytes = std::fs::read(dir.join(&f.path)).unwrap();
         let target = f.target.parse().unwrap();
         let file = read_program_bytes(

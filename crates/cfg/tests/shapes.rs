@@ -1,18 +1,7 @@
 //! CFG and loop analysis on small hand-written graphs.
 
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_cfg::{BranchKind, Cfg, CfgError, EdgeKind};
-
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
+use shadersim_testkit::program;
 
 /// B0 -> outer header B1 -> inner header B2 (self loop) -> B3 latch of
 /// outer -> B4 exit.

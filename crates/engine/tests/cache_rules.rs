@@ -9,8 +9,7 @@ use shadersim_arch::ArchSpec;
 use shadersim_engine::{SimStats, Simulation};
 use shadersim_trace::Hints;
 
-mod common;
-use common::program;
+use shadersim_testkit::program;
 
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
     let mut arch = ArchSpec::builtin("gcn").unwrap();
@@ -280,7 +279,11 @@ fn a_streaming_kernel_is_bound_by_its_share_of_dram_bandwidth() {
         "{}",
         a.bottleneck.statement
     );
-    let min = 200.0 * 1024.0 / gcn("dram_bytes_per_clock");
+    // The share from the card's figures, not from the model's formula (a
+    // wrong formula would move both): 484 GB/s = 484,000 MB/s over 64 CUs
+    // at 1000 MHz is 484,000 / 64 / 1000 = 7.5625 bytes per clock.
+    assert_eq!(gcn("dram_bytes_per_clock"), 7.5625);
+    let min = 200.0 * 1024.0 / 7.5625;
     // At most the bandwidth bound plus one trip of the last miss through
     // the hierarchy (l1 + l2 + dram latencies) and a 2 % margin for the
     // first misses' ramp-up: a DRAM delivering twice as fast (13544

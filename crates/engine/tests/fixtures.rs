@@ -3,29 +3,17 @@
 //! `rdna1`/`rdna2`/`rdna3`) with default hints: loops once, branches not
 //! taken, rgba8 trilinear samples, the stage the file says.
 
-use serde::Deserialize;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_bytes, ReadOptions};
 use shadersim_engine::Simulation;
+use shadersim_testkit::fixtures::Manifest;
 use shadersim_trace::Hints;
 use std::path::PathBuf;
-
-#[derive(Deserialize)]
-struct Manifest {
-    fixture: Vec<Fixture>,
-}
-
-#[derive(Deserialize)]
-struct Fixture {
-    path: String,
-    target: String,
-}
 
 #[test]
 fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let manifest: Manifest =
-        toml::from_str(&std::fs::read_to_string(dir.join("manifest.toml")).unwrap()).unwrap();
+    let manifest = Manifest::load();
     let mut runs = 0;
     for f in manifest.fixture {
         let bytes = std::fs::read(dir.join(&f.path)).unwrap();

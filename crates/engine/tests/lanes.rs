@@ -8,8 +8,7 @@ use shadersim_arch::ArchSpec;
 use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
-mod common;
-use common::program;
+use shadersim_testkit::program;
 
 fn sim(text: &str, hints: &str) -> Simulation {
     Simulation::prepare(

@@ -7,8 +7,7 @@ use shadersim_engine::analysis::latency::{search, Probe, Threshold, SEARCH_LIMIT
 use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
-mod common;
-use common::program;
+use shadersim_testkit::program;
 
 /// GCN in flat-latency mode (every VMEM op `vmem_latency`, as in
 /// rules.rs) with `vmem_latency` = `latency`.

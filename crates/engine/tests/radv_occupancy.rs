@@ -14,32 +14,9 @@
 use serde::Deserialize;
 use shadersim_arch::ArchSpec;
 use shadersim_engine::{Occupancy, ResourceUsage};
+use shadersim_testkit::fixtures::Manifest;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-#[derive(Deserialize)]
-struct Manifest {
-    fixture: Vec<Fixture>,
-}
-
-#[derive(Deserialize)]
-struct Fixture {
-    path: String,
-    dialect: String,
-    target: String,
-    #[serde(default)]
-    family: String,
-    #[serde(default)]
-    statistics: String,
-    #[serde(default)]
-    shaders: Vec<Shader>,
-}
-
-#[derive(Deserialize)]
-struct Shader {
-    stage: String,
-    executable_index: usize,
-}
 
 #[derive(Deserialize)]
 struct Stats {
@@ -72,8 +49,7 @@ fn workgroup_threads(dump: &Path) -> u32 {
 #[test]
 fn occupancy_matches_the_drivers_on_its_convention() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let manifest: Manifest =
-        toml::from_str(&std::fs::read_to_string(dir.join("manifest.toml")).unwrap()).unwrap();
+    let manifest = Manifest::load();
     let (mut rdna_total, mut rdna_equal) = (0, 0);
     let mut mismatches = Vec::new();
     for f in manifest.fixture.iter().filter(|f| f.dialect == "radv") {

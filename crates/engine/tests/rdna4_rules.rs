@@ -4,20 +4,9 @@
 //! comments from the models' parameters.
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{SimStats, Simulation};
+use shadersim_testkit::program_for as program;
 use shadersim_trace::Hints;
-
-fn program(target: &str, text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some(target.parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .programs
-        .remove(0)
-}
 
 /// The model with its cache hierarchy switched off: these rules (return
 /// order, wait counters, seed 000's experiment) are stated with the flat

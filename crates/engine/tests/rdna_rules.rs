@@ -12,20 +12,9 @@
 //! when its last ALU result is written and its counters are zero.
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{Limiter, Occupancy, ResourceUsage, Simulation};
+use shadersim_testkit::program_for as program;
 use shadersim_trace::Hints;
-
-fn program(target: &str, text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some(target.parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .programs
-        .remove(0)
-}
 
 fn sim_on(model: &str, target: &str, text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
     let mut arch = ArchSpec::builtin(model).unwrap();

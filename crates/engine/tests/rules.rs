@@ -6,8 +6,7 @@ use shadersim_arch::ArchSpec;
 use shadersim_engine::{Limiter, Occupancy, SimError, Simulation};
 use shadersim_trace::Hints;
 
-mod common;
-use common::program;
+use shadersim_testkit::program;
 
 /// GCN with `sets` applied, in flat-latency mode: gcn-model.md's rules are
 /// the seed's model (every VMEM op `vmem_latency`, every scalar load
@@ -257,6 +256,21 @@ fn lgkmcnt_limit_throttles_smem_issue() {
             .unwrap()
             .wave_clocks(),
         428.0
+    );
+}
+
+#[test]
+fn an_lds_load_returns_lds_latency_after_its_service() {
+    // One wave64 ds_read_b32 of consecutive DWORDs: conflict-free, so the
+    // LDS serves it in lds_clocks = 4 (clocks 0..4); its data return
+    // lds_latency = 20 clocks after the service (gcn.toml: LLVM's WriteLDS,
+    // 5 issue cycles x 4 clocks): at 24, an issue turn of SIMD 0 (clock mod
+    // 4), where s_waitcnt lgkmcnt(0) passes; s_endpgm ends the wave at the
+    // next turn, 28. Every clock of it is the LDS: 4 + 20 + 4.
+    let text = "ds_read_b32 v1, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+    assert_eq!(
+        sim(text, ONE_WAVE, &[]).run().unwrap().wave_clocks(),
+        4.0 + 20.0 + 4.0
     );
 }
 

@@ -4,34 +4,10 @@
 //! and it is close to it. The agreement is printed (run with
 //! `--nocapture`) and bounded.
 
-use serde::Deserialize;
 use shadersim_asm::{read_program_bytes, Program, ReadOptions};
 use shadersim_liveness::Liveness;
+use shadersim_testkit::fixtures::Manifest;
 use std::path::PathBuf;
-
-#[derive(Deserialize)]
-struct Manifest {
-    fixture: Vec<Fixture>,
-}
-
-#[derive(Deserialize)]
-struct Fixture {
-    path: String,
-    dialect: String,
-    target: String,
-    function: Option<String>,
-    vgprs: Option<u32>,
-    wave_size: Option<u32>,
-    #[serde(default)]
-    shaders: Vec<Shader>,
-}
-
-#[derive(Deserialize)]
-struct Shader {
-    vgprs: u32,
-    wave_size: Option<u32>,
-    pre_sched_vgprs: Option<u32>,
-}
 
 fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -57,8 +33,7 @@ fn check(name: String, p: &Program, declared: u32, wave: u32, pre: Option<u32>) 
 
 #[test]
 fn live_peak_never_exceeds_the_compilers_count_and_is_close() {
-    let text = std::fs::read_to_string(fixtures_dir().join("manifest.toml")).unwrap();
-    let m: Manifest = toml::from_str(&text).unwrap();
+    let m = Manifest::load();
     let mut rows: Vec<Row> = Vec::new();
     for f in m.fixture {
         let bytes = std::fs::read(fixtures_dir().join(&f.path)).unwrap();

@@ -63,8 +63,39 @@ fn quads_send_fewer_partial_nami_than_r20n_on_small_triangles() {
     // pixel per line, 96 clocks apart: the 32-clock timer sends every Nami
     // partial. Quads keep a triangle's pixels together in one rasterizer.
     assert_eq!(a, 1.0);
-    assert!(b < 0.6, "quad partial share {b}");
-    assert_eq!(r20n.elt.pixels_written, quad.elt.pixels_written);
+    // Tile row 0 holds the cells cy = 0, 1 (y0 = 2, 18): 2 x 40 triangles,
+    // half of each orientation. With dx, dy the pixel's offset from (x0, y0)
+    // and centres at +0.5:
+    // * right angle top-left ((cx + cy) even): dx + dy + 1 < 12, the
+    //   hypotenuse a bottom-right edge (top-left rule: centres on it are
+    //   out): line dy has 11 - dy pixels, 66 in all;
+    // * right angle bottom-right: dx + dy + 1 >= 12 with dx, dy <= 11, the
+    //   hypotenuse a top-left edge (centres on it are in): line dy has
+    //   dy + 1 pixels, 78 in all.
+    // 40 x 66 + 40 x 78 = 5,760 pixels.
+    assert_eq!(quad.elt.pixels_written, 5760);
+    assert_eq!(r20n.elt.pixels_written, 5760);
+    // Quads: the triangle lies in one 32x32 tile, so one rasterizer; its
+    // SDN partner owns the next tile and has no pixel of it while it is
+    // walked. x0, y0 are even, so the quad rows are the line pairs (2k,
+    // 2k + 1). The walk takes a position every 3 clocks (1,024 in 3,072);
+    // inside a quad row the covered positions are at most 2 apart (6 clocks
+    // < the 32-clock timer): one run; from one quad row's last covered
+    // pixel to the next's first lie more than 8 uncovered quads (> 96
+    // clocks): the timer sends what is left. A run of n pixels gives
+    // n / 8 full Nami and, unless 8 divides n, one partial.
+    // * 66-pixel triangle: runs 21, 17, 13, 9, 5, 1: full 2, 2, 1, 1, 0, 0;
+    //   partial ones of 5, 1, 5, 1, 5, 1 lanes.
+    // * 78-pixel triangle: runs 3, 7, 11, 15, 19, 23: full 0, 0, 1, 1, 2, 2;
+    //   partial ones of 3, 7, 3, 7, 3, 7 lanes.
+    // Per triangle 6 full and 6 partial Nami: a share of exactly 0.5.
+    let mut histogram = [0u64; 9];
+    histogram[8] = 80 * 6;
+    for lanes in [5, 1, 3, 7] {
+        histogram[lanes] = 40 * 3;
+    }
+    assert_eq!(quad.sdn.fill_histogram, histogram);
+    assert_eq!(b, 0.5, "quad partial share {b}");
     let report = Report::new(&params, &scene.name, 0, program.len(), &quad, Some(&r20n));
     let cmp = report.interleave_comparison.unwrap();
     assert_eq!((cmp.interleave, cmp.other_interleave), ("quad", "r20n"));

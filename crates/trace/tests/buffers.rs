@@ -4,21 +4,11 @@
 use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_cfg::Cfg;
 use shadersim_isa::InstrTable;
+use shadersim_testkit::program;
 use shadersim_trace::{
     find_buffers, memory_facts, memory_roots, BufferFound, BufferMap, Hints, Root, BUFFER_SPACING,
     FORWARDING,
 };
-
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
 
 /// The root of each memory op, by line.
 fn roots(text: &str) -> Vec<(u32, Option<Root>)> {

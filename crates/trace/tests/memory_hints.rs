@@ -1,19 +1,8 @@
 //! `[[memory]]`'s cache and stream keys: which instructions take which key,
 //! and the errors (with their positions) for the rest.
 
-use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_testkit::program;
 use shadersim_trace::{memory_facts, Hints};
-
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
 
 const TEXT: &str = "buffer_load_dword v1, v0, s[0:3], 0 offen\nds_read_b32 v2, v0\ns_load_dword s4, s[0:1], 0x0\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n";
 

@@ -1,19 +1,9 @@
 //! The tracer: iteration products, taken/not-taken paths, the bound.
 
-use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
+use shadersim_testkit::program;
 use shadersim_trace::{Hints, TraceError, TracePlan, WaveTrace};
-
-fn program(text: &str) -> Program {
-    let opts = ReadOptions {
-        target: Some("gfx900".parse().unwrap()),
-        ..Default::default()
-    };
-    read_program_text("t.s", text, &opts)
-        .unwrap()
-        .programs
-        .remove(0)
-}
 
 fn trace(text: &str, hints_text: &str) -> Result<WaveTrace, String> {
     let p = program(text);

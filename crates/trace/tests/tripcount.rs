@@ -1,22 +1,9 @@
 //! Trip counts inferred from a loop's code (issue 17 item 3).
 
-use shadersim_asm::{read_program_text, Program, ReadOptions};
+use shadersim_asm::{read_program_text, ReadOptions};
 use shadersim_cfg::Cfg;
+use shadersim_testkit::program;
 use shadersim_trace::{infer_trip_counts, Hints, TracePlan};
-
-fn program(text: &str) -> Program {
-    read_program_text(
-        "t.s",
-        text,
-        &ReadOptions {
-            target: Some("gfx900".parse().unwrap()),
-            ..ReadOptions::default()
-        },
-    )
-    .unwrap()
-    .programs
-    .remove(0)
-}
 
 /// The inferred header executions of every loop, in loop order.
 fn inferred(text: &str) -> Vec<Option<u64>> {

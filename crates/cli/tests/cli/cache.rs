@@ -1,0 +1,107 @@
+//! The cache hierarchy and LDS bank conflicts as `analyze` reports them:
+//! the JSON `cache` object in the model's level order, the per-instruction
+//! figures, the bottleneck naming a conflicting LDS line, the flat-latency
+//! switch, and a bad `level` hint's position.
+
+use crate::shadersim;
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+/// Write `name` with `content` in a scratch directory; its path.
+fn scratch(name: &str, content: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("shadersim-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p.display().to_string()
+}
+
+const LOAD_LOOP: &str = ".Lloop:\nbuffer_load_dword v1, v0, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_sub_u32 s4, s4, 1\ns_cbranch_scc1 .Lloop\ns_endpgm\n";
+
+#[test]
+fn the_json_cache_object_keeps_the_models_level_order() {
+    let asm = scratch("load_loop.s", LOAD_LOOP);
+    let hints = scratch(
+        "load_loop.toml",
+        "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 16\n[[loop]]\nlabel = \".Lloop\"\niterations = 4\n[[memory]]\nline = 2\nregion = 4096\n",
+    );
+    let args = [
+        "analyze",
+        asm.as_str(),
+        "--arch",
+        "gcn",
+        "--hints",
+        hints.as_str(),
+        "--format",
+        "json",
+        "--no-latency-search",
+    ];
+    let o = shadersim(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // Key order inside `cache` is the model's: l1, scalar, l2, dram.
+    let at = |k: &str| {
+        out.find(&format!("\"{k}\": {{"))
+            .unwrap_or_else(|| panic!("{k}: {out}"))
+    };
+    assert!(at("cache") < at("l1") && at("l1") < at("scalar"));
+    assert!(at("scalar") < at("l2") && at("l2") < at("dram"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // 16 waves x 4 iterations x 4 lines, a 4 KB table: 64 first touches.
+    assert_eq!(v["cache"]["l1"]["requests"], 256);
+    assert_eq!(v["cache"]["l1"]["hits"], 192);
+    let load = v["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["line"] == 2)
+        .unwrap();
+    assert_eq!(load["first_level_hit_rate"], 0.75);
+    assert!(load["mean_latency"].as_f64().unwrap() > 0.0);
+    // The text report lists the levels too.
+    let o = shadersim(&args[..args.len() - 3]);
+    assert!(text(&o.stdout).contains("cache l1"), "{}", text(&o.stdout));
+    // Flat latency: no `cache` key.
+    let mut flat = args.to_vec();
+    flat.extend(["--set", "memory=flat"]);
+    let v: serde_json::Value = serde_json::from_slice(&shadersim(&flat).stdout).unwrap();
+    assert!(v.get("cache").is_none());
+}
+
+#[test]
+fn the_bottleneck_names_the_conflicting_lds_line() {
+    let asm = scratch(
+        "lds.s",
+        &("ds_read_b32 v1, v0\n".repeat(8) + "s_waitcnt lgkmcnt(0)\ns_endpgm\n"),
+    );
+    let mut hints =
+        "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 40\n".to_string();
+    hints += "[[memory]]\nline = 3\npattern = \"stride:128\"\n";
+    let hints = scratch("lds.toml", &hints);
+    let o = shadersim(&[
+        "analyze", &asm, "--arch", "gcn", "--hints", &hints, "--format", "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bottleneck"]["kind"], "LDS bank conflicts");
+    let statement = v["bottleneck"]["statement"].as_str().unwrap();
+    assert!(statement.contains("on line 3"), "{statement}");
+    let line3 = &v["instructions"][2];
+    assert_eq!(line3["lds_conflict_degree"], 32.0);
+    assert_eq!(line3["cost_clocks"], 128);
+}
+
+#[test]
+fn an_unknown_level_is_an_error_at_its_position() {
+    let asm = scratch("load_loop2.s", LOAD_LOOP);
+    let hints = scratch("bad_level.toml", "[[memory]]\nline = 2\nlevel = \"l9\"\n");
+    let o = shadersim(&["analyze", &asm, "--arch", "gcn", "--hints", &hints]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(
+        e.starts_with(&format!("{hints}:3:9: error: no cache level `l9`")),
+        "{e}"
+    );
+}

@@ -1,0 +1,238 @@
+//! The command line as users and scripts see it: outputs, JSON keys,
+//! determinism, exit codes and error formats.
+
+use crate::{command, root, shadersim};
+use std::process::Output;
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const PS: &str = "tests/fixtures/llvm/gfx900/ps_textured.s";
+const KERNEL: &str = "tests/fixtures/llvm/gfx900/loop_sum.s";
+
+#[test]
+fn analyze_json_has_the_contract_keys() {
+    let o = shadersim(&["analyze", PS, "--format", "json", "--no-latency-search"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["arch"], "gfx900");
+    assert_eq!(v["stage"], "pixel");
+    assert_eq!(v["waves"], 500);
+    assert!(v["clocks"].as_u64().unwrap() > 0);
+    assert!(v["wave_clocks"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["throughput"]["unit"], "pixels");
+    assert!(v["throughput"]["per_clock"].as_f64().unwrap() > 0.0);
+    for unit in ["valu", "salu", "smem", "vmem", "lds", "export"] {
+        let u = v["utilization"][unit].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&u), "{unit} = {u}");
+    }
+    for key in ["starve_rate", "stall_rate"] {
+        let r = v[key].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&r), "{key} = {r}");
+    }
+    assert!(v["occupancy"]["waves_per_simd"].as_u64().unwrap() >= 1);
+    assert!(["vgpr", "sgpr", "lds", "slots", "hints"]
+        .contains(&v["occupancy"]["limiter"].as_str().unwrap()));
+    let instrs = v["instructions"].as_array().unwrap();
+    assert!(!instrs.is_empty());
+    for (i, e) in instrs.iter().enumerate() {
+        assert_eq!(e["index"], i);
+        for key in ["line", "text", "class", "executions", "stall_rate"] {
+            assert!(!e[key].is_null(), "instruction {i} lacks {key}");
+        }
+        let r = e["stall_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&r));
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    for format in ["text", "json", "html"] {
+        let a = shadersim(&["analyze", KERNEL, "--format", format]);
+        let b = shadersim(&["analyze", KERNEL, "--format", format]);
+        assert!(a.status.success(), "{}", stderr(&a));
+        assert_eq!(a.stdout, b.stdout, "{format} differs between runs");
+    }
+}
+
+#[test]
+fn the_hints_template_changes_nothing_until_edited() {
+    let dir = std::env::temp_dir().join(format!("shadersim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in [PS, KERNEL, "tests/fixtures/llvm/gfx900/nested_loops.s"] {
+        let t = shadersim(&["hints", file]);
+        assert!(t.status.success(), "{}", stderr(&t));
+        let path = dir.join("h.toml");
+        std::fs::write(&path, &t.stdout).unwrap();
+        let with = shadersim(&[
+            "analyze",
+            file,
+            "--format",
+            "json",
+            "--no-latency-search",
+            "--hints",
+            path.to_str().unwrap(),
+        ]);
+        let without = shadersim(&["analyze", file, "--format", "json", "--no-latency-search"]);
+        assert!(with.status.success(), "{}", stderr(&with));
+        // Every number is the same; only `defaults` differs, since the
+        // template states each loop's count and branch's direction (the
+        // run no longer takes them by default).
+        let strip = |o: &std::process::Output| {
+            let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            v.as_object_mut().unwrap().remove("defaults");
+            v
+        };
+        assert_eq!(strip(&with), strip(&without), "{file}");
+    }
+}
+
+#[test]
+fn bad_input_exits_1_with_a_position() {
+    let dir = std::env::temp_dir().join(format!("shadersim-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let asm = dir.join("bad.s");
+    std::fs::write(&asm, "s_mov_b32 s0, 0\nv_add_f32 v0, v[9:2], v1\n").unwrap();
+    let o = shadersim(&["analyze", asm.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{}:2:15: error: bad register range",
+            asm.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+
+    let hints = dir.join("bad.toml");
+    std::fs::write(&hints, "[[loop]]\nline = 3\niterations = 2\n").unwrap();
+    let o = shadersim(&["analyze", KERNEL, "--hints", hints.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!("{}:2:8: error: ", hints.display())),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = shadersim(&["analyze", "no/such/file.s"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("no/such/file.s: error: cannot read"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let o = shadersim(&["analyze", KERNEL, "--set", "frobs=3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("known parameters") && stderr(&o).contains("vmem_latency"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--set", "novalue"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--format", "pdf"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(shadersim(&["analyze"]).status.code(), Some(2));
+    assert_eq!(
+        shadersim(&["analyze", KERNEL, "--arch", "nosuchgpu"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(shadersim(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn set_overrides_change_the_model() {
+    let base = shadersim(&["analyze", PS, "--format", "json", "--no-latency-search"]);
+    let slow = shadersim(&[
+        "analyze",
+        PS,
+        "--format",
+        "json",
+        "--no-latency-search",
+        "--set",
+        "image_filtered_32bit_clocks=64",
+    ]);
+    let b: serde_json::Value = serde_json::from_str(&stdout(&base)).unwrap();
+    let s: serde_json::Value = serde_json::from_str(&stdout(&slow)).unwrap();
+    assert!(s["clocks"].as_u64() > b["clocks"].as_u64());
+}
+
+#[test]
+fn cfg_formats_and_archs() {
+    let o = shadersim(&[
+        "cfg",
+        "tests/fixtures/llvm/gfx900/nested_loops.s",
+        "--format",
+        "dot",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("digraph"));
+    let o = shadersim(&[
+        "cfg",
+        "tests/fixtures/llvm/gfx900/nested_loops.s",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["loops"].as_array().unwrap().len(), 2);
+    let o = shadersim(&["archs"]);
+    assert!(stdout(&o).lines().any(|l| l.starts_with("gcn ")));
+    let o = shadersim(&["archs", "--params", "gcn"]);
+    assert!(stdout(&o).contains("vmem_latency"));
+}
+
+#[test]
+fn standard_input_is_a_file() {
+    let text = std::fs::read(root().join(KERNEL)).unwrap();
+    let o = command().args(["cfg", "-"]).stdin(text).output();
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("program loop_sum"));
+}
+
+#[test]
+fn set_overrides_dispatch_parameters_too() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["analyze", PS, "--format", "json", "--no-latency-search"];
+        args.extend_from_slice(extra);
+        let o = shadersim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    assert_eq!(json(&["--set", "waves=40"])["waves"], 40);
+    let small = json(&["--set", "pixels_per_triangle=1", "--set", "waves=40"]);
+    let big = json(&["--set", "pixels_per_triangle=64", "--set", "waves=40"]);
+    // 1-pixel triangles: a wave every 160 clocks; 64-pixel ones: every 40.
+    assert!(small["throughput"]["per_clock"].as_f64() < big["throughput"]["per_clock"].as_f64());
+    let o = shadersim(&["analyze", PS, "--set", "waves=0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--set waves=0: `waves` must be a whole number from 1 to"),
+        "{}",
+        stderr(&o)
+    );
+    let o = shadersim(&["analyze", PS, "--set", "frob=1"]);
+    assert!(
+        stderr(&o).contains("dispatch keys: stage, pixels_per_triangle"),
+        "{}",
+        stderr(&o)
+    );
+}

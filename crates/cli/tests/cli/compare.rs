@@ -1,0 +1,317 @@
+//! `shadersim compare`: two variants of one shader (8 texture samples and
+//! the same with 4) and one file on several models.
+
+use crate::shadersim;
+use shadersim_testkit::tools::have_clang;
+
+fn stdout(args: &[&str]) -> String {
+    let o = shadersim(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+const EIGHT: &str = "tests/programs/samples8.s";
+const FOUR: &str = "tests/programs/samples4.s";
+
+fn compare_json(a: &str, b: &str) -> serde_json::Value {
+    let text = stdout(&[
+        "compare",
+        a,
+        b,
+        "--arch",
+        "gfx900",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]);
+    serde_json::from_str(&text).unwrap()
+}
+
+fn throughput(v: &serde_json::Value, i: usize) -> f64 {
+    v["variants"][i]["throughput_per_clock"].as_f64().unwrap()
+}
+
+/// Pixels per clock of a texture-bound run of 500 waves whose samples cost
+/// `clocks_per_wave` on the one texture path: `pixels_per_wave /
+/// clocks_per_wave` while the path is busy, less a start and an end that
+/// together take at most one full miss through gfx900's hierarchy (l1 120 +
+/// l2 320 + dram 600 = 1040 clocks: the first samples' misses before the
+/// path fills, the last wave's adds and export after it empties).
+fn texture_bound_window(pixels_per_wave: f64, clocks_per_wave: f64) -> (f64, f64) {
+    let rate = pixels_per_wave / clocks_per_wave;
+    (
+        rate * 500.0 * clocks_per_wave / (500.0 * clocks_per_wave + 1040.0),
+        rate,
+    )
+}
+
+/// Both variants are bound by the texture queue: every sample is the
+/// default rgba8 trilinear one, 16 (image_filtered_32bit_clocks) x 2
+/// (trilinear_factor) = 32 clocks per wave64 on gfx900, and the ALU work is
+/// a few adds. Eight samples: 256 clocks per 64 pixels = exactly 0.25
+/// pixels per clock; four: 128 clocks = 0.5.
+#[test]
+fn halving_the_samples_wins_by_the_throughput_ratio() {
+    let v = compare_json(EIGHT, FOUR);
+    let (ta, tb) = (throughput(&v, 0), throughput(&v, 1));
+    let (a_lo, a_hi) = texture_bound_window(64.0, 8.0 * 32.0);
+    let (b_lo, b_hi) = texture_bound_window(64.0, 4.0 * 32.0);
+    assert!((a_lo..=a_hi).contains(&ta), "A {ta} not in {a_lo}..{a_hi}");
+    assert!((b_lo..=b_hi).contains(&tb), "B {tb} not in {b_lo}..{b_hi}");
+    let ratio = tb / ta;
+    assert!(
+        (b_lo / a_hi..=b_hi / a_lo).contains(&ratio),
+        "ratio {ratio}"
+    );
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    let pct = format!("B is {:.0}% faster than A", (ratio - 1.0) * 100.0);
+    assert!(verdict.starts_with(&pct), "{verdict}");
+    assert!(verdict.contains(&format!("{ratio:.2}x")), "{verdict}");
+    assert!(verdict.contains("VMEM"), "{verdict}");
+    assert!(verdict.contains("-bound in both"), "{verdict}");
+    assert!(
+        verdict.ends_with("B issues 4 fewer vmem ops per wave"),
+        "{verdict}"
+    );
+    assert_eq!(v["deltas"][0]["throughput_ratio"].as_f64().unwrap(), {
+        (ratio * 10_000.0).round() / 10_000.0
+    });
+
+    // In the other order A wins, and B issues more.
+    let v = compare_json(FOUR, EIGHT);
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    assert!(verdict.starts_with("A is "), "{verdict}");
+    assert!(verdict.contains("faster than B"), "{verdict}");
+    assert!(verdict.ends_with("B issues 4 more vmem ops per wave"));
+}
+
+/// The keys README.md documents.
+#[test]
+fn json_has_the_documented_keys() {
+    let v = compare_json(EIGHT, FOUR);
+    for key in ["variants", "deltas", "verdicts"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    for key in [
+        "label",
+        "file",
+        "arch",
+        "clocks",
+        "clocks_per_wave",
+        "wave_clocks",
+        "throughput_per_clock",
+        "throughput_unit",
+        "utilization",
+        "waves_per_simd",
+        "occupancy_limiter",
+        "bottleneck",
+        "latency_tolerance",
+        "issued_per_wave",
+    ] {
+        assert!(v["variants"][0].get(key).is_some(), "variant {key}");
+    }
+    for key in [
+        "label",
+        "against",
+        "throughput_ratio",
+        "clocks_per_wave",
+        "wave_clocks",
+        "utilization",
+        "waves_per_simd",
+        "latency_tolerance",
+        "issued_per_wave",
+        "verdict",
+    ] {
+        assert!(v["deltas"][0].get(key).is_some(), "delta {key}");
+    }
+    let vmem = v["variants"][0]["issued_per_wave"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "vmem")
+        .unwrap();
+    assert_eq!(vmem["value"], 8.0);
+    // Eight 32-clock samples per wave on the one texture path: 256 clocks
+    // per wave, plus at most the 1040-clock start and end spread over 500
+    // waves (2.08).
+    let per_wave = v["variants"][0]["clocks_per_wave"].as_f64().unwrap();
+    assert!(
+        (256.0..=256.0 + 1040.0 / 500.0).contains(&per_wave),
+        "{per_wave}"
+    );
+}
+
+/// One file on three models: three columns, two deltas against the first.
+#[test]
+fn one_file_on_several_models() {
+    let text = stdout(&[
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let archs: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["arch"].as_str().unwrap())
+        .collect();
+    assert_eq!(archs, ["gfx900", "rdna2", "rdna3"]);
+    assert_eq!(v["deltas"].as_array().unwrap().len(), 2);
+    assert_eq!(v["deltas"][1]["against"], "gfx900");
+    assert_eq!(v["verdicts"].as_array().unwrap().len(), 2);
+    // Every model is texture-bound at the same 0.25 pixels per clock: gfx900
+    // serves a wave64's rgba8 trilinear sample in 32 clocks (64 pixels in
+    // 8 x 32 = 256), the RDNA models a wave32's in half that, 16 (32 pixels
+    // in 8 x 16 = 128).
+    for (i, (pixels, sample)) in [(64.0, 32.0), (32.0, 16.0), (32.0, 16.0)]
+        .iter()
+        .enumerate()
+    {
+        let (lo, hi) = texture_bound_window(*pixels, 8.0 * sample);
+        let t = throughput(&v, i);
+        assert!(
+            (lo..=hi).contains(&t),
+            "{}: {t} not in {lo}..{hi}",
+            archs[i]
+        );
+    }
+
+    let text = stdout(&[
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+    ]);
+    assert!(text.contains("rdna3 vs gfx900"), "{text}");
+    assert_eq!(text.matches("verdict: ").count(), 2);
+    let html = stdout(&[
+        "compare",
+        EIGHT,
+        FOUR,
+        "--set",
+        "stage=pixel",
+        "--no-latency-search",
+        "--format",
+        "html",
+    ]);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<table>"));
+    assert!(!html.contains("<script"));
+}
+
+/// Output is the same run after run (the variants run in parallel).
+#[test]
+fn deterministic() {
+    let args = [
+        "compare",
+        EIGHT,
+        "--arch",
+        "gfx900,rdna2,rdna3",
+        "--set",
+        "stage=pixel",
+    ];
+    assert_eq!(stdout(&args), stdout(&args));
+}
+
+#[test]
+fn bad_usage_is_exit_2_and_bad_input_exit_1() {
+    let o = shadersim(&["compare", EIGHT, "--arch", "gfx900"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("two files"));
+    let o = shadersim(&["compare", EIGHT, FOUR, "--arch", "gfx900,rdna2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = shadersim(&["compare", EIGHT, "no/such/file.s"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.s"));
+}
+
+/// Issue 27 item 7: one kernel on two GPUs compares per second for the
+/// whole GPU (the models' clocks and CU counts differ), and a difference
+/// that rests on assumed costs gets no winner. The tiled matmul's barriers
+/// make clang emit `buffer_gl0_inv` on gfx1100, whose 16 clocks
+/// (`vmem_cache_clocks`) are an assumption in the RDNA 3 model.
+#[test]
+fn across_models_per_gpu_second_and_no_winner_on_assumed_costs() {
+    if !have_clang() {
+        return;
+    }
+    let file = "tests/fixtures/src/opencl/matmul_tile.cl";
+    let v: serde_json::Value = serde_json::from_str(&stdout(&[
+        "compare",
+        file,
+        "--arch",
+        "gfx900,gfx1100",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    for x in v["variants"].as_array().unwrap() {
+        // threads per clock per CU x clocks per second x CUs.
+        let want = x["throughput_per_clock"].as_f64().unwrap()
+            * x["clock_mhz"].as_f64().unwrap()
+            * 1e6
+            * x["gpu_cus"].as_f64().unwrap();
+        let got = x["per_second_gpu"].as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-6 * want, "{got} vs {want}");
+    }
+    let (a, b) = (&v["variants"][0], &v["variants"][1]);
+    let ratio = b["per_second_gpu"].as_f64().unwrap() / a["per_second_gpu"].as_f64().unwrap();
+    assert!((v["deltas"][0]["per_second_ratio"].as_f64().unwrap() - ratio).abs() < 1e-4);
+    // The assumed share, recomputed from analyze's own listing: the work
+    // (executions x clocks) of the ops whose cost is `vmem_cache_clocks`
+    // over all the work.
+    let an: serde_json::Value = serde_json::from_str(&stdout(&[
+        "analyze",
+        file,
+        "--arch",
+        "gfx1100",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let (mut cache, mut all) = (0.0, 0.0);
+    for i in an["instructions"].as_array().unwrap() {
+        let w = i["executions"].as_f64().unwrap() * i["cost_clocks"].as_f64().unwrap();
+        all += w;
+        if i["cost_basis"]
+            .as_str()
+            .unwrap()
+            .contains("vmem_cache_clocks")
+        {
+            cache += w;
+        }
+    }
+    let assumed = &b["assumed_costs"];
+    let entry = assumed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vmem_cache_clocks")
+        .unwrap_or_else(|| panic!("{assumed}"));
+    assert!((entry["value"].as_f64().unwrap() - cache / all).abs() < 1e-3);
+    assert!(
+        cache / all >= 0.10,
+        "the share this test relies on: {}",
+        cache / all
+    );
+    let verdict = v["verdicts"][0].as_str().unwrap();
+    assert!(verdict.starts_with("no verdict: "), "{verdict}");
+    assert!(
+        verdict.contains("vmem_cache_clocks") && verdict.contains("per second"),
+        "{verdict}"
+    );
+    assert!(!verdict.contains("per clock per CU"), "{verdict}");
+}

@@ -1,0 +1,183 @@
+//! Small things users hit (issue 17 item 5): `--function` by a short name,
+//! `--hints -` from standard input, and a throughput figure that never
+//! prints as `0.0000`.
+
+use crate::{command, shadersim};
+use std::process::Output;
+
+/// Run shadersim with `args`, feeding `stdin` to it.
+fn shadersim_with_input(args: &[&str], stdin: &str) -> Output {
+    command().args(args).stdin(stdin).output()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_str(&stdout(o)).unwrap()
+}
+
+/// A RADV dump holding "Pixel Shader" and "Vertex Shader as VS".
+const TWO_STAGES: &str = "tests/fixtures/radv/polaris10/lighting.txt";
+const KERNEL: &str = "tests/fixtures/llvm/gfx900/loop_sum.s";
+
+fn program_of(function: &str) -> Output {
+    shadersim(&[
+        "analyze",
+        TWO_STAGES,
+        "--function",
+        function,
+        "--format",
+        "json",
+        "--no-latency-search",
+    ])
+}
+
+#[test]
+fn function_matches_a_short_name() {
+    for (given, name, stage) in [
+        ("Vertex Shader as VS", "Vertex Shader as VS", "vertex"),
+        ("VS", "Vertex Shader as VS", "vertex"),
+        ("vs", "Vertex Shader as VS", "vertex"),
+        ("vert", "Vertex Shader as VS", "vertex"),
+        ("Pixel", "Pixel Shader", "pixel"),
+        ("pixel shader", "Pixel Shader", "pixel"),
+    ] {
+        let v = json(&program_of(given));
+        assert_eq!(v["program"], name, "--function {given}");
+        assert_eq!(v["stage"], stage, "--function {given}");
+    }
+}
+
+#[test]
+fn function_that_is_ambiguous_or_unknown_lists_the_names() {
+    let o = program_of("Shader");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("matches several programs"), "{e}");
+    assert!(
+        e.contains("`Pixel Shader`") && e.contains("`Vertex Shader as VS`"),
+        "{e}"
+    );
+
+    let o = program_of("PS");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("no program named `PS`"), "{e}");
+    assert!(
+        e.contains("`Pixel Shader`") && e.contains("`Vertex Shader as VS`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn function_applies_to_the_other_commands_too() {
+    let o = shadersim(&["cfg", TWO_STAGES, "--function", "VS", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = shadersim(&["hints", TWO_STAGES, "--function", "pixel"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Pixel Shader"), "{}", stdout(&o));
+}
+
+#[test]
+fn hints_from_standard_input() {
+    let args = [
+        "analyze",
+        KERNEL,
+        "--hints",
+        "-",
+        "--format",
+        "json",
+        "--no-latency-search",
+    ];
+    let v = json(&shadersim_with_input(&args, "[dispatch]\nwaves = 7\n"));
+    assert_eq!(v["workgroups"], 7);
+
+    // Errors point into standard input.
+    let o = shadersim_with_input(&args, "[dispatch]\nwaves = \"many\"\n");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("<stdin>:2:"), "{}", stderr(&o));
+
+    // The program and the hints cannot share standard input.
+    let o = shadersim(&["analyze", "-", "--hints", "-"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// The number after `throughput` in the text report.
+fn throughput_text(hints: &str) -> (String, f64) {
+    let o = shadersim_with_input(
+        &["analyze", KERNEL, "--hints", "-", "--no-latency-search"],
+        hints,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("throughput"))
+        .expect("a throughput line")
+        .to_string();
+    let number = line.split_whitespace().nth(1).unwrap().to_string();
+    let v = json(&shadersim_with_input(
+        &[
+            "analyze",
+            KERNEL,
+            "--hints",
+            "-",
+            "--format",
+            "json",
+            "--no-latency-search",
+        ],
+        hints,
+    ));
+    (
+        number,
+        v["throughput"]["per_second_per_cu"].as_f64().unwrap()
+            / (v["throughput"]["clock_mhz"].as_f64().unwrap() * 1e6),
+    )
+}
+
+fn significant_digits(number: &str) -> usize {
+    let mantissa = number.split('e').next().unwrap();
+    mantissa
+        .trim_start_matches(['0', '.'])
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .count()
+}
+
+#[test]
+fn small_throughput_keeps_its_significant_digits() {
+    // One wave running a loop 2000 times: some 1e-4 threads per clock.
+    let slow = "[dispatch]\nwaves = 1\n[[loop]]\nline = 32\niterations = 2000\n";
+    let (text, exact) = throughput_text(slow);
+    assert!(!text.starts_with("0.000"), "{text}");
+    assert!(
+        text.contains("e-"),
+        "scientific notation below 0.001: {text}"
+    );
+    let printed: f64 = text.parse().unwrap();
+    assert!(exact > 0.0 && exact < 1e-3, "{exact}");
+    assert!(
+        ((printed - exact) / exact).abs() < 0.01,
+        "{text} is not {exact}"
+    );
+    assert_eq!(significant_digits(&text), 3, "{text}");
+}
+
+#[test]
+fn ordinary_throughput_has_four_significant_digits() {
+    let (text, exact) = throughput_text("");
+    assert!(!text.contains('e'), "{text}");
+    assert_eq!(significant_digits(&text), 4, "{text}");
+    let printed: f64 = text.parse().unwrap();
+    assert!(
+        ((printed - exact) / exact).abs() < 1e-3,
+        "{text} is not {exact}"
+    );
+}

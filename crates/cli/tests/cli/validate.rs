@@ -1,0 +1,172 @@
+//! `shadersim validate`: the table of published measurements, its JSON, and the arithmetic of a
+//! few points (the unit conversion, and what a pointer chase adds to a load's latency).
+
+use crate::shadersim_text;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = shadersim_text(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+fn point<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("no point {id}"))
+}
+
+#[test]
+fn validate_prints_the_table_and_the_summaries() {
+    let (code, out, err) = shadersim_text(&["validate"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("point "), "{out}");
+    for model in ["gfx900", "rdna1", "rdna2", "rdna3", "rdna4", "all"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(model) && l.contains('%')),
+            "no summary for {model}:\n{out}"
+        );
+    }
+    // Every point above 25% error states why in the data file.
+    assert!(!out.contains("(no reason given)"), "{out}");
+}
+
+#[test]
+fn the_whole_suite_meets_the_issue_bar() {
+    let v = json(&["validate", "--format", "json"]);
+    let all = &v["overall"];
+    // At least 40 points over at least 4 GPUs (GCN, RDNA 1-4 here), median error at most 10%.
+    assert!(all["points"].as_u64().unwrap() >= 40, "{all}");
+    assert!(all["gpus"].as_u64().unwrap() >= 4, "{all}");
+    assert!(all["median_abs_error"].as_f64().unwrap() <= 0.10, "{all}");
+    for p in v["points"].as_array().unwrap() {
+        assert_eq!(p["unexplained"], false, "{p}");
+        assert!(p["simulated"].is_number(), "{p}");
+    }
+    let models: Vec<&str> = v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]);
+}
+
+#[test]
+fn a_chase_step_converts_to_nanoseconds_at_the_recorded_clock() {
+    let v = json(&["validate", "--arch", "rdna2", "--format", "json"]);
+    let l2 = point(&v, "rdna2-l2-latency");
+    // The L2 chase (1 MB footprint, past the 16 KB L0 and 128 KB GL1, inside the 4 MB L2)
+    // takes l2_latency 160 + the chase's 20 clocks of its own (see the test below) = 180 clocks
+    // per load; at the recorded 2250 MHz a clock is 1/2.25 ns: 180 / 2.25 = 80.0 ns, the
+    // published "just above 80 ns".
+    assert_eq!(l2["reading"].as_f64().unwrap(), 180.0);
+    assert!((l2["simulated"].as_f64().unwrap() - 80.0).abs() < 1e-9);
+    assert!(l2["error"].as_f64().unwrap().abs() < 1e-9);
+    // A ratio is the two readings' quotient, no clock: FP64 FMA on RDNA 2 takes 16 clocks per
+    // wave32 (valu_f64_clocks) for 32 x 2 FLOPs, 4 per clock per SIMD; FP32 FMA 1 clock for
+    // 64 FLOPs; so 1/16 at the peak. The loops' overheads (SALU and waits) differ a little:
+    // within 3% of 1/16.
+    let r = point(&v, "rdna2-fp64-clpeak-win")["simulated"]
+        .as_f64()
+        .unwrap();
+    assert!((r * 16.0 - 1.0).abs() < 0.03, "{r}");
+    // GB/s = bytes per clock per CU x CUs x MHz / 1000: the stream is bound by the model's DRAM
+    // share, dram_bytes_per_clock = 512 GB/s / 80 CUs / 2250 MHz (its formula), so
+    // x 80 x 2250 / 1000 = 512 GB/s: the clock and the CUs cancel.
+    let bw = point(&v, "rdna2-dram-bandwidth-clpeak-win");
+    assert!(
+        (bw["simulated"].as_f64().unwrap() - 512.0).abs() < 0.5,
+        "{bw}"
+    );
+}
+
+/// Clocks per iteration of the vector chase on RDNA 2 with its load served by `level`, from two
+/// runs of 100 and 200 iterations (as `validate` reads them), with `--set` overrides.
+fn chase_step(sets: &[&str]) -> f64 {
+    let clocks = |iterations: u32| {
+        let dir = tempfile::tempdir().unwrap();
+        let hints = dir.path().join("h.toml");
+        // Line 22 is the loop header, line 31 the dependent global_load_dword.
+        std::fs::write(
+            &hints,
+            format!("[dispatch]\nwaves = 1\nworkgroup_size = 1\n[[loop]]\nline = 22\niterations = {iterations}\n[[memory]]\nline = 31\npattern = \"uniform\"\nlevel = \"l2\"\n"),
+        )
+        .unwrap();
+        let mut args = vec![
+            "analyze",
+            "validation/asm/chase.gfx1030.s",
+            "--function",
+            "chase_vector",
+            "--arch",
+            "rdna2",
+            "--no-latency-search",
+            "--format",
+            "json",
+            "--hints",
+            hints.to_str().unwrap(),
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        json(&args)["clocks"].as_f64().unwrap()
+    };
+    (clocks(200) - clocks(100)) / 100.0
+}
+
+#[test]
+fn a_chase_step_is_the_level_latency_plus_the_address_chain() {
+    // One iteration of the compiled chase, in issue order after the load's data is back
+    // (the load itself: 2 clocks of texture-path service for one line of a wave32, then the
+    // L2's 160):
+    //   s_waitcnt vmcnt(0) passes; v_lshlrev_b64 holds the VALU 2 clocks (valu_b64_clocks);
+    //   v_add_nc_u32 1 clock; s_add_i32 1 clock of SALU; s_cmp_lg_u32 waits for s_add's
+    //   result (salu_latency 2); s_waitcnt lgkmcnt(0) passes; v_add_co_u32 issues, its carry
+    //   is ready 5 clocks later (valu_latency); v_add_co_ci_u32 needs it, and the load needs
+    //   its result 5 clocks after that.
+    // The base step is 180 = 160 + 20; each term answers for itself:
+    let base = chase_step(&[]);
+    assert_eq!(base, 180.0);
+    // the level's latency, one for one;
+    assert_eq!(chase_step(&["l2_latency=170"]), base + 10.0);
+    // the two dependent adds in series: +1 each;
+    assert_eq!(chase_step(&["valu_latency=6"]), base + 2.0);
+    // the shift's busy clocks (in-order issue holds everything behind it): +1;
+    assert_eq!(chase_step(&["valu_b64_clocks=3"]), base + 1.0);
+    // s_cmp waiting on s_add: +1;
+    assert_eq!(chase_step(&["salu_latency=3"]), base + 1.0);
+    // the load's service: 4 more clocks per 64 lanes are 2 more for a wave32.
+    assert_eq!(chase_step(&["buffer_coalesced_load_clocks=8"]), base + 2.0);
+    // So the model's level latencies are a published chase step minus these 20 clocks
+    // (crates/arch/data/rdna2.toml), and `validate` gives the step back.
+}
+
+#[test]
+fn arch_filters_and_bad_names_are_usage_errors() {
+    let v = json(&["validate", "--arch", "gfx900", "--format", "json"]);
+    let ids: Vec<&str> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["model"].as_str().unwrap())
+        .collect();
+    assert!(
+        !ids.is_empty() && ids.iter().all(|m| *m == "gfx900"),
+        "{ids:?}"
+    );
+    let (code, _, err) = shadersim_text(&["validate", "--arch", "nosuch"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("models with points"), "{err}");
+}
+
+#[test]
+fn a_broken_points_file_is_an_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.toml");
+    std::fs::write(&f, "[[point]]\nid = \"x\"\nvalue = \"high\"\n").unwrap();
+    let (code, _, err) = shadersim_text(&["validate", "--points", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("p.toml:3:"), "{err}");
+}
