@@ -103,10 +103,34 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
             .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
         (path.to_string(), bytes)
     };
+    let beside = (path != "-").then_some(path);
+    let (file, notes) = parse_listing(&name, beside, &bytes, arch)?;
+    for w in file.formatted_warnings() {
+        eprintln!("{w}");
+    }
+    for n in notes {
+        eprintln!("{n}");
+    }
+    Ok(file)
+}
+
+/// Parse a listing's bytes (`name` for messages): a TeraScale file with its
+/// own reader, else the assembly reader with `arch`'s GPU for a file that
+/// does not name its own; then the driver's statistics saved beside `path`
+/// (none for standard input). The one reading path of every command
+/// (`batch` included): returns the file (its warnings not yet printed)
+/// and the notes about what was applied, for the caller to print or keep.
+pub fn parse_listing(
+    name: &str,
+    path: Option<&str>,
+    bytes: &[u8],
+    arch: Option<&str>,
+) -> Result<(ProgramFile, Vec<String>), CliError> {
     // TeraScale files (LLVM's R600 backend) have their own reader.
-    if let Ok(text) = std::str::from_utf8(&bytes) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
         if shadersim_r600::looks_like_r600(text) {
-            return crate::commands::vliw::read_program_file(&name, text, arch);
+            let file = crate::commands::vliw::read_program_file(name, text, arch)?;
+            return Ok((file, Vec::new()));
         }
     }
     let target = match arch {
@@ -115,28 +139,23 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         })?),
         None => None,
     };
-    let file = read_program_bytes(
-        &name,
-        &bytes,
+    let mut file = read_program_bytes(
+        name,
+        bytes,
         &ReadOptions {
             target: None,
             default_target: target,
         },
     )
     .map_err(|e| CliError::Input(e.to_string()))?;
-    let mut file = file;
-    for w in file.formatted_warnings() {
-        eprintln!("{w}");
-    }
-    if path != "-" {
-        if let Some((stats_path, text)) = statistics_beside(path) {
-            let stats = shadersim_asm::parse_driver_statistics(&text);
-            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
-                eprintln!("{path}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}");
-            }
+    let mut notes = Vec::new();
+    if let Some((stats_path, text)) = path.and_then(statistics_beside) {
+        let stats = shadersim_asm::parse_driver_statistics(&text);
+        if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+            notes.push(format!("{name}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}"));
         }
     }
-    Ok(file)
+    Ok((file, notes))
 }
 
 /// The driver's statistics saved beside a listing: for `dir/a.cs.s`,

@@ -5,7 +5,6 @@ use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
-use std::io::Write;
 
 /// Output formats of `analyze`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -160,10 +159,5 @@ pub fn run(args: Args) -> CliResult {
         let json = matches!(args.format, ReportFormat::Json);
         text = crate::commands::occupancy::append_comparison(text, json, vgprs);
     }
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }

@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shadersim_report::analyze_view::{AnalyzeReport, Utilization};
 use std::fmt::Write as _;
-use std::io::Write;
 
 /// Output formats of `compare`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -240,12 +239,7 @@ pub fn run(args: Args) -> CliResult {
         }
         CompareFormat::Html => to_html(&comparison),
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }
 
 /// The parameters of `arch` whose source is an assumption that charge the

@@ -11,7 +11,7 @@
 use crate::error::{CliError, CliResult};
 use crate::input::target_for_arch;
 use shadersim_isa::Target;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -445,7 +445,7 @@ pub fn run(args: Args) -> CliResult {
         ))
     })?;
     let compiled = compile_source(&args.file, &target, args.stage.as_deref())?;
-    match &args.output {
+    match args.output.as_deref().filter(|o| *o != "-") {
         Some(out) => {
             std::fs::write(out, &compiled.listing)
                 .map_err(|e| CliError::Input(format!("{out}: error: cannot write: {e}")))?;
@@ -458,10 +458,9 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(())
         }
-        None => std::io::stdout()
-            .lock()
-            .write_all(compiled.listing.as_bytes())
-            .map_err(CliError::Io),
+        // No `-o`, or `-o -`: standard output (the statistics are not
+        // written: they would need a file beside the listing).
+        None => crate::output::write(None, &compiled.listing),
     }
 }
 

@@ -151,12 +151,7 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
     let notes = Vec::new();
     let arch = match chosen {
         Some(a) => a,
-        // Every generation has a family model; a file that names no GPU
-        // runs on `gcn`.
-        None => match program.target.as_ref().and_then(ArchSpec::for_target) {
-            Some(a) => a,
-            None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?,
-        },
+        None => model_of(program)?,
     };
     let program = file
         .programs
@@ -171,6 +166,32 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
     })
 }
 
+/// The model a program runs on when `--arch` names none: its GPU's chip or
+/// family model. Every generation has a family model; a file that names no
+/// GPU runs on `gcn`.
+pub fn model_of(program: &shadersim_asm::Program) -> Result<ArchSpec, CliError> {
+    match program.target.as_ref().and_then(ArchSpec::for_target) {
+        Some(a) => Ok(a),
+        None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string())),
+    }
+}
+
+/// Read a hints file (`-`: standard input) as `(name, text)`, the name for
+/// error messages.
+pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
+    if path == "-" {
+        // `--hints -` reads the hints from standard input (the program
+        // then has to come from a file).
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+        return Ok(("<stdin>".to_string(), text));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+    Ok((path.to_string(), text))
+}
+
 /// Apply the `--set` overrides and the hints file (read here) to a loaded
 /// program and prepare the simulation.
 pub fn prepare_loaded(
@@ -178,22 +199,7 @@ pub fn prepare_loaded(
     hints: Option<&str>,
     sets: &[(String, String)],
 ) -> Result<Prepared, CliError> {
-    let text = match hints {
-        // `--hints -` reads the hints from standard input (the program
-        // then has to come from a file).
-        Some("-") => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
-            Some(("<stdin>".to_string(), text))
-        }
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-            Some((path.to_string(), text))
-        }
-        None => None,
-    };
+    let text = hints.map(read_hints).transpose()?;
     prepare_loaded_text(
         loaded,
         text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
@@ -208,9 +214,29 @@ pub fn prepare_loaded_text(
     hints: Option<(&str, &str)>,
     sets: &[(String, String)],
 ) -> Result<Prepared, CliError> {
-    let file = &loaded.file;
-    let program = &file.programs[loaded.program];
-    let mut arch = loaded.arch.clone();
+    let mut prepared = prepare_program(
+        &loaded.file,
+        loaded.program,
+        loaded.arch.clone(),
+        hints,
+        sets,
+    )?;
+    prepared.sim.notes.splice(0..0, loaded.notes.iter().cloned());
+    Ok(prepared)
+}
+
+/// Prepare program `program` of `file` on `arch` with the hints `(name,
+/// text)` and the `--set` pairs (model parameters and dispatch keys): the
+/// one preparing path of `analyze`, `compare`, `sweep`, `validate` and
+/// `batch`.
+pub fn prepare_program(
+    file: &ProgramFile,
+    program: usize,
+    mut arch: ArchSpec,
+    hints: Option<(&str, &str)>,
+    sets: &[(String, String)],
+) -> Result<Prepared, CliError> {
+    let program = &file.programs[program];
     let (dispatch_sets, mut arch_sets): (Vec<_>, Vec<_>) = sets
         .iter()
         .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
@@ -243,14 +269,13 @@ pub fn prepare_loaded_text(
         hints.dispatch.cu_count = None;
     }
     let vgprs = program.register_usage().vgprs.max(1);
-    let mut sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+    let sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
         PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {
             CliError::Usage(format!("--set: {}", h.message))
         }
         PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
-    sim.notes.splice(0..0, loaded.notes.iter().cloned());
     Ok(Prepared {
         file_name: file.file_name.clone(),
         sim,

@@ -9,7 +9,6 @@ use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_report::analyze_view::AnalyzeReport;
 use std::fmt::Write as _;
-use std::io::Write;
 
 /// Output formats of `sweep`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -287,12 +286,7 @@ pub fn run(args: Args) -> CliResult {
         std::fs::write(path, svg)
             .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
     }
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }
 
 /// A CSV field, quoted when it holds a separator or a quote.

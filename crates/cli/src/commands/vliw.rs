@@ -16,7 +16,8 @@ fn chip_of(arch: Option<&str>) -> Option<&str> {
     arch.filter(|a| ChipClass::of_target(a).is_some())
 }
 
-/// Read an R600 file's text into the programs every command works on.
+/// Read an R600 file's text into the programs every command works on
+/// (its warnings are in the file, for the caller to print).
 pub fn read_program_file(
     name: &str,
     text: &str,
@@ -24,9 +25,6 @@ pub fn read_program_file(
 ) -> Result<ProgramFile, CliError> {
     let file = read_r600(name, text, chip_of(arch)).map_err(|e| CliError::Input(e.to_string()))?;
     let (programs, _) = shadersim_r600::lower_file(&file);
-    for w in programs.formatted_warnings() {
-        eprintln!("{w}");
-    }
     Ok(programs)
 }
 
