@@ -19,6 +19,29 @@ pub struct ProgramArgs {
     pub arch: Option<String>,
 }
 
+/// The arguments of every command that simulates a program (`analyze`,
+/// `compare`, `sweep`): the model, the hints, the overrides and which
+/// program, declared once.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// Architecture model (see `shadersim archs`), a model file (.toml), or a
+    /// GPU (gfx1031, navi21, vega10). Default: the model of the file's GPU,
+    /// else `gcn`. `compare` with one file takes a comma-separated list of at
+    /// least two models to compare the file on.
+    #[arg(long)]
+    pub arch: Option<String>,
+    /// Hints file (TOML): loop counts, branches, formats, dispatch (`-` for
+    /// standard input).
+    #[arg(long)]
+    pub hints: Option<String>,
+    /// Override one model parameter or dispatch key, e.g. `--set vmem_latency=300` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Program to simulate when the file holds several (kernel, function or shader name).
+    #[arg(long)]
+    pub function: Option<String>,
+}
+
 /// Architecture names that imply an ISA generation for files that do not
 /// name their GPU (objdump, RADV dumps).
 const ARCH_TARGETS: &[(&str, &str)] = &[
@@ -47,9 +70,24 @@ pub fn target_for_arch(arch: &str) -> Option<Target> {
     name.parse().ok()
 }
 
+/// A listing read: its programs, and for a TeraScale file the file as its
+/// own reader gave it (the `vliw` report needs the instruction groups).
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// The programs every command works on.
+    pub file: ProgramFile,
+    /// The TeraScale file the programs were lowered from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
+}
+
 /// Read FILE (`-` = standard input) and parse it; `arch` gives the target
 /// for files that do not name theirs.
 pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
+    read_listing(path, arch).map(|l| l.file)
+}
+
+/// [`read_input`], keeping a TeraScale file's own reading.
+pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError> {
     // Shader source is compiled for the chosen GPU first; hints then refer
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
@@ -90,7 +128,7 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
                 );
             }
         }
-        return Ok(file);
+        return Ok(Listing { file, r600: None });
     }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
@@ -104,14 +142,14 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         (path.to_string(), bytes)
     };
     let beside = (path != "-").then_some(path);
-    let (file, notes) = parse_listing(&name, beside, &bytes, arch)?;
-    for w in file.formatted_warnings() {
+    let (listing, notes) = parse_listing(&name, beside, &bytes, arch)?;
+    for w in listing.file.formatted_warnings() {
         eprintln!("{w}");
     }
     for n in notes {
         eprintln!("{n}");
     }
-    Ok(file)
+    Ok(listing)
 }
 
 /// Parse a listing's bytes (`name` for messages): a TeraScale file with its
@@ -125,12 +163,13 @@ pub fn parse_listing(
     path: Option<&str>,
     bytes: &[u8],
     arch: Option<&str>,
-) -> Result<(ProgramFile, Vec<String>), CliError> {
+) -> Result<(Listing, Vec<String>), CliError> {
     // TeraScale files (LLVM's R600 backend) have their own reader.
     if let Ok(text) = std::str::from_utf8(bytes) {
         if shadersim_r600::looks_like_r600(text) {
-            let file = crate::commands::vliw::read_program_file(name, text, arch)?;
-            return Ok((file, Vec::new()));
+            let (r600, file) = crate::commands::vliw::read_program_file(name, text, arch)?;
+            let r600 = Some(r600);
+            return Ok((Listing { file, r600 }, Vec::new()));
         }
     }
     let target = match arch {
@@ -155,7 +194,7 @@ pub fn parse_listing(
             notes.push(format!("{name}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}"));
         }
     }
-    Ok((file, notes))
+    Ok((Listing { file, r600: None }, notes))
 }
 
 /// The driver's statistics saved beside a listing: for `dir/a.cs.s`,

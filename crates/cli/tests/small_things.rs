@@ -204,3 +204,55 @@ fn ordinary_throughput_has_four_significant_digits() {
         "{text} is not {exact}"
     );
 }
+
+/// `-o -` is standard output for every command that takes `-o` (it used to
+/// write a file named `-` in the working directory).
+#[test]
+fn dash_output_is_standard_output() {
+    let dash = root().join("-");
+    let _ = std::fs::remove_file(&dash);
+    let file_run = json(&shadersim(&[
+        "analyze",
+        KERNEL,
+        "--format",
+        "json",
+        "--no-latency-search",
+    ]));
+    let dash_run = json(&shadersim(&[
+        "analyze",
+        KERNEL,
+        "--format",
+        "json",
+        "--no-latency-search",
+        "-o",
+        "-",
+    ]));
+    assert_eq!(file_run, dash_run);
+    for args in [
+        &["sweep", KERNEL, "--vary", "vmem_latency=100,200", "-o", "-"][..],
+        &["compare", KERNEL, "--arch", "gcn,rdna2", "--no-latency-search", "-o", "-"][..],
+        &["batch", KERNEL, "-o", "-"][..],
+    ] {
+        let o = shadersim(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(!o.stdout.is_empty(), "{args:?} wrote nothing to standard output");
+    }
+    assert!(!dash.exists(), "a file named `-` was written");
+}
+
+/// A TeraScale listing on standard input gets its `vliw` report as from a
+/// file: the report comes from the file read once, not from reading the
+/// path again after the run (which dropped it for `-`).
+#[test]
+fn terascale_on_standard_input_keeps_its_vliw_report() {
+    let path = "tests/fixtures/r600/matmul.cypress.clang-22.s";
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let args = ["--format", "json", "--no-latency-search", "--arch", "cypress"];
+    let from_file = json(&shadersim(&[&["analyze", path][..], &args[..]].concat()));
+    let from_stdin = json(&shadersim_with_input(
+        &[&["analyze", "-"][..], &args[..]].concat(),
+        &text,
+    ));
+    assert!(from_file["vliw"].is_object(), "{}", from_file["vliw"]);
+    assert_eq!(from_file["vliw"], from_stdin["vliw"]);
+}

@@ -363,7 +363,7 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     // The same reading path as `analyze` (TeraScale reader, the model's GPU
     // for a file that names none, the driver's statistics beside it).
     let gpu = config.chosen.as_ref().map(|a| a.isa.name.clone());
-    let (file, _) = match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
+    let (crate::input::Listing { file, .. }, _) = match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
         Ok(f) => f,
         Err(e) => return fail(e.message()),
     };

@@ -3,7 +3,7 @@
 //! model and apply hints and `--set` overrides the same way.
 
 use crate::error::CliError;
-use crate::input::{read_input, select_program};
+use crate::input::{read_listing, select_program};
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::run::{PrepareError, Simulation};
@@ -95,6 +95,8 @@ pub struct Prepared {
     pub vgprs: u32,
     /// The listing's source files (`.file`: number and path).
     pub source_files: Vec<(u32, String)>,
+    /// The TeraScale file the program came from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
 }
 
 /// Load an architecture model by name, pointing occupancy-only models at
@@ -135,6 +137,8 @@ pub struct Loaded {
     pub arch: ArchSpec,
     /// Notes about the choice of model, for the simulation's notes.
     pub notes: Vec<String>,
+    /// The TeraScale file the programs came from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
 }
 
 /// Read the file, pick the program and the model (the file's GPU unless
@@ -146,7 +150,7 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
         .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
-    let file = read_input(file, gpu.as_deref())?;
+    let crate::input::Listing { file, r600 } = read_listing(file, gpu.as_deref())?;
     let program = select_program(&file, function)?;
     let notes = Vec::new();
     let arch = match chosen {
@@ -163,6 +167,7 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
         program,
         arch,
         notes,
+        r600,
     })
 }
 
@@ -222,6 +227,7 @@ pub fn prepare_loaded_text(
         sets,
     )?;
     prepared.sim.notes.splice(0..0, loaded.notes.iter().cloned());
+    prepared.r600.clone_from(&loaded.r600);
     Ok(prepared)
 }
 
@@ -281,6 +287,7 @@ pub fn prepare_program(
         sim,
         vgprs,
         source_files: file.source_files.clone(),
+        r600: None,
     })
 }
 

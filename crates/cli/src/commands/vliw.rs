@@ -5,6 +5,7 @@ use crate::error::CliError;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::ProgramFile;
 use shadersim_r600::reader::read_r600;
+use shadersim_r600::R600File;
 use shadersim_r600::summary::{repack, PeakInputs};
 use shadersim_r600::table::ChipClass;
 use shadersim_r600::VliwSummary;
@@ -16,38 +17,31 @@ fn chip_of(arch: Option<&str>) -> Option<&str> {
     arch.filter(|a| ChipClass::of_target(a).is_some())
 }
 
-/// Read an R600 file's text into the programs every command works on
-/// (its warnings are in the file, for the caller to print).
+/// Read an R600 file's text: the file as read, and the programs every
+/// command works on (its warnings are in them, for the caller to print).
 pub fn read_program_file(
     name: &str,
     text: &str,
     arch: Option<&str>,
-) -> Result<ProgramFile, CliError> {
+) -> Result<(R600File, ProgramFile), CliError> {
     let file = read_r600(name, text, chip_of(arch)).map_err(|e| CliError::Input(e.to_string()))?;
     let (programs, _) = shadersim_r600::lower_file(&file);
-    Ok(programs)
+    Ok((file, programs))
 }
 
 /// The `vliw` summary of the report's program, when the file is an R600
-/// file (read again here: the summary needs the groups' slots).
+/// file (`file`, as read when the program was loaded: the summary needs
+/// the groups' slots).
 pub fn summary(
-    path: &str,
+    file: Option<&R600File>,
     arch: &ArchSpec,
     report: &AnalyzeReport,
     stats: &shadersim_engine::SimStats,
     with_repack: bool,
 ) -> Result<Option<VliwSummary>, CliError> {
-    if path == "-" {
-        return Ok(None);
-    }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Some(file) = file else {
         return Ok(None);
     };
-    if !shadersim_r600::looks_like_r600(&text) {
-        return Ok(None);
-    }
-    let file = read_r600(path, &text, chip_of(Some(arch.isa.name.as_str())))
-        .map_err(|e| CliError::Input(e.to_string()))?;
     let Some(kernel) = file.kernels.iter().find(|k| k.name == report.program) else {
         return Ok(None);
     };
