@@ -91,50 +91,21 @@ pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError>
     // Shader source is compiled for the chosen GPU first; hints then refer
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
-        let arch = arch.ok_or_else(|| {
-            CliError::Usage(format!(
-                "{path} is shader source: say which GPU to compile it for with --arch"
-            ))
-        })?;
-        let target = target_for_arch(arch).ok_or_else(|| {
-            CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
-        })?;
+        let target = source_target(path, arch)?;
         let compiled = crate::commands::compile::compile_source(path, &target, None)?;
-        let name = format!("{path}.s");
-        eprintln!("{path}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
-        let mut file = read_program_bytes(
-            &name,
-            compiled.listing.as_bytes(),
-            &ReadOptions {
-                target: Some(target.clone()),
-                default_target: None,
-            },
-        )
-        .map_err(|e| CliError::Input(e.to_string()))?;
-        for w in file.formatted_warnings() {
-            eprintln!("{w}");
-        }
-        // A bare listing does not carry the workgroup size: the source does.
-        if let Some(size) = compiled.workgroup_size {
-            for p in &mut file.programs {
-                p.declared.workgroup_size = p.declared.workgroup_size.or(Some(size));
-            }
-        }
-        if let Some(text) = &compiled.statistics {
-            let stats = shadersim_asm::parse_driver_statistics(text);
-            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
-                eprintln!(
-                    "{path}: note: registers, LDS and occupancy from the driver's statistics"
-                );
-            }
-        }
-        return Ok(Listing { file, r600: None });
+        return compiled_listing(path, compiled, &target, arch);
     }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| CliError::input(format!("<stdin>: error: {e}")))?;
+        // Source on standard input is compiled as a source file would be.
+        if let Some(ext) = crate::commands::compile::stdin_source_kind(&buf, None) {
+            let target = source_target("<stdin>", arch)?;
+            let compiled = crate::commands::compile::compile_stdin(&buf, ext, &target, None)?;
+            return compiled_listing("-", compiled, &target, arch);
+        }
         ("<stdin>".to_string(), buf)
     } else {
         let bytes = std::fs::read(path)
@@ -150,6 +121,59 @@ pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError>
         eprintln!("{n}");
     }
     Ok(listing)
+}
+
+/// The GPU to compile source `path` for: `--arch`'s.
+fn source_target(path: &str, arch: Option<&str>) -> Result<Target, CliError> {
+    let arch = arch.ok_or_else(|| {
+        CliError::Usage(format!(
+            "{path} is shader source: say which GPU to compile it for with --arch"
+        ))
+    })?;
+    target_for_arch(arch).ok_or_else(|| {
+        CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+    })
+}
+
+/// The listing a compiler made from source `path` (`-`: standard input),
+/// read as the program file. It exists only in memory, so messages and
+/// reports name it `<listing compiled from PATH>`, never a file name that
+/// does not exist.
+fn compiled_listing(
+    path: &str,
+    compiled: crate::commands::compile::Compiled,
+    target: &Target,
+    arch: Option<&str>,
+) -> Result<Listing, CliError> {
+    let source = if path == "-" { "<stdin>" } else { path };
+    let name = format!("<listing compiled from {source}>");
+    let arch = arch.unwrap_or(&target.name);
+    eprintln!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
+    let mut file = read_program_bytes(
+        &name,
+        compiled.listing.as_bytes(),
+        &ReadOptions {
+            target: Some(target.clone()),
+            default_target: None,
+        },
+    )
+    .map_err(|e| CliError::Input(e.to_string()))?;
+    for w in file.formatted_warnings() {
+        eprintln!("{w}");
+    }
+    // A bare listing does not carry the workgroup size: the source does.
+    if let Some(size) = compiled.workgroup_size {
+        for p in &mut file.programs {
+            p.declared.workgroup_size = p.declared.workgroup_size.or(Some(size));
+        }
+    }
+    if let Some(text) = &compiled.statistics {
+        let stats = shadersim_asm::parse_driver_statistics(text);
+        if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+            eprintln!("{source}: note: registers, LDS and occupancy from the driver's statistics");
+        }
+    }
+    Ok(Listing { file, r600: None })
 }
 
 /// Parse a listing's bytes (`name` for messages): a TeraScale file with its
