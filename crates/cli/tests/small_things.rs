@@ -256,3 +256,37 @@ fn terascale_on_standard_input_keeps_its_vliw_report() {
     assert!(from_file["vliw"].is_object(), "{}", from_file["vliw"]);
     assert_eq!(from_file["vliw"], from_stdin["vliw"]);
 }
+
+/// A hints file that is not UTF-8 is an error at the first bad byte, as the
+/// assembly reader places one; a trace over its bound names the loop's
+/// header with `FILE:LINE:COL` (issue 32 item 4).
+#[test]
+fn hints_bytes_and_trace_bounds_are_located() {
+    let dir = std::env::temp_dir().join(format!("shadersim-located-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, b"[dispatch]\nwaves = 4 # \xff\n").unwrap();
+    let o = shadersim(&["analyze", KERNEL, "--hints", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{}:2:13: error: invalid UTF-8 (byte 0xff): a hints file is TOML text",
+            bad.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // loop_sum.s's loop header is line 32, `\tglobal_load_dword ...` (column 2).
+    let o = shadersim_with_input(
+        &["analyze", KERNEL, "--hints", "-"],
+        "[[loop]]\nline = 32\niterations = 100000\n[trace]\nmax_instructions = 1000\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{KERNEL}:32:2: error: the trace of one wave would exceed 1000 instructions in the loop at line 32"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -349,6 +349,22 @@ impl HintsError {
     }
 }
 
+/// A hints file's bytes as text, or the error at the first byte that is not
+/// UTF-8 (its span: render it against the lossy text, whose bytes before
+/// that point are the same).
+pub fn hints_text(bytes: &[u8]) -> Result<&str, HintsError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        HintsError::at(
+            at..at + 1,
+            format!(
+                "invalid UTF-8 (byte {:#04x}): a hints file is TOML text",
+                bytes[at]
+            ),
+        )
+    })
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());

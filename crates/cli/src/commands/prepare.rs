@@ -187,14 +187,17 @@ pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
     if path == "-" {
         // `--hints -` reads the hints from standard input (the program
         // then has to come from a file).
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
             .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
-        return Ok(("<stdin>".to_string(), text));
+        let text = shadersim_trace::hints_text(&bytes)
+            .map_err(|e| CliError::Input(e.render("<stdin>", &String::from_utf8_lossy(&bytes))))?;
+        return Ok(("<stdin>".to_string(), text.to_string()));
     }
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-    Ok((path.to_string(), text))
+    let text = shadersim_trace::hints_text(&bytes).map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
+    Ok((path.to_string(), text.to_string()))
 }
 
 /// Apply the `--set` overrides and the hints file (read here) to a loaded
@@ -280,6 +283,20 @@ pub fn prepare_program(
             CliError::Usage(format!("--set: {}", h.message))
         }
         PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
+        // A trace over its bound is about a loop: point at its header.
+        PrepareError::Trace(
+            ref t @ shadersim_trace::TraceError::TooLong {
+                loop_line: Some(line),
+                ..
+            },
+        ) => {
+            let column = program
+                .instructions
+                .iter()
+                .find(|i| i.pos.line == line)
+                .map_or(1, |i| i.pos.column);
+            CliError::Input(format!("{}:{line}:{column}: error: {t}", file.file_name))
+        }
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
     Ok(Prepared {
