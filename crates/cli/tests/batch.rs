@@ -228,16 +228,21 @@ fn bad_files_are_error_lines_and_order_is_deterministic() {
     // 14 objdump fixtures holding 18 programs, of which 4 are clang-22's
     // `__clang_ocl_kern_imp_` copies of a gfx1200 kernel's body, skipped.
     assert_eq!(rows.len(), 2 + 14, "14 objdump programs");
-    assert!(rows
-        .iter()
-        .all(|r| !r["function"].as_str().unwrap_or("").starts_with("__clang_ocl_kern_imp_")));
+    assert!(rows.iter().all(|r| !r["function"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("__clang_ocl_kern_imp_")));
 }
 
 /// A missing path or `-` is an error before anything runs (it used to be
 /// exit 0 with nothing on standard error).
 #[test]
 fn a_missing_path_or_stdin_is_an_error() {
-    let o = shadersim(&["batch", "tests/fixtures/llvm/gfx900/if_else.s", "no/such/dir"]);
+    let o = shadersim(&[
+        "batch",
+        "tests/fixtures/llvm/gfx900/if_else.s",
+        "no/such/dir",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).starts_with("no/such/dir: error: cannot read: No such file or directory"),
@@ -247,7 +252,11 @@ fn a_missing_path_or_stdin_is_an_error() {
     assert!(o.stdout.is_empty());
     let o = shadersim(&["batch", "-"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("not standard input (`-`)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not standard input (`-`)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// clang-22 emits each OpenCL kernel's body again as a device function
@@ -279,7 +288,8 @@ fn statistics_beside_a_listing_are_read() {
     let f = "tests/fixtures/aco/gfx1100/reduce.cs.s";
     let o = shadersim(&["batch", f]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let row: Value = serde_json::from_slice(o.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    let row: Value =
+        serde_json::from_slice(o.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
     // reduce.stats.toml: "Subgroups per SIMD" = 32.
     assert_eq!(row["occupancy"]["declared_waves_per_simd"], 32, "{row}");
     let a = shadersim(&["analyze", f, "--format", "json", "--no-latency-search"]);
@@ -294,26 +304,37 @@ fn statistics_beside_a_listing_are_read() {
 #[test]
 fn fifos_are_skipped_and_link_loops_walked_once() {
     let dir = scratch("walk");
-    let program = std::fs::read_to_string(root().join("tests/fixtures/llvm/gfx900/if_else.s")).unwrap();
+    let program =
+        std::fs::read_to_string(root().join("tests/fixtures/llvm/gfx900/if_else.s")).unwrap();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.s"), &program).unwrap();
     std::fs::write(dir.join("sub/b.s"), &program).unwrap();
     std::os::unix::fs::symlink(&dir, dir.join("loop1")).unwrap();
     std::os::unix::fs::symlink(&dir, dir.join("sub/loop2")).unwrap();
     let fifo = dir.join("pipe.s");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
     let o = shadersim(&["batch", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let files: Vec<String> = String::from_utf8(o.stdout.clone())
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let d = dir.display();
     assert_eq!(files, [format!("{d}/a.s"), format!("{d}/sub/b.s")]);
     assert!(
-        stderr(&o).contains(&format!("{d}/pipe.s: note: skipped: a FIFO, not a regular file")),
+        stderr(&o).contains(&format!(
+            "{d}/pipe.s: note: skipped: a FIFO, not a regular file"
+        )),
         "{}",
         stderr(&o)
     );

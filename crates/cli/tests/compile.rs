@@ -150,7 +150,15 @@ fn opencl_on_standard_input_compiles_with_includes_from_the_working_directory() 
     let source = b"#include \"defs.h\"\n__kernel void k(__global float *a) { a[get_global_id(0)] *= SCALE; }\n";
     let o = shadersim_in(
         &dir,
-        &["analyze", "-", "--arch", "gfx900", "--format", "json", "--no-latency-search"],
+        &[
+            "analyze",
+            "-",
+            "--arch",
+            "gfx900",
+            "--format",
+            "json",
+            "--no-latency-search",
+        ],
         source,
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -161,7 +169,15 @@ fn opencl_on_standard_input_compiles_with_includes_from_the_working_directory() 
     std::fs::write(dir.join("k.cl"), source).unwrap();
     let o = shadersim_in(
         &dir,
-        &["analyze", "k.cl", "--arch", "gfx900", "--format", "json", "--no-latency-search"],
+        &[
+            "analyze",
+            "k.cl",
+            "--arch",
+            "gfx900",
+            "--format",
+            "json",
+            "--no-latency-search",
+        ],
         b"",
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -185,12 +201,23 @@ fn glsl_stage_message_and_compile_from_standard_input() {
         "error: x.glsl: say which stage this GLSL is: name it .vert, .frag or .comp, or add a \
          `#pragma shader_stage(vert|frag|comp)` line (`shadersim compile` also takes --stage)\n"
     );
-    let have_glslang = Command::new("glslangValidator").arg("--version").output().is_ok();
+    let have_glslang = Command::new("glslangValidator")
+        .arg("--version")
+        .output()
+        .is_ok();
     if !have_glslang {
         eprintln!("skipped the compile half: no glslang");
         return;
     }
-    let o = shadersim_in(&dir, &["compile", "-", "--stage", "comp", "--arch", "gfx1030"], glsl.as_bytes());
+    let o = shadersim_in(
+        &dir,
+        &["compile", "-", "--stage", "comp", "--arch", "gfx1030"],
+        glsl.as_bytes(),
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("; Compute Shader compiled by Mesa RADV"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("; Compute Shader compiled by Mesa RADV"),
+        "{}",
+        text(&o.stdout)
+    );
 }

@@ -266,7 +266,17 @@ fn analyze_compares_occupancy_across_vendors() {
 fn gpu_names_and_the_workgroup_lds_limit() {
     let o = shadersim(&["occupancy", "--regs", "40", "--arch", "vega10,gfx1100"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = shadersim(&["occupancy", "--regs", "40", "--arch", "rdna3", "--lds", "70000", "--workgroup", "256"]);
+    let o = shadersim(&[
+        "occupancy",
+        "--regs",
+        "40",
+        "--arch",
+        "rdna3",
+        "--lds",
+        "70000",
+        "--workgroup",
+        "256",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),

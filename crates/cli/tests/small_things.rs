@@ -230,12 +230,23 @@ fn dash_output_is_standard_output() {
     assert_eq!(file_run, dash_run);
     for args in [
         &["sweep", KERNEL, "--vary", "vmem_latency=100,200", "-o", "-"][..],
-        &["compare", KERNEL, "--arch", "gcn,rdna2", "--no-latency-search", "-o", "-"][..],
+        &[
+            "compare",
+            KERNEL,
+            "--arch",
+            "gcn,rdna2",
+            "--no-latency-search",
+            "-o",
+            "-",
+        ][..],
         &["batch", KERNEL, "-o", "-"][..],
     ] {
         let o = shadersim(args);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-        assert!(!o.stdout.is_empty(), "{args:?} wrote nothing to standard output");
+        assert!(
+            !o.stdout.is_empty(),
+            "{args:?} wrote nothing to standard output"
+        );
     }
     assert!(!dash.exists(), "a file named `-` was written");
 }
@@ -247,7 +258,13 @@ fn dash_output_is_standard_output() {
 fn terascale_on_standard_input_keeps_its_vliw_report() {
     let path = "tests/fixtures/r600/matmul.cypress.clang-22.s";
     let text = std::fs::read_to_string(root().join(path)).unwrap();
-    let args = ["--format", "json", "--no-latency-search", "--arch", "cypress"];
+    let args = [
+        "--format",
+        "json",
+        "--no-latency-search",
+        "--arch",
+        "cypress",
+    ];
     let from_file = json(&shadersim(&[&["analyze", path][..], &args[..]].concat()));
     let from_stdin = json(&shadersim_with_input(
         &[&["analyze", "-"][..], &args[..]].concat(),

@@ -174,7 +174,10 @@ fn bad_vary_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     // The error names the option the user wrote, not the `--set` it became.
-    assert!(err.starts_with("error: --vary no_such_key: no such parameter"), "{err}");
+    assert!(
+        err.starts_with("error: --vary no_such_key: no such parameter"),
+        "{err}"
+    );
     let mut args = BASE.to_vec();
     args.extend_from_slice(&["--vary", "waves=1,2", "--metric", "speed"]);
     assert_eq!(shadersim(&args).status.code(), Some(2));
@@ -269,7 +272,10 @@ fn an_impossible_point_is_marked_not_fatal() {
     let csv = String::from_utf8(o.stdout).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 3, "{csv}");
-    assert!(rows[1].starts_with("1,") && !rows[1].contains("error"), "{csv}");
+    assert!(
+        rows[1].starts_with("1,") && !rows[1].contains("error"),
+        "{csv}"
+    );
     assert!(
         rows[2].starts_with("11,,,")
             && rows[2].ends_with(

@@ -261,7 +261,8 @@ mod tests {
     /// (line and column), as the assembly reader locates one.
     #[test]
     fn invalid_utf8_is_located() {
-        let path = std::env::temp_dir().join(format!("shadersim-scene-{}.toml", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("shadersim-scene-{}.toml", std::process::id()));
         std::fs::write(&path, b"[[mesh]]\nname = \"a\xffb\"\n").unwrap();
         let e = load_scene(&path).unwrap_err().to_string();
         let _ = std::fs::remove_file(&path);

@@ -653,7 +653,9 @@ impl WaveTrace {
                 1 => block.succs[0].to,
                 _ => {
                     let br = &cfg.branches[branch_of[&cur]];
-                    if let (BranchKind::LoopSkip { loop_id }, Some(r)) = (br.kind, rng.as_deref_mut()) {
+                    if let (BranchKind::LoopSkip { loop_id }, Some(r)) =
+                        (br.kind, rng.as_deref_mut())
+                    {
                         if let Some(d) = plan.drawn_iterations.get(&loop_id) {
                             limit[loop_id] = d.draw(r);
                             drawn_at_guard[loop_id] = true;
@@ -998,9 +1000,12 @@ pub fn memory_facts(
                     format!("`pattern` applies to buffer, global, flat, scratch and LDS ops; line {line} (`{}`) is an image op", s.text),
                 ));
             }
-            let pattern: shadersim_mem::LanePattern = p.get_ref().parse().map_err(
-                |e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()),
-            )?;
+            let pattern: shadersim_mem::LanePattern =
+                p.get_ref()
+                    .parse()
+                    .map_err(|e: shadersim_mem::PatternError| {
+                        HintsError::at(p.span(), e.to_string())
+                    })?;
             if let shadersim_mem::LanePattern::List(offsets) = &pattern {
                 check_list_length(program, hints, offsets.len(), p.span())?;
             }

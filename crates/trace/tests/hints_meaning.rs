@@ -49,7 +49,10 @@ fn expect_error(text: &str, hints: &str, expected: &str) {
         Err(m) => m,
         Ok(_) => panic!("{hints:?} was accepted; want {expected}"),
     };
-    assert!(msg.starts_with(expected), "{hints:?}\n got: {msg}\nwant: {expected}");
+    assert!(
+        msg.starts_with(expected),
+        "{hints:?}\n got: {msg}\nwant: {expected}"
+    );
 }
 
 #[test]
@@ -75,8 +78,11 @@ fn a_huge_geometric_mean_reaches_its_cap() {
     // Mean 1e17: p = 1e-17 per trial, so P(a draw below 100) =
     // 1 - (1 - 1e-17)^99 ~ 1e-15: every wave runs the cap, 100. Before,
     // 1 - p rounded to 1 and every draw collapsed to 1.
-    let (p, cfg, plan) =
-        plan(GUARDED, "[[loop]]\nline = 6\niterations = { mean = 1e17, max = 100 }\n").unwrap();
+    let (p, cfg, plan) = plan(
+        GUARDED,
+        "[[loop]]\nline = 6\niterations = { mean = 1e17, max = 100 }\n",
+    )
+    .unwrap();
     for w in 0..8 {
         assert_eq!(body_runs(&p, &cfg, &plan, w), 100, "wave {w}");
     }
@@ -94,7 +100,11 @@ fn an_iteration_count_that_is_not_one_says_what_one_may_be() {
         ("4294967296", "found 4294967296"),
     ] {
         let hints = format!("[[loop]]\nline = 6\niterations = {value}\n");
-        expect_error(GUARDED, &hints, &format!("h.toml:3:14: error: {forms}; {found}"));
+        expect_error(
+            GUARDED,
+            &hints,
+            &format!("h.toml:3:14: error: {forms}; {found}"),
+        );
     }
     expect_error(
         GUARDED,
@@ -113,7 +123,11 @@ fn an_iteration_count_that_is_not_one_says_what_one_may_be() {
     );
     // The forms that are allowed still read.
     for value in ["7", "[1, 2, 3]", "\"2..5\"", "{ mean = 4, max = 9 }"] {
-        plan(GUARDED, &format!("[[loop]]\nline = 6\niterations = {value}\n")).unwrap();
+        plan(
+            GUARDED,
+            &format!("[[loop]]\nline = 6\niterations = {value}\n"),
+        )
+        .unwrap();
     }
 }
 
@@ -144,13 +158,22 @@ fn the_largest_latency_is_refused_rather_than_read_as_no_hint() {
     // The engine reads u32::MAX as "the unit's own latency".
     let p = program(MEMORY);
     let e = memory_error(&p, "[[memory]]\nline = 1\nlatency = 4294967295\n").unwrap();
-    assert_eq!(e, "h.toml:3:11: error: latency must be at most 4294967294 clocks");
-    assert_eq!(memory_error(&p, "[[memory]]\nline = 1\nlatency = 4294967294\n"), None);
+    assert_eq!(
+        e,
+        "h.toml:3:11: error: latency must be at most 4294967294 clocks"
+    );
+    assert_eq!(
+        memory_error(&p, "[[memory]]\nline = 1\nlatency = 4294967294\n"),
+        None
+    );
 }
 
 #[test]
 fn a_lane_list_has_one_address_per_lane_of_the_programs_wave() {
-    let list32 = (0..32).map(|i| (i * 4).to_string()).collect::<Vec<_>>().join(",");
+    let list32 = (0..32)
+        .map(|i| (i * 4).to_string())
+        .collect::<Vec<_>>()
+        .join(",");
     let hints = format!("[[memory]]\nline = 1\npattern = \"list:{list32}\"\n");
     // gfx1030 code naming `exec_lo` runs wave32: 32 addresses are its lanes.
     let wave32 = program_for(

@@ -260,9 +260,8 @@ fn collect_jobs(paths: &[PathBuf]) -> Result<Vec<Job>, CliError> {
                 "batch reads files and directories, not standard input (`-`); analyze reads one program from it".into(),
             ));
         }
-        let meta = std::fs::metadata(root).map_err(|e| {
-            CliError::input(format!("{}: error: cannot read: {e}", root.display()))
-        })?;
+        let meta = std::fs::metadata(root)
+            .map_err(|e| CliError::input(format!("{}: error: cannot read: {e}", root.display())))?;
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(root, &mut files, &mut visited);
@@ -363,10 +362,11 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     // The same reading path as `analyze` (TeraScale reader, the model's GPU
     // for a file that names none, the driver's statistics beside it).
     let gpu = config.chosen.as_ref().map(|a| a.isa.name.clone());
-    let (crate::input::Listing { file, .. }, _) = match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
-        Ok(f) => f,
-        Err(e) => return fail(e.message()),
-    };
+    let (crate::input::Listing { file, .. }, _) =
+        match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
+            Ok(f) => f,
+            Err(e) => return fail(e.message()),
+        };
     if file.programs.is_empty() {
         return fail(format!("{name}: error: no program found"));
     }
@@ -430,7 +430,10 @@ fn analyze_program(
     // `--set` is already in the chosen model; a program's own model takes it here.
     let (arch, sets) = match &config.chosen {
         Some(a) => (a.clone(), &[][..]),
-        None => (model_of(program).map_err(|e| e.message())?, &config.sets[..]),
+        None => (
+            model_of(program).map_err(|e| e.message())?,
+            &config.sets[..],
+        ),
     };
     let hints_file = hints_path(job, &program.name, config);
     let hints = hints_file

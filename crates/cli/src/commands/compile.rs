@@ -109,7 +109,11 @@ pub fn stdin_source_kind(bytes: &[u8], stage: Option<&str>) -> Option<&'static s
         }
     }
     let text = String::from_utf8_lossy(bytes);
-    if stage.is_some() || text.lines().any(|l| l.trim().starts_with("#pragma shader_stage(")) {
+    if stage.is_some()
+        || text
+            .lines()
+            .any(|l| l.trim().starts_with("#pragma shader_stage("))
+    {
         return Some("glsl");
     }
     let kernel = text.contains("__kernel") || text.contains("kernel void");

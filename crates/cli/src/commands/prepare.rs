@@ -196,7 +196,8 @@ pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
     }
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-    let text = shadersim_trace::hints_text(&bytes).map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
+    let text = shadersim_trace::hints_text(&bytes)
+        .map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
     Ok((path.to_string(), text.to_string()))
 }
 
@@ -229,7 +230,10 @@ pub fn prepare_loaded_text(
         hints,
         sets,
     )?;
-    prepared.sim.notes.splice(0..0, loaded.notes.iter().cloned());
+    prepared
+        .sim
+        .notes
+        .splice(0..0, loaded.notes.iter().cloned());
     prepared.r600.clone_from(&loaded.r600);
     Ok(prepared)
 }

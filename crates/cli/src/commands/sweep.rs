@@ -180,9 +180,9 @@ fn name_vary(e: CliError, keys: &[&str]) -> CliError {
     match e {
         CliError::Usage(m)
             if m.starts_with("--set")
-                && keys
-                    .iter()
-                    .any(|k| m.contains(&format!("`{k}`")) || m.starts_with(&format!("--set {k}"))) =>
+                && keys.iter().any(|k| {
+                    m.contains(&format!("`{k}`")) || m.starts_with(&format!("--set {k}"))
+                }) =>
         {
             CliError::Usage(format!("--vary{}", &m["--set".len()..]))
         }
@@ -272,7 +272,11 @@ pub fn run(args: Args) -> CliResult {
         .build()
         .map_err(|e| CliError::Input(format!("error: cannot start worker threads: {e}")))?;
     // Read once: the points differ only in their `--set` values.
-    let loaded = load(&args.file, args.run.arch.as_deref(), args.run.function.as_deref())?;
+    let loaded = load(
+        &args.file,
+        args.run.arch.as_deref(),
+        args.run.function.as_deref(),
+    )?;
     let run_point = |values: &Vec<String>| -> Result<Row, CliError> {
         // The varied values come after the fixed ones: the later `--set` wins.
         let mut sets = fixed.clone();

@@ -5,9 +5,9 @@ use crate::error::CliError;
 use shadersim_arch::ArchSpec;
 use shadersim_asm::ProgramFile;
 use shadersim_r600::reader::read_r600;
-use shadersim_r600::R600File;
 use shadersim_r600::summary::{repack, PeakInputs};
 use shadersim_r600::table::ChipClass;
+use shadersim_r600::R600File;
 use shadersim_r600::VliwSummary;
 use shadersim_report::analyze_view::AnalyzeReport;
 

@@ -118,14 +118,20 @@ impl MeshError {
             let offset = e.valid_up_to();
             let before = &bytes[..offset];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
             // Columns count characters; the bytes before are valid UTF-8.
             let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
             MeshError::at(
                 path,
                 line,
                 column,
-                format!("invalid UTF-8 (byte {:#04x}): this is not a text file", bytes[offset]),
+                format!(
+                    "invalid UTF-8 (byte {:#04x}): this is not a text file",
+                    bytes[offset]
+                ),
             )
         })
     }

@@ -102,8 +102,11 @@ fn check(bytes: &[u8], name: &str) -> Result<(), MeshError> {
                         return Err(MeshError::at(
                             name,
                             line,
-                            col(raw.trim_end().len()) ,
-                            format!("a vertex needs three coordinates; this one has {}", words.len() - 1),
+                            col(raw.trim_end().len()),
+                            format!(
+                                "a vertex needs three coordinates; this one has {}",
+                                words.len() - 1
+                            ),
                         ));
                     };
                     match w.parse::<f32>() {
@@ -240,19 +243,50 @@ mod tests {
             format!("{tri}f 1 -4 3\n"),
         );
         let cases: &[(&[u8], &str)] = &[
-            (b"v 0 0 0\nv 1 \0 0\nv 1 1 0\nf 1 2 3\n", "bad.obj:2:5: error: control character U+0000"),
-            (short.as_bytes(), "bad.obj:4:1: error: a face needs at least three vertices; this one has 2"),
-            (bare.as_bytes(), "bad.obj:4:1: error: a face needs at least three vertices; this one has 0"),
-            (high.as_bytes(), "bad.obj:4:7: error: face refers to vertex 4 but only 3 vertices"),
-            (negative.as_bytes(), "bad.obj:4:5: error: face refers to vertex -4"),
-            (b"v 0 0 0\nv 1 1e999 0\nv 1 1 0\nf 1 2 3\n", "bad.obj:2:5: error: vertex coordinate `1e999` is not finite"),
-            (b"v 0 0 0\nv 1 nan 0\nv 1 1 0\nf 1 2 3\n", "bad.obj:2:5: error: vertex coordinate `nan` is not finite"),
-            (b"v 0 0\n", "bad.obj:1:6: error: a vertex needs three coordinates; this one has 2"),
-            (b"v 0 0 0\n\xff\xfe\n", "bad.obj:2:1: error: invalid UTF-8 (byte 0xff)"),
+            (
+                b"v 0 0 0\nv 1 \0 0\nv 1 1 0\nf 1 2 3\n",
+                "bad.obj:2:5: error: control character U+0000",
+            ),
+            (
+                short.as_bytes(),
+                "bad.obj:4:1: error: a face needs at least three vertices; this one has 2",
+            ),
+            (
+                bare.as_bytes(),
+                "bad.obj:4:1: error: a face needs at least three vertices; this one has 0",
+            ),
+            (
+                high.as_bytes(),
+                "bad.obj:4:7: error: face refers to vertex 4 but only 3 vertices",
+            ),
+            (
+                negative.as_bytes(),
+                "bad.obj:4:5: error: face refers to vertex -4",
+            ),
+            (
+                b"v 0 0 0\nv 1 1e999 0\nv 1 1 0\nf 1 2 3\n",
+                "bad.obj:2:5: error: vertex coordinate `1e999` is not finite",
+            ),
+            (
+                b"v 0 0 0\nv 1 nan 0\nv 1 1 0\nf 1 2 3\n",
+                "bad.obj:2:5: error: vertex coordinate `nan` is not finite",
+            ),
+            (
+                b"v 0 0\n",
+                "bad.obj:1:6: error: a vertex needs three coordinates; this one has 2",
+            ),
+            (
+                b"v 0 0 0\n\xff\xfe\n",
+                "bad.obj:2:1: error: invalid UTF-8 (byte 0xff)",
+            ),
         ];
         for (bytes, want) in cases {
             let e = parse(bytes, "bad.obj").unwrap_err().to_string();
-            assert!(e.starts_with(want), "{:?}\n got: {e}\nwant: {want}", String::from_utf8_lossy(bytes));
+            assert!(
+                e.starts_with(want),
+                "{:?}\n got: {e}\nwant: {want}",
+                String::from_utf8_lossy(bytes)
+            );
         }
     }
 
