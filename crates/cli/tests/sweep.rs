@@ -267,7 +267,7 @@ fn svg_plot_has_a_polyline_per_series() {
 /// SIMD, so `waves_per_simd = 11` cannot be.
 #[test]
 fn an_impossible_point_is_marked_not_fatal() {
-    let o = shadersim(&[&BASE[..], &["--vary", "waves_per_simd=1,11"]].concat());
+    let o = shadersim(&[BASE, &["--vary", "waves_per_simd=1,11"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = String::from_utf8(o.stdout).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
@@ -285,6 +285,6 @@ fn an_impossible_point_is_marked_not_fatal() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("1 of 2 grid points could not run"));
     // When no point runs, the grid is an error.
-    let o = shadersim(&[&BASE[..], &["--vary", "waves_per_simd=11,12"]].concat());
+    let o = shadersim(&[BASE, &["--vary", "waves_per_simd=11,12"]].concat());
     assert_eq!(o.status.code(), Some(2));
 }

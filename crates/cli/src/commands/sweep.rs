@@ -169,7 +169,7 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
 #[derive(Debug, Clone)]
 enum Marked {
     /// The point ran.
-    Ran(Row),
+    Ran(Box<Row>),
     /// The point's values, and the error.
     Failed(Vec<String>, String),
 }
@@ -317,7 +317,7 @@ pub fn run(args: Args) -> CliResult {
     for (values, row) in points.iter().zip(rows) {
         match row {
             Ok(r) => {
-                marked.push(Marked::Ran(r.clone()));
+                marked.push(Marked::Ran(Box::new(r.clone())));
                 ran.push(r);
             }
             Err(e) => {

@@ -45,7 +45,7 @@ pub fn summary(
     let Some(kernel) = file.kernels.iter().find(|k| k.name == report.program) else {
         return Ok(None);
     };
-    let lowered = shadersim_r600::lower(&file, kernel);
+    let lowered = shadersim_r600::lower(file, kernel);
     let mut executions = vec![0u64; lowered.facts.len()];
     for i in &report.instructions {
         if let Some(e) = executions.get_mut(i.index) {
