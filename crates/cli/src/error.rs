@@ -23,6 +23,14 @@ impl CliError {
         CliError::Input(msg.to_string())
     }
 
+    /// The message alone, as a `batch` line's `error` carries it.
+    pub fn message(&self) -> String {
+        match self {
+            CliError::Input(m) | CliError::Usage(m) => m.clone(),
+            CliError::Io(e) => e.to_string(),
+        }
+    }
+
     /// Print the error on stderr and return the exit code for it.
     pub fn report(self) -> ExitCode {
         let mut stderr = std::io::stderr().lock();

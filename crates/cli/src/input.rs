@@ -19,6 +19,29 @@ pub struct ProgramArgs {
     pub arch: Option<String>,
 }
 
+/// The arguments of every command that simulates a program (`analyze`,
+/// `compare`, `sweep`): the model, the hints, the overrides and which
+/// program, declared once.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// Architecture model (see `shadersim archs`), a model file (.toml), or a
+    /// GPU (gfx1031, navi21, vega10). Default: the model of the file's GPU,
+    /// else `gcn`. `compare` with one file takes a comma-separated list of at
+    /// least two models to compare the file on.
+    #[arg(long)]
+    pub arch: Option<String>,
+    /// Hints file (TOML): loop counts, branches, formats, dispatch (`-` for
+    /// standard input).
+    #[arg(long)]
+    pub hints: Option<String>,
+    /// Override one model parameter or dispatch key, e.g. `--set vmem_latency=300` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Program to simulate when the file holds several (kernel, function or shader name).
+    #[arg(long)]
+    pub function: Option<String>,
+}
+
 /// Architecture names that imply an ISA generation for files that do not
 /// name their GPU (objdump, RADV dumps).
 const ARCH_TARGETS: &[(&str, &str)] = &[
@@ -47,66 +70,130 @@ pub fn target_for_arch(arch: &str) -> Option<Target> {
     name.parse().ok()
 }
 
+/// A listing read: its programs, and for a TeraScale file the file as its
+/// own reader gave it (the `vliw` report needs the instruction groups).
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// The programs every command works on.
+    pub file: ProgramFile,
+    /// The TeraScale file the programs were lowered from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
+}
+
 /// Read FILE (`-` = standard input) and parse it; `arch` gives the target
 /// for files that do not name theirs.
 pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliError> {
+    read_listing(path, arch).map(|l| l.file)
+}
+
+/// [`read_input`], keeping a TeraScale file's own reading.
+pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError> {
     // Shader source is compiled for the chosen GPU first; hints then refer
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
-        let arch = arch.ok_or_else(|| {
-            CliError::Usage(format!(
-                "{path} is shader source: say which GPU to compile it for with --arch"
-            ))
-        })?;
-        let target = target_for_arch(arch).ok_or_else(|| {
-            CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
-        })?;
+        let target = source_target(path, arch)?;
         let compiled = crate::commands::compile::compile_source(path, &target, None)?;
-        let name = format!("{path}.s");
-        eprintln!("{path}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
-        let mut file = read_program_bytes(
-            &name,
-            compiled.listing.as_bytes(),
-            &ReadOptions {
-                target: Some(target.clone()),
-                default_target: None,
-            },
-        )
-        .map_err(|e| CliError::Input(e.to_string()))?;
-        for w in file.formatted_warnings() {
-            eprintln!("{w}");
-        }
-        // A bare listing does not carry the workgroup size: the source does.
-        if let Some(size) = compiled.workgroup_size {
-            for p in &mut file.programs {
-                p.declared.workgroup_size = p.declared.workgroup_size.or(Some(size));
-            }
-        }
-        if let Some(text) = &compiled.statistics {
-            let stats = shadersim_asm::parse_driver_statistics(text);
-            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
-                eprintln!(
-                    "{path}: note: registers, LDS and occupancy from the driver's statistics"
-                );
-            }
-        }
-        return Ok(file);
+        return compiled_listing(path, compiled, &target, arch);
     }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| CliError::input(format!("<stdin>: error: {e}")))?;
+        // Source on standard input is compiled as a source file would be.
+        if let Some(ext) = crate::commands::compile::stdin_source_kind(&buf, None) {
+            let target = source_target("<stdin>", arch)?;
+            let compiled = crate::commands::compile::compile_stdin(&buf, ext, &target, None)?;
+            return compiled_listing("-", compiled, &target, arch);
+        }
         ("<stdin>".to_string(), buf)
     } else {
         let bytes = std::fs::read(path)
             .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
         (path.to_string(), bytes)
     };
+    let beside = (path != "-").then_some(path);
+    let (listing, notes) = parse_listing(&name, beside, &bytes, arch)?;
+    for w in listing.file.formatted_warnings() {
+        eprintln!("{w}");
+    }
+    for n in notes {
+        eprintln!("{n}");
+    }
+    Ok(listing)
+}
+
+/// The GPU to compile source `path` for: `--arch`'s.
+fn source_target(path: &str, arch: Option<&str>) -> Result<Target, CliError> {
+    let arch = arch.ok_or_else(|| {
+        CliError::Usage(format!(
+            "{path} is shader source: say which GPU to compile it for with --arch"
+        ))
+    })?;
+    target_for_arch(arch).ok_or_else(|| {
+        CliError::Usage(format!("`{arch}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+    })
+}
+
+/// The listing a compiler made from source `path` (`-`: standard input),
+/// read as the program file. It exists only in memory, so messages and
+/// reports name it `<listing compiled from PATH>`, never a file name that
+/// does not exist.
+fn compiled_listing(
+    path: &str,
+    compiled: crate::commands::compile::Compiled,
+    target: &Target,
+    arch: Option<&str>,
+) -> Result<Listing, CliError> {
+    let source = if path == "-" { "<stdin>" } else { path };
+    let name = format!("<listing compiled from {source}>");
+    let arch = arch.unwrap_or(&target.name);
+    eprintln!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
+    let mut file = read_program_bytes(
+        &name,
+        compiled.listing.as_bytes(),
+        &ReadOptions {
+            target: Some(target.clone()),
+            default_target: None,
+        },
+    )
+    .map_err(|e| CliError::Input(e.to_string()))?;
+    for w in file.formatted_warnings() {
+        eprintln!("{w}");
+    }
+    // A bare listing does not carry the workgroup size: the source does.
+    if let Some(size) = compiled.workgroup_size {
+        for p in &mut file.programs {
+            p.declared.workgroup_size = p.declared.workgroup_size.or(Some(size));
+        }
+    }
+    if let Some(text) = &compiled.statistics {
+        let stats = shadersim_asm::parse_driver_statistics(text);
+        if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+            eprintln!("{source}: note: registers, LDS and occupancy from the driver's statistics");
+        }
+    }
+    Ok(Listing { file, r600: None })
+}
+
+/// Parse a listing's bytes (`name` for messages): a TeraScale file with its
+/// own reader, else the assembly reader with `arch`'s GPU for a file that
+/// does not name its own; then the driver's statistics saved beside `path`
+/// (none for standard input). The one reading path of every command
+/// (`batch` included): returns the file (its warnings not yet printed)
+/// and the notes about what was applied, for the caller to print or keep.
+pub fn parse_listing(
+    name: &str,
+    path: Option<&str>,
+    bytes: &[u8],
+    arch: Option<&str>,
+) -> Result<(Listing, Vec<String>), CliError> {
     // TeraScale files (LLVM's R600 backend) have their own reader.
-    if let Ok(text) = std::str::from_utf8(&bytes) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
         if shadersim_r600::looks_like_r600(text) {
-            return crate::commands::vliw::read_program_file(&name, text, arch);
+            let (r600, file) = crate::commands::vliw::read_program_file(name, text, arch)?;
+            let r600 = Some(r600);
+            return Ok((Listing { file, r600 }, Vec::new()));
         }
     }
     let target = match arch {
@@ -115,28 +202,23 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
         })?),
         None => None,
     };
-    let file = read_program_bytes(
-        &name,
-        &bytes,
+    let mut file = read_program_bytes(
+        name,
+        bytes,
         &ReadOptions {
             target: None,
             default_target: target,
         },
     )
     .map_err(|e| CliError::Input(e.to_string()))?;
-    let mut file = file;
-    for w in file.formatted_warnings() {
-        eprintln!("{w}");
-    }
-    if path != "-" {
-        if let Some((stats_path, text)) = statistics_beside(path) {
-            let stats = shadersim_asm::parse_driver_statistics(&text);
-            if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
-                eprintln!("{path}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}");
-            }
+    let mut notes = Vec::new();
+    if let Some((stats_path, text)) = path.and_then(statistics_beside) {
+        let stats = shadersim_asm::parse_driver_statistics(&text);
+        if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
+            notes.push(format!("{name}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}"));
         }
     }
-    Ok(file)
+    Ok((Listing { file, r600: None }, notes))
 }
 
 /// The driver's statistics saved beside a listing: for `dir/a.cs.s`,

@@ -8,6 +8,7 @@ mod commands;
 mod diagnostic;
 mod error;
 mod input;
+mod output;
 mod progress;
 
 use clap::{Parser, Subcommand};

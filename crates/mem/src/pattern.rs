@@ -13,7 +13,7 @@
 //! | `quad-permuted` | each aligned group of 4 lanes on 4 consecutive elements, shuffled: lane `4q+j` on element `4q + P_q(j)` with `P_q` the permutation number `1 + (5q mod 23)` of the 24 orderings of (0,1,2,3) in lexicographic order (never the identity) |
 //! | `tile2d:WxH` or `tile2d:WxH:PITCH` | the texel `(x, y)` of a row-major 2D array with rows `PITCH` bytes apart (default `W*e`): `b + x*e + y*PITCH`, where `(x, y)` is the lane's position in a `W` x `H` tile (see [`LaneOrder::tile_xy`]) |
 //! | `random:SEED:RANGE` | `b + k*e` with `k` uniform in `0 .. RANGE/e`, drawn by SplitMix64 from `SEED` (deterministic) |
-//! | `list:A0,A1,...,A63` | `b + Ai`: exactly 64 entries |
+//! | `list:A0,A1,...,A63` | `b + Ai`: 64 entries, or 32 for a wave32 program (lane `i` of a 32-entry list beyond 31 repeats lane `i - 32`; a wave32 never runs those lanes) |
 //!
 //! Lane order ([`LaneOrder`]) matters only for `tile2d`: compute shaders number lanes linearly,
 //! seed 001's `invocationIndex = x + (width*y) + (width*height*z)`; pixel shaders put each 2x2
@@ -24,6 +24,9 @@ use std::str::FromStr;
 
 /// Lanes in a GCN wave (the most lanes a pattern gives addresses for).
 pub const WAVE64: usize = 64;
+
+/// Lanes of a wave32: the other length a `list:` may have.
+const WAVE32: usize = 32;
 
 /// How a shader stage assigns lanes to positions of a 2D tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -133,8 +136,9 @@ pub enum LanePattern {
         /// Bytes the addresses spread over.
         range: u64,
     },
-    /// `list:...`: an explicit offset for every lane.
-    List(Box<[u64; WAVE64]>),
+    /// `list:...`: an explicit offset for every lane: 64 entries, or 32 (a
+    /// wave32's lanes; whether the program runs wave32 is the caller's check).
+    List(Box<[u64]>),
 }
 
 impl Default for LanePattern {
@@ -323,7 +327,7 @@ impl<'a> Parser<'a> {
             }
             "list" => {
                 let (arg, at) = needs_args("list:A0,A1,...,A63")?;
-                let mut offsets = Box::new([0u64; WAVE64]);
+                let mut offsets = vec![0u64; WAVE64];
                 let mut count = 0;
                 let mut item_at = at;
                 for item in arg.split(',') {
@@ -334,13 +338,17 @@ impl<'a> Parser<'a> {
                     count += 1;
                     item_at += item.len() + 1;
                 }
-                if count != WAVE64 {
+                if count != WAVE64 && count != WAVE32 {
                     return Err(self.error(
                         at,
-                        format!("the list has {count} addresses; a wave64 needs exactly 64"),
+                        format!(
+                            "the list has {count} addresses; a wave64 needs exactly 64, a wave32 \
+                             exactly 32"
+                        ),
                     ));
                 }
-                Ok(LanePattern::List(offsets))
+                offsets.truncate(count);
+                Ok(LanePattern::List(offsets.into_boxed_slice()))
             }
             _ => Err(self.error(
                 start,
@@ -488,7 +496,7 @@ impl LanePattern {
                     Some((generator, elements)) => u128::from(generator.below(*elements)) * e,
                     None => 0,
                 },
-                LanePattern::List(offsets) => u128::from(offsets[lane]),
+                LanePattern::List(offsets) => u128::from(offsets[lane % offsets.len()]),
             };
             *address = u64::try_from(u128::from(base) + offset).map_err(|_| {
                 error(format!(
@@ -570,8 +578,10 @@ mod tests {
         ] {
             assert_eq!(parse(text).to_string(), text);
         }
-        let list = LanePattern::List(Box::new(std::array::from_fn(|i| i as u64 * 3)));
+        let list = LanePattern::List((0..64).map(|i| i * 3).collect());
         assert_eq!(parse(&list.to_string()), list);
+        let list32 = LanePattern::List((0..32).map(|i| i * 3).collect());
+        assert_eq!(parse(&list32.to_string()), list32);
     }
 
     #[test]

@@ -138,9 +138,9 @@ pub fn load_scene(path: &Path) -> Result<Scene, MeshError> {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("mesh");
         return Ok(Scene::single(stem, mesh));
     }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| MeshError::new(&name, None, e.to_string()))?;
-    parse_scene(&text, &name, path.parent().unwrap_or(Path::new(".")))
+    let bytes = std::fs::read(path).map_err(|e| MeshError::new(&name, None, e.to_string()))?;
+    let text = MeshError::check_utf8(&name, &bytes)?;
+    parse_scene(text, &name, path.parent().unwrap_or(Path::new(".")))
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -256,6 +256,21 @@ pub fn parse_scene(text: &str, name: &str, dir: &Path) -> Result<Scene, MeshErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scene file that is not UTF-8 is an error at its first bad byte
+    /// (line and column), as the assembly reader locates one.
+    #[test]
+    fn invalid_utf8_is_located() {
+        let path =
+            std::env::temp_dir().join(format!("shadersim-scene-{}.toml", std::process::id()));
+        std::fs::write(&path, b"[[mesh]]\nname = \"a\xffb\"\n").unwrap();
+        let e = load_scene(&path).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            e.ends_with(":2:10: error: invalid UTF-8 (byte 0xff): this is not a text file"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn parses_instances_of_procedural_meshes() {

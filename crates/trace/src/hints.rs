@@ -101,8 +101,7 @@ pub struct LoopHint {
 }
 
 /// A loop's iteration count: the same for every wave, per wave, or drawn.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Iterations {
     /// Every wave.
     Fixed(u32),
@@ -119,6 +118,120 @@ pub enum Iterations {
         /// Most iterations.
         max: u32,
     },
+}
+
+/// What `iterations` may be, for the error on anything else.
+pub const ITERATIONS_FORMS: &str = "an iteration count is a whole number of header executions \
+     from 0 to 4294967295, a list of such numbers (one per wave), a range such as \"4..16\", or \
+     { mean = 8.0, max = 32 }";
+
+/// Written by hand rather than `#[serde(untagged)]`, whose error ("data did
+/// not match any variant") says neither what was wrong nor what is allowed,
+/// and which would let an unknown key in `{ mean, max }` pass.
+impl<'de> Deserialize<'de> for Iterations {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(IterationsVisitor)
+    }
+}
+
+/// One whole count, from TOML's signed integer.
+fn iteration_count<E: serde::de::Error>(v: i64) -> Result<u32, E> {
+    u32::try_from(v).map_err(|_| E::custom(format!("{ITERATIONS_FORMS}; found {v}")))
+}
+
+/// The visitor behind `Iterations`' `Deserialize`.
+struct IterationsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for IterationsVisitor {
+    type Value = Iterations;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(ITERATIONS_FORMS)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Iterations, E> {
+        iteration_count(v).map(Iterations::Fixed)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Iterations, E> {
+        u32::try_from(v)
+            .map(Iterations::Fixed)
+            .map_err(|_| E::custom(format!("{ITERATIONS_FORMS}; found {v}")))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Iterations, E> {
+        Err(E::custom(format!(
+            "{ITERATIONS_FORMS}; found the fraction {v} (write a whole number without `.` or `e`)"
+        )))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Iterations, E> {
+        Err(E::custom(format!("{ITERATIONS_FORMS}; found {v}")))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Iterations, E> {
+        Ok(Iterations::Range(v.to_string()))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Iterations, A::Error> {
+        let mut list = Vec::new();
+        while let Some(v) = seq.next_element::<toml::Value>()? {
+            match v {
+                toml::Value::Integer(n) => list.push(iteration_count(n)?),
+                other => {
+                    return Err(serde::de::Error::custom(format!(
+                        "a per-wave iterations list holds whole numbers from 0 to 4294967295; found {other}"
+                    )))
+                }
+            }
+        }
+        Ok(Iterations::PerWave(list))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Iterations, A::Error> {
+        use serde::de::Error;
+        let (mut mean, mut max) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "mean" => {
+                    mean = Some(match map.next_value::<toml::Value>()? {
+                        toml::Value::Float(f) => f,
+                        toml::Value::Integer(n) => n as f64,
+                        other => {
+                            return Err(A::Error::custom(format!(
+                                "`mean` is a number of iterations (at least 1); found {other}"
+                            )))
+                        }
+                    })
+                }
+                "max" => {
+                    max = Some(match map.next_value::<toml::Value>()? {
+                        toml::Value::Integer(n) => u32::try_from(n).map_err(|_| {
+                            A::Error::custom(format!(
+                                "`max` is a whole number of iterations from 1 to 4294967295; found {n}"
+                            ))
+                        })?,
+                        other => {
+                            return Err(A::Error::custom(format!(
+                                "`max` is a whole number of iterations from 1 to 4294967295; found {other}"
+                            )))
+                        }
+                    })
+                }
+                other => {
+                    return Err(A::Error::custom(format!(
+                        "unknown key `{other}` in an iterations table: it takes `mean` and `max` ({{ mean = 8.0, max = 32 }})"
+                    )))
+                }
+            }
+        }
+        match (mean, max) {
+            (Some(mean), Some(max)) => Ok(Iterations::Geometric { mean, max }),
+            _ => Err(A::Error::custom(
+                "an iterations table needs both `mean` and `max` ({ mean = 8.0, max = 32 })",
+            )),
+        }
+    }
 }
 
 /// `[[branch]]`: which way a conditional branch goes.
@@ -234,6 +347,22 @@ impl HintsError {
             None => format!("{file}: error: {}", self.message),
         }
     }
+}
+
+/// A hints file's bytes as text, or the error at the first byte that is not
+/// UTF-8 (its span: render it against the lossy text, whose bytes before
+/// that point are the same).
+pub fn hints_text(bytes: &[u8]) -> Result<&str, HintsError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        HintsError::at(
+            at..at + 1,
+            format!(
+                "invalid UTF-8 (byte {:#04x}): a hints file is TOML text",
+                bytes[at]
+            ),
+        )
+    })
 }
 
 /// 1-based line and column of a byte offset.

@@ -36,9 +36,12 @@ impl IterationDraw {
                     return 1.min(max);
                 }
                 // Trials until the first success at p = 1 / mean: mean trials.
+                // ln(1 - p) through ln_1p: for a mean from about 1e16, 1 - p
+                // rounds to 1 and its plain logarithm to 0, which would make
+                // every draw 1.
                 let p = 1.0 / mean;
                 let u: f64 = rng.gen::<f64>().max(f64::MIN_POSITIVE);
-                let k = 1.0 + (u.ln() / (1.0 - p).ln()).floor();
+                let k = 1.0 + (u.ln() / (-p).ln_1p()).floor();
                 k.min(f64::from(max)) as u32
             }
         }
@@ -201,6 +204,7 @@ impl TracePlan {
             }
         }
         let mut hinted_branches = std::collections::HashSet::new();
+        let mut seen_branches: HashSet<usize> = HashSet::new();
         for h in &hints.branches {
             let line = *h.line.get_ref();
             let copies = program.indices_at_line(line);
@@ -211,6 +215,13 @@ impl TracePlan {
                 ));
             }
             for idx in copies {
+                // As for loops: a second hint would silently replace the first.
+                if !seen_branches.insert(idx) {
+                    return Err(HintsError::at(
+                        h.line.span(),
+                        "this branch already has hints",
+                    ));
+                }
                 plan.branch_hint(program, cfg, h, idx)?;
                 hinted_branches.insert(idx);
             }
@@ -266,6 +277,14 @@ impl TracePlan {
                         "line {line} is the {} branch of the loop at line {hline}; its direction follows that loop's `iterations`",
                         branch.kind.name()
                     ),
+                ));
+            }
+            if let (Some(_), Some(p)) = (&h.taken, &h.probability) {
+                // A drawn probability decides every execution, so `taken`
+                // would be silently ignored.
+                return Err(HintsError::at(
+                    p.span(),
+                    "give a branch either `taken` or `probability`, not both",
                 ));
             }
             if let Some(t) = &h.taken {
@@ -575,6 +594,9 @@ impl WaveTrace {
         let mut ops: Vec<u32> = Vec::new();
         let mut executions = vec![0u64; n];
         let mut counter = vec![0u32; cfg.loops.len()];
+        // Loops whose count for the coming entry was drawn at their guard
+        // (a range from 0 may skip the loop: the guard must see the draw).
+        let mut drawn_at_guard = vec![false; cfg.loops.len()];
         let branch_of: HashMap<usize, usize> = cfg
             .branches
             .iter()
@@ -595,7 +617,9 @@ impl WaveTrace {
                     Some(p) if l.contains(p) => counter[l.id].saturating_add(1),
                     _ => {
                         // A new entry: a drawn loop draws its count.
-                        if let (Some(d), Some(r)) =
+                        if std::mem::take(&mut drawn_at_guard[l.id]) {
+                            // Drawn already, by the guard that let it in.
+                        } else if let (Some(d), Some(r)) =
                             (plan.drawn_iterations.get(&l.id), rng.as_deref_mut())
                         {
                             limit[l.id] = d.draw(r);
@@ -629,6 +653,14 @@ impl WaveTrace {
                 1 => block.succs[0].to,
                 _ => {
                     let br = &cfg.branches[branch_of[&cur]];
+                    if let (BranchKind::LoopSkip { loop_id }, Some(r)) =
+                        (br.kind, rng.as_deref_mut())
+                    {
+                        if let Some(d) = plan.drawn_iterations.get(&loop_id) {
+                            limit[loop_id] = d.draw(r);
+                            drawn_at_guard[loop_id] = true;
+                        }
+                    }
                     let lane_taken = match (
                         lane_state.as_mut(),
                         plan.lane_branches.get(&br.instr),
@@ -774,6 +806,41 @@ fn decide(
         }
     }
 }
+
+/// A `list:` pattern gives one address per lane of the program's waves: 32
+/// entries only for a program known to run wave32 (the hints' `wave_size`,
+/// else the file's), since the wave64 lanes 32..63 would otherwise repeat
+/// the first half unnoticed.
+fn check_list_length(
+    program: &Program,
+    hints: &Hints,
+    entries: usize,
+    span: Range<usize>,
+) -> Result<(), HintsError> {
+    let wave = match &hints.dispatch.wave_size {
+        Some(w) => Some((*w.get_ref(), "set by `[dispatch] wave_size`".to_string())),
+        None => program.wave_size(),
+    };
+    match (entries, wave) {
+        (32, Some((32, _))) | (64, _) => Ok(()),
+        (32, Some((w, why))) => Err(HintsError::at(
+            span,
+            format!("the list has 32 addresses, but the program runs wave{w} ({why}): give {w}"),
+        )),
+        (n, _) => Err(HintsError::at(
+            span,
+            format!(
+                "the list has {n} addresses, one per lane of a wave32; the program's wave size is \
+                 not known from the file: give 64 addresses, or set `[dispatch] wave_size = 32`"
+            ),
+        )),
+    }
+}
+
+/// Largest `[[memory]] latency`: the engine reads `u32::MAX` as "no
+/// override" (the unit's latency), so that one value would silently mean
+/// no hint.
+pub const MAX_LATENCY_HINT: u32 = u32::MAX - 1;
 
 /// What the hints say about one memory instruction.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -933,11 +1000,24 @@ pub fn memory_facts(
                     format!("`pattern` applies to buffer, global, flat, scratch and LDS ops; line {line} (`{}`) is an image op", s.text),
                 ));
             }
-            facts.pattern = Some(p.get_ref().parse().map_err(
-                |e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()),
-            )?);
+            let pattern: shadersim_mem::LanePattern =
+                p.get_ref()
+                    .parse()
+                    .map_err(|e: shadersim_mem::PatternError| {
+                        HintsError::at(p.span(), e.to_string())
+                    })?;
+            if let shadersim_mem::LanePattern::List(offsets) = &pattern {
+                check_list_length(program, hints, offsets.len(), p.span())?;
+            }
+            facts.pattern = Some(pattern);
         }
         if let Some(l) = &h.latency {
+            if *l.get_ref() > MAX_LATENCY_HINT {
+                return Err(HintsError::at(
+                    l.span(),
+                    format!("latency must be at most {MAX_LATENCY_HINT} clocks"),
+                ));
+            }
             facts.latency = Some(*l.get_ref());
         }
         if let Some(b) = &h.box_fraction {

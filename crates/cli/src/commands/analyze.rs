@@ -5,7 +5,6 @@ use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
-use std::io::Write;
 
 /// Output formats of `analyze`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -23,25 +22,15 @@ pub enum ReportFormat {
 pub struct Args {
     /// Assembly file (`-` for standard input).
     pub file: String,
-    /// Architecture model (see `shadersim archs`) or a model file (.toml).
-    /// Default: the model of the file's GPU, else `gcn`.
-    #[arg(long)]
-    pub arch: Option<String>,
-    /// Hints file (TOML): loop counts, branches, formats, dispatch (`-` for standard input).
-    #[arg(long)]
-    pub hints: Option<String>,
-    /// Override one model parameter, e.g. `--set vmem_latency=300` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    /// Model, hints, overrides and program.
+    #[command(flatten)]
+    pub run: crate::input::RunArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
     /// Write the report here instead of standard output.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Program to simulate when the file holds several.
-    #[arg(long)]
-    pub function: Option<String>,
     /// Skip the latency-tolerance search (it re-runs the simulation some 4 to 20 times).
     #[arg(long)]
     pub no_latency_search: bool,
@@ -86,12 +75,12 @@ pub use crate::commands::prepare::{parse_sets, DISPATCH_KEYS};
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    if args.file == "-" && args.hints.as_deref() == Some("-") {
+    if args.file == "-" && args.run.hints.as_deref() == Some("-") {
         return Err(CliError::Usage(
             "the program and the hints cannot both be read from standard input".into(),
         ));
     }
-    let sets = parse_sets(&args.set)?;
+    let sets = parse_sets(&args.run.set)?;
     let window = args
         .timeline_clocks
         .as_deref()
@@ -104,10 +93,10 @@ pub fn run(args: Args) -> CliResult {
     }
     let prepared = prepare(RunRequest {
         file: &args.file,
-        arch: args.arch.as_deref(),
-        hints: args.hints.as_deref(),
+        arch: args.run.arch.as_deref(),
+        hints: args.run.hints.as_deref(),
         sets: &sets,
-        function: args.function.as_deref(),
+        function: args.run.function.as_deref(),
     })?;
     let progress =
         crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
@@ -143,7 +132,7 @@ pub fn run(args: Args) -> CliResult {
         AnalyzeReport::new(file_name, sim, &analysis).with_profile(sim, &stats, &timeline);
     report.name_source_files(&prepared.source_files);
     report.vliw = crate::commands::vliw::summary(
-        &args.file,
+        prepared.r600.as_ref(),
         &sim.arch,
         &report,
         &analysis.stats,
@@ -160,10 +149,5 @@ pub fn run(args: Args) -> CliResult {
         let json = matches!(args.format, ReportFormat::Json);
         text = crate::commands::occupancy::append_comparison(text, json, vgprs);
     }
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }

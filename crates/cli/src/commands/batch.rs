@@ -11,15 +11,13 @@
 //! and memory does not grow with the corpus.
 
 use crate::commands::analyze::parse_sets;
+use crate::commands::prepare::{analyse, model_of, prepare_program, read_hints};
 use crate::error::{CliError, CliResult};
-use crate::input::target_for_arch;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_bytes, Program, ReadOptions};
-use shadersim_engine::{PrepareError, Simulation};
+use shadersim_asm::ProgramFile;
 use shadersim_report::analyze_view::AnalyzeReport;
-use shadersim_trace::Hints;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -94,7 +92,7 @@ pub fn run(args: Args) -> CliResult {
             std::io::stdout().lock().write_all(text.as_bytes())?;
             Ok(())
         }
-        None => pool.install(|| analyze_corpus(&args)),
+        None => analyze_corpus(&args, &pool),
     }
 }
 
@@ -113,7 +111,13 @@ struct Job {
     root: PathBuf,
 }
 
-fn analyze_corpus(args: &Args) -> CliResult {
+/// What one file gives: its JSON lines, and notes for standard error.
+struct FileResult {
+    lines: Vec<String>,
+    notes: Vec<String>,
+}
+
+fn analyze_corpus(args: &Args, pool: &rayon::ThreadPool) -> CliResult {
     let sets = parse_sets(&args.set)?;
     if let Some((k, _)) = sets
         .iter()
@@ -164,15 +168,8 @@ fn analyze_corpus(args: &Args) -> CliResult {
         hints_dir: args.hints_dir.clone(),
         latency_tolerance: args.latency_tolerance,
     };
-    let jobs = collect_jobs(&args.paths);
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| {
-                CliError::input(format!("{}: error: cannot write: {e}", path.display()))
-            })?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    let jobs = collect_jobs(&args.paths)?;
+    let mut out = crate::output::open(args.output.as_deref())?;
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         bar.set_style(
@@ -184,30 +181,63 @@ fn analyze_corpus(args: &Args) -> CliResult {
         );
         bar
     });
-    // Several chunks' worth of files per thread keeps every core busy
-    // while bounding how many finished lines wait to be written.
-    let chunk = rayon::current_num_threads() * 4;
-    for part in jobs.chunks(chunk.max(1)) {
-        let lines: Vec<Vec<String>> = part
-            .par_iter()
-            .map(|job| {
-                let lines = analyze_file(job, &config);
-                if let Some(bar) = &progress {
-                    bar.inc(1);
-                }
-                lines
+    // Workers take files in input order (par_bridge pulls from one shared
+    // iterator) and send each file's lines as soon as they are made; this
+    // thread writes them in input order as soon as every earlier file's
+    // lines are written. A slow file holds back only the lines after it,
+    // the output stays deterministic, and it streams.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, FileResult)>();
+    let written = std::thread::scope(|scope| -> CliResult {
+        let (jobs, config, stop) = (&jobs, &config, &stop);
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.iter()
+                    .enumerate()
+                    .par_bridge()
+                    .for_each_with(tx, |tx, (i, job)| {
+                        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                            return;
+                        }
+                        let _ = tx.send((i, analyze_file(job, config)));
+                    })
             })
-            .collect();
-        for line in lines.iter().flatten() {
-            out.write_all(line.as_bytes())?;
-            out.write_all(b"\n")?;
+        });
+        let mut pending: std::collections::BTreeMap<usize, FileResult> = Default::default();
+        let mut next = 0;
+        let mut write_ready = |pending: &mut std::collections::BTreeMap<usize, FileResult>,
+                               next: &mut usize|
+         -> CliResult {
+            while let Some(result) = pending.remove(next) {
+                for note in &result.notes {
+                    eprintln!("{note}");
+                }
+                for line in &result.lines {
+                    out.write_all(line.as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
+                *next += 1;
+            }
+            out.flush()?;
+            Ok(())
+        };
+        for (i, result) in rx {
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+            pending.insert(i, result);
+            if let Err(e) = write_ready(&mut pending, &mut next) {
+                // A closed pipe or a full disk: the workers stop taking files.
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                return Err(e);
+            }
         }
-    }
-    out.flush()?;
+        Ok(())
+    });
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    Ok(())
+    written
 }
 
 // `[dispatch]` keys `analyze --set` accepts; batch refuses them (they
@@ -215,43 +245,97 @@ fn analyze_corpus(args: &Args) -> CliResult {
 use super::analyze::DISPATCH_KEYS;
 
 /// Expand the command-line paths into files, in order: a file as given, a
-/// directory as its program files in sorted order. A path that does not
-/// exist stays in the list so that its line reports the error.
-fn collect_jobs(paths: &[PathBuf]) -> Vec<Job> {
+/// directory as its program files in sorted order. Each directory is walked
+/// once (a symbolic link back to a directory already walked is not followed
+/// again: links can form loops), and only regular files are read: a FIFO, a
+/// socket or a device could block the run or never end, so each is skipped
+/// with a note on standard error. A path that does not exist, or `-`
+/// (batch reads files, not standard input), is an error before anything runs.
+fn collect_jobs(paths: &[PathBuf]) -> Result<Vec<Job>, CliError> {
     let mut jobs = Vec::new();
+    let mut visited = std::collections::HashSet::new();
     for root in paths {
-        if root.is_dir() {
+        if root.as_os_str() == "-" {
+            return Err(CliError::Usage(
+                "batch reads files and directories, not standard input (`-`); analyze reads one program from it".into(),
+            ));
+        }
+        let meta = std::fs::metadata(root)
+            .map_err(|e| CliError::input(format!("{}: error: cannot read: {e}", root.display())))?;
+        if meta.is_dir() {
             let mut files = Vec::new();
-            walk(root, &mut files);
+            walk(root, &mut files, &mut visited);
             files.sort();
             jobs.extend(files.into_iter().map(|path| Job {
                 path,
                 root: root.clone(),
             }));
-        } else {
+        } else if meta.is_file() {
             jobs.push(Job {
                 path: root.clone(),
                 root: root.parent().map(Path::to_path_buf).unwrap_or_default(),
             });
+        } else {
+            eprintln!("{}", skipped_note(root, &meta));
         }
     }
-    jobs
+    Ok(jobs)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+/// The note for a path that is neither a directory nor a regular file.
+fn skipped_note(path: &Path, meta: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    let kind = {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_block_device() || t.is_char_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        }
+    };
+    #[cfg(not(unix))]
+    let kind = {
+        let _ = meta;
+        "not a regular file"
+    };
+    format!(
+        "{}: note: skipped: {kind}, not a regular file (reading it could block the batch)",
+        path.display()
+    )
+}
+
+/// The program files below `dir` (unsorted), each directory once: `visited`
+/// holds the canonical paths of the directories walked so far.
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut std::collections::HashSet<PathBuf>) {
+    let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if !visited.insert(canonical) {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.is_dir() {
-            walk(&path, files);
-        } else if path
+        // Follows links: a link to a directory is walked (once), a link to
+        // a file is read.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        let is_program = path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&e))
-        {
+            .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&e));
+        if meta.is_dir() {
+            walk(&path, files, visited);
+        } else if is_program && meta.is_file() {
             files.push(path);
+        } else if is_program {
+            eprintln!("{}", skipped_note(&path, &meta));
         }
     }
 }
@@ -260,70 +344,63 @@ fn error_line(file: &str, function: Option<&str>, error: &str) -> String {
     json!({ "file": file, "function": function, "error": error }).to_string()
 }
 
+/// The prefix clang-22 gives the copy of an OpenCL kernel's body it emits
+/// as a device function beside the kernel (`__clang_ocl_kern_imp_NAME`).
+const CLANG_KERNEL_COPY: &str = "__clang_ocl_kern_imp_";
+
 /// Every line of one file: one per program, or one error line.
-fn analyze_file(job: &Job, config: &BatchConfig) -> Vec<String> {
+fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     let name = job.path.display().to_string();
+    let fail = |message: String| FileResult {
+        lines: vec![error_line(&name, None, &message)],
+        notes: Vec::new(),
+    };
     let bytes = match std::fs::read(&job.path) {
         Ok(b) => b,
-        Err(e) => {
-            return vec![error_line(
-                &name,
-                None,
-                &format!("{name}: error: cannot read: {e}"),
-            )]
-        }
+        Err(e) => return fail(format!("{name}: error: cannot read: {e}")),
     };
-    let default_target = config
-        .chosen
-        .as_ref()
-        .and_then(|a| target_for_arch(&a.isa.name));
-    let r600_text = std::str::from_utf8(&bytes)
-        .ok()
-        .filter(|t| shadersim_r600::looks_like_r600(t));
-    let read = match r600_text {
-        // TeraScale files (LLVM's R600 backend) have their own reader.
-        Some(text) => {
-            let chip = config
-                .chosen
-                .as_ref()
-                .map(|a| a.isa.name.clone())
-                .filter(|c| shadersim_r600::table::ChipClass::of_target(c).is_some());
-            shadersim_r600::read_r600(&name, text, chip.as_deref())
-                .map(|f| shadersim_r600::lower_file(&f).0)
-        }
-        None => read_program_bytes(
-            &name,
-            &bytes,
-            &ReadOptions {
-                target: None,
-                default_target,
-            },
-        ),
-    };
-    let file = match read {
-        Ok(f) => f,
-        Err(e) => return vec![error_line(&name, None, &e.to_string())],
-    };
+    // The same reading path as `analyze` (TeraScale reader, the model's GPU
+    // for a file that names none, the driver's statistics beside it).
+    let gpu = config.chosen.as_ref().map(|a| a.isa.name.clone());
+    let (crate::input::Listing { file, .. }, _) =
+        match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
+            Ok(f) => f,
+            Err(e) => return fail(e.message()),
+        };
     if file.programs.is_empty() {
-        return vec![error_line(
-            &name,
-            None,
-            &format!("{name}: error: no program found"),
-        )];
+        return fail(format!("{name}: error: no program found"));
     }
     let warnings = file.formatted_warnings();
-    file.programs
-        .par_iter()
-        .map(
-            |program| match analyze_program(job, &name, program, config) {
-                Ok(mut line) => {
-                    line["warnings"] = json!(warnings);
-                    line.to_string()
+    // clang's copy of a kernel's body is the kernel again, not a program
+    // of its own: analyzing it would count the kernel twice.
+    let names: std::collections::HashSet<&str> =
+        file.programs.iter().map(|p| p.name.as_str()).collect();
+    let mut notes = Vec::new();
+    let programs: Vec<usize> = (0..file.programs.len())
+        .filter(|&i| {
+            let p = &file.programs[i].name;
+            match p.strip_prefix(CLANG_KERNEL_COPY) {
+                Some(kernel) if names.contains(kernel) => {
+                    notes.push(format!(
+                        "{name}: note: skipped `{p}`: clang's copy of kernel `{kernel}`'s body"
+                    ));
+                    false
                 }
-                Err(e) => error_line(&name, Some(&program.name), &e),
-            },
-        )
-        .collect()
+                _ => true,
+            }
+        })
+        .collect();
+    let lines = programs
+        .par_iter()
+        .map(|&i| match analyze_program(job, &file, i, config) {
+            Ok(mut line) => {
+                line["warnings"] = json!(warnings);
+                line.to_string()
+            }
+            Err(e) => error_line(&name, Some(&file.programs[i].name), &e),
+        })
+        .collect();
+    FileResult { lines, notes }
 }
 
 /// The hints file for a program, if `--hints-dir` has one.
@@ -341,55 +418,39 @@ fn hints_path(job: &Job, function: &str, config: &BatchConfig) -> Option<PathBuf
 }
 
 /// Simulate one program as `analyze --format json` would (without the
-/// latency search unless asked) and keep the report's summary keys.
+/// latency search unless asked), through the same preparing path, and keep
+/// the report's summary keys.
 fn analyze_program(
     job: &Job,
-    name: &str,
-    program: &Program,
+    file: &ProgramFile,
+    index: usize,
     config: &BatchConfig,
 ) -> Result<Value, String> {
-    let arch = match &config.chosen {
-        Some(a) => a.clone(),
-        None => {
-            let mut arch = match program.target.as_ref().and_then(ArchSpec::for_target) {
-                Some(a) => a,
-                // Every generation has a family model; a file that names no
-                // GPU runs on `gcn`.
-                None => ArchSpec::builtin("gcn").map_err(|e| format!("{name}: error: {e}"))?,
-            };
-            arch.set_all(&config.sets)
-                .map_err(|e| format!("--set: {e}"))?;
-            arch
-        }
+    let program = &file.programs[index];
+    // `--set` is already in the chosen model; a program's own model takes it here.
+    let (arch, sets) = match &config.chosen {
+        Some(a) => (a.clone(), &[][..]),
+        None => (
+            model_of(program).map_err(|e| e.message())?,
+            &config.sets[..],
+        ),
     };
     let hints_file = hints_path(job, &program.name, config);
-    let (hints, hints_name, hints_text) = match &hints_file {
-        Some(path) => {
-            let shown = path.display().to_string();
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{shown}: error: cannot read: {e}"))?;
-            let hints = Hints::parse(&text).map_err(|e| e.render(&shown, &text))?;
-            (hints, shown, text)
-        }
-        None => (Hints::default(), String::new(), String::new()),
-    };
-    let sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
-        PrepareError::Hints(h) => h.render(&hints_name, &hints_text),
-        other => format!("{name}: error: {other}"),
-    })?;
-
-    let analysis = if config.latency_tolerance {
-        sim.analyse().map_err(|e| format!("{name}: error: {e}"))?
-    } else {
-        let stats = sim.run().map_err(|e| format!("{name}: error: {e}"))?;
-        let bottleneck = sim.bottleneck(&stats, None);
-        shadersim_engine::Analysis {
-            stats,
-            latency: None,
-            bottleneck,
-        }
-    };
-    let report = AnalyzeReport::new(name, &sim, &analysis);
+    let hints = hints_file
+        .as_ref()
+        .map(|p| read_hints(&p.display().to_string()))
+        .transpose()
+        .map_err(|e| e.message())?;
+    let prepared = prepare_program(
+        file,
+        index,
+        arch,
+        hints.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
+        sets,
+    )
+    .map_err(|e| e.message())?;
+    let analysis = analyse(&prepared, config.latency_tolerance).map_err(|e| e.message())?;
+    let report = AnalyzeReport::new(&file.file_name, &prepared.sim, &analysis);
     Ok(summary(&report, hints_file.as_deref()))
 }
 

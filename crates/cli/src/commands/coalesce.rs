@@ -138,6 +138,16 @@ pub fn run(args: Args) -> CliResult {
         }
     }
     let pattern: LanePattern = args.pattern.parse().map_err(usage_error)?;
+    // `coalesce` costs one wave64: a 32-address list (a wave32's lanes) would
+    // leave half its lanes unsaid.
+    if let LanePattern::List(offsets) = &pattern {
+        if offsets.len() != 64 {
+            return Err(usage_error(format!(
+                "--pattern: the list has {} addresses; `coalesce` costs a wave64, which needs 64",
+                offsets.len()
+            )));
+        }
+    }
     let exec = match &args.exec {
         Some(text) => parse_number(text.trim())
             .map_err(|e| usage_error(format!("--exec: {e} (expected a 64-bit mask)")))?,

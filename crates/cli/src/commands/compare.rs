@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shadersim_report::analyze_view::{AnalyzeReport, Utilization};
 use std::fmt::Write as _;
-use std::io::Write;
 
 /// Output formats of `compare`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -28,25 +27,15 @@ pub struct Args {
     /// Two assembly files (A and B), or one file with several `--arch`.
     #[arg(num_args = 1..=2, required = true)]
     pub files: Vec<String>,
-    /// Architecture model; with one file, a comma-separated list of at
-    /// least two models to compare the file on.
-    #[arg(long)]
-    pub arch: Option<String>,
-    /// Hints file for every variant (unless `--hints-a`/`--hints-b` say otherwise).
-    #[arg(long)]
-    pub hints: Option<String>,
+    /// Model, hints, overrides and program.
+    #[command(flatten)]
+    pub run: crate::input::RunArgs,
     /// Hints file for A.
     #[arg(long)]
     pub hints_a: Option<String>,
     /// Hints file for B.
     #[arg(long)]
     pub hints_b: Option<String>,
-    /// Override one model or dispatch parameter in every variant (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// Program to simulate when a file holds several.
-    #[arg(long)]
-    pub function: Option<String>,
     /// Skip the latency-tolerance search.
     #[arg(long)]
     pub no_latency_search: bool,
@@ -159,8 +148,8 @@ struct Job<'a> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let sets = parse_sets(&args.set)?;
-    let archs: Vec<&str> = match &args.arch {
+    let sets = parse_sets(&args.run.set)?;
+    let archs: Vec<&str> = match &args.run.arch {
         Some(a) => a.split(',').map(str::trim).collect(),
         None => Vec::new(),
     };
@@ -175,7 +164,7 @@ pub fn run(args: Args) -> CliResult {
                 "compare A B takes one --arch; several models compare one file".into(),
             ));
         }
-        let shared = args.hints.as_deref();
+        let shared = args.run.hints.as_deref();
         vec![
             Job {
                 label: "A".into(),
@@ -207,7 +196,7 @@ pub fn run(args: Args) -> CliResult {
                 label: a.to_string(),
                 file: &args.files[0],
                 arch: Some(a),
-                hints: args.hints.as_deref(),
+                hints: args.run.hints.as_deref(),
             })
             .collect()
     };
@@ -222,7 +211,7 @@ pub fn run(args: Args) -> CliResult {
                 arch: job.arch,
                 hints: job.hints,
                 sets: &sets,
-                function: args.function.as_deref(),
+                function: args.run.function.as_deref(),
             })?;
             let analysis = analyse(&prepared, !args.no_latency_search)?;
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
@@ -240,12 +229,7 @@ pub fn run(args: Args) -> CliResult {
         }
         CompareFormat::Html => to_html(&comparison),
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }
 
 /// The parameters of `arch` whose source is an assumption that charge the

@@ -11,7 +11,7 @@
 use crate::error::{CliError, CliResult};
 use crate::input::target_for_arch;
 use shadersim_isa::Target;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -94,6 +94,68 @@ const CLANGS: &[&str] = &["clang-22", "clang-19", "clang"];
 /// How long a compiler may run before it is stopped.
 pub(crate) const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The kind of source standard input holds, from its bytes (it has no
+/// name to go by): SPIR-V's magic number; GLSL with `--stage` or a
+/// `#pragma shader_stage(...)` line; OpenCL C when it declares a
+/// `__kernel`/`kernel void` and is not a listing (no `s_endpgm`). `None`:
+/// an assembly listing. Returns the extension the compilers go by.
+pub fn stdin_source_kind(bytes: &[u8], stage: Option<&str>) -> Option<&'static str> {
+    if bytes.len() >= 4 {
+        let w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        if w == shadersim_radv::reflect::SPIRV_MAGIC
+            || w.swap_bytes() == shadersim_radv::reflect::SPIRV_MAGIC
+        {
+            return Some("spv");
+        }
+    }
+    let text = String::from_utf8_lossy(bytes);
+    if stage.is_some()
+        || text
+            .lines()
+            .any(|l| l.trim().starts_with("#pragma shader_stage("))
+    {
+        return Some("glsl");
+    }
+    let kernel = text.contains("__kernel") || text.contains("kernel void");
+    (kernel && !text.contains("s_endpgm")).then_some("cl")
+}
+
+/// Compile source read from standard input: written to a temporary file
+/// with the extension `ext` (from [`stdin_source_kind`]) for the
+/// compilers, with the working directory searched for OpenCL `#include`s
+/// (a file's own directory is what clang searches; standard input's is the
+/// directory it was run from). Messages name `<stdin>`, not the temporary file.
+pub fn compile_stdin(
+    bytes: &[u8],
+    ext: &str,
+    target: &Target,
+    stage: Option<&str>,
+) -> Result<Compiled, CliError> {
+    let dir = tempfile::Builder::new()
+        .prefix("shadersim-stdin")
+        .tempdir()
+        .map_err(|e| CliError::input(format!("error: cannot make a temporary directory: {e}")))?;
+    let path = dir.path().join(format!("stdin.{ext}"));
+    std::fs::write(&path, bytes)
+        .map_err(|e| CliError::input(format!("error: cannot write {}: {e}", path.display())))?;
+    let shown = path.display().to_string();
+    let cwd = std::env::current_dir().ok();
+    let result = match ext {
+        "cl" => compile_opencl(&shown, target, cwd.as_deref()).map(|listing| Compiled {
+            listing,
+            statistics: None,
+            workgroup_size: None,
+        }),
+        _ => super::compile_vulkan::compile(&shown, target, stage),
+    };
+    let rename = |m: String| m.replace(&shown, "<stdin>");
+    result.map_err(|e| match e {
+        CliError::Input(m) => CliError::Input(rename(m)),
+        CliError::Usage(m) => CliError::Usage(rename(m)),
+        other => other,
+    })
+}
+
 /// Compile `path` for `target`; `stage` names a GLSL file's stage when its
 /// extension does not.
 pub fn compile_source(
@@ -103,7 +165,7 @@ pub fn compile_source(
 ) -> Result<Compiled, CliError> {
     match source_kind(path) {
         Some(SourceKind::OpenCl) => Ok(Compiled {
-            listing: compile_opencl(path, target)?,
+            listing: compile_opencl(path, target, None)?,
             statistics: None,
             workgroup_size: None,
         }),
@@ -147,7 +209,11 @@ fn opencl_flags(target: &Target) -> Vec<String> {
 /// internalized and inlined, so a kernel may define a built-in's name
 /// itself. A call left to a function nobody defines is an error
 /// ([`unresolved_calls_error`]).
-fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
+fn compile_opencl(
+    path: &str,
+    target: &Target,
+    include_dir: Option<&Path>,
+) -> Result<String, CliError> {
     if !Path::new(path).is_file() {
         return Err(CliError::Input(format!(
             "{path}: error: cannot read: no such file"
@@ -164,6 +230,9 @@ fn compile_opencl(path: &str, target: &Target) -> Result<String, CliError> {
         let library = library.to_string_lossy();
         let mut args = vec!["-S".to_string()];
         args.extend(opencl_flags(target));
+        if let Some(dir) = include_dir {
+            args.push(format!("-I{}", dir.display()));
+        }
         args.extend(
             [
                 "-Xclang",
@@ -444,8 +513,21 @@ pub fn run(args: Args) -> CliResult {
             args.arch
         ))
     })?;
-    let compiled = compile_source(&args.file, &target, args.stage.as_deref())?;
-    match &args.output {
+    let compiled = if args.file == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+        let ext = stdin_source_kind(&bytes, args.stage.as_deref()).ok_or_else(|| {
+            CliError::Usage(
+                "standard input is not source shadersim recognises: give --stage for GLSL (or a `#pragma shader_stage(...)` line); OpenCL C needs a `__kernel`; SPIR-V its magic number".into(),
+            )
+        })?;
+        compile_stdin(&bytes, ext, &target, args.stage.as_deref())?
+    } else {
+        compile_source(&args.file, &target, args.stage.as_deref())?
+    };
+    match args.output.as_deref().filter(|o| *o != "-") {
         Some(out) => {
             std::fs::write(out, &compiled.listing)
                 .map_err(|e| CliError::Input(format!("{out}: error: cannot write: {e}")))?;
@@ -458,10 +540,9 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(())
         }
-        None => std::io::stdout()
-            .lock()
-            .write_all(compiled.listing.as_bytes())
-            .map_err(CliError::Io),
+        // No `-o`, or `-o -`: standard output (the statistics are not
+        // written: they would need a file beside the listing).
+        None => crate::output::write(None, &compiled.listing),
     }
 }
 

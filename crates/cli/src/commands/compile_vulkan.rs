@@ -175,8 +175,11 @@ fn glsl_stage(path: &str, stage: Option<&str>, bytes: &[u8]) -> Result<&'static 
             }
         }
     }
+    // `analyze`, `cfg` and the other commands that compile first take no
+    // `--stage`: name the ways every command understands.
     Err(CliError::Usage(format!(
-        "{path}: say which stage this GLSL is with --stage vert|frag|comp (or name it .vert, .frag, .comp)"
+        "{path}: say which stage this GLSL is: name it .vert, .frag or .comp, or add a \
+         `#pragma shader_stage(vert|frag|comp)` line (`shadersim compile` also takes --stage)"
     )))
 }
 

@@ -5,10 +5,10 @@
 //! chosen model.
 
 use crate::error::{CliError, CliResult};
-use crate::input::{read_input, select_program, ProgramArgs};
+use crate::input::ProgramArgs;
 use serde_json::json;
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{CountSource, Program};
+use shadersim_asm::CountSource;
 use shadersim_engine::{Occupancy, ResourceUsage};
 use shadersim_liveness::Liveness;
 use std::io::Write;
@@ -48,18 +48,6 @@ pub struct VgprCliff {
     pub target_waves: u32,
     /// Line ranges whose live VGPRs exceed the target.
     pub regions: Vec<(u32, u32)>,
-}
-
-/// The model for the program: `--arch` when it names an AMD model, else
-/// the program's own GPU, else the family stand-in `analyze` uses.
-fn model_for(program: &Program, arch: Option<&str>) -> Result<ArchSpec, CliError> {
-    if let Some(spec) = arch.and_then(|a| ArchSpec::builtin(a).ok()) {
-        return Ok(spec);
-    }
-    if let Some(spec) = program.target.as_ref().and_then(ArchSpec::for_target) {
-        return Ok(spec);
-    }
-    ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// The cliff next to the live peak on `arch` for waves of `wave` lanes.
@@ -158,17 +146,14 @@ pub fn cliff_sentence(c: &VgprCliff, allocated: u32, peak: u32) -> String {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    if let Some(e) = args
-        .program
-        .arch
-        .as_deref()
-        .and_then(crate::commands::occupancy::occupancy_only_error)
-    {
-        return Err(e);
-    }
-    let file = read_input(&args.program.file, args.program.arch.as_deref())?;
-    let program = select_program(&file, args.program.function.as_deref())?;
-    let arch = model_for(program, args.program.arch.as_deref())?;
+    // The one loading path (file, program, model) of every command.
+    let loaded = crate::commands::prepare::load(
+        &args.program.file,
+        args.program.arch.as_deref(),
+        args.program.function.as_deref(),
+    )?;
+    let (file, arch) = (&loaded.file, &loaded.arch);
+    let program = &file.programs[loaded.program];
     let wave32 = arch.param("supports_wave32").unwrap_or(0.0) != 0.0;
     let wave = match program.wave_size() {
         Some((32, _)) if !wave32 => 64,
@@ -184,7 +169,7 @@ pub fn run(args: Args) -> CliResult {
     let peak_s = live.peak_sgprs();
     let peak = peak_v.map_or(0, |p| p.vgprs);
     let allocated = usage.vgprs.max(peak);
-    let cliff = vgpr_cliff(&arch, wave, allocated, &live)?;
+    let cliff = vgpr_cliff(arch, wave, allocated, &live)?;
     let sentence = cliff_sentence(&cliff, allocated, peak);
     let source = match usage.vgpr_source {
         CountSource::Declared => "declared by the compiler",

@@ -300,12 +300,25 @@ pub fn rows(args: &Args) -> Result<(Vec<OccupancyRow>, Vec<String>), CliError> {
             }
             continue;
         }
-        let arch = ArchSpec::load(name, &[]).map_err(|e| {
-            CliError::Usage(format!(
-                "{e}; occupancy-only models: {}",
+        // The same names as `analyze --arch`: a model, a model file, or a
+        // GPU (gfx1100, vega10) standing for its chip's or family's model.
+        let arch = crate::commands::prepare::load_arch(name).map_err(|e| match e {
+            CliError::Usage(m) => CliError::Usage(format!(
+                "{m}; occupancy-only models: {}",
                 VendorModel::builtin_names().join(", ")
-            ))
+            )),
+            other => other,
         })?;
+        // A workgroup's LDS must fit in the LDS one CU holds (RDNA's WGP
+        // mode pools two CUs' LDS for several workgroups, never for one).
+        if let Ok(limit) = arch.get_u32("lds_bytes_per_cu") {
+            if lds > limit {
+                return Err(CliError::Usage(format!(
+                    "--lds {lds}: a workgroup may use at most {limit} bytes of LDS on `{}` (lds_bytes_per_cu)",
+                    arch.name
+                )));
+            }
+        }
         if wave == Some(32) && arch.param("supports_wave32").unwrap_or(0.0) == 0.0 {
             notes.push(format!("{}: runs wave64 only; shown for wave64", arch.name));
         }

@@ -3,7 +3,7 @@
 //! model and apply hints and `--set` overrides the same way.
 
 use crate::error::CliError;
-use crate::input::{read_input, select_program};
+use crate::input::{read_listing, select_program};
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::{Analysis, LatencySearch, SimStats};
@@ -95,6 +95,8 @@ pub struct Prepared {
     pub vgprs: u32,
     /// The listing's source files (`.file`: number and path).
     pub source_files: Vec<(u32, String)>,
+    /// The TeraScale file the program came from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
 }
 
 /// Load an architecture model by name, pointing occupancy-only models at
@@ -135,6 +137,8 @@ pub struct Loaded {
     pub arch: ArchSpec,
     /// Notes about the choice of model, for the simulation's notes.
     pub notes: Vec<String>,
+    /// The TeraScale file the programs came from, if it is one.
+    pub r600: Option<shadersim_r600::R600File>,
 }
 
 /// Read the file, pick the program and the model (the file's GPU unless
@@ -146,17 +150,12 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
         .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
-    let file = read_input(file, gpu.as_deref())?;
+    let crate::input::Listing { file, r600 } = read_listing(file, gpu.as_deref())?;
     let program = select_program(&file, function)?;
     let notes = Vec::new();
     let arch = match chosen {
         Some(a) => a,
-        // Every generation has a family model; a file that names no GPU
-        // runs on `gcn`.
-        None => match program.target.as_ref().and_then(ArchSpec::for_target) {
-            Some(a) => a,
-            None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string()))?,
-        },
+        None => model_of(program)?,
     };
     let program = file
         .programs
@@ -168,7 +167,38 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
         program,
         arch,
         notes,
+        r600,
     })
+}
+
+/// The model a program runs on when `--arch` names none: its GPU's chip or
+/// family model. Every generation has a family model; a file that names no
+/// GPU runs on `gcn`.
+pub fn model_of(program: &shadersim_asm::Program) -> Result<ArchSpec, CliError> {
+    match program.target.as_ref().and_then(ArchSpec::for_target) {
+        Some(a) => Ok(a),
+        None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string())),
+    }
+}
+
+/// Read a hints file (`-`: standard input) as `(name, text)`, the name for
+/// error messages.
+pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
+    if path == "-" {
+        // `--hints -` reads the hints from standard input (the program
+        // then has to come from a file).
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+        let text = shadersim_trace::hints_text(&bytes)
+            .map_err(|e| CliError::Input(e.render("<stdin>", &String::from_utf8_lossy(&bytes))))?;
+        return Ok(("<stdin>".to_string(), text.to_string()));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+    let text = shadersim_trace::hints_text(&bytes)
+        .map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
+    Ok((path.to_string(), text.to_string()))
 }
 
 /// Apply the `--set` overrides and the hints file (read here) to a loaded
@@ -178,22 +208,7 @@ pub fn prepare_loaded(
     hints: Option<&str>,
     sets: &[(String, String)],
 ) -> Result<Prepared, CliError> {
-    let text = match hints {
-        // `--hints -` reads the hints from standard input (the program
-        // then has to come from a file).
-        Some("-") => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
-            Some(("<stdin>".to_string(), text))
-        }
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
-            Some((path.to_string(), text))
-        }
-        None => None,
-    };
+    let text = hints.map(read_hints).transpose()?;
     prepare_loaded_text(
         loaded,
         text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
@@ -208,9 +223,33 @@ pub fn prepare_loaded_text(
     hints: Option<(&str, &str)>,
     sets: &[(String, String)],
 ) -> Result<Prepared, CliError> {
-    let file = &loaded.file;
-    let program = &file.programs[loaded.program];
-    let mut arch = loaded.arch.clone();
+    let mut prepared = prepare_program(
+        &loaded.file,
+        loaded.program,
+        loaded.arch.clone(),
+        hints,
+        sets,
+    )?;
+    prepared
+        .sim
+        .notes
+        .splice(0..0, loaded.notes.iter().cloned());
+    prepared.r600.clone_from(&loaded.r600);
+    Ok(prepared)
+}
+
+/// Prepare program `program` of `file` on `arch` with the hints `(name,
+/// text)` and the `--set` pairs (model parameters and dispatch keys): the
+/// one preparing path of `analyze`, `compare`, `sweep`, `validate` and
+/// `batch`.
+pub fn prepare_program(
+    file: &ProgramFile,
+    program: usize,
+    mut arch: ArchSpec,
+    hints: Option<(&str, &str)>,
+    sets: &[(String, String)],
+) -> Result<Prepared, CliError> {
+    let program = &file.programs[program];
     let (dispatch_sets, mut arch_sets): (Vec<_>, Vec<_>) = sets
         .iter()
         .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
@@ -243,19 +282,33 @@ pub fn prepare_loaded_text(
         hints.dispatch.cu_count = None;
     }
     let vgprs = program.register_usage().vgprs.max(1);
-    let mut sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
+    let sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
         PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {
             CliError::Usage(format!("--set: {}", h.message))
         }
         PrepareError::Hints(h) => CliError::Input(h.render(&hints_name, &hints_text)),
+        // A trace over its bound is about a loop: point at its header.
+        PrepareError::Trace(
+            ref t @ shadersim_trace::TraceError::TooLong {
+                loop_line: Some(line),
+                ..
+            },
+        ) => {
+            let column = program
+                .instructions
+                .iter()
+                .find(|i| i.pos.line == line)
+                .map_or(1, |i| i.pos.column);
+            CliError::Input(format!("{}:{line}:{column}: error: {t}", file.file_name))
+        }
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
-    sim.notes.splice(0..0, loaded.notes.iter().cloned());
     Ok(Prepared {
         file_name: file.file_name.clone(),
         sim,
         vgprs,
         source_files: file.source_files.clone(),
+        r600: None,
     })
 }
 

@@ -9,7 +9,6 @@ use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_report::analyze_view::AnalyzeReport;
 use std::fmt::Write as _;
-use std::io::Write;
 
 /// Output formats of `sweep`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -29,18 +28,9 @@ pub struct Args {
     /// (A to B inclusive). Repeatable; the first key varies slowest.
     #[arg(long, value_name = "KEY=VALUES", required = true)]
     pub vary: Vec<String>,
-    /// Architecture model (see `shadersim archs`) or a model file (.toml).
-    #[arg(long)]
-    pub arch: Option<String>,
-    /// Hints file (TOML).
-    #[arg(long)]
-    pub hints: Option<String>,
-    /// Fixed overrides for every point, e.g. `--set waves=200` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// Program to simulate when the file holds several.
-    #[arg(long)]
-    pub function: Option<String>,
+    /// Model, hints, overrides and program.
+    #[command(flatten)]
+    pub run: crate::input::RunArgs,
     /// The column plotted (any numeric column of the CSV).
     #[arg(long, default_value = "throughput")]
     pub metric: String,
@@ -78,6 +68,10 @@ pub const METRICS: &[&str] = &[
 
 /// More points than this is almost certainly a mistyped step.
 const MAX_POINTS: usize = 100_000;
+
+/// Grids above this many points start with a warning (each point is a
+/// simulation).
+const WARN_POINTS: usize = 10_000;
 
 /// One varied parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,6 +165,31 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
     points
 }
 
+/// A grid point as the table shows it: its result, or why it could not run.
+#[derive(Debug, Clone)]
+enum Marked {
+    /// The point ran.
+    Ran(Box<Row>),
+    /// The point's values, and the error.
+    Failed(Vec<String>, String),
+}
+
+/// A point's error about a varied key names `--vary`, not the `--set` it
+/// became.
+fn name_vary(e: CliError, keys: &[&str]) -> CliError {
+    match e {
+        CliError::Usage(m)
+            if m.starts_with("--set")
+                && keys.iter().any(|k| {
+                    m.contains(&format!("`{k}`")) || m.starts_with(&format!("--set {k}"))
+                }) =>
+        {
+            CliError::Usage(format!("--vary{}", &m["--set".len()..]))
+        }
+        other => other,
+    }
+}
+
 /// One grid point's result.
 #[derive(Debug, Clone)]
 struct Row {
@@ -217,7 +236,7 @@ pub fn run(args: Args) -> CliResult {
     if args.jobs == Some(0) {
         return Err(CliError::Usage("--jobs must be at least 1".into()));
     }
-    let fixed = parse_sets(&args.set)?;
+    let fixed = parse_sets(&args.run.set)?;
     let axes = args
         .vary
         .iter()
@@ -238,6 +257,13 @@ pub fn run(args: Args) -> CliResult {
             points.len()
         )));
     }
+    if points.len() > WARN_POINTS {
+        eprintln!(
+            "warning: --vary makes {} grid points: {} simulations, which may take a long time",
+            points.len(),
+            points.len()
+        );
+    }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.jobs {
         pool = pool.num_threads(n);
@@ -246,7 +272,11 @@ pub fn run(args: Args) -> CliResult {
         .build()
         .map_err(|e| CliError::Input(format!("error: cannot start worker threads: {e}")))?;
     // Read once: the points differ only in their `--set` values.
-    let loaded = load(&args.file, args.arch.as_deref(), args.function.as_deref())?;
+    let loaded = load(
+        &args.file,
+        args.run.arch.as_deref(),
+        args.run.function.as_deref(),
+    )?;
     let run_point = |values: &Vec<String>| -> Result<Row, CliError> {
         // The varied values come after the fixed ones: the later `--set` wins.
         let mut sets = fixed.clone();
@@ -255,7 +285,7 @@ pub fn run(args: Args) -> CliResult {
                 .zip(values)
                 .map(|(a, v)| (a.key.clone(), v.clone())),
         );
-        let prepared = prepare_loaded(&loaded, args.hints.as_deref(), &sets)?;
+        let prepared = prepare_loaded(&loaded, args.run.hints.as_deref(), &sets)?;
         let analysis = analyse(&prepared, false)?;
         let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
         Ok(Row {
@@ -277,22 +307,47 @@ pub fn run(args: Args) -> CliResult {
             .collect()
     });
     drop(progress);
-    let rows = rows.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // A point the model cannot run (a `waves_per_simd` beyond its slots)
+    // is marked in its row; only when no point runs is the grid an error
+    // (an unknown key, a value no point accepts), the first in grid order.
+    let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
+    let mut failed = Vec::new();
+    let mut ran = Vec::new();
+    let mut marked = Vec::new();
+    for (values, row) in points.iter().zip(rows) {
+        match row {
+            Ok(r) => {
+                marked.push(Marked::Ran(Box::new(r.clone())));
+                ran.push(r);
+            }
+            Err(e) => {
+                let e = name_vary(e, &keys);
+                marked.push(Marked::Failed(values.clone(), e.message()));
+                failed.push(e);
+            }
+        }
+    }
+    if ran.is_empty() {
+        if let Some(e) = failed.into_iter().next() {
+            return Err(e);
+        }
+    } else if !failed.is_empty() {
+        eprintln!(
+            "warning: {} of {} grid points could not run; their rows say why",
+            failed.len(),
+            points.len()
+        );
+    }
     let text = match args.format {
-        SweepFormat::Csv => to_csv(&axes, &rows),
-        SweepFormat::Json => to_json(&axes, &rows),
+        SweepFormat::Csv => to_csv(&axes, &marked),
+        SweepFormat::Json => to_json(&axes, &marked),
     };
     if let Some(path) = &args.plot {
-        let svg = to_svg(&axes, &rows, metric);
+        let svg = to_svg(&axes, &ran, metric);
         std::fs::write(path, svg)
             .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
     }
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(())
+    crate::output::write(args.output.as_deref(), text)
 }
 
 /// A CSV field, quoted when it holds a separator or a quote.
@@ -305,17 +360,30 @@ fn csv_field(s: &str) -> String {
 }
 
 /// The CSV: the varied keys, the metrics, occupancy limiter and bottleneck.
-fn to_csv(axes: &[Axis], rows: &[Row]) -> String {
+fn to_csv(axes: &[Axis], rows: &[Marked]) -> String {
     let mut header: Vec<String> = axes.iter().map(|a| csv_field(&a.key)).collect();
     header.extend(METRICS.iter().map(|m| m.to_string()));
     header.push("occupancy_limiter".into());
     header.push("bottleneck".into());
     let mut out = header.join(",") + "\n";
-    for row in rows {
-        let mut fields: Vec<String> = row.values.iter().map(|v| csv_field(v)).collect();
-        fields.extend(row.metrics().iter().map(|x| x.to_string()));
-        fields.push(csv_field(&row.result.occupancy_limiter));
-        fields.push(csv_field(&row.result.bottleneck));
+    for marked in rows {
+        let fields: Vec<String> = match marked {
+            Marked::Ran(row) => {
+                let mut fields: Vec<String> = row.values.iter().map(|v| csv_field(v)).collect();
+                fields.extend(row.metrics().iter().map(|x| x.to_string()));
+                fields.push(csv_field(&row.result.occupancy_limiter));
+                fields.push(csv_field(&row.result.bottleneck));
+                fields
+            }
+            // Empty numbers; the bottleneck column says why.
+            Marked::Failed(values, error) => {
+                let mut fields: Vec<String> = values.iter().map(|v| csv_field(v)).collect();
+                fields.extend(METRICS.iter().map(|_| String::new()));
+                fields.push(String::new());
+                fields.push(csv_field(&format!("error: {error}")));
+                fields
+            }
+        };
         out += &fields.join(",");
         out.push('\n');
     }
@@ -324,12 +392,16 @@ fn to_csv(axes: &[Axis], rows: &[Row]) -> String {
 
 /// The JSON: one object per point, `point` holding the varied values
 /// (numbers when they are numbers).
-fn to_json(axes: &[Axis], rows: &[Row]) -> String {
+fn to_json(axes: &[Axis], rows: &[Marked]) -> String {
     let rows: Vec<serde_json::Value> = rows
         .iter()
-        .map(|row| {
+        .map(|marked| {
+            let values = match marked {
+                Marked::Ran(row) => &row.values,
+                Marked::Failed(values, _) => values,
+            };
             let mut point = serde_json::Map::new();
-            for (a, v) in axes.iter().zip(&row.values) {
+            for (a, v) in axes.iter().zip(values) {
                 let value = match v.parse::<f64>() {
                     Ok(x) if x.is_finite() => serde_json::json!(x),
                     _ => serde_json::json!(v),
@@ -338,6 +410,19 @@ fn to_json(axes: &[Axis], rows: &[Row]) -> String {
             }
             let mut obj = serde_json::Map::new();
             obj.insert("point".into(), serde_json::Value::Object(point));
+            let row = match marked {
+                Marked::Ran(row) => row,
+                // Null numbers and `error`: why the point could not run.
+                Marked::Failed(_, error) => {
+                    for name in METRICS {
+                        obj.insert(name.to_string(), serde_json::Value::Null);
+                    }
+                    obj.insert("occupancy_limiter".into(), serde_json::Value::Null);
+                    obj.insert("bottleneck".into(), serde_json::Value::Null);
+                    obj.insert("error".into(), serde_json::json!(error));
+                    return serde_json::Value::Object(obj);
+                }
+            };
             for (name, x) in METRICS.iter().zip(row.metrics()) {
                 obj.insert(name.to_string(), serde_json::json!(x));
             }

@@ -7,6 +7,7 @@ use shadersim_asm::ProgramFile;
 use shadersim_r600::reader::read_r600;
 use shadersim_r600::summary::{repack, PeakInputs};
 use shadersim_r600::table::ChipClass;
+use shadersim_r600::R600File;
 use shadersim_r600::VliwSummary;
 use shadersim_report::analyze_view::AnalyzeReport;
 
@@ -16,44 +17,35 @@ fn chip_of(arch: Option<&str>) -> Option<&str> {
     arch.filter(|a| ChipClass::of_target(a).is_some())
 }
 
-/// Read an R600 file's text into the programs every command works on.
+/// Read an R600 file's text: the file as read, and the programs every
+/// command works on (its warnings are in them, for the caller to print).
 pub fn read_program_file(
     name: &str,
     text: &str,
     arch: Option<&str>,
-) -> Result<ProgramFile, CliError> {
+) -> Result<(R600File, ProgramFile), CliError> {
     let file = read_r600(name, text, chip_of(arch)).map_err(|e| CliError::Input(e.to_string()))?;
     let (programs, _) = shadersim_r600::lower_file(&file);
-    for w in programs.formatted_warnings() {
-        eprintln!("{w}");
-    }
-    Ok(programs)
+    Ok((file, programs))
 }
 
 /// The `vliw` summary of the report's program, when the file is an R600
-/// file (read again here: the summary needs the groups' slots).
+/// file (`file`, as read when the program was loaded: the summary needs
+/// the groups' slots).
 pub fn summary(
-    path: &str,
+    file: Option<&R600File>,
     arch: &ArchSpec,
     report: &AnalyzeReport,
     stats: &shadersim_engine::SimStats,
     with_repack: bool,
 ) -> Result<Option<VliwSummary>, CliError> {
-    if path == "-" {
-        return Ok(None);
-    }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Some(file) = file else {
         return Ok(None);
     };
-    if !shadersim_r600::looks_like_r600(&text) {
-        return Ok(None);
-    }
-    let file = read_r600(path, &text, chip_of(Some(arch.isa.name.as_str())))
-        .map_err(|e| CliError::Input(e.to_string()))?;
     let Some(kernel) = file.kernels.iter().find(|k| k.name == report.program) else {
         return Ok(None);
     };
-    let lowered = shadersim_r600::lower(&file, kernel);
+    let lowered = shadersim_r600::lower(file, kernel);
     let mut executions = vec![0u64; lowered.facts.len()];
     for i in &report.instructions {
         if let Some(e) = executions.get_mut(i.index) {

@@ -3,7 +3,7 @@
 use crate::{root, shadersim};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -182,20 +182,18 @@ fn a_line_carries_the_analyze_summary() {
     );
 }
 
-/// A bad or missing file is a line with its error; the run goes on and
-/// the output keeps the input order whatever the thread count.
+/// A bad file is a line with its error; the run goes on and the output
+/// keeps the input order whatever the thread count.
 #[test]
 fn bad_files_are_error_lines_and_order_is_deterministic() {
     let dir = scratch("bad");
     let bad = dir.join("bad.s");
     std::fs::write(&bad, "this is not assembly\n").unwrap();
-    let missing = dir.join("missing.s");
     let good = "tests/fixtures/llvm/gfx900/if_else.s";
     let run = |jobs: &str| {
         let o = shadersim(&[
             "batch",
             bad.to_str().unwrap(),
-            missing.to_str().unwrap(),
             good,
             "tests/fixtures/objdump",
             "--jobs",
@@ -214,12 +212,121 @@ fn bad_files_are_error_lines_and_order_is_deterministic() {
     assert_eq!(rows[0]["file"], bad.to_str().unwrap());
     assert!(rows[0]["error"].as_str().unwrap().contains("error:"));
     assert!(rows[0]["function"].is_null());
-    assert!(rows[1]["error"].as_str().unwrap().contains("cannot read"));
-    assert_eq!(rows[2]["file"], good);
-    assert!(rows[2]["error"].is_null());
-    // 14 objdump fixtures holding 18 programs (clang-22's gfx1200 kernels
-    // come with their `__clang_ocl_kern_imp_` device function copies).
-    assert_eq!(rows.len(), 3 + 18, "18 objdump programs");
+    assert_eq!(rows[1]["file"], good);
+    assert!(rows[1]["error"].is_null());
+    // 14 objdump fixtures holding 18 programs, of which 4 are clang-22's
+    // `__clang_ocl_kern_imp_` copies of a gfx1200 kernel's body, skipped.
+    assert_eq!(rows.len(), 2 + 14, "14 objdump programs");
+    assert!(rows.iter().all(|r| !r["function"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("__clang_ocl_kern_imp_")));
+}
+
+/// A missing path or `-` is an error before anything runs (it used to be
+/// exit 0 with nothing on standard error).
+#[test]
+fn a_missing_path_or_stdin_is_an_error() {
+    let o = shadersim(&[
+        "batch",
+        "tests/fixtures/llvm/gfx900/if_else.s",
+        "no/such/dir",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("no/such/dir: error: cannot read: No such file or directory"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+    let o = shadersim(&["batch", "-"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not standard input (`-`)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// clang-22 emits each OpenCL kernel's body again as a device function
+/// `__clang_ocl_kern_imp_NAME`; batch analyzes the kernel once and says so.
+#[test]
+fn clangs_kernel_copies_are_not_programs_of_their_own() {
+    let o = shadersim(&["batch", "tests/fixtures/objdump/gfx1200/lds_reduce.dis"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<Value> = String::from_utf8(o.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["function"], "lds_reduce");
+    assert!(
+        stderr(&o).contains(
+            "tests/fixtures/objdump/gfx1200/lds_reduce.dis: note: skipped `__clang_ocl_kern_imp_lds_reduce`: clang's copy of kernel `lds_reduce`'s body"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The driver's statistics saved beside a listing apply as in `analyze`:
+/// the line carries the driver's occupancy.
+#[test]
+fn statistics_beside_a_listing_are_read() {
+    let f = "tests/fixtures/aco/gfx1100/reduce.cs.s";
+    let o = shadersim(&["batch", f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let row: Value =
+        serde_json::from_slice(o.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    // reduce.stats.toml: "Subgroups per SIMD" = 32.
+    assert_eq!(row["occupancy"]["declared_waves_per_simd"], 32, "{row}");
+    let a = shadersim(&["analyze", f, "--format", "json", "--no-latency-search"]);
+    let a: Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(row["occupancy"], a["occupancy"]);
+}
+
+/// A FIFO would block the batch forever and two symbolic-link loops made the
+/// walk exponential: the FIFO is skipped with a note, each directory is
+/// walked once, and every regular file gets exactly one line.
+#[cfg(unix)]
+#[test]
+fn fifos_are_skipped_and_link_loops_walked_once() {
+    let dir = scratch("walk");
+    let program =
+        std::fs::read_to_string(root().join("tests/fixtures/llvm/gfx900/if_else.s")).unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.s"), &program).unwrap();
+    std::fs::write(dir.join("sub/b.s"), &program).unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("loop1")).unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("sub/loop2")).unwrap();
+    let fifo = dir.join("pipe.s");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let o = shadersim(&["batch", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files: Vec<String> = String::from_utf8(o.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let d = dir.display();
+    assert_eq!(files, [format!("{d}/a.s"), format!("{d}/sub/b.s")]);
+    assert!(
+        stderr(&o).contains(&format!(
+            "{d}/pipe.s: note: skipped: a FIFO, not a regular file"
+        )),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

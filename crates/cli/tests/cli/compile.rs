@@ -3,7 +3,7 @@
 
 use crate::{command, root};
 use shadersim_testkit::tools::{have_clang, have_clang_22};
-use std::process::Output;
+use std::process::{Command, Output};
 
 /// `shadersim ARGS` in the OpenCL sources' directory, with `PATH` replaced
 /// by `path_env` when given.
@@ -100,5 +100,107 @@ fn missing_compilers_and_unsupported_sources_are_clear_errors() {
         o.status.code(),
         Some(2),
         "source without --arch is a usage error"
+    );
+}
+
+/// Run shadersim in `dir` with `stdin` as its standard input.
+fn shadersim_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersim"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().expect("finishes")
+}
+
+/// OpenCL C on standard input is compiled like a `.cl` file, its quoted
+/// `#include`s found from the working directory; the report names the
+/// listing as what it is (compiled from standard input), not a file.
+#[test]
+fn opencl_on_standard_input_compiles_with_includes_from_the_working_directory() {
+    if !have_clang() {
+        eprintln!("skipped: no clang (Debian package clang-19)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("shadersim-stdin-cl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("defs.h"), "#define SCALE 4.0f\n").unwrap();
+    let source = b"#include \"defs.h\"\n__kernel void k(__global float *a) { a[get_global_id(0)] *= SCALE; }\n";
+    let o = shadersim_in(
+        &dir,
+        &[
+            "analyze",
+            "-",
+            "--arch",
+            "gfx900",
+            "--format",
+            "json",
+            "--no-latency-search",
+        ],
+        source,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["file"], "<listing compiled from <stdin>>");
+    assert_eq!(report["program"], "k");
+    // A source file's listing is named the same way, never `k.cl.s`.
+    std::fs::write(dir.join("k.cl"), source).unwrap();
+    let o = shadersim_in(
+        &dir,
+        &[
+            "analyze",
+            "k.cl",
+            "--arch",
+            "gfx900",
+            "--format",
+            "json",
+            "--no-latency-search",
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["file"], "<listing compiled from k.cl>");
+}
+
+/// A GLSL file without a stage in its name: the message names the ways
+/// `analyze` understands (it has no `--stage`); `compile -` takes GLSL on
+/// standard input with `--stage`.
+#[test]
+fn glsl_stage_message_and_compile_from_standard_input() {
+    let dir = std::env::temp_dir().join(format!("shadersim-stdin-glsl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glsl = "#version 450\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer B { float d[]; };\nvoid main() { d[gl_GlobalInvocationID.x] *= 2.0; }\n";
+    std::fs::write(dir.join("x.glsl"), glsl).unwrap();
+    let o = shadersim_in(&dir, &["analyze", "x.glsl", "--arch", "gfx1030"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: x.glsl: say which stage this GLSL is: name it .vert, .frag or .comp, or add a \
+         `#pragma shader_stage(vert|frag|comp)` line (`shadersim compile` also takes --stage)\n"
+    );
+    let have_glslang = Command::new("glslangValidator")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !have_glslang {
+        eprintln!("skipped the compile half: no glslang");
+        return;
+    }
+    let o = shadersim_in(
+        &dir,
+        &["compile", "-", "--stage", "comp", "--arch", "gfx1030"],
+        glsl.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("; Compute Shader compiled by Mesa RADV"),
+        "{}",
+        text(&o.stdout)
     );
 }

@@ -246,3 +246,28 @@ fn analyze_compares_occupancy_across_vendors() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("other vendors' models"), "{text}");
 }
+
+/// `occupancy --arch` takes the names `analyze --arch` takes (GPU names
+/// standing for their chip's or family's model), and refuses a workgroup
+/// LDS the model's CU cannot hold (`lds_bytes_per_cu`, 64 KB on RDNA).
+#[test]
+fn gpu_names_and_the_workgroup_lds_limit() {
+    let o = shadersim(&["occupancy", "--regs", "40", "--arch", "vega10,gfx1100"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = shadersim(&[
+        "occupancy",
+        "--regs",
+        "40",
+        "--arch",
+        "rdna3",
+        "--lds",
+        "70000",
+        "--workgroup",
+        "256",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: --lds 70000: a workgroup may use at most 65536 bytes of LDS on `rdna3` (lds_bytes_per_cu)\n"
+    );
+}

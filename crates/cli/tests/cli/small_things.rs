@@ -2,7 +2,7 @@
 //! `--hints -` from standard input, and a throughput figure that never
 //! prints as `0.0000`.
 
-use crate::{command, shadersim};
+use crate::{command, root, shadersim};
 use std::process::Output;
 
 /// Run shadersim with `args`, feeding `stdin` to it.
@@ -179,5 +179,108 @@ fn ordinary_throughput_has_four_significant_digits() {
     assert!(
         ((printed - exact) / exact).abs() < 1e-3,
         "{text} is not {exact}"
+    );
+}
+
+/// `-o -` is standard output for every command that takes `-o` (it used to
+/// write a file named `-` in the working directory).
+#[test]
+fn dash_output_is_standard_output() {
+    let dash = root().join("-");
+    let _ = std::fs::remove_file(&dash);
+    let file_run = json(&shadersim(&[
+        "analyze",
+        KERNEL,
+        "--format",
+        "json",
+        "--no-latency-search",
+    ]));
+    let dash_run = json(&shadersim(&[
+        "analyze",
+        KERNEL,
+        "--format",
+        "json",
+        "--no-latency-search",
+        "-o",
+        "-",
+    ]));
+    assert_eq!(file_run, dash_run);
+    for args in [
+        &["sweep", KERNEL, "--vary", "vmem_latency=100,200", "-o", "-"][..],
+        &[
+            "compare",
+            KERNEL,
+            "--arch",
+            "gcn,rdna2",
+            "--no-latency-search",
+            "-o",
+            "-",
+        ][..],
+        &["batch", KERNEL, "-o", "-"][..],
+    ] {
+        let o = shadersim(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            !o.stdout.is_empty(),
+            "{args:?} wrote nothing to standard output"
+        );
+    }
+    assert!(!dash.exists(), "a file named `-` was written");
+}
+
+/// A TeraScale listing on standard input gets its `vliw` report as from a
+/// file: the report comes from the file read once, not from reading the
+/// path again after the run (which dropped it for `-`).
+#[test]
+fn terascale_on_standard_input_keeps_its_vliw_report() {
+    let path = "tests/fixtures/r600/matmul.cypress.clang-22.s";
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let args = [
+        "--format",
+        "json",
+        "--no-latency-search",
+        "--arch",
+        "cypress",
+    ];
+    let from_file = json(&shadersim(&[&["analyze", path][..], &args[..]].concat()));
+    let from_stdin = json(&shadersim_with_input(
+        &[&["analyze", "-"][..], &args[..]].concat(),
+        &text,
+    ));
+    assert!(from_file["vliw"].is_object(), "{}", from_file["vliw"]);
+    assert_eq!(from_file["vliw"], from_stdin["vliw"]);
+}
+
+/// A hints file that is not UTF-8 is an error at the first bad byte, as the
+/// assembly reader places one; a trace over its bound names the loop's
+/// header with `FILE:LINE:COL` (issue 32 item 4).
+#[test]
+fn hints_bytes_and_trace_bounds_are_located() {
+    let dir = std::env::temp_dir().join(format!("shadersim-located-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, b"[dispatch]\nwaves = 4 # \xff\n").unwrap();
+    let o = shadersim(&["analyze", KERNEL, "--hints", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{}:2:13: error: invalid UTF-8 (byte 0xff): a hints file is TOML text",
+            bad.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // loop_sum.s's loop header is line 32, `\tglobal_load_dword ...` (column 2).
+    let o = shadersim_with_input(
+        &["analyze", KERNEL, "--hints", "-"],
+        "[[loop]]\nline = 32\niterations = 100000\n[trace]\nmax_instructions = 1000\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{KERNEL}:32:2: error: the trace of one wave would exceed 1000 instructions in the loop at line 32"
+        )),
+        "{}",
+        stderr(&o)
     );
 }

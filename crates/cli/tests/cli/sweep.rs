@@ -159,7 +159,12 @@ fn bad_vary_is_a_usage_error() {
     args.extend_from_slice(&["--vary", "no_such_key=1,2"]);
     let o = shadersim(&args);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no_such_key"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    // The error names the option the user wrote, not the `--set` it became.
+    assert!(
+        err.starts_with("error: --vary no_such_key: no such parameter"),
+        "{err}"
+    );
     let mut args = BASE.to_vec();
     args.extend_from_slice(&["--vary", "waves=1,2", "--metric", "speed"]);
     assert_eq!(shadersim(&args).status.code(), Some(2));
@@ -242,4 +247,31 @@ fn svg_plot_has_a_polyline_per_series() {
     let opens = text.matches('<').count();
     let closes = text.matches("/>").count() + text.matches("</").count() * 2;
     assert_eq!(opens, closes, "unbalanced tags");
+}
+
+/// A point the model cannot run is marked in its row; the rest of the grid
+/// runs (it used to abort the whole sweep). gfx900 has 10 wave slots per
+/// SIMD, so `waves_per_simd = 11` cannot be.
+#[test]
+fn an_impossible_point_is_marked_not_fatal() {
+    let o = shadersim(&[BASE, &["--vary", "waves_per_simd=1,11"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = String::from_utf8(o.stdout).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(
+        rows[1].starts_with("1,") && !rows[1].contains("error"),
+        "{csv}"
+    );
+    assert!(
+        rows[2].starts_with("11,,,")
+            && rows[2].ends_with(
+                "error: --vary: `waves_per_simd` must be a whole number from 1 to 10 (the model's wave slots per SIMD)"
+            ),
+        "{csv}"
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 of 2 grid points could not run"));
+    // When no point runs, the grid is an error.
+    let o = shadersim(&[BASE, &["--vary", "waves_per_simd=11,12"]].concat());
+    assert_eq!(o.status.code(), Some(2));
 }

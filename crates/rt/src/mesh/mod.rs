@@ -86,6 +86,8 @@ pub struct MeshError {
     pub path: String,
     /// 1-based line, when the problem is at a line.
     pub line: Option<usize>,
+    /// 1-based column (in characters) on that line, when known.
+    pub column: Option<usize>,
     /// What is wrong.
     pub message: String,
 }
@@ -96,16 +98,51 @@ impl MeshError {
         MeshError {
             path: path.to_string(),
             line,
+            column: None,
             message: message.into(),
         }
+    }
+
+    /// An error at a line and column.
+    pub fn at(path: &str, line: usize, column: usize, message: impl Into<String>) -> MeshError {
+        MeshError {
+            column: Some(column),
+            ..MeshError::new(path, Some(line), message)
+        }
+    }
+
+    /// Text that must be UTF-8: the error at the first byte that is not,
+    /// located as the assembly reader locates it.
+    pub fn check_utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, MeshError> {
+        std::str::from_utf8(bytes).map_err(|e| {
+            let offset = e.valid_up_to();
+            let before = &bytes[..offset];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            // Columns count characters; the bytes before are valid UTF-8.
+            let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+            MeshError::at(
+                path,
+                line,
+                column,
+                format!(
+                    "invalid UTF-8 (byte {:#04x}): this is not a text file",
+                    bytes[offset]
+                ),
+            )
+        })
     }
 }
 
 impl fmt::Display for MeshError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(l) => write!(f, "{}:{}: error: {}", self.path, l, self.message),
-            None => write!(f, "{}: error: {}", self.path, self.message),
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{}:{}:{}: error: {}", self.path, l, c, self.message),
+            (Some(l), None) => write!(f, "{}:{}: error: {}", self.path, l, self.message),
+            _ => write!(f, "{}: error: {}", self.path, self.message),
         }
     }
 }
