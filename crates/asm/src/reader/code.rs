@@ -1,0 +1,365 @@
+//! One instruction line: parsing it and checking it against the table (generation,
+//! processor, operand count and kinds, names), and ACO's repeat lines.
+
+use super::*;
+
+/// The most copies one `(then repeated N times)` line may stand for: more
+/// than any shader holds (ACO's code size limit is far below), low enough
+/// that a corrupt count cannot exhaust memory.
+const MAX_REPEAT: u32 = 1 << 16;
+
+/// The most copies all the repeat lines of a file may add together, for
+/// the same reason.
+const MAX_REPEATED_TOTAL: u64 = 1 << 22;
+
+/// Parse the count of ACO's `(then repeated N times)`; `rest` follows
+/// `(then repeated`.
+fn parse_repeat_count(rest: &str) -> Option<u32> {
+    let inner = rest.trim().strip_suffix(')')?;
+    let mut words = inner.split_whitespace();
+    let count = words.next()?.parse().ok()?;
+    matches!(words.next(), Some("times" | "time"))
+        .then_some(count)
+        .filter(|_| words.next().is_none())
+}
+
+/// Named constant sources a VALU op may read (LLVM's spelling).
+const NAMED_SOURCES: &[&str] = &[
+    "lds_direct",
+    "vccz",
+    "execz",
+    "scc",
+    "shared_base",
+    "shared_limit",
+    "private_base",
+    "private_limit",
+    "pops_exiting_wave_id",
+];
+
+/// Whether an operand's text is a plain name that names nothing: no
+/// relocation (`@`), expression or attribute syntax, not a named constant
+/// and not a symbol the file defines.
+fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
+    let t = text.trim_start_matches('-');
+    !t.is_empty()
+        && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !t.starts_with("src_")
+        && !NAMED_SOURCES.contains(&t)
+        && !symbols.contains_key(t)
+}
+
+/// Column (0-based) of operand `name` in an instruction's text: its first
+/// occurrence after the mnemonic.
+fn operand_column(text: &str, name: &str) -> usize {
+    let after = text.find(char::is_whitespace).unwrap_or(0);
+    text[after..].find(name).map_or(0, |i| after + i)
+}
+
+/// The column (0-based, in `text`: mnemonic first, no label) of each of
+/// the `count` operands the parser found: the first word of each
+/// comma-separated group, and both words of a first group that holds two
+/// operands (`exp mrt0 v0, ...`).
+fn operand_columns(text: &str, count: usize) -> Vec<usize> {
+    let rest = &text[text.find(char::is_whitespace).unwrap_or(text.len())..];
+    let Ok(groups) = shadersim_isa::operand::split_operands(rest) else {
+        return Vec::new();
+    };
+    let base = text.as_ptr() as usize;
+    let at = |w: &&str| w.as_ptr() as usize - base;
+    let mut columns = Vec::new();
+    for (gi, words) in groups.iter().enumerate() {
+        let take = if gi == 0 && count > groups.len() {
+            2
+        } else {
+            1
+        };
+        columns.extend(words.iter().take(take).map(at));
+    }
+    columns
+}
+
+impl LineReader<'_> {
+    pub(super) fn code(
+        &mut self,
+        n: u32,
+        code: &str,
+        address: Option<u64>,
+        encoding: Vec<u32>,
+    ) -> Result<(), AsmError> {
+        let trimmed = code.trim();
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        if let Some(rest) = trimmed.strip_prefix("(then repeated") {
+            let col = code.len() - code.trim_start().len();
+            return self.repeat_previous(n, col, rest);
+        }
+        if let Some((label, rest)) = split_label(trimmed) {
+            // ACO labels `BB3:` (also accepted in the other dialects).
+            self.ensure_program(n);
+            self.add_label(label, n);
+            if rest.trim().is_empty() {
+                return Ok(());
+            }
+        }
+        let col = code.len() - code.trim_start().len();
+        let inst = Instruction::parse(trimmed, self.gen, self.table)
+            .map_err(|e| self.error(n, col + e.column, e.message))?;
+        if let Recognition::FamilyRule(prefix) = inst.recognition {
+            self.warn(
+                n,
+                col,
+                format!(
+                    "`{}` is not in the instruction table; treated as `{}` by the `{prefix}*` family rule",
+                    inst.mnemonic,
+                    inst.info.class
+                ),
+            );
+        } else if !inst.valid_for_gen
+            && self.target_named
+            && !inst
+                .info
+                .flags
+                .contains(shadersim_isa::table::InstrFlags::LLVM21)
+        {
+            // The file names its GPU and this generation has no such
+            // instruction: llvm-mc refuses it ("instruction not supported
+            // on this GPU"), so this is an error too.
+            return Err(self.error(
+                n,
+                col,
+                format!(
+                    "`{}` is not a {} instruction (the table lists it for gfx{})",
+                    inst.mnemonic, self.gen, inst.info.gens
+                ),
+            ));
+        } else if !inst.valid_for_gen
+            && self.target.is_some()
+            && !inst
+                .info
+                .flags
+                .contains(shadersim_isa::table::InstrFlags::LLVM21)
+        {
+            // A guessed generation may be the wrong one: a warning.
+            self.warn(
+                n,
+                col,
+                format!(
+                    "`{}` is not a {} instruction (the table lists it for gfx{})",
+                    inst.mnemonic, self.gen, inst.info.gens
+                ),
+            );
+        }
+        // The generation has the mnemonic but this processor of it may not
+        // (gfx900 lacks the dot ops gfx906 has): llvm-mc refuses such a
+        // line ("instruction not supported on this GPU"), so a named
+        // processor makes it an error and a guessed one a warning, as for
+        // the generation above.
+        let processor = self.target.as_ref().map(|t| t.name.clone());
+        if let (true, Some(processor)) = (inst.valid_for_gen, processor) {
+            for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+                if half.recognition != Recognition::Table {
+                    continue;
+                }
+                let Some(other) =
+                    shadersim_isa::shape::processor_lacks(half.base_mnemonic(), &processor)
+                else {
+                    continue;
+                };
+                let message = format!(
+                    "`{}` does not exist on {} ({other} has it)",
+                    half.mnemonic, processor
+                );
+                if self.target_named {
+                    return Err(self.error(n, col, message));
+                }
+                let base = half.base_mnemonic().to_string();
+                if !self.gap_mnemonics.contains(&base) {
+                    self.gap_mnemonics.push(base);
+                }
+                // A guessed processor stands for its whole generation: one
+                // warning says the guess may be the wrong one of it, more
+                // would repeat that on every such line.
+                if !self.processor_gap_warned {
+                    self.processor_gap_warned = true;
+                    self.warn(
+                        n,
+                        col,
+                        format!("{message}; the file may be for another {} processor (choose with --arch)", self.gen),
+                    );
+                }
+            }
+        }
+        // Too few operands for the mnemonic's shortest form (the table's
+        // operand counts): llvm-mc refuses the line, so does the reader.
+        // A `::` dual line is checked by halves.
+        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            if half.recognition == Recognition::Table {
+                // An instruction whose operand text the parser keeps whole
+                // (`s_waitcnt vmcnt(0)`, `s_clause 0x1`) has no operand
+                // list to count.
+                let kept_whole = half.operands.is_empty() && !half.operand_text.trim().is_empty();
+                let min = shadersim_isa::shape::min_operands(half.base_mnemonic());
+                if let (Some(min), false) = (min, kept_whole) {
+                    if half.operands.len() < min {
+                        return Err(self.error(
+                            n,
+                            col,
+                            format!(
+                                "too few operands: `{}` takes at least {min}, this line gives {}",
+                                half.mnemonic,
+                                half.operands.len()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // A register of a file its position never takes on any generation
+        // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
+        // which refuses it "invalid operand for instruction"). Only the
+        // positions of the shortest form are judged, only VGPR/SGPR
+        // confusions (see `OperandKinds::refuses`), and dual (VOPD) lines
+        // not at all: the table has no shapes for their halves.
+        if inst.recognition == Recognition::Table && inst.dual.is_none() {
+            if let Some(shape) = shadersim_isa::shape::shape(inst.base_mnemonic()) {
+                let columns = operand_columns(trimmed, inst.operands.len());
+                for (i, (op, kinds)) in inst.operands.iter().zip(&shape.kinds).enumerate() {
+                    let Some(kind) = shadersim_isa::shape::OperandKind::of(op) else {
+                        continue;
+                    };
+                    if kinds.refuses(kind) {
+                        let at = columns.get(i).copied().unwrap_or(0);
+                        return Err(self.error(
+                            n,
+                            col + at,
+                            format!(
+                                "`{}` never takes {} as operand {} (it takes {})",
+                                inst.mnemonic,
+                                kind.describe(),
+                                i + 1,
+                                kinds.describe()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // A VALU source that is a bare name (`banana`): no register,
+        // constant or symbol of this file. llvm-mc-22 would accept it as an
+        // external symbol (a literal the linker fills), but no compiler
+        // prints a VALU operand so and no link could resolve it here: an
+        // error at the operand rather than a silent literal.
+        if inst.class().is_valu() {
+            // VINTRP's interpolation parameter (`v_interp_mov_f32 v2, p0,
+            // attr2.x`: the P0, P10 or P20 vertex's value, as RADV emits
+            // for flat varyings) is a name of the encoding, not a symbol.
+            let interp_param = |t: &str| {
+                inst.info.encoding == shadersim_isa::Encoding::Vintrp
+                    && matches!(t, "p0" | "p10" | "p20")
+            };
+            let unknown = inst.operands.iter().find_map(|o| match o {
+                Operand::Symbol(t) | Operand::Text(t)
+                    if is_bare_unknown_name(t, &self.symbols) && !interp_param(t) =>
+                {
+                    Some(t.clone())
+                }
+                _ => None,
+            });
+            if let Some(name) = unknown {
+                let at = operand_column(trimmed, &name);
+                return Err(self.error(
+                    n,
+                    col + at,
+                    format!(
+                        "unknown operand `{name}`: not a register, a constant or a symbol of this file"
+                    ),
+                ));
+            }
+        }
+        if inst.class().is_wait() {
+            // A wait field wider than its counter is refused as llvm-mc
+            // refuses it; the column is the field's.
+            if let Err(message) = inst.wait(self.gen) {
+                let field_col = message
+                    .split('`')
+                    .nth(1)
+                    .and_then(|field| trimmed.find(field))
+                    .unwrap_or(0);
+                if self.target_named {
+                    return Err(self.error(n, col + field_col, message));
+                }
+                self.warn(n, col + field_col, message);
+            }
+        }
+        self.ensure_program(n);
+        let p = self.current.as_mut().expect("program open");
+        p.instructions.push(SourceInstr {
+            inst,
+            pos: SourcePos {
+                line: n,
+                column: col as u32 + 1,
+            },
+            text: trimmed.to_string(),
+            address,
+            encoding,
+            source: self.loc,
+        });
+        Ok(())
+    }
+
+    /// ACO's `(then repeated N times)`: N more copies of the instruction
+    /// just read, positioned at this line.
+    fn repeat_previous(&mut self, n: u32, col: usize, rest: &str) -> Result<(), AsmError> {
+        let count = parse_repeat_count(rest).ok_or_else(|| {
+            self.error(
+                n,
+                col,
+                "expected `(then repeated N times)` with a decimal count N",
+            )
+        })?;
+        if count > MAX_REPEAT {
+            return Err(self.error(
+                n,
+                col,
+                format!("repeat count {count} is larger than any shader (at most {MAX_REPEAT})"),
+            ));
+        }
+        self.repeated_total += u64::from(count);
+        if self.repeated_total > MAX_REPEATED_TOTAL {
+            return Err(self.error(
+                n,
+                col,
+                format!("the repeat lines add up to more than {MAX_REPEATED_TOTAL} instructions, more than any listing holds"),
+            ));
+        }
+        let previous = self.current.as_ref().and_then(|p| {
+            let last = p.instructions.last()?;
+            // ACO never folds across a block boundary: a label between
+            // the instruction and the repeat would be misplaced.
+            let label_after = p
+                .labels
+                .last()
+                .is_some_and(|l| l.index == p.instructions.len());
+            (!label_after).then(|| last.clone())
+        });
+        let Some(previous) = previous else {
+            return Err(self.error(
+                n,
+                col,
+                "`(then repeated` must follow an instruction of the same block",
+            ));
+        };
+        let p = self.current.as_mut().expect("program open");
+        let pos = SourcePos {
+            line: n,
+            column: col as u32 + 1,
+        };
+        p.instructions.extend((0..count).map(|_| SourceInstr {
+            pos,
+            ..previous.clone()
+        }));
+        Ok(())
+    }
+}
