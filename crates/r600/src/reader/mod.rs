@@ -55,6 +55,24 @@ impl LineCx<'_> {
         }
     }
 
+    /// An error at the first `sub` after byte `from` of the line (a source
+    /// field whose text may also occur inside an earlier field).
+    fn err_after(&self, from: usize, sub: &str, message: impl Into<String>) -> AsmError {
+        let col = self
+            .raw
+            .get(from..)
+            .and_then(|r| r.find(sub))
+            .map_or(1, |c| from + c + 1) as u32;
+        AsmError {
+            file: self.file.to_string(),
+            pos: Some(SourcePos {
+                line: self.line,
+                column: col,
+            }),
+            message: message.into(),
+        }
+    }
+
     fn err(&self, at: &str, message: impl Into<String>) -> AsmError {
         AsmError {
             file: self.file.to_string(),
@@ -100,6 +118,7 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
                     });
                 }
             }
+            check_cf_targets(file, &k)?;
             kernels.push(k);
         }
         Ok(())
@@ -319,6 +338,48 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
         kernels,
         warnings,
     })
+}
+
+/// Every CF word's `@N` word address (jumps, loop words, `POP`) must name a
+/// word of the kernel's CF program, or the word just past its end: a target
+/// beyond would silently become the end of the program (a vanished loop).
+/// ALU and fetch words' `@N` are clause addresses, another space.
+fn check_cf_targets(file: &str, k: &Kernel) -> Result<(), AsmError> {
+    let words = k.cf.len() as u64;
+    for w in &k.cf {
+        let target = match &w.kind {
+            CfKind::Branch { target, .. } => Some(u64::from(*target)),
+            CfKind::Stack if w.name == "POP" => {
+                // `POP @9 POP:1`: the word after the pop.
+                w.text
+                    .split_whitespace()
+                    .find_map(|t| t.trim_end_matches(',').strip_prefix('@'))
+                    .map(|a| a.parse::<u64>().unwrap_or(u64::MAX))
+            }
+            _ => None,
+        };
+        let Some(target) = target.filter(|t| *t > words) else {
+            continue;
+        };
+        let at = w.text.find('@').unwrap_or(0) as u32;
+        return Err(AsmError {
+            file: file.to_string(),
+            pos: Some(SourcePos {
+                line: w.pos.line,
+                column: w.pos.column + at,
+            }),
+            message: format!(
+                "`{}` targets CF word {}, but the kernel's CF program has {words} words (0 to {})",
+                w.name,
+                w.text[at as usize..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or(""),
+                words.saturating_sub(1)
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn close_open(k: &mut Kernel, open: &mut Vec<AluOp>, cx: &LineCx<'_>) -> Result<(), AsmError> {

@@ -76,6 +76,7 @@ fn int_token(s: &str) -> Option<i64> {
 pub(super) fn is_literal_line(t: &str) -> bool {
     t.starts_with('@') || t.split(',').all(|f| int_token(f).is_some())
 }
+
 pub(super) fn parse_start(cx: &LineCx<'_>, rest: &str) -> Result<u32, AsmError> {
     rest.trim_end_matches(':')
         .trim()
@@ -172,10 +173,25 @@ pub(super) fn parse_fetch(cx: &LineCx<'_>, t: &str) -> Result<Fetch, AsmError> {
     }
     let fields: Vec<&str> = t[name.len()..].split(',').map(str::trim).collect();
     let dst = fields.first().and_then(|f| parse_gpr(f));
-    let addr = fields
-        .get(1)
-        .and_then(|f| parse_gpr(f))
-        .map(|(n, m)| (n, m.trailing_zeros() as Chan));
+    // The address register: one GPR channel, in range like an ALU
+    // clause's (`T9999.X` or a wrapping `T4294967298.X` is refused, not
+    // dropped).
+    let addr = match fields.get(1).filter(|f| !f.is_empty()) {
+        None => None,
+        Some(f) => {
+            let reg = f.split_whitespace().next().unwrap_or("");
+            match parse_gpr(reg) {
+                Some((n, m)) if m.count_ones() == 1 => Some((n, m.trailing_zeros() as Chan)),
+                _ => {
+                    return Err(cx.err_after(
+                        cx.raw.find(',').unwrap_or(0),
+                        reg,
+                        format!("`{name}` reads its address from one register channel `T<n>.<c>` (n below 128), found `{reg}`"),
+                    ))
+                }
+            }
+        }
+    };
     if dst.is_none() {
         return Err(cx.err(
             t,
