@@ -72,7 +72,8 @@ fn unknown_directives_are_skipped_with_a_warning() {
 #[test]
 fn branches_to_missing_labels_and_duplicate_labels() {
     let e = err("s_branch .Lnowhere\ns_endpgm\n");
-    assert_eq!(at(&e), (1, 1));
+    // At the operand: `s_branch ` is 9 characters.
+    assert_eq!(at(&e), (1, 10));
     assert!(
         e.message.contains("`.Lnowhere`, which is not a label"),
         "{e}"
@@ -80,6 +81,42 @@ fn branches_to_missing_labels_and_duplicate_labels() {
     let e = err(".La:\ns_nop 0\n.La:\ns_endpgm\n");
     assert_eq!(at(&e), (3, 1));
     assert!(e.message.contains("defined twice"), "{e}");
+}
+
+#[test]
+fn branches_to_plain_names_resolve_or_are_errors_at_the_target() {
+    // Reduced from the mutation harness of issue 32: these were dropped
+    // from the CFG (`s_cbranch_execz nowhere`), became a jump to the exit
+    // (`s_branch nowhere`) or were accepted (`s_cbranch_scc1 '`).
+    let body = |branch: &str| format!("k:\n\ts_mov_b32 s0, 0\n\t{branch}\n\ts_nop 0\n\ts_endpgm\n");
+    for (branch, name) in [
+        ("s_cbranch_execz nowhere", "nowhere"),
+        ("s_branch nowhere", "nowhere"),
+        ("s_cbranch_scc1 '", "'"),
+    ] {
+        let e = err(&body(branch));
+        // Column: the tab, then the mnemonic and one space.
+        let col = 2 + branch.find(' ').unwrap() as u32 + 1;
+        assert_eq!(
+            e.to_string(),
+            format!("f.s:3:{col}: error: branch to `{name}`, which is not a label of `f`")
+        );
+    }
+    // A plain label the file defines (LLVM dialect, not `.L`-prefixed)
+    // resolves to an edge: the branch on line 3 targets `foo` (line 5),
+    // i.e. instruction 3 (s_mov_b32, s_cbranch_scc1, s_nop, s_endpgm). `k:`
+    // is a label too (no `.type k,@function`): the program is named `f`
+    // after the file.
+    let f = read_program_text(
+        "f.s",
+        "k:\n\ts_mov_b32 s0, 0\n\ts_cbranch_scc1 foo\n\ts_nop 0\nfoo:\n\ts_endpgm\n",
+        &gfx900(),
+    )
+    .unwrap();
+    assert_eq!(
+        f.programs[0].branch_targets,
+        vec![None, Some(3), None, None]
+    );
 }
 
 #[test]

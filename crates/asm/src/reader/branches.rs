@@ -1,6 +1,7 @@
 //! Branch resolution (labels and objdump addresses) and the stage an
 //! unnamed program runs as.
 
+use super::code::operand_column;
 use super::*;
 
 /// A program that exports to render targets is a pixel shader; one that
@@ -52,12 +53,18 @@ pub(super) fn resolve_branches(
     for s in &p.instructions {
         let target = match s.inst.branch_target() {
             None => None,
-            Some(Operand::Symbol(name)) => match label_index.get(name) {
+            // A plain name (`foo`, kept as text by the operand parser) is
+            // a label like `.LBB0_1`; what no label defines is an error at
+            // the operand, never a dropped edge.
+            Some(Operand::Symbol(name) | Operand::Text(name)) => match label_index.get(name) {
                 Some(&i) => Some(i),
                 None => {
                     return Err(AsmError {
                         file: file.to_string(),
-                        pos: Some(s.pos),
+                        pos: Some(SourcePos {
+                            line: s.pos.line,
+                            column: s.pos.column + operand_column(&s.text, name) as u32,
+                        }),
                         message: format!(
                             "branch to `{name}`, which is not a label of `{}`",
                             p.name

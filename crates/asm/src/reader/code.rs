@@ -51,7 +51,7 @@ fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
 
 /// Column (0-based) of operand `name` in an instruction's text: its first
 /// occurrence after the mnemonic.
-fn operand_column(text: &str, name: &str) -> usize {
+pub(super) fn operand_column(text: &str, name: &str) -> usize {
     let after = text.find(char::is_whitespace).unwrap_or(0);
     text[after..].find(name).map_or(0, |i| after + i)
 }
