@@ -89,18 +89,24 @@ fn branches_to_plain_names_resolve_or_are_errors_at_the_target() {
     // from the CFG (`s_cbranch_execz nowhere`), became a jump to the exit
     // (`s_branch nowhere`) or were accepted (`s_cbranch_scc1 '`).
     let body = |branch: &str| format!("k:\n\ts_mov_b32 s0, 0\n\t{branch}\n\ts_nop 0\n\ts_endpgm\n");
-    for (branch, name) in [
-        ("s_cbranch_execz nowhere", "nowhere"),
-        ("s_branch nowhere", "nowhere"),
-        ("s_cbranch_scc1 '", "'"),
+    for (branch, message) in [
+        (
+            "s_cbranch_execz nowhere",
+            "branch to `nowhere`, which is not a label of `f`",
+        ),
+        (
+            "s_branch nowhere",
+            "branch to `nowhere`, which is not a label of `f`",
+        ),
+        (
+            "s_cbranch_scc1 '",
+            "`'` is not an operand: `'` belongs in no operand",
+        ),
     ] {
         let e = err(&body(branch));
         // Column: the tab, then the mnemonic and one space.
         let col = 2 + branch.find(' ').unwrap() as u32 + 1;
-        assert_eq!(
-            e.to_string(),
-            format!("f.s:3:{col}: error: branch to `{name}`, which is not a label of `f`")
-        );
+        assert_eq!(e.to_string(), format!("f.s:3:{col}: error: {message}"));
     }
     // A plain label the file defines (LLVM dialect, not `.L`-prefixed)
     // resolves to an edge: the branch on line 3 targets `foo` (line 5),
@@ -117,6 +123,61 @@ fn branches_to_plain_names_resolve_or_are_errors_at_the_target() {
         f.programs[0].branch_targets,
         vec![None, Some(3), None, None]
     );
+}
+
+#[test]
+fn garbage_operands_and_too_many_operands_are_errors_at_the_operand() {
+    // Reduced from the mutation harness of issue 32: each line read with
+    // exit 0 and its operand ignored. Columns count from 1 on the
+    // unindented line.
+    let cases: &[(&str, &str)] = &[
+        ("v_mov_b32_e32 [], 0", "1:15: error: `[]` is not an operand: an empty register list"),
+        (
+            "v_mov_b32_e32 vmcnt(-1), s3",
+            "1:15: error: `v_mov_b32_e32` never takes `vmcnt(-1)` as operand 1 (it takes a VGPR)",
+        ),
+        ("v_and_b32_e32 -, 2, v0", "1:15: error: `-` is not an operand: nothing follows the sign"),
+        ("s_mov_b32 ', 0", "1:11: error: `'` is not an operand: `'` belongs in no operand"),
+        (
+            "ds_read_b32 -0x8000000000000000, v3",
+            "1:13: error: `-0x8000000000000000` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)",
+        ),
+        (
+            "v_mov_b32 0x1234567890123456789012345678901234567890, v1",
+            "1:11: error: `0x1234567890123456789012345678901234567890` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)",
+        ),
+        ("v_mov_b32 v0, @@#", "1:15: error: `@@#` is not an operand: `#` belongs in no operand"),
+        ("v_mov_b32 v0, 1e999", "1:15: error: `1e999` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)"),
+        ("v_mov_b32 v0, 0.0.0", "1:15: error: `0.0.0` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)"),
+        ("v_mov_b32 v0, \"", "1:15: error: `\"` is not an operand: `\"` belongs in no operand"),
+        (
+            "v_mov_b32 v-1, v0",
+            "1:11: error: `v_mov_b32` never takes `v-1` as operand 1 (it takes a VGPR)",
+        ),
+        // SOP1 takes at most two operands, SOPP one: the first extra one.
+        (
+            "s_mov_b32 s9, 8, v1",
+            "1:18: error: too many operands: `s_mov_b32` takes at most 2 (SOP1 encoding), this line gives 3",
+        ),
+        (
+            "s_endpgm m0, s2",
+            "1:14: error: too many operands: `s_endpgm` takes at most 1 (SOPP encoding), this line gives 2",
+        ),
+        // A byte-order mark or zero-width space inside a register name is
+        // refused, not stripped (see `malformed_operand`).
+        (
+            "s_mov_b32 s0, s\u{FEFF}1",
+            "1:15: error: `s\u{FEFF}1` is not an operand: it holds U+FEFF, a character outside ASCII (an invisible one if you see none)",
+        ),
+        (
+            "v_mov_b32 v0, v\u{200B}1",
+            "1:15: error: `v\u{200B}1` is not an operand: it holds U+200B, a character outside ASCII (an invisible one if you see none)",
+        ),
+    ];
+    for (line, expected) in cases {
+        let e = err(&format!("{line}\ns_endpgm\n"));
+        assert_eq!(e.to_string(), format!("f.s:{expected}"), "{line}");
+    }
 }
 
 #[test]
@@ -252,6 +313,17 @@ const VOCAB: &[&str] = &[
     "  - .name: k",
     "    .reqd_workgroup_size: [ 64, 1, 1 ]",
     ".end_amdgpu_metadata",
+    // Garbage operands (issue 32): refused at their column, never a panic.
+    "'",
+    "@@#",
+    "1e999",
+    "0.0.0",
+    "[]",
+    "-",
+    "s\u{FEFF}1",
+    "-0x8000000000000000",
+    "vmcnt(-1)",
+    "nowhere",
 ];
 
 proptest! {

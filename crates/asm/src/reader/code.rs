@@ -49,6 +49,62 @@ fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
         && !symbols.contains_key(t)
 }
 
+/// Whether `t` is one of the named constant sources (`lds_direct`,
+/// `src_shared_base`, ...), which the parser keeps as text.
+fn is_named_source(t: &str) -> bool {
+    let t = t.trim_start_matches('-');
+    NAMED_SOURCES.contains(&t) || t.starts_with("src_")
+}
+
+/// Whether `t` is a plain symbol name (`foo`, `.Ltmp0`, `__unnamed_1`).
+fn is_plain_name(t: &str) -> bool {
+    let t = t.trim_start_matches('-');
+    t.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '$'))
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
+}
+
+/// Why an operand the parser kept as text (or as a symbol) cannot be one:
+/// a character no operand holds (quotes, `#`, anything outside ASCII such
+/// as a byte-order mark or zero-width space, which would silently stop
+/// `s1` being a register: refused rather than stripped, because the
+/// listing does not say what it meant and llvm-mc refuses it too), nothing
+/// after a sign, an empty register list, or a number that does not parse
+/// (`1e999`, `0.0.0`, a 40-digit hex, `-0x8000000000000000`).
+fn malformed_operand(t: &str) -> Option<String> {
+    if let Some(c) = t.chars().find(|c| !c.is_ascii()) {
+        return Some(format!(
+            "it holds U+{:04X}, a character outside ASCII (an invisible one if you see none)",
+            u32::from(c)
+        ));
+    }
+    if let Some(c) = t.chars().find(|c| {
+        c.is_ascii_control() || matches!(c, '\'' | '"' | '#' | '`' | '\\' | '{' | '}' | '?')
+    }) {
+        return Some(format!("`{c}` belongs in no operand"));
+    }
+    let core = t.trim_start_matches(['-', '|']);
+    if core.is_empty() {
+        return Some("nothing follows the sign".to_string());
+    }
+    if core
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim()
+        .is_empty()
+    {
+        return Some("an empty register list".to_string());
+    }
+    let numeric = core.starts_with(|c: char| c.is_ascii_digit())
+        || (core.starts_with('.') && core[1..].starts_with(|c: char| c.is_ascii_digit()));
+    if numeric {
+        return Some(
+            "not a number (an integer must fit in 64 bits, a float must be finite)".to_string(),
+        );
+    }
+    None
+}
+
 /// Column (0-based) of operand `name` in an instruction's text: its first
 /// occurrence after the mnemonic.
 pub(super) fn operand_column(text: &str, name: &str) -> usize {
@@ -216,6 +272,21 @@ impl LineReader<'_> {
                 }
             }
         }
+        // Operands that are no operand at all (`[]`, `'`, `1e999`, `0.0.0`,
+        // `-0x8000000000000000`, an invisible character inside `s1`): the
+        // parser keeps what it cannot read as text, which liveness and the
+        // engine then ignore; llvm-mc refuses each of them.
+        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            for op in &half.operands {
+                let (Operand::Text(t) | Operand::Symbol(t)) = op else {
+                    continue;
+                };
+                if let Some(why) = malformed_operand(t) {
+                    let at = operand_column(trimmed, t);
+                    return Err(self.error(n, col + at, format!("`{t}` is not an operand: {why}")));
+                }
+            }
+        }
         // A register of a file its position never takes on any generation
         // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
         // which refuses it "invalid operand for instruction"). Only the
@@ -226,6 +297,45 @@ impl LineReader<'_> {
             if let Some(shape) = shadersim_isa::shape::shape(inst.base_mnemonic()) {
                 let columns = operand_columns(trimmed, inst.operands.len());
                 for (i, (op, kinds)) in inst.operands.iter().zip(&shape.kinds).enumerate() {
+                    // Text as a destination that takes no special operand
+                    // (`v_mov_b32_e32 vmcnt(-1), s3`): a name may stand for a
+                    // number (a symbol) where numbers go, nothing else. Only
+                    // destinations are judged: the table's `.` is missing
+                    // at some source positions that take one
+                    // (`v_interp_p2_f32 v0, v1, attr0.x` is `v v v`), and
+                    // an export's target is no destination.
+                    let destination =
+                        i < inst.defs && inst.info.encoding != shadersim_isa::Encoding::Exp;
+                    let refused_text = destination
+                        && match op {
+                            Operand::Text(t) => {
+                                !kinds.takes_special()
+                                    && !is_named_source(t)
+                                    && !(kinds.takes(shadersim_isa::shape::OperandKind::Number)
+                                        && is_plain_name(t))
+                            }
+                            Operand::Symbol(_) => {
+                                !kinds.takes_special()
+                                    && !kinds.takes(shadersim_isa::shape::OperandKind::Number)
+                            }
+                            _ => false,
+                        };
+                    if refused_text {
+                        let (Operand::Text(t) | Operand::Symbol(t)) = op else {
+                            continue;
+                        };
+                        let at = columns.get(i).copied().unwrap_or(0);
+                        return Err(self.error(
+                            n,
+                            col + at,
+                            format!(
+                                "`{}` never takes `{t}` as operand {} (it takes {})",
+                                inst.mnemonic,
+                                i + 1,
+                                kinds.describe()
+                            ),
+                        ));
+                    }
                     let Some(kind) = shadersim_isa::shape::OperandKind::of(op) else {
                         continue;
                     };
@@ -243,6 +353,26 @@ impl LineReader<'_> {
                             ),
                         ));
                     }
+                }
+            }
+        }
+        // More operands than any form of the encoding takes (`s_mov_b32 s9,
+        // 8, v1`, `s_endpgm m0, s2`): the extra ones would be ignored.
+        if inst.recognition == Recognition::Table {
+            if let Some(max) = shadersim_isa::shape::max_operands(inst.info.encoding) {
+                if inst.operands.len() > max {
+                    let columns = operand_columns(trimmed, inst.operands.len());
+                    let at = columns.get(max).copied().unwrap_or(0);
+                    return Err(self.error(
+                        n,
+                        col + at,
+                        format!(
+                            "too many operands: `{}` takes at most {max} ({} encoding), this line gives {}",
+                            inst.mnemonic,
+                            inst.info.encoding,
+                            inst.operands.len()
+                        ),
+                    ));
                 }
             }
         }

@@ -358,9 +358,9 @@ fn check_cf_targets(file: &str, k: &Kernel) -> Result<(), AsmError> {
             }
             _ => None,
         };
-        let Some(target) = target.filter(|t| *t > words) else {
+        if target.is_none_or(|t| t <= words) {
             continue;
-        };
+        }
         let at = w.text.find('@').unwrap_or(0) as u32;
         return Err(AsmError {
             file: file.to_string(),
