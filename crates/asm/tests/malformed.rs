@@ -181,6 +181,44 @@ fn garbage_operands_and_too_many_operands_are_errors_at_the_operand() {
 }
 
 #[test]
+fn an_instruction_with_thousands_of_operands_is_an_error_at_the_line() {
+    // Issue 35: 65,534 register operands on one line (a 1 MB line) made
+    // the engine panic ("few slots per op"). The reader states a limit of
+    // 64 operands per instruction; the 65th operand's column is reported.
+    let many = |head: &str| {
+        let mut line = head.to_string();
+        for _ in 0..65_534 {
+            line.push_str(", v1");
+        }
+        format!("{line}\ns_endpgm\n")
+    };
+    // A family-rule mnemonic (no table entry, so no encoding maximum) and
+    // a VOPD line's second half. `v_foo_f32 v0` is 12 characters and each
+    // `, v1` 4: operand k >= 1 starts at offset 12 + 4 (k - 1) + 2, so the
+    // 65th (k = 64) at 266, column 267.
+    let e = err(&many("v_foo_f32 v0"));
+    assert_eq!(
+        e.to_string(),
+        "f.s:1:267: error: `v_foo_f32` names 65535 operands; an instruction may name at most 64 (no real one comes near)"
+    );
+    let dual = read_program_text(
+        "f.s",
+        &many("v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4"),
+        &ReadOptions {
+            target: Some("gfx1100".parse().unwrap()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        dual.to_string().starts_with("f.s:1:")
+            && dual.message
+                == "`v_dual_add_f32` names 65536 operands; an instruction may name at most 64 (no real one comes near)",
+        "{dual}"
+    );
+}
+
+#[test]
 fn bad_repeat_lines_point_at_the_repeat() {
     let aco = |body: &str| format!("BB0:\n\ts_nop 0 ; bf800000\n{body}\ts_endpgm ; bf810000\n");
     let e = err(&aco("\t(then repeated many times)\n"));

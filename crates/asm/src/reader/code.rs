@@ -49,6 +49,11 @@ fn is_bare_unknown_name(text: &str, symbols: &HashMap<String, String>) -> bool {
         && !symbols.contains_key(t)
 }
 
+/// The most operands (register-list entries counted one by one) one
+/// instruction may name. The widest real forms take six (gfx950's scaled
+/// MFMA) and an image address list thirteen at most.
+const MAX_OPERANDS: usize = 64;
+
 /// Whether `t` is one of the named constant sources (`lds_direct`,
 /// `src_shared_base`, ...), which the parser keeps as text.
 fn is_named_source(t: &str) -> bool {
@@ -354,6 +359,34 @@ impl LineReader<'_> {
                         ));
                     }
                 }
+            }
+        }
+        // A stated limit for every instruction, whatever the table knows of
+        // it (family-rule mnemonics, VOPD halves): no real instruction comes
+        // near it, and the engine counts an instruction's registers in 16
+        // bits (64 operands of at most 256 registers stay far below).
+        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            let named: usize = half
+                .operands
+                .iter()
+                .map(|o| match o {
+                    Operand::RegList(list) => list.len(),
+                    _ => 1,
+                })
+                .sum();
+            if named > MAX_OPERANDS {
+                let at = operand_columns(trimmed, inst.operands.len())
+                    .get(MAX_OPERANDS)
+                    .copied()
+                    .unwrap_or(0);
+                return Err(self.error(
+                    n,
+                    col + at,
+                    format!(
+                        "`{}` names {named} operands; an instruction may name at most {MAX_OPERANDS} (no real one comes near)",
+                        half.mnemonic
+                    ),
+                ));
             }
         }
         // More operands than any form of the encoding takes (`s_mov_b32 s9,
