@@ -236,6 +236,8 @@ pub(super) fn guess_target(
     }
     let mut evidence = Vec::new();
     let mut decided_at = None;
+    // The machine words narrowed the candidates.
+    let mut by_words = false;
     if encoded > 0 {
         let most = encoded_by.iter().copied().max().unwrap_or(0);
         let by_encoding: u8 = GfxGen::ALL
@@ -249,6 +251,7 @@ pub(super) fn guess_target(
                 gens_text(by_encoding)
             ));
             decided_at = first_encoded;
+            by_words = true;
             gens = if gens & by_encoding != 0 {
                 gens & by_encoding
             } else {
@@ -289,14 +292,21 @@ pub(super) fn guess_target(
     // shows itself by its carry syntax (`v_add_i32`, `v_add_u32 ..., vcc`)
     // and gfx6-7 by their own mnemonics, and gfx8 and gfx9 encode the
     // instructions both have alike (checked with llvm-mc-19 on every
-    // instruction of the ACO fixtures). Among RDNA generations the oldest
-    // wins (code valid on gfx10 and gfx11 alike was more likely written
-    // for the first).
-    let chosen = if gens & GfxGen::Gfx9.bit() != 0
+    // instruction of the ACO fixtures). Otherwise, when the machine words
+    // fit several generations equally, the newest wins: far more listings
+    // come from RDNA than from Southern Islands (a short listing whose
+    // encodings fit gfx6-7 and gfx10 alike is gfx10's), and the warning
+    // names the others. Without machine words the mnemonics alone leave
+    // wide sets (`gfx9-12` for most code), where the oldest stays the
+    // choice.
+    let gfx9_rule = gens & GfxGen::Gfx9.bit() != 0
         && gens & !(GfxGen::Gfx10.bit() | GfxGen::Gfx11.bit() | GfxGen::Gfx12.bit())
-            != GfxGen::Gfx9.bit()
-    {
+            != GfxGen::Gfx9.bit();
+    let tie_by_encoding = by_words && !gfx9_rule;
+    let chosen = if gfx9_rule {
         GfxGen::Gfx9
+    } else if tie_by_encoding {
+        *GfxGen::ALL.iter().rev().find(|g| gens & g.bit() != 0)?
     } else {
         *GfxGen::ALL.iter().find(|g| gens & g.bit() != 0)?
     };
@@ -304,9 +314,14 @@ pub(super) fn guess_target(
     let (line, _) = first_word?;
     if saw_gfx8_carry {
         evidence.push("its `v_add_u32 ..., vcc, ...` carry-out adds are gfx8 syntax".to_string());
-    } else if evidence.is_empty() || gens.count_ones() > 1 {
+    } else if !tie_by_encoding && (evidence.is_empty() || gens.count_ones() > 1) {
         evidence.push(format!(
             "every mnemonic in it is printed for {} alike; {chosen} chosen",
+            gens_text(gens)
+        ));
+    } else if gens.count_ones() > 1 {
+        evidence.push(format!(
+            "it reads alike as {}; {chosen} chosen, the newest",
             gens_text(gens)
         ));
     }
