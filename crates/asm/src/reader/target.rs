@@ -11,6 +11,9 @@ pub(super) fn declared_target(text: &str) -> Option<Target> {
         if let Some(target) = asic_target(t) {
             return Some(target);
         }
+        if let Some(target) = compiled_for(t) {
+            return Some(target);
+        }
         if let Some(rest) = t
             .strip_prefix(".amdgcn_target")
             .or_else(|| t.strip_prefix(".amd_amdgpu_isa"))
@@ -23,6 +26,17 @@ pub(super) fn declared_target(text: &str) -> Option<Target> {
         }
     }
     None
+}
+
+/// The GPU of a header comment naming what compiled the listing for which
+/// processor, as `shadersim compile` writes it: `; main.frag compiled by
+/// Mesa RADV 25.0.7 for gfx1100 (AMD Radeon ...)`. The processor is the
+/// word after the last ` for ` following ` compiled by `.
+fn compiled_for(t: &str) -> Option<Target> {
+    let comment = t.strip_prefix(';').or_else(|| t.strip_prefix("//"))?;
+    let (_, by) = comment.split_once(" compiled by ")?;
+    let (_, gpu) = by.rsplit_once(" for ")?;
+    gpu.split_whitespace().next()?.parse().ok()
 }
 
 /// Mnemonics that exist only from a given generation on, used to guess
