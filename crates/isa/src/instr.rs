@@ -724,12 +724,16 @@ impl Instruction {
         if self.has_modifier("compr") {
             return Some(64);
         }
-        let regs = self
+        // Every source after the target that is not `off` is an exported
+        // channel, registers and sources the reader marked undefined
+        // (ACO's `v128`, kept as text) alike.
+        let channels = self
             .operands
             .iter()
-            .filter(|o| matches!(o, Operand::Reg { .. }))
+            .skip(1)
+            .filter(|o| !matches!(o, Operand::Off))
             .count() as u32;
-        Some(32 * regs)
+        Some(32 * channels)
     }
 
     /// The fields of an `s_waitcnt_depctr` / `s_wait_alu`, if this is one:

@@ -124,3 +124,50 @@ pub(super) fn resolve_branches(
     p.branch_targets = targets;
     Ok(())
 }
+
+/// ACO encodes an export source it leaves undefined (a channel the shader
+/// does not write, `Operand()` in ACO, whose register number is 128, the
+/// encoding of the constant 0) in the 8-bit VGPR field as 0x80, which a
+/// disassembler prints `v128`: `exp mrt0 v0, v128, off, off done`
+/// (`f8000803 80808000`, a gfx11 fragment shader whose driver allocated
+/// 36 VGPRs). Such a source reads no register the program has: an export
+/// source `v128` that no instruction of the program writes is kept as text
+/// (still an exported channel, see `export_bits`), so register counts,
+/// liveness and dependencies do not see a register 128.
+pub(super) fn mark_undefined_export_sources(p: &mut Program) {
+    const ACO_UNDEFINED: u16 = 128;
+    let is_marker = |o: &Operand| {
+        o.reg().is_some_and(|r| {
+            r.file == shadersim_isa::RegFile::Vgpr && r.first == ACO_UNDEFINED && r.count == 1
+        })
+    };
+    let has_marker = p.instructions.iter().any(|s| {
+        s.inst.info.encoding == shadersim_isa::Encoding::Exp
+            && s.inst.operands.iter().skip(1).any(is_marker)
+    });
+    if !has_marker {
+        return;
+    }
+    let written = p.instructions.iter().any(|s| {
+        std::iter::once(&s.inst)
+            .chain(s.inst.dual.as_deref())
+            .flat_map(|i| i.writes())
+            .any(|r| {
+                r.file == shadersim_isa::RegFile::Vgpr
+                    && (u32::from(r.first)..r.end()).contains(&u32::from(ACO_UNDEFINED))
+            })
+    });
+    if written {
+        return;
+    }
+    for s in &mut p.instructions {
+        if s.inst.info.encoding != shadersim_isa::Encoding::Exp {
+            continue;
+        }
+        for o in s.inst.operands.iter_mut().skip(1) {
+            if is_marker(o) {
+                *o = Operand::Text(format!("v{ACO_UNDEFINED}"));
+            }
+        }
+    }
+}

@@ -39,7 +39,7 @@ use crate::program::*;
 use shadersim_isa::{GfxGen, InstrTable, Instruction, Operand, Recognition, Target};
 use std::collections::HashMap;
 
-use branches::{resolve_branches, stage_from_exports};
+use branches::{mark_undefined_export_sources, resolve_branches, stage_from_exports};
 use directives::{merge_declared, valid_workgroup, MetadataReader};
 use target::{declared_target, guess_target};
 
@@ -464,6 +464,7 @@ impl LineReader<'_> {
             if p.stage.is_none() {
                 p.stage = stage_from_exports(p);
             }
+            mark_undefined_export_sources(p);
             resolve_branches(self.file, self.dialect, p)?;
         }
         if let Some((name, d)) = self.descriptors.into_iter().next() {
