@@ -314,10 +314,11 @@ impl LineReader<'_> {
                     let refused_text = destination
                         && match op {
                             Operand::Text(t) => {
-                                !kinds.takes_special()
-                                    && !is_named_source(t)
-                                    && !(kinds.takes(shadersim_isa::shape::OperandKind::Number)
-                                        && is_plain_name(t))
+                                let number = kinds.takes(shadersim_isa::shape::OperandKind::Number);
+                                let allowed = kinds.takes_special()
+                                    || is_named_source(t)
+                                    || (number && is_plain_name(t));
+                                !allowed
                             }
                             Operand::Symbol(_) => {
                                 !kinds.takes_special()
