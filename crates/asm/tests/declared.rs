@@ -213,3 +213,31 @@ fn interpolation_parameters_are_operands_of_vintrp_only() {
         .to_string();
     assert!(e.contains("unknown operand `q0`"), "{e}");
 }
+
+#[test]
+fn an_export_source_aco_left_undefined_reads_no_register() {
+    // Issue 35: ACO prints `exp mrt0 v0, v128, off, off done` (f8000803
+    // 80808000: en = 0x3, vsrc1 = 0x80, ACO's undefined operand) in gfx11
+    // fragment shaders whose driver allocated 36 VGPRs; v128 made the
+    // computed count 129 (v0..v128). Nothing writes v128, so it reads no
+    // register: the count is 1 (v0 only), and the export still sends its
+    // two enabled channels (2 x 32 bits).
+    let opts = shadersim_asm::ReadOptions {
+        target: Some("gfx1100".parse().unwrap()),
+        ..Default::default()
+    };
+    let text = "\tv_mov_b32_e32 v0, 0 ; 7e000280\n\texp mrt0 v0, v128, off, off done ; f8000803 80808000\n\ts_endpgm ; bfb00000\n";
+    let f = shadersim_asm::read_program_text("ps.s", text, &opts).unwrap();
+    let p = &f.programs[0];
+    assert_eq!(p.register_usage().computed_vgprs, 1);
+    assert_eq!(p.instructions[1].inst.export_bits(), Some(64));
+    assert!(p.instructions[1]
+        .inst
+        .reads()
+        .iter()
+        .all(|r| r.file != shadersim_isa::RegFile::Vgpr || r.first == 0));
+    // A v128 the program writes is a real register and counts: v0..v128.
+    let written = "\tv_mov_b32_e32 v128, 0 ; 7f000280\n\texp mrt0 v0, v128, off, off done ; f8000803 80808000\n\ts_endpgm ; bfb00000\n";
+    let f = shadersim_asm::read_program_text("ps.s", written, &opts).unwrap();
+    assert_eq!(f.programs[0].register_usage().computed_vgprs, 129);
+}

@@ -65,3 +65,33 @@ fn every_fixture_is_identified_with_its_labels_removed() {
     assert_eq!(right, total, "listings with encodings: {misses:#?}");
     assert!(*total >= 60, "{total} listings with encodings");
 }
+
+#[test]
+fn a_tie_between_generations_goes_to_the_newest_and_names_the_others() {
+    // Issue 35: three ACO lines whose words are s_mov_b32's SOP1 encoding
+    // with opcode 3 (gfx6-7 and gfx10 number it 3, gfx8-9 0, gfx11-12
+    // renumbered) and SOPP words s_nop/s_endpgm share from gfx6 to gfx10:
+    // 3 of 3 encodings fit gfx6, gfx7 and gfx10 alike. The newest wins.
+    let text = "\ts_mov_b32 s0, 0 ; be800380\n\ts_nop 0 ; bf800000\n\ts_endpgm ; bf810000\n";
+    let file = read_program_text("tie.s", text, &ReadOptions::default()).unwrap();
+    assert_eq!(file.programs[0].target.as_ref().unwrap().name, "gfx1030");
+    assert_eq!(
+        file.warnings[0].pos.map(|p| (p.line, p.column)),
+        Some((1, 1))
+    );
+    assert_eq!(
+        file.warnings[0].message,
+        "the file does not name its GPU; reading it as gfx1030: 3 of its 3 encodings are gfx6-7, gfx10 encodings; it reads alike as gfx6-7, gfx10; gfx10 chosen, the newest (choose with --arch)"
+    );
+}
+
+#[test]
+fn the_header_shadersim_compile_writes_names_the_gpu() {
+    // Issue 35: the tool's own compiled listing (compile_vulkan.rs's
+    // header) was read with "the file does not name its GPU". Reduced: the
+    // header and one ACO line of gfx11 code.
+    let text = "; main.frag compiled by Mesa RADV 25.0.7 for gfx1100 (AMD Radeon RX 7900 XTX (RADV NAVI31))\n\ts_endpgm ; bfb00000\n";
+    let file = read_program_text("main.frag.s", text, &ReadOptions::default()).unwrap();
+    assert_eq!(file.programs[0].target.as_ref().unwrap().name, "gfx1100");
+    assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+}

@@ -72,7 +72,8 @@ fn unknown_directives_are_skipped_with_a_warning() {
 #[test]
 fn branches_to_missing_labels_and_duplicate_labels() {
     let e = err("s_branch .Lnowhere\ns_endpgm\n");
-    assert_eq!(at(&e), (1, 1));
+    // At the operand: `s_branch ` is 9 characters.
+    assert_eq!(at(&e), (1, 10));
     assert!(
         e.message.contains("`.Lnowhere`, which is not a label"),
         "{e}"
@@ -80,6 +81,141 @@ fn branches_to_missing_labels_and_duplicate_labels() {
     let e = err(".La:\ns_nop 0\n.La:\ns_endpgm\n");
     assert_eq!(at(&e), (3, 1));
     assert!(e.message.contains("defined twice"), "{e}");
+}
+
+#[test]
+fn branches_to_plain_names_resolve_or_are_errors_at_the_target() {
+    // Reduced from the mutation harness of issue 32: these were dropped
+    // from the CFG (`s_cbranch_execz nowhere`), became a jump to the exit
+    // (`s_branch nowhere`) or were accepted (`s_cbranch_scc1 '`).
+    let body = |branch: &str| format!("k:\n\ts_mov_b32 s0, 0\n\t{branch}\n\ts_nop 0\n\ts_endpgm\n");
+    for (branch, message) in [
+        (
+            "s_cbranch_execz nowhere",
+            "branch to `nowhere`, which is not a label of `f`",
+        ),
+        (
+            "s_branch nowhere",
+            "branch to `nowhere`, which is not a label of `f`",
+        ),
+        (
+            "s_cbranch_scc1 '",
+            "`'` is not an operand: `'` belongs in no operand",
+        ),
+    ] {
+        let e = err(&body(branch));
+        // Column: the tab, then the mnemonic and one space.
+        let col = 2 + branch.find(' ').unwrap() as u32 + 1;
+        assert_eq!(e.to_string(), format!("f.s:3:{col}: error: {message}"));
+    }
+    // A plain label the file defines (LLVM dialect, not `.L`-prefixed)
+    // resolves to an edge: the branch on line 3 targets `foo` (line 5),
+    // i.e. instruction 3 (s_mov_b32, s_cbranch_scc1, s_nop, s_endpgm). `k:`
+    // is a label too (no `.type k,@function`): the program is named `f`
+    // after the file.
+    let f = read_program_text(
+        "f.s",
+        "k:\n\ts_mov_b32 s0, 0\n\ts_cbranch_scc1 foo\n\ts_nop 0\nfoo:\n\ts_endpgm\n",
+        &gfx900(),
+    )
+    .unwrap();
+    assert_eq!(
+        f.programs[0].branch_targets,
+        vec![None, Some(3), None, None]
+    );
+}
+
+#[test]
+fn garbage_operands_and_too_many_operands_are_errors_at_the_operand() {
+    // Reduced from the mutation harness of issue 32: each line read with
+    // exit 0 and its operand ignored. Columns count from 1 on the
+    // unindented line.
+    let cases: &[(&str, &str)] = &[
+        ("v_mov_b32_e32 [], 0", "1:15: error: `[]` is not an operand: an empty register list"),
+        (
+            "v_mov_b32_e32 vmcnt(-1), s3",
+            "1:15: error: `v_mov_b32_e32` never takes `vmcnt(-1)` as operand 1 (it takes a VGPR)",
+        ),
+        ("v_and_b32_e32 -, 2, v0", "1:15: error: `-` is not an operand: nothing follows the sign"),
+        ("s_mov_b32 ', 0", "1:11: error: `'` is not an operand: `'` belongs in no operand"),
+        (
+            "ds_read_b32 -0x8000000000000000, v3",
+            "1:13: error: `-0x8000000000000000` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)",
+        ),
+        (
+            "v_mov_b32 0x1234567890123456789012345678901234567890, v1",
+            "1:11: error: `0x1234567890123456789012345678901234567890` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)",
+        ),
+        ("v_mov_b32 v0, @@#", "1:15: error: `@@#` is not an operand: `#` belongs in no operand"),
+        ("v_mov_b32 v0, 1e999", "1:15: error: `1e999` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)"),
+        ("v_mov_b32 v0, 0.0.0", "1:15: error: `0.0.0` is not an operand: not a number (an integer must fit in 64 bits, a float must be finite)"),
+        ("v_mov_b32 v0, \"", "1:15: error: `\"` is not an operand: `\"` belongs in no operand"),
+        (
+            "v_mov_b32 v-1, v0",
+            "1:11: error: `v_mov_b32` never takes `v-1` as operand 1 (it takes a VGPR)",
+        ),
+        // SOP1 takes at most two operands, SOPP one: the first extra one.
+        (
+            "s_mov_b32 s9, 8, v1",
+            "1:18: error: too many operands: `s_mov_b32` takes at most 2 (SOP1 encoding), this line gives 3",
+        ),
+        (
+            "s_endpgm m0, s2",
+            "1:14: error: too many operands: `s_endpgm` takes at most 1 (SOPP encoding), this line gives 2",
+        ),
+        // A byte-order mark or zero-width space inside a register name is
+        // refused, not stripped (see `malformed_operand`).
+        (
+            "s_mov_b32 s0, s\u{FEFF}1",
+            "1:15: error: `s\u{FEFF}1` is not an operand: it holds U+FEFF, a character outside ASCII (an invisible one if you see none)",
+        ),
+        (
+            "v_mov_b32 v0, v\u{200B}1",
+            "1:15: error: `v\u{200B}1` is not an operand: it holds U+200B, a character outside ASCII (an invisible one if you see none)",
+        ),
+    ];
+    for (line, expected) in cases {
+        let e = err(&format!("{line}\ns_endpgm\n"));
+        assert_eq!(e.to_string(), format!("f.s:{expected}"), "{line}");
+    }
+}
+
+#[test]
+fn an_instruction_with_thousands_of_operands_is_an_error_at_the_line() {
+    // Issue 35: 65,534 register operands on one line (a 1 MB line) made
+    // the engine panic ("few slots per op"). The reader states a limit of
+    // 64 operands per instruction; the 65th operand's column is reported.
+    let many = |head: &str| {
+        let mut line = head.to_string();
+        for _ in 0..65_534 {
+            line.push_str(", v1");
+        }
+        format!("{line}\ns_endpgm\n")
+    };
+    // A family-rule mnemonic (no table entry, so no encoding maximum) and
+    // a VOPD line's second half. `v_foo_f32 v0` is 12 characters and each
+    // `, v1` 4: operand k >= 1 starts at offset 12 + 4 (k - 1) + 2, so the
+    // 65th (k = 64) at 266, column 267.
+    let e = err(&many("v_foo_f32 v0"));
+    assert_eq!(
+        e.to_string(),
+        "f.s:1:267: error: `v_foo_f32` names 65535 operands; an instruction may name at most 64 (no real one comes near)"
+    );
+    let dual = read_program_text(
+        "f.s",
+        &many("v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4"),
+        &ReadOptions {
+            target: Some("gfx1100".parse().unwrap()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        dual.to_string().starts_with("f.s:1:")
+            && dual.message
+                == "`v_dual_add_f32` names 65536 operands; an instruction may name at most 64 (no real one comes near)",
+        "{dual}"
+    );
 }
 
 #[test]
@@ -215,6 +351,17 @@ const VOCAB: &[&str] = &[
     "  - .name: k",
     "    .reqd_workgroup_size: [ 64, 1, 1 ]",
     ".end_amdgpu_metadata",
+    // Garbage operands (issue 32): refused at their column, never a panic.
+    "'",
+    "@@#",
+    "1e999",
+    "0.0.0",
+    "[]",
+    "-",
+    "s\u{FEFF}1",
+    "-0x8000000000000000",
+    "vmcnt(-1)",
+    "nowhere",
 ];
 
 proptest! {

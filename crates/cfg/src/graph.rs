@@ -1,6 +1,6 @@
 //! Building and analysing the control-flow graph.
 
-use petgraph::algo::dominators::{simple_fast, Dominators};
+use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
 use shadersim_asm::Program;
 use shadersim_isa::InstrClass;
@@ -225,6 +225,15 @@ impl Cfg {
                 leader[i + 1] = true;
             }
         }
+        // The first label of each instruction, as `Program::label_at` finds
+        // it, gathered once (asking per block scanned every label: a
+        // quadratic read of listings with thousands of blocks).
+        let mut label_of: Vec<Option<&str>> = vec![None; n + 1];
+        for l in &program.labels {
+            if let Some(slot @ None) = label_of.get_mut(l.index) {
+                *slot = Some(l.name.as_str());
+            }
+        }
         let mut blocks = Vec::new();
         let mut block_of = vec![0; n];
         let mut start = 0;
@@ -238,7 +247,7 @@ impl Cfg {
                     id,
                     start,
                     end: i,
-                    label: program.label_at(start).map(|l| l.name.clone()),
+                    label: label_of[start].map(str::to_string),
                     succs: Vec::new(),
                     preds: Vec::new(),
                     reachable: false,
@@ -366,7 +375,8 @@ impl Cfg {
                     .filter(|&d| d != nb)
             })
             .collect();
-        let dominates = |a: usize, b: usize| -> bool { dominates_via(&doms, &nodes, a, b) };
+        let intervals = dominator_intervals(&idom);
+        let dominates = |a: usize, b: usize| -> bool { dominates_via(&intervals, a, b) };
         check_reducible(&blocks, program, &dominates)?;
         let loops = find_loops(&blocks, &dominates);
         let mut innermost_loop = vec![None; nb];
@@ -391,7 +401,12 @@ impl Cfg {
 
     /// The branch ending block `b`, if it ends with a conditional branch.
     pub fn branch_of_block(&self, b: usize) -> Option<&Branch> {
-        self.branches.iter().find(|br| br.block == b)
+        // Branches are in block order (classify_branches): a search, not
+        // a scan per block.
+        self.branches
+            .binary_search_by_key(&b, |br| br.block)
+            .ok()
+            .map(|i| &self.branches[i])
     }
 
     /// The loop whose header is block `b`.
@@ -501,10 +516,51 @@ fn ends_block(class: InstrClass) -> bool {
     )
 }
 
-fn dominates_via(doms: &Dominators<NodeIndex>, nodes: &[NodeIndex], a: usize, b: usize) -> bool {
-    match doms.dominators(nodes[b]) {
-        Some(mut it) => it.any(|d| d == nodes[a]),
-        None => false,
+/// Each reachable block's (entry, exit) numbers in a depth-first walk of
+/// the dominator tree, so that a dominates b exactly when b's interval lies
+/// inside a's: one comparison per question. (Walking b's dominator chain
+/// made a listing of many blocks in a row quadratic: 10,000 blocks asked
+/// about each of their edges walked 10,000 dominators each.)
+fn dominator_intervals(idom: &[Option<usize>]) -> Vec<Option<(u32, u32)>> {
+    let n = idom.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, d) in idom.iter().enumerate() {
+        if let Some(d) = *d {
+            if d != b {
+                children[d].push(b);
+            }
+        }
+    }
+    let mut out = vec![None; n];
+    if n == 0 {
+        return out;
+    }
+    let mut clock = 0u32;
+    let mut enter = vec![0u32; n];
+    // (block, next child) cursors of an iterative walk from the entry.
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    enter[0] = clock;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        if let Some(&c) = children[b].get(*next) {
+            *next += 1;
+            clock += 1;
+            enter[c] = clock;
+            stack.push((c, 0));
+        } else {
+            clock += 1;
+            out[b] = Some((enter[b], clock));
+            stack.pop();
+        }
+    }
+    out
+}
+
+/// Whether block `a` dominates block `b` (every block dominates itself;
+/// an unreachable block dominates nothing and is dominated by nothing).
+fn dominates_via(intervals: &[Option<(u32, u32)>], a: usize, b: usize) -> bool {
+    match (intervals[a], intervals[b]) {
+        (Some((a_in, a_out)), Some((b_in, b_out))) => a_in <= b_in && b_out <= a_out,
+        _ => false,
     }
 }
 

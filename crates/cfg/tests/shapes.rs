@@ -125,3 +125,40 @@ fn code_after_endpgm_is_unreachable_not_an_error() {
     assert_eq!(cfg.blocks.len(), 2);
     assert!(!cfg.blocks[1].reachable);
 }
+
+#[test]
+fn a_listing_of_ten_thousand_blocks_builds_in_linear_work() {
+    // Issue 32: long listings took ~0.5 ms a line. The CFG asked "does a
+    // dominate b" by walking b's dominator chain (10,000 deep here) and
+    // found each block's label and branch by scanning all of them: work
+    // quadratic in the blocks. Dominance is now an interval test, labels
+    // are gathered once and branches found by search; this test checks the
+    // answers on such a listing (no wall time asserted: it would be slow,
+    // not wrong, if the quadratic work came back).
+    // 5,000 units `s_cbranch_scc1 .Lj<i>` / `v_add_f32` / `.Lj<i>:` give
+    // two blocks each (the branch, the skipped add), then the final
+    // s_endpgm's block: 10,001 blocks, 5,000 skip branches.
+    let mut text = String::new();
+    for i in 0..5_000 {
+        text.push_str(&format!(
+            "\ts_cbranch_scc1 .Lj{i}\n\tv_add_f32 v0, v0, v0\n.Lj{i}:\n"
+        ));
+    }
+    text.push_str("\ts_endpgm\n");
+    let cfg = Cfg::build(&program(&text)).unwrap();
+    assert_eq!(cfg.blocks.len(), 10_001);
+    assert_eq!(cfg.branches.len(), 5_000);
+    for i in 0..5_000 {
+        let b = 2 * i;
+        assert_eq!(
+            cfg.branch_of_block(b).map(|br| br.kind),
+            Some(BranchKind::Skip)
+        );
+        assert_eq!(cfg.branch_of_block(b + 1), None);
+        assert_eq!(
+            cfg.blocks[b + 2].label.as_deref(),
+            Some(format!(".Lj{i}").as_str())
+        );
+    }
+    assert!(cfg.loops.is_empty());
+}

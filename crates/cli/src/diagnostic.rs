@@ -20,6 +20,9 @@ use annotate_snippets::{Level, Renderer, Snippet};
 /// error line alone is still useful without the picture).
 const MAX_BYTES: u64 = 64 << 20;
 
+/// What a tab in a shown source line is drawn as.
+const TAB: &str = "    ";
+
 /// `FILE`, `LINE` and `COL` of a message starting `FILE:LINE:COL: error:`.
 fn place(msg: &str) -> Option<(&str, usize, usize)> {
     let first = msg.lines().next()?;
@@ -46,10 +49,18 @@ pub fn source_snippet(msg: &str) -> Option<String> {
 /// Draw `source` (line `line` of `file`) with a caret under the word that
 /// starts at column `col` (1-based, in characters).
 fn render(file: &str, line: usize, col: usize, source: &str) -> String {
-    let start = source
-        .char_indices()
-        .nth(col - 1)
-        .map_or(source.len(), |(i, _)| i);
+    // Tabs are drawn as four spaces (as rustc does) here, before the
+    // renderer sees the line: annotate-snippets widens a tab in the line it
+    // shows but not in the caret's offset, which put the caret of every
+    // tab-indented compiler listing three columns early per tab.
+    let expanded = source.replace('\t', TAB);
+    let start: usize = source
+        .chars()
+        .take(col - 1)
+        .map(|c| if c == '\t' { TAB.len() } else { c.len_utf8() })
+        .sum();
+    let source = expanded.as_str();
+    let start = start.min(source.len());
     let word = source[start..]
         .find(|c: char| c.is_whitespace() || c == ',')
         .unwrap_or(source.len() - start);
@@ -61,8 +72,18 @@ fn render(file: &str, line: usize, col: usize, source: &str) -> String {
             .annotation(Level::Error.span(span)),
     );
     let rendered = Renderer::plain().render(message).to_string();
-    // The title line repeats what the first line already said.
-    let mut out: String = rendered.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    // The title line repeats what the first line already said. The `-->`
+    // line's column is the renderer's, counted in the tab-widened line:
+    // give it the message's own.
+    let origin = format!("--> {file}:");
+    let mut out: String = rendered
+        .lines()
+        .skip(1)
+        .map(|l| match l.find(&origin) {
+            Some(at) => format!("{}--> {file}:{line}:{col}\n", &l[..at]),
+            None => format!("{l}\n"),
+        })
+        .collect();
     if out.trim().is_empty() {
         out.clear();
     }
@@ -94,6 +115,23 @@ mod tests {
         let caret = lines.iter().find(|l| l.contains('^')).unwrap();
         let bar = caret.find('|').unwrap();
         assert_eq!(&caret[bar + 2..], "    ^^^^^");
+    }
+
+    #[test]
+    fn caret_under_the_word_on_a_tab_indented_line() {
+        // Compiler listings indent with tabs: `\ts_mov_b32 s0, \t v300` has
+        // `v300` at column 18 (1-based characters: tab, the 14 characters
+        // `s_mov_b32 s0, `, tab, space). Drawn with each tab as four
+        // spaces, it starts at display offset 4 + 14 + 4 + 1 = 23, and so
+        // must the caret; the `-->` line keeps the message's column.
+        let s = render("a.s", 2, 18, "\ts_mov_b32 s0, \t v300");
+        let lines: Vec<&str> = s.lines().collect();
+        let shown = lines.iter().find(|l| l.contains("s_mov_b32")).unwrap();
+        let caret = lines.iter().find(|l| l.contains('^')).unwrap();
+        let bar = shown.find('|').unwrap();
+        assert_eq!(&shown[bar + 2..], "    s_mov_b32 s0,      v300");
+        assert_eq!(&caret[bar + 2..], "                       ^^^^");
+        assert!(lines[0].ends_with("--> a.s:2:18"), "{s}");
     }
 
     #[test]

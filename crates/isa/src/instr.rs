@@ -621,17 +621,25 @@ impl Instruction {
     }
 
     /// The branch target operand of a branch (`.LBB0_2`, `BB3`, or an
-    /// objdump offset in DWORDs).
+    /// objdump offset in DWORDs). A SOPP branch's operand is its target
+    /// whatever it looks like: a plain name (`foo`, which the operand
+    /// parser keeps as text) is a label to resolve, and anything else
+    /// (`'`) a target the reader must refuse, not a branch to drop.
     pub fn branch_target(&self) -> Option<&Operand> {
         match self.info.class {
             InstrClass::Branch | InstrClass::BranchCond | InstrClass::Call
-                if self.info.encoding == Encoding::Sopp || self.mnemonic == "s_call_b64" =>
+                if self.info.encoding == Encoding::Sopp =>
             {
                 self.operands
                     .iter()
                     .rev()
-                    .find(|o| matches!(o, Operand::Symbol(_) | Operand::Imm(_)))
+                    .find(|o| matches!(o, Operand::Symbol(_) | Operand::Imm(_) | Operand::Text(_)))
             }
+            InstrClass::Call if self.mnemonic == "s_call_b64" => self
+                .operands
+                .iter()
+                .rev()
+                .find(|o| matches!(o, Operand::Symbol(_) | Operand::Imm(_))),
             _ => None,
         }
     }
@@ -716,12 +724,16 @@ impl Instruction {
         if self.has_modifier("compr") {
             return Some(64);
         }
-        let regs = self
+        // Every source after the target that is not `off` is an exported
+        // channel, registers and sources the reader marked undefined
+        // (ACO's `v128`, kept as text) alike.
+        let channels = self
             .operands
             .iter()
-            .filter(|o| matches!(o, Operand::Reg { .. }))
+            .skip(1)
+            .filter(|o| !matches!(o, Operand::Off))
             .count() as u32;
-        Some(32 * regs)
+        Some(32 * channels)
     }
 
     /// The fields of an `s_waitcnt_depctr` / `s_wait_alu`, if this is one:

@@ -75,13 +75,25 @@ impl OperandKind {
 pub struct OperandKinds(u8);
 
 impl OperandKinds {
+    /// The bit of the table's `.`: a special operand (`attr0.x`,
+    /// `hwreg(...)`, `mrt0`) is taken at this position.
+    const SPECIAL: u8 = 1 << 7;
+
     fn parse(cell: &str) -> OperandKinds {
+        let special = if cell.contains('.') { Self::SPECIAL } else { 0 };
         OperandKinds(
             OperandKind::ALL
                 .iter()
                 .filter(|k| cell.as_bytes().contains(&k.1))
-                .fold(0, |bits, k| bits | k.0.bit()),
+                .fold(special, |bits, k| bits | k.0.bit()),
         )
+    }
+
+    /// Whether some generation takes a special operand here (`attr0.x`,
+    /// `hwreg(...)`, `sendmsg(...)`, `mrt0`: the table's `.`), which the
+    /// operand parser keeps as text.
+    pub fn takes_special(self) -> bool {
+        self.0 & Self::SPECIAL != 0
     }
 
     /// Whether some generation takes `kind` at this position.
@@ -168,6 +180,34 @@ pub fn shape(mnemonic: &str) -> Option<&'static Shape> {
 /// for it (nothing is checked then).
 pub fn min_operands(mnemonic: &str) -> Option<usize> {
     shape(mnemonic).map(|s| s.min_operands)
+}
+
+/// The most operands any instruction of an encoding takes (modifiers such
+/// as `offen`, `glc` or `dmask:0xf` not counted), from the widest form of
+/// each encoding LLVM prints: SOPP one (`s_cbranch_scc1 L`, `s_endpgm` has
+/// none or an immediate), SOP1/SOPC/SOPK two (`s_mov_b32`, `s_cmp_eq_u32`,
+/// `s_waitcnt_vscnt null, 0`), SOP2 three, SMEM four (gfx12
+/// `s_prefetch_data s[0:1], 0, s2, 0`), VOP1 two, VOPC three (`vcc, v0,
+/// v1`), VOP2 and VOP3 five (`v_addc_co_u32_e64 v0, s[0:1], v1, v2, s[2:3]`,
+/// `v_mad_u64_u32 v[0:1], s[2:3], v2, v3, v[4:5]`), VOP3P six (gfx950
+/// `v_mfma_scale_*`: four plus two scale registers), VINTRP and VINTERP four
+/// (`v_interp_p2_f16 v1, v2, attr0.x, v3`), LDSDIR two, DS four
+/// (`ds_cmpst_rtn_b64`), MUBUF four, MTBUF five (the format word), MIMG
+/// five, FLAT/GLOBAL/SCRATCH four (`global_atomic_cmpswap v0, v1, v[2:3],
+/// s[4:5]`), EXP five (the target and four sources). `None` for VOPD, whose
+/// halves are counted one by one. A line with more is refused as llvm-mc
+/// refuses it ("invalid operand for instruction").
+pub fn max_operands(encoding: crate::Encoding) -> Option<usize> {
+    use crate::Encoding::*;
+    Some(match encoding {
+        Sopp => 1,
+        Sop1 | Sopc | Sopk | Vop1 | Ldsdir => 2,
+        Sop2 | Vopc => 3,
+        Smem | Vintrp | Vinterp | Ds | Mubuf | Flat | Global | Scratch => 4,
+        Vop2 | Vop3 | Mtbuf | Mimg | Exp => 5,
+        Vop3p => 6,
+        Vopd => return None,
+    })
 }
 
 /// The processor gaps table: the probed processors of each generation, and

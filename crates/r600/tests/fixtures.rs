@@ -122,3 +122,62 @@ fn damaged_fixtures_never_panic() {
         }
     }
 }
+
+/// A reduced loop kernel (from blur_loop.cypress.clang-22.s): `tail` is the
+/// CF program after the ALU word, `fetch` the fetch clause's one line.
+fn loop_kernel(tail: &str, fetch: &str) -> String {
+    format!(
+        "\t.text\nk:\n\tALU 0, @8, KC0[], KC1[]\n{tail}\tCF_END\n\tFetch clause starting at 6:\n\t  {fetch}\n\tALU clause starting at 8:\n\t  MOV * T0.X, 0.0,\n.Lfunc_end0:\n"
+    )
+}
+
+#[test]
+fn cf_targets_past_the_program_are_errors() {
+    // The reduced kernel reads: it has 4 CF words (ALU, LOOP_START, END_LOOP,
+    // CF_END), so targets 0..4 are words or the end.
+    let good = loop_kernel(
+        "\tLOOP_START_DX10 @3\n\tEND_LOOP @1\n",
+        "VTX_READ_32 T1.X, T0.X, 0, #1",
+    );
+    read_r600("loop.s", &good, Some("cypress")).unwrap();
+    // `END_LOOP @99999` made the loop vanish (its target became the end).
+    let e = read_r600(
+        "loop.s",
+        &loop_kernel(
+            "\tLOOP_START_DX10 @3\n\tEND_LOOP @99999\n",
+            "VTX_READ_32 T1.X, T0.X, 0, #1",
+        ),
+        Some("cypress"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "loop.s:5:11: error: `END_LOOP` targets CF word @99999, but the kernel's CF program has 4 words (0 to 3)"
+    );
+    // `POP @99999` was accepted.
+    let e = read_r600(
+        "loop.s",
+        &loop_kernel("\tPOP @99999 POP:1\n", "VTX_READ_32 T1.X, T0.X, 0, #1"),
+        Some("cypress"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "loop.s:4:6: error: `POP` targets CF word @99999, but the kernel's CF program has 3 words (0 to 2)"
+    );
+}
+
+#[test]
+fn fetch_address_registers_are_range_checked() {
+    // ALU clauses refuse T9999.X; fetch clauses accepted it, and
+    // T4294967298.X (2^32 + 2) wrapped. Column 22: a tab, two spaces,
+    // `VTX_READ_32 T1.X, ` (19 characters) come before it.
+    for (reg, col) in [("T9999.X", 22), ("T4294967298.X", 22)] {
+        let text = loop_kernel("", &format!("VTX_READ_32 T1.X, {reg}, 0, #1"));
+        let e = read_r600("f.s", &text, Some("cypress")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("f.s:6:{col}: error: `VTX_READ_32` reads its address from one register channel `T<n>.<c>` (n below 128), found `{reg}`")
+        );
+    }
+}

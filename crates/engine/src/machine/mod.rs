@@ -454,6 +454,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 input.occupancy.limiter
             )));
         }
+        // An op's register slots are counted in a u16: the readers refuse
+        // instructions with more operands than any real one, but a program
+        // built another way may name more. An error, not a panic.
+        let slots_of =
+            |ranges: &[SlotRange]| ranges.iter().map(|r| usize::from(r.1)).sum::<usize>();
+        if let Some((i, n)) = input
+            .sim
+            .ops
+            .iter()
+            .map(|o| slots_of(&o.reads).max(slots_of(&o.writes)))
+            .enumerate()
+            .find(|(_, n)| *n > usize::from(u16::MAX))
+        {
+            return Err(SimError::Model(format!(
+                "operation {i} of the program names {n} registers; the engine holds at most {} per operation",
+                u16::MAX
+            )));
+        }
         let nops = input.sim.ops.len();
         let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
         let mut stats = SimStats::new(input.sim, &input.sim.units, &instances);

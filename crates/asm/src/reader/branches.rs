@@ -1,0 +1,173 @@
+//! Branch resolution (labels and objdump addresses) and the stage an
+//! unnamed program runs as.
+
+use super::code::operand_column;
+use super::*;
+
+/// A program that exports to render targets is a pixel shader; one that
+/// exports positions is a vertex shader.
+pub(super) fn stage_from_exports(p: &Program) -> Option<Stage> {
+    use shadersim_isa::ExportTarget::*;
+    for i in &p.instructions {
+        match i.inst.export_target() {
+            Some(Mrt(_) | MrtZ | DualSrcBlend(_)) => return Some(Stage::Pixel),
+            Some(Pos(_) | Param(_) | Prim) => return Some(Stage::Vertex),
+            _ => {}
+        }
+    }
+    None
+}
+
+pub(super) fn resolve_branches(
+    file: &str,
+    dialect: Dialect,
+    p: &mut Program,
+) -> Result<(), AsmError> {
+    let mut label_index: HashMap<String, usize> = HashMap::new();
+    let mut label_line: HashMap<&str, u32> = HashMap::new();
+    for l in &p.labels {
+        if let Some(first) = label_line.insert(&l.name, l.line) {
+            return Err(AsmError {
+                file: file.to_string(),
+                pos: Some(SourcePos {
+                    line: l.line,
+                    column: 1,
+                }),
+                message: format!("label `{}` defined twice (first at line {first})", l.name),
+            });
+        }
+        label_index.insert(l.name.clone(), l.index);
+    }
+    let addr_index: HashMap<u64, usize> = p
+        .instructions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.address.map(|a| (a, i)))
+        .collect();
+    let end_address = p
+        .instructions
+        .last()
+        .and_then(|s| s.address.map(|a| a + 4 * s.encoding.len() as u64));
+    let mut targets = Vec::with_capacity(p.instructions.len());
+    let mut new_labels = Vec::new();
+    for s in &p.instructions {
+        let target = match s.inst.branch_target() {
+            None => None,
+            // A plain name (`foo`, kept as text by the operand parser) is
+            // a label like `.LBB0_1`; what no label defines is an error at
+            // the operand, never a dropped edge.
+            Some(Operand::Symbol(name) | Operand::Text(name)) => match label_index.get(name) {
+                Some(&i) => Some(i),
+                None => {
+                    return Err(AsmError {
+                        file: file.to_string(),
+                        pos: Some(SourcePos {
+                            line: s.pos.line,
+                            column: s.pos.column + operand_column(&s.text, name) as u32,
+                        }),
+                        message: format!(
+                            "branch to `{name}`, which is not a label of `{}`",
+                            p.name
+                        ),
+                    })
+                }
+            },
+            Some(Operand::Imm(offset)) => {
+                let Some(addr) = s.address else {
+                    return Err(AsmError {
+                        file: file.to_string(),
+                        pos: Some(s.pos),
+                        message: format!(
+                            "numeric branch offset `{offset}` needs instruction addresses ({} output has none); use a label",
+                            dialect.name()
+                        ),
+                    });
+                };
+                // SOPP branch: target = PC + 4 + simm16 * 4.
+                let simm = i64::from(*offset as u16 as i16);
+                let t = addr as i64 + 4 + simm * 4;
+                let idx = if Some(t as u64) == end_address {
+                    Some(p.instructions.len())
+                } else {
+                    addr_index.get(&(t as u64)).copied()
+                };
+                match idx {
+                    Some(i) => {
+                        let name = format!(".L_0x{t:x}");
+                        if label_index.insert(name.clone(), i).is_none() {
+                            new_labels.push(Label {
+                                name,
+                                index: i,
+                                line: 0,
+                            });
+                        }
+                        Some(i)
+                    }
+                    None => {
+                        return Err(AsmError {
+                            file: file.to_string(),
+                            pos: Some(s.pos),
+                            message: format!(
+                            "branch target 0x{t:x} is not the address of an instruction of `{}`",
+                            p.name
+                        ),
+                        })
+                    }
+                }
+            }
+            Some(_) => None,
+        };
+        targets.push(target);
+    }
+    p.labels.extend(new_labels);
+    p.labels.sort_by_key(|l| (l.index, l.line == 0, l.line));
+    p.branch_targets = targets;
+    Ok(())
+}
+
+/// ACO encodes an export source it leaves undefined (a channel the shader
+/// does not write, `Operand()` in ACO, whose register number is 128, the
+/// encoding of the constant 0) in the 8-bit VGPR field as 0x80, which a
+/// disassembler prints `v128`: `exp mrt0 v0, v128, off, off done`
+/// (`f8000803 80808000`, a gfx11 fragment shader whose driver allocated
+/// 36 VGPRs). Such a source reads no register the program has: an export
+/// source `v128` that no instruction of the program writes is kept as text
+/// (still an exported channel, see `export_bits`), so register counts,
+/// liveness and dependencies do not see a register 128.
+pub(super) fn mark_undefined_export_sources(p: &mut Program) {
+    const ACO_UNDEFINED: u16 = 128;
+    let is_marker = |o: &Operand| {
+        o.reg().is_some_and(|r| {
+            r.file == shadersim_isa::RegFile::Vgpr && r.first == ACO_UNDEFINED && r.count == 1
+        })
+    };
+    let has_marker = p.instructions.iter().any(|s| {
+        s.inst.info.encoding == shadersim_isa::Encoding::Exp
+            && s.inst.operands.iter().skip(1).any(is_marker)
+    });
+    if !has_marker {
+        return;
+    }
+    let written = p.instructions.iter().any(|s| {
+        std::iter::once(&s.inst)
+            .chain(s.inst.dual.as_deref())
+            .flat_map(|i| i.writes())
+            .any(|r| {
+                r.file == shadersim_isa::RegFile::Vgpr
+                    && (u32::from(r.first)..r.end()).contains(&u32::from(ACO_UNDEFINED))
+            })
+    });
+    if written {
+        return;
+    }
+    for s in &mut p.instructions {
+        if s.inst.info.encoding != shadersim_isa::Encoding::Exp {
+            continue;
+        }
+        for o in s.inst.operands.iter_mut().skip(1) {
+            if is_marker(o) {
+                *o = Operand::Text(format!("v{ACO_UNDEFINED}"));
+            }
+        }
+    }
+}
