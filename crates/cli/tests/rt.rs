@@ -289,3 +289,24 @@ fn counts_print_as_integers_and_stack_0_is_refused() {
         assert!(err.contains("--stack"), "{err}");
     }
 }
+
+/// Issue 32 item 5: an oversized procedural scene is refused at once, the
+/// limit named, instead of building 100 million triangles. `sphere:5000` is
+/// (2*5000 - 2) * 10000 = 99,980,000 triangles, above MAX_SCENE_TRIANGLES
+/// = 2^20 = 1,048,576; the error points at the `[[mesh]]` on line 1.
+#[test]
+fn oversized_scene_is_refused_at_once_naming_the_limit() {
+    let scene = temp(
+        "huge.toml",
+        "[[mesh]]\nname = \"s\"\nprocedural = \"sphere:5000\"\n[[instance]]\nmesh = \"s\"\n",
+    );
+    let t0 = std::time::Instant::now();
+    let (code, out, err) = shadersim(&["rt", scene.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("huge.toml:1"), "{err}");
+    assert!(err.contains("99980000 triangles"), "{err}");
+    assert!(err.contains("1048576 (MAX_SCENE_TRIANGLES)"), "{err}");
+    // Refused before anything is built (building it took minutes).
+    assert!(t0.elapsed().as_secs() < 20);
+}

@@ -27,7 +27,7 @@ pub fn ramp(v: f32) -> [u8; 3] {
 /// RGB pixels of a heatmap: `steps` row-major, scaled so that `max_steps`
 /// is the brightest colour. A strip of the ramp along the bottom 6% of the
 /// image serves as the legend (0 at the left, `max_steps` at the right).
-pub fn render(steps: &[u64], width: u32, height: u32, max_steps: u64) -> Vec<u8> {
+pub fn render(steps: &[u32], width: u32, height: u32, max_steps: u64) -> Vec<u8> {
     let legend = (height / 16).max(1);
     let mut rgb = Vec::with_capacity((width * (height + legend)) as usize * 3);
     let scale = 1.0 / max_steps.max(1) as f32;
@@ -45,7 +45,7 @@ pub fn render(steps: &[u64], width: u32, height: u32, max_steps: u64) -> Vec<u8>
 /// Write a PNG heatmap (image height grows by the legend strip).
 pub fn write_png(
     path: &std::path::Path,
-    steps: &[u64],
+    steps: &[u32],
     width: u32,
     height: u32,
     max_steps: u64,
