@@ -469,13 +469,36 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
-/// The comparison as a text table with the headline ratios.
+/// How long each layout took on this host: encoding, tracing, and rays
+/// traced per second per thread. Host-dependent, so never part of a report.
+pub fn timing_text(runs: &[LayoutRun]) -> String {
+    let mut s = String::new();
+    for r in runs {
+        let _ = writeln!(
+            s,
+            "timing: {}: encoded in {:.3} s, {} rays traced in {:.3} s on {} threads ({} rays/s per thread)",
+            r.config.label(),
+            r.encode_seconds,
+            r.rays,
+            r.trace_seconds,
+            r.threads,
+            fmt_num(r.traced_rays_per_second_per_thread())
+        );
+    }
+    s
+}
+
+/// The comparison as a text table with the headline ratios. Everything in
+/// it follows from the inputs (host timings are [`timing_text`]'s); the
+/// published GPUs' utilization, which no mesh changes, is added when
+/// `published` is set.
 pub fn to_text(
     scene_name: &str,
     scene: &Scene,
     ray_kind: &str,
     runs: &[LayoutRun],
     clock_ghz: f64,
+    published: bool,
 ) -> String {
     let mut s = String::new();
     let rays = runs.first().map_or(0, |r| r.rays);
@@ -571,10 +594,6 @@ pub fn to_text(
             "RA-bound rays/s per CU",
             Box::new(move |r| fmt_num(r.ra_bound_rays_per_second(clock_ghz))),
         ),
-        (
-            "traced rays/s per core",
-            Box::new(|r| fmt_num(r.traced_rays_per_second_per_thread())),
-        ),
     ];
     for (name, f) in &rows {
         let _ = write!(s, "{name:<28}");
@@ -639,6 +658,9 @@ pub fn to_text(
             b / 1e9,
             t / 1e9
         );
+    }
+    if !published {
+        return s;
     }
     let _ = writeln!(s, "RA utilization as seed 000 computes it (box fraction + triangle fraction, triangles at 1/clock):");
     for m in &cost::ra_table().measurement {

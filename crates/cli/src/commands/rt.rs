@@ -8,7 +8,7 @@ use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
 use shadersim_rt::ray::{Hit, Ray};
 use shadersim_rt::rays::{parse_ray_file, Camera, DiffuseRays, RandomRays, RaySpec};
 use shadersim_rt::reference::closest_hit;
-use shadersim_rt::report::{to_text, write_json, LayoutRun, LayoutTracer, RAY_CHUNK};
+use shadersim_rt::report::{timing_text, to_text, write_json, LayoutRun, LayoutTracer, RAY_CHUNK};
 use shadersim_rt::scene::load_scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
 use std::io::Write;
@@ -64,6 +64,15 @@ pub struct RtOptions {
     /// Also check every closest hit against a brute-force test of every triangle.
     #[arg(long)]
     pub verify: bool,
+    /// Print each layout's encode and trace times and rays/s on this host
+    /// to stderr (kept out of the report, which depends only on the inputs).
+    #[arg(long)]
+    pub timing: bool,
+    /// Add to the text report the Ray Accelerator utilization of the
+    /// published GPU measurements (seed 000's RX 9070 figure and others),
+    /// recomputed from the rate table; it does not depend on the mesh.
+    #[arg(long)]
+    pub published: bool,
     /// Write a hints file for this traversal kernel (assembly with an
     /// image_bvh*_intersect_ray loop) with the rays' per-wave step counts,
     /// for `analyze KERNEL --hints FILE` (needs one layout and --hints-out).
@@ -450,7 +459,14 @@ pub fn run(args: Args) -> CliResult {
         write!(
             out,
             "{}",
-            to_text(&name, &scene, &args.rays, &runs, args.clock_ghz)
+            to_text(
+                &name,
+                &scene,
+                &args.rays,
+                &runs,
+                args.clock_ghz,
+                args.published
+            )
         )?;
         if args.verify {
             writeln!(
@@ -458,6 +474,9 @@ pub fn run(args: Args) -> CliResult {
                 "verified: every closest hit equals the brute-force test"
             )?;
         }
+    }
+    if args.timing {
+        eprint!("{}", timing_text(&runs));
     }
     if let (Some(base), RaySpec::Primary { width, height }) = (&args.heatmap, &spec) {
         // One colour scale for every layout so the images compare; its top is
