@@ -96,6 +96,60 @@ pub fn pad(b: Aabb) -> Aabb {
     }
 }
 
+/// What [`choose_rotation_of`] needs of one child's point set: its
+/// axis-aligned box and its boxes in the frame of every table rotation
+/// (unpadded). The boxes of a union of sets are the unions of the sets'
+/// boxes, so a subtree's come from its children's without visiting its
+/// points again: min and max are exact, and [`rotate`] never gives -0.0
+/// (its `+ 0.0` start), so no zero's sign depends on the grouping.
+#[derive(Debug, Clone)]
+pub struct RotatedBounds {
+    /// Axis-aligned bounds of the points.
+    pub plain: Aabb,
+    /// Bounds in the frame of each table rotation, unpadded.
+    pub rotated: Box<[Aabb; OBB_MATRIX_COUNT]>,
+    /// No point at all.
+    pub empty: bool,
+}
+
+impl RotatedBounds {
+    /// The bounds of no point.
+    pub fn empty() -> RotatedBounds {
+        RotatedBounds {
+            plain: Aabb::EMPTY,
+            rotated: Box::new([Aabb::EMPTY; OBB_MATRIX_COUNT]),
+            empty: true,
+        }
+    }
+
+    /// The bounds of `points`.
+    pub fn of_points(points: &[Vec3]) -> RotatedBounds {
+        let mut b = RotatedBounds::empty();
+        b.empty = points.is_empty();
+        for &p in points {
+            b.plain.grow(p);
+        }
+        for (r, m) in b.rotated.iter_mut().zip(obb_matrices()) {
+            for &p in points {
+                r.grow(rotate(m, p));
+            }
+        }
+        b
+    }
+
+    /// Add the points `o` bounds.
+    pub fn add(&mut self, o: &RotatedBounds) {
+        if o.empty {
+            return;
+        }
+        self.empty = false;
+        self.plain = self.plain.union(&o.plain);
+        for (r, q) in self.rotated.iter_mut().zip(o.rotated.iter()) {
+            *r = r.union(q);
+        }
+    }
+}
+
 /// Choose a rotation for a node whose children cover `children` (each a set
 /// of points). Every table entry is tried; the one with the smallest summed
 /// child surface area wins if that sum is below `threshold` times the summed
@@ -104,25 +158,26 @@ pub fn pad(b: Aabb) -> Aabb {
 /// would accept rotations that make the boxes larger, so the default
 /// threshold is 1.0. Returns the index and the children's rotated boxes.
 pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
-    if children.is_empty() || children.iter().all(|c| c.is_empty()) {
+    let bounds: Vec<RotatedBounds> = children
+        .iter()
+        .map(|c| RotatedBounds::of_points(c))
+        .collect();
+    let refs: Vec<&RotatedBounds> = bounds.iter().collect();
+    choose_rotation_of(&refs, threshold)
+}
+
+/// [`choose_rotation`] from the children's [`RotatedBounds`] (the same
+/// answer: every rotated box is the padded bounds of the child's points).
+pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
+    if children.is_empty() || children.iter().all(|c| c.empty) {
         return None;
     }
-    let aabb_area: f32 = children
-        .iter()
-        .map(|pts| {
-            let mut b = Aabb::EMPTY;
-            for &p in pts {
-                b.grow(p);
-            }
-            b.surface_area()
-        })
-        .sum();
-    let table = obb_matrices();
+    let aabb_area: f32 = children.iter().map(|c| c.plain.surface_area()).sum();
     let mut best: Option<(f32, usize)> = None;
-    for (i, m) in table.iter().enumerate() {
+    for i in 0..OBB_MATRIX_COUNT {
         let area: f32 = children
             .iter()
-            .map(|pts| rotated_bounds(m, pts).surface_area())
+            .map(|c| pad(c.rotated[i]).surface_area())
             .sum();
         if best.is_none_or(|(a, _)| area < a) {
             best = Some((area, i));
@@ -130,10 +185,9 @@ pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, V
     }
     let (area, idx) = best?;
     if area < aabb_area * threshold {
-        let m = &table[idx];
         Some((
             idx as u32,
-            children.iter().map(|pts| rotated_bounds(m, pts)).collect(),
+            children.iter().map(|c| pad(c.rotated[idx])).collect(),
         ))
     } else {
         None
@@ -200,5 +254,40 @@ mod tests {
         // Axis-aligned geometry keeps its AABB.
         let flat: Vec<Vec3> = (0..=10).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
         assert!(choose_rotation(&[flat], 1.0).is_none());
+    }
+
+    /// A subtree's bounds built from its parts equal the bounds of all its
+    /// points, bit for bit, in every rotation (min and max are exact, and
+    /// rotate never yields -0.0, so no zero's sign depends on grouping),
+    /// and a rotation never gives -0.0 even from negative zeros.
+    #[test]
+    fn bounds_of_parts_equal_bounds_of_all_points() {
+        let mut rng = crate::rng::SplitMix64::new(99);
+        let mut pts: Vec<Vec3> = (0..300)
+            .map(|_| {
+                Vec3::new(
+                    rng.next_f32() * 4.0 - 2.0,
+                    rng.next_f32() * 0.5,
+                    rng.next_f32() - 1.0,
+                )
+            })
+            .collect();
+        pts.push(Vec3::new(-0.0, 0.0, -0.0));
+        pts.push(Vec3::new(0.0, -0.0, 0.0));
+        let whole = RotatedBounds::of_points(&pts);
+        let mut parts = RotatedBounds::empty();
+        for chunk in pts.rchunks(37) {
+            parts.add(&RotatedBounds::of_points(chunk));
+        }
+        parts.add(&RotatedBounds::empty());
+        let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
+        for (a, b) in whole.rotated.iter().zip(parts.rotated.iter()) {
+            assert_eq!(bits(a), bits(b));
+        }
+        for m in obb_matrices() {
+            let r = rotate(m, Vec3::new(-0.0, -0.0, -0.0));
+            assert!(r.0.iter().all(|v| v.to_bits() == 0), "{r:?}");
+        }
+        assert!(!parts.empty && RotatedBounds::empty().empty);
     }
 }
