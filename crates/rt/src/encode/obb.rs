@@ -129,8 +129,18 @@ impl RotatedBounds {
         for &p in points {
             b.plain.grow(p);
         }
+        // Each distinct point once (a leaf's triangles share corners; a
+        // repeated point cannot move a min or max); small sets only, where
+        // the quadratic search is cheaper than the rotations it saves.
+        let mut distinct: Vec<Vec3> = Vec::with_capacity(points.len());
+        let key = |v: &Vec3| v.0.map(f32::to_bits);
+        for p in points {
+            if points.len() > 64 || !distinct.iter().any(|d| key(d) == key(p)) {
+                distinct.push(*p);
+            }
+        }
         for (r, m) in b.rotated.iter_mut().zip(obb_matrices()) {
-            for &p in points {
+            for &p in &distinct {
                 r.grow(rotate(m, p));
             }
         }
