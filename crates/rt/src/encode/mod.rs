@@ -320,6 +320,40 @@ fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<RotatedBoun
     out
 }
 
+/// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
+/// children are its box children then its leaves, each in slot order (the
+/// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
+/// are computed once, and a subtree's are dropped once its parent has them.
+fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
+    let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
+    let mut choice = vec![None; wide.nodes.len()];
+    let mut points = Vec::new();
+    for n in (0..wide.nodes.len()).rev() {
+        let children = &wide.nodes[n].children;
+        let mut parts: Vec<RotatedBounds> = Vec::with_capacity(children.len());
+        for (_, c) in children {
+            if let WideChild::Node(k) = c {
+                parts.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
+            }
+        }
+        for (_, c) in children {
+            if let WideChild::Leaf(p) = c {
+                points.clear();
+                triangle_points(mesh, p, &mut points);
+                parts.push(RotatedBounds::of_points(&points));
+            }
+        }
+        let refs: Vec<&RotatedBounds> = parts.iter().collect();
+        choice[n] = obb::choose_rotation_of(&refs, 1.0);
+        let mut union = RotatedBounds::empty();
+        for p in &parts {
+            union.add(p);
+        }
+        subtree[n] = Some(union);
+    }
+    choice
+}
+
 /// Take node `k`'s entry of [`subtree_rotated_bounds`] (computing it from
 /// the points if it is not there).
 fn take_rotated_bounds(
@@ -756,15 +790,15 @@ fn encode_bvh8(
     // (wide node, offset, parent pointer, index in parent)
     let mut queue = VecDeque::from([(0u32, 0u32, INVALID_NODE, 0u32)]);
     let use_obb = config.obb && matches!(leaves, Leaves::Triangles(_));
-    let mut rotated = match (&leaves, use_obb) {
-        (Leaves::Triangles(m), true) => subtree_rotated_bounds(wide, m),
+    let mut rotations = match (&leaves, use_obb) {
+        (Leaves::Triangles(m), true) => bvh8_rotations(wide, m),
         _ => Vec::new(),
     };
     while let Some((n, off, parent, index_in_parent)) = queue.pop_front() {
         let self_ptr = pack_ptr31(off, TYPE_BOX);
         let children = &wide.nodes[n as usize].children;
-        // (type, range, box, OBB bounds)
-        let mut infos: Vec<(u32, u32, Aabb, Option<RotatedBounds>)> = Vec::new();
+        // (type, range, box)
+        let mut infos: Vec<(u32, u32, Aabb)> = Vec::new();
         // Box children first: one 128-byte node each.
         let internal_base = next >> 3;
         for (bounds, c) in children {
@@ -772,13 +806,7 @@ fn encode_bvh8(
                 let coff = next;
                 next += box8::BOX8_BYTES;
                 queue.push_back((*k, coff, self_ptr, infos.len() as u32));
-                let obb = match (&leaves, use_obb) {
-                    (Leaves::Triangles(m), true) => {
-                        Some(take_rotated_bounds(&mut rotated, wide, *k, m))
-                    }
-                    _ => None,
-                };
-                infos.push((TYPE_BOX, 1, *bounds, obb));
+                infos.push((TYPE_BOX, 1, *bounds));
             }
         }
         let leaf_base = next >> 3;
@@ -802,12 +830,7 @@ fn encode_bvh8(
                                 range_stop: ci + 1 == chunks.len(),
                             });
                         }
-                        let obb = use_obb.then(|| {
-                            let mut points = Vec::new();
-                            triangle_points(mesh, prims, &mut points);
-                            RotatedBounds::of_points(&points)
-                        });
-                        leaf_info.push((*bounds, obb));
+                        leaf_info.push(*bounds);
                     }
                 }
                 let nodes = primitive::pack_greedy(&pairs);
@@ -823,14 +846,14 @@ fn encode_bvh8(
                     }
                 }
                 counts.primitive += nodes.len() as u64;
-                for (li, (bounds, obb)) in leaf_info.into_iter().enumerate() {
+                for (li, bounds) in leaf_info.into_iter().enumerate() {
                     let (node_i, pair_i) = where_is[leaf_first_pair[li]];
                     let next_node = if li + 1 < leaf_first_pair.len() {
                         where_is[leaf_first_pair[li + 1]].0
                     } else {
                         nodes.len() as u32
                     };
-                    infos.push((pair_type(pair_i), next_node - node_i, bounds, obb));
+                    infos.push((pair_type(pair_i), next_node - node_i, bounds));
                 }
                 next += nodes.len() as u32 * primitive::PRIMITIVE_NODE_BYTES;
             }
@@ -845,7 +868,7 @@ fn encode_bvh8(
                             node.parent = self_ptr;
                             node.write_rtip31(mem, base + coff as u64);
                             counts.instance += 1;
-                            infos.push((TYPE_INSTANCE, 1, leaf.world_box, None));
+                            infos.push((TYPE_INSTANCE, 1, leaf.world_box));
                         }
                     }
                 }
@@ -856,8 +879,7 @@ fn encode_bvh8(
             "collapse keeps 8-wide nodes within 8 slots"
         );
         let rotation = if use_obb {
-            let bounds: Vec<&RotatedBounds> = infos.iter().filter_map(|i| i.3.as_ref()).collect();
-            obb::choose_rotation_of(&bounds, 1.0)
+            rotations.get_mut(n as usize).and_then(Option::take)
         } else {
             None
         };

@@ -96,18 +96,37 @@ pub fn pad(b: Aabb) -> Aabb {
     }
 }
 
+/// The table's rotations laid out by element (`[row][column][rotation]`),
+/// so a point is rotated by all of them in one vectorizable loop.
+fn matrices_by_element() -> &'static [[[f32; OBB_MATRIX_COUNT]; 3]; 3] {
+    static TABLE: OnceLock<[[[f32; OBB_MATRIX_COUNT]; 3]; 3]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut out = [[[0.0f32; OBB_MATRIX_COUNT]; 3]; 3];
+        for (i, m) in obb_matrices().iter().enumerate() {
+            for (r, row) in m.iter().enumerate() {
+                for (c, v) in row.iter().enumerate() {
+                    out[r][c][i] = *v;
+                }
+            }
+        }
+        out
+    })
+}
+
 /// What [`choose_rotation_of`] needs of one child's point set: its
 /// axis-aligned box and its boxes in the frame of every table rotation
-/// (unpadded). The boxes of a union of sets are the unions of the sets'
-/// boxes, so a subtree's come from its children's without visiting its
-/// points again: min and max are exact, and [`rotate`] never gives -0.0
-/// (its `+ 0.0` start), so no zero's sign depends on the grouping.
+/// (unpadded), by axis and rotation. The boxes of a union of sets are the
+/// unions of the sets' boxes, so a subtree's come from its children's
+/// without visiting its points again: min and max are exact, and
+/// [`rotate`] never gives -0.0 (its `+ 0.0` start), so no zero's sign
+/// depends on the grouping.
 #[derive(Debug, Clone)]
 pub struct RotatedBounds {
     /// Axis-aligned bounds of the points.
     pub plain: Aabb,
-    /// Bounds in the frame of each table rotation, unpadded.
-    pub rotated: Box<[Aabb; OBB_MATRIX_COUNT]>,
+    /// Per axis and rotation: the least and greatest rotated coordinate.
+    lo: Box<[[f32; OBB_MATRIX_COUNT]; 3]>,
+    hi: Box<[[f32; OBB_MATRIX_COUNT]; 3]>,
     /// No point at all.
     pub empty: bool,
 }
@@ -117,7 +136,8 @@ impl RotatedBounds {
     pub fn empty() -> RotatedBounds {
         RotatedBounds {
             plain: Aabb::EMPTY,
-            rotated: Box::new([Aabb::EMPTY; OBB_MATRIX_COUNT]),
+            lo: Box::new([[f32::INFINITY; OBB_MATRIX_COUNT]; 3]),
+            hi: Box::new([[f32::NEG_INFINITY; OBB_MATRIX_COUNT]; 3]),
             empty: true,
         }
     }
@@ -139,9 +159,20 @@ impl RotatedBounds {
                 distinct.push(*p);
             }
         }
-        for (r, m) in b.rotated.iter_mut().zip(obb_matrices()) {
-            for &p in &distinct {
-                r.grow(rotate(m, p));
+        let m = matrices_by_element();
+        for p in &distinct {
+            let [x, y, z] = p.0;
+            for row in 0..3 {
+                let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
+                let (lo, hi) = (&mut b.lo[row], &mut b.hi[row]);
+                for i in 0..OBB_MATRIX_COUNT {
+                    // `rotate`'s operations in its order, for every rotation.
+                    let mut v = z * m2[i] + 0.0;
+                    v += y * m1[i];
+                    v += x * m0[i];
+                    lo[i] = lo[i].min(v);
+                    hi[i] = hi[i].max(v);
+                }
             }
         }
         b
@@ -154,9 +185,46 @@ impl RotatedBounds {
         }
         self.empty = false;
         self.plain = self.plain.union(&o.plain);
-        for (r, q) in self.rotated.iter_mut().zip(o.rotated.iter()) {
-            *r = r.union(q);
+        for a in 0..3 {
+            for i in 0..OBB_MATRIX_COUNT {
+                self.lo[a][i] = self.lo[a][i].min(o.lo[a][i]);
+                self.hi[a][i] = self.hi[a][i].max(o.hi[a][i]);
+            }
         }
+    }
+
+    /// The (unpadded) bounds in the frame of rotation `i`.
+    pub fn rotated(&self, i: usize) -> Aabb {
+        Aabb {
+            min: Vec3::new(self.lo[0][i], self.lo[1][i], self.lo[2][i]),
+            max: Vec3::new(self.hi[0][i], self.hi[1][i], self.hi[2][i]),
+        }
+    }
+
+    /// `pad(self.rotated(i)).surface_area()` for every rotation `i`, with
+    /// the same operations in the same order, lane by lane.
+    fn padded_areas(&self) -> [f32; OBB_MATRIX_COUNT] {
+        let mut out = [0.0f32; OBB_MATRIX_COUNT];
+        let (lo, hi) = (&self.lo, &self.hi);
+        for (i, area) in out.iter_mut().enumerate() {
+            let min = [lo[0][i], lo[1][i], lo[2][i]];
+            let max = [hi[0][i], hi[1][i], hi[2][i]];
+            let empty = min[0] > max[0] || min[1] > max[1] || min[2] > max[2];
+            let d = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+            let e = d[0].abs().max(d[1].abs()).max(d[2].abs());
+            let mag = (min[0].abs().max(min[1].abs()).max(min[2].abs()))
+                .max(max[0].abs().max(max[1].abs()).max(max[2].abs()));
+            let p = OBB_PADDING * e + mag * 4.0 * f32::EPSILON;
+            let (a, b) = (
+                [min[0] - p, min[1] - p, min[2] - p],
+                [max[0] + p, max[1] + p, max[2] + p],
+            );
+            let padded_empty = a[0] > b[0] || a[1] > b[1] || a[2] > b[2];
+            let dd = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let s = 2.0 * (dd[0] * dd[1] + dd[1] * dd[2] + dd[2] * dd[0]);
+            *area = if empty || padded_empty { 0.0 } else { s };
+        }
+        out
     }
 }
 
@@ -183,12 +251,17 @@ pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option
         return None;
     }
     let aabb_area: f32 = children.iter().map(|c| c.plain.surface_area()).sum();
+    // Summed per rotation over the children in order, as `.sum()` adds
+    // (from -0.0; no area is -0.0, so the start cannot show).
+    let mut sums = [-0.0f32; OBB_MATRIX_COUNT];
+    for c in children {
+        let areas = c.padded_areas();
+        for (s, a) in sums.iter_mut().zip(areas) {
+            *s += a;
+        }
+    }
     let mut best: Option<(f32, usize)> = None;
-    for i in 0..OBB_MATRIX_COUNT {
-        let area: f32 = children
-            .iter()
-            .map(|c| pad(c.rotated[i]).surface_area())
-            .sum();
+    for (i, &area) in sums.iter().enumerate() {
         if best.is_none_or(|(a, _)| area < a) {
             best = Some((area, i));
         }
@@ -197,7 +270,7 @@ pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option
     if area < aabb_area * threshold {
         Some((
             idx as u32,
-            children.iter().map(|c| pad(c.rotated[idx])).collect(),
+            children.iter().map(|c| pad(c.rotated(idx))).collect(),
         ))
     } else {
         None
@@ -291,9 +364,18 @@ mod tests {
         }
         parts.add(&RotatedBounds::empty());
         let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
-        for (a, b) in whole.rotated.iter().zip(parts.rotated.iter()) {
-            assert_eq!(bits(a), bits(b));
+        for (i, m) in obb_matrices().iter().enumerate() {
+            assert_eq!(bits(&whole.rotated(i)), bits(&parts.rotated(i)));
+            // Each rotation's box is `rotated_bounds` before its padding,
+            // and the lane-wise padded areas equal `pad` then `surface_area`.
+            assert_eq!(bits(&pad(whole.rotated(i))), bits(&rotated_bounds(m, &pts)));
+            assert_eq!(
+                whole.padded_areas()[i].to_bits(),
+                rotated_bounds(m, &pts).surface_area().to_bits()
+            );
         }
+        let none = RotatedBounds::empty();
+        assert!(none.padded_areas().iter().all(|a| a.to_bits() == 0));
         for m in obb_matrices() {
             let r = rotate(m, Vec3::new(-0.0, -0.0, -0.0));
             assert!(r.0.iter().all(|v| v.to_bits() == 0), "{r:?}");
