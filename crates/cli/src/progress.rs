@@ -67,6 +67,11 @@ impl Progress {
     pub fn inc(&self) {
         self.bar.inc(1);
     }
+
+    /// `n` steps done (callable from several threads at once).
+    pub fn inc_by(&self, n: u64) {
+        self.bar.inc(n);
+    }
 }
 
 impl Drop for Progress {

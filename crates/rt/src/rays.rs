@@ -6,6 +6,7 @@ use crate::mesh::MeshError;
 use crate::ray::{Hit, Ray};
 use crate::rng::SplitMix64;
 use crate::scene::Scene;
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Which rays to trace.
@@ -109,15 +110,23 @@ impl Camera {
 
     /// Primary rays, row-major, top row first, through pixel centres.
     pub fn primary_rays(&self, width: u32, height: u32) -> Vec<Ray> {
+        let n = width as u64 * height as u64;
+        self.primary_ray_range(width, height, 0..n)
+    }
+
+    /// The primary rays with row-major pixel indices in `range` (pixel
+    /// `i` is column `i % width` of row `i / width`): the same rays
+    /// [`Camera::primary_rays`] gives at those positions, so an image can be
+    /// generated a chunk at a time.
+    pub fn primary_ray_range(&self, width: u32, height: u32, range: Range<u64>) -> Vec<Ray> {
         let aspect = width as f32 / height as f32;
-        let mut out = Vec::with_capacity(width as usize * height as usize);
-        for y in 0..height {
-            for x in 0..width {
-                let u = ((x as f32 + 0.5) / width as f32 * 2.0 - 1.0) * self.tan_half_fov * aspect;
-                let v = (1.0 - (y as f32 + 0.5) / height as f32 * 2.0) * self.tan_half_fov;
-                let d = (self.forward + self.right * u + self.up * v).normalized();
-                out.push(Ray::new(self.eye, d));
-            }
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        for i in range {
+            let (x, y) = ((i % width as u64) as u32, (i / width as u64) as u32);
+            let u = ((x as f32 + 0.5) / width as f32 * 2.0 - 1.0) * self.tan_half_fov * aspect;
+            let v = (1.0 - (y as f32 + 0.5) / height as f32 * 2.0) * self.tan_half_fov;
+            let d = (self.forward + self.right * u + self.up * v).normalized();
+            out.push(Ray::new(self.eye, d));
         }
         out
     }
@@ -133,18 +142,40 @@ fn unit_sphere(rng: &mut SplitMix64) -> Vec3 {
 /// `n` incoherent rays: origins uniform in the scene box, directions
 /// uniform on the sphere.
 pub fn random_rays(bounds: &Aabb, n: u32, seed: u64) -> Vec<Ray> {
-    let mut rng = SplitMix64::new(seed);
-    let e = bounds.extent();
-    (0..n)
-        .map(|_| {
-            let o = Vec3::new(
-                bounds.min.x() + rng.next_f32() * e.x(),
-                bounds.min.y() + rng.next_f32() * e.y(),
-                bounds.min.z() + rng.next_f32() * e.z(),
-            );
-            Ray::new(o, unit_sphere(&mut rng))
-        })
-        .collect()
+    RandomRays::new(bounds, seed).take(n as usize).collect()
+}
+
+/// The endless sequence [`random_rays`] takes its rays from, so a large set
+/// can be generated a chunk at a time (`take` the next chunk).
+#[derive(Debug, Clone)]
+pub struct RandomRays {
+    rng: SplitMix64,
+    bounds: Aabb,
+}
+
+impl RandomRays {
+    /// The sequence for `bounds` from `seed`.
+    pub fn new(bounds: &Aabb, seed: u64) -> RandomRays {
+        RandomRays {
+            rng: SplitMix64::new(seed),
+            bounds: *bounds,
+        }
+    }
+}
+
+impl Iterator for RandomRays {
+    type Item = Ray;
+
+    fn next(&mut self) -> Option<Ray> {
+        let (b, rng) = (&self.bounds, &mut self.rng);
+        let e = b.extent();
+        let o = Vec3::new(
+            b.min.x() + rng.next_f32() * e.x(),
+            b.min.y() + rng.next_f32() * e.y(),
+            b.min.z() + rng.next_f32() * e.z(),
+        );
+        Some(Ray::new(o, unit_sphere(rng)))
+    }
 }
 
 /// World-space corners of the triangle a hit names.
@@ -169,44 +200,85 @@ pub fn diffuse_rays(
     seed: u64,
     tracer: &(dyn Fn(&Ray) -> Option<Hit> + Sync),
 ) -> Result<Vec<Ray>, String> {
-    let bounds = scene.bounds();
-    let cam = Camera::looking_at(&bounds);
-    let mut rng = SplitMix64::new(seed);
-    let eps = bounds.extent().length() * 1e-4;
-    let mut out = Vec::with_capacity(n as usize);
-    let mut tries = 0u64;
-    while out.len() < n as usize {
-        tries += 1;
-        if tries > 64 * n as u64 + 1024 && out.is_empty() {
-            return Err("diffuse rays: the default camera sees no triangle".into());
+    DiffuseRays::new(scene, seed, n).take(n as usize, tracer)
+}
+
+/// The sequence [`diffuse_rays`] takes its rays from, generated a chunk at
+/// a time: the chunks together are exactly the rays `diffuse_rays` gives.
+#[derive(Debug, Clone)]
+pub struct DiffuseRays<'a> {
+    scene: &'a Scene,
+    cam: Camera,
+    rng: SplitMix64,
+    eps: f32,
+    /// Rays the whole set will have (bounds the tries while nothing hits).
+    total: u32,
+    /// Camera rays tried so far, and bounce rays made.
+    tries: u64,
+    made: u64,
+}
+
+impl<'a> DiffuseRays<'a> {
+    /// The sequence of `total` rays for `scene` from `seed`.
+    pub fn new(scene: &'a Scene, seed: u64, total: u32) -> DiffuseRays<'a> {
+        let bounds = scene.bounds();
+        DiffuseRays {
+            scene,
+            cam: Camera::looking_at(&bounds),
+            rng: SplitMix64::new(seed),
+            eps: bounds.extent().length() * 1e-4,
+            total,
+            tries: 0,
+            made: 0,
         }
-        let (px, py) = (rng.next_f32(), rng.next_f32());
-        let u = (px * 2.0 - 1.0) * cam.tan_half_fov;
-        let v = (1.0 - py * 2.0) * cam.tan_half_fov;
-        let d = (cam.forward + cam.right * u + cam.up * v).normalized();
-        let r = Ray::new(cam.eye, d);
-        let Some(h) = tracer(&r) else { continue };
-        let [a, b, c] = hit_triangle(scene, &h);
-        let mut nrm = (b - a).cross(c - a).normalized();
-        if nrm.dot(d) > 0.0 {
-            nrm = nrm * -1.0;
-        }
-        let p = r.origin + d * h.t + nrm * eps;
-        // Cosine-weighted direction around the normal.
-        let t = if nrm.x().abs() > 0.5 {
-            Vec3::new(0.0, 1.0, 0.0)
-        } else {
-            Vec3::new(1.0, 0.0, 0.0)
-        };
-        let tx = nrm.cross(t).normalized();
-        let ty = nrm.cross(tx);
-        let (r1, r2) = (rng.next_f32(), rng.next_f32());
-        let phi = std::f32::consts::TAU * r1;
-        let s = r2.sqrt();
-        let dir = tx * (phi.cos() * s) + ty * (phi.sin() * s) + nrm * (1.0 - r2).max(0.0).sqrt();
-        out.push(Ray::new(p, dir.normalized()));
     }
-    Ok(out)
+
+    /// The next `n` rays. Fails when no camera ray has hit anything after
+    /// 64 tries per ray of the whole set (plus 1024): the camera sees nothing.
+    pub fn take(
+        &mut self,
+        n: usize,
+        tracer: &(dyn Fn(&Ray) -> Option<Hit> + Sync),
+    ) -> Result<Vec<Ray>, String> {
+        let cam = self.cam;
+        let eps = self.eps;
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            self.tries += 1;
+            if self.made == 0 && self.tries > 64 * u64::from(self.total) + 1024 {
+                return Err("diffuse rays: the default camera sees no triangle".into());
+            }
+            let rng = &mut self.rng;
+            let (px, py) = (rng.next_f32(), rng.next_f32());
+            let u = (px * 2.0 - 1.0) * cam.tan_half_fov;
+            let v = (1.0 - py * 2.0) * cam.tan_half_fov;
+            let d = (cam.forward + cam.right * u + cam.up * v).normalized();
+            let r = Ray::new(cam.eye, d);
+            let Some(h) = tracer(&r) else { continue };
+            let [a, b, c] = hit_triangle(self.scene, &h);
+            let mut nrm = (b - a).cross(c - a).normalized();
+            if nrm.dot(d) > 0.0 {
+                nrm = nrm * -1.0;
+            }
+            let p = r.origin + d * h.t + nrm * eps;
+            // Cosine-weighted direction around the normal.
+            let t = if nrm.x().abs() > 0.5 {
+                Vec3::new(0.0, 1.0, 0.0)
+            } else {
+                Vec3::new(1.0, 0.0, 0.0)
+            };
+            let tx = nrm.cross(t).normalized();
+            let ty = nrm.cross(tx);
+            let (r1, r2) = (rng.next_f32(), rng.next_f32());
+            let phi = std::f32::consts::TAU * r1;
+            let s = r2.sqrt();
+            let dir =
+                tx * (phi.cos() * s) + ty * (phi.sin() * s) + nrm * (1.0 - r2).max(0.0).sqrt();
+            out.push(Ray::new(p, dir.normalized()));
+            self.made += 1;
+        }
+        Ok(out)
+    }
 }
 
 /// Read rays from text: six numbers per line (origin xyz, direction xyz);

@@ -4,8 +4,9 @@ use crate::cost::{self, UtilizationConvention};
 use crate::encode::{encode_scene, Arch, EncodedBvh, LayoutConfig, NodeCounts};
 use crate::ray::{Hit, Ray};
 use crate::scene::Scene;
-use crate::traverse::{trace, RayCounters, TraversalOptions};
+use crate::traverse::{trace, RayCounters, TraceResult, TraversalOptions};
 use rayon::prelude::*;
+use serde::Serialize as _;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::time::Instant;
@@ -13,7 +14,14 @@ use std::time::Instant;
 /// Lanes per wave for the wave cost figures (RDNA runs ray tracing in wave32).
 pub const WAVE_LANES: usize = 32;
 
-/// One layout's results over a ray set.
+/// Rays traced per chunk by [`run_layout`] (and by `shadersim rt`): large
+/// enough to keep every core busy, small enough that a chunk's rays and
+/// results (about 130 bytes a ray per layout) stay a few megabytes whatever
+/// the ray count. A multiple of [`WAVE_LANES`].
+pub const RAY_CHUNK: usize = 1 << 16;
+
+/// One layout's results over a ray set: sums and wave figures accumulated
+/// ray by ray, so the set never has to be held at once.
 #[derive(Debug, Clone)]
 pub struct LayoutRun {
     /// The layout.
@@ -28,10 +36,12 @@ pub struct LayoutRun {
     pub sah_cost: (f32, f32),
     /// Counters summed over all rays.
     pub totals: RayCounters,
-    /// Per-ray counters, in ray order.
-    pub per_ray: Vec<RayCounters>,
-    /// Closest hit per ray.
-    pub hits: Vec<Option<Hit>>,
+    /// Rays traced.
+    pub rays: usize,
+    /// Closest hits found (rays that hit something).
+    pub hit_rays: usize,
+    /// Per-wave32 figures summed in wave order (see [`LayoutRun::wave_figures`]).
+    waves: WaveSums,
     /// Seconds spent encoding.
     pub encode_seconds: f64,
     /// Seconds spent tracing (wall clock, all threads).
@@ -40,37 +50,73 @@ pub struct LayoutRun {
     pub threads: usize,
 }
 
+/// Wave32 sums, added wave by wave in ray order (so the floating-point sums
+/// do not depend on how the rays were chunked): RA clocks, lane efficiency,
+/// waves, and the rays of the wave not yet complete.
+#[derive(Debug, Clone, Default)]
+struct WaveSums {
+    clocks: f64,
+    efficiency: f64,
+    waves: usize,
+    partial: Vec<RayCounters>,
+}
+
+impl WaveSums {
+    fn add_wave(&mut self, arch: Arch, w: &[RayCounters]) {
+        self.clocks += cost::wave_clocks(arch, w);
+        let max = w.iter().map(|c| c.steps).max().unwrap_or(0);
+        let sum: u64 = w.iter().map(|c| c.steps).sum();
+        self.efficiency += if max == 0 {
+            1.0
+        } else {
+            sum as f64 / (max as f64 * w.len() as f64)
+        };
+        self.waves += 1;
+    }
+
+    fn push(&mut self, arch: Arch, c: RayCounters) {
+        self.partial.push(c);
+        if self.partial.len() == WAVE_LANES {
+            let w = std::mem::take(&mut self.partial);
+            self.add_wave(arch, &w);
+            self.partial = w;
+            self.partial.clear();
+        }
+    }
+
+    /// The sums with the last, partial wave counted.
+    fn finished(&self, arch: Arch) -> WaveSums {
+        let mut s = WaveSums {
+            clocks: self.clocks,
+            efficiency: self.efficiency,
+            waves: self.waves,
+            partial: Vec::new(),
+        };
+        if !self.partial.is_empty() {
+            s.add_wave(arch, &self.partial);
+        }
+        s
+    }
+}
+
 impl LayoutRun {
     /// Mean of a counter per ray.
     pub fn per_ray(&self, f: impl Fn(&RayCounters) -> u64) -> f64 {
-        f(&self.totals) as f64 / self.per_ray.len().max(1) as f64
+        f(&self.totals) as f64 / self.rays.max(1) as f64
     }
 
     /// Mean RA clocks per ray.
     pub fn ra_clocks_per_ray(&self) -> f64 {
-        cost::ray_clocks(self.config.arch, &self.totals) / self.per_ray.len().max(1) as f64
+        cost::ray_clocks(self.config.arch, &self.totals) / self.rays.max(1) as f64
     }
 
     /// Mean RA clocks per wave32 (sum over its lanes), and the SIMD lane
     /// efficiency: mean over waves of (mean lane steps / max lane steps),
     /// since a wave keeps looping until its longest ray is done.
     pub fn wave_figures(&self) -> (f64, f64) {
-        let mut clocks = 0.0;
-        let mut eff = 0.0;
-        let mut waves = 0usize;
-        for w in self.per_ray.chunks(WAVE_LANES) {
-            clocks += cost::wave_clocks(self.config.arch, w);
-            let max = w.iter().map(|c| c.steps).max().unwrap_or(0);
-            let sum: u64 = w.iter().map(|c| c.steps).sum();
-            eff += if max == 0 {
-                1.0
-            } else {
-                sum as f64 / (max as f64 * w.len() as f64)
-            };
-            waves += 1;
-        }
-        let n = waves.max(1) as f64;
-        (clocks / n, eff / n)
+        let s = self.waves.finished(self.config.arch);
+        let n = s.waves.max(1) as f64;
+        (s.clocks / n, s.efficiency / n)
     }
 
     /// Rays per second one CU's Ray Accelerator could finish if it were the
@@ -83,36 +129,92 @@ impl LayoutRun {
             clock_ghz * 1e9 / c
         }
     }
+
+    /// Rays traced per second per thread (host-dependent: for `--timing`,
+    /// never in a report).
+    pub fn traced_rays_per_second_per_thread(&self) -> f64 {
+        self.rays as f64 / (self.trace_seconds * self.threads as f64).max(1e-12)
+    }
 }
 
-/// Encode `scene` in `config` and trace `rays` (in parallel).
+/// One layout encoded and tracing: feed it the rays a chunk at a time
+/// ([`LayoutTracer::trace_chunk`]), in order; [`LayoutTracer::run`] holds
+/// the sums so far.
+#[derive(Debug)]
+pub struct LayoutTracer {
+    /// The encoded structure the rays are traced through.
+    pub encoded: EncodedBvh,
+    run: LayoutRun,
+}
+
+impl LayoutTracer {
+    /// Encode `scene` in `config`.
+    pub fn new(scene: &Scene, config: LayoutConfig) -> Result<LayoutTracer, String> {
+        let t0 = Instant::now();
+        let e = encode_scene(scene, config)?;
+        let encode_seconds = t0.elapsed().as_secs_f64();
+        let run = LayoutRun {
+            config,
+            bvh_bytes: e.bytes(),
+            nodes: e.counts,
+            depth: e.depth,
+            sah_cost: (e.sah_cost, e.bvh2_sah_cost),
+            totals: RayCounters::default(),
+            rays: 0,
+            hit_rays: 0,
+            waves: WaveSums::default(),
+            encode_seconds,
+            trace_seconds: 0.0,
+            threads: rayon::current_num_threads(),
+        };
+        Ok(LayoutTracer { encoded: e, run })
+    }
+
+    /// Trace the next rays of the set (in parallel) and add them to the
+    /// sums; returns each ray's result, in ray order.
+    pub fn trace_chunk(&mut self, rays: &[Ray], opts: &TraversalOptions) -> Vec<TraceResult> {
+        let t0 = Instant::now();
+        let results: Vec<TraceResult> = rays
+            .par_iter()
+            .with_min_len(256)
+            .map(|r| trace(&self.encoded, r, opts))
+            .collect();
+        self.run.trace_seconds += t0.elapsed().as_secs_f64();
+        let arch = self.run.config.arch;
+        for r in &results {
+            self.run.totals += r.counters;
+            self.run.hit_rays += usize::from(r.hit.is_some());
+            self.run.waves.push(arch, r.counters);
+        }
+        self.run.rays += rays.len();
+        results
+    }
+
+    /// The sums over the rays traced so far.
+    pub fn run(&self) -> &LayoutRun {
+        &self.run
+    }
+
+    /// The sums, giving up the encoded structure.
+    pub fn into_run(self) -> LayoutRun {
+        self.run
+    }
+}
+
+/// Encode `scene` in `config` and trace `rays` (in parallel, [`RAY_CHUNK`]
+/// at a time); returns the sums and each ray's closest hit.
 pub fn run_layout(
     scene: &Scene,
     config: LayoutConfig,
     rays: &[Ray],
     opts: &TraversalOptions,
-) -> Result<LayoutRun, String> {
-    let t0 = Instant::now();
-    let e = encode_scene(scene, config)?;
-    let encode_seconds = t0.elapsed().as_secs_f64();
-    let (per_ray, hits, trace_seconds) = trace_all(&e, rays, opts);
-    let mut totals = RayCounters::default();
-    for c in &per_ray {
-        totals += *c;
+) -> Result<(LayoutRun, Vec<Option<Hit>>), String> {
+    let mut t = LayoutTracer::new(scene, config)?;
+    let mut hits = Vec::with_capacity(rays.len());
+    for chunk in rays.chunks(RAY_CHUNK) {
+        hits.extend(t.trace_chunk(chunk, opts).iter().map(|r| r.hit));
     }
-    Ok(LayoutRun {
-        config,
-        bvh_bytes: e.bytes(),
-        nodes: e.counts,
-        depth: e.depth,
-        sah_cost: (e.sah_cost, e.bvh2_sah_cost),
-        totals,
-        per_ray,
-        hits,
-        encode_seconds,
-        trace_seconds,
-        threads: rayon::current_num_threads(),
-    })
+    Ok((t.into_run(), hits))
 }
 
 /// Trace every ray; returns per-ray counters, hits and the wall time.
@@ -143,14 +245,48 @@ pub fn hit_json(h: &Option<Hit>, two_level: bool) -> Value {
     }
 }
 
-/// The comparison as JSON.
+/// The comparison as JSON. `hits` are the closest hits in ray order, which
+/// every layout must agree on (each layout's `hits` lists them).
 pub fn to_json(
     scene_name: &str,
     scene: &Scene,
     ray_kind: &str,
     runs: &[LayoutRun],
+    hits: &[Option<Hit>],
     clock_ghz: f64,
 ) -> Value {
+    serde_json::to_value(json_report(
+        scene_name, scene, ray_kind, runs, hits, clock_ghz,
+    ))
+    .unwrap_or(Value::Null)
+}
+
+/// Write the comparison as one line of JSON (what [`to_json`] gives,
+/// serialized), streaming the hits so a large ray set is never held as a
+/// JSON tree.
+pub fn write_json(
+    out: &mut impl std::io::Write,
+    scene_name: &str,
+    scene: &Scene,
+    ray_kind: &str,
+    runs: &[LayoutRun],
+    hits: &[Option<Hit>],
+    clock_ghz: f64,
+) -> serde_json::Result<()> {
+    serde_json::to_writer(
+        out,
+        &json_report(scene_name, scene, ray_kind, runs, hits, clock_ghz),
+    )
+}
+
+fn json_report<'a>(
+    scene_name: &str,
+    scene: &Scene,
+    ray_kind: &str,
+    runs: &[LayoutRun],
+    hits: &'a [Option<Hit>],
+    clock_ghz: f64,
+) -> JsonReport<'a> {
     let layouts: Vec<Value> = runs
         .iter()
         .map(|r| {
@@ -166,7 +302,7 @@ pub fn to_json(
                 "depth": r.depth,
                 "sah_cost": r.sah_cost.0,
                 "bvh2_sah_cost": r.sah_cost.1,
-                "rays": r.per_ray.len(),
+                "rays": r.rays,
                 "steps_per_ray": r.per_ray(|c| c.steps),
                 "nodes_fetched_per_ray": r.per_ray(|c| c.nodes_fetched),
                 "box_tests_per_ray": r.per_ray(|c| c.box_tests),
@@ -179,21 +315,99 @@ pub fn to_json(
                 "ra_clocks_per_wave32": wave_clocks,
                 "simd_lane_efficiency": lane_eff,
                 "ra_bound_rays_per_second_per_cu": r.ra_bound_rays_per_second(clock_ghz),
-                "hits": r.hits.iter().map(|h| hit_json(h, scene.is_two_level())).collect::<Vec<_>>(),
+                // Written ray by ray from `hits` (see `LayoutJson`).
+                "hits": Value::Null,
             })
         })
         .collect();
-    json!({
+    let top = json!({
         "scene": scene_name,
         "triangles": scene.triangle_count(),
         "instances": scene.instances.len(),
         "ray_set": ray_kind,
-        "rays": runs.first().map_or(0, |r| r.per_ray.len()),
+        "rays": runs.first().map_or(0, |r| r.rays),
         "clock_ghz": clock_ghz,
-        "layouts": layouts,
+        // Written from `layouts` (see `JsonReport`).
+        "layouts": Value::Null,
         "ra_rates": cost::ra_table().arch,
         "ra_utilization": utilization_json(),
-    })
+    });
+    JsonReport {
+        top,
+        layouts,
+        hits: HitsJson {
+            hits,
+            two_level: scene.is_two_level(),
+        },
+    }
+}
+
+/// The report's JSON tree without its per-ray parts, which are serialized
+/// in place of the `layouts` and `hits` placeholders (keys keep the tree's
+/// own order, so the bytes equal serializing the whole tree).
+struct JsonReport<'a> {
+    top: Value,
+    layouts: Vec<Value>,
+    hits: HitsJson<'a>,
+}
+
+/// One layout's object with its `hits` streamed.
+struct LayoutJson<'a>(&'a Value, &'a HitsJson<'a>);
+
+/// The closest hits as a JSON array, one element per ray.
+struct HitsJson<'a> {
+    hits: &'a [Option<Hit>],
+    two_level: bool,
+}
+
+/// Serialize the object `v`, writing `with` in place of key `key`.
+fn serialize_object_with<S: serde::Serializer>(
+    v: &Value,
+    key: &str,
+    with: &impl serde::Serialize,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let Value::Object(map) = v else {
+        return v.serialize(serializer);
+    };
+    let mut m = serializer.serialize_map(Some(map.len()))?;
+    for (k, val) in map {
+        if k == key {
+            m.serialize_entry(k, with)?;
+        } else {
+            m.serialize_entry(k, val)?;
+        }
+    }
+    m.end()
+}
+
+impl serde::Serialize for JsonReport<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let layouts: Vec<LayoutJson> = self
+            .layouts
+            .iter()
+            .map(|l| LayoutJson(l, &self.hits))
+            .collect();
+        serialize_object_with(&self.top, "layouts", &layouts, serializer)
+    }
+}
+
+impl serde::Serialize for LayoutJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_object_with(self.0, "hits", self.1, serializer)
+    }
+}
+
+impl serde::Serialize for HitsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.hits.len()))?;
+        for h in self.hits {
+            seq.serialize_element(&hit_json(h, self.two_level))?;
+        }
+        seq.end()
+    }
 }
 
 fn utilization_json() -> Value {
@@ -255,16 +469,39 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
-/// The comparison as a text table with the headline ratios.
+/// How long each layout took on this host: encoding, tracing, and rays
+/// traced per second per thread. Host-dependent, so never part of a report.
+pub fn timing_text(runs: &[LayoutRun]) -> String {
+    let mut s = String::new();
+    for r in runs {
+        let _ = writeln!(
+            s,
+            "timing: {}: encoded in {:.3} s, {} rays traced in {:.3} s on {} threads ({} rays/s per thread)",
+            r.config.label(),
+            r.encode_seconds,
+            r.rays,
+            r.trace_seconds,
+            r.threads,
+            fmt_num(r.traced_rays_per_second_per_thread())
+        );
+    }
+    s
+}
+
+/// The comparison as a text table with the headline ratios. Everything in
+/// it follows from the inputs (host timings are [`timing_text`]'s); the
+/// published GPUs' utilization, which no mesh changes, is added when
+/// `published` is set.
 pub fn to_text(
     scene_name: &str,
     scene: &Scene,
     ray_kind: &str,
     runs: &[LayoutRun],
     clock_ghz: f64,
+    published: bool,
 ) -> String {
     let mut s = String::new();
-    let rays = runs.first().map_or(0, |r| r.per_ray.len());
+    let rays = runs.first().map_or(0, |r| r.rays);
     let _ = writeln!(
         s,
         "{scene_name}: {} triangles{}, {rays} rays ({ray_kind})",
@@ -357,12 +594,6 @@ pub fn to_text(
             "RA-bound rays/s per CU",
             Box::new(move |r| fmt_num(r.ra_bound_rays_per_second(clock_ghz))),
         ),
-        (
-            "traced rays/s per core",
-            Box::new(|r| {
-                fmt_num(r.per_ray.len() as f64 / (r.trace_seconds * r.threads as f64).max(1e-12))
-            }),
-        ),
     ];
     for (name, f) in &rows {
         let _ = write!(s, "{name:<28}");
@@ -399,10 +630,10 @@ pub fn to_text(
             b.nodes.box_quantized,
         );
     }
-    let identical = runs.windows(2).all(|w| w[0].hits == w[1].hits);
-    let hits = runs
-        .first()
-        .map_or(0, |r| r.hits.iter().filter(|h| h.is_some()).count());
+    // The caller compares the hits ray by ray (`shadersim rt` refuses to
+    // report layouts that disagree); the counts are what is left here.
+    let identical = runs.windows(2).all(|w| w[0].hit_rays == w[1].hit_rays);
+    let hits = runs.first().map_or(0, |r| r.hit_rays);
     let _ = writeln!(
         s,
         "closest hits: {hits} of {rays} rays hit; {} across layouts",
@@ -427,6 +658,9 @@ pub fn to_text(
             b / 1e9,
             t / 1e9
         );
+    }
+    if !published {
+        return s;
     }
     let _ = writeln!(s, "RA utilization as seed 000 computes it (box fraction + triangle fraction, triangles at 1/clock):");
     for m in &cost::ra_table().measurement {

@@ -30,3 +30,42 @@ fn parallel_tracing_equals_sequential_tracing() {
         }
     }
 }
+
+/// Tracing in chunks (as `run_layout` and `shadersim rt` do) gives the sums
+/// and wave figures of tracing the whole set at once: a set of
+/// RAY_CHUNK + 1000 + 7 rays crosses a chunk boundary and ends in a partial
+/// wave (7 rays), and the wave sums are added in wave order either way.
+#[test]
+fn chunked_runs_equal_whole_set_figures() {
+    use shadersim_rt::cost;
+    use shadersim_rt::report::{run_layout, RAY_CHUNK, WAVE_LANES};
+    use shadersim_rt::traverse::RayCounters;
+    let scene = Scene::single("sphere", procedural::bumpy_sphere(6, 12));
+    let rays = random_rays(&scene.bounds(), (RAY_CHUNK + 1007) as u32, 5);
+    let opts = TraversalOptions::default();
+    let cfg = LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8);
+    let (run, hits) = run_layout(&scene, cfg, &rays, &opts).unwrap();
+    let e = encode_scene(&scene, cfg).unwrap();
+    let (counters, whole_hits, _) = trace_all(&e, &rays, &opts);
+    assert_eq!(hits, whole_hits);
+    let mut totals = RayCounters::default();
+    counters.iter().for_each(|c| totals += *c);
+    assert_eq!(run.totals, totals);
+    assert_eq!(run.rays, rays.len());
+    assert_eq!(run.hit_rays, hits.iter().filter(|h| h.is_some()).count());
+    let (mut clocks, mut eff, mut waves) = (0.0f64, 0.0f64, 0usize);
+    for w in counters.chunks(WAVE_LANES) {
+        clocks += cost::wave_clocks(cfg.arch, w);
+        let max = w.iter().map(|c| c.steps).max().unwrap_or(0);
+        let sum: u64 = w.iter().map(|c| c.steps).sum();
+        eff += if max == 0 {
+            1.0
+        } else {
+            sum as f64 / (max as f64 * w.len() as f64)
+        };
+        waves += 1;
+    }
+    let (c, l) = run.wave_figures();
+    assert_eq!(c.to_bits(), (clocks / waves as f64).to_bits());
+    assert_eq!(l.to_bits(), (eff / waves as f64).to_bits());
+}

@@ -2,12 +2,13 @@
 //! and compare the layouts side by side.
 
 use crate::error::{CliError, CliResult};
+use crate::progress::Progress;
 use rayon::prelude::*;
 use shadersim_rt::encode::{encode_scene, Arch, BvhKind, LayoutConfig};
-use shadersim_rt::ray::Ray;
-use shadersim_rt::rays::{diffuse_rays, parse_ray_file, random_rays, Camera, RaySpec};
+use shadersim_rt::ray::{Hit, Ray};
+use shadersim_rt::rays::{parse_ray_file, Camera, DiffuseRays, RandomRays, RaySpec};
 use shadersim_rt::reference::closest_hit;
-use shadersim_rt::report::{run_layout, to_json, to_text, LayoutRun};
+use shadersim_rt::report::{timing_text, to_text, write_json, LayoutRun, LayoutTracer, RAY_CHUNK};
 use shadersim_rt::scene::load_scene;
 use shadersim_rt::traverse::{trace, TraversalOptions};
 use std::io::Write;
@@ -63,6 +64,15 @@ pub struct RtOptions {
     /// Also check every closest hit against a brute-force test of every triangle.
     #[arg(long)]
     pub verify: bool,
+    /// Print each layout's encode and trace times and rays/s on this host
+    /// to stderr (kept out of the report, which depends only on the inputs).
+    #[arg(long)]
+    pub timing: bool,
+    /// Add to the text report the Ray Accelerator utilization of the
+    /// published GPU measurements (seed 000's RX 9070 figure and others),
+    /// recomputed from the rate table; it does not depend on the mesh.
+    #[arg(long)]
+    pub published: bool,
     /// Write a hints file for this traversal kernel (assembly with an
     /// image_bvh*_intersect_ray loop) with the rays' per-wave step counts,
     /// for `analyze KERNEL --hints FILE` (needs one layout and --hints-out).
@@ -177,6 +187,77 @@ fn heatmap_path(base: &Path, label: &str, several: bool) -> PathBuf {
     base.with_file_name(format!("{stem}-{}.{ext}", label.replace([' ', '+'], "-")))
 }
 
+/// Where the rays come from, generated a chunk at a time so a large set is
+/// never held at once (a ray file is read whole: its text is larger).
+enum RaySource<'a> {
+    Primary {
+        camera: Camera,
+        width: u32,
+        height: u32,
+        next: u64,
+    },
+    Random {
+        rays: RandomRays,
+        left: u64,
+    },
+    Diffuse {
+        rays: DiffuseRays<'a>,
+        left: u64,
+    },
+    File {
+        rays: Vec<Ray>,
+        next: usize,
+    },
+}
+
+impl RaySource<'_> {
+    /// Rays in the whole set.
+    fn total(&self) -> u64 {
+        match self {
+            RaySource::Primary { width, height, .. } => *width as u64 * *height as u64,
+            RaySource::Random { rays: _, left } | RaySource::Diffuse { rays: _, left } => *left,
+            RaySource::File { rays, .. } => rays.len() as u64,
+        }
+    }
+
+    /// The next at most `n` rays; empty at the end.
+    fn next_chunk(
+        &mut self,
+        n: usize,
+        tracer: &(dyn Fn(&Ray) -> Option<Hit> + Sync),
+    ) -> Result<Vec<Ray>, CliError> {
+        Ok(match self {
+            RaySource::Primary {
+                camera,
+                width,
+                height,
+                next,
+            } => {
+                let end = (*next + n as u64).min(*width as u64 * *height as u64);
+                let r = camera.primary_ray_range(*width, *height, *next..end);
+                *next = end;
+                r
+            }
+            RaySource::Random { rays, left } => {
+                let k = (*left).min(n as u64);
+                *left -= k;
+                rays.take(k as usize).collect()
+            }
+            RaySource::Diffuse { rays, left } => {
+                let k = (*left).min(n as u64);
+                *left -= k;
+                rays.take(k as usize, tracer).map_err(CliError::input)?
+            }
+            RaySource::File { rays, next } => {
+                let end = (*next + n).min(rays.len());
+                let r = rays[*next..end].to_vec();
+                *next = end;
+                r
+            }
+        })
+    }
+}
+
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
     let args = *args.options;
@@ -194,71 +275,156 @@ pub fn run(args: Args) -> CliResult {
     if !(args.clock_ghz > 0.0 && args.clock_ghz.is_finite()) {
         return Err(usage("--clock-ghz must be a positive number"));
     }
+    let mut hint_steps = match &args.hints_for {
+        None => None,
+        Some(_) => {
+            if args.hints_out.is_none() {
+                return Err(usage("--hints-for needs --hints-out FILE"));
+            }
+            if configs.len() != 1 {
+                return Err(usage(format!(
+                    "--hints-for needs exactly one layout (choose with --arch and --bvh; these options give {})",
+                    configs.len()
+                )));
+            }
+            Some(super::rt_hints::WaveSteps::new(args.hints_wave_size)?)
+        }
+    };
     let scene = load_scene(&args.mesh).map_err(CliError::input)?;
     let opts = TraversalOptions {
         stack_entries: args.stack,
         wide_sort: !args.no_wide_sort,
         ..Default::default()
     };
+    let mut tracers: Vec<LayoutTracer> = Vec::new();
+    let encoding = Progress::start(Some(configs.len() as u64), "layouts built and encoded");
+    for c in &configs {
+        tracers.push(LayoutTracer::new(&scene, *c).map_err(CliError::input)?);
+        encoding.inc();
+    }
+    drop(encoding);
     let bounds = scene.bounds();
-    let rays: Vec<Ray> = match &spec {
-        RaySpec::Primary { width, height } => {
-            Camera::looking_at(&bounds).primary_rays(*width, *height)
-        }
-        RaySpec::Random(n) => random_rays(&bounds, *n, 0x5EED),
-        RaySpec::Diffuse(n) => {
-            let e = encode_scene(&scene, configs[0]).map_err(CliError::input)?;
-            diffuse_rays(&scene, *n, 0x5EED, &|r| trace(&e, r, &opts).hit)
-                .map_err(CliError::input)?
-        }
+    let mut source = match &spec {
+        RaySpec::Primary { width, height } => RaySource::Primary {
+            camera: Camera::looking_at(&bounds),
+            width: *width,
+            height: *height,
+            next: 0,
+        },
+        RaySpec::Random(n) => RaySource::Random {
+            rays: RandomRays::new(&bounds, 0x5EED),
+            left: u64::from(*n),
+        },
+        RaySpec::Diffuse(n) => RaySource::Diffuse {
+            rays: DiffuseRays::new(&scene, 0x5EED, *n),
+            left: u64::from(*n),
+        },
         RaySpec::File(p) => {
             let name = p.display().to_string();
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::input(format!("{name}: error: {e}")))?;
-            parse_ray_file(&text, &name).map_err(CliError::input)?
+            RaySource::File {
+                rays: parse_ray_file(&text, &name).map_err(CliError::input)?,
+                next: 0,
+            }
         }
     };
-    let mut runs: Vec<LayoutRun> = Vec::new();
-    for c in &configs {
-        runs.push(run_layout(&scene, *c, &rays, &opts).map_err(CliError::input)?);
-    }
-    if runs.windows(2).any(|w| w[0].hits != w[1].hits) {
-        return Err(CliError::input(
-            "internal error: layouts disagree on closest hits",
-        ));
-    }
-    if args.verify {
-        // Brute force over every triangle is the slow part of a run: spread
-        // the rays over all cores; the first mismatch in ray order is the
-        // one reported, whatever the thread count.
-        let mismatch = rays
-            .par_iter()
-            .enumerate()
-            .map(|(i, r)| (i, closest_hit(&scene, r)))
-            .find_first(|(i, want)| runs[0].hits[*i] != *want);
-        if let Some((i, want)) = mismatch {
-            return Err(CliError::input(format!(
-                "verify: ray {i} hit {:?} but brute force finds {want:?}",
-                runs[0].hits[i]
-            )));
+    // Diffuse rays leave the hits the first layout finds (its own copy: the
+    // tracers are busy with the rays).
+    let bounce_bvh = match spec {
+        RaySpec::Diffuse(_) => Some(encode_scene(&scene, configs[0]).map_err(CliError::input)?),
+        _ => None,
+    };
+    let bounce_tracer = |r: &Ray| bounce_bvh.as_ref().and_then(|e| trace(e, r, &opts).hit);
+    let total = source.total();
+    let layouts_n = tracers.len() as u64;
+    let progress = Progress::start(
+        Some(total * (layouts_n + u64::from(args.verify))),
+        if args.verify {
+            "rays traced and verified"
+        } else {
+            "rays traced"
+        },
+    );
+    // Only what the outputs need is kept per ray: the hits for JSON (one
+    // list: the layouts must agree), steps for heatmaps, per-wave figures
+    // for hints; everything else is summed chunk by chunk.
+    let json = args.format == "json";
+    let mut all_hits: Vec<Option<Hit>> = Vec::new();
+    let mut steps: Vec<Vec<u32>> = if args.heatmap.is_some() {
+        vec![Vec::with_capacity(total as usize); tracers.len()]
+    } else {
+        Vec::new()
+    };
+    let mut done: usize = 0;
+    loop {
+        let rays = source.next_chunk(RAY_CHUNK, &bounce_tracer)?;
+        if rays.is_empty() {
+            break;
         }
+        let mut hits: Vec<Option<Hit>> = Vec::new();
+        for (li, t) in tracers.iter_mut().enumerate() {
+            let results = t.trace_chunk(&rays, &opts);
+            if li == 0 {
+                hits = results.iter().map(|r| r.hit).collect();
+                if let Some(h) = hint_steps.as_mut() {
+                    results.iter().for_each(|r| h.push(&r.counters));
+                }
+            } else if results.iter().zip(&hits).any(|(r, h)| r.hit != *h) {
+                return Err(CliError::input(
+                    "internal error: layouts disagree on closest hits",
+                ));
+            }
+            if let Some(s) = steps.get_mut(li) {
+                s.extend(
+                    results
+                        .iter()
+                        .map(|r| u32::try_from(r.counters.steps).unwrap_or(u32::MAX)),
+                );
+            }
+            progress.inc_by(rays.len() as u64);
+        }
+        if args.verify {
+            // Brute force over every triangle is the slow part of a run: spread
+            // the rays over all cores, a few hundred at a time for the
+            // progress bar; the first mismatch in ray order is the one
+            // reported, whatever the thread count.
+            const VERIFY_BATCH: usize = 256;
+            let mismatch = rays
+                .par_chunks(VERIFY_BATCH)
+                .enumerate()
+                .map(|(b, batch)| {
+                    let bad = batch.iter().enumerate().find_map(|(j, r)| {
+                        let i = b * VERIFY_BATCH + j;
+                        let want = closest_hit(&scene, r);
+                        (hits[i] != want).then_some((i, want))
+                    });
+                    progress.inc_by(batch.len() as u64);
+                    bad
+                })
+                .find_first(Option::is_some)
+                .flatten();
+            if let Some((i, want)) = mismatch {
+                return Err(CliError::input(format!(
+                    "verify: ray {} hit {:?} but brute force finds {want:?}",
+                    done + i,
+                    hits[i]
+                )));
+            }
+        }
+        if json {
+            all_hits.extend(hits);
+        }
+        done += rays.len();
     }
+    drop(progress);
+    let runs: Vec<LayoutRun> = tracers.into_iter().map(LayoutTracer::into_run).collect();
     let name = args.mesh.display().to_string();
     let mut out = std::io::stdout().lock();
-    if let Some(kernel) = &args.hints_for {
-        let Some(path) = &args.hints_out else {
-            return Err(usage("--hints-for needs --hints-out FILE"));
-        };
-        if runs.len() != 1 {
-            return Err(usage(format!(
-                "--hints-for needs exactly one layout (choose with --arch and --bvh; these options give {})",
-                runs.len()
-            )));
-        }
+    if let (Some(kernel), Some(path), Some(h)) = (&args.hints_for, &args.hints_out, &hint_steps) {
         let h = super::rt_hints::traversal_hints(
             kernel,
-            &runs[0].per_ray,
-            args.hints_wave_size,
+            h,
             &format!("{name} --rays {}", args.rays),
             &runs[0].config.label(),
         )?;
@@ -275,18 +441,32 @@ pub fn run(args: Args) -> CliResult {
             100.0 * h.box_fraction
         )?;
     }
-    if args.format == "json" {
-        let v = to_json(&name, &scene, &args.rays, &runs, args.clock_ghz);
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&v).map_err(|e| CliError::input(e.to_string()))?
-        )?;
+    if json {
+        let mut w = std::io::BufWriter::new(&mut out);
+        write_json(
+            &mut w,
+            &name,
+            &scene,
+            &args.rays,
+            &runs,
+            &all_hits,
+            args.clock_ghz,
+        )
+        .map_err(|e| CliError::input(e.to_string()))?;
+        writeln!(w)?;
+        w.flush()?;
     } else {
         write!(
             out,
             "{}",
-            to_text(&name, &scene, &args.rays, &runs, args.clock_ghz)
+            to_text(
+                &name,
+                &scene,
+                &args.rays,
+                &runs,
+                args.clock_ghz,
+                args.published
+            )
         )?;
         if args.verify {
             writeln!(
@@ -295,20 +475,33 @@ pub fn run(args: Args) -> CliResult {
             )?;
         }
     }
+    if args.timing {
+        eprint!("{}", timing_text(&runs));
+    }
     if let (Some(base), RaySpec::Primary { width, height }) = (&args.heatmap, &spec) {
         // One colour scale for every layout so the images compare; its top is
         // the 99.5th percentile of all pixels so a few outliers do not darken
-        // the rest (brighter pixels saturate).
-        let mut all: Vec<u64> = runs
-            .iter()
-            .flat_map(|r| r.per_ray.iter().map(|c| c.steps))
-            .collect();
-        all.sort_unstable();
-        let max = all[(all.len() - 1) * 995 / 1000].max(1);
-        for r in &runs {
+        // the rest (brighter pixels saturate). Counted in a histogram of
+        // step counts: the same order statistic as sorting every pixel.
+        let mut histogram: std::collections::BTreeMap<u32, u64> = Default::default();
+        for s in steps.iter().flatten() {
+            *histogram.entry(*s).or_default() += 1;
+        }
+        let pixels: u64 = histogram.values().sum();
+        let rank = (pixels - 1) * 995 / 1000;
+        let mut seen = 0u64;
+        let mut max = 0u64;
+        for (&s, &n) in &histogram {
+            seen += n;
+            if seen > rank {
+                max = u64::from(s);
+                break;
+            }
+        }
+        let max = max.max(1);
+        for (r, steps) in runs.iter().zip(&steps) {
             let path = heatmap_path(base, &r.config.label(), runs.len() > 1);
-            let steps: Vec<u64> = r.per_ray.iter().map(|c| c.steps).collect();
-            shadersim_rt::heatmap::write_png(&path, &steps, *width, *height, max)
+            shadersim_rt::heatmap::write_png(&path, steps, *width, *height, max)
                 .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
             if args.format == "text" {
                 writeln!(

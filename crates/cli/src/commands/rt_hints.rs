@@ -36,20 +36,75 @@ pub struct TraversalHints {
     pub box_fraction: f64,
 }
 
-/// Build the hints for `kernel` (a file path) from the per-ray counters of
-/// one layout. `mesh_label` and `layout` go into the file's header comment.
+/// What the hints need of one layout's rays, gathered ray by ray so the
+/// rays never have to be held at once: the most steps of each wave of
+/// `wave_size` consecutive rays, and sums.
+pub struct WaveSteps {
+    wave_size: u32,
+    /// Most steps of each complete wave, in wave order.
+    wave_max: Vec<u64>,
+    /// Steps summed over every lane (ray).
+    lane_steps: u64,
+    /// Nodes fetched and box nodes among them, over every ray.
+    nodes: u64,
+    boxes: u64,
+    rays: usize,
+    /// The wave being filled: rays so far and their most steps.
+    open: (u32, u64),
+}
+
+impl WaveSteps {
+    /// Nothing gathered yet, for waves of `wave_size` (32 or 64) lanes.
+    pub fn new(wave_size: u32) -> Result<WaveSteps, CliError> {
+        if wave_size != 32 && wave_size != 64 {
+            return Err(CliError::Usage(format!(
+                "--hints-wave-size takes 32 or 64, not {wave_size}"
+            )));
+        }
+        Ok(WaveSteps {
+            wave_size,
+            wave_max: Vec::new(),
+            lane_steps: 0,
+            nodes: 0,
+            boxes: 0,
+            rays: 0,
+            open: (0, 0),
+        })
+    }
+
+    /// Add the next ray's counters.
+    pub fn push(&mut self, c: &RayCounters) {
+        self.lane_steps += c.steps;
+        self.nodes += c.nodes_fetched;
+        self.boxes += c.box_nodes;
+        self.rays += 1;
+        self.open = (self.open.0 + 1, self.open.1.max(c.steps));
+        if self.open.0 == self.wave_size {
+            self.wave_max.push(self.open.1);
+            self.open = (0, 0);
+        }
+    }
+
+    /// Most steps of every wave, the last (partial) one included.
+    fn wave_max(&self) -> Vec<u64> {
+        let mut w = self.wave_max.clone();
+        if self.open.0 > 0 {
+            w.push(self.open.1);
+        }
+        w
+    }
+}
+
+/// Build the hints for `kernel` (a file path) from the rays of one layout
+/// gathered in `steps`. `mesh_label` and `layout` go into the file's header
+/// comment.
 pub fn traversal_hints(
     kernel: &str,
-    per_ray: &[RayCounters],
-    wave_size: u32,
+    steps: &WaveSteps,
     mesh_label: &str,
     layout: &str,
 ) -> Result<TraversalHints, CliError> {
-    if wave_size != 32 && wave_size != 64 {
-        return Err(CliError::Usage(format!(
-            "--hints-wave-size takes 32 or 64, not {wave_size}"
-        )));
-    }
+    let wave_size = steps.wave_size;
     let file = read_input(kernel, None)?;
     let program = select_program(&file, None)?;
     let cfg = Cfg::build(program).map_err(|e| CliError::input(format!("{kernel}: error: {e}")))?;
@@ -104,16 +159,15 @@ pub fn traversal_hints(
         u32::try_from((k + a - 1) / a).unwrap_or(u32::MAX).max(1)
     };
     let mut iterations = Vec::new();
-    let (mut lane_steps, mut wave_steps) = (0u64, 0u64);
-    for wave in per_ray.chunks(wave_size as usize) {
-        let max = wave.iter().map(|c| c.steps).max().unwrap_or(0).max(1);
-        lane_steps += wave.iter().map(|c| c.steps).sum::<u64>();
+    let mut wave_steps = 0u64;
+    for max in steps.wave_max() {
+        let max = max.max(1);
         wave_steps += max * u64::from(wave_size);
         iterations.push(iterations_for(max));
     }
+    let lane_steps = steps.lane_steps;
     let active = (lane_steps as f64 / wave_steps.max(1) as f64).clamp(0.001, 1.0);
-    let nodes: u64 = per_ray.iter().map(|c| c.nodes_fetched).sum();
-    let boxes: u64 = per_ray.iter().map(|c| c.box_nodes).sum();
+    let (nodes, boxes) = (steps.nodes, steps.boxes);
     let box_fraction = if nodes == 0 {
         0.5
     } else {
@@ -129,7 +183,7 @@ pub fn traversal_hints(
     let _ = writeln!(
         t,
         "# {} rays in waves of {wave_size} consecutive rays; each wave's traversal loop runs as many",
-        per_ray.len()
+        steps.rays
     );
     let _ = writeln!(
         t,

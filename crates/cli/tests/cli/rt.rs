@@ -21,6 +21,7 @@ fn text_report_compares_layouts_and_verifies() {
         "--rays",
         "primary:24x16",
         "--verify",
+        "--published",
     ]);
     assert_eq!(code, 0, "{err}");
     // Seed 000's utilization of the RX 9070 from data/ray_accelerator.toml:
@@ -191,12 +192,13 @@ fn heatmap_is_written_as_png() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     // One pixel per primary ray, 20 x 10 for `primary:20x10`, and below
-    // them the legend strip of max(10 / 16, 1) = 1 row (crates/rt
+    // them the legend strip of max(10 / 16, 4) = 4 rows and the band of
+    // numbers, 7 rows at scale max(20 / 256, 1) = 1 (crates/rt
     // heatmap.rs): the IHDR chunk (after the 8-byte signature and the
-    // chunk's length and type) gives 20 x 11.
+    // chunk's length and type) gives 20 x 21.
     let be = |b: &[u8]| u32::from_be_bytes(b.try_into().unwrap());
     assert_eq!(&bytes[12..16], b"IHDR");
-    assert_eq!((be(&bytes[16..20]), be(&bytes[20..24])), (20, 10 + 1));
+    assert_eq!((be(&bytes[16..20]), be(&bytes[20..24])), (20, 10 + 4 + 7));
 }
 
 #[test]
@@ -276,4 +278,46 @@ fn counts_print_as_integers_and_stack_0_is_refused() {
         assert_eq!(code, 2, "--stack {stack}: {err}");
         assert!(err.contains("--stack"), "{err}");
     }
+}
+
+/// Issue 32 item 5: an oversized procedural scene is refused at once, the
+/// limit named, instead of building 100 million triangles. `sphere:5000` is
+/// (2*5000 - 2) * 10000 = 99,980,000 triangles, above MAX_SCENE_TRIANGLES
+/// = 2^20 = 1,048,576; the error points at the `[[mesh]]` on line 1.
+#[test]
+fn oversized_scene_is_refused_at_once_naming_the_limit() {
+    let scene = temp(
+        "huge.toml",
+        "[[mesh]]\nname = \"s\"\nprocedural = \"sphere:5000\"\n[[instance]]\nmesh = \"s\"\n",
+    );
+    let t0 = std::time::Instant::now();
+    let (code, out, err) = shadersim(&["rt", scene.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("huge.toml:1"), "{err}");
+    assert!(err.contains("99980000 triangles"), "{err}");
+    assert!(err.contains("1048576 (MAX_SCENE_TRIANGLES)"), "{err}");
+    // Refused before anything is built (building it took minutes).
+    assert!(t0.elapsed().as_secs() < 20);
+}
+
+/// Issue 35 item 16: the report holds nothing host-dependent (rays/s go to
+/// stderr with --timing) and the published GPUs' utilization only when
+/// asked; two runs print the same bytes.
+#[test]
+fn report_is_deterministic_and_timing_goes_to_stderr() {
+    let scene = temp("determinism.toml", SCENE);
+    let s = scene.to_str().unwrap();
+    let args = ["rt", s, "--rays", "primary:16x16", "--timing"];
+    let (code, out, err) = shadersim(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, again, _) = shadersim(&args);
+    assert_eq!(out, again);
+    assert!(!out.contains("rays/s per core"), "{out}");
+    assert!(!out.contains("RX 9070"), "{out}");
+    assert!(out.contains("Ray Accelerator per CU"), "{out}");
+    // One timing line per layout (rdna3 bvh4, rdna4 bvh4, bvh4x2, bvh8,
+    // bvh8+obb: the defaults), on stderr.
+    assert_eq!(err.matches("timing: ").count(), 5, "{err}");
+    assert!(err.contains("rays/s per thread"), "{err}");
 }

@@ -40,7 +40,7 @@ use box8::{BoxNode8, ChildInfo, DecodedBox8Table};
 use decoded::DecodedNodes;
 use instance::InstanceNode;
 use memory::BvhMemory;
-use obb::NO_OBB;
+use obb::{RotatedBounds, NO_OBB};
 use pointer::*;
 use primitive::{StoredPair, StoredTriangle};
 use quantize::{node_frame, QuantizedBox};
@@ -293,6 +293,81 @@ fn subtree_points(wide: &WideBvh, node: u32, mesh: &Mesh) -> Vec<Vec3> {
     out
 }
 
+/// The OBB bounds of every wide node's subtree, built bottom-up (a node's
+/// from its children's; `collapse` places children after their parent), so
+/// choosing a node's rotation costs its children, not every point below
+/// it. Each entry is taken once, by the node's parent.
+fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<RotatedBounds>> {
+    let mut out: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
+    let mut points = Vec::new();
+    for n in (0..wide.nodes.len()).rev() {
+        let mut b = RotatedBounds::empty();
+        for (_, c) in &wide.nodes[n].children {
+            match c {
+                WideChild::Node(k) => match out.get(*k as usize).and_then(Option::as_ref) {
+                    Some(kb) => b.add(kb),
+                    None => b.add(&RotatedBounds::of_points(&subtree_points(wide, *k, mesh))),
+                },
+                WideChild::Leaf(p) => {
+                    points.clear();
+                    triangle_points(mesh, p, &mut points);
+                    b.add(&RotatedBounds::of_points(&points));
+                }
+            }
+        }
+        out[n] = Some(b);
+    }
+    out
+}
+
+/// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
+/// children are its box children then its leaves, each in slot order (the
+/// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
+/// are computed once, and a subtree's are dropped once its parent has them.
+fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
+    let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
+    let mut choice = vec![None; wide.nodes.len()];
+    let mut points = Vec::new();
+    for n in (0..wide.nodes.len()).rev() {
+        let children = &wide.nodes[n].children;
+        let mut parts: Vec<RotatedBounds> = Vec::with_capacity(children.len());
+        for (_, c) in children {
+            if let WideChild::Node(k) = c {
+                parts.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
+            }
+        }
+        for (_, c) in children {
+            if let WideChild::Leaf(p) = c {
+                points.clear();
+                triangle_points(mesh, p, &mut points);
+                parts.push(RotatedBounds::of_points(&points));
+            }
+        }
+        let refs: Vec<&RotatedBounds> = parts.iter().collect();
+        choice[n] = obb::choose_rotation_of(&refs, 1.0);
+        let mut union = RotatedBounds::empty();
+        for p in &parts {
+            union.add(p);
+        }
+        subtree[n] = Some(union);
+    }
+    choice
+}
+
+/// Take node `k`'s entry of [`subtree_rotated_bounds`] (computing it from
+/// the points if it is not there).
+fn take_rotated_bounds(
+    table: &mut [Option<RotatedBounds>],
+    wide: &WideBvh,
+    k: u32,
+    mesh: &Mesh,
+) -> RotatedBounds {
+    table
+        .get_mut(k as usize)
+        .and_then(Option::take)
+        .unwrap_or_else(|| RotatedBounds::of_points(&subtree_points(wide, k, mesh)))
+}
+
 fn triangle_box(mesh: &Mesh, p: u32) -> Aabb {
     let mut b = Aabb::EMPTY;
     for v in mesh.triangle(p as usize) {
@@ -496,7 +571,8 @@ fn write_header(
 struct Slot4 {
     ptr: u32,
     bounds: Aabb,
-    points: Vec<Vec3>,
+    /// The bounds OBB choice needs (only when the node may get an OBB).
+    obb: Option<RotatedBounds>,
 }
 
 fn encode_bvh4(
@@ -516,8 +592,13 @@ fn encode_bvh4(
     let mut queue = VecDeque::from([(0u32, HEADER_BYTES as u32, root)]);
     let mut parents: Vec<(u32, u32)> = vec![(HEADER_BYTES as u32, INVALID_NODE)];
     let use_obb = config.obb && matches!(leaves, Leaves::Triangles(_));
+    let mut rotated = match (&leaves, use_obb && rtip3) {
+        (Leaves::Triangles(m), true) => subtree_rotated_bounds(wide, m),
+        _ => Vec::new(),
+    };
     while let Some((n, off, self_ptr)) = queue.pop_front() {
         let is16 = ptr_type(self_ptr) == TYPE_BOX16;
+        let node_obb = use_obb && rtip3 && !is16;
         let mut slots: Vec<Slot4> = Vec::with_capacity(4);
         let mut primitive_count = 0u32;
         for (bounds, child) in &wide.nodes[n as usize].children {
@@ -533,14 +614,16 @@ fn encode_bvh4(
                     let ptr = pack_ptr(coff, if fp16 { TYPE_BOX16 } else { TYPE_BOX });
                     queue.push_back((*k, coff, ptr));
                     parents.push((coff, self_ptr));
-                    let points = match (&leaves, use_obb) {
-                        (Leaves::Triangles(m), true) => subtree_points(wide, *k, m),
-                        _ => Vec::new(),
+                    let obb = match (&leaves, node_obb) {
+                        (Leaves::Triangles(m), true) => {
+                            Some(take_rotated_bounds(&mut rotated, wide, *k, m))
+                        }
+                        _ => None,
                     };
                     slots.push(Slot4 {
                         ptr,
                         bounds: *bounds,
-                        points,
+                        obb,
                     });
                 }
                 (WideChild::Leaf(prims), Leaves::Triangles(mesh)) => {
@@ -582,8 +665,11 @@ fn encode_bvh4(
                         counts.triangle_pair += 1;
                         let ptr = pack_ptr(coff, if g.len() == 2 { TYPE_TRI1 } else { TYPE_TRI0 });
                         parents.push((coff, self_ptr));
-                        let mut points = Vec::new();
-                        triangle_points(mesh, &g, &mut points);
+                        let obb = node_obb.then(|| {
+                            let mut points = Vec::new();
+                            triangle_points(mesh, &g, &mut points);
+                            RotatedBounds::of_points(&points)
+                        });
                         let b = if g.len() == prims.len() {
                             *bounds
                         } else {
@@ -592,7 +678,7 @@ fn encode_bvh4(
                         slots.push(Slot4 {
                             ptr,
                             bounds: b,
-                            points,
+                            obb,
                         });
                     }
                 }
@@ -611,7 +697,7 @@ fn encode_bvh4(
                         slots.push(Slot4 {
                             ptr: pack_ptr(coff, TYPE_INSTANCE),
                             bounds: leaf.world_box,
-                            points: Vec::new(),
+                            obb: node_obb.then(RotatedBounds::empty),
                         });
                     }
                 }
@@ -623,9 +709,9 @@ fn encode_bvh4(
         );
         let mut node = BoxNode4::empty();
         node.primitive_count = primitive_count;
-        let rotation = if use_obb && rtip3 && !is16 {
-            let pts: Vec<Vec<Vec3>> = slots.iter().map(|s| s.points.clone()).collect();
-            obb::choose_rotation(&pts, 1.0)
+        let rotation = if node_obb {
+            let bounds: Vec<&RotatedBounds> = slots.iter().filter_map(|s| s.obb.as_ref()).collect();
+            obb::choose_rotation_of(&bounds, 1.0)
         } else {
             None
         };
@@ -704,22 +790,23 @@ fn encode_bvh8(
     // (wide node, offset, parent pointer, index in parent)
     let mut queue = VecDeque::from([(0u32, 0u32, INVALID_NODE, 0u32)]);
     let use_obb = config.obb && matches!(leaves, Leaves::Triangles(_));
+    let mut rotations = match (&leaves, use_obb) {
+        (Leaves::Triangles(m), true) => bvh8_rotations(wide, m),
+        _ => Vec::new(),
+    };
     while let Some((n, off, parent, index_in_parent)) = queue.pop_front() {
         let self_ptr = pack_ptr31(off, TYPE_BOX);
         let children = &wide.nodes[n as usize].children;
-        let mut infos: Vec<(u32, u32, Aabb, Vec<Vec3>)> = Vec::new(); // (type, range, box, points)
-                                                                      // Box children first: one 128-byte node each.
+        // (type, range, box)
+        let mut infos: Vec<(u32, u32, Aabb)> = Vec::new();
+        // Box children first: one 128-byte node each.
         let internal_base = next >> 3;
         for (bounds, c) in children {
             if let WideChild::Node(k) = c {
                 let coff = next;
                 next += box8::BOX8_BYTES;
                 queue.push_back((*k, coff, self_ptr, infos.len() as u32));
-                let points = match (&leaves, use_obb) {
-                    (Leaves::Triangles(m), true) => subtree_points(wide, *k, m),
-                    _ => Vec::new(),
-                };
-                infos.push((TYPE_BOX, 1, *bounds, points));
+                infos.push((TYPE_BOX, 1, *bounds));
             }
         }
         let leaf_base = next >> 3;
@@ -743,11 +830,7 @@ fn encode_bvh8(
                                 range_stop: ci + 1 == chunks.len(),
                             });
                         }
-                        let mut points = Vec::new();
-                        if use_obb {
-                            triangle_points(mesh, prims, &mut points);
-                        }
-                        leaf_info.push((*bounds, points));
+                        leaf_info.push(*bounds);
                     }
                 }
                 let nodes = primitive::pack_greedy(&pairs);
@@ -763,14 +846,14 @@ fn encode_bvh8(
                     }
                 }
                 counts.primitive += nodes.len() as u64;
-                for (li, (bounds, points)) in leaf_info.into_iter().enumerate() {
+                for (li, bounds) in leaf_info.into_iter().enumerate() {
                     let (node_i, pair_i) = where_is[leaf_first_pair[li]];
                     let next_node = if li + 1 < leaf_first_pair.len() {
                         where_is[leaf_first_pair[li + 1]].0
                     } else {
                         nodes.len() as u32
                     };
-                    infos.push((pair_type(pair_i), next_node - node_i, bounds, points));
+                    infos.push((pair_type(pair_i), next_node - node_i, bounds));
                 }
                 next += nodes.len() as u32 * primitive::PRIMITIVE_NODE_BYTES;
             }
@@ -785,7 +868,7 @@ fn encode_bvh8(
                             node.parent = self_ptr;
                             node.write_rtip31(mem, base + coff as u64);
                             counts.instance += 1;
-                            infos.push((TYPE_INSTANCE, 1, leaf.world_box, Vec::new()));
+                            infos.push((TYPE_INSTANCE, 1, leaf.world_box));
                         }
                     }
                 }
@@ -796,8 +879,7 @@ fn encode_bvh8(
             "collapse keeps 8-wide nodes within 8 slots"
         );
         let rotation = if use_obb {
-            let pts: Vec<Vec<Vec3>> = infos.iter().map(|i| i.3.clone()).collect();
-            obb::choose_rotation(&pts, 1.0)
+            rotations.get_mut(n as usize).and_then(Option::take)
         } else {
             None
         };

@@ -96,6 +96,138 @@ pub fn pad(b: Aabb) -> Aabb {
     }
 }
 
+/// The table's rotations laid out by element (`[row][column][rotation]`),
+/// so a point is rotated by all of them in one vectorizable loop.
+fn matrices_by_element() -> &'static [[[f32; OBB_MATRIX_COUNT]; 3]; 3] {
+    static TABLE: OnceLock<[[[f32; OBB_MATRIX_COUNT]; 3]; 3]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut out = [[[0.0f32; OBB_MATRIX_COUNT]; 3]; 3];
+        for (i, m) in obb_matrices().iter().enumerate() {
+            for (r, row) in m.iter().enumerate() {
+                for (c, v) in row.iter().enumerate() {
+                    out[r][c][i] = *v;
+                }
+            }
+        }
+        out
+    })
+}
+
+/// What [`choose_rotation_of`] needs of one child's point set: its
+/// axis-aligned box and its boxes in the frame of every table rotation
+/// (unpadded), by axis and rotation. The boxes of a union of sets are the
+/// unions of the sets' boxes, so a subtree's come from its children's
+/// without visiting its points again: min and max are exact, and
+/// [`rotate`] never gives -0.0 (its `+ 0.0` start), so no zero's sign
+/// depends on the grouping.
+#[derive(Debug, Clone)]
+pub struct RotatedBounds {
+    /// Axis-aligned bounds of the points.
+    pub plain: Aabb,
+    /// Per axis and rotation: the least and greatest rotated coordinate.
+    lo: Box<[[f32; OBB_MATRIX_COUNT]; 3]>,
+    hi: Box<[[f32; OBB_MATRIX_COUNT]; 3]>,
+    /// No point at all.
+    pub empty: bool,
+}
+
+impl RotatedBounds {
+    /// The bounds of no point.
+    pub fn empty() -> RotatedBounds {
+        RotatedBounds {
+            plain: Aabb::EMPTY,
+            lo: Box::new([[f32::INFINITY; OBB_MATRIX_COUNT]; 3]),
+            hi: Box::new([[f32::NEG_INFINITY; OBB_MATRIX_COUNT]; 3]),
+            empty: true,
+        }
+    }
+
+    /// The bounds of `points`.
+    pub fn of_points(points: &[Vec3]) -> RotatedBounds {
+        let mut b = RotatedBounds::empty();
+        b.empty = points.is_empty();
+        for &p in points {
+            b.plain.grow(p);
+        }
+        // Each distinct point once (a leaf's triangles share corners; a
+        // repeated point cannot move a min or max); small sets only, where
+        // the quadratic search is cheaper than the rotations it saves.
+        let mut distinct: Vec<Vec3> = Vec::with_capacity(points.len());
+        let key = |v: &Vec3| v.0.map(f32::to_bits);
+        for p in points {
+            if points.len() > 64 || !distinct.iter().any(|d| key(d) == key(p)) {
+                distinct.push(*p);
+            }
+        }
+        let m = matrices_by_element();
+        for p in &distinct {
+            let [x, y, z] = p.0;
+            for row in 0..3 {
+                let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
+                let (lo, hi) = (&mut b.lo[row], &mut b.hi[row]);
+                for i in 0..OBB_MATRIX_COUNT {
+                    // `rotate`'s operations in its order, for every rotation.
+                    let mut v = z * m2[i] + 0.0;
+                    v += y * m1[i];
+                    v += x * m0[i];
+                    lo[i] = lo[i].min(v);
+                    hi[i] = hi[i].max(v);
+                }
+            }
+        }
+        b
+    }
+
+    /// Add the points `o` bounds.
+    pub fn add(&mut self, o: &RotatedBounds) {
+        if o.empty {
+            return;
+        }
+        self.empty = false;
+        self.plain = self.plain.union(&o.plain);
+        for a in 0..3 {
+            for i in 0..OBB_MATRIX_COUNT {
+                self.lo[a][i] = self.lo[a][i].min(o.lo[a][i]);
+                self.hi[a][i] = self.hi[a][i].max(o.hi[a][i]);
+            }
+        }
+    }
+
+    /// The (unpadded) bounds in the frame of rotation `i`.
+    pub fn rotated(&self, i: usize) -> Aabb {
+        Aabb {
+            min: Vec3::new(self.lo[0][i], self.lo[1][i], self.lo[2][i]),
+            max: Vec3::new(self.hi[0][i], self.hi[1][i], self.hi[2][i]),
+        }
+    }
+
+    /// `pad(self.rotated(i)).surface_area()` for every rotation `i`, with
+    /// the same operations in the same order, lane by lane.
+    fn padded_areas(&self) -> [f32; OBB_MATRIX_COUNT] {
+        let mut out = [0.0f32; OBB_MATRIX_COUNT];
+        let (lo, hi) = (&self.lo, &self.hi);
+        for (i, area) in out.iter_mut().enumerate() {
+            let min = [lo[0][i], lo[1][i], lo[2][i]];
+            let max = [hi[0][i], hi[1][i], hi[2][i]];
+            let empty = min[0] > max[0] || min[1] > max[1] || min[2] > max[2];
+            let d = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+            let e = d[0].abs().max(d[1].abs()).max(d[2].abs());
+            let mag = (min[0].abs().max(min[1].abs()).max(min[2].abs()))
+                .max(max[0].abs().max(max[1].abs()).max(max[2].abs()));
+            let p = OBB_PADDING * e + mag * 4.0 * f32::EPSILON;
+            let (a, b) = (
+                [min[0] - p, min[1] - p, min[2] - p],
+                [max[0] + p, max[1] + p, max[2] + p],
+            );
+            let padded_empty = a[0] > b[0] || a[1] > b[1] || a[2] > b[2];
+            let dd = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let s = 2.0 * (dd[0] * dd[1] + dd[1] * dd[2] + dd[2] * dd[0]);
+            *area = if empty || padded_empty { 0.0 } else { s };
+        }
+        out
+    }
+}
+
 /// Choose a rotation for a node whose children cover `children` (each a set
 /// of points). Every table entry is tried; the one with the smallest summed
 /// child surface area wins if that sum is below `threshold` times the summed
@@ -104,36 +236,41 @@ pub fn pad(b: Aabb) -> Aabb {
 /// would accept rotations that make the boxes larger, so the default
 /// threshold is 1.0. Returns the index and the children's rotated boxes.
 pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
-    if children.is_empty() || children.iter().all(|c| c.is_empty()) {
+    let bounds: Vec<RotatedBounds> = children
+        .iter()
+        .map(|c| RotatedBounds::of_points(c))
+        .collect();
+    let refs: Vec<&RotatedBounds> = bounds.iter().collect();
+    choose_rotation_of(&refs, threshold)
+}
+
+/// [`choose_rotation`] from the children's [`RotatedBounds`] (the same
+/// answer: every rotated box is the padded bounds of the child's points).
+pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
+    if children.is_empty() || children.iter().all(|c| c.empty) {
         return None;
     }
-    let aabb_area: f32 = children
-        .iter()
-        .map(|pts| {
-            let mut b = Aabb::EMPTY;
-            for &p in pts {
-                b.grow(p);
-            }
-            b.surface_area()
-        })
-        .sum();
-    let table = obb_matrices();
+    let aabb_area: f32 = children.iter().map(|c| c.plain.surface_area()).sum();
+    // Summed per rotation over the children in order, as `.sum()` adds
+    // (from -0.0; no area is -0.0, so the start cannot show).
+    let mut sums = [-0.0f32; OBB_MATRIX_COUNT];
+    for c in children {
+        let areas = c.padded_areas();
+        for (s, a) in sums.iter_mut().zip(areas) {
+            *s += a;
+        }
+    }
     let mut best: Option<(f32, usize)> = None;
-    for (i, m) in table.iter().enumerate() {
-        let area: f32 = children
-            .iter()
-            .map(|pts| rotated_bounds(m, pts).surface_area())
-            .sum();
+    for (i, &area) in sums.iter().enumerate() {
         if best.is_none_or(|(a, _)| area < a) {
             best = Some((area, i));
         }
     }
     let (area, idx) = best?;
     if area < aabb_area * threshold {
-        let m = &table[idx];
         Some((
             idx as u32,
-            children.iter().map(|pts| rotated_bounds(m, pts)).collect(),
+            children.iter().map(|c| pad(c.rotated(idx))).collect(),
         ))
     } else {
         None
@@ -200,5 +337,49 @@ mod tests {
         // Axis-aligned geometry keeps its AABB.
         let flat: Vec<Vec3> = (0..=10).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
         assert!(choose_rotation(&[flat], 1.0).is_none());
+    }
+
+    /// A subtree's bounds built from its parts equal the bounds of all its
+    /// points, bit for bit, in every rotation (min and max are exact, and
+    /// rotate never yields -0.0, so no zero's sign depends on grouping),
+    /// and a rotation never gives -0.0 even from negative zeros.
+    #[test]
+    fn bounds_of_parts_equal_bounds_of_all_points() {
+        let mut rng = crate::rng::SplitMix64::new(99);
+        let mut pts: Vec<Vec3> = (0..300)
+            .map(|_| {
+                Vec3::new(
+                    rng.next_f32() * 4.0 - 2.0,
+                    rng.next_f32() * 0.5,
+                    rng.next_f32() - 1.0,
+                )
+            })
+            .collect();
+        pts.push(Vec3::new(-0.0, 0.0, -0.0));
+        pts.push(Vec3::new(0.0, -0.0, 0.0));
+        let whole = RotatedBounds::of_points(&pts);
+        let mut parts = RotatedBounds::empty();
+        for chunk in pts.rchunks(37) {
+            parts.add(&RotatedBounds::of_points(chunk));
+        }
+        parts.add(&RotatedBounds::empty());
+        let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
+        for (i, m) in obb_matrices().iter().enumerate() {
+            assert_eq!(bits(&whole.rotated(i)), bits(&parts.rotated(i)));
+            // Each rotation's box is `rotated_bounds` before its padding,
+            // and the lane-wise padded areas equal `pad` then `surface_area`.
+            assert_eq!(bits(&pad(whole.rotated(i))), bits(&rotated_bounds(m, &pts)));
+            assert_eq!(
+                whole.padded_areas()[i].to_bits(),
+                rotated_bounds(m, &pts).surface_area().to_bits()
+            );
+        }
+        let none = RotatedBounds::empty();
+        assert!(none.padded_areas().iter().all(|a| a.to_bits() == 0));
+        for m in obb_matrices() {
+            let r = rotate(m, Vec3::new(-0.0, -0.0, -0.0));
+            assert!(r.0.iter().all(|v| v.to_bits() == 0), "{r:?}");
+        }
+        assert!(!parts.empty && RotatedBounds::empty().empty);
     }
 }

@@ -3,6 +3,7 @@
 use super::Mesh;
 use crate::math::{Affine3x4, Vec3};
 use crate::rng::SplitMix64;
+use crate::scene::MAX_SCENE_TRIANGLES;
 
 /// A UV sphere of `rings` x `segments` quads (two triangles each, a fan at
 /// the poles), radius 1, with a deterministic radial bump so that it is not
@@ -99,9 +100,15 @@ fn add_box(m: &mut Mesh, xf: &Affine3x4, center: Vec3, size: Vec3) {
     }
 }
 
-/// Build a procedural mesh from a short spec: `sphere:RINGS` or
-/// `rods:CLUSTERS` (used by scene files and the CLI).
-pub fn from_spec(spec: &str) -> Result<Mesh, String> {
+/// A procedural spec read: the kind and its count.
+enum Spec {
+    /// `sphere:RINGS`: a bumpy sphere of RINGS x 2*RINGS quads.
+    Sphere(u32),
+    /// `rods:CLUSTERS`: thin rotated parts, 16 rods per cluster.
+    Rods(u32),
+}
+
+fn parse_spec(spec: &str) -> Result<Spec, String> {
     let (kind, arg) = spec.split_once(':').unwrap_or((spec, ""));
     let n = if arg.is_empty() {
         None
@@ -112,15 +119,39 @@ pub fn from_spec(spec: &str) -> Result<Mesh, String> {
         )
     };
     match kind {
-        "sphere" => {
-            let r = n.unwrap_or(32).clamp(3, 2048);
-            Ok(bumpy_sphere(r, 2 * r))
-        }
-        "rods" => Ok(thin_rotated_parts(n.unwrap_or(27).clamp(1, 100_000), 16, 7)),
+        "sphere" => Ok(Spec::Sphere(n.unwrap_or(32).max(3))),
+        "rods" => Ok(Spec::Rods(n.unwrap_or(27).max(1))),
         _ => Err(format!(
             "unknown procedural mesh `{spec}` (sphere:N or rods:N)"
         )),
     }
+}
+
+/// Triangles the mesh of a procedural spec has, computed without building
+/// it (so an oversized scene is refused at once): a sphere of `r` rings has
+/// `2r` segments, each ring band two triangles per segment except the pole
+/// fans' one, `(2r - 2) * 2r`; a rods cluster is 16 rods of 12 triangles.
+pub fn spec_triangles(spec: &str) -> Result<u64, String> {
+    Ok(match parse_spec(spec)? {
+        Spec::Sphere(r) => (2 * u64::from(r) - 2) * 2 * u64::from(r),
+        Spec::Rods(n) => u64::from(n) * 16 * 12,
+    })
+}
+
+/// Build a procedural mesh from a short spec: `sphere:RINGS` or
+/// `rods:CLUSTERS` (used by scene files and the CLI). A mesh of more than
+/// [`MAX_SCENE_TRIANGLES`] triangles is refused before anything is built.
+pub fn from_spec(spec: &str) -> Result<Mesh, String> {
+    let triangles = spec_triangles(spec)?;
+    if triangles > MAX_SCENE_TRIANGLES as u64 {
+        return Err(format!(
+            "procedural mesh `{spec}` would have {triangles} triangles, more than the limit of {MAX_SCENE_TRIANGLES} triangles per scene (MAX_SCENE_TRIANGLES)"
+        ));
+    }
+    Ok(match parse_spec(spec)? {
+        Spec::Sphere(r) => bumpy_sphere(r, 2 * r),
+        Spec::Rods(n) => thin_rotated_parts(n, 16, 7),
+    })
 }
 
 #[cfg(test)]
@@ -135,5 +166,21 @@ mod tests {
         let r = thin_rotated_parts(8, 16, 1);
         r.validate("rods").unwrap();
         assert_eq!(r.triangles.len(), 8 * 16 * 12);
+        // The counts computed without building agree with the meshes.
+        for spec in ["sphere:8", "sphere:3", "rods:8", "rods:1"] {
+            let built = from_spec(spec).unwrap().triangles.len() as u64;
+            assert_eq!(spec_triangles(spec).unwrap(), built, "{spec}");
+        }
+    }
+
+    #[test]
+    fn oversized_specs_are_refused_naming_the_limit() {
+        // sphere:5000 is (2*5000 - 2) * 10000 = 99,980,000 triangles, far
+        // above 2^20; refused at once, before a vertex is made.
+        let e = from_spec("sphere:5000").unwrap_err();
+        assert!(e.contains("99980000 triangles"), "{e}");
+        assert!(e.contains("1048576"), "{e}");
+        // rods:100000 is 100,000 * 192 = 19,200,000 triangles.
+        assert!(from_spec("rods:100000").unwrap_err().contains("19200000"));
     }
 }
