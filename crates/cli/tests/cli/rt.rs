@@ -291,7 +291,7 @@ fn oversized_scene_is_refused_at_once_naming_the_limit() {
         "[[mesh]]\nname = \"s\"\nprocedural = \"sphere:5000\"\n[[instance]]\nmesh = \"s\"\n",
     );
     let t0 = std::time::Instant::now();
-    let (code, out, err) = shadersim(&["rt", scene.to_str().unwrap()]);
+    let (code, out, err) = shadersim_text(&["rt", scene.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty());
     assert!(err.contains("huge.toml:1"), "{err}");
@@ -309,9 +309,9 @@ fn report_is_deterministic_and_timing_goes_to_stderr() {
     let scene = temp("determinism.toml", SCENE);
     let s = scene.to_str().unwrap();
     let args = ["rt", s, "--rays", "primary:16x16", "--timing"];
-    let (code, out, err) = shadersim(&args);
+    let (code, out, err) = shadersim_text(&args);
     assert_eq!(code, 0, "{err}");
-    let (_, again, _) = shadersim(&args);
+    let (_, again, _) = shadersim_text(&args);
     assert_eq!(out, again);
     assert!(!out.contains("rays/s per core"), "{out}");
     assert!(!out.contains("RX 9070"), "{out}");
