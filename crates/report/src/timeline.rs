@@ -159,7 +159,7 @@ struct WaveState {
 /// The recording: an [`Observer`] for `Simulation::run_observed`.
 #[derive(Debug, Clone)]
 pub struct Timeline<'s> {
-    /// The run (to find the op a wave ends on, and each op's category).
+    /// The run (each op's category).
     sim: &'s Simulation,
     /// What slices are kept.
     pub cap: TimelineCap,
@@ -433,13 +433,13 @@ impl Observer for Timeline<'_> {
         }
     }
 
-    fn end(&mut self, clock: u64, wave: u32) {
+    fn end(&mut self, clock: u64, wave: u32, op: u32) {
         let s = &self.state[wave as usize];
         let (simd, slot, launched) = (s.simd as usize, s.slot as usize, s.launched);
         // The time after its last op (waiting for its results before it
         // may end) belongs to the op it ends on.
-        if let Some(op) = self.sim.path_op(wave, s.seq as usize) {
-            self.dwell[op] += clock.saturating_sub(s.marker);
+        if let Some(d) = self.dwell.get_mut(op as usize) {
+            *d += clock.saturating_sub(s.marker);
         }
         self.state[wave as usize].marker = clock;
         self.resident.add(launched, clock, 1.0);
