@@ -104,10 +104,14 @@ pub fn run(args: Args) -> CliResult {
     // The run is recorded (time per block and loop, the page's charts and
     // the timeline): observing changes no number, so this one run is also
     // the analysis's run and a probe of the latency search.
+    // Slices (one per op of the first waves) grow with the trace: record
+    // them only for the outputs that show them (the timeline, the page's
+    // wave-slot chart). The binned series and time per op are bounded.
+    let shows_slices = args.timeline.is_some() || matches!(args.format, ReportFormat::Html);
     let mut timeline = Timeline::new(
         sim,
         TimelineCap {
-            max_waves: args.timeline_waves,
+            max_waves: if shows_slices { args.timeline_waves } else { 0 },
             window,
         },
     );
