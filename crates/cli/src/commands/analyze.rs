@@ -125,9 +125,14 @@ pub fn run(args: Args) -> CliResult {
     let analysis = analyse_run(&prepared, stats.clone(), search)?;
     drop(progress);
     if let Some(path) = &args.timeline {
-        let json = timeline.to_chrome_json(sim, &stats);
-        std::fs::write(path, json)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
+        // Streamed to the file event by event: memory stays the recording's.
+        let cannot =
+            |e: std::io::Error| CliError::input(format!("{path}: error: cannot write: {e}"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+        timeline
+            .write_chrome_json(&mut out, sim, &stats)
+            .and_then(|()| out.flush())
+            .map_err(cannot)?;
         if let Some(note) = timeline.cap_note() {
             eprintln!("note: {note}");
         }
