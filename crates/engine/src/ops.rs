@@ -1284,8 +1284,9 @@ pub struct OpCursor<'w> {
     steps: TraceCursor<'w>,
     /// Fetch-shader ops given so far.
     prefix: u32,
-    /// The last op given was an end of program.
-    last_end: bool,
+    /// The last op given (`u32::MAX`: none yet): the walk's end asks
+    /// whether it was an end of program, so steps need not look.
+    last_op: u32,
     /// Nothing more to give.
     finished: bool,
 }
@@ -1296,7 +1297,7 @@ impl<'w> OpCursor<'w> {
         OpCursor {
             steps: walk.wave_cursor(wave),
             prefix: 0,
-            last_end: false,
+            last_op: u32::MAX,
             finished: false,
         }
     }
@@ -1313,15 +1314,18 @@ impl<'w> OpCursor<'w> {
         }
         match self.steps.next_step() {
             Some(Ok(step)) => {
-                let op = sim.op_of_step(step);
-                self.last_end = sim.ops[op as usize].kind == OpKind::End;
-                Some(op)
+                self.last_op = sim.op_of_step(step);
+                Some(self.last_op)
             }
             // A bound error cannot come (prepare walked every trace); like
             // the end of the walk, it ends the wave.
             _ => {
                 self.finished = true;
-                (!self.last_end).then_some(sim.implicit_end)
+                let ended = sim
+                    .ops
+                    .get(self.last_op as usize)
+                    .is_some_and(|o| o.kind == OpKind::End);
+                (!ended).then_some(sim.implicit_end)
             }
         }
     }
