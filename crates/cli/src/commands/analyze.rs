@@ -131,7 +131,7 @@ pub fn run(args: Args) -> CliResult {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
         timeline
             .write_chrome_json(&mut out, sim, &stats)
-            .and_then(|()| out.flush())
+            .and_then(|()| std::io::Write::flush(&mut out))
             .map_err(cannot)?;
         if let Some(note) = timeline.cap_note() {
             eprintln!("note: {note}");
