@@ -11,24 +11,68 @@
 
 use crate::ops::{full_mask, OpKind, SimProgram};
 use shadersim_asm::Program;
-use shadersim_trace::WaveTrace;
+use shadersim_trace::TraceStep;
 
 /// What decides whether two waves may share a compiled trace: the path,
 /// and the EXEC masks of its vector memory ops (the only ops whose cost
-/// depends on the mask). Waves whose VALU ops alone are masked share.
-pub fn trace_key(program: &Program, t: &WaveTrace, wave_size: u32) -> (Vec<u32>, Vec<u64>) {
-    let full = full_mask(wave_size);
-    let masks = if t.lanes.is_empty() {
-        Vec::new()
-    } else {
-        t.ops
-            .iter()
-            .zip(&t.lanes)
-            .filter(|(&i, _)| program.instructions[i as usize].inst.class().is_vmem())
-            .map(|(_, &m)| m & full)
-            .collect()
-    };
-    (t.ops.clone(), masks)
+/// depends on the mask). Waves whose VALU ops alone are masked share. The
+/// sequence is streamed, so it is known by its length and two independent
+/// 64-bit hashes of it (a false match needs both to collide at once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TraceKey {
+    /// Dynamic instructions.
+    pub len: u64,
+    /// Hashes of the instructions and the VMEM ops' masks.
+    pub hashes: [u64; 2],
+}
+
+/// Builds a [`TraceKey`] from a walk, step by step.
+#[derive(Debug, Clone)]
+pub struct TraceKeyHasher {
+    full: u64,
+    len: u64,
+    hashers: [std::collections::hash_map::DefaultHasher; 2],
+}
+
+impl TraceKeyHasher {
+    /// A key for waves of `wave_size` lanes.
+    pub fn new(wave_size: u32) -> TraceKeyHasher {
+        use std::hash::Hasher;
+        let mut second = std::collections::hash_map::DefaultHasher::new();
+        // A different start makes the second hash independent of the first.
+        second.write_u64(0x9E37_79B9_7F4A_7C15);
+        TraceKeyHasher {
+            full: full_mask(wave_size),
+            len: 0,
+            hashers: [std::collections::hash_map::DefaultHasher::new(), second],
+        }
+    }
+
+    /// Add one step; `masks`: the walk tracks EXEC (lane hints).
+    pub fn add(&mut self, program: &Program, step: TraceStep, masks: bool) {
+        use std::hash::Hasher;
+        self.len += 1;
+        let vmem = masks
+            && program.instructions[step.instr as usize]
+                .inst
+                .class()
+                .is_vmem();
+        for h in &mut self.hashers {
+            h.write_u32(step.instr);
+            if vmem {
+                h.write_u64(step.exec & self.full);
+            }
+        }
+    }
+
+    /// The key of the steps added.
+    pub fn finish(&self) -> TraceKey {
+        use std::hash::Hasher;
+        TraceKey {
+            len: self.len,
+            hashes: [self.hashers[0].finish(), self.hashers[1].finish()],
+        }
+    }
 }
 
 /// Active lanes summed over every execution of each static instruction,
@@ -50,14 +94,11 @@ impl LaneTally {
         }
     }
 
-    /// Add one wave's trace.
-    pub fn add(&mut self, t: &WaveTrace, wave_size: u32) {
-        let full = full_mask(wave_size);
-        for (k, &i) in t.ops.iter().enumerate() {
-            let m = t.lanes.get(k).map_or(full, |m| m & full);
-            self.active[i as usize] += u64::from(m.count_ones());
-            self.executions[i as usize] += 1;
-        }
+    /// Add one step of a wave's walk.
+    pub fn add_step(&mut self, step: TraceStep, wave_size: u32) {
+        let m = step.exec & full_mask(wave_size);
+        self.active[step.instr as usize] += u64::from(m.count_ones());
+        self.executions[step.instr as usize] += 1;
     }
 }
 

@@ -55,8 +55,8 @@ pub trait Observer {
     /// The wave stopped sitting (it issued or passed the op, or ended).
     fn rise(&mut self, _clock: u64, _wave: u32) {}
 
-    /// The wave ended and left its slot.
-    fn end(&mut self, _clock: u64, _wave: u32) {}
+    /// The wave ended on op `op` (its end of program) and left its slot.
+    fn end(&mut self, _clock: u64, _wave: u32, _op: u32) {}
 }
 
 /// The observer of a plain run: records nothing, costs nothing.
@@ -87,8 +87,8 @@ pub enum Event {
     Sit(u64, u32, u32),
     /// See [`Observer::rise`]: clock, wave.
     Rise(u64, u32),
-    /// See [`Observer::end`]: clock, wave.
-    End(u64, u32),
+    /// See [`Observer::end`]: clock, wave, op.
+    End(u64, u32, u32),
 }
 
 impl Observer for EventLog {
@@ -107,8 +107,8 @@ impl Observer for EventLog {
     fn rise(&mut self, clock: u64, wave: u32) {
         self.events.push(Event::Rise(clock, wave));
     }
-    fn end(&mut self, clock: u64, wave: u32) {
-        self.events.push(Event::End(clock, wave));
+    fn end(&mut self, clock: u64, wave: u32, op: u32) {
+        self.events.push(Event::End(clock, wave, op));
     }
 }
 
@@ -130,7 +130,7 @@ impl<T: Observer> Observer for &mut T {
     fn rise(&mut self, clock: u64, wave: u32) {
         (**self).rise(clock, wave);
     }
-    fn end(&mut self, clock: u64, wave: u32) {
-        (**self).end(clock, wave);
+    fn end(&mut self, clock: u64, wave: u32, op: u32) {
+        (**self).end(clock, wave, op);
     }
 }

@@ -13,7 +13,7 @@ use shadersim_mem::{
     coalesce_pattern, ImageAccess, ImageFootprint, ImageOp, LaneOrder, MemAccess, TextureFilter,
     TileWalk, VmemRates,
 };
-use shadersim_trace::MemoryFacts;
+use shadersim_trace::{MemoryFacts, TraceCursor, TraceStep, TraceWalk};
 use std::collections::HashMap;
 
 /// Marks "no category" (free ops) and "no unit".
@@ -224,16 +224,30 @@ fn counter_param(c: Counter) -> String {
     format!("{}cnt_max", c.name())
 }
 
-/// A compiled program: the static ops and the trace every wave runs.
+/// A compiled program: the static ops and how a wave's trace maps onto
+/// them. The dynamic sequences are not stored: a wave's ops stream from a
+/// [`TraceCursor`] through [`OpCursor`] (the fetch shader's ops, the
+/// program's with masked VMEM copies, the implicit end).
 #[derive(Debug, Clone)]
 pub struct SimProgram {
     /// Static ops: fetch shader ops first, then the program's, then the implicit end.
     pub ops: Vec<StaticOp>,
-    /// The dynamic sequences of the waves, one after the other (indices
-    /// into `ops`); each ends with an end-of-program op.
-    pub trace: Vec<u32>,
-    /// Where each distinct trace starts in `trace`.
-    pub trace_starts: Vec<u32>,
+    /// The synthesized fetch shader's ops, which every trace starts with.
+    pub fetch_prefix: Vec<u32>,
+    /// The launch-order wave whose walk ([`TraceWalk::wave_cursor`]) is each
+    /// distinct trace: every wave of a trace runs its first wave's sequence.
+    pub trace_waves: Vec<u32>,
+    /// Ops of each distinct trace (the fetch prefix and an implicit end
+    /// included).
+    pub trace_len: Vec<u64>,
+    /// Whether some trace runs each op.
+    pub in_trace: Vec<bool>,
+    /// The op after the program's: the implicit end of a trace that does
+    /// not end in an end-of-program instruction.
+    pub implicit_end: u32,
+    /// The op of a vector memory instruction under a partial EXEC mask, by
+    /// instruction and mask (only masks some trace gives it).
+    pub masked_of: HashMap<(u32, u64), u32>,
     /// The trace each wave runs, by launch order (empty: every wave runs
     /// trace 0; past the end: the last entry's trace).
     pub wave_trace: Vec<u32>,
@@ -257,14 +271,12 @@ pub struct SimProgram {
 pub struct CompileInput<'a> {
     /// The program.
     pub program: &'a Program,
-    /// Its traces (static instruction indices of the program), one per
-    /// distinct path.
-    pub traces: &'a [Vec<u32>],
+    /// The walks of its traces (instructions and EXEC masks).
+    pub walk: &'a TraceWalk<'a>,
+    /// The wave whose walk is each distinct trace (launch order).
+    pub trace_waves: &'a [u32],
     /// The trace each wave runs, by launch order (empty: all trace 0).
     pub wave_trace: &'a [u32],
-    /// The EXEC mask of every op of each trace (parallel to `traces`; a
-    /// missing or empty list: every lane active).
-    pub masks: &'a [Vec<u64>],
     /// Memory hints by instruction index.
     pub memory: &'a HashMap<usize, MemoryFacts>,
     /// The stage (decides the lane order of patterns and the fetch shader).
@@ -321,7 +333,7 @@ impl SimProgram {
         };
         let mut ops = Vec::new();
         let mut fetch_shader = Vec::new();
-        let mut trace = Vec::with_capacity(input.traces.iter().map(Vec::len).sum::<usize>() + 8);
+        let mut trace = Vec::new();
         // Synthesized fetch shader (seed 004 assumption 4): one
         // buffer_load_format_xyzw per input element, then a wait.
         if input.vertex_inputs > 0 {
@@ -349,30 +361,36 @@ impl SimProgram {
             let op = ctx.compile_source(s, i, input.memory.get(&i))?;
             ops.push(op);
         }
-        let fetch_len = trace.len();
-        let fetch_prefix: Vec<u32> = trace.clone();
-        trace.clear();
+        let fetch_prefix: Vec<u32> = trace;
         let implicit_end = ops.len() as u32;
         let mut needs_end = false;
-        let mut trace_starts = Vec::with_capacity(input.traces.len());
+        let mut trace_len = Vec::with_capacity(input.trace_waves.len());
         // VMEM ops under a partial EXEC mask: one op per distinct cost,
         // appended after the implicit end.
         let full = full_mask(wave_size);
         let mut masked: Vec<StaticOp> = Vec::new();
-        let mut masked_of: HashMap<(usize, u64), u32> = HashMap::new();
+        let mut masked_of: HashMap<(u32, u64), u32> = HashMap::new();
         let mut masked_by_cost: HashMap<(usize, u32, u32), u32> = HashMap::new();
-        for (ti, t) in input.traces.iter().enumerate() {
-            trace_starts.push(trace.len() as u32);
-            trace.extend_from_slice(&fetch_prefix);
-            let masks = input.masks.get(ti).map_or(&[][..], Vec::as_slice);
-            for (k, &i) in t.iter().enumerate() {
+        let mut in_trace = vec![false; ops.len()];
+        for &o in &fetch_prefix {
+            in_trace[o as usize] = true;
+        }
+        // Each distinct trace is walked once, in order (the masked ops are
+        // numbered by first appearance); nothing of it is kept but its length.
+        for &wave in input.trace_waves {
+            let mut len = fetch_prefix.len() as u64;
+            let mut last_end = false;
+            for step in input.walk.wave_cursor(wave) {
+                // Prepare walked every trace: a bound error cannot come now.
+                let step = step.map_err(|e| SimError::Dispatch(e.to_string()))?;
+                let i = step.instr;
                 let mut op = op_of_instr[i as usize];
-                let exec = masks.get(k).map_or(full, |m| m & full);
+                let exec = step.exec & full;
                 if exec != full
                     && ops[op as usize].kind == OpKind::Unit
                     && ops[op as usize].class.is_vmem()
                 {
-                    let key = (i as usize, exec);
+                    let key = (i, exec);
                     op = match masked_of.get(&key) {
                         Some(&o) => o,
                         None => {
@@ -404,16 +422,19 @@ impl SimProgram {
                         }
                     };
                 }
-                trace.push(op);
+                if let Some(seen) = in_trace.get_mut(op as usize) {
+                    *seen = true;
+                }
+                last_end = ops.get(op as usize).is_some_and(|o| o.kind == OpKind::End);
+                len += 1;
             }
-            let ends = trace.len() > trace_starts[trace_starts.len() - 1] as usize + fetch_len
-                && ops[*trace.last().expect("non-empty") as usize].kind == OpKind::End;
-            if !ends {
+            if !last_end {
                 // LLVM graphics functions end in a return to the epilog,
                 // not s_endpgm; the wave still waits for its memory ops.
-                trace.push(implicit_end);
+                len += 1;
                 needs_end = true;
             }
+            trace_len.push(len);
         }
         if needs_end || !masked.is_empty() {
             ops.push(StaticOp {
@@ -424,10 +445,20 @@ impl SimProgram {
             });
         }
         ops.extend(masked);
+        in_trace.resize(ops.len(), true);
+        if needs_end {
+            in_trace[implicit_end as usize] = true;
+        } else if let Some(e) = in_trace.get_mut(implicit_end as usize) {
+            *e = false;
+        }
         Ok(SimProgram {
             ops,
-            trace,
-            trace_starts,
+            fetch_prefix,
+            trace_waves: input.trace_waves.to_vec(),
+            trace_len,
+            in_trace,
+            implicit_end,
+            masked_of,
             wave_trace: input.wave_trace.to_vec(),
             fetch_shader,
             op_of_instr,
@@ -459,19 +490,38 @@ impl SimProgram {
         }
     }
 
-    /// The ops of trace `t`.
-    pub fn trace_ops(&self, t: usize) -> &[u32] {
-        let start = self.trace_starts[t] as usize;
-        let end = self
-            .trace_starts
-            .get(t + 1)
-            .map_or(self.trace.len(), |&e| e as usize);
-        &self.trace[start..end]
+    /// The ops of trace `t`, streamed from `walk` (the walk the program
+    /// was compiled with).
+    pub fn trace_ops<'s>(
+        &'s self,
+        walk: &'s TraceWalk<'s>,
+        t: usize,
+    ) -> impl Iterator<Item = u32> + 's {
+        let mut c = OpCursor::new(walk, self.trace_waves[t]);
+        std::iter::from_fn(move || c.next_op(self))
+    }
+
+    /// The op a trace step runs: the instruction's, or its masked copy.
+    #[inline]
+    pub fn op_of_step(&self, step: TraceStep) -> u32 {
+        let op = self.op_of_instr[step.instr as usize];
+        if self.masked_of.is_empty() {
+            return op;
+        }
+        let full = full_mask(self.wave_size);
+        let exec = step.exec & full;
+        if exec == full {
+            return op;
+        }
+        self.masked_of
+            .get(&(step.instr, exec))
+            .copied()
+            .unwrap_or(op)
     }
 
     /// How many of the first `waves` waves run each trace.
     pub fn trace_weights(&self, waves: u32) -> Vec<u64> {
-        let mut w = vec![0u64; self.trace_starts.len()];
+        let mut w = vec![0u64; self.trace_waves.len()];
         if self.wave_trace.is_empty() {
             w[0] = u64::from(waves.max(1));
         } else {
@@ -1223,5 +1273,60 @@ pub fn full_mask(wave_size: u32) -> u64 {
         u64::MAX
     } else {
         (1u64 << wave_size.max(1)) - 1
+    }
+}
+
+/// A wave's ops in order, streamed: the fetch shader's, then its trace's
+/// instructions as ops (masked VMEM copies where its EXEC mask says), then
+/// the implicit end when the trace does not end in one. State O(loops).
+#[derive(Debug, Clone)]
+pub struct OpCursor<'w> {
+    steps: TraceCursor<'w>,
+    /// Fetch-shader ops given so far.
+    prefix: u32,
+    /// The last op given (`u32::MAX`: none yet): the walk's end asks
+    /// whether it was an end of program, so steps need not look.
+    last_op: u32,
+    /// Nothing more to give.
+    finished: bool,
+}
+
+impl<'w> OpCursor<'w> {
+    /// The ops of the trace wave `wave` (launch order) walks.
+    pub fn new(walk: &'w TraceWalk<'w>, wave: u32) -> OpCursor<'w> {
+        OpCursor {
+            steps: walk.wave_cursor(wave),
+            prefix: 0,
+            last_op: u32::MAX,
+            finished: false,
+        }
+    }
+
+    /// The next op; `None` after the end of program.
+    #[inline]
+    pub fn next_op(&mut self, sim: &SimProgram) -> Option<u32> {
+        if let Some(&o) = sim.fetch_prefix.get(self.prefix as usize) {
+            self.prefix += 1;
+            return Some(o);
+        }
+        if self.finished {
+            return None;
+        }
+        match self.steps.next_step() {
+            Some(Ok(step)) => {
+                self.last_op = sim.op_of_step(step);
+                Some(self.last_op)
+            }
+            // A bound error cannot come (prepare walked every trace); like
+            // the end of the walk, it ends the wave.
+            _ => {
+                self.finished = true;
+                let ended = sim
+                    .ops
+                    .get(self.last_op as usize)
+                    .is_some_and(|o| o.kind == OpKind::End);
+                (!ended).then_some(sim.implicit_end)
+            }
+        }
     }
 }

@@ -14,12 +14,13 @@ use shadersim_cfg::{Cfg, CfgError};
 use shadersim_isa::InstrClass;
 use shadersim_trace::{
     find_buffers, memory_facts, BufferMap, Hints, HintsError, MemoryFacts, TraceError, TracePlan,
-    WaveTrace,
+    TraceSummary, TraceWalk,
 };
 use std::collections::HashMap;
 
 /// Most instructions the distinct traces of drawn per-wave paths may hold
-/// together (a bound on memory: 50 million ops is 200 MB).
+/// together (a bound on the time compiling walks them: traces are streamed,
+/// never stored).
 pub const MAX_DISTINCT_TRACE_OPS: u64 = 50_000_000;
 
 /// Default clock limit of one run.
@@ -73,8 +74,10 @@ pub struct Simulation {
     pub cfg: Cfg,
     /// The resolved hints.
     pub plan: TracePlan,
-    /// The distinct traces waves run (one unless hints make waves differ).
-    pub wave_traces: Vec<WaveTrace>,
+    /// The distinct traces waves run (one unless hints make waves differ):
+    /// their lengths and executions per instruction. The sequences are not
+    /// stored: they stream from [`Simulation::walk`].
+    pub wave_traces: Vec<TraceSummary>,
     /// The trace each wave runs, by launch order (empty: all the first).
     pub wave_trace: Vec<u32>,
     /// Memory hints by instruction.
@@ -141,7 +144,8 @@ impl Simulation {
         let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;
         let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
-        let trace = WaveTrace::expand(program, &cfg, &plan)?;
+        // The plan's own walk, checked against the bound first.
+        let trace = TraceWalk::new(program, &cfg, &plan).summary(None)?;
         let memory = memory_facts(program, hints)?;
         let mut buffers = find_buffers(program, &cfg, &memory)?;
         let d = &hints.dispatch;
@@ -322,27 +326,38 @@ impl Simulation {
         }
         // Hints that name waves give waves different paths: one trace per
         // distinct set of directions, chosen by launch order.
+        let walk = TraceWalk::new(program, &cfg, &plan);
+        // The walk of each distinct trace is its first wave's (launch order).
+        let mut trace_waves: Vec<u32> = vec![0];
         let (wave_traces, wave_trace) = if plan.varies_by_wave() {
+            trace_waves.clear();
             let total = dispatch.count.saturating_mul(group_waves.max(1));
             if plan.draws() {
                 // Each wave draws its own path; waves that drew the same
-                // path share its trace.
-                let mut index: HashMap<(Vec<u32>, Vec<u64>), u32> = HashMap::new();
-                let mut traces: Vec<WaveTrace> = Vec::new();
+                // path share its trace. Each wave's walk is streamed once,
+                // into the lane tally and the identity of its path.
+                let mut index: HashMap<crate::lanes::TraceKey, u32> = HashMap::new();
+                let mut traces: Vec<TraceSummary> = Vec::new();
                 let mut of_wave = Vec::with_capacity(total as usize);
                 let mut kept: u64 = 0;
                 for w in 0..total {
-                    let t = WaveTrace::expand_wave(program, &cfg, &plan, w)?;
-                    if let Some(tally) = &mut lane_tally {
-                        tally.add(&t, wave_size);
+                    let mut key = crate::lanes::TraceKeyHasher::new(wave_size);
+                    let mut executions = vec![0u64; program.instructions.len()];
+                    for step in walk.wave_cursor(w) {
+                        let step = step?;
+                        if let Some(tally) = &mut lane_tally {
+                            tally.add_step(step, wave_size);
+                        }
+                        executions[step.instr as usize] += 1;
+                        key.add(program, step, lane_tally.is_some());
                     }
                     // Waves whose lanes differ only on VALU ops share a
                     // trace (a VMEM op's cost depends on its mask).
-                    let key = crate::lanes::trace_key(program, &t, wave_size);
+                    let key = key.finish();
                     let id = match index.get(&key) {
                         Some(&id) => id,
                         None => {
-                            kept += t.ops.len() as u64;
+                            kept += key.len;
                             if kept > MAX_DISTINCT_TRACE_OPS {
                                 return Err(SimError::Dispatch(format!(
                                     "the waves' drawn paths add up to more than {MAX_DISTINCT_TRACE_OPS} distinct instructions; simulate fewer waves or shorter loops"
@@ -351,7 +366,11 @@ impl Simulation {
                             }
                             let id = traces.len() as u32;
                             index.insert(key, id);
-                            traces.push(t);
+                            traces.push(TraceSummary {
+                                len: key.len,
+                                executions,
+                            });
+                            trace_waves.push(w);
                             id
                         }
                     };
@@ -367,7 +386,8 @@ impl Simulation {
                     let t = match keys.iter().position(|k| *k == key) {
                         Some(t) => t,
                         None => {
-                            traces.push(WaveTrace::expand(program, &cfg, &plan.for_wave(w))?);
+                            traces.push(walk.summary(Some(w))?);
+                            trace_waves.push(w);
                             keys.push(key);
                             keys.len() - 1
                         }
@@ -377,14 +397,12 @@ impl Simulation {
                 (traces, of_wave)
             }
         } else {
-            (vec![trace.clone()], Vec::new())
+            (vec![trace], Vec::new())
         };
-        let trace_ops: Vec<Vec<u32>> = wave_traces.iter().map(|t| t.ops.clone()).collect();
-        let masks: Vec<Vec<u64>> = wave_traces.iter().map(|t| t.lanes.clone()).collect();
         let mut sim = SimProgram::compile(&CompileInput {
             program,
-            traces: &trace_ops,
-            masks: &masks,
+            walk: &walk,
+            trace_waves: &trace_waves,
             wave_trace: &wave_trace,
             memory: &memory,
             stage,
@@ -420,11 +438,20 @@ impl Simulation {
         })
     }
 
+    /// The walks of the run's traces (every wave's instructions stream from
+    /// it).
+    pub fn walk(&self) -> TraceWalk<'_> {
+        TraceWalk::new(&self.program, &self.cfg, &self.plan)
+    }
+
     /// Run the simulation.
     pub fn run(&self) -> Result<SimStats, SimError> {
+        let walk = self.walk();
         simulate(&SimInput {
             program: &self.program,
             sim: &self.compiled,
+            walk: &walk,
+
             arch: &self.arch,
             dispatch: &self.dispatch,
             occupancy: &self.occupancy,
@@ -439,10 +466,13 @@ impl Simulation {
         &self,
         observer: O,
     ) -> Result<SimStats, SimError> {
+        let walk = self.walk();
         crate::machine::simulate_observed(
             &SimInput {
                 program: &self.program,
                 sim: &self.compiled,
+                walk: &walk,
+
                 arch: &self.arch,
                 dispatch: &self.dispatch,
                 occupancy: &self.occupancy,
@@ -457,12 +487,11 @@ impl Simulation {
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();
         s.arch.set(name, &value.to_string())?;
-        let trace_ops: Vec<Vec<u32>> = self.wave_traces.iter().map(|t| t.ops.clone()).collect();
-        let masks: Vec<Vec<u64>> = self.wave_traces.iter().map(|t| t.lanes.clone()).collect();
+        let walk = self.walk();
         s.compiled = SimProgram::compile(&CompileInput {
             program: &self.program,
-            traces: &trace_ops,
-            masks: &masks,
+            walk: &walk,
+            trace_waves: &self.compiled.trace_waves,
             wave_trace: &self.wave_trace,
             memory: &self.memory,
             stage: self.dispatch.stage,
@@ -482,7 +511,7 @@ impl Simulation {
             .trace_weights(stats.waves)
             .iter()
             .enumerate()
-            .map(|(t, w)| w * self.compiled.trace_ops(t).len() as u64)
+            .map(|(t, w)| w * self.compiled.trace_len[t])
             .sum()
     }
 
@@ -498,12 +527,14 @@ impl Simulation {
         self.dispatch.count.saturating_mul(group_waves)
     }
 
-    /// Each distinct trace with the fraction of waves that run it.
-    pub fn weighted_traces(&self) -> Vec<(&[u32], f64)> {
+    /// Each distinct trace (its index; its ops stream from
+    /// `self.compiled.trace_ops(&self.walk(), t)`) with the fraction of waves
+    /// that run it.
+    pub fn weighted_traces(&self) -> Vec<(usize, f64)> {
         let weights = self.compiled.trace_weights(self.total_waves());
         let total: u64 = weights.iter().sum::<u64>().max(1);
         (0..weights.len())
-            .map(|t| (self.compiled.trace_ops(t), weights[t] as f64 / total as f64))
+            .map(|t| (t, weights[t] as f64 / total as f64))
             .filter(|(_, w)| *w > 0.0)
             .collect()
     }

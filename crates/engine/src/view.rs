@@ -157,12 +157,12 @@ impl Simulation {
 
     /// Distinct paths (traces) the waves run.
     pub fn path_count(&self) -> usize {
-        self.compiled.trace_starts.len()
+        self.compiled.trace_waves.len()
     }
 
     /// Dynamic instructions of path `t`.
     pub fn path_length(&self, t: usize) -> usize {
-        self.compiled.trace_ops(t).len()
+        self.compiled.trace_len[t] as usize
     }
 
     /// The path the wave launched `w`-th runs.
@@ -171,15 +171,17 @@ impl Simulation {
     }
 
     /// The op at position `seq` of the path the wave launched `w`-th runs
-    /// (`None` past the end of the compiled paths).
+    /// (`None` past its end). Paths are streamed, not stored: this walks the
+    /// path from its start (time O(seq)).
     pub fn path_op(&self, w: u32, seq: usize) -> Option<usize> {
         let t = self.compiled.trace_of_wave(w);
-        let at = self.compiled.trace_starts[t] as usize + seq;
-        self.compiled.trace.get(at).map(|&op| op as usize)
+        let walk = self.walk();
+        let op = self.compiled.trace_ops(&walk, t).nth(seq);
+        op.map(|op| op as usize)
     }
 
     /// Whether some wave's path reaches op `id`.
     pub fn path_reaches(&self, id: usize) -> bool {
-        self.compiled.trace.contains(&(id as u32))
+        self.compiled.in_trace.get(id).copied().unwrap_or(false)
     }
 }

@@ -159,7 +159,7 @@ struct WaveState {
 /// The recording: an [`Observer`] for `Simulation::run_observed`.
 #[derive(Debug, Clone)]
 pub struct Timeline<'s> {
-    /// The run (to find the op a wave ends on, and each op's category).
+    /// The run (each op's category).
     sim: &'s Simulation,
     /// What slices are kept.
     pub cap: TimelineCap,
@@ -253,61 +253,24 @@ impl<'s> Timeline<'s> {
 
     /// The Chrome trace-event JSON of the recording.
     pub fn to_chrome_json(&self, sim: &Simulation, stats: &SimStats) -> String {
-        let mut events = Vec::new();
-        let simds = self.slots.len();
-        events.push(json!({"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "CU"}}));
-        events.push(
-            json!({"name": "process_sort_index", "ph": "M", "pid": 0, "args": {"sort_index": 0}}),
-        );
-        for simd in 0..simds {
-            let pid = simd + 1;
-            events.push(json!({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": format!("SIMD {simd}")}}));
-            events.push(json!({"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": pid}}));
-            for slot in 0..self.slots[simd].len() {
-                events.push(json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": slot, "args": {"name": format!("slot {slot}")}}));
-            }
-        }
-        for s in &self.slices {
-            let op = sim.op(s.op as usize);
-            let (line, text) = op_text(sim, s.op as usize);
-            let mnemonic = text.split_whitespace().next().unwrap_or("").to_string();
-            let name = match s.kind {
-                SliceKind::Stall => format!("stall on {mnemonic}"),
-                _ => mnemonic,
-            };
-            events.push(json!({
-                "name": name,
-                "cat": s.kind.name(),
-                "ph": "X",
-                "ts": s.start,
-                "dur": s.end - s.start,
-                "pid": s.simd + 1,
-                "tid": s.slot,
-                "args": {
-                    "wave": s.wave,
-                    "seq": s.seq,
-                    "line": line,
-                    "class": op.class().name(),
-                    "instruction": text,
-                },
-            }));
-        }
-        let (from, to) = self.cap.window.unwrap_or((0, stats.clocks));
-        let mut counter = |name: &str, series: &Binned, scale: f64| {
-            for (t, v) in series.means(stats.clocks) {
-                if t + series.width > from && t < to {
-                    events.push(json!({"name": name, "ph": "C", "ts": t, "pid": 0, "args": {"value": round3(v * scale)}}));
-                }
-            }
-        };
-        for (u, name) in sim.unit_names().iter().enumerate() {
-            let instances = f64::from(stats.unit_instances.get(u).copied().unwrap_or(1).max(1));
-            counter(&format!("{name} busy"), &self.unit_busy[u], 1.0 / instances);
-        }
-        counter("waves resident", &self.resident, 1.0);
-        counter("waves stalled", &self.stalled, 1.0);
-        let doc = json!({
-            "traceEvents": events,
+        let mut out = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = self.write_chrome_json(&mut out, sim, stats);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Write the Chrome trace-event JSON of the recording to `out`, one
+    /// event at a time: memory beyond the recording itself stays constant
+    /// (the document is never built whole). The bytes are
+    /// [`serde_json::to_string`]'s of the whole document: its keys are
+    /// sorted, so `traceEvents` comes last.
+    pub fn write_chrome_json(
+        &self,
+        out: &mut impl std::io::Write,
+        sim: &Simulation,
+        stats: &SimStats,
+    ) -> std::io::Result<()> {
+        let head = json!({
             "displayTimeUnit": "ns",
             "otherData": {
                 "tool": "shadersim",
@@ -322,7 +285,98 @@ impl<'s> Timeline<'s> {
                 "capped": self.cap_note(),
             },
         });
-        serde_json::to_string(&doc).unwrap_or_default()
+        let head = serde_json::to_string(&head).map_err(std::io::Error::other)?;
+        // `{"displayTimeUnit":..,"otherData":{..}}` without its closing brace.
+        out.write_all(&head.as_bytes()[..head.len() - 1])?;
+        out.write_all(b",\"traceEvents\":[")?;
+        let mut first = true;
+        let mut emit = |out: &mut dyn std::io::Write, event: serde_json::Value| {
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(out, &event).map_err(std::io::Error::other)
+        };
+        let simds = self.slots.len();
+        emit(
+            out,
+            json!({"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "CU"}}),
+        )?;
+        emit(
+            out,
+            json!({"name": "process_sort_index", "ph": "M", "pid": 0, "args": {"sort_index": 0}}),
+        )?;
+        for simd in 0..simds {
+            let pid = simd + 1;
+            emit(
+                out,
+                json!({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": format!("SIMD {simd}")}}),
+            )?;
+            emit(
+                out,
+                json!({"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": pid}}),
+            )?;
+            for slot in 0..self.slots[simd].len() {
+                emit(
+                    out,
+                    json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": slot, "args": {"name": format!("slot {slot}")}}),
+                )?;
+            }
+        }
+        for s in &self.slices {
+            let op = sim.op(s.op as usize);
+            let (line, text) = op_text(sim, s.op as usize);
+            let mnemonic = text.split_whitespace().next().unwrap_or("").to_string();
+            let name = match s.kind {
+                SliceKind::Stall => format!("stall on {mnemonic}"),
+                _ => mnemonic,
+            };
+            emit(
+                out,
+                json!({
+                    "name": name,
+                    "cat": s.kind.name(),
+                    "ph": "X",
+                    "ts": s.start,
+                    "dur": s.end - s.start,
+                    "pid": s.simd + 1,
+                    "tid": s.slot,
+                    "args": {
+                        "wave": s.wave,
+                        "seq": s.seq,
+                        "line": line,
+                        "class": op.class().name(),
+                        "instruction": text,
+                    },
+                }),
+            )?;
+        }
+        let (from, to) = self.cap.window.unwrap_or((0, stats.clocks));
+        let mut counter = |out: &mut dyn std::io::Write,
+                           name: &str,
+                           series: &Binned,
+                           scale: f64| {
+            for (t, v) in series.means(stats.clocks) {
+                if t + series.width > from && t < to {
+                    emit(
+                        out,
+                        json!({"name": name, "ph": "C", "ts": t, "pid": 0, "args": {"value": round3(v * scale)}}),
+                    )?;
+                }
+            }
+            Ok::<(), std::io::Error>(())
+        };
+        for (u, name) in sim.unit_names().iter().enumerate() {
+            let instances = f64::from(stats.unit_instances.get(u).copied().unwrap_or(1).max(1));
+            counter(
+                out,
+                &format!("{name} busy"),
+                &self.unit_busy[u],
+                1.0 / instances,
+            )?;
+        }
+        counter(out, "waves resident", &self.resident, 1.0)?;
+        counter(out, "waves stalled", &self.stalled, 1.0)?;
+        out.write_all(b"]}")
     }
 }
 
@@ -433,13 +487,13 @@ impl Observer for Timeline<'_> {
         }
     }
 
-    fn end(&mut self, clock: u64, wave: u32) {
+    fn end(&mut self, clock: u64, wave: u32, op: u32) {
         let s = &self.state[wave as usize];
         let (simd, slot, launched) = (s.simd as usize, s.slot as usize, s.launched);
         // The time after its last op (waiting for its results before it
         // may end) belongs to the op it ends on.
-        if let Some(op) = self.sim.path_op(wave, s.seq as usize) {
-            self.dwell[op] += clock.saturating_sub(s.marker);
+        if let Some(d) = self.dwell.get_mut(op as usize) {
+            *d += clock.saturating_sub(s.marker);
         }
         self.state[wave as usize].marker = clock;
         self.resident.add(launched, clock, 1.0);

@@ -3,12 +3,15 @@
 //! [`Hints`] is the user's description of one run (`docs/cli.md`);
 //! [`TracePlan`] resolves it against a program's control flow;
 //! [`WaveTrace::expand`] walks the CFG into the exact instruction sequence
-//! one wave executes, bounded by a configurable length.
+//! one wave executes, bounded by a configurable length, and
+//! [`TraceCursor`] yields the same sequence one instruction at a time, in
+//! memory that does not grow with it.
 //!
 //! Invariants: every hint names something that exists (an error otherwise,
 //! with its position in the hints file); expansion always terminates.
 
 mod buffers;
+mod cursor;
 mod defaults;
 mod hints;
 mod lanes;
@@ -20,6 +23,7 @@ pub use buffers::{
     find_buffers, memory_roots, Buffer, BufferFound, BufferMap, BufferUse, Root, BUFFER_SPACING,
     BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
+pub use cursor::{TraceCursor, TraceStep, TraceSummary, TraceWalk};
 pub use defaults::{ImageDefault, PlanDefaults};
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};

@@ -28,7 +28,7 @@ pub enum IterationDraw {
 
 impl IterationDraw {
     /// One draw.
-    fn draw(self, rng: &mut impl rand::Rng) -> u32 {
+    pub(crate) fn draw(self, rng: &mut impl rand::Rng) -> u32 {
         match self {
             IterationDraw::Uniform(a, b) => rng.gen_range(a..=b),
             IterationDraw::Geometric { mean, max } => {
@@ -633,13 +633,7 @@ impl WaveTrace {
             }
             let block = &cfg.blocks[cur];
             if ops.len() as u64 + block.len() as u64 > plan.max_instructions {
-                let inner = cfg.innermost_loop[cur].map(|l| &cfg.loops[l]);
-                return Err(TraceError::TooLong {
-                    limit: plan.max_instructions,
-                    loop_line: inner
-                        .map(|l| program.instructions[cfg.blocks[l.header].start].pos.line),
-                    loop_label: inner.and_then(|l| cfg.blocks[l.header].label.clone()),
-                });
+                return Err(too_long(program, cfg, plan.max_instructions, cur));
             }
             ops.extend(block.start as u32..block.end as u32);
             if let Some(ls) = &lane_state {
@@ -677,7 +671,14 @@ impl WaveTrace {
                     match lane_taken {
                         Some(true) => br.taken,
                         Some(false) => br.not_taken,
-                        None => decide(cfg, br, plan, &counter, &limit, drawn),
+                        None => decide(
+                            cfg,
+                            br,
+                            plan.taken.get(&br.instr).copied(),
+                            &counter,
+                            &limit,
+                            drawn,
+                        ),
                     }
                 }
             };
@@ -689,6 +690,17 @@ impl WaveTrace {
             executions,
             lanes,
         })
+    }
+}
+
+/// The error of a trace that would pass `limit` instructions on entering
+/// block `block`, naming the innermost loop around it.
+pub(crate) fn too_long(program: &Program, cfg: &Cfg, limit: u64, block: usize) -> TraceError {
+    let inner = cfg.innermost_loop[block].map(|l| &cfg.loops[l]);
+    TraceError::TooLong {
+        limit,
+        loop_line: inner.map(|l| program.instructions[cfg.blocks[l.header].start].pos.line),
+        loop_label: inner.and_then(|l| cfg.blocks[l.header].label.clone()),
     }
 }
 
@@ -733,17 +745,20 @@ pub fn default_iterations(program: &Program, cfg: &Cfg, lp: &shadersim_cfg::Loop
     }
 }
 
-fn decide(
+/// The block a wave goes to after conditional branch `br`: `taken_hint` is
+/// the plan's direction for it (a `taken` hint, or the wave's side of a
+/// `waves` hint), `drawn` a probability drawn for this execution.
+pub(crate) fn decide(
     cfg: &Cfg,
     br: &shadersim_cfg::Branch,
-    plan: &TracePlan,
+    taken_hint: Option<bool>,
     counter: &[u32],
     limit: &[u32],
     drawn: Option<bool>,
 ) -> usize {
     let (t, f) = (br.taken, br.not_taken);
     // A probability drawn for this execution decides an ordinary fork.
-    let taken = || drawn.unwrap_or_else(|| plan.taken.get(&br.instr).copied().unwrap_or(false));
+    let taken = || drawn.unwrap_or_else(|| taken_hint.unwrap_or(false));
     match br.kind {
         BranchKind::LoopBackEdge { loop_id } => {
             let l = &cfg.loops[loop_id];
@@ -788,7 +803,7 @@ fn decide(
             };
             let (enter, skip) = if enters(t) { (t, f) } else { (f, t) };
             // A guard decided per wave (`waves` on a loop's guard).
-            if let Some(&taken) = plan.taken.get(&br.instr) {
+            if let Some(taken) = taken_hint {
                 return if taken { t } else { f };
             }
             if limit[loop_id] > 0 {

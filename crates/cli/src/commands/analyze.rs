@@ -104,10 +104,14 @@ pub fn run(args: Args) -> CliResult {
     // The run is recorded (time per block and loop, the page's charts and
     // the timeline): observing changes no number, so this one run is also
     // the analysis's run and a probe of the latency search.
+    // Slices (one per op of the first waves) grow with the trace: record
+    // them only for the outputs that show them (the timeline, the page's
+    // wave-slot chart). The binned series and time per op are bounded.
+    let shows_slices = args.timeline.is_some() || matches!(args.format, ReportFormat::Html);
     let mut timeline = Timeline::new(
         sim,
         TimelineCap {
-            max_waves: args.timeline_waves,
+            max_waves: if shows_slices { args.timeline_waves } else { 0 },
             window,
         },
     );
@@ -121,9 +125,14 @@ pub fn run(args: Args) -> CliResult {
     let analysis = analyse_run(&prepared, stats.clone(), search)?;
     drop(progress);
     if let Some(path) = &args.timeline {
-        let json = timeline.to_chrome_json(sim, &stats);
-        std::fs::write(path, json)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
+        // Streamed to the file event by event: memory stays the recording's.
+        let cannot =
+            |e: std::io::Error| CliError::input(format!("{path}: error: cannot write: {e}"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+        timeline
+            .write_chrome_json(&mut out, sim, &stats)
+            .and_then(|()| std::io::Write::flush(&mut out))
+            .map_err(cannot)?;
         if let Some(note) = timeline.cap_note() {
             eprintln!("note: {note}");
         }

@@ -19,7 +19,7 @@ use crate::input::{read_input, select_program};
 use shadersim_cfg::Cfg;
 use shadersim_isa::InstrClass;
 use shadersim_rt::traverse::RayCounters;
-use shadersim_trace::{TracePlan, WaveTrace};
+use shadersim_trace::{TracePlan, TraceWalk};
 use std::fmt::Write as _;
 
 /// What the written hints say, for the command's own report.
@@ -142,7 +142,8 @@ pub fn traversal_hints(
     let runs = |k: u32| -> Result<i64, CliError> {
         let mut plan = TracePlan::defaults(program, &cfg);
         plan.iterations[lp.id] = k;
-        let t = WaveTrace::expand(program, &cfg, &plan)
+        let t = TraceWalk::new(program, &cfg, &plan)
+            .summary(None)
             .map_err(|e| CliError::input(format!("{kernel}: error: {e}")))?;
         Ok(t.executions[bvh] as i64)
     };

@@ -47,8 +47,9 @@ impl Simulation {
             })
             .collect();
         let mut cat_ops = vec![0f64; self.compiled.categories.len()];
+        let walk = self.walk();
         for (trace, weight) in self.weighted_traces() {
-            for &i in trace {
+            for i in self.compiled.trace_ops(&walk, trace) {
                 let op = &self.compiled.ops[i as usize];
                 if op.kind != OpKind::Unit {
                     continue;
@@ -158,19 +159,22 @@ impl Simulation {
         if !self.compiled.scoreboard {
             return None;
         }
+        let walk = self.walk();
         let mean: f64 = self
             .weighted_traces()
             .into_iter()
-            .map(|(trace, weight)| weight * self.trace_chain(trace) as f64)
+            .map(|(trace, weight)| {
+                weight * self.trace_chain(self.compiled.trace_ops(&walk, trace)) as f64
+            })
             .sum();
         Some(mean.round() as u64)
     }
 
-    fn trace_chain(&self, trace: &[u32]) -> u64 {
+    fn trace_chain(&self, trace: impl Iterator<Item = u32>) -> u64 {
         let mut ready = vec![0u64; crate::ops::SCOREBOARD_SLOTS];
         let mut t = 0u64;
         let mut end = 0u64;
-        for &i in trace {
+        for i in trace {
             let op = &self.compiled.ops[i as usize];
             if op.kind != OpKind::Unit {
                 continue;

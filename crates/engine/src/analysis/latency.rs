@@ -541,10 +541,12 @@ impl Simulation {
             _ => "vmem_latency".to_string(),
         };
         let model_latency = self.arch.param(&param)?;
-        let uses_vmem = self.compiled.trace.iter().any(|&i| {
-            let op = &self.compiled.ops[i as usize];
-            op.kind == OpKind::Unit && op.class.is_vmem()
-        });
+        let uses_vmem = self
+            .compiled
+            .ops
+            .iter()
+            .zip(&self.compiled.in_trace)
+            .any(|(op, &run)| run && op.kind == OpKind::Unit && op.class.is_vmem());
         // The main run is a probe at the model's latency when that is a
         // whole number of clocks the search could probe.
         let main = (model_latency.fract() == 0.0

@@ -232,10 +232,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 ready = ready.max(t.valu_sgpr_done);
             }
             if ready > self.now {
-                let announced = w.pc > 0 && {
-                    let prev = self.trace[w.pc as usize - 1] as usize;
-                    self.hot[prev].flags & op_flags::DELAY_ALU != 0
-                };
+                let announced = w.prev_opi != super::NONE_OP
+                    && self.hot[w.prev_opi as usize].flags & op_flags::DELAY_ALU != 0;
                 let extra = if announced { 0 } else { self.dependency_extra };
                 self.waves[wid].ready_at = ready + extra;
                 return false;
@@ -406,7 +404,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        w.advance(self.trace, &self.issue_cat);
+        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
+        w.advance(cursor, self.input.sim, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -541,14 +540,15 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        self.waves[wid].advance(self.trace, &self.issue_cat);
+        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
+        self.waves[wid].advance(cursor, self.input.sim, &self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
     #[inline(never)]
     fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
         let w = &self.waves[wid];
-        let opi = self.trace[w.pc as usize] as usize;
+        let opi = w.opi as usize;
         let (kind, cost, wait, wait_mask) = {
             let o = &self.hot[opi];
             (o.kind, o.cost, o.wait, o.wait_mask)

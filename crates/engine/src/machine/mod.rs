@@ -11,7 +11,7 @@ use crate::config::DispatchConfig;
 use crate::error::{SimError, StuckWave};
 use crate::observer::{IssueEvent, NoObserver, Observer};
 use crate::occupancy::Occupancy;
-use crate::ops::{op_flags, OpKind, OpSource, SimProgram, SlotRange, NONE};
+use crate::ops::{op_flags, OpCursor, OpKind, OpSource, SimProgram, SlotRange, NONE};
 use crate::stats::SimStats;
 use shadersim_arch::{ArchSpec, ReturnOrder, UnitKind, UnitScope};
 use shadersim_asm::{Program, Stage};
@@ -30,6 +30,9 @@ pub struct SimInput<'a> {
     pub program: &'a Program,
     /// The compiled program.
     pub sim: &'a SimProgram,
+    /// The walks the waves' traces stream from (the one `sim` was compiled
+    /// with).
+    pub walk: &'a shadersim_trace::TraceWalk<'a>,
     /// The model.
     pub arch: &'a ArchSpec,
     /// Dispatch parameters.
@@ -90,10 +93,11 @@ struct Wave {
     ready_at: u64,
     /// Scoreboard and outstanding writes (models with a scoreboard).
     track: Option<Box<WaveTrack>>,
-    /// The op at `pc` (`trace[pc]`), kept with the wave so the issue loop
-    /// reads one place.
+    /// The op the wave is on, kept with the wave so the issue loop reads
+    /// one place.
     opi: u32,
-    pc: u32,
+    /// The op before it (`NONE_OP` at the first).
+    prev_opi: u32,
     simd: u32,
     /// The compute unit it runs on (`[dispatch] cus`).
     cu: u32,
@@ -117,13 +121,18 @@ struct Wave {
     reserve_blocks: u32,
 }
 
+/// `Wave::prev_opi` of a wave on its first op.
+const NONE_OP: u32 = u32::MAX;
+
 impl Wave {
-    /// Move on to the next op of the trace, keeping `opi` and `cat` with it.
+    /// Move on to the next op of the trace (streamed from `cursor`), keeping
+    /// `opi` and `cat` with it.
     #[inline(always)]
-    fn advance(&mut self, trace: &[u32], issue_cat: &[u8]) {
-        self.pc += 1;
-        self.opi = trace[self.pc as usize];
-        self.cat = issue_cat[self.opi as usize];
+    fn advance(&mut self, cursor: &mut OpCursor<'_>, sim: &SimProgram, issue_cat: &[u8]) {
+        self.prev_opi = self.opi;
+        // Past the end of program (never asked: a wave on its end leaves).
+        self.opi = cursor.next_op(sim).unwrap_or(sim.implicit_end);
+        self.cat = issue_cat.get(self.opi as usize).copied().unwrap_or(NO_CAT);
     }
 }
 
@@ -286,7 +295,8 @@ struct ComputeUnit<'a, O: Observer> {
     per_wave_returns: bool,
     pools: Vec<VgprPool>,
     alloc: Vec<Option<u32>>,
-    trace: &'a [u32],
+    /// Each wave's walk of its trace (launch order; `None` once it left).
+    cursors: Vec<Option<OpCursor<'a>>>,
     counter_max: [u8; NCOUNTERS],
     simds: u32,
     interval: u64,
@@ -562,7 +572,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             alloc: input.sim.ops.iter().map(|o| o.alloc_vgprs).collect(),
             scoreboard: input.sim.scoreboard,
             dependency_extra,
-            trace: &input.sim.trace,
+            cursors: Vec::with_capacity((total_groups * group_waves) as usize),
             counter_max: input.sim.counter_max,
             simds,
             interval,
@@ -925,14 +935,18 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.next_simd[cu as usize] = (simd - first + 1) % self.cu_simds;
             let id = self.waves.len() as u32;
             let trace = self.input.sim.trace_of_wave(id);
-            let opi = self.trace[self.input.sim.trace_starts[trace] as usize];
+            let mut cursor = OpCursor::new(self.input.walk, self.input.sim.trace_waves[trace]);
+            let opi = cursor
+                .next_op(self.input.sim)
+                .unwrap_or(self.input.sim.implicit_end);
+            self.cursors.push(Some(cursor));
             self.waves.push(Wave {
                 simd,
                 cu,
                 group: gid,
                 launch: self.now,
-                pc: self.input.sim.trace_starts[trace],
                 opi,
+                prev_opi: NONE_OP,
                 cat: self.issue_cat[opi as usize],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
@@ -990,10 +1004,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             self.stats.wave_life.resize(wid + 1, (0, 0));
         }
         self.stats.wave_life[wid] = (w.launch, now);
-        self.observer.end(now, wid as u32);
+        self.observer.end(now, wid as u32, self.waves[wid].opi);
         if let Some(t) = self.waves[wid].track.take() {
             self.spare_tracks.push(t);
         }
+        // Its walk's state goes with it: memory follows the resident waves.
+        self.cursors[wid] = None;
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];
             let extra = w.vgpr_blocks.saturating_sub(1);
@@ -1053,7 +1069,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
 
     fn stuck_error(&self, wid: usize, reason: String) -> SimError {
         let w = &self.waves[wid];
-        let opi = self.input.sim.trace[w.pc as usize] as usize;
+        let opi = w.opi as usize;
         let (line, text) = self.op_place(opi);
         SimError::Deadlock {
             clock: self.now,
@@ -1071,7 +1087,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let mut waves = Vec::new();
         for &wid in self.resident.iter().flatten() {
             let w = &self.waves[wid as usize];
-            let opi = self.input.sim.trace[w.pc as usize] as usize;
+            let opi = w.opi as usize;
             let op = &self.input.sim.ops[opi];
             let (line, text) = self.op_place(opi);
             let reason = match op.kind {

@@ -1,0 +1,341 @@
+//! Streaming traces: a wave's dynamic instruction sequence produced one
+//! instruction at a time, never stored.
+//!
+//! [`TraceWalk`] holds what every wave's walk shares (the program, its CFG,
+//! the plan, and which branch and loop headers each block has); a
+//! [`TraceCursor`] is one wave's position in its walk: the current block and
+//! the next instruction in it, the previous block, each loop's trip counter
+//! and count for its current entry, the draw generator and the open
+//! divergent regions of its EXEC mask. Its state is O(loops + lane-region
+//! nesting), whatever the loops' iteration counts, so memory depends on the
+//! program and on how many waves walk at once, never on the trace's length.
+//! The sequence (instructions, EXEC masks, the error past
+//! [`TracePlan::max_instructions`]) is exactly [`WaveTrace::expand`]'s and
+//! [`WaveTrace::expand_wave`]'s: `tests/cursor.rs` compares them on real
+//! programs with loops, branches and lane draws.
+
+use crate::lanes::LaneState;
+use crate::tracer::{decide, TraceError, TracePlan, WaveTrace};
+use shadersim_asm::Program;
+use shadersim_cfg::Cfg;
+
+/// `TraceWalk::branch_of` of a block without a conditional branch.
+const NO_BRANCH: u32 = u32::MAX;
+
+/// What every wave's walk of one program under one plan shares.
+#[derive(Debug, Clone)]
+pub struct TraceWalk<'a> {
+    /// The program (for the error's loop line).
+    pub program: &'a Program,
+    /// Its control flow.
+    pub cfg: &'a Cfg,
+    /// The resolved hints.
+    pub plan: &'a TracePlan,
+    /// Index into `cfg.branches` of each block's conditional branch.
+    branch_of: Vec<u32>,
+    /// The loops each block heads, in `cfg.loops` order (outer first).
+    headed: Vec<Vec<u32>>,
+}
+
+impl<'a> TraceWalk<'a> {
+    /// Prepare the walks of `program` under `plan` (O(blocks + loops)).
+    pub fn new(program: &'a Program, cfg: &'a Cfg, plan: &'a TracePlan) -> TraceWalk<'a> {
+        let mut branch_of = vec![NO_BRANCH; cfg.blocks.len()];
+        for (i, b) in cfg.branches.iter().enumerate() {
+            branch_of[b.block] = i as u32;
+        }
+        let mut headed = vec![Vec::new(); cfg.blocks.len()];
+        for l in &cfg.loops {
+            headed[l.header].push(l.id as u32);
+        }
+        TraceWalk {
+            program,
+            cfg,
+            plan,
+            branch_of,
+            headed,
+        }
+    }
+
+    /// The walk [`WaveTrace::expand`] makes: the plan as it is (no per-wave
+    /// decisions, no draws).
+    pub fn cursor(&self) -> TraceCursor<'_> {
+        TraceCursor::start(self, None, None)
+    }
+
+    /// The walk [`WaveTrace::expand_wave`] makes for wave `wave` (launch
+    /// order): its per-wave branch sides and loop counts, and its draws from
+    /// the generator seeded by the plan's seed and the wave.
+    pub fn wave_cursor(&self, wave: u32) -> TraceCursor<'_> {
+        use rand::SeedableRng;
+        let rng = self.plan.draws().then(|| {
+            let seed = self.plan.seed ^ u64::from(wave).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            rand_chacha::ChaCha8Rng::seed_from_u64(seed)
+        });
+        TraceCursor::start(self, Some(wave), rng)
+    }
+
+    /// Walk wave `wave`'s trace (`None`: [`TraceWalk::cursor`]'s) without
+    /// storing it: its length and the executions of each static instruction.
+    pub fn summary(&self, wave: Option<u32>) -> Result<TraceSummary, TraceError> {
+        let mut c = match wave {
+            Some(w) => self.wave_cursor(w),
+            None => self.cursor(),
+        };
+        let mut executions = vec![0u64; self.program.instructions.len()];
+        let mut len = 0u64;
+        while let Some(step) = c.next_step() {
+            executions[step?.instr as usize] += 1;
+            len += 1;
+        }
+        Ok(TraceSummary { len, executions })
+    }
+
+    /// The whole trace, stored ([`WaveTrace`]): for tests and short traces.
+    pub fn collect(&self, wave: Option<u32>) -> Result<WaveTrace, TraceError> {
+        let mut c = match wave {
+            Some(w) => self.wave_cursor(w),
+            None => self.cursor(),
+        };
+        let tracked = c.tracks_lanes();
+        let mut t = WaveTrace {
+            ops: Vec::new(),
+            executions: vec![0; self.program.instructions.len()],
+            lanes: Vec::new(),
+        };
+        while let Some(step) = c.next_step() {
+            let step = step?;
+            t.ops.push(step.instr);
+            t.executions[step.instr as usize] += 1;
+            if tracked {
+                t.lanes.push(step.exec);
+            }
+        }
+        Ok(t)
+    }
+}
+
+/// A trace's length and per-instruction executions, from a walk that did not
+/// store it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceSummary {
+    /// Dynamic instructions.
+    pub len: u64,
+    /// Executions of each static instruction.
+    pub executions: Vec<u64>,
+}
+
+/// One dynamic instruction of a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceStep {
+    /// Static instruction index.
+    pub instr: u32,
+    /// The wave's EXEC mask (bit per lane) when it runs; every bit set when
+    /// the walk does not track lanes ([`TraceCursor::tracks_lanes`]).
+    pub exec: u64,
+}
+
+/// Where a cursor is between instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// About to enter block `cur` (loop counters, EXEC, the bound).
+    Enter,
+    /// Inside block `cur`, `next` is the next instruction.
+    Inside,
+    /// The program ended, or the walk failed (the error was yielded).
+    Done,
+}
+
+/// One wave's position in its dynamic instruction sequence.
+#[derive(Debug, Clone)]
+pub struct TraceCursor<'w> {
+    walk: &'w TraceWalk<'w>,
+    /// The wave whose per-wave decisions apply (`None`: the plan as is).
+    wave: Option<u32>,
+    /// Iterations of each loop for its current entry.
+    limit: Vec<u32>,
+    /// Header executions of each loop in its current entry.
+    counter: Vec<u32>,
+    rng: Option<rand_chacha::ChaCha8Rng>,
+    /// The EXEC mask, tracked only when lanes diverge.
+    lanes: Option<LaneState>,
+    at: At,
+    cur: usize,
+    prev: Option<usize>,
+    next: usize,
+    end: usize,
+    /// Instructions yielded so far.
+    emitted: u64,
+}
+
+impl<'w> TraceCursor<'w> {
+    fn start(
+        walk: &'w TraceWalk<'w>,
+        wave: Option<u32>,
+        rng: Option<rand_chacha::ChaCha8Rng>,
+    ) -> TraceCursor<'w> {
+        let plan = walk.plan;
+        let mut limit = plan.iterations.clone();
+        if let Some(w) = wave {
+            for (&l, list) in &plan.wave_iterations {
+                limit[l] = list[w as usize % list.len()];
+            }
+        }
+        TraceCursor {
+            walk,
+            wave,
+            limit,
+            counter: vec![0; walk.cfg.loops.len()],
+            rng,
+            lanes: (!plan.lane_branches.is_empty()).then(|| LaneState::new(plan.wave_lanes)),
+            at: At::Enter,
+            cur: 0,
+            prev: None,
+            next: 0,
+            end: 0,
+            emitted: 0,
+        }
+    }
+
+    /// Whether the walk tracks the EXEC mask (some branch has
+    /// `lane_probability`); otherwise every step's `exec` is all ones.
+    pub fn tracks_lanes(&self) -> bool {
+        self.lanes.is_some()
+    }
+
+    /// Instructions yielded so far.
+    pub fn position(&self) -> u64 {
+        self.emitted
+    }
+
+    /// The next dynamic instruction; `None` after the last one (or after
+    /// the error, which is yielded once).
+    #[inline]
+    pub fn next_step(&mut self) -> Option<Result<TraceStep, TraceError>> {
+        loop {
+            match self.at {
+                At::Inside if self.next < self.end => {
+                    let instr = self.next as u32;
+                    self.next += 1;
+                    self.emitted += 1;
+                    let exec = self.lanes.as_ref().map_or(u64::MAX, |l| l.mask);
+                    return Some(Ok(TraceStep { instr, exec }));
+                }
+                At::Inside => {
+                    if let Some(next) = self.successor() {
+                        self.prev = Some(self.cur);
+                        self.cur = next;
+                        self.at = At::Enter;
+                    } else {
+                        self.at = At::Done;
+                    }
+                }
+                At::Enter => {
+                    if let Err(e) = self.enter() {
+                        self.at = At::Done;
+                        return Some(Err(e));
+                    }
+                }
+                At::Done => return None,
+            }
+        }
+    }
+
+    /// Enter block `cur`: count loop trips (drawing a drawn loop's count on
+    /// a new entry), move EXEC across region ends, check the bound.
+    fn enter(&mut self) -> Result<(), TraceError> {
+        let walk = self.walk;
+        let cfg = walk.cfg;
+        for &l in &walk.headed[self.cur] {
+            let l = l as usize;
+            let lp = &cfg.loops[l];
+            self.counter[l] = match self.prev {
+                Some(p) if lp.contains(p) => self.counter[l].saturating_add(1),
+                _ => {
+                    if let (Some(d), Some(r)) =
+                        (walk.plan.drawn_iterations.get(&l), self.rng.as_mut())
+                    {
+                        self.limit[l] = d.draw(r);
+                    }
+                    1
+                }
+            };
+        }
+        if let Some(ls) = &mut self.lanes {
+            ls.enter(self.cur);
+        }
+        let block = &cfg.blocks[self.cur];
+        if self.emitted + block.len() as u64 > walk.plan.max_instructions {
+            return Err(crate::tracer::too_long(
+                walk.program,
+                cfg,
+                walk.plan.max_instructions,
+                self.cur,
+            ));
+        }
+        self.next = block.start;
+        self.end = block.end;
+        self.at = At::Inside;
+        Ok(())
+    }
+
+    /// The plan's direction for branch instruction `instr` (its `taken`
+    /// hint, or this wave's side of a `waves` hint).
+    fn taken_hint(&self, instr: usize) -> Option<bool> {
+        let plan = self.walk.plan;
+        if let (Some(w), Some(set)) = (self.wave, plan.wave_branches.get(&instr)) {
+            return Some(set.contains(w));
+        }
+        plan.taken.get(&instr).copied()
+    }
+
+    /// The block after `cur`, `None` at the program's end. The draws are
+    /// made in [`WaveTrace::expand_wave`]'s order: lanes, then the wave's
+    /// probability.
+    fn successor(&mut self) -> Option<usize> {
+        use rand::Rng;
+        let cfg = self.walk.cfg;
+        let block = &cfg.blocks[self.cur];
+        match block.succs.len() {
+            0 => None,
+            1 => Some(block.succs[0].to),
+            _ => {
+                let br = &cfg.branches[self.walk.branch_of[self.cur] as usize];
+                let plan = self.walk.plan;
+                let lane_taken = match (
+                    self.lanes.as_mut(),
+                    plan.lane_branches.get(&br.instr),
+                    self.rng.as_mut(),
+                ) {
+                    (Some(ls), Some(lb), Some(r)) => Some(ls.diverge(lb, br.taken, r)),
+                    (Some(ls), _, _) => ls.else_decision(br.instr),
+                    _ => None,
+                };
+                let drawn = match (plan.probability.get(&br.instr), self.rng.as_mut()) {
+                    (Some(&p), Some(r)) => Some(r.gen::<f64>() < p),
+                    _ => None,
+                };
+                Some(match lane_taken {
+                    Some(true) => br.taken,
+                    Some(false) => br.not_taken,
+                    None => decide(
+                        cfg,
+                        br,
+                        self.taken_hint(br.instr),
+                        &self.counter,
+                        &self.limit,
+                        drawn,
+                    ),
+                })
+            }
+        }
+    }
+}
+
+impl Iterator for TraceCursor<'_> {
+    type Item = Result<TraceStep, TraceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_step()
+    }
+}
