@@ -15,10 +15,12 @@
 
 mod cache;
 mod formula;
+mod names;
 mod range;
 mod spec;
 
 pub use cache::{CacheLevelSpec, CacheSpec};
 pub use formula::Formula;
+pub use names::{alias_target, family_model};
 pub use range::ParamRange;
 pub use spec::*;

@@ -332,21 +332,22 @@ impl ArchSpec {
             .or_else(|| ArchSpec::builtin(ArchSpec::family_of(target)?).ok())
     }
 
-    /// The family model that runs a target's code, if there is one.
+    /// The family model that runs a target's code, if there is one
+    /// (`data/names.toml`).
     pub fn family_of(target: &Target) -> Option<&'static str> {
-        use shadersim_isa::GfxGen;
-        let minor = target
-            .name
-            .strip_prefix("gfx")
-            .and_then(|n| n.get(2..3))
-            .and_then(|d| d.parse::<u32>().ok());
-        Some(match target.gen {
-            GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9 => "gcn",
-            GfxGen::Gfx10 if minor.unwrap_or(3) < 3 => "rdna1",
-            GfxGen::Gfx10 => "rdna2",
-            GfxGen::Gfx11 => "rdna3",
-            GfxGen::Gfx12 => "rdna4",
-        })
+        crate::names::family_model(&target.name)
+    }
+
+    /// The ISA target an `--arch` value stands for: a model's ISA, a
+    /// family alias (`gcn3`, `data/names.toml`) or a processor name.
+    pub fn target_for_name(name: &str) -> Option<Target> {
+        if let Ok(model) = ArchSpec::builtin(name) {
+            return Some(model.isa);
+        }
+        crate::names::alias_target(name)
+            .unwrap_or(name)
+            .parse()
+            .ok()
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).

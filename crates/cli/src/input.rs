@@ -42,32 +42,10 @@ pub struct RunArgs {
     pub function: Option<String>,
 }
 
-/// Architecture names that imply an ISA generation for files that do not
-/// name their GPU (objdump, RADV dumps).
-const ARCH_TARGETS: &[(&str, &str)] = &[
-    ("gcn", "gfx900"),
-    ("gcn1", "gfx600"),
-    ("gcn2", "gfx701"),
-    ("gcn3", "gfx803"),
-    ("gcn5", "gfx900"),
-    ("rdna1", "gfx1010"),
-    ("rdna2", "gfx1030"),
-    ("rdna3", "gfx1100"),
-    ("rdna4", "gfx1200"),
-];
-
 /// The ISA target an `--arch` value stands for: a model's ISA, a gfx
-/// name, or a family name.
+/// name, or a family name (the arch crate's name table).
 pub fn target_for_arch(arch: &str) -> Option<Target> {
-    if let Ok(model) = shadersim_arch::ArchSpec::builtin(arch) {
-        return Some(model.isa);
-    }
-    let name = ARCH_TARGETS
-        .iter()
-        .find(|(a, _)| *a == arch)
-        .map(|(_, t)| *t)
-        .unwrap_or(arch);
-    name.parse().ok()
+    shadersim_arch::ArchSpec::target_for_name(arch)
 }
 
 /// A listing read: its programs, and for a TeraScale file the file as its

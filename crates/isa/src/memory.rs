@@ -315,7 +315,9 @@ mod tests {
             let e = parse_memory_facts("t", text).unwrap_err();
             assert_eq!(e.line, 1, "{text}");
         }
-        assert!(parse_memory_facts("t", "# c\nx\timage\t-\tbvh\t-\t-\t-\t-\n").is_ok());
+        assert!(parse_memory_facts("t", "# c\nx\timage\t-\tbvh8\t-\t-\t-\t-\n").is_ok());
+        // The BVH kinds name the nodes an op tests; a bare `bvh` says nothing.
+        assert!(parse_memory_facts("t", "x\timage\t-\tbvh\t-\t-\t-\t-\n").is_err());
     }
 
     /// The committed table is what the generator writes today. Without

@@ -27,6 +27,7 @@ pub mod bvh;
 pub mod cost;
 pub mod encode;
 pub mod heatmap;
+pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod ray;

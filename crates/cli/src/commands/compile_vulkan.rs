@@ -13,7 +13,9 @@
 //!    disassembly, what RenderDoc shows) and the statistics (the
 //!    `FILE.stats.toml` form, which feed the occupancy calculation).
 
-use super::compile::{run_with_timeout, run_with_timeout_env, Compiled, RunError, COMPILE_TIMEOUT};
+use super::compiler::{
+    run_with_timeout, run_with_timeout_env, Compiled, RunError, COMPILE_TIMEOUT,
+};
 use crate::error::CliError;
 use shadersim_isa::Target;
 use shadersim_radv::reflect::{reflect, words_from_bytes, ShaderStage};

@@ -8,6 +8,7 @@ pub mod coalesce;
 pub mod compare;
 pub mod compile;
 pub mod compile_vulkan;
+pub mod compiler;
 pub mod hints;
 pub mod liveness;
 pub mod nami;

@@ -94,17 +94,6 @@ pub struct OccupancyRow {
     pub curve: Vec<(u32, u32)>,
 }
 
-/// The error for `--arch` naming an occupancy-only model where a simulated
-/// one is needed (exit code 2), or `None` when the name is something else.
-pub fn occupancy_only_error(name: &str) -> Option<CliError> {
-    VendorModel::builtin(name).ok().map(|m| {
-        CliError::Usage(format!(
-            "`{name}` ({}) is an occupancy-only model, not simulated; try `shadersim occupancy --arch {name} --regs N`",
-            m.description
-        ))
-    })
-}
-
 /// The row of an AMD model at `regs` VGPRs, and why no wave fits when none does.
 pub fn amd_row(
     arch: &ArchSpec,

@@ -8,6 +8,7 @@ use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::{Analysis, LatencySearch, SimStats};
 use shadersim_engine::{PrepareError, Simulation};
+use shadersim_occupancy::VendorModel;
 use shadersim_trace::Hints;
 
 /// `[dispatch]` keys that `--set` may override as well as model parameters.
@@ -119,8 +120,7 @@ pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
             // with its own `FILE:LINE:COL: error:`.
             ArchError::Parse { .. } => CliError::Input(e.to_string()),
             ArchError::Invalid { .. } => CliError::Input(format!("{name}: error: {e}")),
-            _ => crate::commands::occupancy::occupancy_only_error(name)
-                .unwrap_or_else(|| CliError::Usage(e.to_string())),
+            _ => occupancy_only_error(name).unwrap_or_else(|| CliError::Usage(e.to_string())),
         })
     })
 }
@@ -345,4 +345,15 @@ pub fn analyse_run(
         .sim
         .analyse_run(stats, latency_search)
         .map_err(|e| CliError::Input(format!("{}: error: {e}", prepared.file_name)))
+}
+
+/// The error for `--arch` naming an occupancy-only model where a simulated
+/// one is needed (exit code 2), or `None` when the name is something else.
+pub fn occupancy_only_error(name: &str) -> Option<CliError> {
+    VendorModel::builtin(name).ok().map(|m| {
+        CliError::Usage(format!(
+            "`{name}` ({}) is an occupancy-only model, not simulated; try `shadersim occupancy --arch {name} --regs N`",
+            m.description
+        ))
+    })
 }

@@ -32,6 +32,9 @@ isa = "gfx1200"
 vgprs_per_simd = { value = 1536, source = "seed 000: 192 KB per SIMD" }
 vgpr_granule = { value = 24, source = "seed 000: 24-register blocks" }
 wave_slots_per_simd = { value = 16, source = "seed 000: 16 thread slots" }
+# The dynamic VGPR mode is the model's data (what `occupancy` keys its note on).
+dynamic_vgpr_max_blocks = { value = 8, source = "seed 000: at most 8 blocks per wave" }
+dynamic_vgpr_reserve_blocks = { value = 7, source = "seed 000: deadlock avoidance keeps 7 blocks" }
 "#;
 
 fn rdna4_file() -> PathBuf {

@@ -1,6 +1,6 @@
 //! Nodes decoded once per encoding: the 4-wide layouts' box nodes, their
 //! 64-byte triangle pair nodes and the BVH8 compressed primitive nodes (the
-//! BVH8 box nodes have their own table, [`super::box8::DecodedBox8Table`]).
+//! BVH8 box nodes have their own table, `box8::DecodedBox8Table`).
 //!
 //! The encoded memory never changes after encoding, so the traversal looks
 //! a node up here instead of decoding it on every visit. Every entry is
@@ -9,10 +9,9 @@
 //! the tables change how fast a ray is traced, never what it hits or counts.
 
 use super::box4::BoxNode4;
-use super::box8::DecodedBox8;
 use super::memory::BvhMemory;
 use super::pointer::*;
-use super::primitive::{triangle_indices, PrimitiveHeader, PRIMITIVE_NODE_BYTES};
+use super::primitive::{triangle_indices, PrimitiveHeader};
 use super::triangle::{TriangleNode, TRIANGLE_NODE_BYTES};
 use crate::math::Vec3;
 use crate::ray::PreparedTriangle;
@@ -130,7 +129,7 @@ impl DecodedBox4 {
 
     /// Slab test of the four slots: entry distances and the valid slots
     /// hit (bit `slot`). Per lane the same operations as
-    /// [`DecodedBox8::slab8`], so the results equal the scalar slab test's
+    /// `DecodedBox8::slab8`, so the results equal the scalar slab test's
     /// as that one's do.
     #[inline(always)]
     pub fn slab4(&self, ray: &SlabRay, extent: f32, grow: f32) -> ([f32; 4], u32) {
@@ -360,9 +359,11 @@ impl DecodedPair {
 pub struct DecodedNodes {
     box4: AddrTable<DecodedBox4>,
     triangles: AddrTable<DecodedTriangleNode>,
-    /// Compressed primitive nodes: (first pair in `pairs`, pair count).
-    primitive_nodes: AddrTable<(u32, u32)>,
-    pairs: Vec<DecodedPair>,
+    /// Compressed primitive nodes: (first pair in `pairs`, pair count)
+    /// (filled by `build4` here and `build8` in box8.rs).
+    pub(super) primitive_nodes: AddrTable<(u32, u32)>,
+    /// The decoded triangle pairs of every primitive node, node by node.
+    pub(super) pairs: Vec<DecodedPair>,
 }
 
 impl std::fmt::Debug for DecodedNodes {
@@ -421,57 +422,6 @@ impl DecodedNodes {
                         }
                     }
                     _ => {} // instances: their BLASes are roots of their own
-                }
-            }
-        }
-        t
-    }
-
-    /// Decode every compressed primitive node of a BVH8 layout reachable
-    /// from the given structure roots: the nodes leaf children point at,
-    /// and the nodes their ranges continue into.
-    pub fn build8(mem: &BvhMemory, roots: impl IntoIterator<Item = (u64, u32)>) -> Self {
-        let mut t = DecodedNodes {
-            primitive_nodes: AddrTable::for_memory(mem),
-            ..Default::default()
-        };
-        let node_bytes = u64::from(PRIMITIVE_NODE_BYTES);
-        let mut boxes_seen = AddrTable::<()>::for_memory(mem);
-        for (base, root) in roots {
-            let mut todo = vec![root];
-            while let Some(p) = todo.pop() {
-                if p >= END_SEARCH {
-                    continue;
-                }
-                let mut addr = base + u64::from(ptr31_offset(p));
-                if p & 7 == TYPE_BOX {
-                    if addr + node_bytes <= mem.len_bytes() && !boxes_seen.contains(addr) {
-                        boxes_seen.insert(addr, ());
-                        let d = DecodedBox8::decode(mem.block_ref(addr));
-                        todo.extend(d.ptrs.iter().copied().filter(|&c| c != INVALID_NODE));
-                    }
-                    continue;
-                }
-                if !is_triangle31(p) {
-                    continue;
-                }
-                // A range without a stop bit in a node's last pair goes on
-                // in the next node.
-                while addr + node_bytes <= mem.len_bytes() && !t.primitive_nodes.contains(addr) {
-                    let w: &[u32; 32] = mem.block_ref(addr);
-                    let h = PrimitiveHeader::read(w);
-                    let start = t.pairs.len() as u32;
-                    let mut n = 0;
-                    while let Some(d) = DecodedPair::decode(w, &h, n) {
-                        t.pairs.push(d);
-                        n += 1;
-                    }
-                    t.primitive_nodes.insert(addr, (start, n));
-                    let last = h.pair_desc(w, h.pair_count() - 1);
-                    if last & 1 != 0 {
-                        break;
-                    }
-                    addr += node_bytes;
                 }
             }
         }

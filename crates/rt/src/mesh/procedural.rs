@@ -1,9 +1,9 @@
 //! Procedural meshes: test geometry that needs no file.
 
 use super::Mesh;
+use crate::limits::MAX_SCENE_TRIANGLES;
 use crate::math::{Affine3x4, Vec3};
 use crate::rng::SplitMix64;
-use crate::scene::MAX_SCENE_TRIANGLES;
 
 /// A UV sphere of `rings` x `segments` quads (two triangles each, a fan at
 /// the poles), radius 1, with a deterministic radial bump so that it is not
