@@ -21,6 +21,6 @@ mod spec;
 
 pub use cache::{CacheLevelSpec, CacheSpec};
 pub use formula::Formula;
-pub use names::{alias_target, family_model};
+pub use names::{alias_target, default_model, family_model};
 pub use range::ParamRange;
 pub use spec::*;

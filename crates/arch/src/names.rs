@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NamesFile {
+    default_model: String,
     aliases: BTreeMap<String, String>,
     family: BTreeMap<String, String>,
 }
@@ -16,6 +17,12 @@ struct NamesFile {
 fn table() -> &'static NamesFile {
     static TABLE: OnceLock<NamesFile> = OnceLock::new();
     TABLE.get_or_init(|| toml::from_str(include_str!("../data/names.toml")).unwrap_or_default())
+}
+
+/// The model a program runs on when neither `--arch` nor its file names
+/// a GPU.
+pub fn default_model() -> &'static str {
+    &table().default_model
 }
 
 /// The processor a family alias (`gcn3`, `gcn5`, ...) stands for.
@@ -49,5 +56,6 @@ mod tests {
         assert_eq!(family_model("gfx1031"), Some("rdna2"));
         assert_eq!(family_model("gfx90a"), Some("gcn"));
         assert_eq!(alias_target("gcn3"), Some("gfx803"));
+        assert!(crate::ArchSpec::builtin(&parsed.default_model).is_ok());
     }
 }

@@ -173,11 +173,12 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
 
 /// The model a program runs on when `--arch` names none: its GPU's chip or
 /// family model. Every generation has a family model; a file that names no
-/// GPU runs on `gcn`.
+/// GPU runs on the arch crate's default model.
 pub fn model_of(program: &shadersim_asm::Program) -> Result<ArchSpec, CliError> {
     match program.target.as_ref().and_then(ArchSpec::for_target) {
         Some(a) => Ok(a),
-        None => ArchSpec::builtin("gcn").map_err(|e| CliError::Input(e.to_string())),
+        None => ArchSpec::builtin(shadersim_arch::default_model())
+            .map_err(|e| CliError::Input(e.to_string())),
     }
 }
 
