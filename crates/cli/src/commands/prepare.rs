@@ -135,8 +135,6 @@ pub struct Loaded {
     pub program: usize,
     /// The model, before `--set` overrides.
     pub arch: ArchSpec,
-    /// Notes about the choice of model, for the simulation's notes.
-    pub notes: Vec<String>,
     /// The TeraScale file the programs came from, if it is one.
     pub r600: Option<shadersim_r600::R600File>,
 }
@@ -152,7 +150,6 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
     let crate::input::Listing { file, r600 } = read_listing(file, gpu.as_deref())?;
     let program = select_program(&file, function)?;
-    let notes = Vec::new();
     let arch = match chosen {
         Some(a) => a,
         None => model_of(program)?,
@@ -166,7 +163,6 @@ pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Lo
         file,
         program,
         arch,
-        notes,
         r600,
     })
 }
@@ -231,10 +227,6 @@ pub fn prepare_loaded_text(
         hints,
         sets,
     )?;
-    prepared
-        .sim
-        .notes
-        .splice(0..0, loaded.notes.iter().cloned());
     prepared.r600.clone_from(&loaded.r600);
     Ok(prepared)
 }
