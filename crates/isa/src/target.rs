@@ -9,6 +9,10 @@ use std::str::FromStr;
 /// the architecture models, not here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum GfxGen {
+    /// TeraScale VLIW (LLVM's R600 backend: R700, Evergreen, Northern
+    /// Islands). Its instructions live in crates/r600's own table, not in
+    /// the GCN/RDNA table, so it is not in [`GfxGen::ALL`].
+    TeraScale,
     /// GCN 1.0 (Southern Islands: Tahiti, Pitcairn, ...): gfx6.
     Gfx6,
     /// GCN 2.0 (Sea Islands: Bonaire, Hawaii, ...): gfx7.
@@ -26,7 +30,7 @@ pub enum GfxGen {
 }
 
 impl GfxGen {
-    /// Every generation, oldest first.
+    /// Every generation of the GCN/RDNA instruction table, oldest first.
     pub const ALL: [GfxGen; 7] = [
         GfxGen::Gfx6,
         GfxGen::Gfx7,
@@ -37,9 +41,11 @@ impl GfxGen {
         GfxGen::Gfx12,
     ];
 
-    /// The generation number as in `gfxN` (6..=12).
+    /// The generation number as in `gfxN` (6..=12; 0 for TeraScale, which
+    /// has no `gfx` number).
     pub fn number(self) -> u8 {
         match self {
+            GfxGen::TeraScale => 0,
             GfxGen::Gfx6 => 6,
             GfxGen::Gfx7 => 7,
             GfxGen::Gfx8 => 8,
@@ -55,31 +61,50 @@ impl GfxGen {
         GfxGen::ALL.into_iter().find(|g| u32::from(g.number()) == n)
     }
 
-    /// A bit for sets of generations (`1 << (n - 6)`).
+    /// A bit for sets of table generations (`1 << (n - 6)`; none for
+    /// TeraScale, which the table does not describe).
     pub fn bit(self) -> u8 {
-        1 << (self.number() - 6)
+        match self {
+            GfxGen::TeraScale => 0,
+            g => 1 << (g.number() - 6),
+        }
     }
 
     /// True for the GCN generations (wave64 only, SIMD16, 4-clock issue cadence).
     pub fn is_gcn(self) -> bool {
-        self <= GfxGen::Gfx9
+        matches!(
+            self,
+            GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9
+        )
+    }
+
+    /// The generation whose wait-counter layout this one's waits use: its
+    /// own, except TeraScale, which has no counter-wait instruction: the
+    /// fetch-clause waits shadersim synthesizes for it are vmcnt waits laid
+    /// out as gfx6's.
+    pub fn wait_layout(self) -> GfxGen {
+        match self {
+            GfxGen::TeraScale => GfxGen::Gfx6,
+            g => g,
+        }
     }
 
     /// Whether the generation runs wave32 code (RDNA, gfx10 on).
     pub fn has_wave32(self) -> bool {
-        !self.is_gcn()
+        matches!(self, GfxGen::Gfx10 | GfxGen::Gfx11 | GfxGen::Gfx12)
     }
 
     /// Whether Mesa RADV 22.3's "Subgroups per SIMD" statistic counts
     /// wave32-sized waves (gfx10 on: a wave64 counts twice); on GCN it
     /// states the hardware's waves per SIMD.
     pub fn radv_counts_wave32_units(self) -> bool {
-        !self.is_gcn()
+        self.has_wave32()
     }
 
     /// The marketing family, for reports.
     pub fn family(self) -> &'static str {
         match self {
+            GfxGen::TeraScale => "TeraScale",
             GfxGen::Gfx6 => "GCN 1",
             GfxGen::Gfx7 => "GCN 2",
             GfxGen::Gfx8 => "GCN 3",
@@ -93,7 +118,10 @@ impl GfxGen {
 
 impl fmt::Display for GfxGen {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "gfx{}", self.number())
+        match self {
+            GfxGen::TeraScale => write!(f, "terascale"),
+            g => write!(f, "gfx{}", g.number()),
+        }
     }
 }
 
@@ -119,7 +147,7 @@ pub const TERASCALE_CHIPS: &[&str] = &["rv770", "rv740", "cypress", "juniper", "
 
 /// Whether a target is a TeraScale (VLIW) chip.
 pub fn is_terascale(target: &Target) -> bool {
-    TERASCALE_CHIPS.contains(&target.name.as_str())
+    target.gen == GfxGen::TeraScale
 }
 
 /// Chip family names (as Mesa's `RADV_FORCE_FAMILY` and drivers print them)
@@ -179,11 +207,11 @@ impl FromStr for Target {
             .to_ascii_lowercase();
         if let Some(chip) = TERASCALE_CHIPS.iter().find(|c| **c == base) {
             // TeraScale programs are read by shadersim-r600, never by the
-            // GCN table; the generation only picks the wait-counter layout
-            // of the clause waits the reader synthesizes (vmcnt).
+            // GCN table (`GfxGen::wait_layout` gives the layout of the
+            // clause waits the reader synthesizes).
             return Ok(Target {
                 name: (*chip).to_string(),
-                gen: GfxGen::Gfx6,
+                gen: GfxGen::TeraScale,
             });
         }
         let proc_name = FAMILY_NAMES

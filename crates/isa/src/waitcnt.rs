@@ -74,7 +74,8 @@ impl Counter {
     /// The counters a generation has.
     pub fn of_gen(gen: GfxGen) -> &'static [Counter] {
         match gen {
-            GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9 => {
+            // TeraScale: its synthesized clause waits use gfx6's layout.
+            GfxGen::TeraScale | GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 | GfxGen::Gfx9 => {
                 &[Counter::Vm, Counter::Exp, Counter::Lgkm]
             }
             GfxGen::Gfx10 | GfxGen::Gfx11 => {
@@ -97,7 +98,7 @@ impl Counter {
     pub fn bits(self, gen: GfxGen) -> u32 {
         use Counter::*;
         use GfxGen::*;
-        match (self, gen) {
+        match (self, gen.wait_layout()) {
             (Vm, Gfx6 | Gfx7 | Gfx8) => 4,
             (Vm, Gfx9 | Gfx10 | Gfx11) => 6,
             (Exp, _) => 3,
@@ -196,7 +197,7 @@ fn waitcnt_layout(gen: GfxGen) -> &'static [(Counter, &'static [Field])] {
     const G11_LGKM: &[Field] = &[Field { shift: 4, bits: 6 }];
     const G11_VM: &[Field] = &[Field { shift: 10, bits: 6 }];
     match gen {
-        GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 => &[
+        GfxGen::TeraScale | GfxGen::Gfx6 | GfxGen::Gfx7 | GfxGen::Gfx8 => &[
             (Counter::Vm, VM4),
             (Counter::Exp, EXP),
             (Counter::Lgkm, LGKM4),
@@ -283,7 +284,7 @@ pub fn decode_combined_imm(first: Counter, imm: u32) -> WaitSpec {
 /// the expcnt of a vector memory write or atomic (ISA guide, "Data
 /// dependency resolution"); none on later generations.
 pub fn counters_falling_at_data_read(class: InstrClass, gen: GfxGen) -> &'static [Counter] {
-    if class.is_vmem() && gen.is_gcn() {
+    if class.is_vmem() && gen.wait_layout().is_gcn() {
         &[Counter::Exp]
     } else {
         &[]
@@ -306,6 +307,8 @@ pub fn counters_incremented(
 ) -> &'static [Counter] {
     use Counter::*;
     use InstrClass::*;
+    // TeraScale's synthesized waits and counts follow gfx6's rules.
+    let gen = gen.wait_layout();
     let gcn = gen.is_gcn();
     let g12 = gen == GfxGen::Gfx12;
     match class {

@@ -279,9 +279,11 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     }
                 }
                 let table = InstrTable::builtin();
-                if let Ok(wait) =
-                    Instruction::parse("s_waitcnt vmcnt(0)", shadersim_isa::GfxGen::Gfx6, table)
-                {
+                if let Ok(wait) = Instruction::parse(
+                    "s_waitcnt vmcnt(0)",
+                    shadersim_isa::GfxGen::TeraScale.wait_layout(),
+                    table,
+                ) {
                     push(
                         &mut instructions,
                         &mut facts,
@@ -368,7 +370,7 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
     labels.sort_by_key(|l| l.index);
     let target: Target = file.chip.parse().unwrap_or(Target {
         name: file.chip.clone(),
-        gen: shadersim_isa::GfxGen::Gfx6,
+        gen: shadersim_isa::GfxGen::TeraScale,
     });
     let program = Program {
         name: kernel.name.clone(),
