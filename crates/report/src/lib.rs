@@ -5,6 +5,9 @@
 //! * [`blocks`]: time, unit pressure and dependency chain per basic block and loop.
 //! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn);
 //!   [`activity`]: what its charts draw; [`markup`]: escaping and colours every drawing shares.
+//! * [`compare_view`]: `compare`'s variants, deltas and verdicts as a text table or HTML page.
+//! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
+//! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
 //! * [`timeline`]: a run's events as Chrome trace JSON and binned series.
 //!
 //! Invariant: rendering is deterministic (same input, byte-identical output).
@@ -14,7 +17,10 @@ pub mod analyze_view;
 pub mod blocks;
 pub mod cfg_svg;
 pub mod cfg_view;
+pub mod compare_view;
 pub mod html;
 pub mod markup;
+pub mod occupancy_view;
 pub mod source_lines;
+pub mod sweep_view;
 pub mod timeline;

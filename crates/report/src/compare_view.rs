@@ -1,0 +1,564 @@
+//! `compare`'s comparison: each variant's numbers, the deltas against the
+//! first variant with their one-line verdicts, and the text table and HTML
+//! page that show them. The CLI builds the variants from its runs and calls
+//! [`compare`], then [`to_text`] or [`to_html`] (JSON is the serialized
+//! [`Comparison`]).
+
+use crate::analyze_view::Utilization;
+use crate::markup::esc;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One variant's numbers, as the comparison shows them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Variant {
+    /// `A`, `B`, or the model's name when one file runs on several models.
+    pub label: String,
+    /// The file simulated.
+    pub file: String,
+    /// The model it ran on.
+    pub arch: String,
+    /// Clocks of the whole run.
+    pub clocks: u64,
+    /// Clocks per wave the CU needs (the bottleneck's figure).
+    pub clocks_per_wave: f64,
+    /// Clocks per wave from launch to end.
+    pub wave_clocks: f64,
+    /// Throughput in `throughput_unit` per clock per CU.
+    pub throughput_per_clock: f64,
+    /// What the throughput counts (pixels, vertices, work-items).
+    pub throughput_unit: String,
+    /// Unit utilizations (0..1).
+    pub utilization: Utilization,
+    /// Waves per SIMD.
+    pub waves_per_simd: u32,
+    /// What limits occupancy.
+    pub occupancy_limiter: String,
+    /// The bottleneck's kind (`VALU`, `VMEM`, ...).
+    pub bottleneck: String,
+    /// Extra VMEM latency tolerated at unchanged throughput, when searched.
+    pub latency_tolerance: Option<u64>,
+    /// Ops issued per wave by category, in the model's category order.
+    pub issued_per_wave: Vec<NamedValue>,
+    /// Throughput in `throughput_unit` per second for the whole GPU (the
+    /// model's clock and CU count): what compares across models.
+    pub per_second_gpu: f64,
+    /// The model's clock, MHz.
+    pub clock_mhz: f64,
+    /// The model's CUs.
+    pub gpu_cus: f64,
+    /// The parameters with an assumed source (no measurement, no document)
+    /// that charge this run's unit work, with the share of the work each
+    /// charges (0..1), largest first.
+    pub assumed_costs: Vec<NamedValue>,
+}
+
+/// A number named by its unit or op category.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedValue {
+    /// Unit or category.
+    pub name: String,
+    /// Its value.
+    pub value: f64,
+}
+
+/// A variant against the first one.
+#[derive(Debug, Clone, Serialize)]
+pub struct Delta {
+    /// The variant.
+    pub label: String,
+    /// The variant it is compared with (the first).
+    pub against: String,
+    /// Its throughput over the first's (per clock per CU).
+    pub throughput_ratio: f64,
+    /// Its throughput per second for the whole GPU over the first's.
+    pub per_second_ratio: f64,
+    /// Difference in clocks per wave (variant minus first).
+    pub clocks_per_wave: f64,
+    /// Difference in clocks per wave from launch to end.
+    pub wave_clocks: f64,
+    /// Differences in utilization, by unit.
+    pub utilization: Vec<NamedValue>,
+    /// Difference in waves per SIMD.
+    pub waves_per_simd: i64,
+    /// Difference in tolerated latency, when both were searched.
+    pub latency_tolerance: Option<i64>,
+    /// Differences in ops issued per wave, by category.
+    pub issued_per_wave: Vec<NamedValue>,
+    /// The one-line verdict.
+    pub verdict: String,
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// Every variant, in command-line order.
+    pub variants: Vec<Variant>,
+    /// Every variant but the first against the first.
+    pub deltas: Vec<Delta>,
+    /// The deltas' verdicts.
+    pub verdicts: Vec<String>,
+}
+
+/// Utilizations by unit name, in a fixed order.
+fn utilizations(u: &Utilization) -> [(&'static str, f64); 9] {
+    [
+        ("valu", u.valu),
+        ("salu", u.salu),
+        ("smem", u.smem),
+        ("vmem", u.vmem),
+        ("lds", u.lds),
+        ("export", u.export),
+        ("gds", u.gds),
+        ("ray", u.ray),
+        ("trans", u.trans),
+    ]
+}
+
+/// Round to 4 decimals so that the output does not carry float noise.
+pub fn round(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// Compare every variant with the first.
+pub fn compare(variants: Vec<Variant>) -> Comparison {
+    let base = &variants[0];
+    let deltas: Vec<Delta> = variants[1..].iter().map(|v| delta(base, v)).collect();
+    let verdicts = deltas.iter().map(|d| d.verdict.clone()).collect();
+    Comparison {
+        variants,
+        deltas,
+        verdicts,
+    }
+}
+
+/// `b` against `a`.
+fn delta(a: &Variant, b: &Variant) -> Delta {
+    let ratio = if a.throughput_per_clock > 0.0 {
+        b.throughput_per_clock / a.throughput_per_clock
+    } else {
+        0.0
+    };
+    let ua = utilizations(&a.utilization);
+    let ub = utilizations(&b.utilization);
+    let issued: Vec<NamedValue> = b
+        .issued_per_wave
+        .iter()
+        .map(|x| {
+            let before = a
+                .issued_per_wave
+                .iter()
+                .find(|y| y.name == x.name)
+                .map_or(0.0, |y| y.value);
+            NamedValue {
+                name: x.name.clone(),
+                value: round(x.value - before),
+            }
+        })
+        .collect();
+    Delta {
+        label: b.label.clone(),
+        against: a.label.clone(),
+        throughput_ratio: round(ratio),
+        per_second_ratio: round(if a.per_second_gpu > 0.0 {
+            b.per_second_gpu / a.per_second_gpu
+        } else {
+            0.0
+        }),
+        clocks_per_wave: round(b.clocks_per_wave - a.clocks_per_wave),
+        wave_clocks: round(b.wave_clocks - a.wave_clocks),
+        utilization: ua
+            .iter()
+            .zip(&ub)
+            .map(|((n, x), (_, y))| NamedValue {
+                name: n.to_string(),
+                value: round(y - x),
+            })
+            .collect(),
+        waves_per_simd: i64::from(b.waves_per_simd) - i64::from(a.waves_per_simd),
+        latency_tolerance: match (a.latency_tolerance, b.latency_tolerance) {
+            (Some(x), Some(y)) => Some(y as i64 - x as i64),
+            _ => None,
+        },
+        verdict: verdict(a, b, &issued),
+        issued_per_wave: issued,
+    }
+}
+
+/// A difference smaller than this share of the work charged by assumed
+/// costs is not declared a win across models (an assumption, not a
+/// measurement, would decide it).
+const ASSUMED_SHARE_LIMIT: f64 = 0.10;
+
+/// One program on two models: per second for the whole GPU (clocks and CU
+/// counts differ, so per clock per CU would mislead), no mixed units, and no
+/// winner where assumed costs could decide it.
+fn verdict_across_models(a: &Variant, b: &Variant) -> String {
+    if a.throughput_unit != b.throughput_unit {
+        return format!(
+            "{} and {} are not comparable: {} counts {} and {} counts {} (the models run the program as different stages)",
+            a.label, b.label, a.label, a.throughput_unit, b.label, b.throughput_unit
+        );
+    }
+    let unit = &a.throughput_unit;
+    let (ta, tb) = (a.per_second_gpu, b.per_second_gpu);
+    let per_second = |v: &Variant, t: f64| {
+        format!(
+            "{} {unit}/s on {} CUs at {} MHz",
+            giga(t),
+            num(v.gpu_cus),
+            num(v.clock_mhz)
+        )
+    };
+    let figures = format!("{} vs {}", per_second(a, ta), per_second(b, tb));
+    if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
+        return format!(
+            "{} and {} are as fast per GPU ({figures})",
+            a.label, b.label
+        );
+    }
+    let (win, lose, _, _, pct) = winner(a, b, ta, tb);
+    let shaky: Vec<String> = [a, b]
+        .iter()
+        .filter_map(|v| {
+            let share: f64 = v
+                .assumed_costs
+                .iter()
+                .map(|c| c.value)
+                .fold(0.0, |a, b| a + b);
+            (share >= ASSUMED_SHARE_LIMIT).then(|| {
+                let names: Vec<String> = v
+                    .assumed_costs
+                    .iter()
+                    .take(3)
+                    .map(|c| format!("{} {:.0}%", c.name, c.value * 100.0))
+                    .collect();
+                format!(
+                    "{:.0}% of {}'s unit work is charged by assumed costs ({})",
+                    (share * 100.0).min(100.0),
+                    v.label,
+                    names.join(", ")
+                )
+            })
+        })
+        .collect();
+    if shaky.is_empty() {
+        format!(
+            "{} runs {pct} more {unit} per second than {} ({figures}); {}-bound vs {}-bound",
+            win.label, lose.label, a.bottleneck, b.bottleneck
+        )
+    } else {
+        format!(
+            "no verdict: {} runs {pct} more {unit} per second than {} ({figures}), but {}, so an assumption, not a measurement, could decide it",
+            win.label,
+            lose.label,
+            shaky.join(" and ")
+        )
+    }
+}
+
+/// The faster of two variants by their rates `ta`, `tb`: winner, loser,
+/// their rates and how much faster in percent.
+fn winner<'a>(
+    a: &'a Variant,
+    b: &'a Variant,
+    ta: f64,
+    tb: f64,
+) -> (&'a Variant, &'a Variant, f64, f64, String) {
+    let (win, lose, tw, tl) = if tb > ta {
+        (b, a, tb, ta)
+    } else {
+        (a, b, ta, tb)
+    };
+    let pct = if tl > 0.0 {
+        format!("{:.0}%", (tw / tl - 1.0) * 100.0)
+    } else {
+        "infinitely".into()
+    };
+    (win, lose, tw, tl, pct)
+}
+
+/// A rate in G (or M) per second.
+fn giga(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2}G", x / 1e9)
+    } else {
+        format!("{:.2}M", x / 1e6)
+    }
+}
+
+/// "B is 18% faster than A: VMEM-bound in both, B issues 3 fewer vmem ops per wave".
+fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
+    if a.arch != b.arch {
+        return verdict_across_models(a, b);
+    }
+    let (ta, tb) = (a.throughput_per_clock, b.throughput_per_clock);
+    let unit = &a.throughput_unit;
+    let speed = if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
+        format!(
+            "{} and {} are as fast ({} vs {} {unit} per clock per CU, {:.2}x)",
+            a.label,
+            b.label,
+            num(ta),
+            num(tb),
+            if ta > 0.0 { tb / ta } else { 1.0 }
+        )
+    } else {
+        let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
+        format!(
+            "{} is {pct} faster than {} ({} vs {} {unit} per clock per CU, {:.2}x)",
+            win.label,
+            lose.label,
+            num(tw),
+            num(tl),
+            if tl > 0.0 { tw / tl } else { 0.0 }
+        )
+    };
+    let bound = if a.bottleneck == b.bottleneck {
+        format!("{}-bound in both", a.bottleneck)
+    } else {
+        format!(
+            "{} is {}-bound, {} is {}-bound",
+            a.label, a.bottleneck, b.label, b.bottleneck
+        )
+    };
+    // The category of the bottleneck's unit when it changed (a VMEM-bound
+    // pair is told about its vmem ops), else the one with the largest
+    // change; ties go to the first in the model's order so the verdict is
+    // deterministic.
+    let kind = b.bottleneck.to_lowercase();
+    let changed = || issued.iter().filter(|x| x.value != 0.0);
+    let biggest = changed()
+        .find(|x| kind.starts_with(x.name.as_str()))
+        .or_else(|| {
+            changed().fold(None::<&NamedValue>, |best, x| match best {
+                Some(b) if b.value.abs() >= x.value.abs() => Some(b),
+                _ => Some(x),
+            })
+        });
+    let ops = match biggest {
+        Some(x) => format!(
+            "{} issues {} {} {} ops per wave",
+            b.label,
+            num(x.value.abs()),
+            if x.value < 0.0 { "fewer" } else { "more" },
+            x.name
+        ),
+        None => "the same ops per wave".into(),
+    };
+    format!("{speed}: {bound}, {ops}")
+}
+
+/// A number without trailing zeros (at most 4 decimals).
+fn num(x: f64) -> String {
+    let s = format!("{:.4}", round(x));
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A signed number for delta columns.
+fn signed(x: f64) -> String {
+    if x > 0.0 {
+        format!("+{}", num(x))
+    } else {
+        num(x)
+    }
+}
+
+/// A utilization difference in percent points, `0.0%` when it rounds to nothing.
+fn percent_delta(x: f64) -> String {
+    let p = (x * 1000.0).round() / 10.0;
+    if p == 0.0 {
+        "0.0%".into()
+    } else {
+        format!("{p:+.1}%")
+    }
+}
+
+/// The table's rows: a name, each variant's value, each delta's value.
+fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let mut rows = Vec::new();
+    let vs = &c.variants;
+    let ds = &c.deltas;
+    let mut row = |name: &str, v: &dyn Fn(&Variant) -> String, d: &dyn Fn(&Delta) -> String| {
+        rows.push((
+            name.to_string(),
+            vs.iter().map(v).collect(),
+            ds.iter().map(d).collect(),
+        ));
+    };
+    row("model", &|v| v.arch.clone(), &|_| String::new());
+    row("clocks per wave", &|v| num(v.clocks_per_wave), &|d| {
+        signed(d.clocks_per_wave)
+    });
+    row("wave clocks", &|v| num(v.wave_clocks), &|d| {
+        signed(d.wave_clocks)
+    });
+    row(
+        "throughput/clock",
+        &|v| format!("{} {}", num(v.throughput_per_clock), v.throughput_unit),
+        &|d| format!("{}x", num(d.throughput_ratio)),
+    );
+    if vs.iter().any(|v| v.arch != vs[0].arch) {
+        row(
+            "throughput/s, GPU",
+            &|v| format!("{} {}", giga(v.per_second_gpu), v.throughput_unit),
+            &|d| format!("{}x", num(d.per_second_ratio)),
+        );
+        row(
+            "assumed costs",
+            &|v| {
+                format!(
+                    "{:.0}%",
+                    v.assumed_costs
+                        .iter()
+                        .map(|c| c.value)
+                        .fold(0.0, |a, b| a + b)
+                        * 100.0
+                )
+            },
+            &|_| String::new(),
+        );
+    }
+    for (i, (unit, _)) in utilizations(&vs[0].utilization).iter().enumerate() {
+        let used = vs.iter().any(|v| utilizations(&v.utilization)[i].1 > 0.0);
+        if !used {
+            continue;
+        }
+        row(
+            &format!("{unit} utilization"),
+            &|v| format!("{:.1}%", utilizations(&v.utilization)[i].1 * 100.0),
+            &|d| percent_delta(d.utilization[i].value),
+        );
+    }
+    row(
+        "occupancy",
+        &|v| format!("{} ({})", v.waves_per_simd, v.occupancy_limiter),
+        &|d| format!("{:+}", d.waves_per_simd),
+    );
+    row("bottleneck", &|v| v.bottleneck.clone(), &|_| String::new());
+    row(
+        "latency tolerance",
+        &|v| v.latency_tolerance.map_or("-".into(), |l| l.to_string()),
+        &|d| d.latency_tolerance.map_or("-".into(), |l| format!("{l:+}")),
+    );
+    for (i, op) in vs[0].issued_per_wave.iter().enumerate() {
+        row(
+            &format!("{} ops/wave", op.name),
+            &|v| {
+                v.issued_per_wave
+                    .get(i)
+                    .map_or("-".into(), |x| num(x.value))
+            },
+            &|d| {
+                d.issued_per_wave
+                    .get(i)
+                    .map_or("-".into(), |x| signed(x.value))
+            },
+        );
+    }
+    rows
+}
+
+/// The header: variant labels, then one `B-A` per delta.
+fn header(c: &Comparison) -> (Vec<String>, Vec<String>) {
+    (
+        c.variants.iter().map(|v| v.label.clone()).collect(),
+        c.deltas
+            .iter()
+            .map(|d| format!("{} vs {}", d.label, d.against))
+            .collect(),
+    )
+}
+
+/// The text rendering.
+pub fn to_text(c: &Comparison) -> String {
+    let mut out = String::new();
+    for v in &c.variants {
+        let _ = writeln!(out, "{}: {} on `{}`", v.label, v.file, v.arch);
+    }
+    out.push('\n');
+    let (labels, delta_labels) = header(c);
+    let mut table = vec![{
+        let mut h = vec![String::new()];
+        h.extend(labels);
+        h.extend(delta_labels);
+        h
+    }];
+    for (name, vals, deltas) in rows(c) {
+        let mut r = vec![name];
+        r.extend(vals);
+        r.extend(deltas);
+        table.push(r);
+    }
+    let cols = table[0].len();
+    let widths: Vec<usize> = (0..cols)
+        .map(|i| {
+            table
+                .iter()
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for r in &table {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(line, "  {cell:<w$}", w = widths[0]);
+            } else {
+                let _ = write!(line, "  {cell:>w$}", w = widths[i]);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
+    for v in &c.verdicts {
+        let _ = writeln!(out, "verdict: {v}");
+    }
+    out
+}
+
+/// A self-contained HTML page (no scripts, no external resources).
+pub fn to_html(c: &Comparison) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>shadersim compare</title>\n\
+         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
+         td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
+         td:first-child{text-align:left}.verdict{font-weight:bold}</style></head><body>\n\
+         <h1>shadersim compare</h1>\n<ul>\n",
+    );
+    for v in &c.variants {
+        let _ = writeln!(
+            out,
+            "<li>{}: {} on <code>{}</code></li>",
+            esc(&v.label),
+            esc(&v.file),
+            esc(&v.arch)
+        );
+    }
+    out.push_str("</ul>\n");
+    for v in &c.verdicts {
+        let _ = writeln!(out, "<p class=\"verdict\">{}</p>", esc(v));
+    }
+    out.push_str("<table>\n<tr><th></th>");
+    let (labels, delta_labels) = header(c);
+    for l in labels.iter().chain(&delta_labels) {
+        let _ = write!(out, "<th>{}</th>", esc(l));
+    }
+    out.push_str("</tr>\n");
+    for (name, vals, deltas) in rows(c) {
+        let _ = write!(out, "<tr><td>{}</td>", esc(&name));
+        for x in vals.iter().chain(&deltas) {
+            let _ = write!(out, "<td>{}</td>", esc(x));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n</body></html>\n");
+    out
+}
