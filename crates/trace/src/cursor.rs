@@ -17,7 +17,7 @@
 use crate::lanes::LaneState;
 use crate::tracer::{decide, TraceError, TracePlan, WaveTrace};
 use shadersim_asm::Program;
-use shadersim_cfg::Cfg;
+use shadersim_cfg::{BranchKind, Cfg};
 
 /// `TraceWalk::branch_of` of a block without a conditional branch.
 const NO_BRANCH: u32 = u32::MAX;
@@ -156,6 +156,9 @@ pub struct TraceCursor<'w> {
     limit: Vec<u32>,
     /// Header executions of each loop in its current entry.
     counter: Vec<u32>,
+    /// Loops whose count for the coming entry was drawn at their guard (a
+    /// range from 0 may skip the loop: the guard must see the draw).
+    drawn_at_guard: Vec<bool>,
     rng: Option<rand_chacha::ChaCha8Rng>,
     /// The EXEC mask, tracked only when lanes diverge.
     lanes: Option<LaneState>,
@@ -186,6 +189,7 @@ impl<'w> TraceCursor<'w> {
             wave,
             limit,
             counter: vec![0; walk.cfg.loops.len()],
+            drawn_at_guard: vec![false; walk.cfg.loops.len()],
             rng,
             lanes: (!plan.lane_branches.is_empty()).then(|| LaneState::new(plan.wave_lanes)),
             at: At::Enter,
@@ -252,7 +256,9 @@ impl<'w> TraceCursor<'w> {
             self.counter[l] = match self.prev {
                 Some(p) if lp.contains(p) => self.counter[l].saturating_add(1),
                 _ => {
-                    if let (Some(d), Some(r)) =
+                    if std::mem::take(&mut self.drawn_at_guard[l]) {
+                        // Drawn already, by the guard that let it in.
+                    } else if let (Some(d), Some(r)) =
                         (walk.plan.drawn_iterations.get(&l), self.rng.as_mut())
                     {
                         self.limit[l] = d.draw(r);
@@ -302,6 +308,14 @@ impl<'w> TraceCursor<'w> {
             _ => {
                 let br = &cfg.branches[self.walk.branch_of[self.cur] as usize];
                 let plan = self.walk.plan;
+                // A drawn loop's guard draws the count of the entry it
+                // decides (as `WaveTrace::expand` does).
+                if let (BranchKind::LoopSkip { loop_id }, Some(r)) = (br.kind, self.rng.as_mut()) {
+                    if let Some(d) = plan.drawn_iterations.get(&loop_id) {
+                        self.limit[loop_id] = d.draw(r);
+                        self.drawn_at_guard[loop_id] = true;
+                    }
+                }
                 let lane_taken = match (
                     self.lanes.as_mut(),
                     plan.lane_branches.get(&br.instr),
