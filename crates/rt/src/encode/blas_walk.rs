@@ -4,12 +4,12 @@
 
 use super::box4::BoxNode4;
 use super::box8::BoxNode8;
+use super::layout::{BvhKind, EncodedBvh, StructureRef};
 use super::memory::BvhMemory;
 use super::obb::{self, NO_OBB};
 use super::pointer::*;
 use super::primitive;
 use super::triangle::TriangleNode;
-use super::{BvhKind, EncodedBvh, StructureRef};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::Mesh;
 

@@ -1,0 +1,170 @@
+//! The RT IP 3.1 BVH8 encoder: quantized 8-wide box nodes, compressed
+//! primitive nodes and 3.1 instance nodes, parents kept inside the nodes.
+
+use super::box8::{self, BoxNode8, ChildInfo};
+use super::layout::{LayoutConfig, NodeCounts, StructureRef};
+use super::memory::BvhMemory;
+use super::obb::NO_OBB;
+use super::pointer::*;
+use super::primitive::{StoredPair, StoredTriangle};
+use super::quantize::{node_frame, QuantizedBox};
+use super::support::{align, bvh8_rotations, write_header, Leaves, HEADER_BYTES};
+use super::{instance, primitive};
+use crate::bvh::{WideBvh, WideChild};
+use crate::math::Aabb;
+use std::collections::VecDeque;
+
+pub(super) fn encode_bvh8(
+    mem: &mut BvhMemory,
+    wide: &WideBvh,
+    leaves: Leaves<'_>,
+    config: LayoutConfig,
+    counts: &mut NodeCounts,
+) -> StructureRef {
+    let header = align(mem.len_bytes(), 128);
+    let base = header + HEADER_BYTES;
+    let root = pack_ptr31(0, TYPE_BOX);
+    let mut next: u32 = box8::BOX8_BYTES;
+    // (wide node, offset, parent pointer, index in parent)
+    let mut queue = VecDeque::from([(0u32, 0u32, INVALID_NODE, 0u32)]);
+    let use_obb = config.obb && matches!(leaves, Leaves::Triangles(_));
+    let mut rotations = match (&leaves, use_obb) {
+        (Leaves::Triangles(m), true) => bvh8_rotations(wide, m),
+        _ => Vec::new(),
+    };
+    while let Some((n, off, parent, index_in_parent)) = queue.pop_front() {
+        let self_ptr = pack_ptr31(off, TYPE_BOX);
+        let children = &wide.nodes[n as usize].children;
+        // (type, range, box)
+        let mut infos: Vec<(u32, u32, Aabb)> = Vec::new();
+        // Box children first: one 128-byte node each.
+        let internal_base = next >> 3;
+        for (bounds, c) in children {
+            if let WideChild::Node(k) = c {
+                let coff = next;
+                next += box8::BOX8_BYTES;
+                queue.push_back((*k, coff, self_ptr, infos.len() as u32));
+                infos.push((TYPE_BOX, 1, *bounds));
+            }
+        }
+        let leaf_base = next >> 3;
+        match &leaves {
+            Leaves::Triangles(mesh) => {
+                // Pairs of every leaf, in slot order; the last pair of a leaf stops its range.
+                let mut pairs: Vec<StoredPair> = Vec::new();
+                let mut leaf_first_pair = Vec::new();
+                let mut leaf_info = Vec::new();
+                for (bounds, c) in children {
+                    if let WideChild::Leaf(prims) = c {
+                        leaf_first_pair.push(pairs.len());
+                        let tri = |p: u32| StoredTriangle {
+                            primitive: p,
+                            vertices: mesh.triangle(p as usize),
+                        };
+                        let chunks: Vec<&[u32]> = prims.chunks(2).collect();
+                        for (ci, ch) in chunks.iter().enumerate() {
+                            pairs.push(StoredPair {
+                                triangles: [Some(tri(ch[0])), ch.get(1).map(|&p| tri(p))],
+                                range_stop: ci + 1 == chunks.len(),
+                            });
+                        }
+                        leaf_info.push(*bounds);
+                    }
+                }
+                let nodes = primitive::pack_greedy(&pairs);
+                // Node index and pair slot of every pair.
+                let mut where_is = Vec::with_capacity(pairs.len());
+                for (ni, (w, count)) in nodes.iter().enumerate() {
+                    let addr = base + (next + ni as u32 * primitive::PRIMITIVE_NODE_BYTES) as u64;
+                    for (k, word) in w.iter().enumerate() {
+                        mem.write(addr + 4 * k as u64, *word);
+                    }
+                    for p in 0..*count {
+                        where_is.push((ni as u32, p as u32));
+                    }
+                }
+                counts.primitive += nodes.len() as u64;
+                for (li, bounds) in leaf_info.into_iter().enumerate() {
+                    let (node_i, pair_i) = where_is[leaf_first_pair[li]];
+                    let next_node = if li + 1 < leaf_first_pair.len() {
+                        where_is[leaf_first_pair[li + 1]].0
+                    } else {
+                        nodes.len() as u32
+                    };
+                    infos.push((pair_type(pair_i), next_node - node_i, bounds));
+                }
+                next += nodes.len() as u32 * primitive::PRIMITIVE_NODE_BYTES;
+            }
+            Leaves::Instances(list) => {
+                for (_, c) in children {
+                    if let WideChild::Leaf(insts) = c {
+                        for &i in insts {
+                            let coff = next;
+                            next += instance::INSTANCE_NODE_BYTES;
+                            let leaf = &list[i as usize];
+                            let mut node = leaf.node;
+                            node.parent = self_ptr;
+                            node.write_rtip31(mem, base + coff as u64);
+                            counts.instance += 1;
+                            infos.push((TYPE_INSTANCE, 1, leaf.world_box));
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert!(
+            infos.len() <= 8,
+            "collapse keeps 8-wide nodes within 8 slots"
+        );
+        let rotation = if use_obb {
+            rotations.get_mut(n as usize).and_then(Option::take)
+        } else {
+            None
+        };
+        let boxes: Vec<Aabb> = match &rotation {
+            Some((_, b)) => b.clone(),
+            None => infos.iter().map(|i| i.2).collect(),
+        };
+        let (origin, e) = node_frame(&boxes);
+        let mut node = BoxNode8 {
+            internal_base,
+            leaf_base,
+            parent,
+            origin,
+            exponents: e,
+            disable_box_sort: false,
+            index_in_parent,
+            valid_children: infos.len() as u32,
+            obb: rotation.as_ref().map_or(NO_OBB, |r| r.0),
+            children: [ChildInfo::INVALID; 8],
+        };
+        for (i, info) in infos.iter().enumerate() {
+            node.children[i] = ChildInfo {
+                qbox: QuantizedBox::new(&boxes[i], origin, e),
+                cull_flags: 0,
+                instance_mask: 0xFF,
+                node_type: info.0,
+                range_length: info.1,
+            };
+        }
+        node.write(mem, base + off as u64);
+        counts.box_quantized += 1;
+        if rotation.is_some() {
+            counts.with_obb += 1;
+        }
+    }
+    let end = align(base + next as u64, 128);
+    mem.reserve_to(end);
+    let prims = match leaves {
+        Leaves::Triangles(m) => m.triangles.len() as u32,
+        Leaves::Instances(l) => l.len() as u32,
+    };
+    write_header(mem, header, 31, root, 0, end - header, prims);
+    StructureRef {
+        base,
+        root,
+        header,
+        bytes: end - header,
+        parent_table: 0,
+    }
+}

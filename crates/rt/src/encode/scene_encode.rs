@@ -1,0 +1,161 @@
+//! Building a mesh's BVHs for a layout and encoding a whole scene (every
+//! BLAS, then the TLAS over its instances) into one memory.
+
+use super::box8::DecodedBox8Table;
+use super::bvh4_encode::encode_bvh4;
+use super::bvh8_encode::encode_bvh8;
+use super::decoded::DecodedNodes;
+use super::instance::InstanceNode;
+use super::layout::{BvhKind, EncodedBvh, LayoutConfig, NodeCounts};
+use super::memory::BvhMemory;
+use super::pointer::*;
+use super::support::{pairable, triangle_box, InstanceLeaf, Leaves};
+use crate::bvh::{BuildParams, Bvh2, WideBvh};
+use crate::math::{Aabb, Vec3};
+use crate::mesh::Mesh;
+use crate::scene::Scene;
+
+/// Build parameters and width for a layout.
+pub fn build_params(kind: BvhKind) -> (BuildParams, usize) {
+    match kind {
+        BvhKind::Bvh8 => (BuildParams::BVH8, 8),
+        _ => (BuildParams::BVH4, 4),
+    }
+}
+
+/// Build the binary and wide BVHs of a mesh for a layout.
+pub fn build_mesh_bvh(mesh: &Mesh, kind: BvhKind) -> (Bvh2, WideBvh) {
+    let (params, width) = build_params(kind);
+    let boxes: Vec<Aabb> = (0..mesh.triangles.len())
+        .map(|i| triangle_box(mesh, i as u32))
+        .collect();
+    let bvh2 = Bvh2::build(&boxes, &params);
+    let wide = if width == 4 {
+        WideBvh::collapse(&bvh2, 4, &|p: &[u32]| {
+            if p.len() <= 1 || pairable(mesh, p) {
+                1
+            } else {
+                p.len()
+            }
+        })
+    } else {
+        WideBvh::collapse(&bvh2, 8, &|_| 1)
+    };
+    (bvh2, wide)
+}
+
+/// Encode a scene in the layout `config`.
+pub fn encode_scene(scene: &Scene, config: LayoutConfig) -> Result<EncodedBvh, String> {
+    config.validate()?;
+    let mut mem = BvhMemory::default();
+    let mut counts = NodeCounts::default();
+    let mut blases = Vec::new();
+    let mut blas_bounds = Vec::new();
+    let mut depth = 0;
+    let (mut sah, mut sah2) = (0.0f32, 0.0f32);
+    let (params, width) = build_params(config.bvh);
+    let mut triangles = 0u64;
+    for mesh in &scene.meshes {
+        let (bvh2, wide) = build_mesh_bvh(mesh, config.bvh);
+        sah += wide.sah_cost(&params);
+        sah2 += bvh2.sah_cost(&params);
+        depth = depth.max(wide.depth());
+        triangles += mesh.triangles.len() as u64;
+        let s = if config.bvh == BvhKind::Bvh8 {
+            encode_bvh8(
+                &mut mem,
+                &wide,
+                Leaves::Triangles(mesh),
+                config,
+                &mut counts,
+            )
+        } else {
+            encode_bvh4(
+                &mut mem,
+                &wide,
+                Leaves::Triangles(mesh),
+                config,
+                &mut counts,
+            )
+        };
+        blases.push(s);
+        blas_bounds.push(mesh.bounds());
+    }
+    let n = scene.meshes.len().max(1) as f32;
+    let (top, two_level) = if scene.is_two_level() {
+        let leaves: Vec<InstanceLeaf> = scene
+            .instances
+            .iter()
+            .enumerate()
+            .map(|(i, inst)| {
+                let b = inst.object_to_world.transform_aabb(&blas_bounds[inst.mesh]);
+                // The world box comes through an fp32 transform; pad it so a
+                // hit found in object space is never culled at the TLAS.
+                let mag = b.min.max_abs().max(b.max.max_abs());
+                let p = mag * 8.0 * f32::EPSILON + b.extent().max_abs() * 1e-6;
+                let world_box = Aabb {
+                    min: b.min - Vec3::new(p, p, p),
+                    max: b.max + Vec3::new(p, p, p),
+                };
+                let s = blases[inst.mesh];
+                InstanceLeaf {
+                    node: InstanceNode {
+                        world_to_object: inst.world_to_object,
+                        object_to_world: inst.object_to_world,
+                        blas_base: if config.bvh == BvhKind::Bvh8 {
+                            s.base
+                        } else {
+                            s.header
+                        },
+                        blas_root: s.root,
+                        instance_index: i as u32,
+                        mask: 0xFF,
+                        parent: INVALID_NODE,
+                        filter_box: blas_bounds[inst.mesh],
+                    },
+                    world_box,
+                }
+            })
+            .collect();
+        let boxes: Vec<Aabb> = leaves.iter().map(|l| l.world_box).collect();
+        let tlas2 = Bvh2::build(&boxes, &BuildParams::TLAS);
+        let wide = WideBvh::collapse(&tlas2, width, &|_| 1);
+        depth += wide.depth();
+        let s = if config.bvh == BvhKind::Bvh8 {
+            encode_bvh8(
+                &mut mem,
+                &wide,
+                Leaves::Instances(&leaves),
+                config,
+                &mut counts,
+            )
+        } else {
+            encode_bvh4(
+                &mut mem,
+                &wide,
+                Leaves::Instances(&leaves),
+                config,
+                &mut counts,
+            )
+        };
+        (s, true)
+    } else {
+        (blases[0], false)
+    };
+    let mut e = EncodedBvh {
+        config,
+        memory: mem,
+        top,
+        blases,
+        two_level,
+        counts,
+        depth,
+        sah_cost: sah / n,
+        bvh2_sah_cost: sah2 / n,
+        triangles,
+        box8_table: DecodedBox8Table::default(),
+        decoded: DecodedNodes::default(),
+    };
+    e.rebuild_box8_table();
+    Ok(e)
+}

@@ -1,0 +1,167 @@
+//! Pieces the 4-wide and 8-wide encoders share: the structure header, the
+//! leaf kinds a structure holds, and the OBB bounds of wide-BVH subtrees.
+
+use super::instance::InstanceNode;
+use super::memory::BvhMemory;
+use super::obb::{self, RotatedBounds};
+use super::triangle::{self};
+use crate::bvh::{WideBvh, WideChild};
+use crate::math::{Aabb, Vec3};
+use crate::mesh::Mesh;
+
+pub(super) const HEADER_BYTES: u64 = 128;
+pub(super) const HEADER_MAGIC: u32 = 0x5452_5353; // "SSRT"
+
+pub(super) fn align(x: u64, a: u64) -> u64 {
+    x.div_ceil(a) * a
+}
+
+/// Triangle vertices of a mesh triangle as points for OBB fitting.
+pub(super) fn triangle_points(mesh: &Mesh, prims: &[u32], out: &mut Vec<Vec3>) {
+    for &p in prims {
+        out.extend_from_slice(&mesh.triangle(p as usize));
+    }
+}
+
+pub(super) fn subtree_points(wide: &WideBvh, node: u32, mesh: &Mesh) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    let mut work = vec![node];
+    while let Some(n) = work.pop() {
+        for (_, c) in &wide.nodes[n as usize].children {
+            match c {
+                WideChild::Node(k) => work.push(*k),
+                WideChild::Leaf(p) => triangle_points(mesh, p, &mut out),
+            }
+        }
+    }
+    out
+}
+
+/// The OBB bounds of every wide node's subtree, built bottom-up (a node's
+/// from its children's; `collapse` places children after their parent), so
+/// choosing a node's rotation costs its children, not every point below
+/// it. Each entry is taken once, by the node's parent.
+pub(super) fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<RotatedBounds>> {
+    let mut out: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
+    let mut points = Vec::new();
+    for n in (0..wide.nodes.len()).rev() {
+        let mut b = RotatedBounds::empty();
+        for (_, c) in &wide.nodes[n].children {
+            match c {
+                WideChild::Node(k) => match out.get(*k as usize).and_then(Option::as_ref) {
+                    Some(kb) => b.add(kb),
+                    None => b.add(&RotatedBounds::of_points(&subtree_points(wide, *k, mesh))),
+                },
+                WideChild::Leaf(p) => {
+                    points.clear();
+                    triangle_points(mesh, p, &mut points);
+                    b.add(&RotatedBounds::of_points(&points));
+                }
+            }
+        }
+        out[n] = Some(b);
+    }
+    out
+}
+
+/// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
+/// children are its box children then its leaves, each in slot order (the
+/// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
+/// are computed once, and a subtree's are dropped once its parent has them.
+pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
+    let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
+    let mut choice = vec![None; wide.nodes.len()];
+    let mut points = Vec::new();
+    for n in (0..wide.nodes.len()).rev() {
+        let children = &wide.nodes[n].children;
+        let mut parts: Vec<RotatedBounds> = Vec::with_capacity(children.len());
+        for (_, c) in children {
+            if let WideChild::Node(k) = c {
+                parts.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
+            }
+        }
+        for (_, c) in children {
+            if let WideChild::Leaf(p) = c {
+                points.clear();
+                triangle_points(mesh, p, &mut points);
+                parts.push(RotatedBounds::of_points(&points));
+            }
+        }
+        let refs: Vec<&RotatedBounds> = parts.iter().collect();
+        choice[n] = obb::choose_rotation_of(&refs, 1.0);
+        let mut union = RotatedBounds::empty();
+        for p in &parts {
+            union.add(p);
+        }
+        subtree[n] = Some(union);
+    }
+    choice
+}
+
+/// Take node `k`'s entry of [`subtree_rotated_bounds`] (computing it from
+/// the points if it is not there).
+pub(super) fn take_rotated_bounds(
+    table: &mut [Option<RotatedBounds>],
+    wide: &WideBvh,
+    k: u32,
+    mesh: &Mesh,
+) -> RotatedBounds {
+    table
+        .get_mut(k as usize)
+        .and_then(Option::take)
+        .unwrap_or_else(|| RotatedBounds::of_points(&subtree_points(wide, k, mesh)))
+}
+
+pub(super) fn triangle_box(mesh: &Mesh, p: u32) -> Aabb {
+    let mut b = Aabb::EMPTY;
+    for v in mesh.triangle(p as usize) {
+        b.grow(v);
+    }
+    b
+}
+
+/// What the leaves of a structure are.
+pub(super) enum Leaves<'a> {
+    Triangles(&'a Mesh),
+    Instances(&'a [InstanceLeaf]),
+}
+
+/// An instance as a TLAS leaf.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct InstanceLeaf {
+    pub(super) node: InstanceNode,
+    pub(super) world_box: Aabb,
+}
+
+/// Whether two leaf triangles fit one RT IP 2.0 pair node.
+pub(super) fn pairable(mesh: &Mesh, prims: &[u32]) -> bool {
+    prims.len() == 2
+        && triangle::pair_up(
+            mesh.triangles[prims[0] as usize],
+            mesh.triangles[prims[1] as usize],
+        )
+        .is_some()
+}
+
+pub(super) fn write_header(
+    mem: &mut BvhMemory,
+    at: u64,
+    format: u32,
+    root: u32,
+    parent_table: u32,
+    bytes: u64,
+    prims: u32,
+) {
+    let w = [
+        HEADER_MAGIC,
+        format,
+        root,
+        parent_table,
+        bytes as u32,
+        prims,
+    ];
+    for (i, v) in w.iter().enumerate() {
+        mem.write(at + 4 * i as u64, *v);
+    }
+    mem.reserve_to(at + HEADER_BYTES);
+}
