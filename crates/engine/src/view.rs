@@ -170,16 +170,6 @@ impl Simulation {
         self.compiled.trace_of_wave(w)
     }
 
-    /// The op at position `seq` of the path the wave launched `w`-th runs
-    /// (`None` past its end). Paths are streamed, not stored: this walks the
-    /// path from its start (time O(seq)).
-    pub fn path_op(&self, w: u32, seq: usize) -> Option<usize> {
-        let t = self.compiled.trace_of_wave(w);
-        let walk = self.walk();
-        let op = self.compiled.trace_ops(&walk, t).nth(seq);
-        op.map(|op| op as usize)
-    }
-
     /// Whether some wave's path reaches op `id`.
     pub fn path_reaches(&self, id: usize) -> bool {
         self.compiled.in_trace.get(id).copied().unwrap_or(false)
