@@ -36,9 +36,18 @@ impl CliError {
         let mut stderr = std::io::stderr().lock();
         match self {
             CliError::Input(msg) => {
-                let _ = writeln!(stderr, "{}", with_error_prefix(&msg));
-                if let Some(snippet) = crate::diagnostic::source_snippet(&msg) {
+                // Notes a caller added (`\nnote: ...`) go after the snippet
+                // of the place the error is about, as rustc prints them.
+                let (error, notes) = match msg.find("\nnote: ") {
+                    Some(i) => (&msg[..i], &msg[i + 1..]),
+                    None => (msg.as_str(), ""),
+                };
+                let _ = writeln!(stderr, "{}", with_error_prefix(error));
+                if let Some(snippet) = crate::diagnostic::source_snippet(error) {
                     let _ = write!(stderr, "{snippet}");
+                }
+                if !notes.is_empty() {
+                    let _ = writeln!(stderr, "{notes}");
                 }
                 ExitCode::from(1)
             }

@@ -261,17 +261,19 @@ pub fn select_program<'a>(
             let p = file
                 .program(None)
                 .ok_or_else(|| CliError::Input(format!("{}: error: no program", file.file_name)))?;
-            if file.programs.len() > 1 {
-                let others: Vec<&str> = file
-                    .programs
-                    .iter()
-                    .filter(|o| o.name != p.name)
-                    .map(|o| o.name.as_str())
-                    .collect();
+            // clang-22's copies of OpenCL kernels are not programs a user
+            // chose to write: the note leaves them out, as `batch` does.
+            let others: Vec<&str> = file
+                .programs
+                .iter()
+                .filter(|o| o.name != p.name && !is_kernel_copy(file, &o.name))
+                .map(|o| o.name.as_str())
+                .collect();
+            if !others.is_empty() {
                 eprintln!(
                     "{}: note: the file holds {} programs; using `{}` (others: {}; pick one with --function)",
                     file.file_name,
-                    file.programs.len(),
+                    others.len() + 1,
                     p.name,
                     others.join(", ")
                 );
@@ -279,6 +281,16 @@ pub fn select_program<'a>(
             Ok(p)
         }
     }
+}
+
+/// The prefix clang-22 gives the copy of an OpenCL kernel's body it emits
+/// as a device function beside the kernel (`__clang_ocl_kern_imp_NAME`).
+pub const CLANG_KERNEL_COPY: &str = "__clang_ocl_kern_imp_";
+
+/// Whether `name` is clang's copy of a kernel `file` also holds.
+pub fn is_kernel_copy(file: &ProgramFile, name: &str) -> bool {
+    name.strip_prefix(CLANG_KERNEL_COPY)
+        .is_some_and(|kernel| file.programs.iter().any(|p| p.name == kernel))
 }
 
 /// The index of the program `query` names among `names` (the rule of

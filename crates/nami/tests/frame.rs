@@ -146,7 +146,10 @@ fn a_slow_cache_pushes_back_through_elt_ske_akb_to_the_rasterizers() {
     // clocks with few pixels and the buffers in front of the cache drain.
     // Those two windows and the tail bound the excess: under 3,072 + 100.
     let clocks = r.row_clocks[0];
-    assert!((1024 * 16..1024 * 16 + 3072 + 100).contains(&clocks), "{clocks}");
+    assert!(
+        (1024 * 16..1024 * 16 + 3072 + 100).contains(&clocks),
+        "{clocks}"
+    );
     // Seed, AKB function 4: every clock the AKB's NMBs are all full gates
     // the SDN and both of its rasterizers. Both rasterizers of an SDN walk
     // the same triangles in step and finish together, after the last full
@@ -166,7 +169,11 @@ fn a_slow_cache_pushes_back_through_elt_ske_akb_to_the_rasterizers() {
     // while the SKE cannot retire a Nami, that is while its export is
     // refused, which happens only while the ELT's Nami FIFO is full behind a
     // head pixel whose bank FIFO is full; the ELT counts each such clock.
-    assert!(r.elt.pixel_fifo_full_clocks >= full, "{}", r.elt.pixel_fifo_full_clocks);
+    assert!(
+        r.elt.pixel_fifo_full_clocks >= full,
+        "{}",
+        r.elt.pixel_fifo_full_clocks
+    );
     assert!(r.ske.export_retries > 0);
 }
 

@@ -6,9 +6,10 @@
 //! `shadersim()` in `crates/cli/tests/cli/main.rs`).
 
 use std::ffi::OsStr;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// One run of the binary: its arguments, working directory (the
 /// repository root unless [`Run::dir`] changes it), environment and
@@ -77,6 +78,58 @@ impl Run {
         let output = child.wait_with_output().expect("shadersim finishes");
         writer.join().expect("stdin writer");
         output
+    }
+
+    /// Run with a time bound: the exit status and both outputs, or `None`
+    /// when the run took longer than `bound` (it is then killed). For
+    /// harnesses whose inputs might make the binary hang.
+    pub fn output_within(mut self, bound: Duration) -> Option<Output> {
+        self.command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = self.command.spawn().expect("shadersim starts");
+        // Drain both pipes from threads while the run goes on: a report
+        // larger than a pipe's buffer would otherwise block the binary and
+        // look like a hang.
+        let drain = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        };
+        let stdout = drain(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = drain(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waiting on shadersim") {
+                break status;
+            }
+            if start.elapsed() > bound {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        Some(Output {
+            status,
+            stdout: stdout.join().expect("stdout reader"),
+            stderr: stderr.join().expect("stderr reader"),
+        })
     }
 
     /// Run to the end; the exit code (-1 when a signal ended it) and both

@@ -344,10 +344,6 @@ fn error_line(file: &str, function: Option<&str>, error: &str) -> String {
     json!({ "file": file, "function": function, "error": error }).to_string()
 }
 
-/// The prefix clang-22 gives the copy of an OpenCL kernel's body it emits
-/// as a device function beside the kernel (`__clang_ocl_kern_imp_NAME`).
-const CLANG_KERNEL_COPY: &str = "__clang_ocl_kern_imp_";
-
 /// Every line of one file: one per program, or one error line.
 fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     let name = job.path.display().to_string();
@@ -379,7 +375,7 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     let programs: Vec<usize> = (0..file.programs.len())
         .filter(|&i| {
             let p = &file.programs[i].name;
-            match p.strip_prefix(CLANG_KERNEL_COPY) {
+            match p.strip_prefix(crate::input::CLANG_KERNEL_COPY) {
                 Some(kernel) if names.contains(kernel) => {
                     notes.push(format!(
                         "{name}: note: skipped `{p}`: clang's copy of kernel `{kernel}`'s body"

@@ -3,7 +3,7 @@
 //! one program on several models) side by side, with deltas against the
 //! first and a one-line verdict per variant.
 
-use crate::commands::prepare::{analyse, parse_sets, prepare, RunRequest};
+use crate::commands::prepare::{analyse, parse_sets, prepare, Prepared, RunRequest};
 use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_report::analyze_view::AnalyzeReport;
@@ -49,6 +49,8 @@ pub struct Args {
 /// What one variant runs: label, file, model and hints.
 struct Job<'a> {
     label: String,
+    /// Its place on the command line (0-based).
+    index: usize,
     file: &'a str,
     arch: Option<&'a str>,
     hints: Option<&'a str>,
@@ -76,12 +78,14 @@ pub fn run(args: Args) -> CliResult {
         vec![
             Job {
                 label: "A".into(),
+                index: 0,
                 file: &args.files[0],
                 arch: archs.first().copied(),
                 hints: args.hints_a.as_deref().or(shared),
             },
             Job {
                 label: "B".into(),
+                index: 1,
                 file: &args.files[1],
                 arch: archs.first().copied(),
                 hints: args.hints_b.as_deref().or(shared),
@@ -100,28 +104,42 @@ pub fn run(args: Args) -> CliResult {
         }
         archs
             .iter()
-            .map(|a| Job {
+            .enumerate()
+            .map(|(index, a)| Job {
                 label: a.to_string(),
+                index,
                 file: &args.files[0],
                 arch: Some(a),
                 hints: args.run.hints.as_deref(),
             })
             .collect()
     };
-    // The variants are independent runs; the first error in command-line
-    // order is the one reported, whichever thread met it first.
-    let progress = crate::progress::Progress::start(Some(jobs.len() as u64), "variants");
-    let variants: Vec<Result<Variant, CliError>> = jobs
+    // Every variant is read, modelled and fitted with its hints before any
+    // is simulated: a hints file that does not fit one model's listing
+    // stops the run at once, naming that model, instead of after the
+    // others' simulations. The first error in command-line order is the
+    // one reported, whichever thread met it first.
+    let prepared: Vec<Result<Prepared, CliError>> = jobs
         .par_iter()
         .map(|job| {
-            let prepared = prepare(RunRequest {
+            prepare(RunRequest {
                 file: job.file,
                 arch: job.arch,
                 hints: job.hints,
                 sets: &sets,
                 function: args.run.function.as_deref(),
-            })?;
-            let analysis = analyse(&prepared, !args.no_latency_search)?;
+            })
+            .map_err(|e| in_variant(e, job, jobs.len()))
+        })
+        .collect();
+    let prepared = prepared.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let progress = crate::progress::Progress::start(Some(jobs.len() as u64), "variants");
+    let variants: Vec<Result<Variant, CliError>> = jobs
+        .par_iter()
+        .zip(&prepared)
+        .map(|(job, prepared)| {
+            let analysis = analyse(prepared, !args.no_latency_search)
+                .map_err(|e| in_variant(e, job, jobs.len()))?;
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
             Ok(variant(job.label.clone(), &report, &prepared.sim.arch))
         })
@@ -138,6 +156,46 @@ pub fn run(args: Args) -> CliResult {
         CompareFormat::Html => to_html(&comparison),
     };
     crate::output::write(args.output.as_deref(), text)
+}
+
+/// `e`, met while preparing or running `job`, with a note naming the
+/// variant: which model's listing (or which of the two files) a hints file
+/// or an option did not fit. A usage error stays one (exit code 2).
+fn in_variant(e: CliError, job: &Job<'_>, of: usize) -> CliError {
+    let which = match job.arch {
+        Some(arch) if job.label == arch => format!(
+            "this is the `{arch}` variant ({} of the {of} models of `--arch`), reading {}{}",
+            ordinal(job.index + 1),
+            job.file,
+            job.hints
+                .map(|h| format!(" with hints {h}"))
+                .unwrap_or_default()
+        ),
+        _ => format!(
+            "this is variant {} ({}){}",
+            job.label,
+            job.file,
+            job.hints
+                .map(|h| format!(" with hints {h}"))
+                .unwrap_or_default()
+        ),
+    };
+    match e {
+        CliError::Input(m) => CliError::Input(format!("{m}\nnote: {which}")),
+        CliError::Usage(m) => CliError::Usage(format!("{m} ({which})")),
+        CliError::Io(e) => CliError::Io(e),
+    }
+}
+
+/// `n` as an English ordinal ("2nd"), for the note.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The parameters of `arch` whose source is an assumption that charge the

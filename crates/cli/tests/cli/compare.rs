@@ -315,3 +315,68 @@ fn across_models_per_gpu_second_and_no_winner_on_assumed_costs() {
     );
     assert!(!verdict.contains("per clock per CU"), "{verdict}");
 }
+
+/// The `line` of the first `[[loop]]` in `shadersim hints FILE --arch A`.
+fn first_loop_line(file: &str, arch: &str) -> String {
+    let text = stdout(&["hints", file, "--arch", arch]);
+    let after = text.split("[[loop]]").nth(1).expect("a loop template");
+    let line = after.lines().find(|l| l.starts_with("line")).unwrap();
+    line.split('=')
+        .nth(1)
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_hints_file_that_fits_one_gpu_but_not_another_names_that_gpu_before_simulating() {
+    if !have_clang() {
+        return;
+    }
+    // matmul_tile.cl's k-loop: each GPU's compiler puts its header at its
+    // own listing line. A hints file keyed to navi21's line fits navi21
+    // and not vega10 (the premise is checked, not assumed).
+    let cl = "tests/fixtures/src/opencl/matmul_tile.cl";
+    let navi = first_loop_line(cl, "navi21");
+    let vega = first_loop_line(cl, "vega10");
+    assert_ne!(navi, vega, "the premise: the loop header lines differ");
+    let dir = std::env::temp_dir().join(format!("shadersim-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hints = dir.join("k.toml");
+    std::fs::write(&hints, format!("[[loop]]\nline = {navi}\niterations = 4\n")).unwrap();
+    let hints = hints.to_str().unwrap();
+    let o = shadersim(&[
+        "compare",
+        cl,
+        "--arch",
+        "navi21,vega10",
+        "--hints",
+        hints,
+        "--no-latency-search",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("loop header"), "{err}");
+    assert!(
+        err.contains("note: this is the `vega10` variant (2nd of the 2 models of `--arch`)"),
+        "{err}"
+    );
+    assert!(err.contains(hints), "{err}");
+    // It stopped before simulating: no variant was run, so no report.
+    assert!(o.stdout.is_empty());
+    // The same hints fit navi21's own listing: `analyze` there runs.
+    let o = shadersim(&[
+        "analyze",
+        cl,
+        "--arch",
+        "navi21",
+        "--hints",
+        hints,
+        "--no-latency-search",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

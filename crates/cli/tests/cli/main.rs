@@ -24,6 +24,7 @@ mod diverge;
 mod docs_links;
 mod listings;
 mod liveness;
+mod mutations;
 mod nami_cli;
 mod occupancy;
 mod opencl_builtins;
