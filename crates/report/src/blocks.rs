@@ -281,7 +281,7 @@ pub fn blocks_text(blocks: &[BlockView], loops: &[LoopView]) -> String {
     let work = |p: &[UnitWork]| {
         p.iter()
             .take(2)
-            .map(|w| format!("{} {}", w.unit, w.clocks))
+            .map(|w| format!("{} {}", w.unit, clocks(w.clocks)))
             .collect::<Vec<_>>()
             .join(", ")
     };

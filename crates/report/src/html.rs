@@ -12,6 +12,7 @@
 use crate::activity::Activity;
 use crate::analyze_view::AnalyzeReport;
 use crate::markup::{esc, heat_color, inline};
+use crate::numbers;
 use crate::timeline::SliceKind;
 use std::fmt::Write;
 
@@ -324,7 +325,7 @@ fn issue_mix_svg(a: &Activity) -> String {
         below = tops;
     }
     s.push_str(&f.clock_axis(a.clocks));
-    s.push_str(&f.y_range(&crate::numbers::significant(peak)));
+    s.push_str(&f.y_range(&numbers::significant(peak)));
     s.push_str("</svg>");
     s
 }
@@ -395,7 +396,7 @@ fn lanes_svg(a: &Activity) -> String {
                     "mostly {}: {} slices, {} of the clocks",
                     run.kind.name(),
                     run.slices,
-                    crate::numbers::pct(run.share)
+                    numbers::pct(run.share)
                 ),
             };
             let _ = write!(
@@ -590,7 +591,7 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
             "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#1f77b4\"><title>{lat} clocks: {} per clock</title></circle>",
             f.x(fx(lat as f64)),
             f.y(t / ymax),
-            crate::numbers::significant(t)
+            numbers::significant(t)
         );
     }
     let y95 = f.y(0.95 * l.zero_latency_throughput / ymax);
@@ -634,7 +635,7 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{what} (clocks, log scale); throughput per clock per CU</text></svg>",
         f.left - 4.0,
         f.top + 10.0,
-        crate::numbers::significant(ymax),
+        numbers::significant(ymax),
         f.left - 4.0,
         f.top + f.ph(),
         f.x(0.5),
@@ -649,7 +650,7 @@ fn latency_caption(l: &crate::analyze_view::LatencyView) -> String {
     if let Some(&(_, t)) = l.curve.iter().find(|p| p.0 == 0) {
         parts.push(format!(
             "the run at latency 0 ({} per clock) is the reference of the dashed line",
-            crate::numbers::significant(t)
+            numbers::significant(t)
         ));
     }
     if l.model_latency == 0 {
@@ -677,20 +678,20 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
     for b in &r.blocks {
         let _ = write!(
             o,
-            "<tr id=\"B{}\"><td>B{}{}</td><td><a href=\"#L{}\">{}-{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            "<tr id=\"B{}\"><td>B{}{}</td><td><a href=\"#L{}\">{}-{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}, {}</td></tr>",
             b.id,
             b.id,
             b.label.as_ref().map_or(String::new(), |l| format!(" ({})", esc(l))),
             b.lines[0],
             b.lines[0],
             b.lines[1],
-            b.executions,
-            b.clocks_per_execution,
+            numbers::amount(b.executions),
+            numbers::clocks(b.clocks_per_execution),
             (b.share * 150.0).round(),
-            100.0 * b.share,
+            numbers::pct(b.share),
             work(&b.pressure),
-            b.dependency_chain.clocks,
-            b.dependency_chain.instructions
+            numbers::count(b.dependency_chain.clocks, "clock"),
+            numbers::count(u64::from(b.dependency_chain.instructions), "instruction")
         );
     }
     o.push_str("</table>");
@@ -701,18 +702,18 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
     for l in &r.loops {
         let _ = write!(
             o,
-            "<tr><td>loop {}</td><td><a href=\"#L{}\">{}-{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            "<tr><td>loop {}</td><td><a href=\"#L{}\">{}-{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}, {}</td></tr>",
             l.id,
             l.lines[0],
             l.lines[0],
             l.lines[1],
             l.depth,
-            l.iterations,
-            l.clocks_per_iteration,
-            100.0 * l.share,
+            numbers::amount(l.iterations),
+            numbers::clocks(l.clocks_per_iteration),
+            numbers::pct(l.share),
             work(&l.pressure),
-            l.dependency_chain.clocks,
-            l.dependency_chain.instructions
+            numbers::count(l.dependency_chain.clocks, "clock"),
+            numbers::count(u64::from(l.dependency_chain.instructions), "instruction")
         );
     }
     o.push_str("</table>");
@@ -721,7 +722,7 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
 fn work(p: &[crate::blocks::UnitWork]) -> String {
     p.iter()
         .take(3)
-        .map(|w| format!("{} {}", esc(&w.unit), w.clocks))
+        .map(|w| format!("{} {}", esc(&w.unit), numbers::clocks(w.clocks)))
         .collect::<Vec<_>>()
         .join(", ")
 }

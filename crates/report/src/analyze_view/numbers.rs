@@ -1,7 +1,8 @@
 //! The one set of number formats every text (and HTML) report of
 //! shadersim uses, so a figure of one kind reads the same everywhere:
 //! * clocks (means and sums that need not be whole): 1 decimal below
-//!   1000, none from 1000 ([`clocks`]: `71.9`, `2929`); a change in clocks
+//!   1000, none from 1000 or when whole ([`clocks`]: `71.9`, `2929`,
+//!   `6`); a change in clocks
 //!   has the precision of the values it compares ([`clocks_delta`]);
 //! * fractions (rates, shares, utilizations) as percentages with 1
 //!   decimal ([`pct`], changes [`pct_delta`]), `<0.1%` for a nonzero one
@@ -84,13 +85,12 @@ pub fn si(v: f64) -> String {
 }
 
 /// A clock figure: 1 decimal below 1000, none from 1000 (`71.9`,
-/// `2929`); whole numbers below 1000 keep their decimal (`1.0`) so a
-/// column reads alike.
+/// `2929`) or when whole (`6`: costs and unit work are often whole).
 pub fn clocks(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
     }
-    if v.abs() >= 999.95 {
+    if v.abs() >= 999.95 || v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
         format!("{v:.1}")
@@ -171,7 +171,8 @@ mod throughput_text_tests {
     fn one_rule_per_kind() {
         // Clocks: 1 decimal below 1000, none from 1000.
         assert_eq!(clocks(71.883), "71.9");
-        assert_eq!(clocks(1.0), "1.0");
+        assert_eq!(clocks(1.0), "1");
+        assert_eq!(clocks(220.8), "220.8");
         assert_eq!(clocks(999.96), "1000");
         assert_eq!(clocks(2928.612), "2929");
         // Deltas at the precision of the values they compare.
