@@ -811,3 +811,53 @@ pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg) -> String {
     let svg = (!r.blocks.is_empty()).then(|| crate::cfg_svg::cfg_svg(cfg, &r.blocks));
     page(r, svg.as_deref())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{pixel_runs, SliceKind};
+
+    #[test]
+    fn a_long_row_is_drawn_per_pixel_column() {
+        // 100,000 periods of 4 clocks: 1 clock issued (line 7), 3 stalled,
+        // over clocks 0..400,000 on 800 columns of exactly 500 clocks. Each
+        // column holds 125 periods: 125 issue clocks, 375 stall clocks, so
+        // stall dominates every column and the row is one rectangle
+        // (instead of 200,000), 75% of its clocks stalled.
+        let slices: Vec<_> = (0..100_000u64)
+            .flat_map(|p| {
+                [
+                    (4 * p, 4 * p + 1, SliceKind::Issue, 7),
+                    (4 * p + 1, 4 * p + 4, SliceKind::Stall, 7),
+                ]
+            })
+            .collect();
+        let (runs, density) = pixel_runs(&slices, 400_000, 800);
+        assert_eq!(runs.len(), 1);
+        let r = runs[0];
+        assert_eq!((r.start, r.end, r.kind), (0, 400_000, SliceKind::Stall));
+        assert_eq!(r.share, 0.75);
+        // Issues cover a quarter of each column: level ceil(4 x 125 / 500)
+        // = 1 everywhere, one strip.
+        assert_eq!(density, vec![(0, 400_000, 1)]);
+    }
+
+    #[test]
+    fn wide_slices_keep_their_line_and_idle_time_stays_empty() {
+        // A run of 1000 clocks on 100 columns of 10: an issue of line 3
+        // over clocks 0..500, nothing until 800, a stall of line 4 to 1000.
+        let slices = [
+            (0, 500, SliceKind::Issue, 3),
+            (800, 1000, SliceKind::Stall, 4),
+        ];
+        let (runs, _) = pixel_runs(&slices, 1000, 100);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(
+            (runs[0].start, runs[0].end, runs[0].line),
+            (0, 500, Some(3))
+        );
+        assert_eq!(
+            (runs[1].start, runs[1].end, runs[1].line),
+            (800, 1000, Some(4))
+        );
+    }
+}
