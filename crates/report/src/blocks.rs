@@ -301,7 +301,7 @@ pub fn blocks_text(blocks: &[BlockView], loops: &[LoopView]) -> String {
             clocks(b.clocks_per_execution),
             pct(b.share),
             work(&b.pressure),
-            count(u64::from(b.dependency_chain.clocks), "clock"),
+            count(b.dependency_chain.clocks, "clock"),
             count(u64::from(b.dependency_chain.instructions), "instruction")
         );
     }
@@ -317,7 +317,7 @@ pub fn blocks_text(blocks: &[BlockView], loops: &[LoopView]) -> String {
             clocks(l.clocks_per_iteration),
             pct(l.share),
             work(&l.pressure),
-            count(u64::from(l.dependency_chain.clocks), "clock")
+            count(l.dependency_chain.clocks, "clock")
         );
     }
     let _ = writeln!(o);

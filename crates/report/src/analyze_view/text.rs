@@ -181,8 +181,8 @@ impl AnalyzeReport {
             let _ = writeln!(
                 o,
                 "  L2 traffic         {} per wave = {} per wave",
-                count(u64::from(self.l2_requests_per_wave), "request"),
-                count(u64::from(self.l2_bytes_per_wave), "byte")
+                count(self.l2_requests_per_wave, "request"),
+                count(self.l2_bytes_per_wave, "byte")
             );
         }
         if let Some(c) = &self.cache {
@@ -238,7 +238,7 @@ impl AnalyzeReport {
                 o,
                 "  path {}             {} from wave {}: {}, {} clocks per wave",
                 i,
-                count(u64::from(p.waves), "wave"),
+                count(p.waves, "wave"),
                 p.first_wave,
                 count(p.instructions as u64, "instruction"),
                 clocks(p.wave_clocks)
