@@ -39,12 +39,14 @@ impl Activity {
     /// Bin a recording.
     pub fn new(sim: &Simulation, stats: &SimStats, t: &Timeline<'_>) -> Activity {
         let clocks = stats.clocks.max(1);
+        // One bin width for every series, so bin i is the same clocks in each.
+        let width = t.bin_clocks(clocks);
         let means = |b: &crate::timeline::Binned| -> Vec<f64> {
-            b.means(clocks).into_iter().map(|(_, v)| v).collect()
+            b.means(clocks, width).into_iter().map(|(_, v)| v).collect()
         };
         let times = t
             .resident
-            .means(clocks)
+            .means(clocks, width)
             .into_iter()
             .map(|(s, _)| s)
             .collect();

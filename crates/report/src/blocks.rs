@@ -281,10 +281,11 @@ pub fn blocks_text(blocks: &[BlockView], loops: &[LoopView]) -> String {
     let work = |p: &[UnitWork]| {
         p.iter()
             .take(2)
-            .map(|w| format!("{} {}", w.unit, w.clocks))
+            .map(|w| format!("{} {}", w.unit, clocks(w.clocks)))
             .collect::<Vec<_>>()
             .join(", ")
     };
+    use crate::numbers::{amount, clocks, count, pct};
     let _ = writeln!(
         o,
         "  {:<7} {:>11}  {:>8}  {:>12}  {:>6}  {:<22}  dependency chain",
@@ -293,30 +294,30 @@ pub fn blocks_text(blocks: &[BlockView], loops: &[LoopView]) -> String {
     for b in blocks {
         let _ = writeln!(
             o,
-            "  {:<7} {:>11}  {:>8}  {:>12}  {:>5.1}%  {:<22}  {} clocks, {} instructions",
+            "  {:<7} {:>11}  {:>8}  {:>12}  {:>6}  {:<22}  {}, {}",
             format!("B{}", b.id),
             format!("{}-{}", b.lines[0], b.lines[1]),
-            b.executions,
-            b.clocks_per_execution,
-            100.0 * b.share,
+            amount(b.executions),
+            clocks(b.clocks_per_execution),
+            pct(b.share),
             work(&b.pressure),
-            b.dependency_chain.clocks,
-            b.dependency_chain.instructions
+            count(b.dependency_chain.clocks, "clock"),
+            count(u64::from(b.dependency_chain.instructions), "instruction")
         );
     }
     for l in loops {
         let _ = writeln!(
             o,
-            "  loop {} (depth {}, lines {}-{}): {} iterations per wave, {} clocks per iteration, {:.1}% of the time; per iteration {}; dependency chain {} clocks",
+            "  loop {} (depth {}, lines {}-{}): {} per wave, {} clocks per iteration, {} of the time; per iteration {}; dependency chain {}",
             l.id,
             l.depth,
             l.lines[0],
             l.lines[1],
-            l.iterations,
-            l.clocks_per_iteration,
-            100.0 * l.share,
+            if l.iterations == 1.0 { "1 iteration".to_string() } else { format!("{} iterations", amount(l.iterations)) },
+            clocks(l.clocks_per_iteration),
+            pct(l.share),
             work(&l.pressure),
-            l.dependency_chain.clocks
+            count(l.dependency_chain.clocks, "clock")
         );
     }
     let _ = writeln!(o);

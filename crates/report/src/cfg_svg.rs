@@ -10,6 +10,7 @@
 
 use crate::blocks::BlockView;
 use crate::markup::{esc, heat_color};
+use crate::numbers;
 use shadersim_cfg::Cfg;
 use std::fmt::Write;
 
@@ -68,22 +69,22 @@ pub fn cfg_svg(cfg: &Cfg, blocks: &[BlockView]) -> String {
     for (r, b) in blocks.iter().enumerate() {
         let y = 5.0 + r as f64 * ROW;
         let label = format!(
-            "B{} lines {}-{}: {:.1}% of the time, {} clocks per execution, {} per wave",
+            "B{} lines {}-{}: {} of the time, {} clocks per execution, {} per wave",
             b.id,
             b.lines[0],
             b.lines[1],
-            100.0 * b.share,
-            b.clocks_per_execution,
-            b.executions
+            numbers::pct(b.share),
+            numbers::clocks(b.clocks_per_execution),
+            numbers::amount(b.executions)
         );
         let short = format!(
-            "B{}  lines {}-{}  {:.1}%  {} clk/exec  x{}",
+            "B{}  lines {}-{}  {}  {} clk/exec  x{}",
             b.id,
             b.lines[0],
             b.lines[1],
-            100.0 * b.share,
-            b.clocks_per_execution,
-            b.executions
+            numbers::pct(b.share),
+            numbers::clocks(b.clocks_per_execution),
+            numbers::amount(b.executions)
         );
         let _ = write!(
             s,

@@ -1,5 +1,6 @@
 //! `shadersim cfg`: the control-flow graph as text, Graphviz dot or JSON.
 
+use crate::numbers::{count, count_as, noun};
 use serde::Serialize;
 use shadersim_asm::{Program, ProgramFile};
 use shadersim_cfg::{Cfg, EdgeKind};
@@ -175,15 +176,19 @@ impl CfgView {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "program {} ({}, {}, {}): {} instructions, {} blocks, {} loops, {} conditional branches",
+            "program {} ({}, {}, {}): {}, {}, {}, {}",
             self.program,
             self.target.as_deref().unwrap_or("unknown GPU"),
             self.stage.as_deref().unwrap_or("stage unknown"),
             self.dialect,
-            self.instructions,
-            self.blocks.len(),
-            self.loops.len(),
-            self.branches.len()
+            count(self.instructions as u64, "instruction"),
+            count(self.blocks.len() as u64, "block"),
+            count(self.loops.len() as u64, "loop"),
+            count_as(
+                self.branches.len() as u64,
+                "conditional branch",
+                "conditional branches"
+            )
         );
         let _ = writeln!(out, "\nblocks:");
         for b in &self.blocks {
@@ -194,12 +199,13 @@ impl CfgView {
                 .collect();
             let _ = writeln!(
                 out,
-                "  B{:<3} {:<14} lines {:>5}-{:<5} {:>4} instrs  -> {}{}{}",
+                "  B{:<3} {:<14} lines {:>5}-{:<5} {:>4} {:<6}  -> {}{}{}",
                 b.id,
                 b.label.as_deref().unwrap_or(""),
                 b.lines[0],
                 b.lines[1],
                 b.instructions[1] - b.instructions[0],
+                noun((b.instructions[1] - b.instructions[0]) as u64, "instr"),
                 if succs.is_empty() {
                     "exit".to_string()
                 } else {
@@ -317,7 +323,7 @@ impl CfgView {
 
 fn node(b: &BlockView) -> String {
     format!(
-        "B{} [label=\"B{}{}\\nlines {}-{}\\n{} instrs\"];",
+        "B{} [label=\"B{}{}\\nlines {}-{}\\n{}\"];",
         b.id,
         b.id,
         b.label
@@ -325,7 +331,7 @@ fn node(b: &BlockView) -> String {
             .map_or(String::new(), |l| format!(" {}", escape(l))),
         b.lines[0],
         b.lines[1],
-        b.instructions[1] - b.instructions[0]
+        count((b.instructions[1] - b.instructions[0]) as u64, "instr")
     )
 }
 

@@ -6,6 +6,7 @@
 
 use crate::analyze_view::Utilization;
 use crate::markup::esc;
+use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -205,9 +206,9 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     let per_second = |v: &Variant, t: f64| {
         format!(
             "{} {unit}/s on {} CUs at {} MHz",
-            giga(t),
-            num(v.gpu_cus),
-            num(v.clock_mhz)
+            si(t),
+            amount(v.gpu_cus),
+            amount(v.clock_mhz)
         )
     };
     let figures = format!("{} vs {}", per_second(a, ta), per_second(b, tb));
@@ -231,11 +232,11 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
                     .assumed_costs
                     .iter()
                     .take(3)
-                    .map(|c| format!("{} {:.0}%", c.name, c.value * 100.0))
+                    .map(|c| format!("{} {}", c.name, numbers::pct(c.value)))
                     .collect();
                 format!(
-                    "{:.0}% of {}'s unit work is charged by assumed costs ({})",
-                    (share * 100.0).min(100.0),
+                    "{} of {}'s unit work is charged by assumed costs ({})",
+                    numbers::pct(share.min(1.0)),
                     v.label,
                     names.join(", ")
                 )
@@ -271,20 +272,11 @@ fn winner<'a>(
         (a, b, ta, tb)
     };
     let pct = if tl > 0.0 {
-        format!("{:.0}%", (tw / tl - 1.0) * 100.0)
+        numbers::pct(tw / tl - 1.0)
     } else {
         "infinitely".into()
     };
     (win, lose, tw, tl, pct)
-}
-
-/// A rate in G (or M) per second.
-fn giga(x: f64) -> String {
-    if x >= 1e9 {
-        format!("{:.2}G", x / 1e9)
-    } else {
-        format!("{:.2}M", x / 1e6)
-    }
 }
 
 /// "B is 18% faster than A: VMEM-bound in both, B issues 3 fewer vmem ops per wave".
@@ -296,22 +288,22 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
     let unit = &a.throughput_unit;
     let speed = if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
         format!(
-            "{} and {} are as fast ({} vs {} {unit} per clock per CU, {:.2}x)",
+            "{} and {} are as fast ({} vs {} {unit} per clock per CU, {}x)",
             a.label,
             b.label,
-            num(ta),
-            num(tb),
-            if ta > 0.0 { tb / ta } else { 1.0 }
+            significant(ta),
+            significant(tb),
+            significant(if ta > 0.0 { tb / ta } else { 1.0 })
         )
     } else {
         let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
         format!(
-            "{} is {pct} faster than {} ({} vs {} {unit} per clock per CU, {:.2}x)",
+            "{} is {pct} faster than {} ({} vs {} {unit} per clock per CU, {}x)",
             win.label,
             lose.label,
-            num(tw),
-            num(tl),
-            if tl > 0.0 { tw / tl } else { 0.0 }
+            significant(tw),
+            significant(tl),
+            significant(if tl > 0.0 { tw / tl } else { 0.0 })
         )
     };
     let bound = if a.bottleneck == b.bottleneck {
@@ -340,7 +332,7 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
         Some(x) => format!(
             "{} issues {} {} {} ops per wave",
             b.label,
-            num(x.value.abs()),
+            amount(x.value.abs()),
             if x.value < 0.0 { "fewer" } else { "more" },
             x.name
         ),
@@ -349,33 +341,16 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
     format!("{speed}: {bound}, {ops}")
 }
 
-/// A number without trailing zeros (at most 4 decimals).
-fn num(x: f64) -> String {
-    let s = format!("{:.4}", round(x));
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
+/// A change of a mean count (ops per wave), signed, with the precision
+/// [`amount`] gives the values: whole counts as `+3`, others with 4
+/// significant digits.
+fn amount_delta(d: f64) -> String {
+    if d == 0.0 {
         "0".into()
+    } else if d > 0.0 {
+        format!("+{}", amount(d))
     } else {
-        s.to_string()
-    }
-}
-
-/// A signed number for delta columns.
-fn signed(x: f64) -> String {
-    if x > 0.0 {
-        format!("+{}", num(x))
-    } else {
-        num(x)
-    }
-}
-
-/// A utilization difference in percent points, `0.0%` when it rounds to nothing.
-fn percent_delta(x: f64) -> String {
-    let p = (x * 1000.0).round() / 10.0;
-    if p == 0.0 {
-        "0.0%".into()
-    } else {
-        format!("{p:+.1}%")
+        amount(d)
     }
 }
 
@@ -384,6 +359,11 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
     let mut rows = Vec::new();
     let vs = &c.variants;
     let ds = &c.deltas;
+    // The two variants a delta compares (before, after).
+    let pair = |d: &Delta| {
+        let find = |l: &str| vs.iter().find(|v| v.label == l).unwrap_or(&vs[0]);
+        (find(&d.against), find(&d.label))
+    };
     let mut row = |name: &str, v: &dyn Fn(&Variant) -> String, d: &dyn Fn(&Delta) -> String| {
         rows.push((
             name.to_string(),
@@ -392,33 +372,39 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
         ));
     };
     row("model", &|v| v.arch.clone(), &|_| String::new());
-    row("clocks per wave", &|v| num(v.clocks_per_wave), &|d| {
-        signed(d.clocks_per_wave)
+    row("clocks per wave", &|v| clocks(v.clocks_per_wave), &|d| {
+        let (a, b) = pair(d);
+        clocks_delta(a.clocks_per_wave, b.clocks_per_wave)
     });
-    row("wave clocks", &|v| num(v.wave_clocks), &|d| {
-        signed(d.wave_clocks)
+    row("wave clocks", &|v| clocks(v.wave_clocks), &|d| {
+        let (a, b) = pair(d);
+        clocks_delta(a.wave_clocks, b.wave_clocks)
     });
     row(
         "throughput/clock",
-        &|v| format!("{} {}", num(v.throughput_per_clock), v.throughput_unit),
-        &|d| format!("{}x", num(d.throughput_ratio)),
+        &|v| {
+            format!(
+                "{} {}",
+                significant(v.throughput_per_clock),
+                v.throughput_unit
+            )
+        },
+        &|d| format!("{}x", significant(d.throughput_ratio)),
     );
     if vs.iter().any(|v| v.arch != vs[0].arch) {
         row(
             "throughput/s, GPU",
-            &|v| format!("{} {}", giga(v.per_second_gpu), v.throughput_unit),
-            &|d| format!("{}x", num(d.per_second_ratio)),
+            &|v| format!("{} {}", si(v.per_second_gpu), v.throughput_unit),
+            &|d| format!("{}x", significant(d.per_second_ratio)),
         );
         row(
             "assumed costs",
             &|v| {
-                format!(
-                    "{:.0}%",
+                numbers::pct(
                     v.assumed_costs
                         .iter()
                         .map(|c| c.value)
-                        .fold(0.0, |a, b| a + b)
-                        * 100.0
+                        .fold(0.0, |a, b| a + b),
                 )
             },
             &|_| String::new(),
@@ -431,8 +417,8 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
         }
         row(
             &format!("{unit} utilization"),
-            &|v| format!("{:.1}%", utilizations(&v.utilization)[i].1 * 100.0),
-            &|d| percent_delta(d.utilization[i].value),
+            &|v| numbers::pct(utilizations(&v.utilization)[i].1),
+            &|d| pct_delta(d.utilization[i].value),
         );
     }
     row(
@@ -452,12 +438,12 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
             &|v| {
                 v.issued_per_wave
                     .get(i)
-                    .map_or("-".into(), |x| num(x.value))
+                    .map_or("-".into(), |x| amount(x.value))
             },
             &|d| {
                 d.issued_per_wave
                     .get(i)
-                    .map_or("-".into(), |x| signed(x.value))
+                    .map_or("-".into(), |x| amount_delta(x.value))
             },
         );
     }

@@ -11,13 +11,15 @@
 
 use crate::activity::Activity;
 use crate::analyze_view::AnalyzeReport;
-use crate::markup::{esc, heat_color};
+use crate::markup::{esc, heat_color, inline};
+use crate::numbers;
 use crate::timeline::SliceKind;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}\
 table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}\
 th{background:#eee}.code td{font-family:monospace;white-space:pre}.wait{font-weight:bold}\
+.code td.ins{white-space:pre-wrap;overflow-wrap:anywhere;min-width:24em}.note{color:#666}\
 .bar{display:inline-block;height:10px;background:#d9534f}.bottleneck{font-size:1.2em;\
 padding:.6em 1em;background:#fff3d6;border-left:6px solid #e0a800}\
 svg text{font-family:sans-serif;font-size:11px}h2{margin-top:1.4em}\
@@ -47,7 +49,7 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     let _ = write!(
         o,
         "<p class=\"bottleneck\" id=\"bottleneck\">{}</p>",
-        esc(&r.bottleneck.statement)
+        inline(&r.bottleneck.statement)
     );
     summary(&mut o, r);
     o.push_str("<h2>Utilization</h2>");
@@ -68,8 +70,9 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             o.push_str("<h2>Latency tolerance</h2>");
             let _ = write!(
                 o,
-                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.</p>",
-                l.curve.len()
+                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{}</p>",
+                l.curve.len(),
+                latency_caption(l)
             );
             o.push_str(&latency_svg(l));
         }
@@ -94,7 +97,7 @@ fn summary(o: &mut String, r: &AnalyzeReport) {
             o,
             "<tr><th>{}</th><td>{}</td></tr>",
             esc(k.trim()),
-            esc(v.trim())
+            inline(v.trim())
         );
     }
     o.push_str("</table>");
@@ -181,8 +184,8 @@ impl Frame {
             self.ph()
         )
     }
-    /// The x axis in clocks, with the y axis' top label.
-    fn clock_axis(&self, clocks: u64, ymax: &str) -> String {
+    /// The x axis in clocks.
+    fn clock_axis(&self, clocks: u64) -> String {
         let mut s = String::new();
         for k in 0..=4 {
             let f = f64::from(k) / 4.0;
@@ -196,15 +199,21 @@ impl Frame {
         }
         let _ = write!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{ymax}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">clock</text>",
-            self.left - 4.0,
-            self.top + 10.0,
-            self.left - 4.0,
-            self.top + self.ph(),
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">clock</text>",
             self.x(0.5),
             self.h - 1.0
         );
         s
+    }
+    /// The y axis' labels: `ymax` at the top, 0 at the bottom.
+    fn y_range(&self, ymax: &str) -> String {
+        format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{ymax}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text>",
+            self.left - 4.0,
+            self.top + 10.0,
+            self.left - 4.0,
+            self.top + self.ph()
+        )
     }
 }
 
@@ -271,7 +280,8 @@ fn activity_svg(a: &Activity) -> String {
         legend(&mut s, &f, li, color, name);
         below = tops;
     }
-    s.push_str(&f.clock_axis(a.clocks, &format!("{peak} waves")));
+    s.push_str(&f.clock_axis(a.clocks));
+    s.push_str(&f.y_range(&format!("{peak} waves")));
     s.push_str("</svg>");
     s
 }
@@ -314,7 +324,8 @@ fn issue_mix_svg(a: &Activity) -> String {
         legend(&mut s, &f, ci, color, name);
         below = tops;
     }
-    s.push_str(&f.clock_axis(a.clocks, &format!("{peak:.2}")));
+    s.push_str(&f.clock_axis(a.clocks));
+    s.push_str(&f.y_range(&numbers::significant(peak)));
     s.push_str("</svg>");
     s
 }
@@ -341,7 +352,8 @@ fn units_svg(a: &Activity) -> String {
         );
         legend(&mut s, &f, ui, color, &format!("{name} busy"));
     }
-    s.push_str(&f.clock_axis(a.clocks, "100%"));
+    s.push_str(&f.clock_axis(a.clocks));
+    s.push_str(&f.y_range("100%"));
     s.push_str("</svg>");
     s
 }
@@ -359,6 +371,7 @@ fn lanes_svg(a: &Activity) -> String {
     f.left = 110.0;
     f.right = 20.0;
     let mut s = f.open("wave slot timeline");
+    let columns = f.pw().round().max(1.0) as usize;
     for (li, (label, slices)) in a.lanes.iter().enumerate() {
         let y = f.top + li as f64 * row;
         let _ = write!(
@@ -368,46 +381,193 @@ fn lanes_svg(a: &Activity) -> String {
             y + 10.0,
             esc(label)
         );
-        // Neighbouring slices of one kind closer than a pixel are drawn as
-        // one rectangle (a page of a few thousand shapes, not millions).
-        let px = end as f64 / f.pw();
-        let mut run: Option<(u64, u64, SliceKind, u32)> = None;
-        let draw = |s: &mut String, (a0, a1, k, line): (u64, u64, SliceKind, u32)| {
-            let color = match k {
+        let (runs, density) = pixel_runs(slices, end, columns);
+        for run in runs {
+            let color = match run.kind {
                 SliceKind::Issue => "#1f77b4",
                 SliceKind::Stall => "#d62728",
                 SliceKind::Pass => "#999999",
             };
+            let x0 = f.x(run.start as f64 / end as f64);
+            let x1 = f.x(run.end as f64 / end as f64).max(x0 + 0.6);
+            let what = match run.line {
+                Some(line) => format!("{} line {line}", run.kind.name()),
+                None => format!(
+                    "mostly {}: {} slices, {} of the clocks",
+                    run.kind.name(),
+                    run.slices,
+                    numbers::pct(run.share)
+                ),
+            };
+            let _ = write!(
+                s,
+                "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{color}\"><title>{what}, clocks {}..{}</title></rect>",
+                y + 1.0,
+                x1 - x0,
+                row - 2.0,
+                run.start,
+                run.end
+            );
+        }
+        // Over it, a strip of issue density: issues a stall- or
+        // idle-dominated pixel would hide stay visible.
+        for (a0, a1, level) in density {
             let x0 = f.x(a0 as f64 / end as f64);
             let x1 = f.x(a1 as f64 / end as f64).max(x0 + 0.6);
-            let _ = write!(s, "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{color}\"><title>{} line {line}, clocks {a0}..{a1}</title></rect>", y + 1.0, x1 - x0, row - 2.0, k.name());
-        };
-        for &(a0, a1, k, line) in slices {
-            run = match run {
-                Some(r) if r.2 == k && (a0 as f64 - r.1 as f64) < px => {
-                    Some((r.0, a1.max(r.1), k, r.3))
-                }
-                Some(r) => {
-                    draw(&mut s, r);
-                    Some((a0, a1, k, line))
-                }
-                None => Some((a0, a1, k, line)),
-            };
-        }
-        if let Some(r) = run {
-            draw(&mut s, r);
+            let _ = write!(
+                s,
+                "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"3\" fill=\"#08306b\" fill-opacity=\"{}\"><title>issues in up to {}% of clocks {a0}..{a1}</title></rect>",
+                y + 1.0,
+                x1 - x0,
+                f64::from(level) / 4.0,
+                25 * level
+            );
         }
     }
-    s.push_str(&f.clock_axis(end, ""));
+    s.push_str(&f.clock_axis(end));
     s.push_str("</svg>");
     s
 }
 
+/// One rectangle of a wave slot's row: clocks `start..end` shown as `kind`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PixelRun {
+    start: u64,
+    end: u64,
+    kind: SliceKind,
+    /// The source line, when the rectangle is one slice.
+    line: Option<u32>,
+    /// Slices it stands for.
+    slices: usize,
+    /// The part of its clocks spent in `kind`.
+    share: f64,
+}
+
+/// A row's slices (sorted by start, not overlapping) as at most `columns`
+/// rectangles over clocks `0..end`: each pixel column shows the kind that
+/// covers most of its clocks (nothing, if idle time covers more), and
+/// neighbouring columns of one kind are one rectangle. What a screen
+/// cannot show (slices narrower than a pixel) is merged, so the page's
+/// size follows the chart's width, not the run's length.
+///
+/// Also the issue density per column, merged where equal: `(start, end,
+/// level)` with level 1 to 4 the issued quarter of the clocks, rounded up
+/// (one issue in a column shows).
+fn pixel_runs(
+    slices: &[crate::activity::LaneSlice],
+    end: u64,
+    columns: usize,
+) -> (Vec<PixelRun>, Vec<(u64, u64, u8)>) {
+    let kinds = [SliceKind::Issue, SliceKind::Stall, SliceKind::Pass];
+    let col_of = |t: u64| ((t as f64 / end as f64 * columns as f64) as usize).min(columns - 1);
+    let col_start = |c: usize| (c as f64 * end as f64 / columns as f64).ceil() as u64;
+    // Per column: clocks covered by each kind, slices starting in it, and
+    // the line of the last slice touching it.
+    let mut cover = vec![[0u64; 3]; columns];
+    let mut starts = vec![0usize; columns];
+    let mut lines: Vec<Option<u32>> = vec![None; columns];
+    for &(a0, a1, k, line) in slices {
+        let (a0, a1) = (a0.min(end), a1.min(end));
+        if a1 <= a0 {
+            continue;
+        }
+        let ki = kinds.iter().position(|&x| x == k).unwrap_or(0);
+        starts[col_of(a0)] += 1;
+        for c in col_of(a0)..=col_of(a1 - 1) {
+            let lo = a0.max(col_start(c));
+            let hi = a1.min(col_start(c + 1).max(lo));
+            cover[c][ki] += hi - lo;
+            lines[c] = match lines[c] {
+                None => Some(line),
+                Some(l) if l == line => Some(l),
+                // Two lines in one column: no single line to name.
+                Some(_) => Some(u32::MAX),
+            };
+        }
+    }
+    let mut runs: Vec<PixelRun> = Vec::new();
+    let mut density: Vec<(u64, u64, u8)> = Vec::new();
+    let mut covered = [0u64; 3];
+    for c in 0..columns {
+        let (lo, hi) = (col_start(c), col_start(c + 1).min(end).max(col_start(c)));
+        let span = hi - lo;
+        if span > 0 && cover[c][0] > 0 {
+            let level = (4 * cover[c][0]).div_ceil(span).clamp(1, 4) as u8;
+            match density.last_mut() {
+                Some(d) if d.2 == level && d.1 == lo => d.1 = hi,
+                _ => density.push((lo, hi, level)),
+            }
+        }
+        let busy: u64 = cover[c].iter().sum();
+        let (ki, &most) = cover[c]
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, v)| (*v, std::cmp::Reverse(i)))
+            .unwrap_or((0, &0));
+        if span == 0 {
+            // A column narrower than a clock (a short run): nothing to draw.
+            continue;
+        }
+        if most == 0 || span.saturating_sub(busy) > most {
+            runs.push(PixelRun {
+                start: lo,
+                end: hi,
+                kind: SliceKind::Pass,
+                line: None,
+                slices: 0,
+                share: -1.0,
+            });
+            continue;
+        }
+        let kind = kinds[ki];
+        match runs.last_mut() {
+            Some(r) if r.kind == kind && r.share >= 0.0 && r.end == lo => {
+                r.end = hi;
+                r.slices += starts[c];
+                if r.line != lines[c] {
+                    r.line = Some(u32::MAX);
+                }
+            }
+            _ => {
+                covered = [0; 3];
+                runs.push(PixelRun {
+                    start: lo,
+                    end: hi,
+                    kind,
+                    line: lines[c],
+                    slices: starts[c].max(1),
+                    share: 0.0,
+                });
+            }
+        }
+        for i in 0..3 {
+            covered[i] += cover[c][i];
+        }
+        if let Some(r) = runs.last_mut() {
+            r.share = covered[ki] as f64 / (r.end - r.start).max(1) as f64;
+        }
+    }
+    runs.retain(|r| r.share >= 0.0);
+    for r in &mut runs {
+        // A line names the rectangle only when it is one slice of one line.
+        if r.slices > 1 || r.line == Some(u32::MAX) {
+            r.line = None;
+        }
+    }
+    (runs, density)
+}
+
+/// Throughput against latency on a log axis. A log axis cannot show 0,
+/// so it starts at the first positive probe; a latency of 0 (the
+/// zero-latency run, or a model latency of 0) is said in the caption
+/// ([`latency_caption`]) instead of marked.
 fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
     let f = Frame::new(240.0);
-    let xmax = l.curve.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
-    // A log scale: the search probes by factors of four.
-    let fx = |lat: f64| (1.0 + lat).ln() / (1.0 + xmax).ln();
+    let positive: Vec<(u64, f64)> = l.curve.iter().copied().filter(|p| p.0 > 0).collect();
+    let xmin = positive.iter().map(|p| p.0).min().unwrap_or(1) as f64;
+    let xmax = (positive.iter().map(|p| p.0).max().unwrap_or(1) as f64).max(xmin * 2.0);
+    // Log scale (the search probes by factors of four), xmin to xmax.
+    let fx = |lat: f64| (lat / xmin).ln() / (xmax / xmin).ln();
     let ymax = l
         .curve
         .iter()
@@ -417,7 +577,7 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         * 1.1;
     let mut s = f.open("latency tolerance");
     let mut pts = String::new();
-    for &(lat, t) in &l.curve {
+    for &(lat, t) in &positive {
         let _ = write!(pts, "{:.1},{:.1} ", f.x(fx(lat as f64)), f.y(t / ymax));
     }
     let _ = write!(
@@ -425,8 +585,14 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>",
         pts.trim_end()
     );
-    for &(lat, t) in &l.curve {
-        let _ = write!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#1f77b4\"><title>{lat} clocks: {t}</title></circle>", f.x(fx(lat as f64)), f.y(t / ymax));
+    for &(lat, t) in &positive {
+        let _ = write!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#1f77b4\"><title>{lat} clocks: {} per clock</title></circle>",
+            f.x(fx(lat as f64)),
+            f.y(t / ymax),
+            numbers::significant(t)
+        );
     }
     let y95 = f.y(0.95 * l.zero_latency_throughput / ymax);
     let _ = write!(s, "<line x1=\"{}\" x2=\"{:.1}\" y1=\"{y95:.1}\" y2=\"{y95:.1}\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>", f.left, f.left + f.pw());
@@ -434,7 +600,8 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
     if let Some(c) = l.clocks {
         marks.push((c, "tolerance", "#d62728"));
     }
-    for (i, (lat, name, color)) in marks.into_iter().enumerate() {
+    let in_range = |lat: u64| (lat as f64) >= xmin && (lat as f64) <= xmax;
+    for (i, (lat, name, color)) in marks.into_iter().filter(|m| in_range(m.0)).enumerate() {
         let x = f.x(fx(lat as f64));
         let _ = write!(
             s,
@@ -444,28 +611,63 @@ fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         );
         legend(&mut s, &f, i, color, &format!("{name} {lat}"));
     }
-    for lat in [0u64, 16, 64, 256, 1024, 4096, 16384, 65536] {
-        if (lat as f64) <= xmax {
-            let _ = write!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{lat}</text>",
-                f.x(fx(lat as f64)),
-                f.h - 12.0
-            );
+    // Ticks at the probes, skipping any closer than 40 px to the last.
+    let mut last_x = f64::NEG_INFINITY;
+    for &(lat, _) in &positive {
+        let x = f.x(fx(lat as f64));
+        if x - last_x < 40.0 {
+            continue;
         }
+        last_x = x;
+        let _ = write!(
+            s,
+            "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{lat}</text>",
+            f.h - 12.0
+        );
     }
+    let what = if l.parameter == "vmem_latency" {
+        "VMEM latency"
+    } else {
+        "extra latency per first-level miss"
+    };
     let _ = write!(
         s,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{:.4}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">VMEM latency (clocks, log scale); throughput per clock per CU</text></svg>",
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{what} (clocks, log scale); throughput per clock per CU</text></svg>",
         f.left - 4.0,
         f.top + 10.0,
-        ymax,
+        numbers::significant(ymax),
         f.left - 4.0,
         f.top + f.ph(),
         f.x(0.5),
         f.h - 1.0
     );
     s
+}
+
+/// What the latency chart cannot mark on its log axis, in words.
+fn latency_caption(l: &crate::analyze_view::LatencyView) -> String {
+    let mut parts = Vec::new();
+    if let Some(&(_, t)) = l.curve.iter().find(|p| p.0 == 0) {
+        parts.push(format!(
+            "the run at latency 0 ({} per clock) is the reference of the dashed line",
+            numbers::significant(t)
+        ));
+    }
+    if l.model_latency == 0 {
+        parts.push(format!(
+            "the model's {} is 0, left of the axis",
+            if l.parameter == "vmem_latency" {
+                "VMEM latency"
+            } else {
+                "extra latency per miss"
+            }
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" A log axis cannot show 0: {}.", parts.join("; "))
+    }
 }
 
 fn blocks_table(o: &mut String, r: &AnalyzeReport) {
@@ -476,20 +678,20 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
     for b in &r.blocks {
         let _ = write!(
             o,
-            "<tr id=\"B{}\"><td>B{}{}</td><td><a href=\"#L{}\">{}-{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            "<tr id=\"B{}\"><td>B{}{}</td><td><a href=\"#L{}\">{}-{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}, {}</td></tr>",
             b.id,
             b.id,
             b.label.as_ref().map_or(String::new(), |l| format!(" ({})", esc(l))),
             b.lines[0],
             b.lines[0],
             b.lines[1],
-            b.executions,
-            b.clocks_per_execution,
+            numbers::amount(b.executions),
+            numbers::clocks(b.clocks_per_execution),
             (b.share * 150.0).round(),
-            100.0 * b.share,
+            numbers::pct(b.share),
             work(&b.pressure),
-            b.dependency_chain.clocks,
-            b.dependency_chain.instructions
+            numbers::count(b.dependency_chain.clocks, "clock"),
+            numbers::count(u64::from(b.dependency_chain.instructions), "instruction")
         );
     }
     o.push_str("</table>");
@@ -500,18 +702,18 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
     for l in &r.loops {
         let _ = write!(
             o,
-            "<tr><td>loop {}</td><td><a href=\"#L{}\">{}-{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{:.1}%</td><td>{}</td><td>{} clocks, {} instructions</td></tr>",
+            "<tr><td>loop {}</td><td><a href=\"#L{}\">{}-{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}, {}</td></tr>",
             l.id,
             l.lines[0],
             l.lines[0],
             l.lines[1],
             l.depth,
-            l.iterations,
-            l.clocks_per_iteration,
-            100.0 * l.share,
+            numbers::amount(l.iterations),
+            numbers::clocks(l.clocks_per_iteration),
+            numbers::pct(l.share),
             work(&l.pressure),
-            l.dependency_chain.clocks,
-            l.dependency_chain.instructions
+            numbers::count(l.dependency_chain.clocks, "clock"),
+            numbers::count(u64::from(l.dependency_chain.instructions), "instruction")
         );
     }
     o.push_str("</table>");
@@ -520,7 +722,7 @@ fn blocks_table(o: &mut String, r: &AnalyzeReport) {
 fn work(p: &[crate::blocks::UnitWork]) -> String {
     p.iter()
         .take(3)
-        .map(|w| format!("{} {}", esc(&w.unit), w.clocks))
+        .map(|w| format!("{} {}", esc(&w.unit), numbers::clocks(w.clocks)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -563,7 +765,7 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
         };
         let _ = write!(
             o,
-            "<tr{id}{}><td>{}</td><td>{}</td><td style=\"background:{}\">{}</td><td style=\"background:{}\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+            "<tr{id}{}><td>{}</td><td>{}</td><td style=\"background:{}\">{}</td><td style=\"background:{}\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span> {}</td><td>{}</td><td>{}</td><td class=\"ins\" title=\"{}\">{}</td></tr>",
             if i.wait { " class=\"wait\"" } else { "" },
             if i.line > 0 { i.line.to_string() } else { "fetch".into() },
             i.executions,
@@ -583,7 +785,13 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
             if i.memory_note().is_empty() {
                 esc(&i.text)
             } else {
-                format!("{}   ; {}", esc(&i.text), esc(&i.memory_note()))
+                // The note wraps under the instruction rather than
+                // widening the table past the page.
+                format!(
+                    "{} <span class=\"note\">; {}</span>",
+                    esc(&i.text),
+                    esc(&i.memory_note())
+                )
             }
         );
     }
@@ -602,4 +810,54 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
 pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg) -> String {
     let svg = (!r.blocks.is_empty()).then(|| crate::cfg_svg::cfg_svg(cfg, &r.blocks));
     page(r, svg.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pixel_runs, SliceKind};
+
+    #[test]
+    fn a_long_row_is_drawn_per_pixel_column() {
+        // 100,000 periods of 4 clocks: 1 clock issued (line 7), 3 stalled,
+        // over clocks 0..400,000 on 800 columns of exactly 500 clocks. Each
+        // column holds 125 periods: 125 issue clocks, 375 stall clocks, so
+        // stall dominates every column and the row is one rectangle
+        // (instead of 200,000), 75% of its clocks stalled.
+        let slices: Vec<_> = (0..100_000u64)
+            .flat_map(|p| {
+                [
+                    (4 * p, 4 * p + 1, SliceKind::Issue, 7),
+                    (4 * p + 1, 4 * p + 4, SliceKind::Stall, 7),
+                ]
+            })
+            .collect();
+        let (runs, density) = pixel_runs(&slices, 400_000, 800);
+        assert_eq!(runs.len(), 1);
+        let r = runs[0];
+        assert_eq!((r.start, r.end, r.kind), (0, 400_000, SliceKind::Stall));
+        assert_eq!(r.share, 0.75);
+        // Issues cover a quarter of each column: level ceil(4 x 125 / 500)
+        // = 1 everywhere, one strip.
+        assert_eq!(density, vec![(0, 400_000, 1)]);
+    }
+
+    #[test]
+    fn wide_slices_keep_their_line_and_idle_time_stays_empty() {
+        // A run of 1000 clocks on 100 columns of 10: an issue of line 3
+        // over clocks 0..500, nothing until 800, a stall of line 4 to 1000.
+        let slices = [
+            (0, 500, SliceKind::Issue, 3),
+            (800, 1000, SliceKind::Stall, 4),
+        ];
+        let (runs, _) = pixel_runs(&slices, 1000, 100);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(
+            (runs[0].start, runs[0].end, runs[0].line),
+            (0, 500, Some(3))
+        );
+        assert_eq!(
+            (runs[1].start, runs[1].end, runs[1].line),
+            (800, 1000, Some(4))
+        );
+    }
 }

@@ -9,6 +9,7 @@
 //! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
 //! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
 //! * [`timeline`]: a run's events as Chrome trace JSON and binned series.
+//! * [`numbers`]: the number formats and plurals every text report shares.
 //!
 //! Invariant: rendering is deterministic (same input, byte-identical output).
 
@@ -24,3 +25,5 @@ pub mod occupancy_view;
 pub mod source_lines;
 pub mod sweep_view;
 pub mod timeline;
+
+pub use analyze_view::numbers;

@@ -143,8 +143,6 @@ const PALETTE: &[&str] = &[
 /// Occupancy (as a share of each unit's slots, so units of 3 and 256 slots
 /// share an axis) against register count, every row one step line.
 pub fn to_svg(rows: &[OccupancyRow], marker: u32) -> String {
-    const W: f64 = 980.0;
-    const H: f64 = 520.0;
     const LEFT: f64 = 60.0;
     const RIGHT: f64 = 700.0;
     const TOP: f64 = 40.0;
@@ -155,10 +153,21 @@ pub fn to_svg(rows: &[OccupancyRow], marker: u32) -> String {
         .max()
         .unwrap_or(256)
         .max(1) as f64;
+    let label = |row: &OccupancyRow| format!("{} {} ({} slots)", row.arch, row.unit, row.slots);
+    // The legend beside the plot sets the size: one line of 17 px per row
+    // below TOP + 10, and its longest label at about 7 px a character
+    // (12 px sans-serif), so no entry is cut.
+    let longest = rows
+        .iter()
+        .map(|r| label(r).chars().count())
+        .max()
+        .unwrap_or(0);
+    let w = (RIGHT + 50.0 + 7.0 * longest as f64 + 10.0).max(980.0);
+    let h = (TOP + 10.0 + 17.0 * rows.len() as f64 + 10.0).max(520.0);
     let x = |r: f64| LEFT + (r / max_x) * (RIGHT - LEFT);
     let y = |share: f64| BOTTOM - share * (BOTTOM - TOP);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n"
     );
     s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     s += &format!(
@@ -230,7 +239,7 @@ pub fn to_svg(rows: &[OccupancyRow], marker: u32) -> String {
             lx2 = RIGHT + 44.0,
             tx = RIGHT + 50.0,
             ty = ly + 4.0,
-            label = esc(&format!("{} {} ({} slots)", row.arch, row.unit, row.slots))
+            label = esc(&label(row))
         );
     }
     s += "</svg>\n";

@@ -166,6 +166,54 @@ pub fn to_json(axes: &[Axis], rows: &[Marked]) -> String {
     serde_json::to_string_pretty(&rows).expect("plain data serializes") + "\n"
 }
 
+/// The unit of a metric's axis (`unit` is the throughput's, e.g.
+/// `threads`), and the factor its values are drawn with (utilizations
+/// as percentages).
+fn metric_axis(metric: usize, unit: &str) -> (String, f64) {
+    match METRICS[metric] {
+        "clocks" => ("clocks, total".into(), 1.0),
+        "clocks_per_wave" => ("clocks per wave".into(), 1.0),
+        "wave_clocks" => ("clocks from a wave's launch to its end".into(), 1.0),
+        "throughput" => (format!("{unit} per clock per CU"), 1.0),
+        "occupancy" => ("waves per SIMD".into(), 1.0),
+        m if m.ends_with("_utilization") => ("% of clocks busy".into(), 100.0),
+        _ => (String::new(), 1.0),
+    }
+}
+
+/// The unit of a varied key, from what its name says (a model parameter
+/// or a dispatch key): latencies and clocks in clocks, sizes in bytes,
+/// counts of waves, threads, registers and CUs.
+fn key_unit(key: &str) -> &'static str {
+    let k = key.to_ascii_lowercase();
+    if k.contains("latency") || k.contains("clocks") || k.contains("cycles") {
+        "clocks"
+    } else if k.contains("bytes") {
+        "bytes"
+    } else if k.contains("mhz") {
+        "MHz"
+    } else if k.contains("waves") {
+        "waves"
+    } else if k == "workgroup_size" {
+        "threads"
+    } else if k.contains("vgprs") || k.contains("sgprs") {
+        "registers"
+    } else if k == "cus" || k == "cu_count" {
+        "CUs"
+    } else {
+        ""
+    }
+}
+
+/// `name (unit)`, or `name` without a unit.
+fn with_unit(name: &str, unit: &str) -> String {
+    if unit.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({unit})")
+    }
+}
+
 /// A tick label: up to 4 significant decimals, no trailing zeros.
 fn tick(x: f64) -> String {
     let s = format!("{x:.4}");
@@ -182,9 +230,9 @@ fn tick(x: f64) -> String {
 pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
     const W: f64 = 720.0;
     const H: f64 = 420.0;
-    const LEFT: f64 = 80.0;
+    const LEFT: f64 = 90.0;
     const RIGHT: f64 = 180.0;
-    const TOP: f64 = 40.0;
+    const TOP: f64 = 48.0;
     const BOTTOM: f64 = 60.0;
     const COLORS: &[&str] = &[
         "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -202,7 +250,12 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
     let (x0, x1) = xs
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    let ys: Vec<f64> = rows.iter().map(|r| r.metrics()[metric]).collect();
+    let first_result = rows.first().map(|r| &r.result);
+    let (y_unit, scale) = metric_axis(
+        metric,
+        first_result.map_or("threads", |r| r.throughput_unit.as_str()),
+    );
+    let ys: Vec<f64> = rows.iter().map(|r| r.metrics()[metric] * scale).collect();
     let y1 = ys.iter().cloned().fold(0.0_f64, f64::max);
     let y0 = ys.iter().cloned().fold(0.0_f64, f64::min);
     let y1 = if y1 > y0 { y1 * 1.05 } else { y0 + 1.0 };
@@ -241,12 +294,34 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
         out,
         "<rect x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\" fill=\"white\"/>"
     );
+    // The title names what was run: the program, its file and the model.
+    let what = first_result.map_or(String::new(), |r| {
+        let program = if r.label.is_empty() {
+            String::new()
+        } else {
+            format!("`{}` in ", r.label)
+        };
+        format!("{program}{} on {}", r.file, r.arch)
+    });
     let _ = writeln!(
         out,
-        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{} against {}</text>",
-        (LEFT + W - RIGHT) / 2.0,
+        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">{} against {}</text>",
+        W / 2.0,
         esc(METRICS[metric]),
         esc(&first.key)
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"33\" text-anchor=\"middle\">{}</text>",
+        W / 2.0,
+        esc(&what)
+    );
+    // The y axis' name and unit, turned along the axis.
+    let _ = writeln!(
+        out,
+        "<text x=\"14\" y=\"{mid}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {mid})\">{}</text>",
+        esc(&with_unit(METRICS[metric], &y_unit)),
+        mid = TOP + (H - TOP - BOTTOM) / 2.0
     );
     // Axes.
     let _ = writeln!(
@@ -294,7 +369,7 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
         (LEFT + W - RIGHT) / 2.0,
         H - 16.0,
-        esc(&first.key)
+        esc(&with_unit(&first.key, key_unit(&first.key)))
     );
     for (i, (name, pts)) in series.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];

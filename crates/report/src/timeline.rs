@@ -85,18 +85,47 @@ impl Binned {
         }
     }
 
+    /// The same sums in bins `width` clocks wide (`width` a power of two
+    /// at least `self.width`; a narrower one keeps the bins as they are).
+    pub fn widened(&self, width: u64) -> Binned {
+        let mut b = self.clone();
+        while b.width < width {
+            for i in 0..BINS / 2 {
+                b.bins[i] = b.bins[2 * i] + b.bins[2 * i + 1];
+            }
+            for x in &mut b.bins[BINS / 2..] {
+                *x = 0.0;
+            }
+            b.width *= 2;
+        }
+        b
+    }
+
     /// The mean value per clock in each bin up to clock `clocks` (the
-    /// last bin divided by the clocks it actually covers).
-    pub fn means(&self, clocks: u64) -> Vec<(u64, f64)> {
-        let n = clocks.div_ceil(self.width).min(BINS as u64);
+    /// last bin divided by the clocks it actually covers), in bins
+    /// `width` clocks wide (or this series' own width, if wider). Give
+    /// every series of a run the same width ([`Timeline::bin_clocks`]): a
+    /// series that saw nothing (an idle unit) still has width 1 and would
+    /// otherwise be drawn at clocks 0, 1, 2, ... while the others use
+    /// wider bins.
+    pub fn means(&self, clocks: u64, width: u64) -> Vec<(u64, f64)> {
+        let b = self.widened(width);
+        let n = clocks.div_ceil(b.width).min(BINS as u64);
         (0..n)
-            .map(|b| {
-                let start = b * self.width;
-                let span = (clocks.min(start + self.width) - start).max(1);
-                (start, self.bins[b as usize] / span as f64)
+            .map(|i| {
+                let start = i * b.width;
+                let span = (clocks.min(start + b.width) - start).max(1);
+                (start, b.bins[i as usize] / span as f64)
             })
             .collect()
     }
+}
+
+/// The bin width of a run of `clocks` clocks: the smallest power of two
+/// whose [`BINS`] bins cover them (what a series that saw intervals up to
+/// the last clock has doubled to).
+pub fn bin_width(clocks: u64) -> u64 {
+    clocks.div_ceil(BINS as u64).max(1).next_power_of_two()
 }
 
 /// One recorded slice on a wave slot's track.
@@ -229,6 +258,18 @@ impl<'s> Timeline<'s> {
         s.seq += 1;
     }
 
+    /// The bin width every series of the run is drawn with up to clock
+    /// `clocks`: the widest any series doubled to, and at least what
+    /// covers `clocks` in [`BINS`] bins ([`bin_width`]).
+    pub fn bin_clocks(&self, clocks: u64) -> u64 {
+        self.unit_busy
+            .iter()
+            .chain(&self.category_issues)
+            .chain([&self.resident, &self.stalled, &self.executing, &self.issues])
+            .map(|b| b.width)
+            .fold(bin_width(clocks), u64::max)
+    }
+
     /// Whether the cap left anything out, in words (`None`: complete).
     pub fn cap_note(&self) -> Option<String> {
         if self.dropped == 0 {
@@ -281,7 +322,7 @@ impl<'s> Timeline<'s> {
                 "waves": self.waves,
                 "waves_shown": self.waves.min(self.cap.max_waves),
                 "window": self.cap.window.map(|(a, b)| vec![a, b]),
-                "counter_bin_clocks": self.resident.width,
+                "counter_bin_clocks": self.bin_clocks(stats.clocks),
                 "capped": self.cap_note(),
             },
         });
@@ -351,12 +392,13 @@ impl<'s> Timeline<'s> {
             )?;
         }
         let (from, to) = self.cap.window.unwrap_or((0, stats.clocks));
+        let width = self.bin_clocks(stats.clocks);
         let mut counter = |out: &mut dyn std::io::Write,
                            name: &str,
                            series: &Binned,
                            scale: f64| {
-            for (t, v) in series.means(stats.clocks) {
-                if t + series.width > from && t < to {
+            for (t, v) in series.means(stats.clocks, width) {
+                if t + width > from && t < to {
                     emit(
                         out,
                         json!({"name": name, "ph": "C", "ts": t, "pid": 0, "args": {"value": round3(v * scale)}}),
@@ -505,7 +547,7 @@ impl Observer for Timeline<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Binned;
+    use super::{bin_width, Binned};
 
     #[test]
     fn bins_double_and_keep_the_sum() {
@@ -518,6 +560,27 @@ mod tests {
         let total: f64 = b.bins.iter().sum();
         assert_eq!(total, 10.0 + 2.0 * 500.0);
         // Bin 0 covers clocks 0..4: 4 clocks of weight 1.
-        assert_eq!(b.means(1000)[0], (0, 1.0));
+        assert_eq!(b.means(1000, 4)[0], (0, 1.0));
+    }
+
+    #[test]
+    fn an_idle_series_uses_the_run_bins() {
+        // A run of 1000 clocks: 256 bins of width 4 cover 1024 >= 1000
+        // clocks (width 2 covers only 512), so bins start at 0, 4, 8, ...
+        // and the last starts at 996 (250 bins: 1000 / 4).
+        assert_eq!(bin_width(1000), 4);
+        let mut busy = Binned::default();
+        busy.add(0, 1000, 1.0);
+        let idle = Binned::default();
+        assert_eq!(idle.width, 1, "an idle unit never doubled");
+        let (b, i) = (busy.means(1000, 4), idle.means(1000, 4));
+        let times = |v: &[(u64, f64)]| v.iter().map(|p| p.0).collect::<Vec<_>>();
+        assert_eq!(times(&b), times(&i));
+        assert_eq!(i.len(), 250);
+        assert_eq!(i[1].0, 4);
+        assert_eq!(i.last().unwrap().0, 996);
+        assert!(i.iter().all(|p| p.1 == 0.0));
+        // Busy every clock: mean 1 per bin.
+        assert!(b.iter().all(|p| p.1 == 1.0));
     }
 }

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use shadersim_arch::ArchSpec;
 use shadersim_asm::ProgramFile;
 use shadersim_report::analyze_view::AnalyzeReport;
+use shadersim_report::numbers;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -501,6 +502,8 @@ struct Metric {
     pointer: &'static str,
     /// Whether a smaller value helps.
     lower_is_better: bool,
+    /// How the summary prints a value (the report's shared formats).
+    show: fn(f64) -> String,
 }
 
 const METRICS: &[Metric] = &[
@@ -508,21 +511,25 @@ const METRICS: &[Metric] = &[
         name: "clocks per wave",
         pointer: "/wave_clocks",
         lower_is_better: true,
+        show: numbers::clocks,
     },
     Metric {
         name: "throughput",
         pointer: "/throughput/per_clock",
         lower_is_better: false,
+        show: numbers::significant,
     },
     Metric {
         name: "occupancy",
         pointer: "/occupancy/waves_per_simd",
         lower_is_better: false,
+        show: numbers::amount,
     },
     Metric {
         name: "instructions",
         pointer: "/instruction_count",
         lower_is_better: true,
+        show: numbers::amount,
     },
 ];
 
@@ -712,9 +719,17 @@ fn diff(before: &Results, after: &Results, top: usize) -> Diff {
 
 fn fmt_percent(p: Option<f64>) -> String {
     match p {
-        Some(p) => format!("{p:+.2}%"),
+        Some(p) => numbers::pct_delta(p / 100.0),
         None => "n/a".to_string(),
     }
+}
+
+/// How the summary prints the values of the metric named `name`.
+fn show(name: &str) -> fn(f64) -> String {
+    METRICS
+        .iter()
+        .find(|m| m.name == name)
+        .map_or(numbers::significant, |m| m.show)
 }
 
 fn diff_files(
@@ -750,13 +765,13 @@ fn diff_files(
     for m in &d.metrics {
         let _ = writeln!(
             s,
-            "{:<16} {:>7} {:>7} {:>10} {:>16.4} {:>16.4} {:>9}",
+            "{:<16} {:>7} {:>7} {:>10} {:>16} {:>16} {:>9}",
             m.metric,
             m.helped,
             m.hurt,
             m.unchanged,
-            m.total_before,
-            m.total_after,
+            (show(&m.metric))(m.total_before),
+            (show(&m.metric))(m.total_after),
             fmt_percent(m.total_change_percent)
         );
     }
@@ -772,8 +787,8 @@ fn diff_files(
                     s,
                     "  {:>9}  {} -> {}  {} `{}`",
                     fmt_percent(c.change_percent),
-                    c.before,
-                    c.after,
+                    (show(&m.metric))(c.before),
+                    (show(&m.metric))(c.after),
                     c.file,
                     c.function
                 );

@@ -11,6 +11,7 @@ use shadersim_arch::ArchSpec;
 use shadersim_asm::CountSource;
 use shadersim_engine::{Occupancy, ResourceUsage};
 use shadersim_liveness::Liveness;
+use shadersim_report::numbers::count;
 use std::io::Write;
 
 /// Output formats of `liveness`.
@@ -128,16 +129,16 @@ pub fn cliff_sentence(c: &VgprCliff, allocated: u32, peak: u32) -> String {
             c.waves, c.limiter
         ),
         Some(n) if n >= peak => format!(
-            "the allocation ({allocated} VGPRs) exceeds the live peak ({peak}): allocating {n} or fewer would give {} more wave(s) per SIMD ({} -> {})",
-            c.target_waves - c.waves,
+            "the allocation ({allocated} VGPRs) exceeds the live peak ({peak}): allocating {n} or fewer would give {} more per SIMD ({} -> {})",
+            count(u64::from(c.target_waves - c.waves), "wave"),
             c.waves,
             c.target_waves
         ),
         Some(n) => format!(
-            "{} fewer VGPRs at the peak, {}, would give {} more wave(s) per SIMD ({} -> {} at {n} VGPRs)",
+            "{} fewer VGPRs at the peak, {}, would give {} more per SIMD ({} -> {} at {n} VGPRs)",
             peak - n,
             regions_text(&c.regions),
-            c.target_waves - c.waves,
+            count(u64::from(c.target_waves - c.waves), "wave"),
             c.waves,
             c.target_waves
         ),

@@ -201,9 +201,9 @@ fn dynamic_note(arch: &ArchSpec, regs: u32) -> Option<String> {
         };
         match (cfg.pool(), cfg.waves_reaching(regs), cfg.llvm_estimate(regs)) {
             (Ok(pool), Ok(r), Ok(est)) => parts.push(format!(
-                "block {block}: pool {pool} + reserve {}, {} waves can hold {regs} VGPRs at once ({} with the reserve), LLVM estimates {est}",
+                "block {block}: pool {pool} + reserve {}, {} can hold {regs} VGPRs at once ({} with the reserve), LLVM estimates {est}",
                 cfg.reserve(),
-                r.from_pool,
+                shadersim_report::numbers::count(u64::from(r.from_pool), "wave"),
                 r.with_reserve
             )),
             (_, Err(e), _) => parts.push(format!("block {block}: {e}")),

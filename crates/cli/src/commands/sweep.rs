@@ -223,7 +223,8 @@ pub fn run(args: Args) -> CliResult {
         let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
         Ok(Row {
             values: values.clone(),
-            result: variant(String::new(), &report, &prepared.sim.arch),
+            // The program's name labels the plot's title.
+            result: variant(report.program.clone(), &report, &prepared.sim.arch),
         })
     };
     // Collected in grid order; the first failing point in that order is the

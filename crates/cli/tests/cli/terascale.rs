@@ -57,7 +57,8 @@ fn cfg_and_hints_see_the_cf_loop() {
     let o = shadersim(&["cfg", MATMUL, "--arch", "cypress"]);
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("1 loops"), "{text}");
+    // One CF loop: the count in the singular.
+    assert!(text.contains(", 1 loop, "), "{text}");
     assert!(text.contains("loop-back-edge"), "{text}");
     let o = shadersim(&["hints", MATMUL, "--arch", "cypress"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("[[loop]]"));

@@ -137,6 +137,23 @@ fn timeline_has_every_issued_instruction_once_and_tracks_never_overlap() {
     for name in ["valu busy", "vmem busy", "export busy", "waves resident"] {
         assert!(counters.contains(name), "{name} missing from {counters:?}");
     }
+    // Every counter track, an idle unit's too, is drawn at the run's bins:
+    // 0, w, 2w, ... below the clocks, w the smallest power of two with
+    // 256 x w >= clocks.
+    let clocks = trace["otherData"]["clocks"].as_u64().unwrap();
+    let w = trace["otherData"]["counter_bin_clocks"].as_u64().unwrap();
+    assert_eq!(w, clocks.div_ceil(256).max(1).next_power_of_two());
+    let bins: Vec<u64> = (0..clocks.div_ceil(w)).map(|b| b * w).collect();
+    for name in &counters {
+        let ts: Vec<u64> = trace["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["ph"] == "C" && e["name"] == *name)
+            .map(|e| e["ts"].as_u64().unwrap())
+            .collect();
+        assert_eq!(ts, bins, "{name}");
+    }
 }
 
 #[test]

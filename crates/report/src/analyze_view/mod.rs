@@ -9,7 +9,7 @@
 //! The HTML rendering is `crate::html`.
 
 mod build;
-mod numbers;
+pub mod numbers;
 mod text;
 pub(crate) mod views;
 

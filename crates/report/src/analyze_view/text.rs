@@ -1,7 +1,7 @@
 //! The text rendering of an analyze report: the summary and the annotated
 //! listing.
 
-use super::numbers::{pct, per_clock_unrounded, si, significant};
+use super::numbers::{clocks, count, noun, pct, per_clock_unrounded, si, significant};
 use super::*;
 use std::fmt::Write;
 
@@ -18,17 +18,25 @@ impl AnalyzeReport {
         let _ = writeln!(o);
         let what = if self.stage == "compute" {
             format!(
-                "compute, {} workgroups ({} wave{}s)",
-                self.workgroups, self.waves, self.wave_size
+                "compute, {} ({} {})",
+                count(u64::from(self.workgroups), "workgroup"),
+                self.waves,
+                noun(u64::from(self.waves), &format!("wave{}", self.wave_size))
             )
         } else {
-            format!("{}, {} wave{}s", self.stage, self.waves, self.wave_size)
+            format!(
+                "{}, {} {}",
+                self.stage,
+                self.waves,
+                noun(u64::from(self.waves), &format!("wave{}", self.wave_size))
+            )
         };
         let _ = writeln!(o, "  stage              {what}");
         let _ = writeln!(
             o,
-            "  clocks             {} total; {:.1} per wave from launch to end",
-            self.clocks, self.wave_clocks
+            "  clocks             {} total; {} per wave from launch to end",
+            self.clocks,
+            clocks(self.wave_clocks)
         );
         let _ = writeln!(
             o,
@@ -51,9 +59,9 @@ impl AnalyzeReport {
             for c in &self.per_cu {
                 let _ = writeln!(
                     o,
-                    "  CU {:<15} {} waves, {} {} per clock; VALU {}  SALU {}  VMEM {}  LDS {}",
+                    "  CU {:<15} {}, {} {} per clock; VALU {}  SALU {}  VMEM {}  LDS {}",
                     c.cu,
-                    c.waves,
+                    count(u64::from(c.waves), "wave"),
                     significant(c.throughput_per_clock),
                     t.unit,
                     pct(c.utilization.valu),
@@ -134,8 +142,8 @@ impl AnalyzeReport {
         let oc = &self.occupancy;
         let _ = writeln!(
             o,
-            "  occupancy          {} waves per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} waves on the {}",
-            oc.waves_per_simd, oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], oc.peak_waves,
+            "  occupancy          {} per SIMD, limited by {} (slots {}, VGPRs {} -> {}, SGPRs {} -> {}, LDS {} B -> {}); peak {} on the {}",
+            count(u64::from(oc.waves_per_simd), "wave"), oc.limiter, oc.limits[0], oc.vgprs, oc.limits[1], oc.sgprs, oc.limits[2], oc.lds_bytes, oc.limits[3], count(u64::from(oc.peak_waves), "wave"),
             if self.cus > 1 { format!("{} CUs together", self.cus) } else { "CU".to_string() }
         );
         if let Some(d) = oc.declared_waves_per_simd {
@@ -154,7 +162,8 @@ impl AnalyzeReport {
             };
             let _ = writeln!(
                 o,
-                "                     the compiler's own figure: {d} waves per SIMD ({verdict})"
+                "                     the compiler's own figure: {} per SIMD ({verdict})",
+                count(u64::from(d), "wave")
             );
         }
         let issued: Vec<String> = self
@@ -171,8 +180,9 @@ impl AnalyzeReport {
         if self.l2_requests_per_wave > 0 {
             let _ = writeln!(
                 o,
-                "  L2 traffic         {} requests per wave = {} bytes per wave",
-                self.l2_requests_per_wave, self.l2_bytes_per_wave
+                "  L2 traffic         {} per wave = {} per wave",
+                count(self.l2_requests_per_wave, "request"),
+                count(self.l2_bytes_per_wave, "byte")
             );
         }
         if let Some(c) = &self.cache {
@@ -182,11 +192,11 @@ impl AnalyzeReport {
                     .map_or(String::new(), |u| format!(", {} of its bandwidth", pct(u)));
                 let _ = writeln!(
                     o,
-                    "  cache {name:<12} {} requests, hit rate {}, {} bytes, {} clocks a hit{bw}",
-                    l.requests,
+                    "  cache {name:<12} {}, hit rate {}, {}, {} a hit{bw}",
+                    count(l.requests, "request"),
                     pct(l.hit_rate),
-                    l.bytes,
-                    l.latency
+                    count(l.bytes, "byte"),
+                    count(u64::from(l.latency), "clock")
                 );
             }
         }
@@ -226,8 +236,12 @@ impl AnalyzeReport {
         for (i, p) in self.paths.iter().enumerate() {
             let _ = writeln!(
                 o,
-                "  path {}             {} wave(s) from wave {}: {} instructions, {:.1} clocks per wave",
-                i, p.waves, p.first_wave, p.instructions, p.wave_clocks
+                "  path {}             {} from wave {}: {}, {} clocks per wave",
+                i,
+                count(p.waves, "wave"),
+                p.first_wave,
+                count(p.instructions as u64, "instruction"),
+                clocks(p.wave_clocks)
             );
         }
         if let Some(d) = &self.dynamic_vgpr {
@@ -294,8 +308,10 @@ impl AnalyzeReport {
                 "fetch".into()
             };
             let mut extra = match (i.l2_requests, &i.pattern) {
-                (Some(r), Some(p)) => format!("   ; {p}, {r} L2 requests"),
-                (Some(r), None) => format!("   ; {r} L2 requests"),
+                (Some(r), Some(p)) => {
+                    format!("   ; {p}, {} L2 {}", r, noun(u64::from(r), "request"))
+                }
+                (Some(r), None) => format!("   ; {} L2 {}", r, noun(u64::from(r), "request")),
                 (None, Some(p)) => format!("   ; {p}"),
                 _ => String::new(),
             };

@@ -355,9 +355,9 @@ impl InstructionView {
         let mut parts = Vec::new();
         if let (Some(h), Some(l)) = (self.first_level_hit_rate, self.mean_latency) {
             parts.push(format!(
-                "first-level hits {}, mean latency {:.0} clocks",
+                "first-level hits {}, mean latency {} clocks",
                 pct(h),
-                l
+                super::numbers::clocks(l)
             ));
         }
         if let Some(d) = self.lds_conflict_degree {
