@@ -99,14 +99,17 @@ impl AnalyzeReport {
         let mut end_drain = EndDrainView {
             stall_rate: 0.0,
             exposed_rate: 0.0,
+            wave_share: 0.0,
             implicit: false,
         };
+        let mut drain_wave_clocks = 0u64;
         for (oi, op) in sim.ops().enumerate() {
             if op.kind() == OpKind::End {
                 let (stall, exposed) = st.ops_stall_rates(&[oi]);
                 end_drain.stall_rate = round((end_drain.stall_rate + stall).min(1.0));
                 end_drain.exposed_rate = round((end_drain.exposed_rate + exposed).min(1.0));
                 end_drain.implicit |= op.source() == OpSource::ImplicitEnd && sim.path_reaches(oi);
+                drain_wave_clocks += st.op_wave_stall_clocks(oi);
             }
             if op.masked_from().is_some() {
                 continue;
@@ -132,6 +135,7 @@ impl AnalyzeReport {
                 executions: execs,
                 stall_rate: round(stall_rate),
                 exposed_rate: round(exposed_rate),
+                stall_reasons: stall_reasons(st, &variants[oi]),
                 cost_clocks: if op.kind() == OpKind::Unit {
                     op.cost()
                 } else {
@@ -185,6 +189,10 @@ impl AnalyzeReport {
                 OpSource::Fetch(_) => fetch_shader.push(view),
                 _ => instructions.push(view),
             }
+        }
+        if st.wave_clocks_sum > 0 {
+            end_drain.wave_share =
+                round((drain_wave_clocks as f64 / st.wave_clocks_sum as f64).min(1.0));
         }
         let line_bytes = arch.param("l2_line_bytes").unwrap_or(64.0) as u64;
         let occ = &sim.occupancy;
@@ -402,4 +410,29 @@ impl AnalyzeReport {
         self.activity = Some(crate::activity::Activity::new(sim, stats, timeline));
         self
     }
+}
+
+/// The causes waves sat on ops `ops` (an instruction and its masked
+/// variants) for, as shares of their wave-clocks sitting, largest first
+/// (JSON `instructions[].stall_reasons`).
+fn stall_reasons(st: &shadersim_engine::SimStats, ops: &[usize]) -> Vec<(String, f64)> {
+    let mut by_cause: Vec<(shadersim_engine::StallCause, u64)> = Vec::new();
+    for &o in ops {
+        for (cause, clocks) in st.op_stall_causes(o) {
+            match by_cause.iter_mut().find(|(c, _)| *c == cause) {
+                Some(e) => e.1 += clocks,
+                None => by_cause.push((cause, clocks)),
+            }
+        }
+    }
+    let total: u64 = by_cause.iter().map(|e| e.1).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    // Largest first; equal shares keep the engine's row order.
+    by_cause.sort_by(|a, b| b.1.cmp(&a.1));
+    by_cause
+        .into_iter()
+        .map(|(c, n)| (c.name(&st.unit_names), round(n as f64 / total as f64)))
+        .collect()
 }
