@@ -195,6 +195,17 @@ impl AnalyzeReport {
                 round((drain_wave_clocks as f64 / st.wave_clocks_sum as f64).min(1.0));
         }
         let line_bytes = arch.param("l2_line_bytes").unwrap_or(64.0) as u64;
+        let mut l2_bytes = l2 * line_bytes;
+        // What reached L2: the cache hierarchy's level of that name counts
+        // the requests the levels before it missed; without the hierarchy
+        // (flat latencies) every request of the coalescer goes on.
+        if let Some(level) = st.cache.iter().find(|l| l.name == L2_LEVEL) {
+            if st.waves > 0 {
+                let per_wave = level.requests as f64 / f64::from(st.waves);
+                l2 = per_wave.round() as u64;
+                l2_bytes = (per_wave * line_bytes as f64).round() as u64;
+            }
+        }
         let occ = &sim.occupancy;
         let b = &analysis.bottleneck;
         AnalyzeReport {
@@ -261,7 +272,7 @@ impl AnalyzeReport {
                 .collect(),
             free_ops: st.free_ops,
             l2_requests_per_wave: l2,
-            l2_bytes_per_wave: l2 * line_bytes,
+            l2_bytes_per_wave: l2_bytes,
             bottleneck: BottleneckView {
                 kind: b.kind.clone(),
                 statement: b.statement.clone(),
@@ -411,6 +422,10 @@ impl AnalyzeReport {
         self
     }
 }
+
+/// The cache level whose requests the report's L2 traffic counts (every
+/// built-in model names its L2 so).
+const L2_LEVEL: &str = "l2";
 
 /// The causes waves sat on ops `ops` (an instruction and its masked
 /// variants) for, as shares of their wave-clocks sitting, largest first
