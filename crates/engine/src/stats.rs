@@ -272,7 +272,7 @@ impl SimStats {
             .filter(|(_, &c)| c > 0)
             .map(|(i, &c)| (StallCause::at(i, units), c))
             .collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|e| std::cmp::Reverse(e.1));
         out
     }
 

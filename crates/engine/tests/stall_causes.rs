@@ -57,10 +57,16 @@ fn a_wait_for_a_sample_is_a_vmcnt_wait() {
     // it at the turn at 352: 348 clocks, every one waiting for vmcnt, the
     // counter gfx6-9's wait layout names so.
     let text = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n";
-    let hints = format!("{}[[memory]]\nline = 1\nfilter = \"trilinear\"\n", waves(1, 64));
+    let hints = format!(
+        "{}[[memory]]\nline = 1\nfilter = \"trilinear\"\n",
+        waves(1, 64)
+    );
     let s = sim("gcn", "gfx900", text, &hints, &[]);
     let st = s.run().unwrap();
-    assert_eq!(causes(&s, &st, 1), vec![(StallCause::Wait(Counter::Vm), 348)]);
+    assert_eq!(
+        causes(&s, &st, 1),
+        vec![(StallCause::Wait(Counter::Vm), 348)]
+    );
     assert_eq!(StallCause::Wait(Counter::Vm).name(&st.unit_names), "vmcnt");
 }
 

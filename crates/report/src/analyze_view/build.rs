@@ -445,7 +445,7 @@ fn stall_reasons(st: &shadersim_engine::SimStats, ops: &[usize]) -> Vec<(String,
         return Vec::new();
     }
     // Largest first; equal shares keep the engine's row order.
-    by_cause.sort_by(|a, b| b.1.cmp(&a.1));
+    by_cause.sort_by_key(|e| std::cmp::Reverse(e.1));
     by_cause
         .into_iter()
         .map(|(c, n)| (c.name(&st.unit_names), round(n as f64 / total as f64)))
