@@ -52,5 +52,5 @@ pub use memstream::{LevelReport, OpCacheStats};
 pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use run::{PrepareError, Simulation};
-pub use stats::SimStats;
+pub use stats::{SimStats, StallCause};
 pub use view::{OpKind, OpSource, OpView};

@@ -2,6 +2,109 @@
 
 use crate::memstream::{LevelReport, OpCacheStats};
 use crate::ops::SimProgram;
+use shadersim_isa::Counter;
+
+/// Why a wave sat on an op unable to issue or pass it: each clock a wave
+/// sits is charged to one cause, the one the issue check (or the free op)
+/// found when it last looked at the wave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StallCause {
+    /// A register (or an outstanding ALU write an `s_waitcnt_depctr` or an
+    /// implicit wait counts) not yet written by an earlier op of the wave.
+    Dependency,
+    /// A wait instruction whose counter had not yet fallen to its limit.
+    Wait(Counter),
+    /// The op would increment a counter already at its maximum.
+    CounterFull(Counter),
+    /// The op's unit (or its second unit), by index in
+    /// [`SimStats::unit_names`], was busy with an earlier op.
+    UnitBusy(usize),
+    /// The op's queue unit had its per-wave or per-CU in-flight limit of ops
+    /// outstanding.
+    InFlight(usize),
+    /// The wave waited at a barrier for the rest of its workgroup.
+    Barrier,
+    /// The wave could issue, but an older wave of its SIMD took the issue
+    /// category this turn (or, after its cause cleared, before its turn
+    /// came round again: another wave's issue).
+    Arbitration,
+    /// Dynamic VGPR mode: an `s_alloc_vgpr` the pool could not grant.
+    Alloc,
+    /// The end of the program, waiting for the wave's outstanding memory
+    /// ops, exports and ALU writes before it may leave.
+    Drain,
+}
+
+/// Causes that name no counter or unit, in their row order.
+const PLAIN_CAUSES: [StallCause; 5] = [
+    StallCause::Dependency,
+    StallCause::Barrier,
+    StallCause::Arbitration,
+    StallCause::Alloc,
+    StallCause::Drain,
+];
+/// Row positions: the plain causes, a wait per counter, a full counter per
+/// counter, then a busy unit and an in-flight limit per unit.
+const WAIT_AT: usize = PLAIN_CAUSES.len();
+const FULL_AT: usize = WAIT_AT + Counter::ALL.len();
+const BUSY_AT: usize = FULL_AT + Counter::ALL.len();
+
+impl StallCause {
+    /// Its position in a row of per-cause counts for a model of `units` units
+    /// (the cycle loop counts by position: no strings in the hot loop).
+    pub(crate) fn index(self, units: usize) -> usize {
+        match self {
+            StallCause::Dependency => 0,
+            StallCause::Barrier => 1,
+            StallCause::Arbitration => 2,
+            StallCause::Alloc => 3,
+            StallCause::Drain => 4,
+            StallCause::Wait(c) => WAIT_AT + c.index(),
+            StallCause::CounterFull(c) => FULL_AT + c.index(),
+            StallCause::UnitBusy(u) => BUSY_AT + u,
+            StallCause::InFlight(u) => BUSY_AT + units + u,
+        }
+    }
+
+    /// The cause at row position `i` (the inverse of [`StallCause::index`]).
+    fn at(i: usize, units: usize) -> StallCause {
+        if i < WAIT_AT {
+            PLAIN_CAUSES[i]
+        } else if i < FULL_AT {
+            StallCause::Wait(Counter::ALL[i - WAIT_AT])
+        } else if i < BUSY_AT {
+            StallCause::CounterFull(Counter::ALL[i - FULL_AT])
+        } else if i < BUSY_AT + units {
+            StallCause::UnitBusy(i - BUSY_AT)
+        } else {
+            StallCause::InFlight(i - BUSY_AT - units)
+        }
+    }
+
+    /// Positions in a row for a model of `units` units.
+    pub(crate) fn row_len(units: usize) -> usize {
+        BUSY_AT + 2 * units
+    }
+
+    /// Its name in reports (JSON `instructions[].stall_reasons` keys):
+    /// `dependency`, `vmcnt` (a wait on that counter, as the ISA's wait
+    /// layout names it), `vmcnt full`, `valu busy`, `vmem in-flight limit`,
+    /// `barrier`, `arbitration`, `vgpr alloc`, `end drain`.
+    pub fn name(self, unit_names: &[String]) -> String {
+        let unit = |u: usize| unit_names.get(u).map_or("unit", String::as_str);
+        match self {
+            StallCause::Dependency => "dependency".into(),
+            StallCause::Wait(c) => c.to_string(),
+            StallCause::CounterFull(c) => format!("{c} full"),
+            StallCause::UnitBusy(u) => format!("{} busy", unit(u)),
+            StallCause::InFlight(u) => format!("{} in-flight limit", unit(u)),
+            StallCause::Barrier => "barrier".into(),
+            StallCause::Arbitration => "arbitration".into(),
+            StallCause::Alloc => "vgpr alloc".into(),
+            StallCause::Drain => "end drain".into(),
+        }
+    }
+}
 
 /// Raw counters of one run, and the figures derived from them.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +149,11 @@ pub struct SimStats {
     /// issue it, whether or not other waves issued meanwhile (seed 004's
     /// per-instruction stall).
     pub op_sat: Vec<u64>,
+    /// Wave-clocks spent sitting on each static op, by cause: row `op` of
+    /// [`StallCause`] positions (read with [`SimStats::op_stall_causes`]).
+    /// Summed over the waves, so a row's total can exceed `op_sat`, the
+    /// clocks in which at least one wave sat.
+    pub op_cause_clocks: Vec<u64>,
     /// Clocks between a SIMD's issue turns (a stall turn stands for that
     /// many clocks of that SIMD).
     pub issue_interval: u64,
@@ -94,6 +202,7 @@ impl SimStats {
             free_ops: 0,
             op_stalls: vec![0; sim.ops.len()],
             op_sat: vec![0; sim.ops.len()],
+            op_cause_clocks: vec![0; sim.ops.len() * StallCause::row_len(units.len())],
             issue_interval: 1,
             peak_waves: 0,
             wave_life: Vec::new(),
@@ -147,6 +256,32 @@ impl SimStats {
             }
             _ => 0.0,
         }
+    }
+
+    /// The wave-clocks waves sat on static op `op`, by cause (causes with
+    /// none left out), largest first (ties in row order).
+    pub fn op_stall_causes(&self, op: usize) -> Vec<(StallCause, u64)> {
+        let units = self.unit_names.len();
+        let n = StallCause::row_len(units);
+        let Some(row) = self.op_cause_clocks.get(op * n..(op + 1) * n) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(StallCause, u64)> = row
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| (StallCause::at(i, units), c))
+            .collect();
+        out.sort_by_key(|e| std::cmp::Reverse(e.1));
+        out
+    }
+
+    /// Wave-clocks waves sat on static op `op` (all causes).
+    pub fn op_wave_stall_clocks(&self, op: usize) -> u64 {
+        let n = StallCause::row_len(self.unit_names.len());
+        self.op_cause_clocks
+            .get(op * n..(op + 1) * n)
+            .map_or(0, |r| r.iter().sum())
     }
 
     /// Fraction of clocks with no wave on the CU.

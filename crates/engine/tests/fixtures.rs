@@ -66,6 +66,19 @@ fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
                 f.path,
                 p.name
             );
+            // Each clock a wave sits goes to one cause: the causes' clocks,
+            // summed over ops and waves, fit in the waves' lifetimes, and an
+            // op's cover the clocks at least one wave sat on it.
+            let sat: u64 = stats.op_cause_clocks.iter().sum();
+            assert!(sat <= stats.wave_clocks_sum, "{} {}", f.path, p.name);
+            for (op, &union) in stats.op_sat.iter().enumerate() {
+                assert!(
+                    stats.op_wave_stall_clocks(op) >= union,
+                    "{} {}",
+                    f.path,
+                    p.name
+                );
+            }
             runs += 1;
         }
     }

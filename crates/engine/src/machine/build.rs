@@ -104,6 +104,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             lds_per_group: input.occupancy.lds_allocated,
             launches_per_clock: p("compute_waves_per_clock")?.max(1) * cus,
             stats,
+            ncauses: StallCause::row_len(input.sim.units.len()),
+            causes: CauseIndex::new(input.sim.units.len()),
             op_stall_stamp: vec![u64::MAX; nops],
             stamp_seq: 1 << 62,
             idle_clocks: 0,

@@ -114,6 +114,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 pos: self.resident[simd as usize].len() as u8,
                 vgpr_blocks: 1,
                 reserve_blocks: 0,
+                cause: self.causes.arbitration,
+                cause_since: self.now,
+                cause_until: u64::MAX,
             });
             if self.per_wave_returns {
                 self.wave_returns.push([0; NCOUNTERS]);

@@ -75,13 +75,21 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     return Err(self.stuck_error(wid, self.input.sim.ops[opi].cost_basis.clone()));
                 }
                 OpKind::Unit => {
-                    if wcat != NO_CAT && used & (1 << wcat) == 0 && self.can_issue(wid, opi) {
-                        self.issue(wid, opi);
-                        used |= 1 << wcat;
-                        blocked |= self.sit_masks[row + wcat as usize];
-                        any = true;
-                    } else if !sitting {
-                        self.start_sitting(wid);
+                    if wcat != NO_CAT && used & (1 << wcat) == 0 {
+                        if self.can_issue(wid, opi) {
+                            self.issue(wid, opi);
+                            used |= 1 << wcat;
+                            blocked |= self.sit_masks[row + wcat as usize];
+                            any = true;
+                        } else if !sitting {
+                            self.start_sitting(wid);
+                        }
+                    } else {
+                        // An older wave took the category this turn.
+                        self.note_cause(wid, self.causes.arbitration, u64::MAX);
+                        if !sitting {
+                            self.start_sitting(wid);
+                        }
                     }
                 }
                 _ => {
@@ -202,6 +210,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let free = u.free_at[u.instance(w.simd)];
             if free > self.now {
                 self.waves[wid].ready_at = free;
+                let cause = self.causes.busy + u16::from(op.unit);
+                self.note_cause(wid, cause, free);
                 return false;
             }
         }
@@ -211,6 +221,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             if free > self.now {
                 // As above: no check before this one can fail until then.
                 self.waves[wid].ready_at = free;
+                let cause = self.causes.busy + u16::from(op.also_unit);
+                self.note_cause(wid, cause, free);
                 return false;
             }
         }
@@ -236,6 +248,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     && self.hot[w.prev_opi as usize].flags & op_flags::DELAY_ALU != 0;
                 let extra = if announced { 0 } else { self.dependency_extra };
                 self.waves[wid].ready_at = ready + extra;
+                self.note_cause(wid, self.causes.dependency, ready + extra);
                 return false;
             }
         }
@@ -244,6 +257,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             if w.unit_in_flight[op.unit as usize] >= u.wave_limit
                 || u.cu_in_flight[w.cu as usize] >= u.cu_limit
             {
+                let cause = self.causes.in_flight + u16::from(op.unit);
+                self.note_cause(wid, cause, u64::MAX);
                 return false;
             }
         }
@@ -251,6 +266,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         while inc != 0 {
             let c = inc.trailing_zeros() as usize;
             if w.cnt[c] >= self.counter_max[c] {
+                self.note_cause(wid, self.causes.full + c as u16, u64::MAX);
                 return false;
             }
             inc &= inc - 1;
@@ -259,6 +275,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             // The compiler's retry loop spins on s_alloc_vgpr until it
             // succeeds: the wave sits on it.
             self.stats.alloc_denied[opi] += 1;
+            self.note_cause(wid, self.causes.alloc, u64::MAX);
             return false;
         }
         true
@@ -359,6 +376,50 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.observer.sit(self.now, wid as u32, op as u32);
     }
 
+    /// Wave `wid` cannot issue or pass its op now, for `cause` (a
+    /// `StallCause` row position), which time alone ends at `until`
+    /// (`u64::MAX`: an event or another wave ends it). The clocks it sat
+    /// since the last cause go to that one.
+    #[inline(always)]
+    fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
+        if self.waves[wid].sitting {
+            self.charge_cause(wid);
+        }
+        let w = &mut self.waves[wid];
+        w.cause = cause;
+        w.cause_since = self.now;
+        w.cause_until = until;
+    }
+
+    /// Charge the clocks sitting wave `wid` sat since its cause was noted
+    /// to its op's row: to that cause until it cleared and its SIMD's turn
+    /// came round (the wave could not issue sooner), and to arbitration
+    /// after (the wave could have issued, but nobody looked at it: an older
+    /// wave took its category each turn).
+    #[inline(never)]
+    fn charge_cause(&mut self, wid: usize) {
+        let now = self.now;
+        let interval = self.interval;
+        let w = &mut self.waves[wid];
+        let since = w.cause_since;
+        if now <= since {
+            return;
+        }
+        let split = if w.cause_until >= now {
+            now
+        } else {
+            let clear = w.cause_until.max(since);
+            // Its SIMD's turns are the clocks of phase `simd % interval`.
+            let phase = u64::from(w.simd) % interval;
+            (clear + (phase + interval - clear % interval) % interval).min(now)
+        };
+        let row = w.opi as usize * self.ncauses;
+        let counts = &mut self.stats.op_cause_clocks;
+        counts[row + w.cause as usize] += split - since;
+        counts[row + self.causes.arbitration as usize] += now - split;
+        w.cause_since = now;
+    }
+
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
     #[inline(always)]
     pub(super) fn unsit(&mut self, wid: usize) {
@@ -369,6 +430,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
 
     #[inline(never)]
     fn stop_sitting(&mut self, wid: usize) {
+        self.charge_cause(wid);
         let w = &mut self.waves[wid];
         w.sitting = false;
         if w.cat != NO_CAT {
@@ -580,6 +642,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 if until > now {
                     // Only time settles it: sleep until then.
                     self.waves[wid].ready_at = until;
+                    self.note_cause(wid, self.causes.dependency, until);
                     Ok(false)
                 } else {
                     self.unsit(wid);
@@ -592,24 +655,28 @@ impl<O: Observer> ComputeUnit<'_, O> {
             OpKind::Wait => {
                 // Counters without a limit (`u8::MAX`) always pass.
                 let mut m = wait_mask;
-                let mut met = true;
+                // The first counter (in counter order) above its limit.
+                let mut unmet = None;
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
-                    met &= w.cnt[c] <= wait[c];
+                    if w.cnt[c] > wait[c] {
+                        unmet = Some(c);
+                        break;
+                    }
                     m &= m - 1;
                 }
-                if met {
+                let Some(c) = unmet else {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
-                    Ok(true)
-                } else {
-                    // Only a returning op can satisfy it: sleep until one
-                    // of the wave's counters falls.
-                    self.sleep_until_event(wid);
-                    Ok(false)
-                }
+                    return Ok(true);
+                };
+                // Only a returning op can satisfy it: sleep until one of
+                // the wave's counters falls.
+                self.sleep_until_event(wid);
+                self.note_cause(wid, self.causes.wait + c as u16, u64::MAX);
+                Ok(false)
             }
             OpKind::Barrier => {
                 let gid = w.group as usize;
@@ -632,6 +699,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
                     changed = true;
+                } else {
+                    self.note_cause(wid, self.causes.barrier, u64::MAX);
                 }
                 Ok(changed)
             }
@@ -645,6 +714,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 });
                 if alu_done > self.now {
                     self.waves[wid].ready_at = alu_done;
+                    self.note_cause(wid, self.causes.drain, alu_done);
                     return Ok(false);
                 }
                 if w.cnt.iter().all(|&c| c == 0) {
@@ -652,6 +722,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     Ok(true)
                 } else {
                     self.sleep_until_event(wid);
+                    self.note_cause(wid, self.causes.drain, u64::MAX);
                     Ok(false)
                 }
             }

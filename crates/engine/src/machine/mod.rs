@@ -12,7 +12,7 @@ use crate::error::{SimError, StuckWave};
 use crate::observer::{IssueEvent, NoObserver, Observer};
 use crate::occupancy::Occupancy;
 use crate::ops::{op_flags, OpCursor, OpKind, OpSource, SimProgram, SlotRange, NONE};
-use crate::stats::SimStats;
+use crate::stats::{SimStats, StallCause};
 use shadersim_arch::{ArchSpec, ReturnOrder, UnitKind, UnitScope};
 use shadersim_asm::{Program, Stage};
 use shadersim_isa::{Counter, DepCtr};
@@ -121,6 +121,13 @@ struct Wave {
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
     reserve_blocks: u32,
+    /// Why the wave last failed to issue or pass its op (a `StallCause`
+    /// row position), since when that is charged, and the clock at which
+    /// only time ends it (`u64::MAX`: an event or another wave ends it).
+    /// Last in the wave: the issue scan never reads them.
+    cause: u16,
+    cause_since: u64,
+    cause_until: u64,
 }
 
 /// `Wave::prev_opi` of a wave on its first op.
@@ -229,6 +236,41 @@ impl Event {
 
     fn unit(self) -> u8 {
         self.0 as u8
+    }
+}
+
+/// Row positions of the stall causes that name no unit or counter, found
+/// once from the model's unit count.
+#[derive(Debug, Clone, Copy)]
+struct CauseIndex {
+    dependency: u16,
+    barrier: u16,
+    arbitration: u16,
+    alloc: u16,
+    drain: u16,
+    /// Of `StallCause::Wait(counter 0)`, `CounterFull(counter 0)`,
+    /// `UnitBusy(unit 0)` and `InFlight(unit 0)`: add the counter or unit.
+    wait: u16,
+    full: u16,
+    busy: u16,
+    in_flight: u16,
+}
+
+impl CauseIndex {
+    fn new(units: usize) -> CauseIndex {
+        let at = |c: StallCause| c.index(units) as u16;
+        let first = shadersim_isa::Counter::ALL[0];
+        CauseIndex {
+            dependency: at(StallCause::Dependency),
+            barrier: at(StallCause::Barrier),
+            arbitration: at(StallCause::Arbitration),
+            alloc: at(StallCause::Alloc),
+            drain: at(StallCause::Drain),
+            wait: at(StallCause::Wait(first)),
+            full: at(StallCause::CounterFull(first)),
+            busy: at(StallCause::UnitBusy(0)),
+            in_flight: at(StallCause::InFlight(0)),
+        }
     }
 }
 
@@ -361,6 +403,10 @@ struct ComputeUnit<'a, O: Observer> {
     launches_per_clock: u32,
     // Statistics.
     stats: SimStats,
+    /// Length of a row of `SimStats::op_cause_clocks`, and the row
+    /// positions of the causes the loop names most.
+    ncauses: usize,
+    causes: CauseIndex,
     op_stall_stamp: Vec<u64>,
     /// Stamps for skipped ranges, above any clock number.
     stamp_seq: u64,

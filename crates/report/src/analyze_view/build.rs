@@ -99,14 +99,17 @@ impl AnalyzeReport {
         let mut end_drain = EndDrainView {
             stall_rate: 0.0,
             exposed_rate: 0.0,
+            wave_share: 0.0,
             implicit: false,
         };
+        let mut drain_wave_clocks = 0u64;
         for (oi, op) in sim.ops().enumerate() {
             if op.kind() == OpKind::End {
                 let (stall, exposed) = st.ops_stall_rates(&[oi]);
                 end_drain.stall_rate = round((end_drain.stall_rate + stall).min(1.0));
                 end_drain.exposed_rate = round((end_drain.exposed_rate + exposed).min(1.0));
                 end_drain.implicit |= op.source() == OpSource::ImplicitEnd && sim.path_reaches(oi);
+                drain_wave_clocks += st.op_wave_stall_clocks(oi);
             }
             if op.masked_from().is_some() {
                 continue;
@@ -132,6 +135,7 @@ impl AnalyzeReport {
                 executions: execs,
                 stall_rate: round(stall_rate),
                 exposed_rate: round(exposed_rate),
+                stall_reasons: stall_reasons(st, &variants[oi]),
                 cost_clocks: if op.kind() == OpKind::Unit {
                     op.cost()
                 } else {
@@ -186,7 +190,22 @@ impl AnalyzeReport {
                 _ => instructions.push(view),
             }
         }
+        if st.wave_clocks_sum > 0 {
+            end_drain.wave_share =
+                round((drain_wave_clocks as f64 / st.wave_clocks_sum as f64).min(1.0));
+        }
         let line_bytes = arch.param("l2_line_bytes").unwrap_or(64.0) as u64;
+        let mut l2_bytes = l2 * line_bytes;
+        // What reached L2: the cache hierarchy's level of that name counts
+        // the requests the levels before it missed; without the hierarchy
+        // (flat latencies) every request of the coalescer goes on.
+        if let Some(level) = st.cache.iter().find(|l| l.name == L2_LEVEL) {
+            if st.waves > 0 {
+                let per_wave = level.requests as f64 / f64::from(st.waves);
+                l2 = per_wave.round() as u64;
+                l2_bytes = (per_wave * line_bytes as f64).round() as u64;
+            }
+        }
         let occ = &sim.occupancy;
         let b = &analysis.bottleneck;
         AnalyzeReport {
@@ -253,7 +272,7 @@ impl AnalyzeReport {
                 .collect(),
             free_ops: st.free_ops,
             l2_requests_per_wave: l2,
-            l2_bytes_per_wave: l2 * line_bytes,
+            l2_bytes_per_wave: l2_bytes,
             bottleneck: BottleneckView {
                 kind: b.kind.clone(),
                 statement: b.statement.clone(),
@@ -402,4 +421,33 @@ impl AnalyzeReport {
         self.activity = Some(crate::activity::Activity::new(sim, stats, timeline));
         self
     }
+}
+
+/// The cache level whose requests the report's L2 traffic counts (every
+/// built-in model names its L2 so).
+const L2_LEVEL: &str = "l2";
+
+/// The causes waves sat on ops `ops` (an instruction and its masked
+/// variants) for, as shares of their wave-clocks sitting, largest first
+/// (JSON `instructions[].stall_reasons`).
+fn stall_reasons(st: &shadersim_engine::SimStats, ops: &[usize]) -> Vec<(String, f64)> {
+    let mut by_cause: Vec<(shadersim_engine::StallCause, u64)> = Vec::new();
+    for &o in ops {
+        for (cause, clocks) in st.op_stall_causes(o) {
+            match by_cause.iter_mut().find(|(c, _)| *c == cause) {
+                Some(e) => e.1 += clocks,
+                None => by_cause.push((cause, clocks)),
+            }
+        }
+    }
+    let total: u64 = by_cause.iter().map(|e| e.1).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    // Largest first; equal shares keep the engine's row order.
+    by_cause.sort_by_key(|e| std::cmp::Reverse(e.1));
+    by_cause
+        .into_iter()
+        .map(|(c, n)| (c.name(&st.unit_names), round(n as f64 / total as f64)))
+        .collect()
 }

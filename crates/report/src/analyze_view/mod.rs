@@ -67,9 +67,13 @@ pub struct AnalyzeReport {
     pub issued: Vec<NamedCount>,
     /// Free ops executed (waits, nops, barriers).
     pub free_ops: u64,
-    /// L2 requests per wave (64-byte lines).
+    /// Requests per wave that reached L2 (lines of the model's
+    /// `l2_line_bytes`): the cache hierarchy's `l2` level's requests over
+    /// the waves, rounded; with flat latencies (no hierarchy) every vector
+    /// memory request of the coalescer.
     pub l2_requests_per_wave: u64,
-    /// Bytes per wave at L2 (requests x line size).
+    /// Bytes per wave at L2 (requests x line size, from the unrounded
+    /// requests per wave).
     pub l2_bytes_per_wave: u64,
     /// What limits throughput.
     pub bottleneck: BottleneckView,

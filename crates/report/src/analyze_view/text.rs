@@ -5,6 +5,10 @@ use super::numbers::{clocks, count, noun, pct, per_clock_unrounded, si, signific
 use super::*;
 use std::fmt::Write;
 
+/// The listing names the main reason beside a stall rate from this one on
+/// (a rate that rounds to 1.0% or more: visible in the column).
+const STALL_REASON_SHOWN: f64 = 0.0095;
+
 impl AnalyzeReport {
     /// The summary and the annotated listing.
     pub fn to_text(&self) -> String {
@@ -131,12 +135,17 @@ impl AnalyzeReport {
             );
         }
         if self.end_drain.stall_rate > 0.0 {
+            // Two different things: the waves' own time (summed over
+            // waves), and the clocks in which any one of the resident waves
+            // waited there; many waves overlap, so the second says little
+            // about how busy the CU was.
             let _ = writeln!(
                 o,
-                "  end drain          waves sat at the {}end of the program waiting for their memory ops and exports {} of clocks ({} exposed)",
+                "  end drain          waves spent {} of their lifetimes ({:.0} clocks a wave) at the {}end of the program waiting for their memory ops and exports; at least one wave waited there in {} of clocks",
+                pct(self.end_drain.wave_share),
+                self.end_drain.wave_share * self.wave_clocks,
                 if self.end_drain.implicit { "implicit " } else { "" },
                 pct(self.end_drain.stall_rate),
-                pct(self.end_drain.exposed_rate)
             );
         }
         let oc = &self.occupancy;
@@ -327,6 +336,11 @@ impl AnalyzeReport {
                     extra = format!("   ; {note}");
                 } else {
                     extra = format!("{extra}; {note}");
+                }
+            }
+            if !i.drain && i.stall_rate >= STALL_REASON_SHOWN {
+                if let Some((why, share)) = i.main_stall_reason() {
+                    extra += &format!("   ; stall: {why} {}", pct(share));
                 }
             }
             let live = i.live_vgprs.map_or(String::new(), |v| v.to_string());

@@ -38,6 +38,11 @@ pub struct EndDrainView {
     pub stall_rate: f64,
     /// The part of it in which its SIMD could issue nothing at all.
     pub exposed_rate: f64,
+    /// Fraction of the waves' lifetimes (launch to end, summed over the
+    /// waves) they spent at the end of the program waiting: the drain's
+    /// share of a wave's time, where `stall_rate` counts the clocks in
+    /// which at least one wave of all those resident waited.
+    pub wave_share: f64,
     /// The program has no `s_endpgm` on its path (an LLVM graphics
     /// function returning to its epilog): the drain is implicit.
     pub implicit: bool,
@@ -291,6 +296,15 @@ pub struct InstructionView {
     /// The part of `stall_rate` in which its SIMD could issue nothing at all
     /// (exposed); the rest other waves hid.
     pub exposed_rate: f64,
+    /// Why waves sat on it: each cause's share of the wave-clocks waves
+    /// spent sitting on it (summed over the waves), largest first; the
+    /// cause names are `shadersim_engine::StallCause::name`'s. Empty when
+    /// no wave sat on it.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "serialize_reasons"
+    )]
+    pub stall_reasons: Vec<(String, f64)>,
     /// Clocks the op holds its unit (0 for free ops).
     pub cost_clocks: u32,
     /// Why that cost.
@@ -332,6 +346,26 @@ pub struct InstructionView {
     /// Vector memory ops and scalar loads: the buffer (address range) the op was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub buffer: Option<BufferView>,
+}
+
+/// Stall reasons as a JSON object (cause -> share), in their order.
+fn serialize_reasons<S: serde::Serializer>(
+    reasons: &[(String, f64)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(reasons.len()))?;
+    for (k, v) in reasons {
+        m.serialize_entry(k, v)?;
+    }
+    m.end()
+}
+
+impl InstructionView {
+    /// The main reason waves sat on it and its share, if any.
+    pub fn main_stall_reason(&self) -> Option<(&str, f64)> {
+        self.stall_reasons.first().map(|(k, v)| (k.as_str(), *v))
+    }
 }
 
 /// The buffer a memory op was given (JSON `instructions[].buffer`).
