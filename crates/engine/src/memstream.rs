@@ -102,6 +102,8 @@ pub struct MemorySystem {
     total_waves: u64,
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
+    /// Scratch: the lines of the walked image op being served.
+    walked_lines: Vec<u64>,
 }
 
 /// The level configurations and paths of a model (`None` when it has no enabled hierarchy).
@@ -226,6 +228,7 @@ impl MemorySystem {
             hierarchy,
             streams: resolved,
             op_stats: vec![OpCacheStats::default(); streams.len()],
+            walked_lines: Vec::with_capacity(256),
             stream_of_op,
             executions: Vec::new(),
             miss_extra,
@@ -254,9 +257,18 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
-        let walked = s
-            .walk
-            .map(|w| w.lines(wave as u64, u64::from(k), self.total_waves));
+        // A walked image op's lines go into the system's one scratch list
+        // (taken here, given back below): one list per execution cost as
+        // much as computing it.
+        let mut walked_lines = std::mem::take(&mut self.walked_lines);
+        let walked = s.walk.map(|w| {
+            w.lines_into(
+                wave as u64,
+                u64::from(k),
+                self.total_waves,
+                &mut walked_lines,
+            );
+        });
         // Stride order visits k x stride; random order the k-th element of its permutation.
         let step = s
             .order
@@ -276,7 +288,12 @@ impl MemorySystem {
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
-        for &off in walked.as_ref().unwrap_or(&s.requests) {
+        let offsets = if walked.is_some() {
+            &walked_lines
+        } else {
+            &s.requests
+        };
+        for &off in offsets {
             let mut offset = start.wrapping_add(off);
             if let Some(r) = s.region {
                 offset %= r;
@@ -309,6 +326,7 @@ impl MemorySystem {
             worst = worst.max(latency);
         }
         stats.latency_sum += worst;
+        self.walked_lines = walked_lines;
         worst
     }
 

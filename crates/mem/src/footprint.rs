@@ -162,24 +162,33 @@ impl ImageFootprint {
 
     /// The texels of one lane at screen position `(x, y)`: `(mip, u, v)` each, before wrapping.
     pub fn texels(&self, x: u64, y: u64) -> Vec<(u32, u64, u64)> {
-        let n = self.probes();
         let mut out = Vec::new();
+        self.for_each_texel(x, y, |mip, u, v| out.push((mip, u, v)));
+        out
+    }
+
+    /// [`ImageFootprint::texels`] handed to `visit` one by one, in the same order: the
+    /// simulation asks for every lane of every execution, and a list per lane was most of
+    /// its cost.
+    #[inline]
+    pub fn for_each_texel(&self, x: u64, y: u64, mut visit: impl FnMut(u32, u64, u64)) {
+        let n = self.probes();
+        let next_mip = self.reads_next_mip();
         for j in 0..n {
             let (u, v) = (x * n + j, y);
             if self.filter == TextureFilter::Point {
-                out.push((0, u, v));
+                visit(0, u, v);
                 continue;
             }
             for (du, dv) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                out.push((0, u + du, v + dv));
+                visit(0, u + du, v + dv);
             }
-            if self.reads_next_mip() {
+            if next_mip {
                 for (du, dv) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    out.push((1, u / 2 + du, v / 2 + dv));
+                    visit(1, u / 2 + du, v / 2 + dv);
                 }
             }
         }
-        out
     }
 
     /// The byte offset of texel `(u, v)` of `mip` (wrapped at the texture's edge) in the
@@ -200,12 +209,20 @@ impl ImageFootprint {
     /// The lines (start offsets, ascending, distinct) one execution by wave `wave` (launch
     /// order) reads on its `iteration`-th execution, in a dispatch of `total_waves` waves.
     pub fn lines(&self, wave: u64, iteration: u64, total_waves: u64) -> Vec<u64> {
+        let mut lines = Vec::with_capacity(64);
+        self.lines_into(wave, iteration, total_waves, &mut lines);
+        lines
+    }
+
+    /// [`ImageFootprint::lines`] written into `lines` (cleared first), so a caller that asks
+    /// once per execution reuses one buffer.
+    pub fn lines_into(&self, wave: u64, iteration: u64, total_waves: u64, lines: &mut Vec<u64>) {
+        lines.clear();
         let per_group = u64::from(self.walk.waves_per_group.max(1));
         let groups = total_waves.max(1).div_ceil(per_group);
         let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
         let wave_in_group = (wave % per_group) as u32;
         let line = u64::from(self.line_bytes.max(1));
-        let mut lines = Vec::with_capacity(64);
         for lane in 0..self.walk.wave_size.min(WAVE64 as u32) {
             if (self.exec >> lane) & 1 == 0 {
                 continue;
@@ -213,13 +230,12 @@ impl ImageFootprint {
             let Some((x, y)) = self.walk.lane_position(group, wave_in_group, lane) else {
                 continue;
             };
-            for (mip, u, v) in self.texels(x, y) {
+            self.for_each_texel(x, y, |mip, u, v| {
                 lines.push(self.texel_address(mip, u, v) / line * line);
-            }
+            });
         }
         lines.sort_unstable();
         lines.dedup();
-        lines
     }
 }
 
