@@ -30,5 +30,5 @@ fn l2_traffic_counts_the_first_levels_misses() {
     assert_eq!(report.l2_bytes_per_wave, 64);
     assert!(report
         .to_text()
-        .contains("L2 traffic         1 requests per wave = 64 bytes per wave"));
+        .contains("L2 traffic         1 request per wave = 64 bytes per wave"));
 }
