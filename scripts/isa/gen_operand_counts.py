@@ -341,7 +341,10 @@ def kinds_of(llvm_mc, cpu, forms):
         others = [""] + modifiers_on(llvm_mc, cpu, MODIFIERS)
         tails = [mod] + ([m for m in others if m != mod] if mod else [])
         for i in range(len(ops)):
-            for t, k in TOKENS:
+            # A true16 form (`v_mov_b16 v0.l, v1.l`) takes VGPR halves,
+            # not whole VGPRs: try those at its positions too.
+            halves = [("v0.l", "v"), ("v0.h", "v")] if re.fullmatch(r"v\d+\.[lh]", ops[i]) else []
+            for t, k in TOKENS + halves:
                 if k is None:
                     continue
                 sub = ops[:i] + [t] + ops[i + 1:]
@@ -437,7 +440,10 @@ def register_counts(line):
     v = s_ = a = 0
     for half in line.split("::"):
         for op in operand_words(half.strip()):
-            for tok in re.split(r",\s*", op.strip("[]")) if op.startswith("[") else [op]:
+            # A register list `[v0, v[1:2]]`: its elements (only the
+            # outer brackets go; a range keeps its own).
+            inner = op[1:-1] if op.startswith("[") and op.endswith("]") else None
+            for tok in re.split(r",\s*", inner) if inner is not None else [op]:
                 m = REG_RE.match(tok.strip())
                 if m:
                     width = 1 if m.group(2) is not None else int(m.group(4)) - int(m.group(3)) + 1
@@ -467,10 +473,30 @@ def encodings(llvm_mc, cpu, lines):
     return enc
 
 
+def recount():
+    """Rewrite the corpus' VGPR/SGPR/AGPR columns from its lines."""
+    out = []
+    for line in open(CORPUS):
+        if line.startswith("#"):
+            out.append(line)
+            continue
+        c = line.rstrip("\n").split("\t")
+        c[4:7] = [str(x) for x in register_counts(c[3])]
+        out.append("\t".join(c) + "\n")
+    with open(CORPUS, "w") as f:
+        f.writelines(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llvm-mc", default="llvm-mc-22")
+    ap.add_argument("--recount", action="store_true",
+                    help="only recompute the register columns of the corpus from its lines "
+                         "(no llvm-mc; after a change to register_counts)")
     args = ap.parse_args()
+    if args.recount:
+        recount()
+        return
     by_gen = collections.defaultdict(list)
     order = []
     for line in open(os.path.join(DATA, "instructions.tsv")):
