@@ -57,11 +57,16 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "crates", "isa", "data")
+CORPUS = os.path.join(ROOT, "crates", "asm", "tests", "data", "llvm_forms.tsv")
 # The processors probed per generation: each generation's usual one, plus
 # the ones whose operands differ (gfx90a: AGPRs and aligned tuples; gfx1010
 # keeps ops gfx1030 dropped; gfx1150: gfx11.5's SALU float ops).
 CONFIGS = {6: ["tahiti"], 7: ["hawaii"], 8: ["gfx803"], 9: ["gfx906", "gfx90a"],
            10: ["gfx1010", "gfx1030"], 11: ["gfx1100", "gfx1150"], 12: ["gfx1200"]}
+# Probed only for the mnemonics of their generation no processor of CONFIGS
+# has (gfx900: the v_mad_mix ops gfx906 replaced by v_fma_mix).
+FALLBACK = {9: ["gfx900"]}
+CPU_GEN = {c: g for d in (CONFIGS, FALLBACK) for g, cs in d.items() for c in cs}
 # (token, kind); kind None: a special operand that only lets the list grow.
 TOKENS = [("v0", "v"), ("v[0:1]", "v"), ("v[0:3]", "v"), ("s0", "s"), ("s[0:1]", "s"),
           ("s[0:3]", "s"), ("s[0:7]", "s"), ("0", "i"), ("off", "o"), ("vcc", "s"),
@@ -70,7 +75,7 @@ TOKENS = [("v0", "v"), ("v[0:1]", "v"), ("v[0:3]", "v"), ("s0", "s"), ("s[0:1]",
           ("v[0:4]", "v"), ("v[0:5]", "v"), ("v[0:8]", "v"), ("v[0:10]", "v"), ("v[0:11]", "v"),
           ("1.0", "i"), ("0x3039", "i"), ("a0", "a"), ("a[0:1]", "a"), ("a[0:3]", "a"),
           ("a[0:15]", "a"), ("a[0:7]", "a"), ("a[0:31]", "a"), ("v[0:31]", "v"), ("attr0.x", None), ("mrt0", None), ("hwreg(HW_REG_MODE)", None),
-          ("sendmsg(MSG_INTERRUPT)", None), ("0x10", "i")]
+          ("sendmsg(MSG_INTERRUPT)", None), ("0x10", "i"), ("p0", None)]
 MODIFIERS = ["offen", "idxen", "dim:SQ_RSRC_IMG_1D", "dmask:0x1", "dmask:0x1 dim:SQ_RSRC_IMG_1D",
              "a16", "a16 dim:SQ_RSRC_IMG_1D", "glc", "gds"]
 # The second pass (search): the tokens it grows lists from (the registers
@@ -86,7 +91,7 @@ TAILS = ["sc0", "th:TH_ATOMIC_RETURN", "glc dmask:0x1", "dmask:0x3", "dmask:0xf"
          "dmask:0x3 dim:SQ_RSRC_IMG_1D", "dmask:0xf dim:SQ_RSRC_IMG_1D",
          "glc dmask:0x1 dim:SQ_RSRC_IMG_1D", "th:TH_ATOMIC_RETURN dmask:0x1 dim:SQ_RSRC_IMG_1D",
          "dmask:0x1 dim:SQ_RSRC_IMG_1D r128", "dmask:0x1 a16 dim:SQ_RSRC_IMG_1D",
-         ":: v_dual_mov_b32 v1, v1"]
+         ":: v_dual_mov_b32 v1, v1", "lds"]
 RETURNS = ["glc", "sc0", "th:TH_ATOMIC_RETURN"]
 KIND_ORDER = "vasio"
 MAX_OPERANDS = 8
@@ -129,8 +134,17 @@ def run(llvm_mc, cpu, lines, mattr=None):
     return [e and e[1] for e in run_at(llvm_mc, cpu, lines, mattr)]
 
 
+# VOPD ops LLVM only takes as the second half (`v_dual_add_nc_u32`): each
+# is probed after this X half, which writes an odd VGPR (the Y half's v0 is
+# in the other bank) and reads v2 (a bank apart from the Y half's v0).
+Y_PREFIX = "v_dual_mov_b32 v1, v2 :: "
+# The names of this process's processor that are Y-only (set by probe_cpu).
+Y_ONLY = set()
+
+
 def line_of(name, ops):
-    return f"{name} {', '.join(ops)}".strip()
+    head = Y_PREFIX + name if name in Y_ONLY else name
+    return f"{head} {', '.join(ops)}".strip()
 
 
 def modifiers_on(llvm_mc, cpu, mods):
@@ -187,6 +201,81 @@ def probe(llvm_mc, cpu, names):
     failed = [n for n, f in done.items() if f is None] + [n for n in prefix if n not in done]
     found = {n: f for n, f in done.items() if f is not None}
     found.update(search(llvm_mc, cpu, failed))
+    found.update(by_template(llvm_mc, cpu, [n for n in failed if n not in found]))
+    return found
+
+
+def image_templates(name, gen):
+    """Whole image-op forms, shortest first: the data (one channel, or four
+    with dmask 0x1 for gather4's one channel per texel, or 0xf), every
+    address size a dim and argument list can need (1-16 registers; on
+    gfx10+ also the NSA `[v0, v1, ...]` list, the only multi-register
+    address gfx12 takes), the resource, the sampler when the op samples,
+    and `dim:` on gfx10+ (2D MSAA for image_msaa_load)."""
+    samples = "sample" in name or "gather4" in name
+    addrs = []
+    for k in range(1, 17):
+        addrs.append(["v0" if k == 1 else f"v[0:{k - 1}]"])
+        if gen >= 10 and 2 <= k <= 13:
+            addrs.append(["[" + ", ".join(f"v{i}" for i in range(k)) + "]"])
+        # gfx12 has four address operands (VSAMPLE) or five (VIMAGE):
+        # the components past them go in the last, a register range.
+        if gen >= 12 and k > 4:
+            addrs.append([f"[v0, v1, v2, v[3:{k - 1}]]"])
+        if gen >= 12 and k > 5:
+            addrs.append([f"[v0, v1, v2, v3, v[4:{k - 1}]]"])
+    dim = ""
+    if gen >= 10:
+        dim = " dim:SQ_RSRC_IMG_2D_MSAA" if "msaa" in name else " dim:SQ_RSRC_IMG_1D"
+    out = []
+    for addr in addrs:
+        for data, dmask in [("v0", "0x1"), ("v[0:3]", "0x1"), ("v[0:3]", "0xf")]:
+            ops = [data] + addr + ["s[0:7]"] + (["s[0:3]"] if samples else [])
+            out.append((ops, f"dmask:{dmask}{dim}"))
+    return out
+
+
+def templates(name, gen):
+    """Hand-made whole forms for what neither growing nor the search
+    reaches (their first operands lead llvm-mc's "too few" down a dead
+    end, or the address is a register list): tried in order, the first
+    accepted is the form."""
+    if name.startswith("image_bvh"):
+        wide = name.startswith(("image_bvh8", "image_bvh_dual"))
+        dst = "v[0:9]" if wide else "v[0:3]"
+        lists = ["[v[0:1], v[2:3], v[4:6], v[7:9], v10]",
+                 "[v[0:1], v[2:3], v[4:6], v[7:9], v[10:11]]",
+                 "[v0, v1, v[2:4], v[5:7], v[8:10]]",
+                 "[v[0:1], v1, v[2:4], v[5:7], v[8:10]]"] if gen >= 12 else []
+        return [([dst, f"v[0:{k}]", "s[0:3]"], "") for k in (7, 8, 10, 11)] + \
+            [([dst, a, "s[0:3]"], "") for a in lists]
+    if name.startswith("image_"):
+        return image_templates(name, gen)
+    if name.endswith("_f64") and name.startswith(("v_fma", "v_div")):
+        four = ["v[0:1]"] * 4
+        if name == "v_div_scale_f64":
+            return [(["v[0:1]", sc] + ["v[0:1]"] * 3, "") for sc in ("vcc", "vcc_lo", "s[0:1]")]
+        return [(four, "")]
+    if name == "v_mov_b16":
+        return [(["v0.l", "v1.l"], "")]
+    if name.startswith("v_mad_mix"):
+        return [(["v0", "v1", "v2", "v3"], "")]
+    if name.startswith("v_dual_"):
+        return [(["v0", "v0", "v0"], ""), (["v0", "v0"], "")]
+    return []
+
+
+def by_template(llvm_mc, cpu, names):
+    """The first of templates() llvm-mc accepts whole, per name."""
+    lines, owners = [], []
+    for n in names:
+        for ops, mod in templates(n, CPU_GEN[cpu]):
+            lines.append(line_of(n, ops) + (f" {mod}" if mod else ""))
+            owners.append((n, ops, mod))
+    found = {}
+    for (n, ops, mod), err in zip(owners, run_at(llvm_mc, cpu, lines)):
+        if err is None and n not in found:
+            found[n] = (list(ops), mod)
     return found
 
 
@@ -252,7 +341,10 @@ def kinds_of(llvm_mc, cpu, forms):
         others = [""] + modifiers_on(llvm_mc, cpu, MODIFIERS)
         tails = [mod] + ([m for m in others if m != mod] if mod else [])
         for i in range(len(ops)):
-            for t, k in TOKENS:
+            # A true16 form (`v_mov_b16 v0.l, v1.l`) takes VGPR halves,
+            # not whole VGPRs: try those at its positions too.
+            halves = [("v0.l", "v"), ("v0.h", "v")] if re.fullmatch(r"v\d+\.[lh]", ops[i]) else []
+            for t, k in TOKENS + halves:
                 if k is None:
                     continue
                 sub = ops[:i] + [t] + ops[i + 1:]
@@ -280,7 +372,14 @@ def probe_cpu(job):
     llvm_mc, cpu, names = job
     # Only the mnemonics this processor has (a bare probe it refuses as
     # not supported is another processor's op; see gen_processor_gaps.py).
-    has = [n for n, e in zip(names, run(llvm_mc, cpu, names)) if e is None or e not in LACKS]
+    bare = run(llvm_mc, cpu, names)
+    has = [n for n, e in zip(names, bare) if e is None or e not in LACKS]
+    # VOPD Y-only ops: known in the second slot only.
+    duals = [n for n, e in zip(names, bare) if n.startswith("v_dual_") and e in LACKS]
+    second = run(llvm_mc, cpu, [Y_PREFIX + n for n in duals])
+    Y_ONLY.clear()
+    Y_ONLY.update(n for n, e in zip(duals, second) if e is None or e not in LACKS)
+    has += sorted(Y_ONLY)
     forms = probe(llvm_mc, cpu, has)
     kinds = kinds_of(llvm_mc, cpu, forms)
     # An atomic's returning form puts a VGPR destination before the
@@ -300,13 +399,104 @@ def probe_cpu(job):
     for n, more in kinds_of(llvm_mc, cpu, longer).items():
         for i in range(len(kinds[n])):
             kinds[n][i] |= more[i]
-    return {n: (forms[n][0] if n in forms else None, kinds.get(n, [])) for n in has}
+    return {n: (forms[n][0] if n in forms else None, kinds.get(n, []),
+                line_of(n, forms[n][0]) + (f" {forms[n][1]}" if forms[n][1] else "") if n in forms else None)
+            for n in has}
+
+
+SPECIAL_WIDTH = {"vcc": 2, "exec": 2, "flat_scratch": 2, "xnack_mask": 2, "tba": 2, "tma": 2,
+                 "vcc_lo": 1, "vcc_hi": 1, "exec_lo": 1, "exec_hi": 1, "m0": 1, "null": 1,
+                 "scc": 1, "flat_scratch_lo": 1, "flat_scratch_hi": 1, "vccz": 1, "execz": 1}
+REG_RE = re.compile(r"^-?(?:\||abs\(|neg\()?([vsa]|ttmp)(?:(\d+)(?:\.[lh])?|\[(\d+):(\d+)\])")
+
+
+def operand_words(half):
+    """The operands of one instruction text: split at top-level commas;
+    the last piece's first word ends them (modifiers follow, unseparated)."""
+    parts = half.split(None, 1)
+    if len(parts) < 2:
+        return []
+    pieces, depth, cur = [], 0, ""
+    for ch in parts[1]:
+        depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
+        if ch == "," and depth == 0:
+            pieces.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    last = cur.strip()
+    if last.startswith("["):
+        pieces.append(last[:last.index("]") + 1] if "]" in last else last)
+    elif last:
+        pieces.append(last.split()[0])
+    return pieces
+
+
+def register_counts(line):
+    """(VGPRs, SGPRs, AGPRs) the line names, 32-bit registers summed over
+    its operands (a range counts its width, a named scalar register such as
+    vcc its halves, ttmp as SGPR), over both VOPD halves: the numbers the
+    corpus test expects shadersim's reader to count."""
+    v = s_ = a = 0
+    for half in line.split("::"):
+        for op in operand_words(half.strip()):
+            # A register list `[v0, v[1:2]]`: its elements (only the
+            # outer brackets go; a range keeps its own).
+            inner = op[1:-1] if op.startswith("[") and op.endswith("]") else None
+            for tok in re.split(r",\s*", inner) if inner is not None else [op]:
+                m = REG_RE.match(tok.strip())
+                if m:
+                    width = 1 if m.group(2) is not None else int(m.group(4)) - int(m.group(3)) + 1
+                    if m.group(1) == "v":
+                        v += width
+                    elif m.group(1) == "a":
+                        a += width
+                    else:
+                        s_ += width
+                elif tok.strip() in SPECIAL_WIDTH:
+                    s_ += SPECIAL_WIDTH[tok.strip()]
+    return v, s_, a
+
+
+def encodings(llvm_mc, cpu, lines):
+    """llvm-mc -show-encoding's bytes for each line (all must assemble)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
+        f.write("\n".join(lines) + "\n")
+        path = f.name
+    p = subprocess.run([llvm_mc, "-arch=amdgcn", f"-mcpu={cpu}", "-show-encoding", path],
+                       capture_output=True, text=True)
+    os.unlink(path)
+    enc = [m.group(1).replace("0x", "").replace(",", "")
+           for m in re.finditer(r"; encoding: \[([^\]]*)\]", p.stdout)]
+    if "error" in p.stderr or len(enc) != len(lines):
+        raise SystemExit(f"{cpu}: the corpus lines do not all assemble:\n{p.stderr[:2000]}")
+    return enc
+
+
+def recount():
+    """Rewrite the corpus' VGPR/SGPR/AGPR columns from its lines."""
+    out = []
+    for line in open(CORPUS):
+        if line.startswith("#"):
+            out.append(line)
+            continue
+        c = line.rstrip("\n").split("\t")
+        c[4:7] = [str(x) for x in register_counts(c[3])]
+        out.append("\t".join(c) + "\n")
+    with open(CORPUS, "w") as f:
+        f.writelines(out)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llvm-mc", default="llvm-mc-22")
+    ap.add_argument("--recount", action="store_true",
+                    help="only recompute the register columns of the corpus from its lines "
+                         "(no llvm-mc; after a change to register_counts)")
     args = ap.parse_args()
+    if args.recount:
+        recount()
+        return
     by_gen = collections.defaultdict(list)
     order = []
     for line in open(os.path.join(DATA, "instructions.tsv")):
@@ -319,11 +509,16 @@ def main():
                 by_gen[g].append(cols[0])
     jobs = [(args.llvm_mc, cpu, by_gen[g]) for g in sorted(CONFIGS) for cpu in CONFIGS[g]]
     with multiprocessing.Pool(2) as pool:
-        results = pool.map(probe_cpu, jobs)
+        results = dict(zip([j[1] for j in jobs], pool.map(probe_cpu, jobs)))
+    # The fallback processors, for what no processor of CONFIGS has.
+    for g, cpus in sorted(FALLBACK.items()):
+        for cpu in cpus:
+            rest = [n for n in by_gen[g] if not any(n in results[c] for c in CONFIGS[g])]
+            results[cpu] = probe_cpu((args.llvm_mc, cpu, rest))
     counts = collections.defaultdict(list)  # name -> count per probe (None: no whole form)
     reached = collections.defaultdict(list)  # name -> kinds per position, per probe
-    for res in results:
-        for n, (ops, kinds) in res.items():
+    for res in results.values():
+        for n, (ops, kinds, _) in res.items():
             counts[n].append(None if ops is None else len(ops))
             reached[n].append(kinds)
     rows = []
@@ -341,20 +536,65 @@ def main():
         if count == "-":
             continue
         rows.append(f"{n}\t{count}\t{' '.join(cells) if cells else '-'}")
+    # The mnemonics left out, with why: per generation the table lists,
+    # either no probe processor knows it or none took a whole form.
+    left = []
+    for n in sorted(set(order)):
+        if n in counts and None not in counts[n]:
+            continue
+        why = []
+        for g in sorted(by_gen):
+            if n not in by_gen[g]:
+                continue
+            cpus = CONFIGS[g] + FALLBACK.get(g, [])
+            if not any(n in results[c] for c in cpus):
+                why.append(f"gfx{g}: no probe processor knows it")
+            elif not any(results[c].get(n, (None,))[0] is not None for c in cpus):
+                why.append(f"gfx{g}: no whole form found")
+        left.append(f"# left out: {n}: {'; '.join(why)}")
     out = os.path.join(DATA, "operand_counts.tsv")
     with open(out, "w") as f:
         f.write("# Operand shapes per mnemonic. GENERATED by scripts/isa/gen_operand_counts.py from\n")
         f.write(f"# {args.llvm_mc} -- do not edit. Probes: "
-                + " ".join(f"gfx{g}={'+'.join(c)}" for g, c in sorted(CONFIGS.items())) + ".\n")
+                + " ".join(f"gfx{g}={'+'.join(c)}" for g, c in sorted(CONFIGS.items()))
+                + " (" + " ".join(f"gfx{g}: {'+'.join(c)}" for g, c in sorted(FALLBACK.items()))
+                + " only for what those lack).\n")
         f.write("# Columns: mnemonic; the fewest operands it takes on any probe (modifiers such as\n")
         f.write("# offen or glc not counted; mnemonics some probe found no whole form for are left\n")
-        f.write("# out); the kinds each of those leading positions takes on some probe, space\n")
-        f.write("# separated: v VGPR, a AGPR, s SGPR or named scalar register (vcc, exec, m0, null...),\n")
-        f.write("# i number, o off; '.' = none of them (attr0.x, hwreg(..), mrt0 go there); '-' = no\n")
-        f.write("# operands. Positions past the count are not checked.\n")
+        f.write("# out, listed at the end); the kinds each of those leading positions takes on some\n")
+        f.write("# probe, space separated: v VGPR, a AGPR, s SGPR or named scalar register (vcc, exec,\n")
+        f.write("# m0, null...), i number, o off; '.' = none of them (attr0.x, p0, hwreg(..), mrt0 go\n")
+        f.write("# there); '-' = no operands. Positions past the count are not checked.\n")
         for r in rows:
             f.write(r + "\n")
-    print(f"{len(rows)} mnemonics written to {out}")
+        for r in left:
+            f.write(r + "\n")
+    print(f"{len(rows)} mnemonics written to {out}, {len(left)} left out")
+    # The conformance corpus: per generation and mnemonic, the whole line
+    # of the generation's first probe processor that has one.
+    corpus = collections.defaultdict(list)
+    for g in sorted(CONFIGS):
+        for n in sorted(set(by_gen[g])):
+            for cpu in CONFIGS[g] + FALLBACK.get(g, []):
+                if results[cpu].get(n, (None, None, None))[2]:
+                    corpus[cpu].append((g, n, results[cpu][n][2]))
+                    break
+    rows = []
+    for cpu, items in corpus.items():
+        for (g, n, line), enc in zip(items, encodings(args.llvm_mc, cpu, [i[2] for i in items])):
+            v, s_, a = register_counts(line)
+            rows.append((g, n, cpu, line, v, s_, a, enc))
+    rows.sort()
+    with open(CORPUS, "w") as f:
+        f.write("# Whole instruction lines llvm-mc-22 assembles, one per mnemonic of\n")
+        f.write("# crates/isa/data/instructions.tsv and generation it is listed for. GENERATED by\n")
+        f.write("# scripts/isa/gen_operand_counts.py -- do not edit. Columns: generation; mnemonic;\n")
+        f.write("# processor (-mcpu); the line; VGPRs, SGPRs (named scalar registers and ttmp\n")
+        f.write("# included) and AGPRs it names (32-bit registers, over both VOPD halves); the\n")
+        f.write("# bytes of llvm-mc -show-encoding. Read by crates/asm/tests/llvm_forms.rs.\n")
+        for g, n, cpu, line, v, s_, a, enc in rows:
+            f.write(f"{g}\t{n}\t{cpu}\t{line}\t{v}\t{s_}\t{a}\t{enc}\n")
+    print(f"{len(rows)} lines written to {CORPUS}")
 
 
 if __name__ == "__main__":

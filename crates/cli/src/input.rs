@@ -70,7 +70,7 @@ pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError>
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
         let target = source_target(path, arch)?;
-        let compiled = crate::commands::compile::compile_source(path, &target, None)?;
+        let compiled = crate::commands::compile::compile_source(path, &target, None, false)?;
         return compiled_listing(path, compiled, &target, arch);
     }
     let (name, bytes) = if path == "-" {
@@ -81,7 +81,8 @@ pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError>
         // Source on standard input is compiled as a source file would be.
         if let Some(ext) = crate::commands::compile::stdin_source_kind(&buf, None) {
             let target = source_target("<stdin>", arch)?;
-            let compiled = crate::commands::compile::compile_stdin(&buf, ext, &target, None)?;
+            let compiled =
+                crate::commands::compile::compile_stdin(&buf, ext, &target, None, false)?;
             return compiled_listing("-", compiled, &target, arch);
         }
         ("<stdin>".to_string(), buf)

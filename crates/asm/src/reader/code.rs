@@ -394,6 +394,11 @@ impl LineReader<'_> {
         // 8, v1`, `s_endpgm m0, s2`): the extra ones would be ignored.
         if inst.recognition == Recognition::Table {
             if let Some(max) = shadersim_isa::shape::max_operands(inst.info.encoding) {
+                // A form that takes more than its encoding's usual count
+                // (the SOP2 `s_fmaak_f32 s0, s1, s2, K` with its literal K)
+                // takes at least what llvm-mc's shortest form takes.
+                let base = shadersim_isa::shape::min_operands(inst.base_mnemonic()).unwrap_or(0);
+                let max = max.max(base);
                 if inst.operands.len() > max {
                     let columns = operand_columns(trimmed, inst.operands.len());
                     let at = columns.get(max).copied().unwrap_or(0);

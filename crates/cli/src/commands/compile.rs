@@ -32,6 +32,11 @@ pub struct Args {
     /// where `analyze OUT` finds them).
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
+    /// Port OpenGL ES GLSL older than 3.10 (`#version 100`, `300 es`, or
+    /// no `#version`) to `#version 310 es` before compiling: Vulkan SPIR-V
+    /// takes no older ES. Without it such a file is an error saying how.
+    #[arg(long)]
+    pub port_es: bool,
 }
 
 /// Source languages shadersim can be handed instead of a listing.
@@ -113,6 +118,7 @@ pub fn compile_stdin(
     ext: &str,
     target: &Target,
     stage: Option<&str>,
+    port_es: bool,
 ) -> Result<Compiled, CliError> {
     let dir = tempfile::Builder::new()
         .prefix("shadersim-stdin")
@@ -129,7 +135,7 @@ pub fn compile_stdin(
             statistics: None,
             workgroup_size: None,
         }),
-        _ => super::compile_vulkan::compile(&shown, target, stage),
+        _ => super::compile_vulkan::compile(&shown, target, stage, port_es),
     };
     let rename = |m: String| m.replace(&shown, "<stdin>");
     result.map_err(|e| match e {
@@ -140,11 +146,12 @@ pub fn compile_stdin(
 }
 
 /// Compile `path` for `target`; `stage` names a GLSL file's stage when its
-/// extension does not.
+/// extension does not; `port_es` ports old ES GLSL first (`--port-es`).
 pub fn compile_source(
     path: &str,
     target: &Target,
     stage: Option<&str>,
+    port_es: bool,
 ) -> Result<Compiled, CliError> {
     match source_kind(path) {
         Some(SourceKind::OpenCl) => Ok(Compiled {
@@ -152,7 +159,9 @@ pub fn compile_source(
             statistics: None,
             workgroup_size: None,
         }),
-        Some(SourceKind::Vulkan) => super::compile_vulkan::compile(path, target, stage),
+        Some(SourceKind::Vulkan) => {
+            super::compile_vulkan::compile(path, target, stage, port_es)
+        }
         None => Err(CliError::Usage(format!(
             "{path}: not a source file shadersim compiles (.cl, .vert, .frag, .comp, .glsl with --stage, .spv)"
         ))),
@@ -432,9 +441,9 @@ pub fn run(args: Args) -> CliResult {
                 "standard input is not source shadersim recognises: give --stage for GLSL (or a `#pragma shader_stage(...)` line); OpenCL C needs a `__kernel`; SPIR-V its magic number".into(),
             )
         })?;
-        compile_stdin(&bytes, ext, &target, args.stage.as_deref())?
+        compile_stdin(&bytes, ext, &target, args.stage.as_deref(), args.port_es)?
     } else {
-        compile_source(&args.file, &target, args.stage.as_deref())?
+        compile_source(&args.file, &target, args.stage.as_deref(), args.port_es)?
     };
     match args.output.as_deref().filter(|o| *o != "-") {
         Some(out) => {

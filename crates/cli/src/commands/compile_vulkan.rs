@@ -16,6 +16,7 @@
 use super::compiler::{
     run_with_timeout, run_with_timeout_env, Compiled, RunError, COMPILE_TIMEOUT,
 };
+use super::glsl_port;
 use crate::error::CliError;
 use shadersim_isa::Target;
 use shadersim_radv::reflect::{reflect, words_from_bytes, ShaderStage};
@@ -25,8 +26,15 @@ use std::path::{Path, PathBuf};
 /// Where Debian's mesa-vulkan-drivers installs RADV's loader manifest.
 const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
 
-/// Compile `path` (GLSL or SPIR-V) for `target`.
-pub fn compile(path: &str, target: &Target, stage: Option<&str>) -> Result<Compiled, CliError> {
+/// Compile `path` (GLSL or SPIR-V) for `target`. `port_es`: port OpenGL
+/// ES GLSL older than 3.10 to 3.10 first (`compile --port-es`; see
+/// `glsl_port.rs`); without it such a file is an error saying how to port it.
+pub fn compile(
+    path: &str,
+    target: &Target,
+    stage: Option<&str>,
+    port_es: bool,
+) -> Result<Compiled, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
     let family = shadersim_radv::family_for(&target.name).ok_or_else(|| {
@@ -51,7 +59,34 @@ pub fn compile(path: &str, target: &Target, stage: Option<&str>) -> Result<Compi
     } else {
         let stage = glsl_stage(path, stage, &bytes)?;
         let out = dir.path().join(format!("shader.{stage}.spv"));
-        glsl_to_spirv(path, stage, &out)?;
+        let text = String::from_utf8_lossy(&bytes);
+        match glsl_port::old_es_version(&text) {
+            None => glsl_to_spirv(path, stage, &out)?,
+            Some((version, line)) if !port_es => {
+                return Err(CliError::input(glsl_port::port_message(
+                    path, version, line,
+                )))
+            }
+            Some((version, _)) => {
+                let ported = glsl_port::port(&text, stage, version).map_err(|why| {
+                    CliError::input(format!("{path}: error: --port-es cannot port it: {why}"))
+                })?;
+                let ported_path = dir.path().join(format!("ported.{stage}"));
+                std::fs::write(&ported_path, ported).map_err(|e| {
+                    CliError::input(format!("error: cannot write a temporary file: {e}"))
+                })?;
+                // glslang's messages name the temporary file: name the
+                // user's (the `#line` directive keeps the line numbers).
+                let shown = ported_path.display().to_string();
+                glsl_to_spirv(&shown, stage, &out).map_err(|e| match e {
+                    CliError::Input(m) => CliError::Input(format!(
+                        "{} (after --port-es respelled it as ES 3.10)",
+                        m.replace(&shown, path)
+                    )),
+                    other => other,
+                })?;
+            }
+        }
         out
     };
     let spirv = std::fs::read(&spirv_path).map_err(|e| {
@@ -185,11 +220,19 @@ fn glsl_stage(path: &str, stage: Option<&str>, bytes: &[u8]) -> Result<&'static 
     )))
 }
 
-/// GLSL to SPIR-V with glslangValidator.
+/// GLSL to SPIR-V with glslangValidator. OpenGL GLSL compiles too:
+/// `--auto-map-locations` gives inputs and outputs without a
+/// `layout(location = N)` the next free location, `--auto-map-bindings`
+/// samplers, images and blocks without a `binding` the next free binding,
+/// and `-R` (relaxed Vulkan rules) puts loose uniforms (`uniform vec4 c;`)
+/// into one uniform block. Explicit layouts are kept as written.
 fn glsl_to_spirv(path: &str, stage: &str, out: &Path) -> Result<(), CliError> {
     let out_s = out.display().to_string();
     let args = [
         "-V",
+        "-R",
+        "--auto-map-locations",
+        "--auto-map-bindings",
         "--target-env",
         "vulkan1.2",
         "-S",

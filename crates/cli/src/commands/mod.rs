@@ -9,6 +9,7 @@ pub mod compare;
 pub mod compile;
 pub mod compile_vulkan;
 pub mod compiler;
+mod glsl_port;
 pub mod hints;
 pub mod liveness;
 pub mod nami;

@@ -22,6 +22,7 @@ mod compile_vulkan;
 mod diagnostics;
 mod diverge;
 mod docs_links;
+mod glsl_dialects;
 mod listings;
 mod liveness;
 mod mutations;

@@ -307,7 +307,17 @@ impl Instruction {
         let col = rest_col + (rest.len() - rest.trim_start().len());
         // Waits, messages and the delay hint keep their own syntax; their
         // text is interpreted on demand, not as a register list.
-        if self.info.class.is_wait() && self.info.class != InstrClass::WaitVscnt
+        // The SOPK waits (`s_waitcnt_vmcnt s0, 0`) and `s_sleep_var s0`
+        // read an SGPR: their operands are registers too (the count is
+        // still read from the text).
+        let reads_sgpr = matches!(
+            self.info.class,
+            InstrClass::WaitVscnt
+                | InstrClass::WaitVmcnt
+                | InstrClass::WaitExpcnt
+                | InstrClass::WaitLgkmcnt
+        ) || self.mnemonic.starts_with("s_sleep_var");
+        if self.info.class.is_wait() && !reads_sgpr
             || matches!(
                 self.info.class,
                 InstrClass::Sendmsg
@@ -316,6 +326,7 @@ impl Instruction {
                     | InstrClass::Sleep
                     | InstrClass::Setprio
             ) && !self.mnemonic.starts_with("s_sendmsg_rtn")
+                && !reads_sgpr
         {
             return Ok(());
         }
