@@ -7,10 +7,12 @@
 //! The mapping rules (docs/cli.md, "Hints by source location"):
 //! * memory: every vector memory and scalar memory instruction whose `.loc`
 //!   is that source line;
-//! * branch: the conditional branch from that line (loop branches only
-//!   when the line has no other), exactly one listing line;
-//! * loop: the loop whose own blocks (not those of loops nested in it) hold
-//!   instructions of that line, exactly one.
+//! * branch: the conditional branch from that line that is no loop's own
+//!   (guard, exit test, back edge), exactly one listing line;
+//! * loop: the loop whose branches (guard, exit tests, back edges) come
+//!   from that line, exactly one; when no loop's do, the loop whose own
+//!   blocks (not those of loops nested in it) hold the line's code, if that
+//!   loop's branches have no other source line.
 
 use crate::hints::{Hints, HintsError};
 use shadersim_asm::Program;
@@ -318,17 +320,35 @@ fn branch_line(
         .filter(|b| found.contains(&b.instr))
         .collect();
     // A loop's own branches follow its `iterations`: a `for` line's
-    // guard and exit test are not what a [[branch]] on it means, unless
-    // they are all it has (then the line's check names the loop).
+    // guard and exit test are not what a [[branch]] on it means.
     let forks: Vec<usize> = branches
         .iter()
         .filter(|b| matches!(b.kind, BranchKind::IfElse | BranchKind::Skip))
         .map(|b| b.instr)
         .collect();
-    let chosen = match forks.is_empty() {
-        true => listing_lines(program, branches.iter().map(|b| b.instr)),
-        false => listing_lines(program, forks),
-    };
+    if forks.is_empty() && !branches.is_empty() {
+        let list: Vec<String> = branches
+            .iter()
+            .map(|b| {
+                let header =
+                    cfg.blocks[cfg.loops[b.kind.loop_id().expect("a loop branch")].header].start;
+                format!(
+                    "{} ({} of the loop at listing line {})",
+                    program.instructions[b.instr].pos.line,
+                    b.kind.name(),
+                    program.instructions[header].pos.line
+                )
+            })
+            .collect();
+        return Err(HintsError::at(
+            span.clone(),
+            format!(
+                "the conditional branches from {src} are a loop's own, on listing lines {}: their direction follows the loop's `iterations` (give it a [[loop]] with this `source`)",
+                list.join(", ")
+            ),
+        ));
+    }
+    let chosen = listing_lines(program, forks);
     match chosen.as_slice() {
         [line] => Ok(*line),
         [] => {
@@ -392,10 +412,48 @@ fn loop_header_line(
             .max_by_key(|l| l.depth)
             .map(|l| l.id)
     };
-    let ids: BTreeSet<usize> = found
+    // The loops whose own branches (guard, exit tests, back edges) come
+    // from the line: what a `for`/`while` line compiles to.
+    let controlled: BTreeSet<usize> = cfg
+        .branches
         .iter()
-        .filter_map(|&i| own_loop(cfg.block_of[i]))
+        .filter(|b| found.contains(&b.instr))
+        .filter_map(|b| b.kind.loop_id())
         .collect();
+    // Else the loop whose own blocks hold the line's code, when none of
+    // that loop's branches comes from another source line: a line inside a
+    // loop controlled elsewhere (the body of an unrolled inner loop) does
+    // not name the enclosing loop.
+    let ids: BTreeSet<usize> = match controlled.is_empty() {
+        false => controlled,
+        true => {
+            let inside: BTreeSet<usize> = found
+                .iter()
+                .filter_map(|&i| own_loop(cfg.block_of[i]))
+                .collect();
+            for &id in &inside {
+                let elsewhere: BTreeSet<u32> = cfg
+                    .branches
+                    .iter()
+                    .filter(|b| b.kind.loop_id() == Some(id))
+                    .filter_map(|b| program.instructions[b.instr].source)
+                    .map(|l| l.line)
+                    .collect();
+                if !elsewhere.is_empty() {
+                    let b = &cfg.blocks[cfg.loops[id].header];
+                    return Err(HintsError::at(
+                        span.clone(),
+                        format!(
+                            "no loop's branches come from {src}; its code is inside the loop at listing line {}, whose branches come from source line {}: name that loop by its own line (a source loop the compiler unrolled fully is no loop in the listing)",
+                            program.instructions[b.start].pos.line,
+                            compact_lines(&elsewhere)
+                        ),
+                    ));
+                }
+            }
+            inside
+        }
+    };
     let header_line = |id: usize| {
         let b = &cfg.blocks[cfg.loops[id].header];
         (program.instructions[b.start].pos.line, b.label.clone())
