@@ -31,7 +31,8 @@ pub const NO_SOURCE_LINES: &str = "this listing has no source lines (.loc); `sou
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceRef {
     /// The file as written: matched against the listing's `.file` paths by
-    /// whole path components from the end (`matmul.cl`, `src/matmul.cl`).
+    /// whole path components from the end (`matmul.cl`, `src/matmul.cl`;
+    /// either may be the longer).
     pub file: String,
     /// 1-based source line.
     pub line: u32,
@@ -79,10 +80,13 @@ pub fn parse_source_ref(text: &str) -> Result<SourceRef, String> {
 }
 
 /// Does the `.file` path `path` name the file written `file`: equal, or
-/// ending in `/file`?
+/// one ending in the other at a `/` (`matmul.cl` names
+/// `/home/u/src/matmul.cl`; `src/matmul.cl` names a listing's relative
+/// `./matmul.cl`)?
 fn names_file(path: &str, file: &str) -> bool {
+    let path = path.trim_start_matches("./");
     let file = file.trim_start_matches("./");
-    path == file || path.ends_with(&format!("/{file}"))
+    path == file || path.ends_with(&format!("/{file}")) || file.ends_with(&format!("/{path}"))
 }
 
 /// The instructions of `program` that come from `src`, or the error (at
@@ -479,7 +483,7 @@ fn loop_header_line(
         _ => Err(HintsError::at(
             span.clone(),
             format!(
-                "{src} has instructions in several loops, whose headers start at listing lines {}: give one of them as `line =` (a source loop the compiler unrolled or split becomes several)",
+                "{src} names several loops, whose headers start at listing lines {}: give one of them as `line =` (a source loop the compiler unrolled or split becomes several)",
                 headers
                     .iter()
                     .map(|(l, label)| match label {
