@@ -5,8 +5,8 @@
 //! one hints file written this way fits every model's listing.
 //!
 //! The mapping rules (docs/cli.md, "Hints by source location"):
-//! * memory: every vector memory and scalar memory instruction whose `.loc`
-//!   is that source line;
+//! * memory: every vector memory instruction whose `.loc` is that source
+//!   line, or its scalar memory instructions when it has none;
 //! * branch: the conditional branch from that line that is no loop's own
 //!   (guard, exit test, back edge), exactly one listing line;
 //! * loop: the loop whose branches (guard, exit tests, back edges) come
@@ -276,7 +276,18 @@ pub fn resolve_source_hints(
             (class.is_vmem() && class != shadersim_isa::InstrClass::VmemCache)
                 || class == shadersim_isa::InstrClass::Smem
         };
-        let lines = listing_lines(program, found.iter().copied().filter(|&i| memory_op(i)));
+        // The line's vector memory ops; its scalar loads only when it has
+        // none: a kernel argument's `s_load` often carries the line that
+        // first uses it, and a `pattern` (vector only) would refuse it.
+        let vector: Vec<usize> = found
+            .iter()
+            .copied()
+            .filter(|&i| memory_op(i) && program.instructions[i].inst.class().is_vmem())
+            .collect();
+        let lines = match vector.is_empty() {
+            false => listing_lines(program, vector),
+            true => listing_lines(program, found.iter().copied().filter(|&i| memory_op(i))),
+        };
         if lines.is_empty() {
             let with_memory: BTreeSet<String> = (0..program.instructions.len())
                 .filter(|&i| memory_op(i))

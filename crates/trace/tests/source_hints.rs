@@ -11,6 +11,8 @@ const MATMUL_GFX900: &str =
 const MATMUL_GFX1100: &str =
     include_str!("../../../tests/fixtures/debug-lines/gfx1100/matmul_tile.s");
 const SPLIT_GFX900: &str = include_str!("../../../tests/fixtures/debug-lines/gfx900/split_loop.s");
+const SPLIT_GFX1100: &str =
+    include_str!("../../../tests/fixtures/debug-lines/gfx1100/split_loop.s");
 /// The same kernel without line information (scripts/regen-fixtures.sh).
 const MATMUL_NO_LOC: &str = include_str!("../../../tests/fixtures/llvm/gfx900/matmul_tile.s");
 
@@ -226,4 +228,40 @@ fn an_unresolved_source_is_an_error_not_a_silent_default() {
         "{}",
         e.message
     );
+}
+
+#[test]
+fn a_memory_hint_takes_the_lines_vector_ops_else_its_scalar_loads() {
+    // split_loop.cl line 11 `acc += in[gid * n + i] * in[i]`: the unrolled
+    // loop's wide global load and the remainder loop's load carry
+    // `.loc 0 11 16` (gfx1100 listing lines 77 and 119, gfx900 68 and 111);
+    // the `s_load`s of `in[i]` (11:34, uniform) are left out, since the line
+    // has vector ops.
+    let hints = "[[memory]]\nsource = \"split_loop.cl:11\"\nlevel = \"l2\"\n";
+    for (text, want) in [
+        (SPLIT_GFX1100, vec![77, 119]),
+        (SPLIT_GFX900, vec![68, 111]),
+    ] {
+        let h = resolve(text, "split_loop", hints).unwrap();
+        let lines: Vec<u32> = h
+            .memory
+            .iter()
+            .map(|m| *m.line.as_ref().unwrap().get_ref())
+            .collect();
+        assert_eq!(lines, want);
+    }
+    // matmul_tile.cl line 8, the kernel's opening, has only the kernel
+    // arguments' scalar loads (gfx900 listing lines 15 and 16): those.
+    let h = resolve(
+        MATMUL_GFX900,
+        "matmul_tile",
+        "[[memory]]\nsource = \"matmul_tile.cl:8\"\nlevel = \"l2\"\n",
+    )
+    .unwrap();
+    let lines: Vec<u32> = h
+        .memory
+        .iter()
+        .map(|m| *m.line.as_ref().unwrap().get_ref())
+        .collect();
+    assert_eq!(lines, vec![15, 16]);
 }
