@@ -157,3 +157,37 @@ fn a_source_line_without_memory_ops_names_the_lines_that_have_them() {
         "{err}"
     );
 }
+
+#[test]
+fn a_glsl_shader_through_radv_has_no_source_lines_and_says_so() {
+    if !shadersim_testkit::tools::have_radv() {
+        return;
+    }
+    // Mesa 22.3's ACO prints no line information (the same disassembly
+    // for SPIR-V with and without glslang's -g), so a source-keyed hint
+    // cannot map; the error says why, at the hint.
+    let hints = hints_file(
+        "glsl.toml",
+        "[[loop]]\nsource = \"tile_matmul.comp:20\"\niterations = 4\n",
+    );
+    let o = shadersim(&[
+        "analyze",
+        "tests/fixtures/src/glsl/tile_matmul.comp",
+        "--arch",
+        "navi21",
+        "--hints",
+        &hints,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{hints}:2:10: error: this listing has no source lines (.loc); "
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("RADV/ACO listings (GLSL, SPIR-V) carry none"),
+        "{err}"
+    );
+}
