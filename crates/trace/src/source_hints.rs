@@ -289,9 +289,13 @@ pub fn resolve_source_hints(
             true => listing_lines(program, found.iter().copied().filter(|&i| memory_op(i))),
         };
         if lines.is_empty() {
-            let with_memory: BTreeSet<String> = (0..program.instructions.len())
+            // Lines of the same source file (`found` is not empty).
+            let file = program.instructions[found[0]].source.map(|l| l.file);
+            let with_memory: BTreeSet<u32> = (0..program.instructions.len())
                 .filter(|&i| memory_op(i))
-                .filter_map(|i| program.instructions[i].source.map(|l| l.line.to_string()))
+                .filter_map(|i| program.instructions[i].source)
+                .filter(|l| Some(l.file) == file)
+                .map(|l| l.line)
                 .collect();
             return Err(HintsError::at(
                 s.span(),
@@ -300,11 +304,7 @@ pub fn resolve_source_hints(
                     program.name,
                     match with_memory.is_empty() {
                         true => "none".to_string(),
-                        false => {
-                            let set: BTreeSet<u32> =
-                                with_memory.iter().filter_map(|l| l.parse().ok()).collect();
-                            compact_lines(&set)
-                        }
+                        false => compact_lines(&with_memory),
                     }
                 ),
             ));
