@@ -93,6 +93,9 @@ pub struct LoopHint {
     pub line: Option<Spanned<u32>>,
     /// Or the header's label.
     pub label: Option<Spanned<String>>,
+    /// Or the source line the loop comes from: `"FILE:LINE"` or
+    /// `"FILE:LINE:COLUMN"`, matched against the listing's `.loc` lines.
+    pub source: Option<Spanned<String>>,
     /// Times the header executes per entry (0 skips a guarded loop): one
     /// number, or a list with one number per wave by launch order (repeated
     /// when there are more waves), such as `shadersim rt --hints-out` writes
@@ -239,7 +242,9 @@ impl<'de> serde::de::Visitor<'de> for IterationsVisitor {
 #[serde(deny_unknown_fields)]
 pub struct BranchHint {
     /// 1-based line of the branch instruction.
-    pub line: Spanned<u32>,
+    pub line: Option<Spanned<u32>>,
+    /// Or the source line the branch comes from (`"FILE:LINE[:COLUMN]"`).
+    pub source: Option<Spanned<String>>,
     /// Taken (jump to the target) or not (fall through).
     pub taken: Option<Spanned<bool>>,
     /// Probability (0..1) that a wave takes the branch, drawn each time a
@@ -259,7 +264,10 @@ pub struct BranchHint {
 #[serde(deny_unknown_fields)]
 pub struct MemoryHint {
     /// 1-based line of the memory instruction.
-    pub line: Spanned<u32>,
+    pub line: Option<Spanned<u32>>,
+    /// Or the source line whose memory instructions it describes
+    /// (`"FILE:LINE[:COLUMN]"`).
+    pub source: Option<Spanned<String>>,
     /// Texel format of an image op (`rgba8`, `r32f`, `bc1`, ...).
     pub format: Option<Spanned<String>>,
     /// Filter of a sample (`point`, `bilinear`, `trilinear`, `aniso2x`..`aniso8x`).

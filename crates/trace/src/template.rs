@@ -15,6 +15,50 @@ const DEFAULT_VERTICES_PER_TRIANGLE: f64 = 1.0;
 /// section. Values are the defaults, so the template changes nothing
 /// until edited.
 pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
+    template(file_name, program, cfg, None)
+}
+
+/// [`hints_template`] keyed by source location (`source = "FILE:LINE"`)
+/// instead of listing lines, so the file fits the program compiled for any
+/// GPU (`shadersim hints --by-source`). `source_files` are the listing's
+/// `.file` names. Entries no source line names alone (a source line that
+/// became two loops, code without `.loc`) keep `line =` with a note; LDS ops
+/// are left out (a `source =` memory hint maps to vector and scalar memory
+/// ops). The error is [`crate::NO_SOURCE_LINES`] for a listing without
+/// `.loc` lines.
+pub fn hints_template_by_source(
+    file_name: &str,
+    program: &Program,
+    cfg: &Cfg,
+    source_files: &[(u32, String)],
+) -> Result<String, &'static str> {
+    if program.instructions.iter().all(|i| i.source.is_none()) {
+        return Err(crate::NO_SOURCE_LINES);
+    }
+    let keys = crate::source_hints::SourceKeys::new(program, cfg, source_files);
+    Ok(template(file_name, program, cfg, Some(&keys)))
+}
+
+/// The key line of a `[[loop]]`, `[[branch]]` or `[[memory]]` entry: its
+/// `source` when keyed by source and there is one, else its listing line.
+fn key_line(source: Option<String>, by_source: bool, line: u32, text: &str) -> String {
+    match (source, by_source) {
+        (Some(src), _) => format!("source = {:<22} # {text}", format!("\"{src}\"")),
+        (None, true) => format!(
+            "# No source line names this alone (no .loc, or it maps to several): by listing line.\nline = {line:<24} # {text}"
+        ),
+        (None, false) => format!("line = {line:<24} # {text}"),
+    }
+}
+
+/// The template, keyed by `keys` when given.
+fn template(
+    file_name: &str,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) -> String {
+    let by_source = source_keys.is_some();
     let mut out = String::new();
     let target = program
         .target
@@ -35,7 +79,17 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
         out,
         "# Written by `shadersim hints`. Every value below is the default; edit what you know."
     );
-    let _ = writeln!(out, "# Lines are 1-based lines of {file_name}.");
+    match by_source {
+        true => {
+            let _ = writeln!(
+                out,
+                "# Keyed by source location (`source = \"FILE:LINE\"`): fits the program compiled for any GPU."
+            );
+        }
+        false => {
+            let _ = writeln!(out, "# Lines are 1-based lines of {file_name}.");
+        }
+    }
     let _ = writeln!(out);
     let _ = writeln!(out, "[dispatch]");
     let stage_line = format!("stage = \"{}\"", stage.name());
@@ -186,7 +240,12 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             );
         }
         let _ = writeln!(out, "[[loop]]");
-        let _ = writeln!(out, "line = {:<24} # {}", first.pos.line, first.text);
+        let key = source_keys.and_then(|k| k.loop_key(l.id));
+        let _ = writeln!(
+            out,
+            "{}",
+            key_line(key, by_source, first.pos.line, &first.text)
+        );
         match &inferred[l.id] {
             Some(t) => {
                 let _ = writeln!(
@@ -252,7 +311,8 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
                     line_of(br.not_taken)
                 );
                 let _ = writeln!(out, "[[branch]]");
-                let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
+                let key = source_keys.and_then(|k| k.branch(br.instr));
+                let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
                 let _ = writeln!(out, "taken = false");
             }
             kind => {
@@ -272,6 +332,7 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
     }
     let mut wrote_mem_header = false;
     let mut memory_lines = std::collections::HashSet::new();
+    let mut memory_sources = std::collections::HashSet::new();
     let roots = crate::buffers::root_words(program, cfg);
     for (index, s) in program.instructions.iter().enumerate() {
         let class = s.inst.class();
@@ -341,9 +402,20 @@ pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
             wrote_mem_header = true;
         }
         memory_lines.insert(s.pos.line);
+        let key = match (source_keys, class == InstrClass::Lds) {
+            (Some(_), true) => continue,
+            (Some(k), false) => k.memory(index),
+            (None, _) => None,
+        };
+        // One entry per source line: it applies to all of that line's ops.
+        if let Some(k) = &key {
+            if !memory_sources.insert(k.clone()) {
+                continue;
+            }
+        }
         let _ = writeln!(out);
         let _ = writeln!(out, "[[memory]]");
-        let _ = writeln!(out, "line = {:<24} # {}", s.pos.line, s.text);
+        let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
         for (k, v) in keys {
             let _ = writeln!(out, "{k} = {v}");
         }

@@ -12,6 +12,11 @@ pub struct Args {
     /// The program to read.
     #[command(flatten)]
     pub program: ProgramArgs,
+    /// Key loops, branches and memory ops by source location (`source =
+    /// "FILE:LINE"`, from the listing's `.loc` lines) instead of listing
+    /// lines: one file then fits the program compiled for every GPU.
+    #[arg(long)]
+    pub by_source: bool,
 }
 
 /// Run the command.
@@ -20,7 +25,16 @@ pub fn run(args: Args) -> CliResult {
     let program = select_program(&file, args.program.function.as_deref())?;
     let cfg = Cfg::build(program)
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
-    let text = hints_template(&file.file_name, program, &cfg);
+    let text = match args.by_source {
+        true => shadersim_trace::hints_template_by_source(
+            &file.file_name,
+            program,
+            &cfg,
+            &file.source_files,
+        )
+        .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?,
+        false => hints_template(&file.file_name, program, &cfg),
+    };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }

@@ -274,6 +274,19 @@ pub fn prepare_program(
     if arch_sets.iter().any(|(k, _)| k == "cu_count") {
         hints.dispatch.cu_count = None;
     }
+    // `source =` hints become this listing's lines here, where the file's
+    // `.file` names are known (a program whose graph cannot be built fails
+    // below with that error instead).
+    let uses_source = hints.loops.iter().any(|h| h.source.is_some())
+        || hints.branches.iter().any(|h| h.source.is_some())
+        || hints.memory.iter().any(|h| h.source.is_some());
+    if uses_source {
+        if let Ok(cfg) = shadersim_cfg::Cfg::build(program) {
+            hints =
+                shadersim_trace::resolve_source_hints(&hints, program, &cfg, &file.source_files)
+                    .map_err(|e| CliError::Input(e.render(&hints_name, &hints_text)))?;
+        }
+    }
     let vgprs = program.register_usage().vgprs.max(1);
     let sim = Simulation::prepare(program, arch, &hints).map_err(|e| match e {
         PrepareError::Hints(h) if h.span.as_ref().is_some_and(|s| s.is_empty()) => {

@@ -338,30 +338,38 @@ fn a_hints_file_that_fits_one_gpu_but_not_another_names_that_gpu_before_simulati
     if !have_clang() {
         return;
     }
-    // matmul_tile.cl's k-loop: each GPU's compiler puts its header at its
-    // own listing line. A hints file keyed to navi21's line fits navi21
-    // and not vega10 (the premise is checked, not assumed).
+    // matmul_tile.cl's tile loop: each GPU's compiler puts its header at
+    // its own listing line. A hints file keyed to gfx1100's line fits
+    // gfx1100 and not vega10 (the premise is checked, not assumed). (Not
+    // navi21's: with the line tables `compile` now asks for, navi21's
+    // header line is vega10's `.LBB0_2:` label line, which names the same
+    // loop there.)
     let cl = "tests/fixtures/src/opencl/matmul_tile.cl";
-    let navi = first_loop_line(cl, "navi21");
+    let rdna3 = first_loop_line(cl, "gfx1100");
     let vega = first_loop_line(cl, "vega10");
-    assert_ne!(navi, vega, "the premise: the loop header lines differ");
+    assert_ne!(rdna3, vega, "the premise: the loop header lines differ");
     let dir = std::env::temp_dir().join(format!("shadersim-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hints = dir.join("k.toml");
-    std::fs::write(&hints, format!("[[loop]]\nline = {navi}\niterations = 4\n")).unwrap();
+    std::fs::write(
+        &hints,
+        format!("[[loop]]\nline = {rdna3}\niterations = 4\n"),
+    )
+    .unwrap();
     let hints = hints.to_str().unwrap();
     let o = shadersim(&[
         "compare",
         cl,
         "--arch",
-        "navi21,vega10",
+        "gfx1100,vega10",
         "--hints",
         hints,
         "--no-latency-search",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("loop header"), "{err}");
+    // Line {rdna3} on vega10 is no loop header (or not an instruction at all).
+    assert!(err.contains(&format!("line {rdna3}")), "{err}");
     assert!(
         err.contains("note: this is the `vega10` variant (2nd of the 2 models of `--arch`)"),
         "{err}"
@@ -369,12 +377,12 @@ fn a_hints_file_that_fits_one_gpu_but_not_another_names_that_gpu_before_simulati
     assert!(err.contains(hints), "{err}");
     // It stopped before simulating: no variant was run, so no report.
     assert!(o.stdout.is_empty());
-    // The same hints fit navi21's own listing: `analyze` there runs.
+    // The same hints fit gfx1100's own listing: `analyze` there runs.
     let o = shadersim(&[
         "analyze",
         cl,
         "--arch",
-        "navi21",
+        "gfx1100",
         "--hints",
         hints,
         "--no-latency-search",

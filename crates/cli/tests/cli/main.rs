@@ -32,6 +32,7 @@ mod opencl_builtins;
 mod rt;
 mod rt_traversal;
 mod small_things;
+mod source_hints;
 mod source_lines;
 mod sweep;
 mod terascale;

@@ -2,7 +2,7 @@
 //! instruction (formats, filters, lane patterns, streams, cache levels and
 //! buffers), checked against what each instruction is.
 
-use super::plan::{no_instruction_at, DEFAULT_SEED};
+use super::plan::{hint_line, no_instruction_at, DEFAULT_SEED};
 use crate::hints::{Hints, HintsError};
 use shadersim_asm::Program;
 use std::collections::HashMap;
@@ -91,11 +91,12 @@ pub fn memory_facts(
     use shadersim_isa::InstrClass;
     let mut out: HashMap<usize, MemoryFacts> = HashMap::new();
     for h in &hints.memory {
-        let line = *h.line.get_ref();
+        let line_hint = hint_line(&h.line, &h.source, "[[memory]]", memory_spans(h))?;
+        let line = *line_hint.get_ref();
         let copies = program.indices_at_line(line);
         let Some(&idx) = copies.first() else {
             return Err(HintsError::at(
-                h.line.span(),
+                line_hint.span(),
                 no_instruction_at(program, line),
             ));
         };
@@ -108,7 +109,7 @@ pub fn memory_facts(
         let smem = class == InstrClass::Smem;
         if !(class.is_vmem() || lds || smem) || class == InstrClass::VmemCache {
             return Err(HintsError::at(
-                h.line.span(),
+                line_hint.span(),
                 format!(
                     "line {line} (`{}`) is not a vector memory, LDS or scalar memory instruction",
                     s.text
@@ -153,7 +154,7 @@ pub fn memory_facts(
         }
         if out.contains_key(&idx) {
             return Err(HintsError::at(
-                h.line.span(),
+                line_hint.span(),
                 format!("line {line} already has [[memory]] hints"),
             ));
         }
@@ -324,4 +325,24 @@ pub fn memory_facts(
         }
     }
     Ok(out)
+}
+
+/// The spans of a memory hint's keys, for an error about the hint as a whole.
+fn memory_spans(h: &crate::MemoryHint) -> Vec<Option<Range<usize>>> {
+    vec![
+        h.format.as_ref().map(|v| v.span()),
+        h.filter.as_ref().map(|v| v.span()),
+        h.pattern.as_ref().map(|v| v.span()),
+        h.latency.as_ref().map(|v| v.span()),
+        h.active_lanes.as_ref().map(|v| v.span()),
+        h.box_fraction.as_ref().map(|v| v.span()),
+        h.wave_stride.as_ref().map(|v| v.span()),
+        h.iteration_stride.as_ref().map(|v| v.span()),
+        h.region.as_ref().map(|v| v.span()),
+        h.order.as_ref().map(|v| v.span()),
+        h.hit_rate.as_ref().map(|v| v.span()),
+        h.level.as_ref().map(|v| v.span()),
+        h.base.as_ref().map(|v| v.span()),
+        h.buffer.as_ref().map(|v| v.span()),
+    ]
 }

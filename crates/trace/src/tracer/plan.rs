@@ -126,6 +126,9 @@ impl TracePlan {
         }
         let mut seen_loops: HashMap<usize, Range<usize>> = HashMap::new();
         for h in &hints.loops {
+            if let Some(s) = &h.source {
+                return Err(unresolved_source(s, h.line.is_some() || h.label.is_some()));
+            }
             let (loop_ids, span) = match (&h.line, &h.label) {
                 (Some(line), None) => (
                     find_loops_by_line(program, cfg, *line.get_ref(), line.span())?,
@@ -143,13 +146,13 @@ impl TracePlan {
                 (Some(line), Some(_)) => {
                     return Err(HintsError::at(
                         line.span(),
-                        "give a loop either `line` or `label`, not both",
+                        "give a loop one of `line`, `label` or `source`",
                     ))
                 }
                 (None, None) => {
                     return Err(HintsError::at(
                         h.iterations.span(),
-                        "a [[loop]] needs `line` or `label`",
+                        "a [[loop]] needs `line`, `label` or `source`",
                     ))
                 }
             };
@@ -208,11 +211,12 @@ impl TracePlan {
         let mut hinted_branches = std::collections::HashSet::new();
         let mut seen_branches: HashSet<usize> = HashSet::new();
         for h in &hints.branches {
-            let line = *h.line.get_ref();
+            let line_hint = hint_line(&h.line, &h.source, "[[branch]]", branch_spans(h))?;
+            let line = *line_hint.get_ref();
             let copies = program.indices_at_line(line);
             if copies.is_empty() {
                 return Err(HintsError::at(
-                    h.line.span(),
+                    line_hint.span(),
                     no_instruction_at(program, line),
                 ));
             }
@@ -220,11 +224,11 @@ impl TracePlan {
                 // As for loops: a second hint would silently replace the first.
                 if !seen_branches.insert(idx) {
                     return Err(HintsError::at(
-                        h.line.span(),
+                        line_hint.span(),
                         "this branch already has hints",
                     ));
                 }
-                plan.branch_hint(program, cfg, h, idx)?;
+                plan.branch_hint(program, cfg, h, &line_hint, idx)?;
                 hinted_branches.insert(idx);
             }
         }
@@ -247,10 +251,11 @@ impl TracePlan {
         program: &Program,
         cfg: &Cfg,
         h: &crate::BranchHint,
+        line_hint: &toml::Spanned<u32>,
         idx: usize,
     ) -> Result<(), HintsError> {
         let plan = self;
-        let line = *h.line.get_ref();
+        let line = *line_hint.get_ref();
         {
             let branch = cfg
                 .branches
@@ -258,7 +263,7 @@ impl TracePlan {
                 .find(|b| b.instr == idx)
                 .ok_or_else(|| {
                     HintsError::at(
-                        h.line.span(),
+                        line_hint.span(),
                         format!(
                             "line {line} (`{}`) is not a conditional branch",
                             program.instructions[idx].text
@@ -274,7 +279,7 @@ impl TracePlan {
                 let header = cfg.loops[loop_id].header;
                 let hline = program.instructions[cfg.blocks[header].start].pos.line;
                 return Err(HintsError::at(
-                    h.line.span(),
+                    line_hint.span(),
                     format!(
                         "line {line} is the {} branch of the loop at line {hline}; its direction follows that loop's `iterations`",
                         branch.kind.name()
@@ -339,7 +344,7 @@ impl TracePlan {
                 && h.lane_probability.is_none()
             {
                 return Err(HintsError::at(
-                    h.line.span(),
+                    line_hint.span(),
                     "a [[branch]] needs `taken` (or `probability`, `lane_probability`, or `waves`)",
                 ));
             }
@@ -435,6 +440,47 @@ impl std::str::FromStr for WaveSet {
         }
         Ok(WaveSet { ranges })
     }
+}
+
+/// The error for a `source =` still in the hints when they meet the
+/// program: the caller resolves it first ([`crate::resolve_source_hints`]),
+/// which needs the listing's `.file` names.
+pub(super) fn unresolved_source(s: &toml::Spanned<String>, with_line: bool) -> HintsError {
+    HintsError::at(
+        s.span(),
+        match with_line {
+            true => "give one of `line`, `label` or `source`, not several",
+            false => "`source =` is resolved through the listing's `.file` and `.loc` lines, which this run was not given",
+        },
+    )
+}
+
+/// The listing line a `[[branch]]` or `[[memory]]` hint names (`line =`;
+/// a `source =` is resolved to lines before), or the error at the first of
+/// the hint's `spans` when it names none.
+pub(super) fn hint_line(
+    line: &Option<toml::Spanned<u32>>,
+    source: &Option<toml::Spanned<String>>,
+    table: &str,
+    spans: Vec<Option<Range<usize>>>,
+) -> Result<toml::Spanned<u32>, HintsError> {
+    if let Some(s) = source {
+        return Err(unresolved_source(s, line.is_some()));
+    }
+    line.clone().ok_or_else(|| HintsError {
+        span: spans.into_iter().flatten().next(),
+        message: format!("a {table} needs `line` or `source`"),
+    })
+}
+
+/// The spans of a branch hint's keys, for an error about the hint as a whole.
+fn branch_spans(h: &crate::BranchHint) -> Vec<Option<Range<usize>>> {
+    vec![
+        h.taken.as_ref().map(|v| v.span()),
+        h.probability.as_ref().map(|v| v.span()),
+        h.waves.as_ref().map(|v| v.span()),
+        h.lane_probability.as_ref().map(|v| v.span()),
+    ]
 }
 
 pub(super) fn no_instruction_at(program: &Program, line: u32) -> String {
