@@ -31,6 +31,11 @@ pub struct TimelineCap {
     pub max_waves: u32,
     /// Record slices that start in `[from, to)` clocks (`None`: all).
     pub window: Option<(u64, u64)>,
+    /// Record the binned series (unit busy, waves resident, stalled,
+    /// executing, issues): the page's charts and the timeline's counter
+    /// tracks draw them; a text or JSON report does not, and binning every
+    /// issue cost a tenth of a pixel shader's simulation.
+    pub series: bool,
 }
 
 impl Default for TimelineCap {
@@ -38,6 +43,7 @@ impl Default for TimelineCap {
         TimelineCap {
             max_waves: 64,
             window: None,
+            series: true,
         }
     }
 }
@@ -481,12 +487,14 @@ impl Observer for Timeline<'_> {
             seq: s.seq,
         };
         self.keep(slice);
-        self.unit_busy[e.unit as usize].add(e.service_start, e.service_end, 1.0);
-        self.executing.add(slice.start, slice.end, 1.0);
-        self.issues.add(e.clock, e.clock + 1, 1.0);
-        let category = self.sim.op(e.op as usize).category();
-        if let Some(b) = category.and_then(|c| self.category_issues.get_mut(c)) {
-            b.add(e.clock, e.clock + 1, 1.0);
+        if self.cap.series {
+            self.unit_busy[e.unit as usize].add(e.service_start, e.service_end, 1.0);
+            self.executing.add(slice.start, slice.end, 1.0);
+            self.issues.add(e.clock, e.clock + 1, 1.0);
+            let category = self.sim.op(e.op as usize).category();
+            if let Some(b) = category.and_then(|c| self.category_issues.get_mut(c)) {
+                b.add(e.clock, e.clock + 1, 1.0);
+            }
         }
         self.advance(e.wave, e.op, slice.end);
     }
@@ -524,7 +532,9 @@ impl Observer for Timeline<'_> {
                 op,
                 seq: s.seq,
             };
-            self.stalled.add(since, clock, 1.0);
+            if self.cap.series {
+                self.stalled.add(since, clock, 1.0);
+            }
             self.keep(slice);
         }
     }
@@ -538,7 +548,9 @@ impl Observer for Timeline<'_> {
             *d += clock.saturating_sub(s.marker);
         }
         self.state[wave as usize].marker = clock;
-        self.resident.add(launched, clock, 1.0);
+        if self.cap.series {
+            self.resident.add(launched, clock, 1.0);
+        }
         if let Some(used) = self.slots.get_mut(simd).and_then(|s| s.get_mut(slot)) {
             *used = false;
         }

@@ -113,6 +113,8 @@ pub fn run(args: Args) -> CliResult {
         TimelineCap {
             max_waves: if shows_slices { args.timeline_waves } else { 0 },
             window,
+            // The same outputs draw the binned series.
+            series: shows_slices,
         },
     );
     // The latency search's first simulation runs beside the recorded run.
