@@ -419,14 +419,6 @@ fn loop_header_line(
     found: &[usize],
     span: &Range<usize>,
 ) -> Result<u32, HintsError> {
-    // A block's own loop: the innermost loop holding it.
-    let own_loop = |b: usize| {
-        cfg.loops
-            .iter()
-            .filter(|l| l.contains(b))
-            .max_by_key(|l| l.depth)
-            .map(|l| l.id)
-    };
     // The loops whose own branches (guard, exit tests, back edges) come
     // from the line: what a `for`/`while` line compiles to.
     let controlled: BTreeSet<usize> = cfg
@@ -444,7 +436,7 @@ fn loop_header_line(
         true => {
             let inside: BTreeSet<usize> = found
                 .iter()
-                .filter_map(|&i| own_loop(cfg.block_of[i]))
+                .filter_map(|&i| cfg.innermost_loop[cfg.block_of[i]])
                 .collect();
             for &id in &inside {
                 let elsewhere: BTreeSet<u32> = cfg
