@@ -267,6 +267,10 @@ pub struct CoalesceResult {
     pub l2_bytes: u64,
     /// Start address of every distinct line touched, ascending.
     pub lines: Vec<u64>,
+    /// Bytes from the lowest active lane's address to the end of the highest active lane's
+    /// access: the bytes the lanes address (64 x 4 = 256 for a linear wave64 dword load), not
+    /// rounded to any line; 0 when no lane is active.
+    pub lane_span: u64,
     /// Memory accesses after collapsing: distinct addresses among active lanes for loads and
     /// stores (lanes on the same address are one access: the store collapse of seed 001), every
     /// active lane for atomics.
@@ -313,6 +317,16 @@ pub fn coalesce(
     }
     lines.sort_unstable();
     lines.dedup();
+    let lane_span = match (
+        active.iter().map(|&lane| addresses[lane]).min(),
+        active
+            .iter()
+            .map(|&lane| addresses[lane].saturating_add(u64::from(bytes_per_lane)))
+            .max(),
+    ) {
+        (Some(low), Some(high)) => high - low,
+        _ => 0,
+    };
     let atomic = access.mem_op() == MemOp::Atomic;
     let l2_requests = if atomic {
         saturate(lane_line_touches)
@@ -353,6 +367,7 @@ pub fn coalesce(
         l2_line_bytes: line_bytes,
         l2_bytes: u64::from(l2_requests) * u64::from(line_bytes),
         lines,
+        lane_span,
         distinct_accesses,
         group_size,
         l1_groups,

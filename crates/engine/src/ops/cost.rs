@@ -290,25 +290,22 @@ impl OpContext<'_> {
         }
     }
 
-    /// The stream of a vector memory op: the coalescer's lines of one execution.
+    /// The stream of a vector memory op: the coalescer's lines of one execution. Its footprint
+    /// (the default wave and iteration strides) is the bytes the lanes address (docs/cli.md:
+    /// 64 x 4 = 256 for a linear wave64 dword load), not the lines rounded out to the L2 line:
+    /// on a 256-byte line (RDNA 4) a wave32's 128 bytes would otherwise give every wave a line
+    /// of its own, fetched for half its bytes.
     fn vector_stream(
         &self,
         result: &shadersim_mem::CoalesceResult,
         facts: Option<&MemoryFacts>,
     ) -> crate::memstream::StreamSpec {
-        let first = result.lines.first().copied().unwrap_or(0);
-        let last = result.lines.last().copied().unwrap_or(0);
-        let line = u64::from(result.l2_line_bytes.max(1));
         crate::memstream::StreamSpec {
             path: crate::memstream::CachePath::Vector,
             base: 0,
             requests: result.lines.clone(),
             request_bytes: result.l2_line_bytes,
-            footprint: if result.lines.is_empty() {
-                0
-            } else {
-                last - first + line
-            },
+            footprint: result.lane_span,
             wave_stride: facts.and_then(|f| f.wave_stride),
             iteration_stride: facts.and_then(|f| f.iteration_stride),
             region: facts.and_then(|f| f.region),
