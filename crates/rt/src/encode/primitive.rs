@@ -93,74 +93,164 @@ fn bit_width(x: u32) -> u32 {
     32 - x.leading_zeros()
 }
 
+/// The layout of a node being filled pair by pair: its unique vertices, each
+/// pair's vertex indices and the bit sizes they imply. Adding a pair checks
+/// the fit in O(vertices) without writing a node, so the greedy packing
+/// writes each node once instead of once per candidate prefix.
+#[derive(Clone)]
+struct NodePlan {
+    /// Unique vertices (bit patterns), in first-use order; `verts[0]` is tri0's v0 of pair 0.
+    verts: [[u32; 3]; MAX_VERTICES],
+    vert_count: usize,
+    /// Vertex indices of each pair's two triangles.
+    indices: [[[u32; 3]; 2]; MAX_PAIRS],
+    pair_count: usize,
+    /// OR of every coordinate (its trailing zeros are shared by all).
+    all_bits: u32,
+    /// Per axis, OR of every coordinate XOR `verts[0]`'s (its leading zeros are the prefix).
+    diff: [u32; 3],
+    /// Primitive ID of triangle slot 0.
+    anchor: u32,
+    /// OR of every further triangle's ID XOR the anchor.
+    id_diff: u32,
+}
+
+/// The sizes of a node's fields, derived from a plan.
+struct NodeSizes {
+    tz: u32,
+    prefix: [u32; 3],
+    payload: [u32; 3],
+    pa: u32,
+    pp: u32,
+    midpoint: u32,
+}
+
+impl NodePlan {
+    /// A plan holding `first` alone, or `None` when it cannot start a node (no tri0).
+    fn start(first: &StoredPair) -> Option<NodePlan> {
+        let anchor = first.triangles[0]?.primitive;
+        let mut plan = NodePlan {
+            verts: [[0; 3]; MAX_VERTICES],
+            vert_count: 0,
+            indices: [[[0; 3]; 2]; MAX_PAIRS],
+            pair_count: 0,
+            all_bits: 0,
+            diff: [0; 3],
+            anchor,
+            id_diff: 0,
+        };
+        plan.try_add(first).then_some(plan)
+    }
+
+    /// Add `pair` if the node still fits with it; on `false` the plan is unchanged.
+    fn try_add(&mut self, pair: &StoredPair) -> bool {
+        if self.pair_count == MAX_PAIRS {
+            return false;
+        }
+        let mut next = self.clone();
+        let p = next.pair_count;
+        for (t, tri) in pair.triangles.iter().enumerate() {
+            let Some(tri) = tri else { continue };
+            // Triangle slot 0 is the anchor itself.
+            if p + t > 0 {
+                next.id_diff |= tri.primitive ^ next.anchor;
+            }
+            for (k, v) in tri.vertices.iter().enumerate() {
+                let key = [v.0[0].to_bits(), v.0[1].to_bits(), v.0[2].to_bits()];
+                let found = next.verts[..next.vert_count].iter().position(|x| *x == key);
+                let i = match found {
+                    Some(i) => i,
+                    None => {
+                        if next.vert_count == MAX_VERTICES {
+                            return false;
+                        }
+                        next.verts[next.vert_count] = key;
+                        next.vert_count += 1;
+                        next.all_bits |= key[0] | key[1] | key[2];
+                        let first = next.verts[0];
+                        for a in 0..3 {
+                            next.diff[a] |= key[a] ^ first[a];
+                        }
+                        next.vert_count - 1
+                    }
+                };
+                next.indices[p][t][k] = i as u32;
+            }
+        }
+        next.pair_count += 1;
+        if next.sizes().is_none() {
+            return false;
+        }
+        *self = next;
+        true
+    }
+
+    /// The field sizes, or `None` when the fields overflow the node's 1024 bits.
+    fn sizes(&self) -> Option<NodeSizes> {
+        let tz = self.all_bits.trailing_zeros().min(31);
+        let mut prefix = [0u32; 3];
+        let mut payload = [0u32; 3];
+        for a in 0..3 {
+            prefix[a] = self.diff[a].leading_zeros().min(31 - tz);
+            payload[a] = 32 - tz - prefix[a];
+        }
+        let pa = bit_width(self.anchor);
+        let pp = bit_width(self.id_diff);
+        if pa > 31 || pp > 31 {
+            return None;
+        }
+        let np = self.pair_count as u32;
+        let midpoint = 1024 - PAIR_DESC_BITS * np - (2 * np - 1) * pp - pa;
+        let vertex_end = HEADER_BITS
+            + prefix.iter().sum::<u32>()
+            + self.vert_count as u32 * payload.iter().sum::<u32>();
+        (vertex_end <= midpoint).then_some(NodeSizes {
+            tz,
+            prefix,
+            payload,
+            pa,
+            pp,
+            midpoint,
+        })
+    }
+}
+
 /// Encode `pairs` into one node, or `None` when they do not fit (more than
 /// 8 pairs, more than 16 unique vertices, or more than 1024 bits).
 pub fn encode(pairs: &[StoredPair]) -> Option<[u32; 32]> {
     if pairs.is_empty() || pairs.len() > MAX_PAIRS {
         return None;
     }
-    // Unique vertices, matched bit-exactly.
-    let mut verts: Vec<[u32; 3]> = Vec::with_capacity(MAX_VERTICES);
-    let mut indices = vec![[[0u32; 3]; 2]; pairs.len()];
-    for (p, pair) in pairs.iter().enumerate() {
-        for (t, tri) in pair.triangles.iter().enumerate() {
-            if let Some(tri) = tri {
-                for (k, v) in tri.vertices.iter().enumerate() {
-                    let key = [v.0[0].to_bits(), v.0[1].to_bits(), v.0[2].to_bits()];
-                    let i = match verts.iter().position(|x| *x == key) {
-                        Some(i) => i,
-                        None => {
-                            verts.push(key);
-                            verts.len() - 1
-                        }
-                    };
-                    indices[p][t][k] = i as u32;
-                }
-            }
+    let mut plan = NodePlan::start(&pairs[0])?;
+    for pair in &pairs[1..] {
+        if !plan.try_add(pair) {
+            return None;
         }
     }
-    if verts.len() > MAX_VERTICES || pairs[0].triangles[0].is_none() {
-        return None;
-    }
-    // Trailing zeros common to every coordinate.
-    let all = verts.iter().flatten().fold(0u32, |a, &b| a | b);
-    let tz = all.trailing_zeros().min(31);
-    let first = verts[indices[0][0][0] as usize];
-    let mut payload = [0u32; 3];
-    let mut prefix = [0u32; 3];
-    for a in 0..3 {
-        let diff = verts.iter().fold(0u32, |acc, v| acc | (v[a] ^ first[a]));
-        prefix[a] = diff.leading_zeros().min(31 - tz);
-        payload[a] = 32 - tz - prefix[a];
-    }
-    // Primitive IDs: anchor = triangle slot 0, payload = differing low bits.
-    let ids: Vec<(u32, u32)> = pairs
-        .iter()
-        .enumerate()
-        .flat_map(|(p, pair)| {
-            pair.triangles
-                .iter()
-                .enumerate()
-                .filter_map(move |(t, tri)| tri.map(|tri| (2 * p as u32 + t as u32, tri.primitive)))
-        })
-        .collect();
-    let anchor = ids[0].1;
-    let pa = bit_width(anchor);
-    let pp = ids
-        .iter()
-        .skip(1)
-        .fold(0u32, |acc, &(_, id)| acc | (id ^ anchor));
-    let pp = bit_width(pp);
-    if pa > 31 || pp > 31 {
-        return None;
-    }
-    let np = pairs.len() as u32;
-    let midpoint = 1024 - PAIR_DESC_BITS * np - (2 * np - 1) * pp - pa;
-    let vertex_end =
-        HEADER_BITS + prefix.iter().sum::<u32>() + verts.len() as u32 * payload.iter().sum::<u32>();
-    if vertex_end > midpoint {
-        return None;
-    }
+    Some(write(&plan, pairs))
+}
+
+/// The node a plan describes, with `pairs` (the plan's pairs) in it.
+fn write(plan: &NodePlan, pairs: &[StoredPair]) -> [u32; 32] {
+    let NodeSizes {
+        tz,
+        prefix,
+        payload,
+        pa,
+        pp,
+        midpoint,
+    } = plan.sizes().expect("a plan only ever holds pairs that fit");
+    let verts = &plan.verts[..plan.vert_count];
+    let indices = &plan.indices[..plan.pair_count];
+    let first = verts[0];
+    let np = plan.pair_count as u32;
+    let anchor = plan.anchor;
+    let ids = pairs.iter().enumerate().flat_map(|(p, pair)| {
+        pair.triangles
+            .iter()
+            .enumerate()
+            .filter_map(move |(t, tri)| tri.map(|tri| (2 * p as u32 + t as u32, tri.primitive)))
+    });
     let mut w = [0u32; 32];
     w[0] = (payload[0] - 1)
         | ((payload[1] - 1) << 5)
@@ -176,7 +266,7 @@ pub fn encode(pairs: &[StoredPair]) -> Option<[u32; 32]> {
         }
         at += prefix[a];
     }
-    for v in &verts {
+    for v in verts {
         for a in 0..3 {
             bits.write(
                 at,
@@ -187,7 +277,7 @@ pub fn encode(pairs: &[StoredPair]) -> Option<[u32; 32]> {
         }
     }
     bits.write(midpoint, pa, anchor as u64);
-    for &(k, id) in ids.iter().skip(1) {
+    for (k, id) in ids.skip(1) {
         let v = if pp < pa { id & ((1u32 << pp) - 1) } else { id };
         bits.write(midpoint + pa + (k - 1) * pp, pp, v as u64);
     }
@@ -205,7 +295,7 @@ pub fn encode(pairs: &[StoredPair]) -> Option<[u32; 32]> {
             d as u64,
         );
     }
-    Some(w)
+    w
 }
 
 /// Header fields of a node, decoded once per fetch.
@@ -364,16 +454,14 @@ pub fn pack_greedy(pairs: &[StoredPair]) -> Vec<([u32; 32], usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < pairs.len() {
-        let mut best = None;
-        for n in 1..=MAX_PAIRS.min(pairs.len() - i) {
-            match encode(&pairs[i..i + n]) {
-                Some(w) => best = Some((w, n)),
-                None => break,
-            }
-        }
         // A single pair (at most 6 vertices, 576 payload bits) always fits.
-        let (w, n) = best.expect("one triangle pair always fits a primitive node");
-        out.push((w, n));
+        let mut plan =
+            NodePlan::start(&pairs[i]).expect("one triangle pair always fits a primitive node");
+        let mut n = 1;
+        while i + n < pairs.len() && plan.try_add(&pairs[i + n]) {
+            n += 1;
+        }
+        out.push((write(&plan, &pairs[i..i + n]), n));
         i += n;
     }
     out
