@@ -97,7 +97,6 @@ fn bit_width(x: u32) -> u32 {
 /// pair's vertex indices and the bit sizes they imply. Adding a pair checks
 /// the fit in O(vertices) without writing a node, so the greedy packing
 /// writes each node once instead of once per candidate prefix.
-#[derive(Clone)]
 struct NodePlan {
     /// Unique vertices (bit patterns), in first-use order; `verts[0]` is tri0's v0 of pair 0.
     verts: [[u32; 3]; MAX_VERTICES],
@@ -147,42 +146,47 @@ impl NodePlan {
         if self.pair_count == MAX_PAIRS {
             return false;
         }
-        let mut next = self.clone();
-        let p = next.pair_count;
-        for (t, tri) in pair.triangles.iter().enumerate() {
+        // Vertices past `vert_count` and the indices of slot `pair_count` are scratch until
+        // the pair is taken, so only the running scalars need restoring on a refusal.
+        let saved = (self.vert_count, self.all_bits, self.diff, self.id_diff);
+        let p = self.pair_count;
+        let mut fits = true;
+        'pair: for (t, tri) in pair.triangles.iter().enumerate() {
             let Some(tri) = tri else { continue };
             // Triangle slot 0 is the anchor itself.
             if p + t > 0 {
-                next.id_diff |= tri.primitive ^ next.anchor;
+                self.id_diff |= tri.primitive ^ self.anchor;
             }
             for (k, v) in tri.vertices.iter().enumerate() {
                 let key = [v.0[0].to_bits(), v.0[1].to_bits(), v.0[2].to_bits()];
-                let found = next.verts[..next.vert_count].iter().position(|x| *x == key);
+                let found = self.verts[..self.vert_count].iter().position(|x| *x == key);
                 let i = match found {
                     Some(i) => i,
                     None => {
-                        if next.vert_count == MAX_VERTICES {
-                            return false;
+                        if self.vert_count == MAX_VERTICES {
+                            fits = false;
+                            break 'pair;
                         }
-                        next.verts[next.vert_count] = key;
-                        next.vert_count += 1;
-                        next.all_bits |= key[0] | key[1] | key[2];
-                        let first = next.verts[0];
+                        self.verts[self.vert_count] = key;
+                        self.vert_count += 1;
+                        self.all_bits |= key[0] | key[1] | key[2];
+                        let first = self.verts[0];
                         for a in 0..3 {
-                            next.diff[a] |= key[a] ^ first[a];
+                            self.diff[a] |= key[a] ^ first[a];
                         }
-                        next.vert_count - 1
+                        self.vert_count - 1
                     }
                 };
-                next.indices[p][t][k] = i as u32;
+                self.indices[p][t][k] = i as u32;
             }
         }
-        next.pair_count += 1;
-        if next.sizes().is_none() {
-            return false;
+        self.pair_count += 1;
+        if fits && self.sizes().is_some() {
+            return true;
         }
-        *self = next;
-        true
+        self.pair_count -= 1;
+        (self.vert_count, self.all_bits, self.diff, self.id_diff) = saved;
+        false
     }
 
     /// The field sizes, or `None` when the fields overflow the node's 1024 bits.
