@@ -120,6 +120,8 @@ struct Decorations {
 /// Parse SPIR-V words and reflect the first entry point.
 pub fn reflect(words: &[u32]) -> Result<Reflection, String> {
     check_instruction_stream(words)?;
+    let words = without_non_semantic(words);
+    let words = words.as_slice();
     // rspirv 0.13 still panics on some malformed operands instead of
     // returning an error (an `OpSpecConstantOp` naming an opcode it has no
     // operand table for, found by this crate's property tests): a panic in
@@ -205,6 +207,49 @@ fn check_instruction_stream(words: &[u32]) -> Result<(), String> {
         at += count;
     }
     Ok(())
+}
+
+/// `words` without the instructions of non-semantic extended instruction sets
+/// (`NonSemantic.*`, SPV_KHR_non_semantic_info: `glslangValidator -gVS` writes its
+/// `NonSemantic.Shader.DebugInfo.100` source and line records with them) and their imports.
+/// Those may stand between functions, where rspirv 0.13's loader refuses any `OpExtInst`
+/// ("not inside block"); by the extension's rule nothing else may use their results, so
+/// reflection loses nothing. `words` has passed [`check_instruction_stream`].
+fn without_non_semantic(words: &[u32]) -> Vec<u32> {
+    const OP_EXT_INST_IMPORT: u32 = 11;
+    const OP_EXT_INST: u32 = 12;
+    let instructions = || {
+        let mut at = 5usize.min(words.len());
+        std::iter::from_fn(move || {
+            let count = (*words.get(at)? >> 16) as usize;
+            let inst = &words[at..at + count];
+            at += count;
+            Some(inst)
+        })
+    };
+    // OpExtInstImport: result id, then the set's name as a nul-terminated string.
+    let non_semantic: Vec<u32> = instructions()
+        .filter(|i| i[0] & 0xFFFF == OP_EXT_INST_IMPORT && i.len() > 2)
+        .filter(|i| {
+            let name: Vec<u8> = i[2..].iter().flat_map(|w| w.to_le_bytes()).collect();
+            name.starts_with(b"NonSemantic.")
+        })
+        .map(|i| i[1])
+        .collect();
+    if non_semantic.is_empty() {
+        return words.to_vec();
+    }
+    let mut out = words[..5.min(words.len())].to_vec();
+    for i in instructions() {
+        let op = i[0] & 0xFFFF;
+        // OpExtInst: result type, result id, set id, ...
+        let drop = (op == OP_EXT_INST_IMPORT && i.len() > 1 && non_semantic.contains(&i[1]))
+            || (op == OP_EXT_INST && i.len() > 3 && non_semantic.contains(&i[3]));
+        if !drop {
+            out.extend_from_slice(i);
+        }
+    }
+    out
 }
 
 /// The first word of every SPIR-V module.

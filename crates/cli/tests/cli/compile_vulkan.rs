@@ -150,6 +150,43 @@ fn spirv_is_recognised_by_extension_and_by_its_magic_number() {
 }
 
 #[test]
+fn spirv_with_glslang_debug_info_compiles() {
+    // `glslangValidator -gVS` writes NonSemantic.Shader.DebugInfo.100
+    // records, some between functions, which rspirv's loader refused ("not
+    // inside block"); the reflection skips non-semantic instructions and
+    // the driver compiles the same shader.
+    if !have_radv() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let spv = dir.path().join("reduce.spv");
+    let st = Command::new("glslangValidator")
+        .args(["-V", "-gVS", "tests/fixtures/src/glsl/reduce.comp", "-o"])
+        .arg(&spv)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(st.status.success());
+    let debug = shadersim(&["compile", &spv.display().to_string(), "--arch", "navi21"]);
+    assert!(debug.status.success(), "{}", text(&debug.stderr));
+    let plain = shadersim(&[
+        "compile",
+        "tests/fixtures/src/glsl/reduce.comp",
+        "--arch",
+        "navi21",
+    ]);
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    let instructions = |o: &Output| {
+        text(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with("\ts_") || l.starts_with("\tv_"))
+            .count()
+    };
+    assert!(instructions(&debug) > 0);
+    assert_eq!(instructions(&debug), instructions(&plain));
+}
+
+#[test]
 fn compile_failures_are_clear_errors() {
     if !have_radv() {
         return;
