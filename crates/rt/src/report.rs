@@ -1,7 +1,7 @@
 //! Trace a ray set through several layouts and compare them side by side.
 
 use crate::cost::{self, UtilizationConvention};
-use crate::encode::{encode_scene, Arch, EncodedBvh, LayoutConfig, NodeCounts};
+use crate::encode::{encode_built, Arch, EncodedBvh, LayoutConfig, MeshBuilds, NodeCounts};
 use crate::ray::{Hit, Ray};
 use crate::scene::Scene;
 use crate::traverse::{trace, RayCounters, TraceResult, TraversalOptions};
@@ -150,8 +150,17 @@ pub struct LayoutTracer {
 impl LayoutTracer {
     /// Encode `scene` in `config`.
     pub fn new(scene: &Scene, config: LayoutConfig) -> Result<LayoutTracer, String> {
+        LayoutTracer::from_builds(&MeshBuilds::for_layouts(scene, &[config]), config)
+    }
+
+    /// Encode the scene of `builds` in `config`, from the trees built there (several layouts
+    /// of one run share them). The encode time counted is this layout's encoding alone.
+    pub fn from_builds(
+        builds: &MeshBuilds<'_>,
+        config: LayoutConfig,
+    ) -> Result<LayoutTracer, String> {
         let t0 = Instant::now();
-        let e = encode_scene(scene, config)?;
+        let e = encode_built(builds, config)?;
         let encode_seconds = t0.elapsed().as_secs_f64();
         let run = LayoutRun {
             config,

@@ -2,7 +2,10 @@
 //! reports: BVH8 takes fewer steps and more box tests than BVH4; oriented
 //! bounding boxes cut box tests on long thin rotated parts.
 
-use shadersim_rt::encode::{decode_blas, encode_scene, Arch, BvhKind, LayoutConfig};
+use shadersim_rt::encode::{
+    decode_blas, encode_built, encode_scene, Arch, BvhKind, LayoutConfig, MeshBuilds,
+};
+use shadersim_rt::math::Vec3;
 use shadersim_rt::mesh::procedural;
 use shadersim_rt::rays::{random_rays, Camera};
 use shadersim_rt::report::run_layout;
@@ -37,6 +40,41 @@ fn every_layout_decodes_back_to_the_mesh_and_boxes_contain_their_contents() {
                 assert!(rotated, "{cfg}: triangle {p} corners differ");
             }
         }
+    }
+}
+
+#[test]
+fn layouts_sharing_one_build_encode_as_each_built_alone() {
+    // The tree of a mesh depends only on the layout's width, so a run builds
+    // it once for every layout of that width; each layout's memory, counts
+    // and costs must be those of a build of its own.
+    // Two meshes, each placed twice: a TLAS over BLASes.
+    let mut scene = Scene::single("parts", procedural::thin_rotated_parts(6, 16, 9));
+    scene.names.push("sphere".into());
+    scene.meshes.push(procedural::bumpy_sphere(10, 20));
+    for (mesh, x) in [(0, 0.0), (1, 5.0), (0, 10.0), (1, -5.0)] {
+        let place = shadersim_rt::math::Affine3x4::from_rotation_scale_translation(
+            Vec3::new(0.0, 0.0, 1.0),
+            30.0,
+            1.0,
+            Vec3::new(x, 0.0, 0.0),
+        );
+        scene.add_instance(mesh, place).unwrap();
+    }
+    let configs = common::layouts();
+    let builds = MeshBuilds::for_layouts(&scene, &configs);
+    for cfg in configs {
+        let shared = encode_built(&builds, cfg).unwrap();
+        let alone = encode_scene(&scene, cfg).unwrap();
+        assert!(shared.memory == alone.memory, "{cfg}: memory differs");
+        assert_eq!(shared.counts, alone.counts, "{cfg}");
+        assert_eq!(shared.depth, alone.depth, "{cfg}");
+        assert_eq!(shared.sah_cost.to_bits(), alone.sah_cost.to_bits(), "{cfg}");
+        assert_eq!(
+            shared.bvh2_sah_cost.to_bits(),
+            alone.bvh2_sah_cost.to_bits(),
+            "{cfg}"
+        );
     }
 }
 
