@@ -170,8 +170,12 @@ impl RotatedBounds {
                     let mut v = z * m2[i] + 0.0;
                     v += y * m1[i];
                     v += x * m0[i];
-                    lo[i] = lo[i].min(v);
-                    hi[i] = hi[i].max(v);
+                    // `lo`/`hi` are never NaN (they start infinite) and `v`
+                    // is never -0.0, so the compare-and-select equals
+                    // `f32::min`/`max` (a NaN `v` is skipped by both) and
+                    // compiles to one `minps`/`maxps` instead of NaN fix-ups.
+                    lo[i] = if v < lo[i] { v } else { lo[i] };
+                    hi[i] = if v > hi[i] { v } else { hi[i] };
                 }
             }
         }
@@ -187,8 +191,18 @@ impl RotatedBounds {
         self.plain = self.plain.union(&o.plain);
         for a in 0..3 {
             for i in 0..OBB_MATRIX_COUNT {
-                self.lo[a][i] = self.lo[a][i].min(o.lo[a][i]);
-                self.hi[a][i] = self.hi[a][i].max(o.hi[a][i]);
+                // Neither side is ever NaN: see `of_points`.
+                let (lo, hi) = (o.lo[a][i], o.hi[a][i]);
+                self.lo[a][i] = if lo < self.lo[a][i] {
+                    lo
+                } else {
+                    self.lo[a][i]
+                };
+                self.hi[a][i] = if hi > self.hi[a][i] {
+                    hi
+                } else {
+                    self.hi[a][i]
+                };
             }
         }
     }
@@ -211,9 +225,15 @@ impl RotatedBounds {
             let max = [hi[0][i], hi[1][i], hi[2][i]];
             let empty = min[0] > max[0] || min[1] > max[1] || min[2] > max[2];
             let d = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
-            let e = d[0].abs().max(d[1].abs()).max(d[2].abs());
-            let mag = (min[0].abs().max(min[1].abs()).max(min[2].abs()))
-                .max(max[0].abs().max(max[1].abs()).max(max[2].abs()));
+            // No operand here is NaN (planes are never NaN; an empty set's
+            // infinities give infinities) nor -0.0 (`abs`), so a plain
+            // compare-and-select is `f32::max` without its NaN fix-ups.
+            let big = |a: f32, b: f32| if a > b { a } else { b };
+            let e = big(big(d[0].abs(), d[1].abs()), d[2].abs());
+            let mag = big(
+                big(big(min[0].abs(), min[1].abs()), min[2].abs()),
+                big(big(max[0].abs(), max[1].abs()), max[2].abs()),
+            );
             let p = OBB_PADDING * e + mag * 4.0 * f32::EPSILON;
             let (a, b) = (
                 [min[0] - p, min[1] - p, min[2] - p],
