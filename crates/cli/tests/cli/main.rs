@@ -15,6 +15,7 @@
 mod batch;
 mod cache;
 mod cli;
+mod code_objects;
 mod coalesce;
 mod compare;
 mod compile;
