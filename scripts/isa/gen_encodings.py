@@ -16,6 +16,8 @@ The field layouts (FORMATS) are ISA facts from the ISA guides' "Microcode Format
          gfx90a/gfx942: AMD Instinct MI200 / CDNA3 ISA guides, chapter "Microcode Formats"
          (the same layouts; FLAT/MUBUF bit 55 (gfx9 NV) is ACC, gfx942 renames glc/slc/bit 25 as
          sc0/nt/sc1).
+  gfx10: "RDNA 2" Instruction Set Architecture Reference Guide (2020), chapter 13 (gfx1010's
+         RDNA 1 guide has the same layouts).
   gfx11: "RDNA3" Instruction Set Architecture Reference Guide (2023), chapter 16.
 Each format's identification bits are checked against LLVM: a form whose encoding matches no
 format, or matches a format whose printed mnemonic family disagrees, is reported and skipped.
@@ -37,6 +39,7 @@ LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
 # generation of llvm_forms.tsv -> (family, processors assembled for, extra llvm-mc attributes)
 GENERATIONS = {
     9: ("gfx9", ["gfx900", "gfx90a", "gfx942"], ""),
+    10: ("gfx10", ["gfx1010", "gfx1030"], "+wavefrontsize32"),
     11: ("gfx11", ["gfx1100"], "+wavefrontsize32"),
 }
 
@@ -99,6 +102,33 @@ FORMATS = {
         "SOP2": SOP["SOP2"],
         **VOP_SHORT,
     },
+    "gfx10": {
+        **{k: v for k, v in SOP.items() if k != "SOP2"},
+        "SMEM": (64, [f("op", 18, 8), f("glc", 16, 1), f("dlc", 14, 1), f("sdata", 6, 7), f("sbase", 0, 6),
+                      f("offset", 32, 21), f("soffset", 57, 7)], [(26, 6, 0b111101)]),
+        "VOP3P": (64, VOP3P_FIELDS, [(24, 8, 0b11001100)]),
+        "VOP3": (64, VOP3_FIELDS, [(26, 6, 0b110101)]),
+        "DS": (64, [f("op", 18, 8), f("gds", 17, 1)] + DS_COMMON, [(26, 6, 0b110110)]),
+        "FLAT": (64, [f("op", 18, 7), f("slc", 17, 1), f("glc", 16, 1), f("lds", 13, 1), f("dlc", 12, 1),
+                      f("offset", 0, 12), f("addr", 32, 8), f("data", 40, 8), f("saddr", 48, 7),
+                      f("vdst", 56, 8)], [(26, 6, 0b110111), (14, 2, 0)]),
+        "SCRATCH": (64, [f("op", 18, 7), f("slc", 17, 1), f("glc", 16, 1), f("lds", 13, 1), f("dlc", 12, 1),
+                         f("offset", 0, 12), f("addr", 32, 8), f("data", 40, 8), f("saddr", 48, 7),
+                         f("vdst", 56, 8)], [(26, 6, 0b110111), (14, 2, 1)]),
+        "GLOBAL": (64, [f("op", 18, 7), f("slc", 17, 1), f("glc", 16, 1), f("lds", 13, 1), f("dlc", 12, 1),
+                        f("offset", 0, 12), f("addr", 32, 8), f("data", 40, 8), f("saddr", 48, 7),
+                        f("vdst", 56, 8)], [(26, 6, 0b110111), (14, 2, 2)]),
+        "MUBUF": (64, [f("op", 18, 7), f("op_hi", 25, 1), f("slc", 54, 1), f("lds", 16, 1), f("dlc", 15, 1), f("glc", 14, 1),
+                       f("idxen", 13, 1), f("offen", 12, 1), f("offset", 0, 12), f("vaddr", 32, 8),
+                       f("vdata", 40, 8), f("srsrc", 48, 5), f("tfe", 55, 1), f("soffset", 56, 8)],
+                  [(26, 6, 0b111000)]),
+        "MTBUF": (64, [f("op", 16, 3), f("op_hi", 53, 1), f("format", 19, 7), f("dlc", 15, 1), f("glc", 14, 1),
+                       f("idxen", 13, 1), f("offen", 12, 1), f("offset", 0, 12), f("vaddr", 32, 8),
+                       f("vdata", 40, 8), f("srsrc", 48, 5), f("slc", 54, 1), f("tfe", 55, 1),
+                       f("soffset", 56, 8)], [(26, 6, 0b111010)]),
+        "SOP2": SOP["SOP2"],
+        **VOP_SHORT,
+    },
     "gfx11": {
         **{k: v for k, v in SOP.items() if k != "SOP2"},
         "SMEM": (64, [f("op", 18, 8), f("glc", 14, 1), f("dlc", 13, 1), f("sdata", 6, 7), f("sbase", 0, 6),
@@ -131,7 +161,7 @@ FORMATS = {
 }
 
 # Fields that are modifiers, never a printed operand (the decoder prints them per format).
-MODIFIERS = {"op", "opx", "opy", "clamp", "op_sel", "op_sel_hi", "op_sel_hi2", "abs", "neg", "neg_hi",
+MODIFIERS = {"op", "op_hi", "opx", "opy", "clamp", "op_sel", "op_sel_hi", "op_sel_hi2", "abs", "neg", "neg_hi",
              "omod", "glc", "slc", "dlc", "sc1", "lds", "acc", "gds", "idxen", "offen", "tfe", "sve",
              "imm", "soe", "nfmt", "dfmt", "format"}
 
@@ -146,6 +176,16 @@ def field_value(words, lo, width):
     for i, w in enumerate(words):
         v |= w << (32 * i)
     return (v >> lo) & ((1 << width) - 1)
+
+
+def opcode(words, fields):
+    """The opcode: the `op` field, with `op_hi` (gfx10 MUBUF/MTBUF keep a bit apart) above it."""
+    lo, w = next((lo, w) for n, lo, w in fields if n == "op")
+    op = field_value(words, lo, w)
+    hi = next(((lo2, w2) for n, lo2, w2 in fields if n == "op_hi"), None)
+    if hi:
+        op |= field_value(words, *hi) << w
+    return op
 
 
 def identify(family, words):
@@ -429,7 +469,7 @@ def generate():
                 size, fields, _ = FORMATS[family][fmt]
                 if fmt == "VOPD":
                     continue  # VOPD pairs are decoded from their X and Y halves' own rows
-                op = field_value(words, *next((lo, w) for n, lo, w in fields if n == "op"))
+                op = opcode(words, fields)
                 if mn in SPECIAL:
                     template = "special"
                 else:

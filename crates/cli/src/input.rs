@@ -217,8 +217,9 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
         })?),
         None => None,
     };
-    let mut objects = shadersim_codeobj::read_code_objects(name, bytes, wanted.as_ref().map(|t| t.name.as_str()))
-        .map_err(|e| CliError::Input(e.to_string()))?;
+    let mut objects =
+        shadersim_codeobj::read_code_objects(name, bytes, wanted.as_ref().map(|t| t.name.as_str()))
+            .map_err(|e| CliError::Input(e.to_string()))?;
     if objects.len() > 1 {
         let targets: Vec<String> = objects.iter().map(|o| o.processor.clone()).collect();
         return Err(CliError::Input(format!(
@@ -228,9 +229,13 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
     }
     let obj = objects.remove(0);
     let target = target_for_arch(&obj.processor).ok_or_else(|| {
-        CliError::Input(format!("{name}: error: code object for {}, a GPU shadersim does not know", obj.processor))
+        CliError::Input(format!(
+            "{name}: error: code object for {}, a GPU shadersim does not know",
+            obj.processor
+        ))
     })?;
-    let decoded = shadersim_codeobj::listing::decode_object(&obj).map_err(|e| CliError::Input(e.to_string()))?;
+    let decoded = shadersim_codeobj::listing::decode_object(&obj)
+        .map_err(|e| CliError::Input(e.to_string()))?;
     let mut file = shadersim_asm::read_program_text(
         name,
         &decoded.text,
@@ -276,7 +281,9 @@ fn code_object_resources(
 ) -> shadersim_asm::DeclaredResources {
     let md = f.metadata.as_ref();
     let kd = f.descriptor.as_ref();
-    let unified = obj.processor == "gfx90a" || obj.processor.starts_with("gfx94") || obj.processor.starts_with("gfx95");
+    let unified = obj.processor == "gfx90a"
+        || obj.processor.starts_with("gfx94")
+        || obj.processor.starts_with("gfx95");
     let wave_size = md
         .and_then(|m| m.wavefront_size)
         .or_else(|| kd.map(|k| if k.wave32() { 32 } else { 64 }));
@@ -295,7 +302,10 @@ fn code_object_resources(
     };
     let sgprs = f
         .numbered_sgprs
-        .or_else(|| md.and_then(|m| m.sgpr_count).map(|c| c.saturating_sub(extra)))
+        .or_else(|| {
+            md.and_then(|m| m.sgpr_count)
+                .map(|c| c.saturating_sub(extra))
+        })
         .or_else(|| kd.and_then(|k| k.sgprs(gen)));
     shadersim_asm::DeclaredResources {
         vgprs: md

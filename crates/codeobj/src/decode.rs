@@ -11,7 +11,8 @@
 //! What this file adds is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
 //! op_sel), and the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
-//! `s_sendmsg`). Families covered: gfx9 (gfx900, gfx90a, gfx942) and gfx11 (gfx1100).
+//! `s_sendmsg`). Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010, gfx1030) and
+//! gfx11 (gfx1100).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -153,6 +154,8 @@ fn family_of(processor: &str) -> Option<(&'static str, &'static str)> {
         "gfx90a" => ("gfx9", "gfx90a"),
         _ if p.starts_with("gfx94") || p.starts_with("gfx95") => ("gfx9", "gfx942"),
         _ if p.starts_with("gfx90") => ("gfx9", "gfx900"),
+        _ if p.starts_with("gfx101") => ("gfx10", "gfx1010"),
+        _ if p.starts_with("gfx103") => ("gfx10", "gfx1030"),
         _ if p.starts_with("gfx11") => ("gfx11", "gfx1100"),
         _ => return None,
     })
@@ -191,7 +194,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
         return Err(DecodeError {
             offset: 0,
             message: format!(
-                "no decoding table for {processor} (shadersim decodes gfx9 (gfx900-gfx90c, gfx90a, gfx94x) and gfx11 machine code)"
+                "no decoding table for {processor} (shadersim decodes gfx9 (gfx900-gfx90c, gfx90a, gfx94x), gfx10 and gfx11 machine code)"
             ),
         });
     };
@@ -269,7 +272,9 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             pos += words.len() * 4;
             continue;
         }
-        let op = get("op").unwrap_or(0);
+        // gfx10 MUBUF/MTBUF keep the opcode's top bit apart (`op_hi`).
+        let op_width = format.field("op").map_or(0, |f| f.width);
+        let op = get("op").unwrap_or(0) | get("op_hi").unwrap_or(0) << op_width;
         let candidates = t.rows.get(&(family.to_string(), format.name.clone(), op));
         let row = candidates
             .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
@@ -427,8 +432,9 @@ impl Printer<'_> {
                 sreg(self.family, v, 1)
             };
         }
-        let soffset = self.get("soffset").unwrap_or(0x7c);
-        match (soffset == 0x7c, v) {
+        let null = self.null_code();
+        let soffset = self.get("soffset").unwrap_or(null);
+        match (soffset == null, v) {
             (true, 0) => "null".into(),
             (true, _) => format!("0x{v:x}"),
             (false, 0) => sreg(self.family, soffset, 1),
@@ -437,12 +443,21 @@ impl Printer<'_> {
     }
 
     fn saddr_is_off(&self) -> bool {
-        // gfx9 encodes `off` as 0x7f; gfx10+ as SGPR_NULL (0x7c on gfx11).
+        // gfx9 encodes `off` as 0x7f; gfx10+ as SGPR_NULL.
         let v = self.get("saddr").unwrap_or(0);
         if self.family == "gfx9" {
             v == 0x7f
         } else {
-            v == 0x7c || v == 0x7d
+            v == self.null_code()
+        }
+    }
+
+    /// The encoding of SGPR_NULL: 125 on gfx10, 124 from gfx11 on.
+    fn null_code(&self) -> u64 {
+        if self.family == "gfx10" {
+            125
+        } else {
+            124
         }
     }
 
@@ -532,7 +547,7 @@ impl Printer<'_> {
             "FLAT" | "GLOBAL" | "SCRATCH" => {
                 let f = self.format.field("offset").map_or(12, |f| f.width);
                 let raw = self.get("offset").unwrap_or(0) as i64;
-                let off = if self.format.name == "FLAT" && self.family == "gfx9" {
+                let off = if self.format.name == "FLAT" && self.family != "gfx11" {
                     raw
                 } else {
                     (raw << (64 - f)) >> (64 - f)
@@ -637,15 +652,13 @@ impl Printer<'_> {
         match mn {
             "s_waitcnt" => {
                 // Counter layouts: Vega ISA 4.4 (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt
-                // [11:8]); RDNA3 ISA 5.4 (vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]).
+                // [11:8]); RDNA 2 ISA 4.4 (the same with a 6-bit lgkmcnt [13:8]); RDNA3 ISA
+                // 5.4 (vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]).
+                let vm_gcn = (imm & 0xf) | (imm >> 14 & 3) << 4;
                 let (vm, vm_max, exp, lgkm, lgkm_max) = if self.family == "gfx9" {
-                    (
-                        (imm & 0xf) | (imm >> 14 & 3) << 4,
-                        63,
-                        imm >> 4 & 7,
-                        imm >> 8 & 0xf,
-                        15,
-                    )
+                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0xf, 15)
+                } else if self.family == "gfx10" {
+                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0x3f, 63)
                 } else {
                     (imm >> 10 & 0x3f, 63, imm & 7, imm >> 4 & 0x3f, 63)
                 };
@@ -773,10 +786,12 @@ fn sreg(family: &str, n: u64, width: u32) -> String {
         106 => named("vcc_lo", "vcc"),
         107 => "vcc_hi".into(),
         108..=123 => vreg("ttmp", n - 108, width),
-        124 if family == "gfx9" => "m0".into(),
-        124 => "null".into(),
+        // M0 and NULL swapped places in gfx11 (RDNA3 ISA 3.3.2); gfx9 has no NULL.
+        124 if family == "gfx11" => "null".into(),
+        124 => "m0".into(),
         125 if family == "gfx9" => "src_125".into(),
-        125 => "m0".into(),
+        125 if family == "gfx11" => "m0".into(),
+        125 => "null".into(),
         126 => named("exec_lo", "exec"),
         127 => "exec_hi".into(),
         _ => format!("s{n}"),

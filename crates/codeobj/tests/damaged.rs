@@ -7,7 +7,9 @@ use shadersim_codeobj::{listing::decode_object, read_code_objects};
 use std::path::Path;
 
 fn fixture(rel: &str) -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/codeobj").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/codeobj")
+        .join(rel);
     std::fs::read(p).expect("fixture")
 }
 
@@ -42,7 +44,11 @@ fn wrong_machine_is_refused() {
 fn corrupt_metadata_note_is_refused() {
     let mut bytes = fixture("gfx900/loop_sum.co");
     // The note's msgpack starts right after "AMDGPU\0\0" in the .note section.
-    let at = bytes.windows(8).position(|w| w == b"AMDGPU\0\0").expect("note") + 8;
+    let at = bytes
+        .windows(8)
+        .position(|w| w == b"AMDGPU\0\0")
+        .expect("note")
+        + 8;
     bytes[at] = 0xc1; // a msgpack type byte that is never used
     let e = read_err(&bytes);
     assert!(e.contains("error: corrupt AMDGPU metadata note"), "{e}");
@@ -66,7 +72,9 @@ fn bundle_lists_its_targets_and_picks_one() {
     assert_eq!(procs, ["gfx900", "gfx1100"]);
     let one = read_code_objects("b", &bytes, Some("gfx1100")).expect("reads");
     assert_eq!(one.len(), 1);
-    let e = read_code_objects("b", &bytes, Some("gfx942")).unwrap_err().to_string();
+    let e = read_code_objects("b", &bytes, Some("gfx942"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("holds no AMDGPU code object for gfx942"), "{e}");
 }
 
@@ -88,9 +96,16 @@ fn descriptors_and_notes_of_each_code_object_version() {
         let o = &objs[0];
         assert_eq!(o.version, version, "{file}");
         assert_eq!(o.processor, "gfx900");
-        let k = o.functions.iter().find(|f| f.name == "loop_sum").expect("kernel");
+        let k = o
+            .functions
+            .iter()
+            .find(|f| f.name == "loop_sum")
+            .expect("kernel");
         let md = k.metadata.as_ref().expect("note");
-        assert_eq!((md.vgpr_count, md.sgpr_count, md.group_segment_fixed_size), (Some(7), Some(sgprs), Some(0)));
+        assert_eq!(
+            (md.vgpr_count, md.sgpr_count, md.group_segment_fixed_size),
+            (Some(7), Some(sgprs), Some(0))
+        );
         assert_eq!(k.numbered_sgprs, Some(numbered), "{file}");
         assert!(o.xnack);
         assert_eq!(md.wavefront_size, Some(64));

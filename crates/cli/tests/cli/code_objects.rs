@@ -6,13 +6,20 @@
 use crate::{command, root};
 
 fn fixture(rel: &str) -> String {
-    root().join("tests/fixtures/codeobj").join(rel).display().to_string()
+    root()
+        .join("tests/fixtures/codeobj")
+        .join(rel)
+        .display()
+        .to_string()
 }
 
 /// `shadersim ARGS` with PATH an empty directory: no llvm-objdump, clang or ld.lld to call.
 fn without_llvm(args: &[&str]) -> (i32, String, String) {
     let empty = tempfile::tempdir().expect("tempdir");
-    command().env("PATH", empty.path()).args(args).code_and_text()
+    command()
+        .env("PATH", empty.path())
+        .args(args)
+        .code_and_text()
 }
 
 fn analyze_json(args: &[&str]) -> serde_json::Value {
@@ -49,7 +56,11 @@ fn analyze_a_gfx1100_code_object_and_a_bundle_entry() {
     for args in [
         vec![fixture("gfx1100/loop_sum.co")],
         // the same code object, inside a clang offload bundle inside a host ELF's .hip_fatbin
-        vec![fixture("bundle/loop_sum.host.o"), "--arch".into(), "gfx1100".into()],
+        vec![
+            fixture("bundle/loop_sum.host.o"),
+            "--arch".into(),
+            "gfx1100".into(),
+        ],
     ] {
         let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
         a.extend_from_slice(&["--function", "loop_sum"]);
@@ -76,7 +87,10 @@ fn the_other_commands_read_code_objects() {
     // a bundle with two targets needs --arch
     let (code, _, err) = without_llvm(&["analyze", &fixture("bundle/loop_sum.bundle")]);
     assert_eq!(code, 1);
-    assert!(err.contains("gfx900, gfx1100; choose one with --arch"), "{err}");
+    assert!(
+        err.contains("gfx900, gfx1100; choose one with --arch"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -98,5 +112,8 @@ fn damaged_code_objects_get_clear_errors() {
     std::fs::write(&wrong_path, &wrong).expect("write");
     let (code, _, err) = without_llvm(&["analyze", wrong_path.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("wrong_machine.co: offset 0x12: error: ELF e_machine is 62, not AMDGPU (224)"), "{err}");
+    assert!(
+        err.contains("wrong_machine.co: offset 0x12: error: ELF e_machine is 62, not AMDGPU (224)"),
+        "{err}"
+    );
 }

@@ -15,8 +15,8 @@
 mod batch;
 mod cache;
 mod cli;
-mod code_objects;
 mod coalesce;
+mod code_objects;
 mod compare;
 mod compile;
 mod compile_vulkan;
