@@ -117,3 +117,21 @@ fn damaged_code_objects_get_clear_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn batch_walks_code_objects_by_their_magic() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bytes = std::fs::read(fixture("gfx900/loop_sum.co")).expect("fixture");
+    // No extension, as Triton's cache files: picked up by the ELF header's EM_AMDGPU.
+    std::fs::write(dir.path().join("kernel_cache_entry"), &bytes).expect("write");
+    std::fs::write(dir.path().join("notes.bin"), b"not a program").expect("write");
+    let (code, out, err) = without_llvm(&["batch", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["function"], "loop_sum");
+    assert_eq!(lines[0]["occupancy"]["waves_per_simd"], 10);
+}
