@@ -31,6 +31,7 @@ JOBS=(
     "gfx942|loop_sum lds_reduce|"
     "gfx1100|loop_sum lds_reduce|o"
     "gfx1030|loop_sum lds_reduce|"
+    "gfx1200|loop_sum lds_reduce|"
 )
 dis() { # file gfx
     llvm-objdump-22 -d --mcpu="$2" "$1" | sed "s|$OUT/$2/||" > "${1}.dis"

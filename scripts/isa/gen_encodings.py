@@ -19,6 +19,8 @@ The field layouts (FORMATS) are ISA facts from the ISA guides' "Microcode Format
   gfx10: "RDNA 2" Instruction Set Architecture Reference Guide (2020), chapter 13 (gfx1010's
          RDNA 1 guide has the same layouts).
   gfx11: "RDNA3" Instruction Set Architecture Reference Guide (2023), chapter 16.
+  gfx12: "RDNA4" Instruction Set Architecture Reference Guide (2025), chapter "Microcode
+         Formats" (SMEM, VGLOBAL/VFLAT/VSCRATCH and VBUFFER are 96-bit there; VOP*, DS as gfx11).
 Each format's identification bits are checked against LLVM: a form whose encoding matches no
 format, or matches a format whose printed mnemonic family disagrees, is reported and skipped.
 
@@ -41,6 +43,7 @@ GENERATIONS = {
     9: ("gfx9", ["gfx900", "gfx90a", "gfx942"], ""),
     10: ("gfx10", ["gfx1010", "gfx1030"], "+wavefrontsize32"),
     11: ("gfx11", ["gfx1100"], "+wavefrontsize32"),
+    12: ("gfx12", ["gfx1200"], "+wavefrontsize32"),
 }
 
 # Field layouts: family -> format -> (size in bits, [(name, lo, width)], identification).
@@ -160,15 +163,35 @@ FORMATS = {
     },
 }
 
+GFX12_VMEM = [f("op", 14, 8), f("saddr", 0, 7), f("vdst", 32, 8), f("sve", 49, 1), f("scope", 50, 2),
+              f("th", 52, 3), f("data", 55, 8), f("addr", 64, 8), f("offset", 72, 24)]
+FORMATS["gfx12"] = {
+    **{k: v for k, v in SOP.items() if k != "SOP2"},
+    "SMEM": (64, [f("op", 13, 8), f("scope", 21, 2), f("th", 23, 3), f("sdata", 6, 7), f("sbase", 0, 6),
+                  f("offset", 32, 24), f("soffset", 57, 7)], [(26, 6, 0b111101)]),
+    "VOP3P": (64, VOP3P_FIELDS, [(24, 8, 0b11001100)]),
+    "VOP3": (64, VOP3_FIELDS, [(26, 6, 0b110101)]),
+    "VOPD": FORMATS["gfx11"]["VOPD"],
+    "DS": FORMATS["gfx11"]["DS"],
+    "FLAT": (96, GFX12_VMEM, [(24, 8, 0b11101100)]),
+    "SCRATCH": (96, GFX12_VMEM, [(24, 8, 0b11101101)]),
+    "GLOBAL": (96, GFX12_VMEM, [(24, 8, 0b11101110)]),
+    "MUBUF": (96, [f("op", 14, 8), f("soffset", 0, 7), f("tfe", 22, 1), f("vdata", 32, 8), f("rsrc", 41, 9),
+                   f("scope", 50, 2), f("th", 52, 3), f("format", 55, 7), f("offen", 62, 1), f("idxen", 63, 1),
+                   f("vaddr", 64, 8), f("offset", 72, 24)], [(26, 6, 0b110001)]),
+    "SOP2": SOP["SOP2"],
+    **VOP_SHORT,
+}
+
 # Fields that are modifiers, never a printed operand (the decoder prints them per format).
 MODIFIERS = {"op", "op_hi", "opx", "opy", "clamp", "op_sel", "op_sel_hi", "op_sel_hi2", "abs", "neg", "neg_hi",
              "omod", "glc", "slc", "dlc", "sc1", "lds", "acc", "gds", "idxen", "offen", "tfe", "sve",
-             "imm", "soe", "nfmt", "dfmt", "format"}
+             "imm", "soe", "nfmt", "dfmt", "format", "th", "scope"}
 
 # Mnemonics whose operand prints in a syntax of its own (the decoder has a printer per name).
 SPECIAL = {"s_waitcnt", "s_delay_alu", "s_sendmsg", "s_sendmsghalt", "s_sendmsg_rtn_b32",
            "s_sendmsg_rtn_b64", "s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32",
-           "s_waitcnt_depctr", "s_version"}
+           "s_waitcnt_depctr", "s_version", "s_wait_alu"}
 
 
 def field_value(words, lo, width):

@@ -11,8 +11,8 @@
 //! What this file adds is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
 //! op_sel), and the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
-//! `s_sendmsg`). Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010, gfx1030) and
-//! gfx11 (gfx1100).
+//! `s_sendmsg`, `s_wait_alu`). Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010,
+//! gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -157,6 +157,7 @@ fn family_of(processor: &str) -> Option<(&'static str, &'static str)> {
         _ if p.starts_with("gfx101") => ("gfx10", "gfx1010"),
         _ if p.starts_with("gfx103") => ("gfx10", "gfx1030"),
         _ if p.starts_with("gfx11") => ("gfx11", "gfx1100"),
+        _ if p.starts_with("gfx12") => ("gfx12", "gfx1200"),
         _ => return None,
     })
 }
@@ -194,7 +195,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
         return Err(DecodeError {
             offset: 0,
             message: format!(
-                "no decoding table for {processor} (shadersim decodes gfx9 (gfx900-gfx90c, gfx90a, gfx94x), gfx10 and gfx11 machine code)"
+                "no decoding table for {processor} (shadersim decodes gfx9 (gfx900-gfx90c, gfx90a, gfx94x), gfx10, gfx11 and gfx12 machine code)"
             ),
         });
     };
@@ -226,17 +227,23 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 ))
             })?;
         let mut words = vec![w0];
-        if format.bits == 64 {
-            words.push(
-                word_at(pos + 4)
-                    .ok_or_else(|| err(format!("truncated 64-bit {} instruction", format.name)))?,
-            );
+        for i in 1..(format.bits / 32) as usize {
+            words.push(word_at(pos + 4 * i).ok_or_else(|| {
+                err(format!(
+                    "truncated {}-bit {} instruction",
+                    format.bits, format.name
+                ))
+            })?);
         }
-        let bits = u64::from(words[0]) | words.get(1).map_or(0, |&w| u64::from(w) << 32);
+        // Up to 96 bits (gfx12's VGLOBAL, VBUFFER).
+        let bits = words
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, &w)| acc | u128::from(w) << (32 * i));
         let get = |name: &str| {
             format
                 .field(name)
-                .map(|f| (bits >> f.lo) & ((1u64 << f.width) - 1))
+                .map(|f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
         };
         if format.name == "VOPD" {
             let find = |half: &str, op: u64| {
@@ -318,7 +325,7 @@ struct Printer<'a> {
     family: &'static str,
     cpu: &'static str,
     format: &'a Format,
-    bits: u64,
+    bits: u128,
     literal: Option<u32>,
     literal_word: Option<u32>,
 }
@@ -335,7 +342,7 @@ impl Printer<'_> {
     fn get(&self, name: &str) -> Option<u64> {
         self.format
             .field(name)
-            .map(|f| (self.bits >> f.lo) & ((1u64 << f.width) - 1))
+            .map(|f| ((self.bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
     }
 
     fn flag(&self, name: &str) -> bool {
@@ -374,6 +381,22 @@ impl Printer<'_> {
                             v.to_string()
                         }
                         ("saddr", _) if self.saddr_is_off() => "off".into(),
+                        // A buffer access without offen/idxen names no VGPR address.
+                        ("vaddr", _)
+                            if self.format.name == "MUBUF"
+                                && !self.flag("offen")
+                                && !self.flag("idxen") =>
+                        {
+                            "off".into()
+                        }
+                        // gfx11+ scratch without SVE has no VGPR address.
+                        ("addr", _)
+                            if self.format.name == "SCRATCH"
+                                && self.format.field("sve").is_some()
+                                && !self.flag("sve") =>
+                        {
+                            "off".into()
+                        }
                         ("addr", "v") if global_off => vreg("v", v, 2),
                         ("sbase", _) => sreg(self.family, v * 2, *width),
                         ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, *width),
@@ -404,7 +427,10 @@ impl Printer<'_> {
                             s
                         }
                         (_, "hex") => format!("0x{v:x}"),
-                        (_, "dec") => v.to_string(),
+                        // LLVM prints a 16-bit immediate in decimal while it is an
+                        // inline-constant value (0..64), else in hex.
+                        (_, "dec") if v <= 64 => v.to_string(),
+                        (_, "dec") => format!("0x{v:x}"),
                         (_, "v") => vreg("v", v, *width),
                         (_, "a") => vreg("a", v, *width),
                         (_, _) => sreg(self.family, v, *width),
@@ -434,6 +460,22 @@ impl Printer<'_> {
         }
         let null = self.null_code();
         let soffset = self.get("soffset").unwrap_or(null);
+        if self.family == "gfx12" {
+            // RDNA4: a signed 24-bit offset, printed even when 0.
+            let off = (v as i64) << 40 >> 40;
+            let text = if off < 0 {
+                format!("-0x{:x}", -off)
+            } else {
+                format!("0x{off:x}")
+            };
+            return if soffset == null {
+                text
+            } else if off == 0 {
+                sreg(self.family, soffset, 1)
+            } else {
+                format!("{} offset:{text}", sreg(self.family, soffset, 1))
+            };
+        }
         match (soffset == null, v) {
             (true, 0) => "null".into(),
             (true, _) => format!("0x{v:x}"),
@@ -492,7 +534,9 @@ impl Printer<'_> {
     fn modifiers(&self, mn: &str, row: &Row) -> String {
         let mut m = String::new();
         let cpol = |m: &mut String| {
-            if self.cpu == "gfx942" {
+            if self.format.field("th").is_some() {
+                m.push_str(&self.temporal_hint(mn));
+            } else if self.cpu == "gfx942" {
                 if self.flag("glc") {
                     m.push_str(" sc0");
                 }
@@ -646,6 +690,41 @@ impl Printer<'_> {
         m
     }
 
+    /// gfx12's cache policy: ` th:TH_...` and ` scope:SCOPE_...` when not the defaults (the
+    /// names of LLVM's SIDefines.h `CPol::TH_*` and `SCOPE_*`, per loads, stores and atomics).
+    fn temporal_hint(&self, mn: &str) -> String {
+        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        const ATOMIC: [&str; 8] = [
+            "RT",
+            "RETURN",
+            "NT",
+            "NT_RETURN",
+            "CASCADE_RT",
+            "CASCADE_RETURN",
+            "CASCADE_NT",
+            "CASCADE_NT_RETURN",
+        ];
+        const SCOPE: [&str; 4] = ["CU", "SE", "DEV", "SYS"];
+        let th = self.get("th").unwrap_or(0) as usize & 7;
+        let scope = self.get("scope").unwrap_or(0) as usize & 3;
+        let mut m = String::new();
+        if th != 0 {
+            let (kind, names) = if mn.contains("atomic") {
+                ("ATOMIC", ATOMIC)
+            } else if mn.contains("store") {
+                ("STORE", STORE)
+            } else {
+                ("LOAD", LOAD)
+            };
+            m.push_str(&format!(" th:TH_{kind}_{}", names[th]));
+        }
+        if scope != 0 {
+            m.push_str(&format!(" scope:SCOPE_{}", SCOPE[scope]));
+        }
+        m
+    }
+
     /// Operands LLVM prints in a syntax of their own.
     fn special(&self, mn: &str) -> String {
         let imm = self.get("simm16").unwrap_or(0);
@@ -712,6 +791,32 @@ impl Printer<'_> {
                     format!("{mn} 0x{imm:x}")
                 } else {
                     format!("{mn} {}", parts.join(" | "))
+                }
+            }
+            "s_wait_alu" | "s_waitcnt_depctr" => {
+                // LLVM's DepCtrInfo (AMDGPUAsmUtils.cpp), in its order: name, bit offset,
+                // width; a field prints when it is not at its maximum (the default).
+                const FIELDS: [(&str, u32, u32); 7] = [
+                    ("hold_cnt", 7, 1),
+                    ("sa_sdst", 0, 1),
+                    ("va_vdst", 12, 4),
+                    ("va_sdst", 9, 3),
+                    ("va_ssrc", 8, 1),
+                    ("va_vcc", 1, 1),
+                    ("vm_vsrc", 2, 3),
+                ];
+                let parts: Vec<String> = FIELDS
+                    .iter()
+                    .filter(|(n, _, _)| *n != "hold_cnt" || self.family == "gfx12")
+                    .filter_map(|&(n, lo, w)| {
+                        let v = imm >> lo & ((1 << w) - 1);
+                        (v != (1 << w) - 1).then(|| format!("depctr_{n}({v})"))
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    format!("{mn} 0x{imm:x}")
+                } else {
+                    format!("{mn} {}", parts.join(" "))
                 }
             }
             "s_sendmsg_rtn_b32" | "s_sendmsg_rtn_b64" => {
@@ -787,11 +892,11 @@ fn sreg(family: &str, n: u64, width: u32) -> String {
         107 => "vcc_hi".into(),
         108..=123 => vreg("ttmp", n - 108, width),
         // M0 and NULL swapped places in gfx11 (RDNA3 ISA 3.3.2); gfx9 has no NULL.
-        124 if family == "gfx11" => "null".into(),
-        124 => "m0".into(),
+        124 if family == "gfx9" || family == "gfx10" => "m0".into(),
+        124 => "null".into(),
         125 if family == "gfx9" => "src_125".into(),
-        125 if family == "gfx11" => "m0".into(),
-        125 => "null".into(),
+        125 if family == "gfx10" => "null".into(),
+        125 => "m0".into(),
         126 => named("exec_lo", "exec"),
         127 => "exec_hi".into(),
         _ => format!("s{n}"),
