@@ -26,10 +26,10 @@ mkdir -p "$OUT"
 CFLAGS=(-target amdgcn-amd-amdhsa -O2 -nogpulib -x cl -cl-std=CL2.0 -include "$SRC/ocl_shim.h")
 # gfx|kernels|extra variants (o = relocatable, v4/v5 = older code-object versions)
 JOBS=(
-    "gfx900|loop_sum lds_reduce f64_math|o v4 v5"
-    "gfx90a|loop_sum lds_reduce|"
-    "gfx942|loop_sum lds_reduce|"
-    "gfx1100|loop_sum lds_reduce|o"
+    "gfx900|loop_sum lds_reduce f64_math int_mul global_atomics|o v4 v5"
+    "gfx90a|loop_sum lds_reduce f64_math|"
+    "gfx942|loop_sum lds_reduce if_else|"
+    "gfx1100|loop_sum lds_reduce global_atomics|o"
     "gfx1030|loop_sum lds_reduce|"
     "gfx1200|loop_sum lds_reduce|"
 )

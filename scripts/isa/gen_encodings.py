@@ -40,7 +40,7 @@ LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
 
 # generation of llvm_forms.tsv -> (family, processors assembled for, extra llvm-mc attributes)
 GENERATIONS = {
-    9: ("gfx9", ["gfx900", "gfx90a", "gfx942"], ""),
+    9: ("gfx9", ["gfx900", "gfx906", "gfx90a", "gfx942"], ""),
     10: ("gfx10", ["gfx1010", "gfx1030"], "+wavefrontsize32"),
     11: ("gfx11", ["gfx1100"], "+wavefrontsize32"),
     12: ("gfx12", ["gfx1200"], "+wavefrontsize32"),
@@ -268,7 +268,9 @@ def mutate(tok):
         return ["s[4:5]", "s4"]
     if tok in ("vcc", "exec"):
         return ["s[4:5]"]
-    if tok in ("vcc_lo", "exec_lo", "null", "m0"):
+    if tok == "null":  # a destination of any width (s_load_b96 null, ...)
+        return ["s4", "s[4:5]", "s[4:6]", "s[4:7]", "s[8:15]", "s[16:31]"]
+    if tok in ("vcc_lo", "exec_lo", "m0"):
         return ["s4"]
     if re.fullmatch(r"0x[0-9a-f]+|-?\d+", tok):
         v = int(tok, 0)
@@ -440,6 +442,7 @@ def generate():
         lines = []
         for mn, line in forms[gen]:
             lines.extend(spellings(mn, line))
+            lines.extend(returning_atomics(mn, line))
         lines = list(dict.fromkeys(lines))
         for cpu in cpus:
             base = run_mc(cpu, attrs, lines)
@@ -455,11 +458,11 @@ def generate():
                     for alt in mutate(tok):
                         new = ops[:k] + [alt] + ops[k + 1:]
                         variants.append(f"{mn} {', '.join(new)} {' '.join(mods)}".strip())
-                        owners.append((i, k))
+                        owners.append((i, k, alt))
             mutated = run_mc(cpu, attrs, variants)
             field_of = {}
             for j, (text, words) in mutated.items():
-                i, k = owners[j]
+                i, k, alt = owners[j]
                 if (i, k) in field_of:
                     continue
                 btext, bwords = base[i]
@@ -472,11 +475,15 @@ def generate():
                 b = field_value(words[:nwords], 0, size)
                 diff = a ^ b
                 if diff == 0:
+                    # only the dword after the instruction moved: a literal constant operand
+                    # (v_fmaak_f32's K)
+                    if words[nwords:] != bwords[nwords:]:
+                        field_of[(i, k)] = ("literal", alt)
                     continue
                 cands = [n for n, lo, w in fields if n not in MODIFIERS and diff & ~(((1 << w) - 1) << lo) == 0]
                 if cands:
                     # the narrowest field holding every changed bit (abs/sdst overlap: sdst wins when wider bits moved)
-                    field_of[(i, k)] = min(cands, key=lambda n: next(w for m, _, w in fields if m == n))
+                    field_of[(i, k)] = (min(cands, key=lambda n: next(w for m, _, w in fields if m == n)), alt)
             if "VOPD" in FORMATS[family]:
                 vopd_rows(family, cpu, attrs, forms[gen], rows)
             order = list(base)
@@ -499,9 +506,13 @@ def generate():
                     items = []
                     for k, tok in enumerate(ops):
                         kind, width = kind_width(tok)
-                        fld = field_of.get((i, k))
+                        fld, alt = field_of.get((i, k), (None, None))
+                        if tok in ("null", "off") and alt is not None:
+                            kind, width = kind_width(alt)  # the width the SGPR spelling took
                         if fld is None:
                             items.append("=" + tok)
+                        elif fld == "literal":
+                            items.append("literal:hex:0")
                         elif kind == "i":
                             items.append(f"{fld}:{'hex' if tok.startswith('0x') else 'dec'}:0")
                         else:
@@ -509,11 +520,32 @@ def generate():
                                 width = 2 if fmt == "GLOBAL" else 1
                             items.append(f"{fld}:{kind}:{width}")
                     template = ",".join(items) if items else "-"
+                # A memory atomic that returns the old value (glc / sc0 / TH_ATOMIC_RETURN)
+                # prints a destination first: its own template, under FORMAT.rtn.
+                if "atomic" in mn and any(m in ("glc", "sc0", "th:TH_ATOMIC_RETURN") for m in mods):
+                    fmt = fmt + ".rtn"
                 key = (family, fmt, op, mn)
                 rows.setdefault(key, {"template": template, "cpus": []})
                 if cpu not in rows[key]["cpus"]:
                     rows[key]["cpus"].append(cpu)
     return rows, problems
+
+
+def returning_atomics(mn, line):
+    """A memory atomic's returning spellings: a destination (as wide as the data; half of it for
+    cmpswap) first, and the return bit of each generation."""
+    if "atomic" not in mn or not mn.startswith(("global_", "flat_", "scratch_", "buffer_")):
+        return []
+    ops = line[len(mn):].strip()
+    first = ops.split(",")[0].strip()
+    m = REG.match(first)
+    if not m:
+        return []
+    n = 1 if m.group(3) is not None else int(m.group(5)) - int(m.group(4)) + 1
+    if "cmpswap" in mn:
+        n = max(1, n // 2)
+    dst = "v20" if n == 1 else f"v[20:{20 + n - 1}]"
+    return [f"{mn} {dst}, {ops} {bit}" for bit in ("glc", "sc0", "th:TH_ATOMIC_RETURN")]
 
 
 def write(check):

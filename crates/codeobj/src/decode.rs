@@ -152,6 +152,7 @@ fn family_of(processor: &str) -> Option<(&'static str, &'static str)> {
     let p = processor;
     Some(match p {
         "gfx90a" => ("gfx9", "gfx90a"),
+        "gfx906" | "gfx908" => ("gfx9", "gfx906"),
         _ if p.starts_with("gfx94") || p.starts_with("gfx95") => ("gfx9", "gfx942"),
         _ if p.starts_with("gfx90") => ("gfx9", "gfx900"),
         _ if p.starts_with("gfx101") => ("gfx10", "gfx1010"),
@@ -282,15 +283,61 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
         // gfx10 MUBUF/MTBUF keep the opcode's top bit apart (`op_hi`).
         let op_width = format.field("op").map_or(0, |f| f.width);
         let op = get("op").unwrap_or(0) | get("op_hi").unwrap_or(0) << op_width;
-        let candidates = t.rows.get(&(family.to_string(), format.name.clone(), op));
-        let row = candidates
-            .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
+        let lookup = |fmt: String| {
+            t.rows
+                .get(&(family.to_string(), fmt, op))
+                .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
+        };
+        // A memory atomic with its return bit set prints a destination: the `.rtn` row.
+        let returns = matches!(format.name.as_str(), "FLAT" | "GLOBAL" | "SCRATCH")
+            && if family == "gfx12" {
+                get("th").unwrap_or(0) & 1 != 0
+            } else {
+                get("glc").unwrap_or(0) != 0
+            };
+        let row = returns
+            .then(|| lookup(format!("{}.rtn", format.name)))
+            .flatten()
+            .or_else(|| lookup(format.name.clone()))
             .ok_or_else(|| {
                 err(format!(
                     "{} opcode {op} (0x{w0:08X}) is not in the {family} table for {cpu}",
                     format.name
                 ))
             })?;
+        // SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
+        // 233/234 (DPP8, gfx10+) means a second dword of operand controls.
+        if matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
+            let src0 = get("src0").unwrap_or(0);
+            let sdwa = src0 == 249 && (family == "gfx9" || family == "gfx10");
+            let dpp = src0 == 250 || (family != "gfx9" && (src0 == 233 || src0 == 234));
+            if sdwa && format.name != "VOPC" {
+                let ext = word_at(pos + 4)
+                    .ok_or_else(|| err(format!("truncated SDWA {} instruction", row.mnemonic)))?;
+                words.push(ext);
+                out.push(Decoded {
+                    address: address + pos as u64,
+                    words: words.clone(),
+                    text: sdwa_text(
+                        family,
+                        row,
+                        get("vdst").unwrap_or(0),
+                        get("vsrc1").unwrap_or(0),
+                        ext,
+                    ),
+                    target: None,
+                });
+                pos += 8;
+                continue;
+            }
+            if sdwa || dpp {
+                return Err(err(format!(
+                    "{} in its {} form (0x{w0:08X}) is not decoded yet",
+                    row.mnemonic,
+                    if sdwa { "SDWA" } else { "DPP" }
+                )));
+            }
+        }
         let size_before_literal = words.len() * 4;
         let mut printer = Printer {
             family,
@@ -840,6 +887,75 @@ impl Printer<'_> {
             _ => format!("{mn} 0x{imm:x}"),
         }
     }
+}
+
+/// A VOP1/VOP2 instruction in its SDWA form (Vega ISA 12.9 "SDWA": src0 [7:0], dst_sel [10:8],
+/// dst_unused [12:11], clamp [13], omod [15:14] (gfx9), src0_sel [18:16], src0_sext [19],
+/// src0_neg [20], src0_abs [21], s0 [23], src1_sel [26:24], src1_sext [27], src1_neg [28],
+/// src1_abs [29], s1 [31]), as LLVM prints it.
+fn sdwa_text(family: &str, row: &Row, vdst: u64, vsrc1: u64, ext: u32) -> String {
+    const SEL: [&str; 8] = [
+        "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "?",
+    ];
+    const UNUSED: [&str; 4] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "?"];
+    let e = u64::from(ext);
+    let bit = |b: u32| e >> b & 1 != 0;
+    let source = |reg: u64, sgpr: bool, neg: bool, abs: bool, sext: bool, width: u32| {
+        let mut t = if sgpr {
+            sreg(family, reg, width)
+        } else {
+            vreg("v", reg, width)
+        };
+        if sext {
+            t = format!("sext({t})");
+        }
+        if abs {
+            t = format!("|{t}|");
+        }
+        if neg {
+            t = format!("-{t}");
+        }
+        t
+    };
+    let mn = row.mnemonic.strip_suffix("_e32").unwrap_or(&row.mnemonic);
+    let mut ops = Vec::new();
+    let mut has_src1 = false;
+    for op in &row.template {
+        match op {
+            Operand::Fixed(f) => ops.push(f.clone()),
+            Operand::Field { field, width, .. } => ops.push(match field.as_str() {
+                "vdst" => vreg("v", vdst, *width),
+                "src0" => source(e & 0xff, bit(23), bit(20), bit(21), bit(19), *width),
+                "vsrc1" => {
+                    has_src1 = true;
+                    source(vsrc1, bit(31), bit(28), bit(29), bit(27), *width)
+                }
+                _ => "?".into(),
+            }),
+        }
+    }
+    let mut text = format!("{mn}_sdwa {}", ops.join(", "));
+    if bit(13) {
+        text.push_str(" clamp");
+    }
+    if family == "gfx9" {
+        match e >> 14 & 3 {
+            1 => text.push_str(" mul:2"),
+            2 => text.push_str(" mul:4"),
+            3 => text.push_str(" div:2"),
+            _ => {}
+        }
+    }
+    text.push_str(&format!(
+        " dst_sel:{} dst_unused:{} src0_sel:{}",
+        SEL[(e >> 8 & 7) as usize],
+        UNUSED[(e >> 11 & 3) as usize],
+        SEL[(e >> 16 & 7) as usize]
+    ));
+    if has_src1 {
+        text.push_str(&format!(" src1_sel:{}", SEL[(e >> 24 & 7) as usize]));
+    }
+    text
 }
 
 /// Message names of `s_sendmsg` (LLVM's SIDefines.h `ID_*`, the RDNA3 ISA's message table).
