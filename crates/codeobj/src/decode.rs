@@ -351,12 +351,6 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
         if let Some(lit) = printer.literal {
             words.push(lit);
         }
-        if printer.literal.is_none() && printer.wants_literal() {
-            return Err(err(format!(
-                "{} needs a literal past the end of the code",
-                row.mnemonic
-            )));
-        }
         pos += words.len() * 4;
         out.push(Decoded {
             address: address + (pos - words.len() * 4) as u64,
@@ -394,10 +388,6 @@ impl Printer<'_> {
 
     fn flag(&self, name: &str) -> bool {
         self.get(name).is_some_and(|v| v != 0)
-    }
-
-    fn wants_literal(&self) -> bool {
-        false
     }
 
     fn print(&mut self, row: &Row, address: u64, size: usize) -> (String, Option<u64>) {

@@ -181,3 +181,33 @@ fn decoded_instructions_equal_llvm_objdump() {
     );
     assert!(compared > 1000, "only {compared} instructions compared");
 }
+
+/// Decode speed over the fixtures, printed, not asserted (machines differ):
+/// `cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored decode_speed --nocapture`.
+#[test]
+#[ignore]
+fn decode_speed() {
+    let objs: Vec<_> = fixtures()
+        .iter()
+        .flat_map(|p| {
+            let bytes = std::fs::read(p).expect("read");
+            read_code_objects(&p.to_string_lossy(), &bytes, None).expect("reads")
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    let mut n = 0usize;
+    for _ in 0..50 {
+        for o in &objs {
+            for f in &o.functions {
+                n += shadersim_codeobj::decode::decode(&o.processor, &f.code, f.address)
+                    .expect("decodes")
+                    .len();
+            }
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    eprintln!(
+        "decoded {n} instructions in {s:.3} s: {:.0} instructions/s",
+        n as f64 / s
+    );
+}
