@@ -266,13 +266,13 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 literal: None,
                 literal_word: word_at(pos + 8),
             };
-            let (tx, _) = printer.print(x, address + pos as u64, 8);
-            let (ty, _) = printer.print(y, address + pos as u64, 8);
+            let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
+            let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
             if let Some(lit) = printer.literal {
                 words.push(lit);
             }
             out.push(Decoded {
-                address: address + pos as u64,
+                address: address.wrapping_add(pos as u64),
                 words: words.clone(),
                 text: format!("{tx} :: {ty}"),
                 target: None,
@@ -316,7 +316,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                     .ok_or_else(|| err(format!("truncated SDWA {} instruction", row.mnemonic)))?;
                 words.push(ext);
                 out.push(Decoded {
-                    address: address + pos as u64,
+                    address: address.wrapping_add(pos as u64),
                     words: words.clone(),
                     text: sdwa_text(
                         family,
@@ -347,13 +347,14 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             literal: None,
             literal_word: word_at(pos + size_before_literal),
         };
-        let (text, target) = printer.print(row, address + pos as u64, size_before_literal);
+        let (text, target) =
+            printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
         if let Some(lit) = printer.literal {
             words.push(lit);
         }
         pos += words.len() * 4;
         out.push(Decoded {
-            address: address + (pos - words.len() * 4) as u64,
+            address: address.wrapping_add((pos - words.len() * 4) as u64),
             words,
             text,
             target,
@@ -413,7 +414,9 @@ impl Printer<'_> {
                             // LLVM prints the field unsigned; the jump is signed dwords.
                             let rel = v as u16 as i16;
                             target = Some(
-                                (address + size as u64).wrapping_add_signed(i64::from(rel) * 4),
+                                address
+                                    .wrapping_add(size as u64)
+                                    .wrapping_add_signed(i64::from(rel) * 4),
                             );
                             v.to_string()
                         }

@@ -137,7 +137,7 @@ fn read_bundle(
         let elf = ElfFile64::<LittleEndian>::parse(data).map_err(|err| {
             CodeObjError::at(
                 file,
-                base + e.offset,
+                base.wrapping_add(e.offset),
                 format!(
                     "bundle entry `{}` is not a readable ELF file: {err}",
                     e.triple
@@ -147,7 +147,7 @@ fn read_bundle(
         if elf.elf_header().e_machine(LittleEndian) != EM_AMDGPU {
             return Err(CodeObjError::at(
                 file,
-                base + e.offset,
+                base.wrapping_add(e.offset),
                 format!("bundle entry `{}` is not an AMDGPU code object", e.triple),
             ));
         }
@@ -189,7 +189,7 @@ fn read_elf(
                 8,
                 format!(
                 "code-object ABI version {v} (code object v{}) is not supported; v4, v5 and v6 are",
-                v + 2
+                u32::from(v) + 2
             ),
             ))
         }
@@ -259,7 +259,7 @@ fn read_elf(
                 .ok_or_else(|| {
                     CodeObjError::at(
                         file,
-                        text.file_range().map_or(0, |r| r.0) + start,
+                        text.file_range().map_or(0, |r| r.0).wrapping_add(start),
                         format!(
                             "function `{name}` (0x{:x}, {size} bytes) runs past the end of .text",
                             sym.address()

@@ -32,7 +32,7 @@ pub fn decode_object(obj: &CodeObject) -> Result<DecodedObject, CodeObjError> {
                 format!(
                     "function `{}` at address 0x{:x}: {}",
                     f.name,
-                    f.address + e.offset as u64,
+                    f.address.wrapping_add(e.offset as u64),
                     e.message
                 ),
             )
