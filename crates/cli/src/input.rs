@@ -209,7 +209,8 @@ pub fn parse_listing(
 /// bundles): its machine code decoded into the `llvm-objdump -d` listing the
 /// assembly reader reads, and every kernel's resources taken from its
 /// descriptor and metadata note, as the `.amdhsa_*` directives of a listing
-/// give them. A bundle with several targets needs `--arch` to pick one.
+/// give them. A bundle with several targets gives the programs of each (named
+/// `KERNEL@gfxNNN`, each with its own target) unless `--arch` picks one.
 fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<Listing, CliError> {
     let wanted = match arch {
         Some(a) => Some(target_for_arch(a).ok_or_else(|| {
@@ -217,24 +218,44 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
         })?),
         None => None,
     };
-    let mut objects =
+    let objects =
         shadersim_codeobj::read_code_objects(name, bytes, wanted.as_ref().map(|t| t.name.as_str()))
             .map_err(|e| CliError::Input(e.to_string()))?;
-    if objects.len() > 1 {
-        let targets: Vec<String> = objects.iter().map(|o| o.processor.clone()).collect();
-        return Err(CliError::Input(format!(
-            "{name}: error: the file holds code objects for {}; choose one with --arch",
-            targets.join(", ")
-        )));
+    let several = objects.len() > 1;
+    let mut merged: Option<ProgramFile> = None;
+    for obj in &objects {
+        let mut file = code_object_programs(name, obj)?;
+        if several {
+            for p in &mut file.programs {
+                p.name = format!("{}@{}", p.name, obj.processor);
+            }
+        }
+        match merged.as_mut() {
+            None => merged = Some(file),
+            Some(m) => {
+                m.programs.extend(file.programs);
+                m.warnings.extend(file.warnings);
+            }
+        }
     }
-    let obj = objects.remove(0);
+    let file = merged
+        .ok_or_else(|| CliError::Input(format!("{name}: error: no code object in the file")))?;
+    Ok(Listing { file, r600: None })
+}
+
+/// One code object's programs: decoded, read as a listing for its own GPU,
+/// kernels given their declared resources.
+fn code_object_programs(
+    name: &str,
+    obj: &shadersim_codeobj::CodeObject,
+) -> Result<ProgramFile, CliError> {
     let target = target_for_arch(&obj.processor).ok_or_else(|| {
         CliError::Input(format!(
             "{name}: error: code object for {}, a GPU shadersim does not know",
             obj.processor
         ))
     })?;
-    let decoded = shadersim_codeobj::listing::decode_object(&obj)
+    let decoded = shadersim_codeobj::listing::decode_object(obj)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let mut file = shadersim_asm::read_program_text(
         name,
@@ -244,7 +265,12 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
             default_target: None,
         },
     )
-    .map_err(|e| CliError::Input(format!("{e} (in the listing decoded from the code object)")))?;
+    .map_err(|e| {
+        CliError::Input(format!(
+            "{e} (in the listing decoded from the {} code object)",
+            obj.processor
+        ))
+    })?;
     for p in &mut file.programs {
         let Some(f) = obj.functions.iter().find(|f| f.name == p.name) else {
             continue;
@@ -257,13 +283,10 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
             .iter()
             .find(|(n, _)| *n == f.name)
             .is_some_and(|(_, insts)| insts.iter().any(|d| d.text.contains("vcc")));
-        p.declared = code_object_resources(&obj, f, u32::from(target.gen.number()), uses_vcc);
+        p.declared = code_object_resources(obj, f, u32::from(target.gen.number()), uses_vcc);
         p.stage = Some(shadersim_asm::Stage::Compute);
     }
-    for w in file.formatted_warnings() {
-        eprintln!("{w}");
-    }
-    Ok(Listing { file, r600: None })
+    Ok(file)
 }
 
 /// A kernel's resources from its metadata note (preferred: exact counts) and

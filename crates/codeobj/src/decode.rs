@@ -451,6 +451,9 @@ impl Printer<'_> {
                         }
                         (f, _) if is_source(f) => {
                             let mut s = self.source(v, *width);
+                            if self.mai_agpr(mn, f) {
+                                s = s.replacen('v', "a", 1);
+                            }
                             if let Some(i) = three_src.iter().position(|x| *x == f) {
                                 if self.format.name == "VOP3" {
                                     let abs =
@@ -471,6 +474,7 @@ impl Printer<'_> {
                         // inline-constant value (0..64), else in hex.
                         (_, "dec") if v <= 64 => v.to_string(),
                         (_, "dec") => format!("0x{v:x}"),
+                        ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
                         (_, "v") => vreg("v", v, *width),
                         (_, "a") => vreg("a", v, *width),
                         (_, _) => sreg(self.family, v, *width),
@@ -522,6 +526,21 @@ impl Printer<'_> {
             (false, 0) => sreg(self.family, soffset, 1),
             (false, _) => format!("{} offset:0x{v:x}", sreg(self.family, soffset, 1)),
         }
+    }
+
+    /// Whether a matrix instruction's operand `field` is an AGPR: ACC_CD (bit 15) for the
+    /// destination and source C, ACC bits 59/60 for sources A/B.
+    fn mai_agpr(&self, mn: &str, field: &str) -> bool {
+        if self.format.name != "VOP3P" || !is_mai(mn) {
+            return false;
+        }
+        let bit = match field {
+            "vdst" | "src2" => 15,
+            "src0" => 59,
+            "src1" => 60,
+            _ => return false,
+        };
+        self.bits >> bit & 1 != 0
     }
 
     fn saddr_is_off(&self) -> bool {
@@ -689,6 +708,19 @@ impl Printer<'_> {
                     2 => m.push_str(" mul:4"),
                     3 => m.push_str(" div:2"),
                     _ => {}
+                }
+            }
+            "VOP3P" if is_mai(mn) => {
+                // CDNA MAI (MI200 ISA 12.11 "VOP3P-MAI"): CBSZ [10:8], ABID [14:11], BLGP
+                // [63:61]; ACC_CD [15] and ACC [60:59] pick AGPRs (printed as registers).
+                for (name, v) in [
+                    ("cbsz", self.bits >> 8 & 7),
+                    ("abid", self.bits >> 11 & 15),
+                    ("blgp", self.bits >> 61 & 7),
+                ] {
+                    if v != 0 {
+                        m.push_str(&format!(" {name}:{v}"));
+                    }
                 }
             }
             "VOP3P" => {
@@ -880,6 +912,11 @@ impl Printer<'_> {
             _ => format!("{mn} 0x{imm:x}"),
         }
     }
+}
+
+/// A matrix-core instruction (MFMA, SMFMAC) of CDNA.
+fn is_mai(mn: &str) -> bool {
+    mn.starts_with("v_mfma") || mn.starts_with("v_smfmac")
 }
 
 /// A VOP1/VOP2 instruction in its SDWA form (Vega ISA 12.9 "SDWA": src0 [7:0], dst_sel [10:8],

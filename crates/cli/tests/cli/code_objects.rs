@@ -84,13 +84,15 @@ fn the_other_commands_read_code_objects() {
     // several kernels and no --function: as a listing with several functions (the kernel).
     let (code, _, err) = without_llvm(&["cfg", &fixture("gfx900/loop_sum.o")]);
     assert_eq!(code, 0, "{err}");
-    // a bundle with two targets needs --arch
-    let (code, _, err) = without_llvm(&["analyze", &fixture("bundle/loop_sum.bundle")]);
+    // A bundle with two targets and no --arch: the programs of both, named KERNEL@gfx; the
+    // bare kernel name matches both, so it must be spelt out.
+    let bundle = fixture("bundle/loop_sum.bundle");
+    let (code, out, err) = without_llvm(&["cfg", &bundle, "--function", "loop_sum@gfx1100"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    let (code, _, err) = without_llvm(&["analyze", &bundle, "--function", "loop_sum"]);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("gfx900, gfx1100; choose one with --arch"),
-        "{err}"
-    );
+    assert!(err.contains("`loop_sum` matches several programs"), "{err}");
 }
 
 #[test]
