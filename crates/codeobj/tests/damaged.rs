@@ -152,3 +152,32 @@ proptest! {
         let _ = shadersim_codeobj::decode::decode(cpu, &code, 0x1000);
     }
 }
+
+#[test]
+fn descriptor_out_of_range_is_refused() {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let mut bytes = fixture("gfx900/loop_sum.co");
+    // Find the .symtab entry of `loop_sum.kd` and move its value (bytes 8..16 of the
+    // 24-byte Elf64_Sym) far past its section.
+    let at = {
+        let elf = object::File::parse(&*bytes).expect("elf");
+        let symtab = elf.section_by_name(".symtab").expect("symtab");
+        let (start, _) = symtab.file_range().expect("in file");
+        let index = elf
+            .symbols()
+            .find(|s| s.name() == Ok("loop_sum.kd"))
+            .expect("kd")
+            .index()
+            .0;
+        start as usize + index * 24 + 8
+    };
+    bytes[at..at + 8].copy_from_slice(&0x7fff_0000u64.to_le_bytes());
+    let e = read_err(&bytes);
+    assert!(e.starts_with("x.co: offset 0x"), "{e}");
+    assert!(
+        e.contains(
+            "kernel descriptor `loop_sum.kd` (64 bytes at 0x7fff0000) lies outside its section"
+        ),
+        "{e}"
+    );
+}
