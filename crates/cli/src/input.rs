@@ -167,6 +167,11 @@ pub fn parse_listing(
     bytes: &[u8],
     arch: Option<&str>,
 ) -> Result<(Listing, Vec<String>), CliError> {
+    // Code objects (ELF, clang offload bundles), recognised by their magic:
+    // decoded by shadersim itself, then read as the listing they print.
+    if shadersim_codeobj::detect(bytes).is_some() {
+        return code_object_listing(name, bytes, arch).map(|l| (l, Vec::new()));
+    }
     // TeraScale files (LLVM's R600 backend) have their own reader.
     if let Ok(text) = std::str::from_utf8(bytes) {
         if shadersim_r600::looks_like_r600(text) {
@@ -198,6 +203,149 @@ pub fn parse_listing(
         }
     }
     Ok((Listing { file, r600: None }, notes))
+}
+
+/// A code object (AMDGPU ELF, clang offload bundle, or a host ELF embedding
+/// bundles): its machine code decoded into the `llvm-objdump -d` listing the
+/// assembly reader reads, and every kernel's resources taken from its
+/// descriptor and metadata note, as the `.amdhsa_*` directives of a listing
+/// give them. A bundle with several targets gives the programs of each (named
+/// `KERNEL@gfxNNN`, each with its own target) unless `--arch` picks one.
+fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<Listing, CliError> {
+    let wanted = match arch {
+        Some(a) => Some(target_for_arch(a).ok_or_else(|| {
+            CliError::Usage(format!("`{a}` is not a GPU target (use a gfx name such as gfx900 or a family such as rdna3)"))
+        })?),
+        None => None,
+    };
+    let objects =
+        shadersim_codeobj::read_code_objects(name, bytes, wanted.as_ref().map(|t| t.name.as_str()))
+            .map_err(|e| CliError::Input(e.to_string()))?;
+    let several = objects.len() > 1;
+    let mut merged: Option<ProgramFile> = None;
+    for obj in &objects {
+        let mut file = code_object_programs(name, obj)?;
+        if several {
+            for p in &mut file.programs {
+                p.name = format!("{}@{}", p.name, obj.processor);
+            }
+        }
+        match merged.as_mut() {
+            None => merged = Some(file),
+            Some(m) => {
+                m.programs.extend(file.programs);
+                m.warnings.extend(file.warnings);
+            }
+        }
+    }
+    let file = merged
+        .ok_or_else(|| CliError::Input(format!("{name}: error: no code object in the file")))?;
+    Ok(Listing { file, r600: None })
+}
+
+/// One code object's programs: decoded, read as a listing for its own GPU,
+/// kernels given their declared resources.
+fn code_object_programs(
+    name: &str,
+    obj: &shadersim_codeobj::CodeObject,
+) -> Result<ProgramFile, CliError> {
+    let target = target_for_arch(&obj.processor).ok_or_else(|| {
+        CliError::Input(format!(
+            "{name}: error: code object for {}, a GPU shadersim does not know",
+            obj.processor
+        ))
+    })?;
+    let decoded = shadersim_codeobj::listing::decode_object(obj)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    let mut file = shadersim_asm::read_program_text(
+        name,
+        &decoded.text,
+        &ReadOptions {
+            target: Some(target.clone()),
+            default_target: None,
+        },
+    )
+    .map_err(|e| {
+        CliError::Input(format!(
+            "{e} (in the listing decoded from the {} code object)",
+            obj.processor
+        ))
+    })?;
+    for p in &mut file.programs {
+        let Some(f) = obj.functions.iter().find(|f| f.name == p.name) else {
+            continue;
+        };
+        if f.descriptor.is_none() && f.metadata.is_none() {
+            continue;
+        }
+        let uses_vcc = decoded
+            .functions
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .is_some_and(|(_, insts)| insts.iter().any(|d| d.text.contains("vcc")));
+        p.declared = code_object_resources(obj, f, u32::from(target.gen.number()), uses_vcc);
+        p.stage = Some(shadersim_asm::Stage::Compute);
+    }
+    Ok(file)
+}
+
+/// A kernel's resources from its metadata note (preferred: exact counts) and
+/// descriptor (granulated), in the units `.amdhsa_*` directives state them:
+/// SGPRs without VCC, FLAT_SCRATCH and XNACK_MASK (`.amdhsa_next_free_sgpr`;
+/// the model adds those), from the `NAME.numbered_sgpr` symbol clang 20+
+/// writes, else the note's count minus the extra SGPRs by LLVM's rule
+/// (`getNumExtraSGPRs`: VCC 2; gfx8/gfx9 6 with flat scratch or XNACK, which
+/// takes 4 alone; none beyond VCC on gfx10+).
+fn code_object_resources(
+    obj: &shadersim_codeobj::CodeObject,
+    f: &shadersim_codeobj::Function,
+    gen: u32,
+    uses_vcc: bool,
+) -> shadersim_asm::DeclaredResources {
+    let md = f.metadata.as_ref();
+    let kd = f.descriptor.as_ref();
+    let unified = obj.processor == "gfx90a"
+        || obj.processor.starts_with("gfx94")
+        || obj.processor.starts_with("gfx95");
+    let wave_size = md
+        .and_then(|m| m.wavefront_size)
+        .or_else(|| kd.map(|k| if k.wave32() { 32 } else { 64 }));
+    let extra = {
+        let vcc = if uses_vcc { 2 } else { 0 };
+        let flat = kd.is_some_and(|k| k.flat_scratch_init());
+        if gen >= 10 {
+            vcc
+        } else if flat {
+            6
+        } else if obj.xnack {
+            4
+        } else {
+            vcc
+        }
+    };
+    let sgprs = f
+        .numbered_sgprs
+        .or_else(|| {
+            md.and_then(|m| m.sgpr_count)
+                .map(|c| c.saturating_sub(extra))
+        })
+        .or_else(|| kd.and_then(|k| k.sgprs(gen)));
+    shadersim_asm::DeclaredResources {
+        vgprs: md
+            .and_then(|m| m.vgpr_count)
+            .or_else(|| kd.map(|k| k.vgprs(unified))),
+        sgprs,
+        lds_bytes: md
+            .and_then(|m| m.group_segment_fixed_size)
+            .or_else(|| kd.map(|k| k.group_segment_fixed_size)),
+        scratch_bytes: md
+            .and_then(|m| m.private_segment_fixed_size)
+            .or_else(|| kd.map(|k| k.private_segment_fixed_size)),
+        occupancy: None,
+        wave_size,
+        workgroup_size: md.and_then(|m| m.reqd_workgroup_size),
+        instruction_count: None,
+    }
 }
 
 /// The driver's statistics saved beside a listing: for `dir/a.cs.s`,

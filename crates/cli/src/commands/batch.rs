@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 /// File extensions a directory walk picks up: LLVM assembly (`.s`, `.asm`),
 /// `llvm-objdump -d` output (`.dis`) and RADV shader dumps (`.txt`). Files
 /// named explicitly on the command line are read whatever their extension.
+/// AMDGPU code objects and offload bundles are picked up by their magic.
 pub const PROGRAM_EXTENSIONS: &[&str] = &["s", "asm", "dis", "txt"];
 
 /// Output formats of `batch --diff`.
@@ -330,7 +331,8 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut std::collections::Ha
         let is_program = path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&e));
+            .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&e))
+            || (meta.is_file() && is_device_code_object(&path));
         if meta.is_dir() {
             walk(&path, files, visited);
         } else if is_program && meta.is_file() {
@@ -339,6 +341,23 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut std::collections::Ha
             eprintln!("{}", skipped_note(&path, &meta));
         }
     }
+}
+
+/// Whether `path` starts as an AMDGPU code object (ELF with e_machine
+/// EM_AMDGPU) or a clang offload bundle does: a walk picks these up whatever
+/// their extension (`.co`, `.hsaco`, Triton's cache files). Host binaries
+/// that embed bundles are read when named, not collected by a walk.
+fn is_device_code_object(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    if f.read_exact(&mut head).is_err() {
+        return false;
+    }
+    head.starts_with(shadersim_codeobj::BUNDLE_MAGIC)
+        || (head.starts_with(b"\x7fELF") && u16::from_le_bytes([head[18], head[19]]) == 224)
 }
 
 fn error_line(file: &str, function: Option<&str>, error: &str) -> String {

@@ -16,6 +16,7 @@ mod batch;
 mod cache;
 mod cli;
 mod coalesce;
+mod code_objects;
 mod compare;
 mod compile;
 mod compile_vulkan;

@@ -1,0 +1,139 @@
+//! Code objects as input: `analyze`, `cfg`, `liveness`, `hints` and `batch` read AMDGPU ELF files
+//! and clang offload bundles with no LLVM tool reachable (PATH is an empty directory), and the
+//! kernel's resources come from its metadata note and descriptor as `.amdhsa_*` directives give
+//! them; damaged files get a clear error naming the file and the offset.
+
+use crate::{command, root};
+
+fn fixture(rel: &str) -> String {
+    root()
+        .join("tests/fixtures/codeobj")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// `shadersim ARGS` with PATH an empty directory: no llvm-objdump, clang or ld.lld to call.
+fn without_llvm(args: &[&str]) -> (i32, String, String) {
+    let empty = tempfile::tempdir().expect("tempdir");
+    command()
+        .env("PATH", empty.path())
+        .args(args)
+        .code_and_text()
+}
+
+fn analyze_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["analyze"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let (code, out, err) = without_llvm(&all);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("json")
+}
+
+#[test]
+fn analyze_a_gfx900_code_object_without_llvm() {
+    let v = analyze_json(&[&fixture("gfx900/loop_sum.co"), "--function", "loop_sum"]);
+    let occ = &v["occupancy"];
+    // The metadata note says .vgpr_count 7: the gcn model's 4-register granule allocates 8,
+    // 256 / 8 = 32 waves by VGPRs. The NAME.numbered_sgpr symbol says 8 (what the listing's
+    // .amdhsa_next_free_sgpr says); with the model's 6 reserved SGPRs (VCC, FLAT_SCRATCH,
+    // XNACK_MASK) 14, rounded to the 16 granule = 16, 800 / 16 = 50 waves. The 10 wave slots
+    // per SIMD are the limit.
+    assert_eq!(occ["vgprs"], 8);
+    assert_eq!(occ["sgprs"], 16);
+    assert_eq!(occ["limits"][1], 32);
+    assert_eq!(occ["limits"][2], 50);
+    assert_eq!(occ["waves_per_simd"], 10);
+    assert_eq!(occ["limiter"], "slots");
+    assert_eq!(v["wave_size"], 64);
+}
+
+#[test]
+fn analyze_a_gfx1100_code_object_and_a_bundle_entry() {
+    // .vgpr_count 6 and .wavefront_size 32 in the note: rdna3 allocates 24-row blocks, so
+    // 1536 / 24 = 64 waves by VGPRs; 16 slots per SIMD limit.
+    for args in [
+        vec![fixture("gfx1100/loop_sum.co")],
+        // the same code object, inside a clang offload bundle inside a host ELF's .hip_fatbin
+        vec![
+            fixture("bundle/loop_sum.host.o"),
+            "--arch".into(),
+            "gfx1100".into(),
+        ],
+    ] {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        a.extend_from_slice(&["--function", "loop_sum"]);
+        let v = analyze_json(&a);
+        let occ = &v["occupancy"];
+        assert_eq!(v["wave_size"], 32);
+        assert_eq!(occ["vgprs"], 24);
+        assert_eq!(occ["limits"][1], 64);
+        assert_eq!(occ["waves_per_simd"], 16);
+    }
+}
+
+#[test]
+fn the_other_commands_read_code_objects() {
+    let co = fixture("gfx900/lds_reduce.co");
+    for cmd in ["cfg", "liveness", "hints"] {
+        let (code, out, err) = without_llvm(&[cmd, &co, "--function", "lds_reduce"]);
+        assert_eq!(code, 0, "{cmd}: {err}");
+        assert!(!out.is_empty(), "{cmd} printed nothing");
+    }
+    // several kernels and no --function: as a listing with several functions (the kernel).
+    let (code, _, err) = without_llvm(&["cfg", &fixture("gfx900/loop_sum.o")]);
+    assert_eq!(code, 0, "{err}");
+    // A bundle with two targets and no --arch: the programs of both, named KERNEL@gfx; the
+    // bare kernel name matches both, so it must be spelt out.
+    let bundle = fixture("bundle/loop_sum.bundle");
+    let (code, out, err) = without_llvm(&["cfg", &bundle, "--function", "loop_sum@gfx1100"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    let (code, _, err) = without_llvm(&["analyze", &bundle, "--function", "loop_sum"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`loop_sum` matches several programs"), "{err}");
+}
+
+#[test]
+fn damaged_code_objects_get_clear_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bytes = std::fs::read(fixture("gfx900/loop_sum.co")).expect("fixture");
+    // Cut inside the section headers (the ELF header says they start at e_shoff).
+    let truncated = dir.path().join("truncated.co");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 200]).expect("write");
+    let (code, _, err) = without_llvm(&["analyze", truncated.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("truncated.co: offset 0x"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // e_machine 62 (x86-64) and no bundle inside.
+    let mut wrong = bytes.clone();
+    wrong[18] = 62;
+    wrong[19] = 0;
+    let wrong_path = dir.path().join("wrong_machine.co");
+    std::fs::write(&wrong_path, &wrong).expect("write");
+    let (code, _, err) = without_llvm(&["analyze", wrong_path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("wrong_machine.co: offset 0x12: error: ELF e_machine is 62, not AMDGPU (224)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn batch_walks_code_objects_by_their_magic() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bytes = std::fs::read(fixture("gfx900/loop_sum.co")).expect("fixture");
+    // No extension, as Triton's cache files: picked up by the ELF header's EM_AMDGPU.
+    std::fs::write(dir.path().join("kernel_cache_entry"), &bytes).expect("write");
+    std::fs::write(dir.path().join("notes.bin"), b"not a program").expect("write");
+    let (code, out, err) = without_llvm(&["batch", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["function"], "loop_sum");
+    assert_eq!(lines[0]["occupancy"]["waves_per_simd"], 10);
+}

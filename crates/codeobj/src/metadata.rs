@@ -1,0 +1,105 @@
+//! The AMDGPU metadata note (`NT_AMDGPU_METADATA`, type 32, owner `AMDGPU`): a msgpack map
+//! whose `amdhsa.kernels` array describes each kernel (LLVM AMDGPUUsage, "Code Object V3+
+//! Metadata"). Only the keys simulation needs are kept.
+
+use rmpv::Value;
+
+/// Note type of the AMDGPU metadata note.
+pub const NT_AMDGPU_METADATA: u32 = 32;
+
+/// One kernel of the metadata note.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KernelMetadata {
+    /// `.name`: the kernel's source name.
+    pub name: String,
+    /// `.symbol`: its descriptor symbol (`NAME.kd`).
+    pub symbol: Option<String>,
+    /// `.vgpr_count` (on gfx90a/gfx94x the unified count, AGPRs included).
+    pub vgpr_count: Option<u32>,
+    /// `.agpr_count`.
+    pub agpr_count: Option<u32>,
+    /// `.sgpr_count` (VCC, FLAT_SCRATCH and XNACK_MASK included).
+    pub sgpr_count: Option<u32>,
+    /// `.group_segment_fixed_size`: LDS bytes.
+    pub group_segment_fixed_size: Option<u32>,
+    /// `.private_segment_fixed_size`: scratch bytes per work-item.
+    pub private_segment_fixed_size: Option<u32>,
+    /// `.wavefront_size`.
+    pub wavefront_size: Option<u32>,
+    /// `.max_flat_workgroup_size`.
+    pub max_flat_workgroup_size: Option<u32>,
+    /// `.reqd_workgroup_size`.
+    pub reqd_workgroup_size: Option<[u32; 3]>,
+}
+
+/// The note's target (`amdhsa.target`) and kernels.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    /// `amdhsa.target`, e.g. `amdgcn-amd-amdhsa--gfx90a:xnack-`.
+    pub target: Option<String>,
+    /// `amdhsa.kernels`.
+    pub kernels: Vec<KernelMetadata>,
+}
+
+/// Why a metadata note could not be read.
+pub type MetadataError = String;
+
+/// Parse the note's msgpack description.
+pub fn parse_metadata(desc: &[u8]) -> Result<Metadata, MetadataError> {
+    let mut cursor = desc;
+    let value = rmpv::decode::read_value_with_max_depth(&mut cursor, 64)
+        .map_err(|e| format!("metadata note is not valid msgpack: {e}"))?;
+    let Value::Map(top) = value else {
+        return Err("metadata note is not a msgpack map".into());
+    };
+    let mut md = Metadata::default();
+    for (k, v) in &top {
+        match k.as_str() {
+            Some("amdhsa.target") => md.target = v.as_str().map(str::to_string),
+            Some("amdhsa.kernels") => {
+                let Value::Array(kernels) = v else {
+                    return Err("`amdhsa.kernels` is not an array".into());
+                };
+                for k in kernels {
+                    md.kernels.push(kernel(k)?);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(md)
+}
+
+fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
+    let Value::Map(map) = v else {
+        return Err("an `amdhsa.kernels` entry is not a map".into());
+    };
+    let mut k = KernelMetadata::default();
+    let num = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+    for (key, v) in map {
+        match key.as_str().unwrap_or("") {
+            ".name" => k.name = v.as_str().unwrap_or("").to_string(),
+            ".symbol" => k.symbol = v.as_str().map(str::to_string),
+            ".vgpr_count" => k.vgpr_count = num(v),
+            ".agpr_count" => k.agpr_count = num(v),
+            ".sgpr_count" => k.sgpr_count = num(v),
+            ".group_segment_fixed_size" => k.group_segment_fixed_size = num(v),
+            ".private_segment_fixed_size" => k.private_segment_fixed_size = num(v),
+            ".wavefront_size" => k.wavefront_size = num(v),
+            ".max_flat_workgroup_size" => k.max_flat_workgroup_size = num(v),
+            ".reqd_workgroup_size" => {
+                if let Value::Array(a) = v {
+                    let d: Vec<u32> = a.iter().filter_map(num).collect();
+                    if let [x, y, z] = d[..] {
+                        k.reqd_workgroup_size = Some([x, y, z]);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if k.name.is_empty() {
+        return Err("an `amdhsa.kernels` entry has no `.name`".into());
+    }
+    Ok(k)
+}

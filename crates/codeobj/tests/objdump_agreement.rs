@@ -1,0 +1,213 @@
+//! The decoder against llvm-objdump-22: for every code-object fixture, each instruction of every
+//! function (inside its symbol's size; objdump also prints the padding after the last one) must
+//! print as llvm-objdump printed it. The committed `.dis` files are the reference, so the test
+//! needs no LLVM; when llvm-objdump-22 is on PATH it is run too and must agree with them.
+
+use shadersim_codeobj::{listing::decode_object, read_code_objects};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/codeobj");
+    let mut out = Vec::new();
+    for gfx in std::fs::read_dir(&root).expect("fixtures") {
+        let gfx = gfx.expect("entry").path();
+        for f in std::fs::read_dir(&gfx).expect("dir") {
+            let p = f.expect("entry").path();
+            let name = p.to_string_lossy().to_string();
+            if name.ends_with(".co") || name.ends_with(".o") && !name.ends_with(".host.o") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// address -> (instruction text, dwords) of an objdump listing.
+fn objdump_lines(dis: &str) -> HashMap<u64, (String, String)> {
+    let mut out = HashMap::new();
+    for l in dis.lines() {
+        let Some((inst, rest)) = l.split_once("//") else {
+            continue;
+        };
+        let Some((addr, enc)) = rest.trim().split_once(':') else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else {
+            continue;
+        };
+        let enc = enc.trim().split(" <").next().unwrap_or("").to_string();
+        out.insert(addr, (inst.trim().to_string(), enc));
+    }
+    out
+}
+
+/// `llvm-objdump-22 -d --mcpu=GFX FILE`, or why it could not run.
+fn live_objdump(file: &Path, gfx: &str) -> Result<String, String> {
+    let out = std::process::Command::new("llvm-objdump-22")
+        .args(["-d", &format!("--mcpu={gfx}")])
+        .arg(file)
+        .output()
+        .map_err(|e| format!("llvm-objdump-22 not runnable ({e})"))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Compare every code object in `files` with `reference(file, processor)`'s listing;
+/// returns (instructions compared, mismatches, files of generations without a table).
+fn compare(
+    files: &[PathBuf],
+    reference: &dyn Fn(&Path, &str) -> Result<String, String>,
+) -> (usize, Vec<String>, Vec<String>) {
+    let (mut compared, mut mismatches, mut unsupported) = (0usize, Vec::new(), Vec::new());
+    for path in files {
+        let bytes = std::fs::read(path).expect("read");
+        let name = path.to_string_lossy().to_string();
+        let objs = match read_code_objects(&name, &bytes, None) {
+            Ok(o) => o,
+            Err(e) => {
+                mismatches.push(e.to_string());
+                continue;
+            }
+        };
+        for obj in objs {
+            if !shadersim_codeobj::decode::supports(&obj.processor) {
+                unsupported.push(format!("{name} ({})", obj.processor));
+                continue;
+            }
+            let dis = match reference(path, &obj.processor) {
+                Ok(d) => d,
+                Err(e) => {
+                    mismatches.push(format!("{name}: no reference: {e}"));
+                    continue;
+                }
+            };
+            let reference = objdump_lines(&dis);
+            let decoded = match decode_object(&obj) {
+                Ok(d) => d,
+                Err(e) => {
+                    mismatches.push(e.to_string());
+                    continue;
+                }
+            };
+            for (_, insts) in &decoded.functions {
+                for d in insts {
+                    compared += 1;
+                    let enc: Vec<String> = d.words.iter().map(|w| format!("{w:08X}")).collect();
+                    let mine = (d.text.clone(), enc.join(" "));
+                    match reference.get(&d.address) {
+                        Some(r) if *r == mine => {}
+                        r => mismatches.push(format!(
+                            "{name} 0x{:x}: decoded `{}` [{}], objdump {:?}",
+                            d.address, mine.0, mine.1, r
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    (compared, mismatches, unsupported)
+}
+
+/// With llvm-objdump-22 on PATH, it is run on every fixture and the decoder must agree with it
+/// (so a stale committed `.dis` cannot hide a difference); without it, skipped with the reason.
+#[test]
+fn decoded_instructions_equal_live_llvm_objdump() {
+    let present = std::process::Command::new("llvm-objdump-22")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        eprintln!("skipped: llvm-objdump-22 is not on PATH (the committed .dis files are compared by the other test)");
+        return;
+    }
+    let (compared, mismatches, unsupported) = compare(&fixtures(), &live_objdump);
+    eprintln!(
+        "live llvm-objdump-22: compared {compared} instructions, {} mismatches",
+        mismatches.len()
+    );
+    assert!(unsupported.is_empty(), "{unsupported:?}");
+    assert!(
+        mismatches.is_empty(),
+        "{}",
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+}
+
+/// Extra corpus for a one-off check: every `*.co` under `$CODEOBJ_CORPUS` against live
+/// llvm-objdump-22 (`cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored`).
+#[test]
+#[ignore]
+fn corpus_from_environment_equals_live_llvm_objdump() {
+    let Ok(dir) = std::env::var("CODEOBJ_CORPUS") else {
+        eprintln!("skipped: CODEOBJ_CORPUS is not set");
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "co"))
+        .collect();
+    files.sort();
+    let (compared, mismatches, unsupported) = compare(&files, &live_objdump);
+    eprintln!("corpus: {} files, compared {compared} instructions, {} mismatches, unsupported {unsupported:?}", files.len(), mismatches.len());
+    for m in mismatches.iter().take(60) {
+        eprintln!("{m}");
+    }
+    assert!(mismatches.is_empty());
+}
+
+#[test]
+fn decoded_instructions_equal_llvm_objdump() {
+    let committed = |path: &Path, _: &str| {
+        std::fs::read_to_string(format!("{}.dis", path.display())).map_err(|e| e.to_string())
+    };
+    let (compared, mismatches, unsupported) = compare(&fixtures(), &committed);
+    eprintln!(
+        "compared {compared} instructions, {} mismatches",
+        mismatches.len()
+    );
+    assert!(
+        unsupported.is_empty(),
+        "fixtures of generations without a table: {unsupported:?}"
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{}",
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+    assert!(compared > 1000, "only {compared} instructions compared");
+}
+
+/// Decode speed over the fixtures, printed, not asserted (machines differ):
+/// `cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored decode_speed --nocapture`.
+#[test]
+#[ignore]
+fn decode_speed() {
+    let objs: Vec<_> = fixtures()
+        .iter()
+        .flat_map(|p| {
+            let bytes = std::fs::read(p).expect("read");
+            read_code_objects(&p.to_string_lossy(), &bytes, None).expect("reads")
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    let mut n = 0usize;
+    for _ in 0..50 {
+        for o in &objs {
+            for f in &o.functions {
+                n += shadersim_codeobj::decode::decode(&o.processor, &f.code, f.address)
+                    .expect("decodes")
+                    .len();
+            }
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    eprintln!(
+        "decoded {n} instructions in {s:.3} s: {:.0} instructions/s",
+        n as f64 / s
+    );
+}
