@@ -1,22 +1,17 @@
 //! The decoder's tables are what scripts/isa/gen_encodings.py generates from llvm-mc-22 today
-//! (run when llvm-mc-22 and python3 are on PATH; skipped with the reason otherwise).
+//! (run when llvm-mc-22 and python3 are on PATH; skipped with the reason otherwise, except on CI).
 
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn encodings_tsv_is_up_to_date() {
-    let present = |tool: &str| {
-        Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    for tool in ["llvm-mc-22", "python3"] {
-        if !present(tool) {
-            eprintln!("skipped: {tool} is not on PATH");
-            return;
-        }
+    use shadersim_testkit::tools::{require, runs};
+    // On CI (`CI` set) a missing tool fails: .ci/run installs both.
+    if !require(runs("llvm-mc-22"), "llvm-mc-22", "llvm-22")
+        || !require(runs("python3"), "python3", "python3")
+    {
+        return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new("python3")
