@@ -275,6 +275,51 @@ pub struct LatencyView {
     /// Every probe of the search, by latency: `[vmem_latency, throughput
     /// per clock]`.
     pub curve: Vec<(u64, f64)>,
+    /// The bracket width asked for, relative to `clocks`.
+    pub precision: f64,
+    /// The probes' work budget in runs (`null`: none, `--latency-precision`).
+    pub budget_runs: Option<f64>,
+    /// The work the probes spent, in runs.
+    pub work_runs: f64,
+    /// Whether the bracket reached `precision` (or the throughput rule, or
+    /// the search limit) before the budget ran out.
+    pub precision_reached: bool,
+    /// Why the search stopped: `precision`, `line` (the passing end loses 4
+    /// to 5%), `budget` or `limit`.
+    pub stopped_by: String,
+    /// The estimate from the main run's statistics the first probe was
+    /// placed from (`null`: none).
+    pub estimate: Option<u64>,
+}
+
+impl LatencyView {
+    /// The bracket in words: its failing end and width, or that no
+    /// latency failed, and whether the precision asked for was reached.
+    pub fn bracket_words(&self) -> String {
+        let ends = match (self.clocks, self.fails_at) {
+            (Some(c), Some(f)) => format!(
+                "{f} fails, a bracket {:.1}% wide",
+                100.0 * (f - c) as f64 / c.max(1) as f64
+            ),
+            (Some(_), None) => "the failing end not reached within the budget".into(),
+            (None, _) => return String::new(),
+        };
+        let budget = match self.budget_runs {
+            Some(b) if !self.precision_reached => format!(
+                "; the budget of {} runs spent before a {}% bracket",
+                fmt_runs(b),
+                fmt_runs(100.0 * self.precision)
+            ),
+            _ => String::new(),
+        };
+        format!("{ends}{budget}; ")
+    }
+}
+
+/// A count of runs with up to three decimals, without trailing zeros.
+fn fmt_runs(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// One static instruction in the listing.
