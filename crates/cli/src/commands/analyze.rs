@@ -3,9 +3,9 @@
 
 use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
+use shadersim_engine::analysis::latency::SearchBudget;
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
-use shadersim_engine::analysis::latency::SearchBudget;
 
 /// Output formats of `analyze`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

@@ -1,26 +1,49 @@
 //! The latency-tolerance search: the largest memory latency a shader
 //! absorbs before its throughput falls more than 5% below its zero-latency
-//! throughput, found by re-running the simulation.
+//! throughput, bracketed by re-running the simulation.
 //!
-//! Every probe is a full simulation, so the search is built to run few of
-//! them and to cut the ones it runs short:
+//! **The contract.** The result is a bracket of two simulations: `clocks`,
+//! the largest latency a run showed passing (the base at 0 if none other
+//! did), and `fails_at`, the smallest a run showed failing above it, or
+//! none when no failing latency was reached. By default
+//! ([`SearchBudget::DEFAULT`]) the probes spend at most two *runs* of
+//! simulated work beyond the main run, where a run is the pass limit's
+//! clocks ([`Threshold::max_passing_clocks`]: the most a passing run
+//! takes, at most 1/0.95 times the zero-latency run): each probe costs
+//! the clocks it simulated, an early-stopped one what it ran. Work counted
+//! in simulated clocks, not wall time, keeps the result deterministic. The
+//! search stops earlier when the bracket is within the precision (1/64 by
+//! default); [`SearchBudget::precise`] (`--latency-precision P`) drops the
+//! budget and searches until `fails_at - clocks <= max(1, P * clocks)`.
+//! The zero-latency base, which defines the 95% line, is outside the
+//! budget: with the cache hierarchy (the model's extra miss latency is 0)
+//! it is the main run itself; in flat-latency mode it is one more run,
+//! made beside the main run ([`Simulation::latency_head`]).
+//!
+//! **Placement.** With two probes to spend, they are placed from what the
+//! program says rather than by stepping: [`Simulation::latency_estimate`]
+//! counts the waits each wave makes for its own vector memory and the
+//! waves that share a wave slot over the run, which gives an (upper)
+//! estimate of the answer and the slope of the clock count once the
+//! latency shows. The first probe goes to the estimate; a probe that
+//! finishes on the rising part then predicts the crossing through that
+//! slope; failing that, lines through probes (below), and a step by a
+//! factor of [`ESTIMATE_STEP`] away from an estimate a probe contradicted. A
+//! budgeted round runs one probe, placed from everything known.
+//!
+//! Without a budget the search runs two probes a round, side by side:
 //!
 //! - **Early stop.** The work (threads) is the same at every latency, so a
 //!   probe's verdict depends only on its clock count: it passes if it ends
 //!   within [`Threshold::max_passing_clocks`]. A probe runs with a clock
-//!   limit a quarter above that; one that hits it fails, and a probe far
-//!   above the answer stops after a fraction of its work. (The quarter's
-//!   slack keeps the clock count of probes just above the answer, which the
-//!   interpolation below needs.)
+//!   limit a quarter above that (under a budget, what the budget leaves
+//!   beyond the pass limit the next probe needs); one that hits it fails,
+//!   and a probe far above the answer stops after a fraction of its work.
+//!   (The quarter's slack keeps the clock count of probes just above the
+//!   answer, which the interpolation below needs.)
 //! - **Reuse.** The main run is a probe at the model's latency, and the
 //!   zero-latency base itself when the model's latency is 0 (the cache
 //!   hierarchy's `miss_extra_latency`).
-//! - **A head start.** The search's first simulation needs nothing from
-//!   the main run, so it runs alongside it ([`Simulation::latency_head`]):
-//!   the zero-latency base when the model's latency is not 0, else a probe
-//!   at [`HEAD_LATENCY`] (most answers over the fixtures lie within a
-//!   factor of 8 of it). On two cores it costs no time; the search proper
-//!   starts knowing two points of the curve.
 //! - **Placement.** Clocks against latency are flat or rising, and the
 //!   rise steepens (each wave's exposed waits add up): a convex curve. The
 //!   chord between the bracket's ends then crosses the failing clock count
@@ -43,10 +66,10 @@
 //! bracket between a passing latency (`lo`) and a failing one (`hi`), each
 //! probe lies strictly inside it (so the search ends), and the answer is
 //! `lo`. The search stops, as a root finder does, when either side of the
-//! crossing is pinned down:
+//! crossing is pinned down (or the budget is spent):
 //!
-//! - **in latency:** `hi - lo <= max(1, lo / 64)` (within 1.5% or 1
-//!   clock); or
+//! - **in latency:** `hi - lo <= max(1, precision * lo)` (1/64: within
+//!   1.5% or 1 clock); or
 //! - **in throughput:** `lo` already loses at least 4% (its throughput is
 //!   within [`LINE_BAND`] of the base throughput above the 95% line). The
 //!   question is where the loss reaches 5%; a passing latency that loses
@@ -54,20 +77,14 @@
 //!   simulation's own noise there. Where the curve is steep this is the
 //!   latency rule again; where it runs flat along the line (the curves of
 //!   real programs wiggle by a percent or more near it), latency
-//!   precision means nothing and chasing it cost many rounds. Over the
-//!   262 fixture programs this rule saves 17% of the simulations (2013
-//!   instead of 2435), 4 of 13 on the costliest ones; 86 answers come out
-//!   lower, 17 of them by more than 5% and 5 by more than 10%, each a
-//!   latency that loses 4 to 5% (`scripts/bench-latency-search.sh`
-//!   measures the cost).
+//!   precision means nothing and chasing it cost many rounds.
 //!
-//! The 1.5% holds against the true crossing where throughput falls
+//! The precision holds against the true crossing where throughput falls
 //! monotonically; where it wiggles around the 95% line (scheduling is
 //! discrete: a latency may pass that a smaller one fails), several
 //! brackets meet the rules and the one found depends on where the probes
-//! fall. The two probes of a round run in parallel; every decision
-//! depends only on the probes' results, so the answer does not depend on
-//! the thread count.
+//! fall. Every decision depends only on the probes' results, so the
+//! answer does not depend on the thread count.
 
 use crate::error::SimError;
 use crate::ops::OpKind;
@@ -203,10 +220,9 @@ pub struct LatencyTolerance {
     /// (latency, throughput per clock), by latency (each latency once;
     /// early-stopped probes have no throughput and are left out).
     pub curve: Vec<(u64, f64)>,
-    /// Largest VMEM latency with throughput within 5% of the zero-latency
-    /// throughput, to the search's precision: a latency 1.5% above it
-    /// fails, or it already loses at least 4% (`None`: at least
-    /// `searched_up_to`).
+    /// The largest VMEM latency a simulation showed passing (throughput
+    /// within 5% of the zero-latency throughput; 0: only the base did);
+    /// `None`: `searched_up_to` passes.
     pub clocks: Option<u64>,
     /// The smallest latency the search found failing (`None`: none
     /// failed): `clocks` is known to `fails_at - clocks`.
@@ -277,9 +293,12 @@ pub const DEFAULT_PRECISION: f64 = 1.0 / 64.0;
 /// The default work budget of the probes, in runs: two.
 pub const DEFAULT_BUDGET_RUNS: f64 = 2.0;
 
-/// How far the model's estimate is stepped, as a fraction of it, when a
-/// probe contradicted it and nothing measured places the next one.
-pub const ESTIMATE_STEP: f64 = 0.125;
+/// The factor by which a budgeted probe steps from a bracket's end when a
+/// probe contradicted the model's estimate and nothing measured places
+/// the next one (the estimate is often off by a factor of 2 to 4 on the
+/// fixtures: it ignores how the waves' exposures overlap and which
+/// requests hit the caches).
+pub const ESTIMATE_STEP: f64 = 4.0;
 
 impl SearchBudget {
     /// `analyze`'s and `batch`'s default: two runs of work, stopping early
@@ -412,9 +431,7 @@ where
                 if left < unit {
                     break (Some(lo), SearchEnd::Budget);
                 }
-                threshold
-                    .probe_limit()
-                    .min((left - unit).max(unit) as u64)
+                threshold.probe_limit().min((left - unit).max(unit) as u64)
             }
         };
         let next = if allowed.is_some() {
@@ -473,18 +490,29 @@ where
 /// when a probe has already contradicted it, a step of
 /// [`ESTIMATE_STEP`] from the bracket's end toward the rest; with neither,
 /// a midpoint or a step up.
-fn single(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: Option<u64>, plan: &SearchPlan) -> u64 {
+fn single(
+    th: &Threshold,
+    probes: &[(u64, Probe)],
+    lo: u64,
+    hi: Option<u64>,
+    plan: &SearchPlan,
+) -> u64 {
     let top = hi.map_or(SEARCH_LIMIT, |h| h - 1);
     let inside = |e: f64| (e.round() as u64).clamp(lo + 1, top.max(lo + 1));
     let target = th.max_pass as f64 + 0.5;
     let fin = finished(probes);
     // The model's slope from a measured point on the rising part predicts
-    // the crossing best (exact where the latency adds to a chain): from
+    // the crossing best where the latency adds to a chain (it tends to
+    // fall short where requests hit the caches, so without a failing end
+    // it would creep up): from
     // the passing end, probe at it (betting on a fail); else from the
     // failing end, a stopping width below it (betting on a pass, which
     // puts the passing end on the rising part for the next round). A bet
     // that wins leaves a bracket about a stopping width wide.
-    if let Some(&e) = slope_estimates(&fin, lo, hi, target, plan.slope, true).first() {
+    if let (Some(&e), Some(_)) = (
+        slope_estimates(&fin, lo, hi, target, plan.slope, true).first(),
+        hi,
+    ) {
         return inside(e.ceil());
     }
     let from_hi = slope_estimates(&fin, lo, hi, target, plan.slope, false);
@@ -497,9 +525,17 @@ fn single(th: &Threshold, probes: &[(u64, Probe)], lo: u64, hi: Option<u64>, pla
     }
     if let Some(e) = plan.estimate {
         let e = e as f64;
+        // A step by the factor, kept inside the bracket (else its
+        // geometric middle).
+        let step = |x: f64| match hi {
+            Some(h) if x <= lo as f64 || x >= h as f64 => {
+                inside((lo.max(1) as f64 * h as f64).sqrt())
+            }
+            _ => inside(x),
+        };
         return match hi {
-            Some(h) if e >= h as f64 => inside(h as f64 * (1.0 - ESTIMATE_STEP)),
-            _ if e <= lo as f64 => inside(lo as f64 * (1.0 + ESTIMATE_STEP)),
+            Some(h) if e >= h as f64 => step(h as f64 / ESTIMATE_STEP),
+            _ if e <= lo as f64 => step(lo.max(1) as f64 * ESTIMATE_STEP),
             _ => inside(e),
         };
     }
@@ -627,10 +663,7 @@ fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64, plan: &SearchPlan) -
     let target = th.max_pass as f64 + 0.5;
     let fin = finished(probes);
     let top = fin.last().map_or(lo, |p| p.0).max(lo);
-    // The model's slope from a probe on the rising part first (it sees the
-    // steepening a line through two probes misses), then the lines.
-    let mut ests = slope_estimates(&fin, lo, None, target, plan.slope, true);
-    ests.extend(estimates(&fin, lo, None, target));
+    let ests = estimates(&fin, lo, None, target);
     if let Some(&e) = ests.first() {
         if e <= 4.0 * top.max(16) as f64 {
             // The first latency believed to fail, and one a stopping
@@ -640,9 +673,9 @@ fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64, plan: &SearchPlan) -
         }
         return geometric_thirds(top, e.min(64.0 * top.max(1) as f64));
     }
-    // The model's estimate, and a step below it (it tends high).
+    // The model's estimate, and a stopping width below it.
     if let Some(e) = plan.estimate.filter(|&e| e > lo) {
-        return vec![((e as f64) * (1.0 - ESTIMATE_STEP)) as u64, e];
+        return vec![e - tolerance(e), e];
     }
     vec![(lo * 4).max(16), (lo * 16).max(256)]
 }
@@ -672,17 +705,6 @@ fn narrow(
     }
     let target = th.max_pass as f64 + 0.5;
     let fin = finished(probes);
-    if !stalled {
-        // The model's slope from a probe at an end on the rising part: a
-        // width below the predicted crossing and the first latency
-        // believed to fail close the bracket if the prediction is right.
-        let mut slope = slope_estimates(&fin, lo, Some(hi), target, plan.slope, true);
-        slope.extend(slope_estimates(&fin, lo, Some(hi), target, plan.slope, false));
-        if !slope.is_empty() {
-            let e = (slope.iter().sum::<f64>() / slope.len() as f64).ceil() as u64;
-            return vec![e.saturating_sub(tolerance(e)), e];
-        }
-    }
     let ests = if stalled {
         Vec::new()
     } else {
@@ -832,9 +854,9 @@ impl Simulation {
     /// The largest `vmem_latency` the shader absorbs before its throughput
     /// falls more than 5% below its zero-latency throughput ("latency
     /// potential" in seed 004), found by re-running the simulation (see
-    /// the module comment of `latency.rs`): the answer `lo` passes, a
-    /// probe at `hi` failed, and `hi - lo <= max(1, lo / 64)` or `lo`
-    /// loses at least 4% ([`LINE_BAND`]). `stats` is
+    /// the module comment of `latency.rs`), within
+    /// [`Simulation::latency_budget`]: the answer `lo` passes and a probe
+    /// at `hi` failed (if one did within the budget). `stats` is
     /// this simulation's own run (a free probe at the model's latency).
     /// Runs the search's first simulation after it; see
     /// [`Simulation::latency_tolerance_with`] to run them side by side.
@@ -925,8 +947,10 @@ impl Simulation {
     /// and the wave cannot pass its wait before. `exposures` counts, per
     /// wave (a mean over the traces, by weight), the waits and program
     /// ends that find vector memory ops of the wave outstanding on a
-    /// counter they wait for, and `service` sums the service clocks of
-    /// the last such op before each. Exposures of one wave come one after
+    /// counter they wait for, and `service` sums what the last such op
+    /// before each takes besides L: its service clocks, and with the
+    /// cache hierarchy (L is then the extra latency of a miss) the mean
+    /// latency of its requests in the main run. Exposures of one wave come one after
     /// the other, and the waves that share a wave slot over the run (`g`
     /// = waves / the most resident at once, from the run's statistics)
     /// run one after the other, so once L shows, the run takes at least
@@ -950,8 +974,8 @@ impl Simulation {
         let walk = self.walk();
         let (mut exposures, mut service) = (0.0, 0.0);
         for (trace, weight) in self.weighted_traces() {
-            let (n, s) = self.trace_exposures(self.compiled.trace_ops(&walk, trace));
-            exposures += weight * n as f64;
+            let (n, s) = self.trace_exposures(self.compiled.trace_ops(&walk, trace), stats);
+            exposures += weight * n;
             service += weight * s as f64;
         }
         let slots = f64::from(stats.peak_waves.max(1));
@@ -965,22 +989,45 @@ impl Simulation {
 
     /// One trace's exposures and their service clocks (see
     /// [`Simulation::latency_estimate`]).
-    fn trace_exposures(&self, trace: impl Iterator<Item = u32>) -> (u64, u64) {
+    fn trace_exposures(&self, trace: impl Iterator<Item = u32>, stats: &SimStats) -> (f64, u64) {
+        // What an op's data takes beyond the latency searched: its service
+        // clocks, and with the cache hierarchy the levels' own latencies
+        // the main run measured (the searched extra latency is 0 there);
+        // in flat-latency mode the searched latency is all of it.
+        let fixed = |i: usize, op: &crate::ops::StaticOp| {
+            let levels = stats.op_cache.get(i).map_or(0.0, |c| c.mean_latency());
+            op.cost + levels.round() as u32
+        };
+        // The share of an op's executions the searched latency delays:
+        // every one in flat-latency mode, with the hierarchy those with a
+        // request the first level missed (at most one per missed request).
+        let delayed = |i: usize| {
+            stats.op_cache.get(i).map_or(1.0, |c| {
+                let missed = c.requests.saturating_sub(c.first_level_hits) as f64;
+                (missed / c.executions.max(1) as f64).min(1.0)
+            })
+        };
         // Per counter: ops outstanding, vector memory ops among them, and
-        // the service clocks of the last vector memory op.
+        // what the last vector memory op's data takes besides the latency.
         let mut all = [0u32; 16];
         let mut vmem = [0u32; 16];
         let mut last_service = [0u32; 16];
-        let (mut n, mut service) = (0u64, 0u64);
+        let mut last_delayed = [0f64; 16];
+        // Vector memory ops issued since the last exposure: a wait for
+        // ops already in flight during an earlier exposure overlaps it.
+        let mut fresh = 0u32;
+        let (mut n, mut service) = (0f64, 0u64);
         for i in trace {
             let op = &self.compiled.ops[i as usize];
             match op.kind {
                 OpKind::Unit => {
+                    fresh += u32::from(op.class.is_vmem());
                     for c in op.inc.indices() {
                         all[c] += 1;
                         if op.class.is_vmem() {
                             vmem[c] += 1;
-                            last_service[c] = op.cost;
+                            last_service[c] = fixed(i as usize, op);
+                            last_delayed[c] = delayed(i as usize);
                         }
                     }
                 }
@@ -1002,15 +1049,18 @@ impl Simulation {
                             // In-order counters: the oldest finish first,
                             // so the vector memory ops left are the newest.
                             if vmem[c] > 0 {
-                                exposed = Some(exposed.unwrap_or(0).max(last_service[c]));
+                                let (s0, d0) = exposed.unwrap_or((0, 0.0));
+                                exposed =
+                                    Some((s0.max(last_service[c]), f64::max(d0, last_delayed[c])));
                             }
                             all[c] = limit;
                             vmem[c] = vmem[c].min(limit);
                         }
                     }
-                    if let Some(s) = exposed {
-                        n += 1;
+                    if let (Some((s, d)), true) = (exposed, fresh > 0) {
+                        n += d;
                         service += u64::from(s);
+                        fresh = 0;
                     }
                 }
                 _ => {}
