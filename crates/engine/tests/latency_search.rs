@@ -112,14 +112,15 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
     assert_eq!((l.clocks, l.fails_at), (Some(387), Some(393)));
     assert_eq!(l.end, SearchEnd::Precision);
-    // With the model at 0 (the main run is the base) only the estimate
-    // places the first probes: two side by side, a factor of 4 below and
-    // above it, 100 (412 clocks: passes) and 1604 (fails, stopped at the
-    // pass limit, half the budget). The budget (866 clocks) then has
-    // 866 - 433 - 412 = 21 left: the bracket [100, 1604] stays open.
+    // With the model at 0 (the main run is the base) the first probe is
+    // the estimate, 401: it fails (444 clocks), stopped at the pass limit
+    // (the budget keeps the pass limit for one more probe), so no line
+    // places the second, which steps down by the factor 4: 401 / 4 =
+    // 100.25, 100 (412 clocks: passes). The budget (866 clocks) then has
+    // 866 - 433 - 412 = 21 left: the bracket [100, 401] stays open.
     let s = sim(&text, ONE_WAVE, 0);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-    assert_eq!((l.clocks, l.fails_at), (Some(100), Some(1604)));
+    assert_eq!((l.clocks, l.fails_at), (Some(100), Some(401)));
     assert_eq!(l.end, SearchEnd::Budget);
     assert_eq!(l.work_runs, (433.0 + 412.0) / 433.0);
 }

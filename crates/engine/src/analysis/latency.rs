@@ -29,10 +29,7 @@
 //! finishes on the rising part then predicts the crossing through that
 //! slope; failing that, lines through probes (below), and a step by a
 //! factor of [`ESTIMATE_STEP`] away from an estimate a probe contradicted. A
-//! budgeted round runs one probe, placed from everything known, except
-//! that when only the estimate places it, two probes a factor of
-//! [`ESTIMATE_STEP`] below and above the estimate run side by side (on two cores they cost the
-//! wall time of one).
+//! budgeted round runs one probe, placed from everything known.
 //!
 //! Without a budget the search runs two probes a round, side by side:
 //!
@@ -427,25 +424,6 @@ where
         // The clock limit: a quarter above the pass limit, or under a
         // budget what it has left beyond the pass limit a next probe needs
         // (a probe needs the pass limit to tell).
-        let pair = allowed.and_then(|a| {
-            let left = a - spent;
-            if left < unit {
-                return None;
-            }
-            // Nothing measured places a probe yet (only the estimate): two
-            // side by side, a factor of ESTIMATE_STEP below and above it
-            // (the estimate's error on the fixtures), cost one run of wall
-            // time on two cores instead of two.
-            let e = plan.estimate.filter(|_| left >= 2.0 * unit)?;
-            let placed = single(threshold, &probes, lo, hi, plan);
-            let top = hi.map_or(SEARCH_LIMIT, |h| h - 1);
-            let step = ESTIMATE_STEP as u64;
-            let (a, b) = (e / step, (step * e).min(top));
-            (placed == e.clamp(lo + 1, top.max(lo + 1)) && b > lo + 1).then(|| {
-                let a = if a > lo { a } else { lo + (b - lo) / 2 };
-                vec![a, b]
-            })
-        });
         let limit = match allowed {
             None => threshold.probe_limit(),
             Some(a) => {
@@ -453,17 +431,10 @@ where
                 if left < unit {
                     break (Some(lo), SearchEnd::Budget);
                 }
-                let share = if pair.is_some() {
-                    left / 2.0
-                } else {
-                    left - unit
-                };
-                threshold.probe_limit().min(share.max(unit) as u64)
+                threshold.probe_limit().min((left - unit).max(unit) as u64)
             }
         };
-        let next = if let Some(pair) = pair {
-            inside_bracket(pair, lo, hi)
-        } else if allowed.is_some() {
+        let next = if allowed.is_some() {
             vec![single(threshold, &probes, lo, hi, plan)]
         } else {
             let next = match hi {
