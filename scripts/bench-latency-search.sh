@@ -2,8 +2,10 @@
 # What the latency-tolerance search costs `shadersim analyze`.
 #
 # For each program of a representative set, times `analyze --format json`
-# with and without `--no-latency-search` (runs alternated, repeated, the
-# median kept: the machine may be shared) and prints the ratio, the
+# with and without `--no-latency-search` (runs alternated, repeated) and
+# prints the ratio of their CPU times (user + system of the process, the
+# least of the repeats: on a shared machine the load inflates a run's CPU
+# time too, never shrinks it; wall time, the median, beside it), the
 # search's simulation count (`runs`) and the work its probes spent
 # (`work_runs`, in runs: load-independent measures), its bracket
 # (`clocks` passes, `fails_at` fails) and its width relative to `clocks`
@@ -119,8 +121,6 @@ ratios = {b: [] for b, _ in bins}
 widths = {b: [] for b, _ in bins}
 open_ends = {b: 0 for b, _ in bins}
 cpu_ratios = {b: [] for b, _ in bins}
-widths = {b: [] for b, _ in bins}
-open_ends = {b: 0 for b, _ in bins}
 differ = []
 for line in open(programs):
     name, *args = json.loads(line) if line.startswith("[") else line.split()
@@ -140,8 +140,8 @@ for line in open(programs):
     for b, _ in bins:
         w = statistics.median(times[(b, True)])
         wo = statistics.median(times[(b, False)])
-        cw = statistics.median(cpus[(b, True)])
-        cwo = max(statistics.median(cpus[(b, False)]), 1e-3)
+        cw = min(cpus[(b, True)])
+        cwo = max(min(cpus[(b, False)]), 1e-3)
         ratios[b].append(w / wo)
         cpu_ratios[b].append(cw / cwo)
         wd = width(lat[b])
@@ -160,6 +160,7 @@ for b, _ in bins:
     c = cpu_ratios[b]
     print(f"{b}: ratio with/without search: wall max {max(r):.2f}, median {statistics.median(r):.2f}; "
           f"cpu max {max(c):.2f}, median {statistics.median(c):.2f}")
+    print(f"{b}: cpu ratios: {quantiles(c)}; above 3: {sum(x > 3 for x in c)}, above 2: {sum(x > 2 for x in c)} of {len(c)}")
     print(f"{b}: wall ratios: {quantiles(r)}; above 3: {sum(x > 3 for x in r)}, above 2: {sum(x > 2 for x in r)} of {len(r)}")
     if widths[b]:
         wd = widths[b]

@@ -104,14 +104,17 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     // With the model at 1000 the main run (1040 clocks) fails and lies on
     // the rising part: the slope (1 clock per clock of latency, one
     // exposure of one wave) predicts the crossing at 1000 + (433.5 - 1040)
-    // = 393.5, and the first probe bets on a pass a stopping width below:
-    // 393 - 393 / 64 = 387 (428 clocks, passes, rising). From it the
-    // slope predicts 387 + 433.5 - 428 = 392.5, probed at 393 (436:
-    // fails): the bracket [387, 393] is within 1/64 of 387.
+    // = 393.5. In flat-latency mode the search runs the base (412 clocks)
+    // itself and pays it from the budget (866 clocks): 454 are left, one
+    // probe's pass limit (433), so one probe, which bets on a pass a
+    // stopping width below the prediction: 393 - 393 / 64 = 387 (428
+    // clocks, passes). 866 - 412 - 428 = 26 are left: the bracket is
+    // [387, 1000], its failing end the main run.
     let s = sim(&text, ONE_WAVE, 1000);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-    assert_eq!((l.clocks, l.fails_at), (Some(387), Some(393)));
-    assert_eq!(l.end, SearchEnd::Precision);
+    assert_eq!((l.clocks, l.fails_at), (Some(387), Some(1000)));
+    assert_eq!(l.end, SearchEnd::Budget);
+    assert_eq!((l.runs, l.work_runs), (2, (412.0 + 428.0) / 433.0));
     // With the model at 0 (the main run is the base) the first probe is
     // the estimate, 401: it fails (444 clocks), stopped at the pass limit
     // (the budget keeps the pass limit for one more probe), so no line
@@ -466,6 +469,7 @@ fn a_budgeted_search_brackets_with_simulated_ends_within_two_runs() {
                     budget: SearchBudget::DEFAULT,
                     estimate,
                     slope: None,
+                    spent: 0,
                 };
                 let r = search(&th, &[(0, Probe::Finished(base))], &plan, |lat, limit| {
                     let c = curve(lat);

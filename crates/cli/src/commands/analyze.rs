@@ -32,8 +32,8 @@ pub struct Args {
     /// Write the report here instead of standard output.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Skip the latency-tolerance search (by default its probes spend at
-    /// most about two runs' worth of simulated clocks).
+    /// Skip the latency-tolerance search (by default it spends at most
+    /// two runs' worth of simulated clocks, the zero-latency base included).
     #[arg(long)]
     pub no_latency_search: bool,
     /// Search the latency tolerance until its bracket is at most P wide

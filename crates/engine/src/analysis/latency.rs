@@ -6,7 +6,7 @@
 //! the largest latency a run showed passing (the base at 0 if none other
 //! did), and `fails_at`, the smallest a run showed failing above it, or
 //! none when no failing latency was reached. By default
-//! ([`SearchBudget::DEFAULT`]) the probes spend at most two *runs* of
+//! ([`SearchBudget::DEFAULT`]) the search spends at most two *runs* of
 //! simulated work beyond the main run, where a run is the pass limit's
 //! clocks ([`Threshold::max_passing_clocks`]: the most a passing run
 //! takes, at most 1/0.95 times the zero-latency run): each probe costs
@@ -15,10 +15,14 @@
 //! search stops earlier when the bracket is within the precision (1/64 by
 //! default); [`SearchBudget::precise`] (`--latency-precision P`) drops the
 //! budget and searches until `fails_at - clocks <= max(1, P * clocks)`.
-//! The zero-latency base, which defines the 95% line, is outside the
-//! budget: with the cache hierarchy (the model's extra miss latency is 0)
-//! it is the main run itself; in flat-latency mode it is one more run,
-//! made beside the main run ([`Simulation::latency_head`]).
+//! The zero-latency base, which defines the 95% line, is paid from the
+//! same budget: with the cache hierarchy (the model's extra miss latency
+//! is 0) it is the main run itself and costs nothing; in flat-latency
+//! mode it is one more run, made beside the main run
+//! ([`Simulation::latency_head`]), which leaves one probe. (Measured in
+//! CPU time over the fixtures, a run of the search costs 0.5 to 0.8 of a
+//! whole `analyze` without it, so two runs keep `analyze` within 3 times;
+//! see `scripts/bench-latency-search.sh`.)
 //!
 //! **Placement.** With two probes to spend, they are placed from what the
 //! program says rather than by stepping: [`Simulation::latency_estimate`]
@@ -247,9 +251,9 @@ pub struct LatencyTolerance {
     /// The probes' work budget in runs (`None`: none, the search ran to
     /// `precision`).
     pub budget_runs: Option<f64>,
-    /// The work the probes spent, in runs (the clocks they simulated over
-    /// the pass limit's; the zero-latency base and the main run are not
-    /// counted).
+    /// The work the search spent, in runs (the clocks its simulations
+    /// ran over the pass limit's: the probes, and the zero-latency base
+    /// when it is not the main run; the main run is not counted).
     pub work_runs: f64,
     /// Why the search stopped; [`SearchEnd::precise`] says whether the
     /// bracket reached `precision`.
@@ -268,8 +272,8 @@ pub struct SearchResult {
     pub probes: Vec<(u64, Probe)>,
     /// Why the search stopped.
     pub end: SearchEnd,
-    /// The work the probes spent, in runs (pass-limit clocks; the known
-    /// probes are not counted).
+    /// The work spent, in runs (pass-limit clocks: the probes, and
+    /// [`SearchPlan::spent`]; the known probes are not counted).
     pub work: f64,
 }
 
@@ -281,8 +285,9 @@ pub struct SearchBudget {
     /// stops: `fails_at - clocks <= max(1, precision * clocks)` (the
     /// default, 1/64, is the 1.5% bracket of the search before budgets).
     pub precision: f64,
-    /// The work the probes may spend, in runs (a run: the pass limit's
-    /// clocks, see the module comment); `None`: no limit, the search goes
+    /// The work the search may spend, in runs (a run: the pass limit's
+    /// clocks, see the module comment; the zero-latency base, when the
+    /// search runs it, included); `None`: no limit, the search goes
     /// on until the bracket reaches `precision`.
     pub runs: Option<f64>,
 }
@@ -290,7 +295,8 @@ pub struct SearchBudget {
 /// The default relative bracket width, 1/64 (1.5625%).
 pub const DEFAULT_PRECISION: f64 = 1.0 / 64.0;
 
-/// The default work budget of the probes, in runs: two.
+/// The default work budget of the search, in runs: two (the zero-latency
+/// base included when it is not the main run).
 pub const DEFAULT_BUDGET_RUNS: f64 = 2.0;
 
 /// The factor by which a budgeted probe steps from a bracket's end when a
@@ -336,15 +342,20 @@ pub struct SearchPlan {
     /// series): a finished probe on the rising part then predicts the
     /// crossing.
     pub slope: Option<f64>,
+    /// Clocks the search already simulated before its first probe, paid
+    /// from the budget: the zero-latency base when it is not the main run
+    /// (flat-latency mode), 0 otherwise.
+    pub spent: u64,
 }
 
 impl SearchPlan {
-    /// A plan with no estimate.
+    /// A plan with no estimate and nothing spent.
     pub fn new(budget: SearchBudget) -> SearchPlan {
         SearchPlan {
             budget,
             estimate: None,
             slope: None,
+            spent: 0,
         }
     }
 }
@@ -404,7 +415,7 @@ where
     let budget = plan.budget;
     let unit = threshold.max_pass as f64;
     let allowed = budget.runs.map(|r| r * unit);
-    let mut spent = 0.0f64;
+    let mut spent = plan.spent as f64;
     // The bracket's width after the last narrowing round: two rounds in a
     // row that did not halve it mean the curve is not what the
     // interpolation assumes, and the next round splits the bracket in
@@ -887,12 +898,13 @@ impl Simulation {
         };
         let param = setup.param.as_str();
         // The zero-latency base, when it is not the main run, is a run of
-        // the search (outside the probes' budget: every answer needs it).
+        // the search, paid from its budget.
         let runs = AtomicU32::new(u32::from(head.0.is_some()));
         let run = |lat: u64, limit: u64| -> Result<Probe, PrepareError> {
             runs.fetch_add(1, Ordering::Relaxed);
             self.latency_probe(param, lat, limit)
         };
+        let base_run = head.0.is_some();
         let base = match head.0 {
             Some(base) => *base,
             None => stats.clone(),
@@ -910,6 +922,8 @@ impl Simulation {
             budget: self.latency_budget,
             estimate,
             slope,
+            // The base, when the search ran it, is paid from the budget.
+            spent: if base_run { base.clocks } else { 0 },
         };
         let found = search(&threshold, &known, &plan, run)?;
         let curve = found

@@ -277,9 +277,11 @@ pub struct LatencyView {
     pub curve: Vec<(u64, f64)>,
     /// The bracket width asked for, relative to `clocks`.
     pub precision: f64,
-    /// The probes' work budget in runs (`null`: none, `--latency-precision`).
+    /// The search's work budget in runs, the zero-latency base included
+    /// when it is not the main run (`null`: none, `--latency-precision`).
     pub budget_runs: Option<f64>,
-    /// The work the probes spent, in runs.
+    /// The work the search spent, in runs (its probes, and the
+    /// zero-latency base when it is not the main run).
     pub work_runs: f64,
     /// Whether the bracket reached `precision` (or the throughput rule, or
     /// the search limit) before the budget ran out.
