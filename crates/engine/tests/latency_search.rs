@@ -118,12 +118,13 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     // With the model at 0 (the main run is the base) the first probe is
     // the estimate, 401: it fails (444 clocks), stopped at the pass limit
     // (the budget keeps the pass limit for one more probe), so no line
-    // places the second, which steps down by the factor 4: 401 / 4 =
-    // 100.25, 100 (412 clocks: passes). The budget (866 clocks) then has
-    // 866 - 433 - 412 = 21 left: the bracket [100, 401] stays open.
+    // places the second, which steps down by ESTIMATE_STEP_DOWN, 8:
+    // 401 / 8 = 50.1, 50 (412 clocks: passes). The budget (866 clocks)
+    // then has 866 - 433 - 412 = 21 left: the bracket [50, 401] stays
+    // open.
     let s = sim(&text, ONE_WAVE, 0);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-    assert_eq!((l.clocks, l.fails_at), (Some(100), Some(401)));
+    assert_eq!((l.clocks, l.fails_at), (Some(50), Some(401)));
     assert_eq!(l.end, SearchEnd::Budget);
     assert_eq!(l.work_runs, (433.0 + 412.0) / 433.0);
 }
@@ -495,4 +496,53 @@ fn a_budgeted_search_brackets_with_simulated_ends_within_two_runs() {
             }
         }
     }
+}
+
+#[test]
+fn on_a_compiled_kernel_with_the_cache_hierarchy_both_ends_are_simulated_results() {
+    // llc-22's global_atomics kernel on gfx900 with its cache hierarchy:
+    // the searched parameter is the extra latency of every first-level
+    // miss, the model's own is 0, so the main run is the zero-latency base
+    // and the two runs of the budget all go to probes. Whatever the
+    // curve, the passing end re-simulated passes and the failing end
+    // re-simulated fails (the verdicts are on clock counts alone, and a
+    // run is deterministic).
+    let text = include_str!("../../../tests/fixtures/llvm/gfx900/global_atomics.s");
+    let opts = shadersim_asm::ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    let program = shadersim_asm::read_program_text("global_atomics.s", text, &opts)
+        .unwrap()
+        .programs
+        .into_iter()
+        .find(|p| p.name == "global_atomics")
+        .unwrap();
+    let hints = Hints::parse("[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 100\n")
+        .unwrap();
+    let s = Simulation::prepare(&program, ArchSpec::builtin("gfx900").unwrap(), &hints)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let main = s.run().unwrap();
+    let l = s.latency_tolerance(&main).unwrap().unwrap();
+    assert_ne!(l.parameter, "vmem_latency");
+    assert_eq!(l.model_latency, 0);
+    let th = Threshold::new(&main);
+    let clocks_at = |lat: u64| {
+        s.with_param(&l.parameter, lat as f64)
+            .unwrap()
+            .run()
+            .unwrap()
+            .clocks
+    };
+    let lo = l.clocks.unwrap();
+    assert!(th.passes_clocks(clocks_at(lo)), "{lo}");
+    let hi = l.fails_at.expect("a failing end within two probes");
+    assert!(hi > lo && !th.passes_clocks(clocks_at(hi)), "{hi}");
+    // Two probes at most, each within the pass limit's clocks.
+    assert!(
+        l.runs <= 2 && l.work_runs <= 2.0,
+        "{} {}",
+        l.runs,
+        l.work_runs
+    );
 }
