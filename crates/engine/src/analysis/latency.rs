@@ -1031,12 +1031,13 @@ impl Simulation {
                 (missed / c.executions.max(1) as f64).min(1.0)
             })
         };
-        // Per counter: ops outstanding, vector memory ops among them, and
-        // what the last vector memory op's data takes besides the latency.
-        let mut all = [0u32; 16];
-        let mut vmem = [0u32; 16];
-        let mut last_service = [0u32; 16];
-        let mut last_delayed = [0f64; 16];
+        // Per counter, the ops outstanding, oldest first: for a vector
+        // memory op what its data takes besides the latency and the share
+        // of its executions the latency delays (`None`: another op). The
+        // counters are in order: a wait for at most N outstanding waits
+        // for all but the newest N, whatever op came last.
+        let mut outstanding: [std::collections::VecDeque<Option<(u32, f64)>>; 16] =
+            Default::default();
         // Vector memory ops issued since the last exposure: a wait for
         // ops already in flight during an earlier exposure overlaps it.
         let mut fresh = 0u32;
@@ -1046,39 +1047,33 @@ impl Simulation {
             match op.kind {
                 OpKind::Unit => {
                     fresh += u32::from(op.class.is_vmem());
+                    let entry = op
+                        .class
+                        .is_vmem()
+                        .then(|| (fixed(i as usize, op), delayed(i as usize)));
                     for c in op.inc.indices() {
-                        all[c] += 1;
-                        if op.class.is_vmem() {
-                            vmem[c] += 1;
-                            last_service[c] = fixed(i as usize, op);
-                            last_delayed[c] = delayed(i as usize);
-                        }
+                        outstanding[c].push_back(entry);
                     }
                 }
                 OpKind::Wait | OpKind::End => {
-                    let mut exposed = None;
-                    for c in 0..all.len() {
+                    let mut exposed: Option<(u32, f64)> = None;
+                    for (c, queue) in outstanding.iter_mut().enumerate() {
                         let limit = if op.kind == OpKind::End {
                             0
                         } else {
-                            op.wait.get(c).map_or(u32::MAX, |&w| {
+                            op.wait.get(c).map_or(usize::MAX, |&w| {
                                 if w == u8::MAX {
-                                    u32::MAX
+                                    usize::MAX
                                 } else {
-                                    u32::from(w)
+                                    usize::from(w)
                                 }
                             })
                         };
-                        if all[c] > limit {
-                            // In-order counters: the oldest finish first,
-                            // so the vector memory ops left are the newest.
-                            if vmem[c] > 0 {
+                        while queue.len() > limit {
+                            if let Some(Some((s, d))) = queue.pop_front() {
                                 let (s0, d0) = exposed.unwrap_or((0, 0.0));
-                                exposed =
-                                    Some((s0.max(last_service[c]), f64::max(d0, last_delayed[c])));
+                                exposed = Some((s0.max(s), d0.max(d)));
                             }
-                            all[c] = limit;
-                            vmem[c] = vmem[c].min(limit);
                         }
                     }
                     if let (Some((s, d)), true) = (exposed, fresh > 0) {
