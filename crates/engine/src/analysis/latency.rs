@@ -20,7 +20,7 @@
 //! is 0) it is the main run itself and costs nothing; in flat-latency
 //! mode it is one more run, made beside the main run
 //! ([`Simulation::latency_head`]), which leaves one probe. (Measured in
-//! CPU time over the fixtures, a run of the search costs 0.5 to 0.8 of a
+//! CPU time over the fixtures, a run of the search costs 0.5 to 0.9 of a
 //! whole `analyze` without it, so two runs keep `analyze` within 3 times;
 //! see `scripts/bench-latency-search.sh`.)
 //!
@@ -971,10 +971,14 @@ impl Simulation {
     /// and the wave cannot pass its wait before. `exposures` counts, per
     /// wave (a mean over the traces, by weight), the waits and program
     /// ends that find vector memory ops of the wave outstanding on a
-    /// counter they wait for, and `service` sums what the last such op
-    /// before each takes besides L: its service clocks, and with the
-    /// cache hierarchy (L is then the extra latency of a miss) the mean
-    /// latency of its requests in the main run. Exposures of one wave come one after
+    /// counter they wait for (the counters are in order: a wait for at
+    /// most N outstanding waits for all but the newest N), each weighted
+    /// with the cache hierarchy by the share of executions a first-level
+    /// miss delays (the most of the ops it waits for), and `service` sums
+    /// the most any of those ops takes besides L: its service clocks, and
+    /// with the cache hierarchy (L is then the extra latency of a miss)
+    /// the mean latency of its requests in the main run. Exposures of one
+    /// wave come one after
     /// the other, and the waves that share a wave slot over the run (`g`
     /// = waves / the most resident at once, from the run's statistics)
     /// run one after the other, so once L shows, the run takes at least
