@@ -295,20 +295,30 @@ pub struct LatencyView {
 }
 
 impl LatencyView {
-    /// The bracket in words: its failing end and width, or that no
-    /// latency failed, and whether the precision asked for was reached.
+    /// The latencies the text report's line starts with: `C to F` for a
+    /// bracket, `at least C` when no failing latency was reached (`None`:
+    /// the search limit passed).
+    pub fn bracket_range(&self) -> Option<String> {
+        let c = self.clocks?;
+        Some(match self.fails_at {
+            Some(f) => format!("{c} to {f}"),
+            None => format!("at least {c}"),
+        })
+    }
+
+    /// The bracket's failing end in words (`; fell below at F` or that no
+    /// latency the budget reached failed), and whether the precision asked
+    /// for was reached, for the text report's line after what the passing
+    /// end loses.
     pub fn bracket_words(&self) -> String {
         let ends = match (self.clocks, self.fails_at) {
-            (Some(c), Some(f)) => format!(
-                "{f} fails, a bracket {:.1}% wide",
-                100.0 * (f - c) as f64 / c.max(1) as f64
-            ),
-            (Some(_), None) => "the failing end not reached within the budget".into(),
+            (Some(_), Some(f)) => format!("a simulation at {f} fell below"),
+            (Some(_), None) => "none of the budget's probes fell below".into(),
             (None, _) => return String::new(),
         };
         let budget = match self.budget_runs {
             Some(b) if !self.precision_reached => format!(
-                "; the budget of {} runs spent before a {}% bracket",
+                "; the budget of {} runs ran out before a {}% bracket",
                 fmt_runs(b),
                 fmt_runs(100.0 * self.precision)
             ),
