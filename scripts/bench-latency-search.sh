@@ -2,16 +2,22 @@
 # What the latency-tolerance search costs `shadersim analyze`.
 #
 # For each program of a representative set, times `analyze --format json`
-# with and without `--no-latency-search` (runs alternated, repeated, the
-# median kept: the machine may be shared) and prints the ratio, the
-# search's simulation count (`runs`, a load-independent measure) and its
-# answer (`latency_tolerance.clocks`). With a second binary (BEFORE) it
-# prints the same for that binary and compares the answers.
+# with and without `--no-latency-search` (runs alternated, repeated) and
+# prints the ratio of their CPU times (user + system of the process, the
+# least of the repeats: on a shared machine the load inflates a run's CPU
+# time too, never shrinks it; wall time, the median, beside it), the
+# search's simulation count (`runs`) and the work its probes spent
+# (`work_runs`, in runs: load-independent measures), its bracket
+# (`clocks` passes, `fails_at` fails) and its width relative to `clocks`
+# (`-`: no failing end reached), and at the end the distribution of the
+# ratios and widths. With a second binary (BEFORE) it prints the same for
+# that binary and compares the passing ends.
 #
 # usage: scripts/bench-latency-search.sh [NEW [BEFORE]]
 #   NEW     default target/release/shadersim
 #   BEFORE  optional; e.g. a copy of the binary built from main
 #   REPEAT=N (default 3) timed runs per variant; FILTER=REGEX to pick programs;
+#   PRECISION=P adds `--latency-precision P` to the runs with the search;
 #   ALL_LLVM=1 every tests/fixtures/llvm/*/*.s (default: gfx900 and gfx1100)
 #   ALL=1 instead every program `shadersim batch tests/fixtures` finds (each
 #     function of a multi-program file: about 260, several minutes)
@@ -63,16 +69,19 @@ PY
     fi
 } | grep -E -- "$FILTER" > "$tmp/programs"
 
-python3 - "$tmp/programs" "$NEW" "$BEFORE" "$REPEAT" <<'EOF'
+python3 - "$tmp/programs" "$NEW" "$BEFORE" "$REPEAT" "${PRECISION:-}" <<'EOF'
 import json, resource, statistics, subprocess, sys, time
 
 programs, new, before, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+precision = sys.argv[5]
 bins = [("new", new)] + ([("old", before)] if before else [])
 
 def run(binary, args, search):
     cmd = [binary, "analyze", *args, "--format", "json"]
     if not search:
         cmd.append("--no-latency-search")
+    elif precision and binary == new:
+        cmd += ["--latency-precision", precision]
     # Wall time, and CPU time (user + system of the child: what a loaded
     # machine distorts least, though it does not credit the two probes
     # running at once).
@@ -92,11 +101,25 @@ def fmt(l, key):
     v = l.get(key)
     return "none" if v is None else str(v)
 
+def width(l):
+    """The bracket's width relative to its passing end (None: no failing
+    end, or no search)."""
+    if not l or l.get("fails_at") is None or l.get("clocks") is None:
+        return None
+    return (l["fails_at"] - l["clocks"]) / max(l["clocks"], 1)
+
+def quantiles(v):
+    v = sorted(v)
+    q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
+    return f"min {v[0]:.2f}, p25 {q(.25):.2f}, median {statistics.median(v):.2f}, p75 {q(.75):.2f}, p90 {q(.9):.2f}, max {v[-1]:.2f}"
+
 head = f"{'program':32} " + " ".join(
-    f"{b+' with':>9} {b+' w/o':>9} {b+' x':>6} {b+' cpu x':>8} {b+' runs':>8} {b+' clocks':>10}"
+    f"{b+' with':>9} {b+' w/o':>9} {b+' x':>6} {b+' cpu x':>8} {b+' runs':>8} {b+' work':>8} {b+' clocks':>10} {b+' fails':>8} {b+' width':>8}"
     for b, _ in bins)
 print(head)
 ratios = {b: [] for b, _ in bins}
+widths = {b: [] for b, _ in bins}
+open_ends = {b: 0 for b, _ in bins}
 cpu_ratios = {b: [] for b, _ in bins}
 differ = []
 for line in open(programs):
@@ -117,12 +140,18 @@ for line in open(programs):
     for b, _ in bins:
         w = statistics.median(times[(b, True)])
         wo = statistics.median(times[(b, False)])
-        cw = statistics.median(cpus[(b, True)])
-        cwo = max(statistics.median(cpus[(b, False)]), 1e-3)
+        cw = min(cpus[(b, True)])
+        cwo = max(min(cpus[(b, False)]), 1e-3)
         ratios[b].append(w / wo)
         cpu_ratios[b].append(cw / cwo)
+        wd = width(lat[b])
+        if wd is None:
+            open_ends[b] += lat[b] is not None
+        else:
+            widths[b].append(wd)
         cols.append(f"{w:9.3f} {wo:9.3f} {w / wo:6.2f} {cw / cwo:8.2f} "
-                    f"{fmt(lat[b], 'runs'):>8} {fmt(lat[b], 'clocks'):>10}")
+                    f"{fmt(lat[b], 'runs'):>8} {fmt(lat[b], 'work_runs'):>8} {fmt(lat[b], 'clocks'):>10} "
+                    f"{fmt(lat[b], 'fails_at'):>8} {'-' if wd is None else f'{wd:.3f}':>8}")
     print(f"{name:32} " + " ".join(cols), flush=True)
     if before and fmt(lat["new"], "clocks") != fmt(lat["old"], "clocks"):
         differ.append(name)
@@ -131,6 +160,13 @@ for b, _ in bins:
     c = cpu_ratios[b]
     print(f"{b}: ratio with/without search: wall max {max(r):.2f}, median {statistics.median(r):.2f}; "
           f"cpu max {max(c):.2f}, median {statistics.median(c):.2f}")
+    print(f"{b}: cpu ratios: {quantiles(c)}; above 3: {sum(x > 3 for x in c)}, above 2: {sum(x > 2 for x in c)} of {len(c)}")
+    print(f"{b}: wall ratios: {quantiles(r)}; above 3: {sum(x > 3 for x in r)}, above 2: {sum(x > 2 for x in r)} of {len(r)}")
+    if widths[b]:
+        wd = widths[b]
+        print(f"{b}: bracket widths (fails_at - clocks) / clocks: {quantiles(wd)}; "
+              f"within 1/64: {sum(x <= 1 / 64 for x in wd)}, within 10%: {sum(x <= .1 for x in wd)}, "
+              f"within 25%: {sum(x <= .25 for x in wd)} of {len(wd)}; no failing end: {open_ends[b]}")
 if before:
     print(f"answers differing from BEFORE: {len(differ)}: {' '.join(differ)}")
 EOF

@@ -102,6 +102,9 @@ pub struct Simulation {
     pub skip_idle: bool,
     /// Lane figures, when lanes diverge (`lane_probability` hints).
     pub lanes: Option<crate::lanes::LaneFigures>,
+    /// How far the latency-tolerance search goes: its work budget and the
+    /// bracket width it aims for ([`crate::analysis::latency::SearchBudget`]).
+    pub latency_budget: crate::analysis::latency::SearchBudget,
 }
 
 /// Compute: the program's declared workgroup size when the run uses it (a `workgroup_size`
@@ -435,6 +438,7 @@ impl Simulation {
             notes,
             max_clocks: DEFAULT_MAX_CLOCKS,
             skip_idle: true,
+            latency_budget: crate::analysis::latency::SearchBudget::DEFAULT,
         })
     }
 

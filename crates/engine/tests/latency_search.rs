@@ -3,7 +3,9 @@
 //! runs give, and its answer does not depend on the thread count.
 
 use shadersim_arch::ArchSpec;
-use shadersim_engine::analysis::latency::{search, Probe, Threshold, SEARCH_LIMIT};
+use shadersim_engine::analysis::latency::{
+    search, Probe, SearchBudget, SearchEnd, SearchPlan, Threshold, DEFAULT_PRECISION, SEARCH_LIMIT,
+};
 use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
@@ -41,41 +43,112 @@ fn within_promise(th: &Threshold, answer: u64, clocks: u64, truth: u64) -> bool 
         && (truth - answer < (answer / 64).max(1) || th.near_line(clocks))
 }
 
+// The program of the two tests below (rules.rs, waitcnt_after_a_sample...):
+// one wave; the sample issues at clock 0, costs 32 clocks of service
+// (rgba8 trilinear), then the latency L: vmcnt falls at 32 + L. The 100
+// VALU ops issue at turns 4, 8, ..., 400; the wait's turn is 404 and it
+// passes at the first turn (a multiple of 4) at or after both 404 and
+// 32 + L; the last VALU op issues at the next turn and the wave ends 4
+// clocks later:
+//   clocks(L) = max(404, 4 * ceil((32 + L) / 4)) + 8.
+// Base (L = 0): 412 clocks. 95% of its throughput (64 threads / 412)
+// allows at most 433 clocks (64/433 >= 0.95 * 64/412 > 64/434), so
+// max(404, 4 * ceil((32 + L) / 4)) <= 425, i.e. 32 + L <= 424: the
+// tolerance is L = 392 (L = 393 takes 436 clocks). Up to L = 372 the
+// VALU work hides the latency (412 clocks), then every clock of latency
+// adds one: the 100 VALU ops of independent work between the load and
+// its wait (400 clocks of issue) hide it, less the sample's service.
+const KNOWN_TOLERANCE: u64 = 392;
+
+/// The clocks of the program above at latency `l`, by the formula.
+fn known_clocks(l: u64) -> u64 {
+    (4 * (32 + l).div_ceil(4)).max(404) + 8
+}
+
 #[test]
-fn the_answer_meets_its_precision_on_a_program_whose_tolerance_is_known() {
-    // One wave (rules.rs, waitcnt_after_a_sample...): the sample issues at
-    // clock 0, costs 32 clocks of service (rgba8 trilinear), then the
-    // latency L: vmcnt falls at 32 + L. The 100 VALU ops issue at turns 4,
-    // 8, ..., 400; the wait's turn is 404 and it passes at the first turn
-    // (a multiple of 4) at or after both 404 and 32 + L; the last VALU op
-    // issues at the next turn and the wave ends 4 clocks later:
-    //   clocks(L) = max(404, 4 * ceil((32 + L) / 4)) + 8.
-    // Base (L = 0): 412 clocks. 95% of its throughput (64 threads / 412)
-    // allows at most 433 clocks (64/433 >= 0.95 * 64/412 > 64/434), so
-    // max(404, 4 * ceil((32 + L) / 4)) <= 425, i.e. 32 + L <= 424: the
-    // tolerance is L = 392 (L = 393 takes 436 clocks).
+fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     let text = sample_then_valu(100);
-    for model_latency in [0, 320, 1000] {
-        let s = sim(&text, ONE_WAVE, model_latency);
-        let probe = |l: u32| sim(&text, ONE_WAVE, l).run().unwrap().clocks;
-        assert_eq!((probe(0), probe(392), probe(393)), (412, 432, 436));
+    let probe = |l: u64| sim(&text, ONE_WAVE, l as u32).run().unwrap().clocks;
+    for l in [0, 372, 373, 392, 393, 401] {
+        assert_eq!(probe(l), known_clocks(l), "latency {l}");
+    }
+    let th = Threshold::from_counts(64, 1, 412);
+    assert_eq!(th.max_passing_clocks(), 433);
+    for model_latency in [0u64, 320, 1000] {
+        let s = sim(&text, ONE_WAVE, model_latency as u32);
         let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-        let answer = l.clocks.unwrap();
-        let th = Threshold::from_counts(64, 1, 412);
-        // The failing end of the bracket is reported, above the answer,
-        // and fails.
-        let fails_at = l.fails_at.unwrap();
-        assert!(fails_at > answer && !th.passes_clocks(probe(fails_at as u32)));
+        // The estimate (latency_estimate): one exposure per wave (the wait
+        // after the sample; nothing is outstanding at the end), its 32
+        // clocks of service, one wave per slot (g = 1):
+        // (433 / 1 - 32) / 1 = 401, an upper estimate (the wave's 8 clocks
+        // after the wait add to the chain: the truth is 392).
+        assert_eq!(l.estimate, Some(401), "model {model_latency}");
+        // Both ends are simulation results: the passing end passes and
+        // the failing end fails, and they hold the known tolerance.
+        let lo = l.clocks.unwrap();
+        assert!(th.passes_clocks(probe(lo)), "{lo} (model {model_latency})");
+        assert!(lo <= KNOWN_TOLERANCE, "{lo} (model {model_latency})");
+        let hi = l.fails_at.unwrap();
+        assert!(!th.passes_clocks(probe(hi)), "{hi} (model {model_latency})");
+        assert!(hi > KNOWN_TOLERANCE, "{hi} (model {model_latency})");
+        // Within the budget: two runs of pass-limit clocks.
+        assert_eq!(l.budget_runs, Some(2.0));
         assert!(
-            within_promise(&th, answer, probe(answer as u32), 392),
-            "{answer} (model {model_latency})"
+            l.work_runs <= 2.0,
+            "{} (model {model_latency})",
+            l.work_runs
         );
         assert_eq!(l.parameter, "vmem_latency");
         assert_eq!(l.zero_latency_throughput, 64.0 / 412.0);
-        // The main run is reused: with the model at 0 it is the base.
-        // The search before early stops and interpolation ran 15 (11 now,
-        // the first probe at 192 included: the curve is flat up to 372 and
-        // then straight, a knee no line from the flat part sees).
+    }
+    // With the model at 1000 the main run (1040 clocks) fails and lies on
+    // the rising part: the slope (1 clock per clock of latency, one
+    // exposure of one wave) predicts the crossing at 1000 + (433.5 - 1040)
+    // = 393.5. In flat-latency mode the search runs the base (412 clocks)
+    // itself and pays it from the budget (866 clocks): 454 are left, one
+    // probe's pass limit (433), so one probe, which bets on a pass a
+    // stopping width below the prediction: 393 - 393 / 64 = 387 (428
+    // clocks, passes). 866 - 412 - 428 = 26 are left: the bracket is
+    // [387, 1000], its failing end the main run.
+    let s = sim(&text, ONE_WAVE, 1000);
+    let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
+    assert_eq!((l.clocks, l.fails_at), (Some(387), Some(1000)));
+    assert_eq!(l.end, SearchEnd::Budget);
+    assert_eq!((l.runs, l.work_runs), (2, (412.0 + 428.0) / 433.0));
+    // With the model at 0 (the main run is the base) the first probe is
+    // the estimate, 401: it fails (444 clocks), stopped at the pass limit
+    // (the budget keeps the pass limit for one more probe), so no line
+    // places the second, which steps down by ESTIMATE_STEP_DOWN, 8:
+    // 401 / 8 = 50.1, 50 (412 clocks: passes). The budget (866 clocks)
+    // then has 866 - 433 - 412 = 21 left: the bracket [50, 401] stays
+    // open.
+    let s = sim(&text, ONE_WAVE, 0);
+    let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
+    assert_eq!((l.clocks, l.fails_at), (Some(50), Some(401)));
+    assert_eq!(l.end, SearchEnd::Budget);
+    assert_eq!(l.work_runs, (433.0 + 412.0) / 433.0);
+}
+
+#[test]
+fn a_precision_buys_a_tighter_bracket_on_the_known_program() {
+    let text = sample_then_valu(100);
+    let th = Threshold::from_counts(64, 1, 412);
+    for model_latency in [0u64, 320, 1000] {
+        let mut s = sim(&text, ONE_WAVE, model_latency as u32);
+        s.latency_budget = SearchBudget::precise(DEFAULT_PRECISION);
+        let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
+        let answer = l.clocks.unwrap();
+        let fails_at = l.fails_at.unwrap();
+        assert!(fails_at > answer && !th.passes_clocks(known_clocks(fails_at)));
+        assert!(
+            within_promise(&th, answer, known_clocks(answer), KNOWN_TOLERANCE),
+            "{answer} (model {model_latency})"
+        );
+        assert!(l.end.precise() && l.budget_runs.is_none());
+        // Without a budget this is the search before budgets, started
+        // from the estimate (401 and a stopping width below) instead of a
+        // probe at 192: from a main run at 1000 the chord through it still
+        // takes it there in small steps, as before (at most 12 runs).
         assert!(
             l.runs <= 12,
             "{} runs (model {model_latency}): {:?}",
@@ -180,8 +253,8 @@ fn the_first_simulation_beside_the_run_gives_the_same_search() {
 fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
     // clocks(L) = 10000 + floor(5L / 2). The pass limit is 10526 clocks
     // (6400 threads: 6400/c >= 0.95 * 6400/10000 means c <= 10526.3), so
-    // the truth is L = 210 (10525 clocks; 211 takes 10527). The first
-    // probe, at HEAD_LATENCY = 192, takes 10480: the line through it and
+    // the truth is L = 210 (10525 clocks; 211 takes 10527). A probe
+    // known at 192 takes 10480: the line through it and
     // the base reaches 10526.5 at 210.6, so the round probes 211 (believed
     // to fail) and a stopping width below it, 211 - max(1, 208 / 64) =
     // 208 (10520 clocks): 208 passes, 211 fails, 211 - 208 <= 208 / 64.
@@ -189,7 +262,7 @@ fn a_straight_curve_is_found_in_one_round_after_the_first_probe() {
     let curve = |l: u64| base + 5 * l / 2;
     let th = base_threshold(base);
     assert_eq!(th.max_passing_clocks(), 10_526);
-    let head = shadersim_engine::analysis::latency::HEAD_LATENCY;
+    let head = 192;
     let known = [
         (0, Probe::Finished(base)),
         (head, Probe::Finished(curve(head))),
@@ -247,7 +320,8 @@ fn search_from(
 ) -> (Option<u64>, usize) {
     let th = base_threshold(base);
     let runs = std::sync::atomic::AtomicUsize::new(0);
-    let r = search(&th, known, |lat, limit| {
+    let plan = SearchPlan::new(SearchBudget::precise(DEFAULT_PRECISION));
+    let r = search(&th, known, &plan, |lat, limit| {
         runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let c = curve(lat);
         Ok(if c > limit {
@@ -371,4 +445,104 @@ fn a_curve_running_along_the_line_stops_at_a_latency_that_loses_four_percent() {
     let a = answer.unwrap();
     assert!((1834..=2053).contains(&a), "{a}");
     assert!(th.near_line(curve(a)), "{a}");
+}
+
+#[test]
+fn a_budgeted_search_brackets_with_simulated_ends_within_two_runs() {
+    // The made-up curves of the precision test, searched with the default
+    // budget and the model's slope unknown: whatever the curve and the
+    // estimate, the passing end is a probe that passed (or the base), the
+    // failing end (if any) one that failed, and the probes spend at most
+    // two runs of pass-limit clocks.
+    let base = 10_000u64;
+    let th = base_threshold(base);
+    let shapes: Vec<Box<Shape<'_>>> = vec![
+        Box::new(|l, k| base.max((base as f64 * 0.8 + k * l as f64) as u64)),
+        Box::new(|l, k| (base as f64 + k * k * (l * l) as f64 / 20_000.0) as u64),
+        Box::new(|l, k| base + 64 * ((k * l as f64) as u64 / 256)),
+    ];
+    for shape in &shapes {
+        for k in [0.1, 1.0, 11.0, 200.0] {
+            for estimate in [None, Some(50), Some(5000)] {
+                let curve = |l: u64| shape(l, k).max(base);
+                let spent = std::sync::atomic::AtomicU64::new(0);
+                let plan = SearchPlan {
+                    budget: SearchBudget::DEFAULT,
+                    estimate,
+                    slope: None,
+                    spent: 0,
+                };
+                let r = search(&th, &[(0, Probe::Finished(base))], &plan, |lat, limit| {
+                    let c = curve(lat);
+                    let p = if c > limit {
+                        Probe::Stopped(limit)
+                    } else {
+                        Probe::Finished(c)
+                    };
+                    spent.fetch_add(c.min(limit), std::sync::atomic::Ordering::Relaxed);
+                    Ok(p)
+                })
+                .unwrap();
+                let spent = spent.into_inner();
+                assert!(spent <= 2 * th.max_passing_clocks(), "{k} {estimate:?}");
+                assert!((r.work - spent as f64 / 10_526.0).abs() < 1e-9);
+                let lo = r.answer.unwrap();
+                assert!(th.passes_clocks(curve(lo)));
+                assert!(lo == 0 || r.probes.iter().any(|p| p.0 == lo));
+                let failing = r.probes.iter().find(|p| th.verdict(p.1) == Some(false));
+                if let Some(&(hi, _)) = failing {
+                    assert!(hi > lo && !th.passes_clocks(curve(hi)));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn on_a_compiled_kernel_with_the_cache_hierarchy_both_ends_are_simulated_results() {
+    // llc-22's global_atomics kernel on gfx900 with its cache hierarchy:
+    // the searched parameter is the extra latency of every first-level
+    // miss, the model's own is 0, so the main run is the zero-latency base
+    // and the two runs of the budget all go to probes. Whatever the
+    // curve, the passing end re-simulated passes and the failing end
+    // re-simulated fails (the verdicts are on clock counts alone, and a
+    // run is deterministic).
+    let text = include_str!("../../../tests/fixtures/llvm/gfx900/global_atomics.s");
+    let opts = shadersim_asm::ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    let program = shadersim_asm::read_program_text("global_atomics.s", text, &opts)
+        .unwrap()
+        .programs
+        .into_iter()
+        .find(|p| p.name == "global_atomics")
+        .unwrap();
+    let hints = Hints::parse("[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 100\n")
+        .unwrap();
+    let s = Simulation::prepare(&program, ArchSpec::builtin("gfx900").unwrap(), &hints)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let main = s.run().unwrap();
+    let l = s.latency_tolerance(&main).unwrap().unwrap();
+    assert_ne!(l.parameter, "vmem_latency");
+    assert_eq!(l.model_latency, 0);
+    let th = Threshold::new(&main);
+    let clocks_at = |lat: u64| {
+        s.with_param(&l.parameter, lat as f64)
+            .unwrap()
+            .run()
+            .unwrap()
+            .clocks
+    };
+    let lo = l.clocks.unwrap();
+    assert!(th.passes_clocks(clocks_at(lo)), "{lo}");
+    let hi = l.fails_at.expect("a failing end within two probes");
+    assert!(hi > lo && !th.passes_clocks(clocks_at(hi)), "{hi}");
+    // Two probes at most, each within the pass limit's clocks.
+    assert!(
+        l.runs <= 2 && l.work_runs <= 2.0,
+        "{} {}",
+        l.runs,
+        l.work_runs
+    );
 }

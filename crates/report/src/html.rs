@@ -66,15 +66,32 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
         }
     }
     if let Some(l) = &r.latency_tolerance {
+        let bracket = esc(&match (l.clocks, l.fails_at) {
+            (Some(c), Some(f)) => format!(
+                " The tolerance lies between {c} (a simulation passed) and {f} (one failed)."
+            ),
+            (Some(c), None) => {
+                format!(" A simulation passed at {c}; none failed within the search's budget.")
+            }
+            (None, _) => String::new(),
+        });
+        o.push_str("<h2>Latency tolerance</h2>");
         if l.curve.len() >= 2 {
-            o.push_str("<h2>Latency tolerance</h2>");
             let _ = write!(
                 o,
-                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{}</p>",
+                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{bracket}{}</p>",
                 l.curve.len(),
                 latency_caption(l)
             );
             o.push_str(&latency_svg(l));
+        } else {
+            // A budgeted search whose probes all failed early has one
+            // finished latency (the base): no curve to draw, but its
+            // bracket is still the answer.
+            let _ = write!(
+                o,
+                "<p>Only the zero-latency run ran to its end (the search's probes stopped early, once they could no longer pass): no curve to draw.{bracket}</p>"
+            );
         }
     }
     if let Some(svg) = cfg_svg {

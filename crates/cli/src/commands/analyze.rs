@@ -3,6 +3,7 @@
 
 use crate::commands::prepare::{analyse_run, prepare, RunRequest};
 use crate::error::{CliError, CliResult};
+use shadersim_engine::analysis::latency::SearchBudget;
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::timeline::{Timeline, TimelineCap};
 
@@ -31,9 +32,16 @@ pub struct Args {
     /// Write the report here instead of standard output.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Skip the latency-tolerance search (it re-runs the simulation some 4 to 20 times).
+    /// Skip the latency-tolerance search (by default it spends at most
+    /// two runs' worth of simulated clocks, the zero-latency base included).
     #[arg(long)]
     pub no_latency_search: bool,
+    /// Search the latency tolerance until its bracket is at most P wide
+    /// relative to its passing end (0.015625, i.e. 1/64, is 1.5%), however
+    /// many runs that takes, instead of within the default budget of two
+    /// runs.
+    #[arg(long, value_name = "P", conflicts_with = "no_latency_search")]
+    pub latency_precision: Option<f64>,
     /// Also show the program's VGPR count on the other vendors' occupancy
     /// models (text and JSON).
     #[arg(long)]
@@ -91,13 +99,23 @@ pub fn run(args: Args) -> CliResult {
             "--timeline-waves must be at least 1".into(),
         ));
     }
-    let prepared = prepare(RunRequest {
+    if let Some(p) = args.latency_precision {
+        if !(p > 0.0 && p < 1.0) {
+            return Err(CliError::Usage(format!(
+                "--latency-precision expects a relative width above 0 and below 1 (0.015625 is a 1.5625% bracket), got `{p}`"
+            )));
+        }
+    }
+    let mut prepared = prepare(RunRequest {
         file: &args.file,
         arch: args.run.arch.as_deref(),
         hints: args.run.hints.as_deref(),
         sets: &sets,
         function: args.run.function.as_deref(),
     })?;
+    if let Some(p) = args.latency_precision {
+        prepared.sim.latency_budget = SearchBudget::precise(p);
+    }
     let progress =
         crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
     let (file_name, sim, vgprs) = (&prepared.file_name, &prepared.sim, prepared.vgprs);

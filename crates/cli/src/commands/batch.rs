@@ -59,7 +59,8 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Also run the latency-tolerance search (about 20 extra simulations per program).
+    /// Also run the latency-tolerance search (with `analyze`'s default budget: at
+    /// most two runs of simulated clocks per program).
     #[arg(long)]
     pub latency_tolerance: bool,
     /// Write the JSON lines here instead of standard output.

@@ -6,6 +6,7 @@
 use crate::commands::prepare::{analyse, parse_sets, prepare, Prepared, RunRequest};
 use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
+use shadersim_engine::analysis::latency::{SearchBudget, DEFAULT_PRECISION};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::compare_view::{compare, round, to_html, to_text, NamedValue, Variant};
 
@@ -35,7 +36,8 @@ pub struct Args {
     /// Hints file for B.
     #[arg(long)]
     pub hints_b: Option<String>,
-    /// Skip the latency-tolerance search.
+    /// Skip the latency-tolerance search (a comparison searches each
+    /// variant to a 1/64 bracket: typically 4 to 20 runs).
     #[arg(long)]
     pub no_latency_search: bool,
     /// Output format.
@@ -132,7 +134,13 @@ pub fn run(args: Args) -> CliResult {
             .map_err(|e| in_variant(e, job, jobs.len()))
         })
         .collect();
-    let prepared = prepared.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut prepared = prepared.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // A comparison subtracts the variants' tolerances: they are searched to
+    // the 1/64 bracket, not within analyze's two-run budget, whose passing
+    // end may lie anywhere in a bracket several times wide.
+    for p in &mut prepared {
+        p.sim.latency_budget = SearchBudget::precise(DEFAULT_PRECISION);
+    }
     let progress = crate::progress::Progress::start(Some(jobs.len() as u64), "variants");
     let variants: Vec<Result<Variant, CliError>> = jobs
         .par_iter()

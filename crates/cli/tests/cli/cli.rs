@@ -236,3 +236,39 @@ fn set_overrides_dispatch_parameters_too() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_latency_search_states_its_bracket_budget_and_precision() {
+    // Default: a budget of two runs; `--latency-precision` drops it and
+    // searches to the width asked for (1/64 here), which it reaches.
+    let o = shadersim(&["analyze", PS, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let l = &v["latency_tolerance"];
+    assert_eq!(l["budget_runs"], 2.0);
+    assert_eq!(l["precision"], 1.0 / 64.0);
+    assert!(l["work_runs"].as_f64().unwrap() <= 2.0);
+    assert!(l["precision_reached"].is_boolean() && l["stopped_by"].is_string());
+    let o = shadersim(&[
+        "analyze",
+        PS,
+        "--format",
+        "json",
+        "--latency-precision",
+        "0.015625",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let l = &v["latency_tolerance"];
+    assert!(l["budget_runs"].is_null());
+    assert_eq!(l["precision_reached"], true);
+    let (lo, hi) = (l["clocks"].as_u64().unwrap(), l["fails_at"].as_u64());
+    if l["stopped_by"] == "precision" {
+        assert!(hi.unwrap() - lo <= (lo / 64).max(1));
+    }
+    for bad in ["0", "1", "2", "nan"] {
+        let o = shadersim(&["analyze", PS, "--latency-precision", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--latency-precision"), "{}", stderr(&o));
+    }
+}

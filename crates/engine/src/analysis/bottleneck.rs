@@ -209,8 +209,14 @@ impl Simulation {
                         fmt_num(per_wave)
                     )
                 });
-                let lat = latency.and_then(|l| l.clocks).map_or(String::new(), |c| {
-                    format!("; it absorbs up to {c} clocks of VMEM latency")
+                // The search's bracket: a simulation passed at its lower
+                // end and failed at its upper one.
+                let lat = latency.map_or(String::new(), |l| match (l.clocks, l.fails_at) {
+                    (Some(c), Some(f)) => {
+                        format!("; it absorbs {c} clocks of VMEM latency but not {f}")
+                    }
+                    (Some(c), None) => format!("; it absorbs at least {c} clocks of VMEM latency"),
+                    (None, _) => String::new(),
                 });
                 // Occupancy limits only if the slots it allows were all
                 // taken at some point (not in a one-wave run).

@@ -322,6 +322,12 @@ impl AnalyzeReport {
                 runs: l.runs,
                 parameter: l.parameter.clone(),
                 curve: l.curve.iter().map(|&(x, t)| (x, round(t))).collect(),
+                precision: l.precision,
+                budget_runs: l.budget_runs,
+                work_runs: round(l.work_runs),
+                precision_reached: l.end.precise(),
+                stopped_by: l.end.name().to_string(),
+                estimate: l.estimate,
             }),
             notes: sim.notes.clone(),
             defaults: DefaultsView {

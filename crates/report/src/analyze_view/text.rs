@@ -226,18 +226,20 @@ impl AnalyzeReport {
                         )
                     })
             };
+            let range = l.bracket_range().unwrap_or_default();
             let _ = match l.clocks {
                 Some(c) if l.parameter != "vmem_latency" => writeln!(
                     o,
-                    "  latency tolerance  {c} clocks: throughput stays within 5% of the model's up to {c} extra clocks on every first-level cache miss ({}{} runs)",
+                    "  latency tolerance  {range} clocks: throughput stayed within 5% of the model's with {c} extra clocks on every first-level cache miss ({}{}{} runs)",
                     loss(c),
+                    l.bracket_words(),
                     l.runs
                 ),
                 None if l.parameter != "vmem_latency" => writeln!(o, "  latency tolerance  at least {} extra clocks per first-level miss (throughput never fell 5% below the model's)", l.searched_up_to),
                 Some(c) => writeln!(
                     o,
-                    "  latency tolerance  {c} clocks: throughput stays within 5% of its zero-latency value up to a VMEM latency of {c} clocks (the model uses {}; {}{} runs)",
-                    l.model_latency, loss(c), l.runs
+                    "  latency tolerance  {range} clocks: throughput stayed within 5% of its zero-latency value with a VMEM latency of {c} clocks (the model uses {}; {}{}{} runs)",
+                    l.model_latency, loss(c), l.bracket_words(), l.runs
                 ),
                 None => writeln!(o, "  latency tolerance  at least {} clocks (throughput never fell 5% below its zero-latency value)", l.searched_up_to),
             };

@@ -275,6 +275,63 @@ pub struct LatencyView {
     /// Every probe of the search, by latency: `[vmem_latency, throughput
     /// per clock]`.
     pub curve: Vec<(u64, f64)>,
+    /// The bracket width asked for, relative to `clocks`.
+    pub precision: f64,
+    /// The search's work budget in runs, the zero-latency base included
+    /// when it is not the main run (`null`: none, `--latency-precision`).
+    pub budget_runs: Option<f64>,
+    /// The work the search spent, in runs (its probes, and the
+    /// zero-latency base when it is not the main run).
+    pub work_runs: f64,
+    /// Whether the bracket reached `precision` (or the throughput rule, or
+    /// the search limit) before the budget ran out.
+    pub precision_reached: bool,
+    /// Why the search stopped: `precision`, `line` (the passing end loses 4
+    /// to 5%), `budget` or `limit`.
+    pub stopped_by: String,
+    /// The estimate from the main run's statistics the first probe was
+    /// placed from (`null`: none).
+    pub estimate: Option<u64>,
+}
+
+impl LatencyView {
+    /// The latencies the text report's line starts with: `C to F` for a
+    /// bracket, `at least C` when no failing latency was reached (`None`:
+    /// the search limit passed).
+    pub fn bracket_range(&self) -> Option<String> {
+        let c = self.clocks?;
+        Some(match self.fails_at {
+            Some(f) => format!("{c} to {f}"),
+            None => format!("at least {c}"),
+        })
+    }
+
+    /// The bracket's failing end in words (`; fell below at F` or that no
+    /// latency the budget reached failed), and whether the precision asked
+    /// for was reached, for the text report's line after what the passing
+    /// end loses.
+    pub fn bracket_words(&self) -> String {
+        let ends = match (self.clocks, self.fails_at) {
+            (Some(_), Some(f)) => format!("a simulation at {f} fell below"),
+            (Some(_), None) => "none of the budget's probes fell below".into(),
+            (None, _) => return String::new(),
+        };
+        let budget = match self.budget_runs {
+            Some(b) if !self.precision_reached => format!(
+                "; the budget of {} runs ran out before a {}% bracket",
+                fmt_runs(b),
+                fmt_runs(100.0 * self.precision)
+            ),
+            _ => String::new(),
+        };
+        format!("{ends}{budget}; ")
+    }
+}
+
+/// A count of runs with up to three decimals, without trailing zeros.
+fn fmt_runs(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// One static instruction in the listing.
