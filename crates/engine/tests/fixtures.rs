@@ -44,7 +44,10 @@ fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
             // A CDNA kernel holding more than 256 registers in the unified VGPR+AGPR file
             // (mfma_gemm_agpr: 306) fits no GCN SIMD: a clear error, not a run.
             if p.register_usage().vgprs > file_vgprs {
-                let e = prepared.err().expect("no wave can fit").to_string();
+                let Err(e) = prepared else {
+                    panic!("{}: a wave fit in {file_vgprs} registers", f.path)
+                };
+                let e = e.to_string();
                 assert!(e.contains("no wave fits"), "{e}");
                 continue;
             }
