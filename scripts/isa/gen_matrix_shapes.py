@@ -42,6 +42,9 @@ HEADER = """\
 #               for structured-sparse ops the K of the dense equivalent)
 #   blocks      independent M x N x K multiplies one instruction computes
 #   cycles      clocks one wave's instruction takes on its SIMD (CDNA: passes x 4; RDNA: per wave32)
+#   coexec_delay  clocks after issuing it before VALU work of the SIMD may issue beside it (CDNA
+#               matrix cores); '-' when it cannot co-execute with VALU work (the calculator's
+#               coexec false: the SIMD's VALU waits for the whole instruction; every WMMA)
 #   sparse      1 for structured-sparse ops (SMFMAC, SWMMAC)
 #   flops       2 * m * n * k * blocks: the multiply-adds of one wave's instruction, counted as two
 #               operations each
@@ -68,7 +71,7 @@ def build(path):
     names = literal(tree, "dict_isas")
     lines = [HEADER.format(commit=CALCULATOR_COMMIT)]
     lines.append("\t".join(["arch", "processors", "mnemonic", "in_type", "in_type_b", "out_type", "m", "n", "k",
-                            "blocks", "cycles", "sparse", "flops", "source"]) + "\n")
+                            "blocks", "cycles", "coexec_delay", "sparse", "flops", "source"]) + "\n")
     for arch in ARCHS:
         procs = sorted(a for a, v in names.items() if v == arch and a.startswith("gfx"))
         if not procs or arch not in insts:
@@ -78,7 +81,9 @@ def build(path):
             flops = 2 * i["m"] * i["n"] * i["k"] * i["blocks"]
             lines.append("\t".join(str(x) for x in [
                 arch, ",".join(procs), mnem, i["in_type"], i["in_type_src1"], i["out_type"], i["m"], i["n"],
-                i["k"], i["blocks"], i["cycles"], int(bool(i["sparse"])), flops,
+                i["k"], i["blocks"], i["cycles"],
+                i["coexec_delay"] if i["coexec"] and i["coexec_delay"] >= 0 else "-",
+                int(bool(i["sparse"])), flops,
                 "amd_matrix_instruction_calculator@%s dict_insts['%s']" % (CALCULATOR_COMMIT, arch)]) + "\n")
     return "".join(lines)
 

@@ -88,8 +88,8 @@ fn occupancy_equals_the_compilers_for_every_cdna_fixture() {
 
 #[test]
 fn an_mfma_takes_the_valu_issue_and_its_simds_matrix_core_for_its_cycles() {
-    // cdna2: v_mfma_f32_32x32x8f16 is 64 cycles (16 passes, MIC cdna2): the VALU for
-    // matrix_issue_clocks = 4, the matrix core 64, result ready 64 after issue. cdna3 runs the
+    // cdna2: v_mfma_f32_32x32x8f16 is 64 cycles (16 passes, MIC cdna2): the VALU for its
+    // co-execution delay of 4 (MIC coexec_delay), the matrix core 64, result ready 64 after issue. cdna3 runs the
     // same multiply (gfx942 spelling) in 32 cycles; gfx90a's spelling on cdna3 is found by its
     // shape. 2 x 32 x 32 x 8 = 16384 operations either way.
     let line = "v_mfma_f32_32x32x8f16 v[0:15], v[16:17], v[18:19], v[0:15]\ns_endpgm\n";

@@ -39,6 +39,9 @@ pub struct MatrixShape {
     pub blocks: u32,
     /// Clocks one wave's instruction takes on its SIMD.
     pub cycles: u32,
+    /// Clocks after its issue before VALU work of the SIMD may issue beside it; `None` when it
+    /// cannot co-execute with VALU work.
+    pub coexec_delay: Option<u32>,
     /// A structured-sparse op (SMFMAC, SWMMAC).
     pub sparse: bool,
     /// Operations of one wave's instruction: 2 x M x N x K x blocks.
@@ -46,6 +49,12 @@ pub struct MatrixShape {
 }
 
 impl MatrixShape {
+    /// Clocks the instruction holds its SIMD's VALU issue: its co-execution delay, or all its
+    /// cycles when VALU work cannot run beside it.
+    pub fn issue_clocks(&self) -> u32 {
+        self.coexec_delay.unwrap_or(self.cycles)
+    }
+
     /// Whether two rows compute the same multiply (types, dimensions, blocks, sparsity).
     fn same_multiply(&self, other: &MatrixShape) -> bool {
         (
@@ -86,10 +95,10 @@ pub fn parse_matrix_shapes(
         if cols.first() == Some(&"arch") {
             continue;
         }
-        if cols.len() != 14 {
+        if cols.len() != 15 {
             return Err(err(
                 line,
-                format!("expected 14 columns, found {}", cols.len()),
+                format!("expected 15 columns, found {}", cols.len()),
             ));
         }
         let num = |i: usize| -> Result<u32, TableError> {
@@ -112,8 +121,13 @@ pub fn parse_matrix_shapes(
             k: num(8)?,
             blocks: num(9)?,
             cycles: num(10)?,
-            sparse: num(11)? != 0,
-            flops: u64::from(num(12)?),
+            coexec_delay: if cols[11] == "-" {
+                None
+            } else {
+                Some(num(11)?)
+            },
+            sparse: num(12)? != 0,
+            flops: u64::from(num(13)?),
         };
         let expected = 2 * u64::from(shape.m * shape.n) * u64::from(shape.k * shape.blocks);
         if shape.flops != expected {
@@ -207,12 +221,21 @@ mod tests {
             8
         );
         assert!(matrix_shape("gfx900", "v_mfma_f32_32x32x8f16").is_none());
+        // Co-execution: an f16 MFMA frees the VALU issue after 4 clocks, the FP64 ones never run
+        // beside VALU work (the calculator's coexec false): they hold it all their cycles.
+        assert_eq!(cdna2.issue_clocks(), 4);
+        assert_eq!(
+            matrix_shape("gfx90a", "v_mfma_f64_16x16x4f64")
+                .unwrap()
+                .issue_clocks(),
+            32
+        );
         assert!(matrix_shape("gfx90a", "v_add_f32").is_none());
     }
 
     #[test]
     fn a_wrong_flop_count_is_refused() {
-        let text = "cdna2\tgfx90a\tv_x\tfp16\tfp16\tfp32\t4\t4\t4\t1\t8\t0\t99\tsrc\n";
+        let text = "cdna2\tgfx90a\tv_x\tfp16\tfp16\tfp32\t4\t4\t4\t1\t8\t4\t0\t99\tsrc\n";
         let e = parse_matrix_shapes("t.tsv", text).unwrap_err();
         assert_eq!(e.line, 1);
         assert!(e.message.contains("2 x M x N x K"), "{e}");

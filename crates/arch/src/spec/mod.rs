@@ -262,12 +262,17 @@ pub const COST_RULES: &[&str] = &[
     "ray_node",
     "fetch_dwords",
     MATRIX_CYCLES_RULE,
+    MATRIX_ISSUE_RULE,
 ];
 
 /// The data rule for matrix instructions: the clocks one wave's instruction takes on the model's
 /// processor (`isa`), from the ISA crate's matrix table. Usable as a class's `cost`, `latency`
 /// and `also_cost`.
 pub const MATRIX_CYCLES_RULE: &str = "matrix_cycles";
+
+/// The data rule for the VALU issue a matrix instruction holds: its co-execution delay from the
+/// ISA crate's matrix table, or all its cycles when VALU work cannot run beside it.
+pub const MATRIX_ISSUE_RULE: &str = "matrix_issue";
 
 /// Problems with a model or an override.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -43,6 +43,13 @@ impl OpContext<'_> {
         Ok(shape.cycles)
     }
 
+    /// The `matrix_issue` rule (after `matrix_cycles` found the row): the clocks the matrix
+    /// instruction holds its SIMD's VALU issue.
+    fn matrix_issue_clocks(&self, inst: &Instruction) -> u32 {
+        shadersim_isa::matrix_shape(&self.arch.isa.name, inst.base_mnemonic())
+            .map_or(0, |s| s.issue_clocks())
+    }
+
     pub(super) fn compile_source(
         &self,
         s: &SourceInstr,
@@ -218,6 +225,12 @@ impl OpContext<'_> {
                 let c = self.matrix_cycles(inst, &mut op)?;
                 op.cost_basis = format!("{} on the {}", op.cost_basis, unit);
                 c
+            }
+            shadersim_arch::MATRIX_ISSUE_RULE => {
+                self.matrix_cycles(inst, &mut op)?;
+                let issue = self.matrix_issue_clocks(inst);
+                op.cost_basis = format!("{}; the {unit} issue {issue} clocks", op.cost_basis);
+                issue
             }
             "lds_bytes" => {
                 let per = self
