@@ -167,7 +167,29 @@ pub fn matrix_shape(processor: &str, mnemonic: &str) -> Option<&'static MatrixSh
     {
         return Some(s);
     }
-    let other = table.iter().find(|s| s.mnemonic == mnemonic)?;
+    // LLVM accepts some shapes with and without an underscore before the type
+    // (`v_mfma_f32_16x16x8xf32` = `v_mfma_f32_16x16x8_xf32`) and, on gfx940+, without the
+    // block count gfx940 spells out (`v_mfma_f32_16x16x4bf16` = `v_mfma_f32_16x16x4_4b_bf16`).
+    let bare = |m: &str| -> String {
+        m.split('_')
+            .filter(|part| {
+                !(part.len() >= 2
+                    && part.ends_with('b')
+                    && part[..part.len() - 1].bytes().all(|b| b.is_ascii_digit()))
+            })
+            .collect()
+    };
+    if let Some(s) = table
+        .iter()
+        .filter(on_processor)
+        .find(|s| bare(s.mnemonic) == bare(mnemonic))
+    {
+        return Some(s);
+    }
+    let other = table
+        .iter()
+        .find(|s| s.mnemonic == mnemonic || bare(s.mnemonic) == bare(mnemonic))?;
+    // (A gfx90a spelling on gfx942, say: the same multiply there.)
     table
         .iter()
         .filter(on_processor)
@@ -195,6 +217,11 @@ mod tests {
         // gfx90a's spelling on gfx942 is found by its shape.
         let by_shape = matrix_shape("gfx942:xnack-", "v_mfma_f32_32x32x8f16").unwrap();
         assert_eq!(by_shape.mnemonic, "v_mfma_f32_32x32x8_f16");
+        // gfx942's spellings without the underscore or the block count.
+        let xf32 = matrix_shape("gfx942", "v_mfma_f32_16x16x8xf32").unwrap();
+        assert_eq!(xf32.mnemonic, "v_mfma_f32_16x16x8_xf32");
+        let bf16 = matrix_shape("gfx942", "v_mfma_f32_16x16x4bf16").unwrap();
+        assert_eq!(bf16.mnemonic, "v_mfma_f32_16x16x4_4b_bf16");
         // RDNA 3 WMMA: f16 and iu8 32 cycles, iu4 16; RDNA 4 halves f16 and iu8 again.
         assert_eq!(
             matrix_shape("gfx1100", "v_wmma_f32_16x16x16_f16")
@@ -231,6 +258,19 @@ mod tests {
             32
         );
         assert!(matrix_shape("gfx90a", "v_add_f32").is_none());
+    }
+
+    #[test]
+    fn every_matrix_mnemonic_of_the_table_has_data_on_a_cdna_processor() {
+        // Each `valu.mfma` mnemonic LLVM accepts for gfx9 is charged by this table on gfx90a or
+        // gfx942 (its own spelling, the other spelling of the same shape, or the same multiply).
+        let missing: Vec<&str> = crate::InstrTable::builtin()
+            .iter()
+            .filter(|i| i.class == crate::InstrClass::ValuMfma)
+            .map(|i| i.mnemonic.as_ref())
+            .filter(|m| matrix_shape("gfx90a", m).is_none() && matrix_shape("gfx942", m).is_none())
+            .collect();
+        assert_eq!(missing, Vec::<&str>::new());
     }
 
     #[test]
