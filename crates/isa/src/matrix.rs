@@ -267,7 +267,7 @@ mod tests {
         let missing: Vec<&str> = crate::InstrTable::builtin()
             .iter()
             .filter(|i| i.class == crate::InstrClass::ValuMfma)
-            .map(|i| i.mnemonic.as_ref())
+            .map(|i| i.mnemonic)
             .filter(|m| matrix_shape("gfx90a", m).is_none() && matrix_shape("gfx942", m).is_none())
             .collect();
         assert_eq!(missing, Vec::<&str>::new());
