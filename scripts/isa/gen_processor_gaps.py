@@ -22,6 +22,7 @@ import collections
 import os
 import subprocess
 
+import gen_operand_counts
 from gen_operand_counts import DATA, forms_for, gens_of, run
 
 # Every gfxNNN processor llvm-mc-22 -mcpu=help lists for generations 6-12
@@ -40,6 +41,9 @@ PROCESSORS = {
     12: ["gfx1200", "gfx1201", "gfx1250", "gfx1251"],
 }
 LACKS = ("instruction not supported on this GPU", "invalid instruction")
+# forms_for's templates are chosen by the probe processor's generation: every processor here is
+# one (gfx908 takes the matrix mnemonics gfx90a/gfx942 brought into the gfx9 table).
+gen_operand_counts.CPU_GEN.update({c: g for g, cs in PROCESSORS.items() for c in cs})
 
 
 def main():

@@ -54,7 +54,11 @@ mod tests {
         }
         assert_eq!(family_model("gfx1012"), Some("rdna1"));
         assert_eq!(family_model("gfx1031"), Some("rdna2"));
-        assert_eq!(family_model("gfx90a"), Some("gcn"));
+        assert_eq!(family_model("gfx90a"), Some("cdna2"));
+        assert_eq!(family_model("gfx942"), Some("cdna3"));
+        assert_eq!(family_model("gfx940"), Some("cdna3"));
+        assert_eq!(family_model("gfx906"), Some("gcn"));
+        assert_eq!(alias_target("mi300x"), Some("gfx942"));
         assert_eq!(alias_target("gcn3"), Some("gfx803"));
         assert!(crate::ArchSpec::builtin(&parsed.default_model).is_ok());
     }

@@ -23,8 +23,10 @@ fn bandwidth_per_clock_is_the_cards_bandwidth_over_its_cus_and_clock() {
         let want = p(&a, "dram_gb_per_s") * 1000.0 / p(&a, "gpu_cus") / p(&a, "clock_mhz");
         assert!(close(p(&a, "dram_bytes_per_clock"), want), "{name}");
         if a.param("l2_bytes_per_clock").is_some() {
-            // 64 bytes per clock per L2 channel (GCN-WP), shared by the CUs.
-            let want = p(&a, "l2_channels") * 64.0 / p(&a, "gpu_cus");
+            // 64 bytes per clock per L2 channel (GCN-WP), shared by the CUs; cdna3 states its
+            // own channel width (CDNA3-WP: 128 bytes per clock).
+            let channel = a.param("l2_channel_bytes_per_clock").unwrap_or(64.0);
+            let want = p(&a, "l2_channels") * channel / p(&a, "gpu_cus");
             assert!(close(p(&a, "l2_bytes_per_clock"), want), "{name}");
         }
     }

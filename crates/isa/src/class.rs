@@ -126,6 +126,8 @@ named_enum! {
         ValuDual = "valu.dual",
         /// Matrix multiply-accumulate (WMMA).
         ValuWmma = "valu.wmma",
+        /// CDNA matrix-core multiply-accumulate (`v_mfma_*`, `v_smfmac_*`).
+        ValuMfma = "valu.mfma",
         /// Attribute interpolation (VINTRP).
         ValuInterp = "valu.interp",
         /// Buffer load.

@@ -8,6 +8,8 @@
 //!   operations increment them.
 //! * [`memory`]: memory facts of vector memory instructions (data file
 //!   embedded, attached to the table's entries).
+//! * [`matrix`]: matrix instructions (MFMA, WMMA): shape and clocks per processor
+//!   (data file embedded).
 //! * [`shape`]: the fewest operands each mnemonic takes.
 //! * [`instr`]: one parsed instruction and the facts derived from it.
 //!
@@ -18,6 +20,7 @@
 pub mod class;
 pub mod gen_encoding;
 pub mod instr;
+pub mod matrix;
 pub mod memory;
 pub mod operand;
 pub mod scalar;
@@ -29,6 +32,7 @@ pub mod waitcnt;
 
 pub use class::{Encoding, InstrClass, MemDirection};
 pub use instr::{DepCtr, ExportTarget, InstrError, Instruction, Recognition};
+pub use matrix::{matrix_shape, MatrixShape};
 pub use memory::{BvhNodes, VmemFacts, VmemKind, VmemOp, VmemPath, D16};
 pub use operand::{Operand, RegFile, RegRange, SpecialReg};
 pub use scalar::{CmpCond, ScalarFacts, ScalarOp};

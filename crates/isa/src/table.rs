@@ -359,6 +359,12 @@ pub const FAMILY_RULES: &[FamilyRule] = &[
         Encoding::Vop3p,
         InstrClass::ValuWmma,
     ),
+    rule(
+        "v_",
+        &["mfma", "smfmac"],
+        Encoding::Vop3p,
+        InstrClass::ValuMfma,
+    ),
     rule("v_", &[], Encoding::Vop3, InstrClass::Valu),
     rule("s_cbranch_", &[], Encoding::Sopp, InstrClass::BranchCond),
     rule("s_wait", &[], Encoding::Sopp, InstrClass::WaitDepctr),

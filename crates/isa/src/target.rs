@@ -177,6 +177,8 @@ const FAMILY_NAMES: &[(&str, &str)] = &[
     ("raven", "gfx902"),
     ("raven2", "gfx909"),
     ("renoir", "gfx90c"),
+    ("aldebaran", "gfx90a"),
+    ("aqua_vanjaram", "gfx942"),
     ("navi10", "gfx1010"),
     ("navi12", "gfx1011"),
     ("navi14", "gfx1012"),
@@ -323,6 +325,10 @@ mod tests {
             ("gfx900", GfxGen::Gfx9),
             ("gfx90a:xnack-", GfxGen::Gfx9),
             ("gfx90c", GfxGen::Gfx9),
+            ("gfx940", GfxGen::Gfx9),
+            ("gfx941", GfxGen::Gfx9),
+            ("gfx942:sramecc+:xnack-", GfxGen::Gfx9),
+            ("aldebaran", GfxGen::Gfx9),
             ("gfx1030", GfxGen::Gfx10),
             ("gfx1100", GfxGen::Gfx11),
             ("gfx1151", GfxGen::Gfx11),
@@ -335,6 +341,16 @@ mod tests {
             assert_eq!(name.parse::<Target>().unwrap().gen, gen, "{name}");
         }
         assert_eq!("vega10".parse::<Target>().unwrap().name, "gfx900");
+        // CDNA processors keep their own names (their models and matrix data are keyed by them).
+        for (name, proc_name) in [
+            ("gfx90a:xnack-", "gfx90a"),
+            ("gfx940", "gfx940"),
+            ("gfx941", "gfx941"),
+            ("gfx942:sramecc+:xnack-", "gfx942"),
+            ("aqua_vanjaram", "gfx942"),
+        ] {
+            assert_eq!(name.parse::<Target>().unwrap().name, proc_name, "{name}");
+        }
         for bad in ["", "gfx", "gfx5", "gfx1300", "sm_80", "gfx9x9!"] {
             assert!(bad.parse::<Target>().is_err(), "{bad}");
         }

@@ -21,6 +21,7 @@ const NEW_MESSAGES: &[(&str, &str)] = &[
 fn expected() -> BTreeMap<&'static str, &'static str> {
     include_str!("data/from_mnemonic_before.tsv")
         .lines()
+        .chain(include_str!("data/from_mnemonic_cdna.tsv").lines())
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split_once('\t').expect("mnemonic<TAB>result"))
         .collect()

@@ -132,6 +132,7 @@ fn utilization_svg(r: &AnalyzeReport) -> String {
         ("GDS", u.gds),
         ("trans", u.trans),
         ("ray", u.ray),
+        ("matrix", u.matrix),
     ]
     .into_iter()
     .filter(|(n, v)| *v > 0.0 || matches!(*n, "VALU" | "VMEM" | "LDS" | "export"))

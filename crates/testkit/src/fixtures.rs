@@ -72,6 +72,10 @@ pub struct Fixture {
     pub vgprs: Option<u32>,
     /// The wave size the program was compiled for.
     pub wave_size: Option<u32>,
+    /// LLVM: the compiler's `; Occupancy:` figure (waves per SIMD).
+    pub occupancy: Option<u32>,
+    /// LLVM, gfx90a/gfx942: the compiler's `; NumAgprs:`.
+    pub agprs: Option<u32>,
     /// RADV: every shader of the pipeline, in file order.
     #[serde(default)]
     pub shaders: Vec<Shader>,

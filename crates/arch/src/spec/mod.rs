@@ -17,6 +17,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("gfx701", include_str!("../../data/gfx701.toml")),
     ("gfx803", include_str!("../../data/gfx803.toml")),
     ("gfx900", include_str!("../../data/gfx900.toml")),
+    ("cdna2", include_str!("../../data/cdna2.toml")),
+    ("cdna3", include_str!("../../data/cdna3.toml")),
     ("rdna1", include_str!("../../data/rdna1.toml")),
     ("rdna2", include_str!("../../data/rdna2.toml")),
     ("rdna3", include_str!("../../data/rdna3.toml")),
@@ -259,7 +261,18 @@ pub const COST_RULES: &[&str] = &[
     "lds_bytes",
     "ray_node",
     "fetch_dwords",
+    MATRIX_CYCLES_RULE,
+    MATRIX_ISSUE_RULE,
 ];
+
+/// The data rule for matrix instructions: the clocks one wave's instruction takes on the model's
+/// processor (`isa`), from the ISA crate's matrix table. Usable as a class's `cost`, `latency`
+/// and `also_cost`.
+pub const MATRIX_CYCLES_RULE: &str = "matrix_cycles";
+
+/// The data rule for the VALU issue a matrix instruction holds: its co-execution delay from the
+/// ISA crate's matrix table, or all its cycles when VALU work cannot run beside it.
+pub const MATRIX_ISSUE_RULE: &str = "matrix_issue";
 
 /// Problems with a model or an override.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

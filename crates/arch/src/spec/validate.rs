@@ -55,7 +55,7 @@ impl ArchSpec {
                 }
             }
             for p in [&c.latency, &c.also_cost].into_iter().flatten() {
-                if !self.params.contains_key(p) {
+                if p != super::MATRIX_CYCLES_RULE && !self.params.contains_key(p) {
                     return Err(
                         self.invalid(format!("class `{pat}` names missing parameter `{p}`"))
                     );

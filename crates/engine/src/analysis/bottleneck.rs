@@ -80,6 +80,8 @@ impl Simulation {
                     ("dispatch", _) => "dispatch rate".to_string(),
                     ("dependency", _) => "dependency latency".to_string(),
                     ("ray", _) => "ray accelerator".to_string(),
+                    // CDNA's matrix core per SIMD (the models' `matrix` unit).
+                    ("matrix", _) => "matrix-core".to_string(),
                     ("lds", _) => "LDS".to_string(),
                     ("smem", _) => "SMEM".to_string(),
                     ("salu", _) => "SALU".to_string(),

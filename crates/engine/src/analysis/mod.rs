@@ -6,10 +6,12 @@
 //!   chain alone on a SIMD.
 //! * [`bottleneck`]: the one-line verdict naming what limits throughput.
 //! * [`latency`]: the latency-tolerance search.
+//! * [`matrix`]: matrix-core utilization and operations per clock.
 
 pub mod bottleneck;
 pub mod bounds;
 pub mod latency;
+pub mod matrix;
 
 use crate::run::{PrepareError, Simulation};
 use crate::stats::SimStats;

@@ -5,6 +5,51 @@
 use super::*;
 
 impl OpContext<'_> {
+    /// The `matrix_cycles` rule: the clocks one wave's matrix instruction takes on the model's
+    /// processor (the ISA crate's matrix table, from AMD's matrix instruction calculator). Also
+    /// records the instruction's operations and, once, says where the clocks come from.
+    fn matrix_cycles(&self, inst: &Instruction, op: &mut StaticOp) -> Result<u32, SimError> {
+        let mnemonic = inst.base_mnemonic();
+        let processor = &self.arch.isa.name;
+        let shape = shadersim_isa::matrix_shape(processor, mnemonic).ok_or_else(|| {
+            SimError::Model(format!(
+                "no matrix data for `{mnemonic}` on {processor} (the matrix table, crates/isa/data/matrix_shapes.tsv, has no row of this processor for it or its shape)"
+            ))
+        })?;
+        if op.matrix_flops == 0 {
+            op.matrix_flops = shape.flops;
+            let basis = format!(
+                "{} {}x{}x{}{} {}: {} cycles, {} operations (matrix table, {})",
+                shape.arch,
+                shape.m,
+                shape.n,
+                shape.k,
+                if shape.blocks > 1 {
+                    format!(" x {} blocks", shape.blocks)
+                } else {
+                    String::new()
+                },
+                shape.in_type,
+                shape.cycles,
+                shape.flops,
+                shape.mnemonic
+            );
+            op.cost_basis = if op.cost_basis.is_empty() {
+                basis
+            } else {
+                format!("{}; {basis}", op.cost_basis)
+            };
+        }
+        Ok(shape.cycles)
+    }
+
+    /// The `matrix_issue` rule (after `matrix_cycles` found the row): the clocks the matrix
+    /// instruction holds its SIMD's VALU issue.
+    fn matrix_issue_clocks(&self, inst: &Instruction) -> u32 {
+        shadersim_isa::matrix_shape(&self.arch.isa.name, inst.base_mnemonic())
+            .map_or(0, |s| s.issue_clocks())
+    }
+
     pub(super) fn compile_source(
         &self,
         s: &SourceInstr,
@@ -176,6 +221,17 @@ impl OpContext<'_> {
                 base * cus
             }
             "ray_node" => self.ray_node_cost(inst, facts, &mut op)?,
+            shadersim_arch::MATRIX_CYCLES_RULE => {
+                let c = self.matrix_cycles(inst, &mut op)?;
+                op.cost_basis = format!("{} on the {}", op.cost_basis, unit);
+                c
+            }
+            shadersim_arch::MATRIX_ISSUE_RULE => {
+                self.matrix_cycles(inst, &mut op)?;
+                let issue = self.matrix_issue_clocks(inst);
+                op.cost_basis = format!("{}; the {unit} issue {issue} clocks", op.cost_basis);
+                issue
+            }
             "lds_bytes" => {
                 let per = self
                     .arch
@@ -237,15 +293,28 @@ impl OpContext<'_> {
                 .ok_or_else(|| SimError::Model(format!("unknown unit `{also}`")))?
                 as u8;
             let name = spec.also_cost.as_deref().unwrap_or("");
-            op.also_cost = self.arch.get_u32(name).map_err(model)? * passes;
+            op.also_cost = if name == shadersim_arch::MATRIX_CYCLES_RULE {
+                self.matrix_cycles(inst, &mut op)?
+            } else {
+                self.arch.get_u32(name).map_err(model)?
+            } * passes;
             op.cost_basis = format!("{}; {also} unit {} clocks", op.cost_basis, op.also_cost);
+        }
+        if spec.also_cost.as_deref() == Some(shadersim_arch::MATRIX_CYCLES_RULE) {
+            op.matrix_busy = op.also_cost;
+        } else if spec.cost.as_deref() == Some(shadersim_arch::MATRIX_CYCLES_RULE) {
+            op.matrix_busy = op.cost;
         }
         // The registers the op reads and writes, once for every use below.
         let (reads, writes) = (inst.reads(), inst.writes());
         if self.scoreboard {
             op.reads = reads.iter().filter_map(slot_range).collect();
             if let Some(lat) = &spec.latency {
-                let latency = self.arch.get_u32(lat).map_err(model)?;
+                let latency = if lat == shadersim_arch::MATRIX_CYCLES_RULE {
+                    self.matrix_cycles(inst, &mut op)?
+                } else {
+                    self.arch.get_u32(lat).map_err(model)?
+                };
                 // Results of the last pass: it starts (passes - 1) passes in.
                 op.result_delay = per_pass * (passes - 1) + latency;
                 op.writes = writes.iter().filter_map(slot_range).collect();

@@ -186,6 +186,12 @@ pub struct StaticOp {
     /// Image ops: the texels (tile walk) and filter taken by default (its `line` is 0 here;
     /// the run fills it in when it lists the defaults).
     pub image_default: Option<shadersim_trace::ImageDefault>,
+    /// Matrix instructions charged by the `matrix_cycles` rule: the operations of one wave's
+    /// instruction (2 x M x N x K x blocks, the matrix table); 0 for every other op.
+    pub matrix_flops: u64,
+    /// Matrix instructions: the clocks the op holds the unit its `matrix_cycles` rule charges
+    /// (the matrix core's `also_cost` on CDNA, the VALU's `cost` for RDNA's WMMA); 0 for others.
+    pub matrix_busy: u32,
 }
 
 impl StaticOp {
@@ -218,6 +224,8 @@ impl StaticOp {
             stream: None,
             lds_conflict: None,
             image_default: None,
+            matrix_flops: 0,
+            matrix_busy: 0,
         }
     }
 }

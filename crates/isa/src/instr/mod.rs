@@ -422,7 +422,7 @@ impl Instruction {
         let class = self.info.class;
         let d = match class {
             Valu | ValuQuarter | ValuTrans | ValuB64 | ValuF64 | ValuF64Add | ValuF64Conv
-            | ValuF64Trans | ValuDual | ValuWmma | ValuInterp => {
+            | ValuF64Trans | ValuDual | ValuWmma | ValuMfma | ValuInterp => {
                 if self.info.encoding == Encoding::Vopc {
                     // e32 on gfx6-9 prints `vcc` explicitly; gfx10+ v_cmpx has no sdst.
                     usize::from(n >= 3)

@@ -241,7 +241,23 @@ impl AnalyzeReport {
                 gds: round(st.utilization("gds")),
                 ray: round(st.utilization("ray")),
                 trans: round(st.utilization("trans")),
+                matrix: round(st.utilization("matrix")),
             },
+            matrix: sim.matrix_cores(st).map(|m| MatrixView {
+                instructions_per_wave: round(m.ops_per_wave),
+                busy_clocks_per_wave: round(m.busy_clocks_per_wave),
+                utilization: round(m.utilization),
+                flops_per_wave: round(m.flops_per_wave),
+                flops_per_clock_per_cu: round(m.flops_per_clock_per_cu),
+                peak_flops_per_clock_per_cu: round(m.peak_flops_per_clock_per_cu),
+                flops_per_second_per_cu: round(m.flops_per_second_per_cu()),
+                peak_flops_per_second_per_cu: round(m.peak_flops_per_second_per_cu()),
+                fraction_of_peak: round(if m.peak_flops_per_clock_per_cu > 0.0 {
+                    m.flops_per_clock_per_cu / m.peak_flops_per_clock_per_cu
+                } else {
+                    0.0
+                }),
+            }),
             starve_rate: round(st.starve_rate()),
             stall_rate: round(st.stall_rate()),
             lane_utilization: round(sim.lanes.as_ref().map_or(1.0, |l| l.utilization)),

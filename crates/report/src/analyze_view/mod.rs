@@ -44,6 +44,10 @@ pub struct AnalyzeReport {
     pub throughput: Throughput,
     /// Fraction of clocks each unit was busy.
     pub utilization: Utilization,
+    /// Matrix-core figures, for programs with matrix instructions the model charges by the
+    /// matrix table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<MatrixView>,
     /// Fraction of clocks with no wave resident.
     pub starve_rate: f64,
     /// Fraction of issue turns with waves resident where nothing could issue.

@@ -92,7 +92,7 @@ impl AnalyzeReport {
         } else {
             let _ = writeln!(
                 o,
-                "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}",
+                "  utilization        VALU {}  SALU {}  SMEM {}  VMEM {}  LDS {}  export {}{}{}{}{}",
                 pct(u.valu),
                 pct(u.salu),
                 pct(u.smem),
@@ -113,7 +113,26 @@ impl AnalyzeReport {
                     format!("  ray accelerator {}", pct(u.ray))
                 } else {
                     String::new()
+                },
+                if u.matrix > 0.0 {
+                    format!("  matrix {}", pct(u.matrix))
+                } else {
+                    String::new()
                 }
+            );
+        }
+        if let Some(m) = &self.matrix {
+            let _ = writeln!(
+                o,
+                "  matrix cores       {} busy ({} matrix instructions per wave, {} busy clocks each wave); {} of {} operations per clock per CU ({} of peak on this mix; {} of {} per second per CU)",
+                pct(m.utilization),
+                significant(m.instructions_per_wave),
+                clocks(m.busy_clocks_per_wave),
+                significant(m.flops_per_clock_per_cu),
+                significant(m.peak_flops_per_clock_per_cu),
+                pct(m.fraction_of_peak),
+                si(m.flops_per_second_per_cu),
+                si(m.peak_flops_per_second_per_cu)
             );
         }
         let _ = writeln!(

@@ -157,6 +157,32 @@ pub struct Utilization {
     pub ray: f64,
     /// Transcendental unit (models that have one, averaged over SIMDs).
     pub trans: f64,
+    /// Matrix cores (CDNA models' `matrix` unit, one per SIMD, averaged over SIMDs).
+    pub matrix: f64,
+}
+
+/// Matrix instructions (MFMA/SMFMAC on CDNA's matrix cores, WMMA/SWMMAC on RDNA 3/4), charged by
+/// the matrix table's cycles (AMD's matrix instruction calculator).
+#[derive(Debug, Clone, Serialize)]
+pub struct MatrixView {
+    /// Matrix instructions a wave executes, on average.
+    pub instructions_per_wave: f64,
+    /// Clocks a wave's matrix instructions hold their pipe, on average.
+    pub busy_clocks_per_wave: f64,
+    /// Busy clocks of the matrix pipes (one per SIMD) over run clocks x CUs x SIMDs.
+    pub utilization: f64,
+    /// Operations (2 x M x N x K x blocks per instruction) per wave.
+    pub flops_per_wave: f64,
+    /// Operations per clock per CU achieved.
+    pub flops_per_clock_per_cu: f64,
+    /// Operations per clock per CU with every matrix pipe busy every clock on this mix.
+    pub peak_flops_per_clock_per_cu: f64,
+    /// Achieved operations per second per CU at the model's clock.
+    pub flops_per_second_per_cu: f64,
+    /// Peak operations per second per CU at the model's clock, on this mix.
+    pub peak_flops_per_second_per_cu: f64,
+    /// Achieved over peak.
+    pub fraction_of_peak: f64,
 }
 
 /// Occupancy as reported.
