@@ -489,6 +489,13 @@ impl<'a> Eval<'a> {
 
     /// A register's value at program entry.
     fn entry(&self, file: RegFile, r: u16) -> Val {
+        // A device function's VGPRs at entry are its arguments, not work-item ids.
+        if file == RegFile::Vgpr && self.program.device_function {
+            return Val::Bad(Bad::Other(format!(
+                "{} is an argument of the device function",
+                reg_name(file, r)
+            )));
+        }
         match (file, r) {
             (RegFile::Sgpr, _) => Val::Lin(Lin::atom(Atom::Entry(r))),
             (RegFile::Vgpr, 0) => Val::Tid0,
