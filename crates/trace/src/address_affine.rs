@@ -45,6 +45,8 @@ enum Var {
     One,
     /// The lane's work-item id in dimension 0 (x), 1 (y) or 2 (z).
     Lane(u8),
+    /// The workgroup id in dimension 0 (x), 1 (y) or 2 (z): the same for the whole wave.
+    Group(u8),
     /// The loop iteration (completed iterations of the current entry) of loop `id`.
     Iter(usize),
     /// Placeholder for a register's value at a loop header while its update is evaluated.
@@ -142,9 +144,9 @@ impl Lin {
         self.0.keys().any(|(v, _)| f(*v))
     }
 
-    /// Lane-invariant and loop-invariant: only uniform terms.
+    /// Lane-invariant and loop-invariant: only uniform terms (workgroup ids included).
     fn uniform(&self) -> bool {
-        !self.has(|v| v != Var::One)
+        !self.has(|v| !matches!(v, Var::One | Var::Group(_)))
     }
 }
 
@@ -275,6 +277,8 @@ pub struct AffineAddress {
     pub words: String,
     /// Loops other than the op's innermost that move the address (header lines).
     pub outer_loops: Vec<u32>,
+    /// Whether the address moves with a workgroup id the descriptor names.
+    pub group_used: bool,
     /// Whether the uniform part holds more than bases: a scaled or multiplied unknown (a
     /// workgroup id times the workgroup size, an offset argument), which may differ by wave.
     pub uniform_scaled: bool,
@@ -496,8 +500,12 @@ impl<'a> Eval<'a> {
                 reg_name(file, r)
             )));
         }
+        let group = self.program.declared.workgroup_id_sgprs();
         match (file, r) {
-            (RegFile::Sgpr, _) => Val::Lin(Lin::atom(Atom::Entry(r))),
+            (RegFile::Sgpr, _) => match group.iter().position(|g| *g == Some(r)) {
+                Some(dim) => Val::Lin(Lin::var(Var::Group(dim as u8))),
+                None => Val::Lin(Lin::atom(Atom::Entry(r))),
+            },
             (RegFile::Vgpr, 0) => Val::Tid0,
             (RegFile::Vgpr, 1) => Val::Lin(Lin::var(Var::Lane(1))),
             (RegFile::Vgpr, 2) => Val::Lin(Lin::var(Var::Lane(2))),
@@ -807,9 +815,12 @@ impl<'a> Eval<'a> {
                     continue;
                 }
                 Var::One => continue,
-                Var::Lane(0) => "work-item id x".to_string(),
-                Var::Lane(1) => "work-item id y".to_string(),
-                Var::Lane(_) => "work-item id z".to_string(),
+                Var::Lane(0) => "work-item id (x)".to_string(),
+                Var::Lane(1) => "work-item id (y)".to_string(),
+                Var::Lane(_) => "work-item id (z)".to_string(),
+                Var::Group(0) => "workgroup id (x)".to_string(),
+                Var::Group(1) => "workgroup id (y)".to_string(),
+                Var::Group(_) => "workgroup id (z)".to_string(),
                 Var::Iter(id) => format!(
                     "iteration of the loop at line {}",
                     self.line(self.cfg.blocks[self.cfg.loops[*id].header].start)
@@ -818,8 +829,8 @@ impl<'a> Eval<'a> {
             };
             let factors: Vec<String> = atoms.iter().map(|a| self.atom_words(a)).collect();
             let mut t = format!("{c} x {name}");
-            if !factors.is_empty() {
-                t = format!("{t} x ({})", factors.join(") x ("));
+            for f in factors {
+                t = format!("{t} x {f}");
             }
             parts.push(t);
         }
@@ -964,8 +975,10 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin) -> AddressForm {
         iteration,
         words: eval.words(l),
         outer_loops,
+        group_used: l.has(|v| matches!(v, Var::Group(_))),
         uniform_scaled: l.0.iter().any(|((v, atoms), c)| {
-            *v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1)
+            matches!(v, Var::Group(_))
+                || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))
         }),
     })
 }
@@ -1078,7 +1091,14 @@ fn derive(
             let ws = x as u64 * u64::from(wave_size);
             (
                 Ok(ws),
-                format!("wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves cover consecutive work-item ids)"),
+                format!(
+                    "wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves cover consecutive work-item ids{})",
+                    if a.group_used {
+                        "; the workgroup id's factor taken to be the workgroup's size"
+                    } else {
+                        ""
+                    }
+                ),
             )
         }
         (_, Some(0)) if !a.uniform_scaled => (

@@ -64,7 +64,7 @@ pub struct AddressDefault {
     pub pattern: String,
     /// Where it came from.
     pub pattern_from: FactSource,
-    /// Why (`linear: address = base + 4 x work-item id x`, or why the code gave none).
+    /// Why (`linear: address = base + 4 x work-item id (x)`, or why the code gave none).
     pub pattern_reason: String,
     /// Bytes between consecutive waves (`None`: the default, the op's footprint).
     pub wave_stride: Option<u64>,

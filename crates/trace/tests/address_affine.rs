@@ -177,3 +177,30 @@ fn a_device_functions_vgprs_are_arguments() {
     let d = derived("llvm/gfx900/conv1d.s", Some("__clang_ocl_kern_imp_conv1d"));
     assert!(d.iter().all(|a| a.pattern.is_err()), "{d:#?}");
 }
+
+#[test]
+fn the_workgroup_id_sgprs_follow_the_user_sgprs() {
+    // gfx900 conv1d: `.amdhsa_user_sgpr_count 6`, only workgroup id x enabled: s6 (the
+    // `v_mov_b32 v2, s6` feeding `v_mad_u64_u32`). gfx1100: 15 user SGPRs (clang-22 preloads
+    // kernel arguments): s15 (`v_mad_u64_u32 v[2:3], null, s2, s15, v[0:1]`).
+    let p = fixture("llvm/gfx900/conv1d.s", Some("conv1d"));
+    assert_eq!(p.declared.workgroup_id_sgprs(), [Some(6), None, None]);
+    let p = fixture("llvm/gfx1100/conv1d.s", Some("conv1d"));
+    assert_eq!(p.declared.workgroup_id_sgprs(), [Some(15), None, None]);
+    // The reason names it: `gid = group id x size + local id`, size the dispatch packet's
+    // 16-bit workgroup size (`s_and_b32 s0, s0, 0xffff` at line 16).
+    let d = derived("llvm/gfx900/conv1d.s", Some("conv1d"));
+    let load = d.iter().find(|a| a.line == 29).unwrap();
+    assert_eq!(
+        load.pattern_reason,
+        "linear: address = base + 4 x work-item id (x) + 4 x workgroup id (x) x `s_and_b32` at \
+         line 16 + 4 x iteration of the loop at line 29"
+    );
+    assert!(load
+        .wave_stride_reason
+        .contains("the workgroup id's factor taken to be the workgroup's size"));
+    assert_eq!(
+        load.iteration_stride_reason,
+        "iteration stride 4 B: the loop adds 4 to the address each iteration"
+    );
+}
