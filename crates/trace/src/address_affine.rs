@@ -1088,7 +1088,7 @@ fn derive(
             (Err(why.clone()), why)
         }
         (_, Some(x)) if x > 0 => {
-            let ws = x as u64 * u64::from(wave_size);
+            let ws = (x as u64).saturating_mul(u64::from(wave_size));
             (
                 Ok(ws),
                 format!(
