@@ -33,6 +33,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 enum Atom {
     /// An SGPR's value at program entry (a user or system SGPR).
     Entry(u16),
+    /// A trap temporary the program reads (system values such as gfx12's workgroup ids).
+    Ttmp(u16),
     /// DWORD `dword` written by instruction `instr` (a scalar load, or uniform arithmetic the
     /// evaluation keeps opaque).
     Def { instr: usize, dword: u16 },
@@ -199,6 +201,8 @@ pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_subrev_co_u32", VectorOp::SubRev),
     ("v_lshlrev_b32", VectorOp::ShlRev),
     ("v_lshlrev_b64", VectorOp::ShlRev),
+    ("v_lshl_b32", VectorOp::Shl),
+    ("v_lshl_b64", VectorOp::Shl),
     ("v_lshl_add_u32", VectorOp::ShlAdd),
     // Compilers emit `or` for an add whose operands share no set bit (LLVM's `or disjoint`):
     // `x | (y << 4)` is `x + (y << 4)` where it feeds an address.
@@ -212,6 +216,8 @@ pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_mad_u32_u24", VectorOp::Mad),
     ("v_mad_i32_i24", VectorOp::Mad),
     ("v_mad_u64_u32", VectorOp::Mad),
+    ("v_mad_co_u64_u32", VectorOp::Mad),
+    ("v_mad_co_i64_i32", VectorOp::Mad),
     ("v_mad_i64_i32", VectorOp::Mad),
     ("v_and_b32", VectorOp::And),
     ("v_bfe_u32", VectorOp::Bfe),
@@ -233,6 +239,8 @@ pub enum VectorOp {
     SubRev,
     /// `b << a`.
     ShlRev,
+    /// `a << b` (gfx6/gfx7 spelling).
+    Shl,
     /// `(a << b) + c`.
     ShlAdd,
     /// `(a + b) << c`.
@@ -369,6 +377,10 @@ impl<'a> Eval<'a> {
 
     /// The value of register `r` as instruction `at` reads it.
     fn reg(&mut self, file: RegFile, r: u16, at: usize) -> Val {
+        if file == RegFile::Ttmp {
+            // Scalar, hence uniform; set by the hardware, not by the program.
+            return Val::Lin(Lin::atom(Atom::Ttmp(r)));
+        }
         if !matches!(file, RegFile::Sgpr | RegFile::Vgpr) {
             return Val::Bad(Bad::Other(format!(
                 "a special register read at line {}",
@@ -690,6 +702,10 @@ impl<'a> Eval<'a> {
                     let n = src(0, self)?;
                     shift(src(1, self)?, n)
                 }
+                VectorOp::Shl => {
+                    let a = src(0, self)?;
+                    shift(a, src(1, self)?)
+                }
                 VectorOp::ShlAdd => {
                     let a = src(0, self)?;
                     Ok(shift(a, src(1, self)?)?.add(&src(2, self)?))
@@ -756,12 +772,15 @@ impl<'a> Eval<'a> {
                 Operand::Reg { range, .. }
                     if matches!(range.file, RegFile::Sgpr | RegFile::Vgpr) =>
                 {
-                    let l = self.operand(o, d).lin()?;
-                    if !l.uniform() {
-                        return Err(Bad::Other(format!(
-                            "`{}` at line {line} is not followed",
-                            part.base_mnemonic()
-                        )));
+                    // Every DWORD of a wide source (a 64-bit shift reads the high one too).
+                    for r in range.first..range.first + range.count {
+                        let l = self.reg(range.file, r, d).lin()?;
+                        if !l.uniform() {
+                            return Err(Bad::Other(format!(
+                                "`{}` at line {line} is not followed",
+                                part.base_mnemonic()
+                            )));
+                        }
                     }
                 }
                 // Special registers (SCC, VCC, EXEC, M0): a uniform SGPR result still is one.
@@ -781,6 +800,7 @@ impl<'a> Eval<'a> {
     fn atom_words(&self, a: &Atom) -> String {
         match a {
             Atom::Entry(s) => format!("s{s} at entry"),
+            Atom::Ttmp(t) => format!("ttmp{t}"),
             Atom::Def { instr, dword } => {
                 let s = &self.program.instructions[*instr];
                 if s.inst.class() == InstrClass::Smem {
@@ -879,7 +899,8 @@ fn address_terms(inst: &Instruction) -> Option<Result<(Vec<Operand>, i64), Strin
                 terms.push(so.clone());
             }
             let idxen = inst.modifier("idxen").is_some();
-            let offen = inst.modifier("offen").is_some();
+            // `offen` adds a byte offset, gfx6/gfx7's `addr64` a 64-bit address.
+            let offen = inst.modifier("offen").is_some() || inst.modifier("addr64").is_some();
             if idxen {
                 return Some(Err(
                     "buffer index x the descriptor's stride: the stride is not read from the code"
