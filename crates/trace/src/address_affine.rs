@@ -199,6 +199,7 @@ pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_subrev_u32", VectorOp::SubRev),
     ("v_subrev_nc_u32", VectorOp::SubRev),
     ("v_subrev_co_u32", VectorOp::SubRev),
+    ("v_subrev_i32", VectorOp::SubRev),
     ("v_lshlrev_b32", VectorOp::ShlRev),
     ("v_lshlrev_b64", VectorOp::ShlRev),
     ("v_lshl_b32", VectorOp::Shl),
@@ -338,8 +339,7 @@ struct Eval<'a> {
     program: &'a Program,
     cfg: &'a Cfg,
     finder: Finder<'a>,
-    /// Definitions being evaluated (instruction, file, register): a repeat without a merge
-    /// between is a cycle.
+    /// Definitions being evaluated (instruction, file, register): the depth of the walk.
     stack: Vec<(usize, RegFile, u16)>,
     /// Merges being evaluated: (file, register, reaching definitions, entry reaches).
     merges: Vec<(RegFile, u16, BTreeSet<usize>, bool)>,
@@ -496,8 +496,12 @@ impl<'a> Eval<'a> {
         };
         match step.mul(&Lin::var(Var::Iter(id))) {
             Some(s) => Val::Lin(init.add(&s)),
-            None => Val::Bad(Bad::Other(format!(
+            None if step.has(|v| matches!(v, Var::Lane(_))) => Val::Bad(Bad::Other(format!(
                 "{} steps by a lane-varying amount",
+                reg_name(file, r)
+            ))),
+            None => Val::Bad(Bad::Other(format!(
+                "{} steps by an amount an inner loop decides",
                 reg_name(file, r)
             ))),
         }
@@ -533,13 +537,9 @@ impl<'a> Eval<'a> {
         if let Some(v) = self.memo.get(&(d, file, r)) {
             return v.clone();
         }
-        if self.stack.contains(&(d, file, r)) {
-            return Val::Bad(Bad::Other(format!(
-                "{} depends on itself at line {}",
-                reg_name(file, r),
-                self.line(d)
-            )));
-        }
+        // No cycle check here: every cycle of definitions passes through a point where two
+        // definitions (or the entry value) meet, and the merge stack in `reg` closes it with a
+        // placeholder; the depth bound stops the rest.
         self.stack.push((d, file, r));
         let v = self.def_value(d, file, r);
         self.stack.pop();
@@ -673,9 +673,8 @@ impl<'a> Eval<'a> {
             }
             match mnemonic.as_str() {
                 // The carry-in halves of 64-bit adds compute the low half's add.
-                "s_addc_u32" | "s_add_co_ci_u32" | "s_add_u64" | "s_add_nc_u64" => {
-                    return Ok(src(0, self)?.add(&src(1, self)?))
-                }
+                "s_addc_u32" | "s_add_co_ci_u32" | "s_add_u64" | "s_add_nc_u64"
+                | "s_add_co_u32" | "s_add_co_i32" => return Ok(src(0, self)?.add(&src(1, self)?)),
                 "s_lshl_b64" => return shift(src(0, self)?, src(1, self)?),
                 "s_mov_b64" => return src(0, self),
                 _ => {}
