@@ -598,6 +598,10 @@ impl<'a> Eval<'a> {
         } else {
             part.defs
         };
+        if defs < part.defs && range.file == RegFile::Sgpr {
+            // The misread "carry-out" SGPR is a source: the instruction leaves it as it was.
+            return self.reg(file, r, d);
+        }
         let srcs: Vec<Operand> = part.operands[defs..].to_vec();
         let mnemonic = part.info.mnemonic;
         let mnemonic = mnemonic
