@@ -117,6 +117,9 @@ OPENCL_JOBS=(
     "gfx1030|19|$OPENCL_ALL bvh_traverse"
     "gfx1100|19|$OPENCL_ALL bvh_traverse bvh_lds_stack"
     "gfx1100|22|ooo_chase ooo_chase_u8 wmma_gemm"
+    # address patterns read from the code (issue 33): a 1D convolution and a gather
+    "gfx900|22|conv1d gather"
+    "gfx1100|22|conv1d gather"
     "gfx1200|22|$OPENCL_ALL bvh_traverse $RDNA4_KERNELS wmma_gemm_gfx12"
     "gfx90a|22|$CDNA_KERNELS"
     "gfx942|22|$CDNA_KERNELS mfma_fp8"

@@ -145,6 +145,31 @@ pub struct DeclaredResources {
     pub workgroup_size: Option<[u32; 3]>,
     /// Instruction count the compiler reports (ACO statistics), if any.
     pub instruction_count: Option<u32>,
+    /// User SGPRs the kernel descriptor declares (`.amdhsa_user_sgpr_count`): the system
+    /// SGPRs (workgroup ids first) follow them.
+    pub user_sgprs: Option<u32>,
+    /// Which workgroup ids (x, y, z) the descriptor enables
+    /// (`.amdhsa_system_sgpr_workgroup_id_*`; x is enabled unless it says 0).
+    pub workgroup_ids: Option<[bool; 3]>,
+}
+
+impl DeclaredResources {
+    /// The SGPR holding each workgroup id (x, y, z) at entry, when the descriptor says where
+    /// the user SGPRs end: the enabled ids in order right after them.
+    pub fn workgroup_id_sgprs(&self) -> [Option<u16>; 3] {
+        let mut out = [None; 3];
+        let (Some(user), Some(ids)) = (self.user_sgprs, self.workgroup_ids) else {
+            return out;
+        };
+        let mut next = user;
+        for (dim, enabled) in ids.iter().enumerate() {
+            if *enabled {
+                out[dim] = u16::try_from(next).ok();
+                next += 1;
+            }
+        }
+        out
+    }
 }
 
 /// Where a register count comes from.

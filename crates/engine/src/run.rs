@@ -149,7 +149,7 @@ impl Simulation {
         let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
         // The plan's own walk, checked against the bound first.
         let trace = TraceWalk::new(program, &cfg, &plan).summary(None)?;
-        let memory = memory_facts(program, hints)?;
+        let mut memory = memory_facts(program, hints)?;
         let mut buffers = find_buffers(program, &cfg, &memory)?;
         let d = &hints.dispatch;
         let stage = match &d.stage {
@@ -278,6 +278,10 @@ impl Simulation {
         let wave_size = choose_wave_size(program, &arch, d.wave_size.as_ref(), &mut notes)?;
         dispatch.wave_size = wave_size;
         plan.wave_lanes = wave_size;
+        // Address patterns read from the code fill the keys the hints left out (the hints were
+        // checked above, on their own).
+        plan.defaults.addresses =
+            shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size);
         let mut lane_tally = (!plan.lane_branches.is_empty())
             .then(|| crate::lanes::LaneTally::new(program.instructions.len()));
         let group_waves = if stage == Stage::Compute {

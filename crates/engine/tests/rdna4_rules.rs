@@ -44,14 +44,17 @@ fn gfx1200_code_runs_on_rdna4_and_waits_per_counter() {
     // ends.
     let text =
         "global_load_b32 v1, v0, s[0:1]\ns_wait_loadcnt 0x0\nv_add_f32 v2, v1, v1\ns_endpgm\n";
-    let s = run("rdna4", "gfx1200", text, ONE_WAVE);
+    // The load's address is `s[0:1] + v0`, 1 byte per lane by its code (issue 33): the
+    // hint makes it the coalesced b32 load the rule is about.
+    let linear = format!("{ONE_WAVE}[[memory]]\nline = 1\npattern = \"linear\"\n");
+    let s = run("rdna4", "gfx1200", text, &linear);
     assert_eq!(s.wave_clocks(), 328.0);
     let target: shadersim_isa::Target = "gfx1200".parse().unwrap();
     assert_eq!(ArchSpec::for_target(&target).unwrap().name, "rdna4");
     // s_wait_storecnt does not wait for the load: the wait passes at 1, the
     // end waits for the load (322).
     let text = "global_load_b32 v1, v0, s[0:1]\ns_wait_storecnt 0x0\ns_endpgm\n";
-    assert_eq!(run("rdna4", "gfx1200", text, ONE_WAVE).wave_clocks(), 322.0);
+    assert_eq!(run("rdna4", "gfx1200", text, &linear).wave_clocks(), 322.0);
 }
 
 #[test]
@@ -59,7 +62,7 @@ fn a_memory_latency_hint_overrides_the_units() {
     // `[[memory]] latency = 2000` on the load: served by 2, back at 2002;
     // the wait passes there and s_endpgm ends the wave at 2003.
     let text = "global_load_b32 v1, v0, s[0:1]\ns_wait_loadcnt 0x0\ns_endpgm\n";
-    let hints = format!("{ONE_WAVE}[[memory]]\nline = 1\nlatency = 2000\n");
+    let hints = format!("{ONE_WAVE}[[memory]]\nline = 1\nlatency = 2000\npattern = \"linear\"\n");
     assert_eq!(run("rdna4", "gfx1200", text, &hints).wave_clocks(), 2003.0);
 }
 
@@ -104,6 +107,14 @@ fn seed_ratio(model: &str, target: &str, unroll: usize) -> f64 {
          [[memory]]\nline = {}\nlatency = 2000\n",
         line_of(&text, "; chase")
     );
+    // X's loads address `s[0:1] + v0`, v0 the work-item id: 1 byte per lane by their code
+    // (issue 33); the experiment means one coalesced b32 per lane, as the hint says.
+    let mut hints = hints;
+    for (i, l) in text.lines().enumerate() {
+        if l.starts_with("global_load_b32") && !l.contains("; chase") {
+            hints += &format!("[[memory]]\nline = {}\npattern = \"linear\"\n", i + 1);
+        }
+    }
     let s = run(model, target, &text, &hints);
     let life = |w: usize| (s.wave_life[w].1 - s.wave_life[w].0) as f64;
     // Y outlives X, so X runs entirely beside Y's misses.

@@ -227,8 +227,9 @@ fn address_source(inst: &Instruction) -> Option<(AddressSource, Option<i64>)> {
     Some((source, None))
 }
 
-/// Walks registers back to their roots.
-struct Finder<'a> {
+/// Walks registers back to their roots (and finds reaching definitions for
+/// [`crate::address_affine`]).
+pub(crate) struct Finder<'a> {
     program: &'a Program,
     cfg: &'a Cfg,
     /// Registers each instruction writes.
@@ -240,7 +241,7 @@ struct Finder<'a> {
 }
 
 impl<'a> Finder<'a> {
-    fn new(program: &'a Program, cfg: &'a Cfg) -> Finder<'a> {
+    pub(crate) fn new(program: &'a Program, cfg: &'a Cfg) -> Finder<'a> {
         Finder {
             program,
             cfg,
@@ -262,7 +263,7 @@ impl<'a> Finder<'a> {
 
     /// The definitions of register `r` that reach instruction `at`, and whether the value at
     /// program entry does (a path from the entry with no definition).
-    fn reaching(&self, file: RegFile, r: u16, at: usize) -> (BTreeSet<usize>, bool) {
+    pub(crate) fn reaching(&self, file: RegFile, r: u16, at: usize) -> (BTreeSet<usize>, bool) {
         let mut defs = BTreeSet::new();
         let Some(&b) = self.cfg.block_of.get(at) else {
             return (defs, false);

@@ -26,6 +26,104 @@ pub struct PlanDefaults {
     /// Image ops whose texels or filter no hint gave, in program order (filled by the
     /// engine, which decides them when it compiles the ops).
     pub images: Vec<ImageDefault>,
+    /// Global, flat and buffer ops: where each one's lane pattern, wave stride and iteration
+    /// stride came from (the code, a hint, or the default), in program order (filled by the
+    /// engine once the wave size is known). Ops whose three facts all came from hints are
+    /// left out.
+    pub addresses: Vec<AddressDefault>,
+}
+
+/// Where one fact of a vector memory op's address stream came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FactSource {
+    /// Derived from the address arithmetic of the program.
+    Code,
+    /// A `[[memory]]` hint.
+    Hint,
+    /// Nothing known: the default.
+    Default,
+}
+
+impl FactSource {
+    /// The JSON spelling: `code`, `hint`, `default`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FactSource::Code => "code",
+            FactSource::Hint => "hint",
+            FactSource::Default => "default",
+        }
+    }
+}
+
+/// The address stream one global, flat or buffer op ran with, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressDefault {
+    /// Source line of the op.
+    pub line: u32,
+    /// The lane pattern used (`linear`, `stride:16`, `uniform`, ...).
+    pub pattern: String,
+    /// Where it came from.
+    pub pattern_from: FactSource,
+    /// Why (`linear: address = base + 4 x work-item id (x)`, or why the code gave none).
+    pub pattern_reason: String,
+    /// Bytes between consecutive waves (`None`: the default, the op's footprint).
+    pub wave_stride: Option<u64>,
+    /// Where it came from.
+    pub wave_stride_from: FactSource,
+    /// Why.
+    pub wave_stride_reason: String,
+    /// Bytes between executions by one wave (`None`: the default, footprint x waves, or the
+    /// op is in no loop).
+    pub iteration_stride: Option<u64>,
+    /// Where it came from; `None` when the op is in no loop (it runs once per wave and no
+    /// iteration stride applies) and no hint gave one.
+    pub iteration_stride_from: Option<FactSource>,
+    /// Why.
+    pub iteration_stride_reason: String,
+}
+
+impl AddressDefault {
+    /// The sentence without the line, so that ops with the same facts share one.
+    fn what(&self) -> String {
+        let mut parts = Vec::new();
+        match self.pattern_from {
+            FactSource::Code => parts.push(format!(
+                "pattern {} from the code ({})",
+                self.pattern, self.pattern_reason
+            )),
+            FactSource::Hint => parts.push(format!("pattern {} (hint)", self.pattern)),
+            FactSource::Default => parts.push(format!(
+                "default pattern {} ({})",
+                self.pattern, self.pattern_reason
+            )),
+        }
+        match (self.wave_stride_from, self.wave_stride) {
+            (FactSource::Hint, Some(w)) => parts.push(format!("wave stride {w} B (hint)")),
+            (FactSource::Code, _) => parts.push(self.wave_stride_reason.clone()),
+            _ => parts.push(
+                "default wave stride: the op's footprint (each wave its own data)".to_string(),
+            ),
+        }
+        match (self.iteration_stride_from, self.iteration_stride) {
+            (Some(FactSource::Hint), Some(i)) => {
+                parts.push(format!("iteration stride {i} B (hint)"))
+            }
+            (Some(FactSource::Code), _) => parts.push(self.iteration_stride_reason.clone()),
+            (Some(_), _) => parts.push(
+                "default iteration stride: footprint x waves (a grid-stride loop that never revisits an address)"
+                    .to_string(),
+            ),
+            (None, _) => {}
+        }
+        parts.join("; ")
+    }
+
+    /// Whether any of its facts is a default (not from the code or a hint).
+    pub fn is_default(&self) -> bool {
+        self.pattern_from == FactSource::Default
+            || self.wave_stride_from == FactSource::Default
+            || self.iteration_stride_from == Some(FactSource::Default)
+    }
 }
 
 /// What an image op took by default: where its lanes' texels are (a screen-space or 2D tile
@@ -142,6 +240,7 @@ impl PlanDefaults {
             loops_inferred,
             branches_not_taken,
             images: Vec::new(),
+            addresses: Vec::new(),
         }
     }
 
@@ -151,6 +250,7 @@ impl PlanDefaults {
             && self.loops_inferred.is_empty()
             && self.branches_not_taken.is_empty()
             && !self.images.iter().any(ImageDefault::is_default)
+            && self.addresses.is_empty()
     }
 
     /// One sentence per kind of default, for notes and reports:
@@ -209,6 +309,25 @@ impl PlanDefaults {
             v.sort_unstable();
             v.dedup();
             out.push(format!("{}: {what}", lines(&v)));
+        }
+        // Global, flat and buffer ops: one sentence per distinct set of facts.
+        let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+        for a in &self.addresses {
+            let what = a.what();
+            match groups.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, v)) => v.push(a.line),
+                None => groups.push((what, vec![a.line])),
+            }
+        }
+        for (what, mut v) in groups {
+            v.sort_unstable();
+            v.dedup();
+            out.push(format!("{}: {what}", lines(&v)));
+        }
+        if self.addresses.iter().any(AddressDefault::is_default) {
+            out.push(
+                "address defaults rest on no code: give pattern, wave_stride and iteration_stride in a [[memory]] hint where the program's address arithmetic was not followed".to_string(),
+            );
         }
         if self.images.iter().any(|i| i.layout.is_some()) {
             out.push(

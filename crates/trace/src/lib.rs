@@ -10,6 +10,7 @@
 //! Invariants: every hint names something that exists (an error otherwise,
 //! with its position in the hints file); expansion always terminates.
 
+mod address_affine;
 mod buffers;
 mod cursor;
 mod defaults;
@@ -20,12 +21,16 @@ mod template;
 mod tracer;
 mod tripcount;
 
+pub use address_affine::{
+    address_forms, apply_derived_addresses, derive_address_patterns, AddressForm, AffineAddress,
+    DerivedAddress, VectorOp, VECTOR_ARITHMETIC,
+};
 pub use buffers::{
     find_buffers, memory_roots, Buffer, BufferFound, BufferMap, BufferUse, Root, BUFFER_SPACING,
     BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
 pub use cursor::{TraceCursor, TraceStep, TraceSummary, TraceWalk};
-pub use defaults::{ImageDefault, PlanDefaults};
+pub use defaults::{AddressDefault, FactSource, ImageDefault, PlanDefaults};
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};
 pub use source_hints::{parse_source_ref, resolve_source_hints, SourceRef, NO_SOURCE_LINES};

@@ -236,6 +236,14 @@ impl LineReader<'_> {
                         ".amdhsa_next_free_sgpr" => d.sgprs = v,
                         ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
                         ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
+                        ".amdhsa_user_sgpr_count" => d.user_sgprs = v,
+                        ".amdhsa_system_sgpr_workgroup_id_x"
+                        | ".amdhsa_system_sgpr_workgroup_id_y"
+                        | ".amdhsa_system_sgpr_workgroup_id_z" => {
+                            let dim = usize::from(name.as_bytes()[name.len() - 1] - b'x');
+                            let ids = d.workgroup_ids.get_or_insert([true, false, false]);
+                            ids[dim] = v != Some(0);
+                        }
                         ".amdhsa_wavefront_size32" => {
                             d.wave_size = Some(if v == Some(1) { 32 } else { 64 })
                         }
@@ -387,4 +395,6 @@ pub(super) fn merge_declared(into: &mut DeclaredResources, from: DeclaredResourc
     into.wave_size = from.wave_size.or(into.wave_size);
     into.occupancy = into.occupancy.or(from.occupancy);
     into.workgroup_size = from.workgroup_size.or(into.workgroup_size);
+    into.user_sgprs = from.user_sgprs.or(into.user_sgprs);
+    into.workgroup_ids = from.workgroup_ids.or(into.workgroup_ids);
 }

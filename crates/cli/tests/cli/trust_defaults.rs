@@ -242,3 +242,56 @@ fn a_top_tested_loop_runs_its_body_and_a_halving_loop_its_count() {
         "`s_cmp_ge_u32 0, s0` (s0 from 128, >> 1 per iteration)"
     );
 }
+
+/// Issue 33 item 3: every global/buffer op's lane pattern and strides, read from the code or
+/// taken by default, are listed with where they came from and why, in text, JSON and HTML.
+#[test]
+fn address_patterns_are_listed_with_their_reasons() {
+    // tests/fixtures/llvm/gfx900/gather.s: `idx[gid]` (line 23) and `out[gid]` (line 35) are
+    // 4 x gid: linear, waves 4 x 64 = 256 B apart; `data[idx[gid]]` (line 30) takes its
+    // address from the load at line 23: data-dependent, the defaults stay.
+    let file = "tests/fixtures/llvm/gfx900/gather.s";
+    let json: serde_json::Value = serde_json::from_str(&analyze(file, "json", None)).unwrap();
+    let a = &json["defaults"]["addresses"];
+    assert_eq!(a.as_array().unwrap().len(), 3, "{a}");
+    assert_eq!(a[0]["line"], 23);
+    assert_eq!(a[0]["pattern"], "linear");
+    assert_eq!(a[0]["pattern_from"], "code");
+    assert_eq!(a[0]["wave_stride"], 256);
+    assert_eq!(a[0]["wave_stride_from"], "code");
+    assert_eq!(a[0]["iteration_stride_from"], serde_json::Value::Null);
+    let why = "data-dependent: the address comes from the `global_load_dword` at line 23";
+    assert_eq!(a[1]["line"], 30);
+    assert_eq!(a[1]["pattern"], "linear");
+    assert_eq!(a[1]["pattern_from"], "default");
+    assert_eq!(a[1]["pattern_reason"], why);
+    assert_eq!(a[1]["wave_stride"], serde_json::Value::Null);
+    assert_eq!(a[1]["wave_stride_from"], "default");
+    let sentence = format!(
+        "line 30: default pattern linear ({why}); default wave stride: the op's footprint (each wave its own data)"
+    );
+    let text = analyze(file, "text", None);
+    assert!(text.contains(&sentence), "{text}");
+    assert!(text.contains("lines 23, 35: pattern linear from the code (linear: address = base + 4 x work-item id (x) + 4 x workgroup id (x) x `s_and_b32` at line"), "{text}");
+    let html = analyze(file, "html", None);
+    assert!(
+        html.contains("line 30: default pattern linear (data-dependent"),
+        "{html}"
+    );
+    // A hint wins per key: `pattern` from the hint, the wave stride still from the code.
+    let hints = temp_file(
+        "gather.toml",
+        "[[memory]]\nline = 23\npattern = \"stride:8\"\n",
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&analyze(file, "json", Some(hints.to_str().unwrap()))).unwrap();
+    let a = &json["defaults"]["addresses"][0];
+    assert_eq!(
+        (a["pattern"].as_str(), a["pattern_from"].as_str()),
+        (Some("stride:8"), Some("hint"))
+    );
+    assert_eq!(
+        (a["wave_stride"].as_u64(), a["wave_stride_from"].as_str()),
+        (Some(256), Some("code"))
+    );
+}

@@ -380,6 +380,26 @@ impl AnalyzeReport {
                         filter_reason: d.filter_reason.clone(),
                     })
                     .collect(),
+                addresses: sim
+                    .plan
+                    .defaults
+                    .addresses
+                    .iter()
+                    .map(|a| AddressDefaultView {
+                        line: a.line,
+                        pattern: a.pattern.clone(),
+                        pattern_from: a.pattern_from.name().to_string(),
+                        pattern_reason: a.pattern_reason.clone(),
+                        wave_stride: a.wave_stride,
+                        wave_stride_from: a.wave_stride_from.name().to_string(),
+                        wave_stride_reason: a.wave_stride_reason.clone(),
+                        iteration_stride: a.iteration_stride,
+                        iteration_stride_from: a
+                            .iteration_stride_from
+                            .map(|f| f.name().to_string()),
+                        iteration_stride_reason: a.iteration_stride_reason.clone(),
+                    })
+                    .collect(),
                 buffers: BufferDefaultsView {
                     default_lines: sim
                         .buffers

@@ -63,6 +63,9 @@ pub struct DefaultsView {
     /// How buffers were placed: lines whose buffer is unknown (sharing the default buffer 0)
     /// and the bases' spacing and stagger.
     pub buffers: BufferDefaultsView,
+    /// Global, flat and buffer ops: where each one's lane pattern and strides came from (the
+    /// code's address arithmetic, a hint, or the default), in program order.
+    pub addresses: Vec<AddressDefaultView>,
     /// The same as sentences, as the text report prints them.
     pub text: Vec<String>,
 }
@@ -93,6 +96,33 @@ pub struct ImageDefaultView {
     pub filter: String,
     /// Why the run chose that filter; null when a `[[memory]] filter` gave it.
     pub filter_reason: Option<String>,
+}
+
+/// Where one global, flat or buffer op's address stream came from (JSON
+/// `defaults.addresses[]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct AddressDefaultView {
+    /// The op's line.
+    pub line: u32,
+    /// The lane pattern used.
+    pub pattern: String,
+    /// `code`, `hint` or `default`.
+    pub pattern_from: String,
+    /// Why (the address in words, or why the code gave no pattern); empty for a hint.
+    pub pattern_reason: String,
+    /// Bytes between consecutive waves; null for the default (the op's footprint).
+    pub wave_stride: Option<u64>,
+    /// `code`, `hint` or `default`.
+    pub wave_stride_from: String,
+    /// Why; empty for a hint.
+    pub wave_stride_reason: String,
+    /// Bytes between executions by one wave; null for the default (footprint x waves) or an
+    /// op in no loop.
+    pub iteration_stride: Option<u64>,
+    /// `code`, `hint` or `default`; null when the op is in no loop and no hint gave one.
+    pub iteration_stride_from: Option<String>,
+    /// Why; empty for a hint or an op in no loop.
+    pub iteration_stride_reason: String,
 }
 
 /// How the run placed buffers (JSON `defaults.buffers`).

@@ -1,0 +1,1250 @@
+//! Address patterns read from the code: a small symbolic (affine) evaluation of the arithmetic
+//! that feeds each vector memory op's address.
+//!
+//! The address of a global, flat or buffer op is walked back through the reaching definitions
+//! of its address registers (as [`crate::buffers`] walks them to a buffer root) and written as
+//! `uniform base + a x work-item id x (+ y, z terms) + b x workgroup id + c x loop iteration +
+//! constant`, where the uniform base and factors may be unknown values the wave shares (kernel
+//! arguments, descriptor DWORDs, entry SGPRs): symbols, never numbers. A register updated by a
+//! uniform add in a loop (its value at the header merges the value before the loop with
+//! `itself + step`) is `value before + step x iteration` of that loop.
+//!
+//! From that form [`derive_address_patterns`] gives the facts a `[[memory]]` hint would give:
+//! the lane pattern (`a` bytes between lanes: `uniform`, `linear` or `stride:a`), the wave
+//! stride (`a` x the wave size: waves of a workgroup cover consecutive work-item ids, and a
+//! workgroup id's factor is taken to be the workgroup's size) and the iteration stride (`c`,
+//! 0 when the loop does not move the address: every iteration reuses the same lines). An
+//! address fed by a vector or LDS load (a gather, a pointer chase) is data-dependent; a product
+//! of two lane-varying values, an unknown factor on the work-item id or an instruction the
+//! evaluation does not model leaves the default, and each says why.
+//!
+//! Which operands are addresses comes from the table's memory facts (the instruction family,
+//! [`shadersim_isa::VmemPath`]); which instructions are arithmetic, from the table's scalar
+//! facts for the scalar ALU and the list [`VECTOR_ARITHMETIC`] of table mnemonics for the VALU.
+
+use crate::buffers::Finder;
+use shadersim_asm::Program;
+use shadersim_cfg::Cfg;
+use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, ScalarOp, VmemPath};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A value the whole wave shares whose number the program does not show.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Atom {
+    /// An SGPR's value at program entry (a user or system SGPR).
+    Entry(u16),
+    /// A trap temporary the program reads (system values such as gfx12's workgroup ids).
+    Ttmp(u16),
+    /// DWORD `dword` written by instruction `instr` (a scalar load, or uniform arithmetic the
+    /// evaluation keeps opaque).
+    Def { instr: usize, dword: u16 },
+}
+
+/// What a term varies with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Var {
+    /// Nothing: a uniform value (a constant, or the product of its atoms).
+    One,
+    /// The lane's work-item id in dimension 0 (x), 1 (y) or 2 (z).
+    Lane(u8),
+    /// The workgroup id in dimension 0 (x), 1 (y) or 2 (z): the same for the whole wave.
+    Group(u8),
+    /// The loop iteration (completed iterations of the current entry) of loop `id`.
+    Iter(usize),
+    /// Placeholder for a register's value at a loop header while its update is evaluated.
+    Phi(u32),
+}
+
+/// One term's key: what it varies with and the product of the unknown uniform factors.
+type Mono = (Var, Vec<Atom>);
+
+/// A sum of integer multiples of terms (no zero coefficients).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Lin(BTreeMap<Mono, i64>);
+
+/// Most atoms multiplied in one term: beyond this the value is called non-affine.
+const MAX_ATOMS: usize = 3;
+
+impl Lin {
+    fn constant(c: i64) -> Lin {
+        Lin::term((Var::One, Vec::new()), c)
+    }
+
+    fn term(m: Mono, c: i64) -> Lin {
+        let mut l = Lin::default();
+        if c != 0 {
+            l.0.insert(m, c);
+        }
+        l
+    }
+
+    fn var(v: Var) -> Lin {
+        Lin::term((v, Vec::new()), 1)
+    }
+
+    fn atom(a: Atom) -> Lin {
+        Lin::term((Var::One, vec![a]), 1)
+    }
+
+    fn add(&self, o: &Lin) -> Lin {
+        let mut out = self.clone();
+        for (m, c) in &o.0 {
+            let e = out.0.entry(m.clone()).or_insert(0);
+            *e = e.wrapping_add(*c);
+            if *e == 0 {
+                out.0.remove(m);
+            }
+        }
+        out
+    }
+
+    fn scale(&self, k: i64) -> Lin {
+        Lin(self
+            .0
+            .iter()
+            .map(|(m, c)| (m.clone(), c.wrapping_mul(k)))
+            .filter(|(_, c)| *c != 0)
+            .collect())
+    }
+
+    fn sub(&self, o: &Lin) -> Lin {
+        self.add(&o.scale(-1))
+    }
+
+    fn as_const(&self) -> Option<i64> {
+        match self.0.len() {
+            0 => Some(0),
+            1 => {
+                let ((v, atoms), c) = self.0.iter().next()?;
+                (*v == Var::One && atoms.is_empty()).then_some(*c)
+            }
+            _ => None,
+        }
+    }
+
+    /// The product, or `None` when two varying terms meet (or too many unknown factors).
+    fn mul(&self, o: &Lin) -> Option<Lin> {
+        let mut out = Lin::default();
+        for ((va, aa), ca) in &self.0 {
+            for ((vb, ab), cb) in &o.0 {
+                let v = match (va, vb) {
+                    (Var::One, v) | (v, Var::One) => *v,
+                    _ => return None,
+                };
+                let mut atoms: Vec<Atom> = aa.iter().chain(ab).cloned().collect();
+                if atoms.len() > MAX_ATOMS {
+                    return None;
+                }
+                atoms.sort();
+                out = out.add(&Lin::term((v, atoms), ca.wrapping_mul(*cb)));
+            }
+        }
+        Some(out)
+    }
+
+    fn has(&self, f: impl Fn(Var) -> bool) -> bool {
+        self.0.keys().any(|(v, _)| f(*v))
+    }
+
+    /// Lane-invariant and loop-invariant: only uniform terms (workgroup ids included).
+    fn uniform(&self) -> bool {
+        !self.has(|v| !matches!(v, Var::One | Var::Group(_)))
+    }
+}
+
+/// Why an address has no affine form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Bad {
+    /// It comes from data a vector or LDS load returned (line, mnemonic).
+    Data(u32, String),
+    /// Something else the evaluation cannot follow, in words.
+    Other(String),
+}
+
+/// The value of a register as the evaluation sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Val {
+    Lin(Lin),
+    /// VGPR 0 at entry: work-item id x, or x, y and z packed 10 bits apart (read through a
+    /// mask or bit-field extract); used as it is, it is x.
+    Tid0,
+    Bad(Bad),
+}
+
+impl Val {
+    fn lin(self) -> Result<Lin, Bad> {
+        match self {
+            Val::Lin(l) => Ok(l),
+            Val::Tid0 => Ok(Lin::var(Var::Lane(0))),
+            Val::Bad(b) => Err(b),
+        }
+    }
+}
+
+/// VALU arithmetic the evaluation follows, by the table's mnemonic (`InstrInfo::mnemonic`;
+/// VOPD halves without their `v_dual_` prefix). The sources are counted after the
+/// destinations (a carry-out destination, `vcc`, is a destination).
+pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
+    ("v_mov_b32", VectorOp::Mov),
+    ("v_readfirstlane_b32", VectorOp::Mov),
+    ("v_add_u32", VectorOp::Add),
+    ("v_add_i32", VectorOp::Add),
+    ("v_add_nc_u32", VectorOp::Add),
+    ("v_add_co_u32", VectorOp::Add),
+    ("v_add3_u32", VectorOp::Add3),
+    ("v_sub_u32", VectorOp::Sub),
+    ("v_sub_i32", VectorOp::Sub),
+    ("v_sub_nc_u32", VectorOp::Sub),
+    ("v_sub_co_u32", VectorOp::Sub),
+    ("v_subrev_u32", VectorOp::SubRev),
+    ("v_subrev_nc_u32", VectorOp::SubRev),
+    ("v_subrev_co_u32", VectorOp::SubRev),
+    ("v_subrev_i32", VectorOp::SubRev),
+    ("v_lshlrev_b32", VectorOp::ShlRev),
+    ("v_lshlrev_b64", VectorOp::ShlRev),
+    ("v_lshl_b32", VectorOp::Shl),
+    ("v_lshl_b64", VectorOp::Shl),
+    ("v_lshl_add_u32", VectorOp::ShlAdd),
+    // Compilers emit `or` for an add whose operands share no set bit (LLVM's `or disjoint`):
+    // `x | (y << 4)` is `x + (y << 4)` where it feeds an address.
+    ("v_or_b32", VectorOp::Add),
+    ("v_lshl_or_b32", VectorOp::ShlAdd),
+    ("v_add_lshl_u32", VectorOp::AddShl),
+    ("v_mul_lo_u32", VectorOp::Mul),
+    ("v_mul_lo_i32", VectorOp::Mul),
+    ("v_mul_u32_u24", VectorOp::Mul),
+    ("v_mul_i32_i24", VectorOp::Mul),
+    ("v_mad_u32_u24", VectorOp::Mad),
+    ("v_mad_i32_i24", VectorOp::Mad),
+    ("v_mad_u64_u32", VectorOp::Mad),
+    ("v_mad_co_u64_u32", VectorOp::Mad),
+    ("v_mad_co_i64_i32", VectorOp::Mad),
+    ("v_mad_i64_i32", VectorOp::Mad),
+    ("v_and_b32", VectorOp::And),
+    ("v_bfe_u32", VectorOp::Bfe),
+];
+
+/// What a VALU mnemonic of [`VECTOR_ARITHMETIC`] computes (64-bit forms: of the low DWORD, the
+/// 64-bit value read as the same affine value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorOp {
+    /// `a` (a copy; `readfirstlane` of a uniform value).
+    Mov,
+    /// `a + b`.
+    Add,
+    /// `a + b + c`.
+    Add3,
+    /// `a - b`.
+    Sub,
+    /// `b - a`.
+    SubRev,
+    /// `b << a`.
+    ShlRev,
+    /// `a << b` (gfx6/gfx7 spelling).
+    Shl,
+    /// `(a << b) + c`.
+    ShlAdd,
+    /// `(a + b) << c`.
+    AddShl,
+    /// `a x b`.
+    Mul,
+    /// `a x b + c`.
+    Mad,
+    /// `a & b`: only the work-item id x mask (`0x3ff`) of VGPR 0 at entry.
+    And,
+    /// `bfe(a, offset, width)`: only the y and z fields of VGPR 0 at entry.
+    Bfe,
+}
+
+/// Scalar mnemonics the table's scalar facts do not cover but the evaluation follows: the
+/// carry-in halves of 64-bit adds (their low half is the add), the 64-bit shift, and the
+/// shift-and-add forms. `(mnemonic, shift)`: `s_lshlN_add_u32` is `(a << N) + b`.
+const SCALAR_SHIFT_ADD: &[(&str, u32)] = &[
+    ("s_lshl1_add_u32", 1),
+    ("s_lshl2_add_u32", 2),
+    ("s_lshl3_add_u32", 3),
+    ("s_lshl4_add_u32", 4),
+];
+
+/// Deepest chain of definitions followed from one memory op.
+const MAX_DEPTH: usize = 48;
+
+/// Most definitions evaluated for one program (a bound on time, whatever the program).
+const MAX_STEPS: usize = 200_000;
+
+/// The affine form of one memory op's address, in the coefficients the facts need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AffineAddress {
+    /// Bytes per work-item id x, y, z (`None`: the factor is an unknown uniform value).
+    pub lane: [Option<i64>; 3],
+    /// Whether the dimension appears at all.
+    pub lane_used: [bool; 3],
+    /// Bytes per iteration of the op's innermost loop (`Some(0)`: the loop does not move the
+    /// address; `None`: an unknown uniform factor; only for ops in a loop).
+    pub iteration: Option<Option<i64>>,
+    /// The address in words (`base + 4 x id.x + 4 x iteration`).
+    pub words: String,
+    /// Loops other than the op's innermost that move the address (header lines).
+    pub outer_loops: Vec<u32>,
+    /// Whether the address moves with a workgroup id the descriptor names.
+    pub group_used: bool,
+    /// Whether the uniform part holds more than bases: a scaled or multiplied unknown (a
+    /// workgroup id times the workgroup size, an offset argument), which may differ by wave.
+    pub uniform_scaled: bool,
+}
+
+/// What the code says about one vector memory op's address.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AddressForm {
+    /// Affine in the work-item ids and the loop iteration.
+    Affine(AffineAddress),
+    /// Fed by data a load returned: the load's line and mnemonic.
+    DataDependent {
+        /// Line of the load.
+        line: u32,
+        /// Its mnemonic.
+        mnemonic: String,
+    },
+    /// Not followed, and why.
+    Unknown(String),
+}
+
+/// The facts derived for one op, each with its reason (`None`: not derived, the default
+/// stays, and the reason says why).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DerivedAddress {
+    /// Instruction index.
+    pub instr: usize,
+    /// Source line.
+    pub line: u32,
+    /// What the code says.
+    pub form: AddressForm,
+    /// The lane pattern, or why none was derived.
+    pub pattern: Result<shadersim_mem::LanePattern, String>,
+    /// Why that pattern (`linear: address = base + 4 x id.x`).
+    pub pattern_reason: String,
+    /// Bytes between consecutive waves.
+    pub wave_stride: Result<u64, String>,
+    /// Why that wave stride.
+    pub wave_stride_reason: String,
+    /// Bytes between executions by one wave (`None`: the op is in no loop, it runs once per
+    /// wave and has no iteration stride).
+    pub iteration_stride: Option<Result<u64, String>>,
+    /// Why that iteration stride.
+    pub iteration_stride_reason: String,
+}
+
+/// The evaluator: reaching definitions, the merge stack and memoized results.
+struct Eval<'a> {
+    program: &'a Program,
+    cfg: &'a Cfg,
+    finder: Finder<'a>,
+    /// Definitions being evaluated (instruction, file, register): the depth of the walk.
+    stack: Vec<(usize, RegFile, u16)>,
+    /// Merges being evaluated: (file, register, reaching definitions, entry reaches).
+    merges: Vec<(RegFile, u16, BTreeSet<usize>, bool)>,
+    /// Results that hold no placeholder, by (instruction, file, register).
+    memo: HashMap<(usize, RegFile, u16), Val>,
+    steps: usize,
+}
+
+impl<'a> Eval<'a> {
+    fn line(&self, i: usize) -> u32 {
+        self.program.instructions[i].pos.line
+    }
+
+    /// The value of operand `o` as instruction `at` reads it (DWORD 0 of a range).
+    fn operand(&mut self, o: &Operand, at: usize) -> Val {
+        match o {
+            Operand::Imm(v) => Val::Lin(Lin::constant(*v)),
+            Operand::Off => Val::Lin(Lin::default()),
+            Operand::Reg { range, neg, .. } => {
+                if *neg {
+                    return Val::Bad(Bad::Other(format!(
+                        "a negated source at line {}",
+                        self.line(at)
+                    )));
+                }
+                self.reg(range.file, range.first, at)
+            }
+            _ => Val::Bad(Bad::Other(format!(
+                "operand `{}` at line {}",
+                self.program.instructions[at].inst.operand_text,
+                self.line(at)
+            ))),
+        }
+    }
+
+    /// The value of register `r` as instruction `at` reads it.
+    fn reg(&mut self, file: RegFile, r: u16, at: usize) -> Val {
+        if file == RegFile::Ttmp {
+            // Scalar, hence uniform; set by the hardware, not by the program.
+            return Val::Lin(Lin::atom(Atom::Ttmp(r)));
+        }
+        if !matches!(file, RegFile::Sgpr | RegFile::Vgpr) {
+            return Val::Bad(Bad::Other(format!(
+                "a special register read at line {}",
+                self.line(at)
+            )));
+        }
+        if self.stack.len() >= MAX_DEPTH || self.steps >= MAX_STEPS {
+            return Val::Bad(Bad::Other(
+                "a chain of definitions too deep to follow".into(),
+            ));
+        }
+        self.steps += 1;
+        let (defs, entry) = self.finder.reaching(file, r, at);
+        if defs.len() == 1 && !entry {
+            let d = *defs.iter().next().unwrap_or(&0);
+            return self.def(d, file, r);
+        }
+        if defs.is_empty() {
+            return if entry {
+                self.entry(file, r)
+            } else {
+                Val::Bad(Bad::Other(format!(
+                    "no definition of {} reaches line {}",
+                    reg_name(file, r),
+                    self.line(at)
+                )))
+            };
+        }
+        // Several definitions meet: an induction variable when the ones inside a loop are
+        // `itself + step` and the others agree.
+        let key = (file, r, defs.clone(), entry);
+        if let Some(p) = self.merges.iter().position(|m| *m == key) {
+            return Val::Lin(Lin::var(Var::Phi(p as u32)));
+        }
+        let phi = self.merges.len() as u32;
+        self.merges.push(key);
+        let mut values: Vec<(Option<usize>, Val)> = defs
+            .iter()
+            .map(|&d| (Some(d), self.def(d, file, r)))
+            .collect();
+        if entry {
+            values.push((None, self.entry(file, r)));
+        }
+        self.merges.pop();
+        let is_phi = |v: Var| v == Var::Phi(phi);
+        let mut init: Option<Lin> = None;
+        let mut init_defs = Vec::new();
+        let mut step: Option<Lin> = None;
+        let mut update_defs = Vec::new();
+        for (d, v) in values {
+            let l = match v.lin() {
+                Ok(l) => l,
+                Err(b) => return Val::Bad(b),
+            };
+            if l.has(is_phi) {
+                let s = l.sub(&Lin::var(Var::Phi(phi)));
+                if s.has(is_phi) {
+                    return Val::Bad(Bad::Other(format!(
+                        "{} is not stepped by an add in its loop",
+                        reg_name(file, r)
+                    )));
+                }
+                match &step {
+                    Some(x) if *x != s => {
+                        return Val::Bad(Bad::Other(format!(
+                            "{} steps by different amounts on different paths",
+                            reg_name(file, r)
+                        )))
+                    }
+                    _ => step = Some(s),
+                }
+                update_defs.extend(d);
+            } else {
+                match &init {
+                    Some(x) if *x != l => {
+                        return Val::Bad(Bad::Other(format!(
+                            "{} differs by path where line {} reads it",
+                            reg_name(file, r),
+                            self.line(at)
+                        )))
+                    }
+                    _ => init = Some(l),
+                }
+                init_defs.extend(d);
+            }
+        }
+        let Some(init) = init else {
+            return Val::Bad(Bad::Other(format!(
+                "{} has no value before its loop",
+                reg_name(file, r)
+            )));
+        };
+        let Some(step) = step else {
+            return Val::Lin(init);
+        };
+        // The loop: the innermost one holding the reader and every update but no initial
+        // definition.
+        let block = |i: usize| self.cfg.block_of.get(i).copied();
+        let mut l = block(at).and_then(|b| self.cfg.innermost_loop.get(b).copied().flatten());
+        while let Some(id) = l {
+            let lp = &self.cfg.loops[id];
+            let holds = |i: &usize| block(*i).is_some_and(|b| lp.contains(b));
+            if update_defs.iter().all(holds) && !init_defs.iter().any(holds) {
+                break;
+            }
+            l = lp.parent;
+        }
+        let Some(id) = l else {
+            return Val::Bad(Bad::Other(format!(
+                "{} is updated outside a loop the CFG knows",
+                reg_name(file, r)
+            )));
+        };
+        match step.mul(&Lin::var(Var::Iter(id))) {
+            Some(s) => Val::Lin(init.add(&s)),
+            None if step.has(|v| matches!(v, Var::Lane(_))) => Val::Bad(Bad::Other(format!(
+                "{} steps by a lane-varying amount",
+                reg_name(file, r)
+            ))),
+            None => Val::Bad(Bad::Other(format!(
+                "{} steps by an amount an inner loop decides",
+                reg_name(file, r)
+            ))),
+        }
+    }
+
+    /// A register's value at program entry.
+    fn entry(&self, file: RegFile, r: u16) -> Val {
+        // A device function's VGPRs at entry are its arguments, not work-item ids.
+        if file == RegFile::Vgpr && self.program.device_function {
+            return Val::Bad(Bad::Other(format!(
+                "{} is an argument of the device function",
+                reg_name(file, r)
+            )));
+        }
+        let group = self.program.declared.workgroup_id_sgprs();
+        match (file, r) {
+            (RegFile::Sgpr, _) => match group.iter().position(|g| *g == Some(r)) {
+                Some(dim) => Val::Lin(Lin::var(Var::Group(dim as u8))),
+                None => Val::Lin(Lin::atom(Atom::Entry(r))),
+            },
+            (RegFile::Vgpr, 0) => Val::Tid0,
+            (RegFile::Vgpr, 1) => Val::Lin(Lin::var(Var::Lane(1))),
+            (RegFile::Vgpr, 2) => Val::Lin(Lin::var(Var::Lane(2))),
+            _ => Val::Bad(Bad::Other(format!(
+                "{} holds lane data at entry",
+                reg_name(file, r)
+            ))),
+        }
+    }
+
+    /// The value definition `d` writes to register `r`.
+    fn def(&mut self, d: usize, file: RegFile, r: u16) -> Val {
+        if let Some(v) = self.memo.get(&(d, file, r)) {
+            return v.clone();
+        }
+        // No cycle check here: every cycle of definitions passes through a point where two
+        // definitions (or the entry value) meet, and the merge stack in `reg` closes it with a
+        // placeholder; the depth bound stops the rest.
+        self.stack.push((d, file, r));
+        let v = self.def_value(d, file, r);
+        self.stack.pop();
+        let placeholder = matches!(&v, Val::Lin(l) if l.has(|v| matches!(v, Var::Phi(_))));
+        if !placeholder {
+            self.memo.insert((d, file, r), v.clone());
+        }
+        v
+    }
+
+    fn def_value(&mut self, d: usize, file: RegFile, r: u16) -> Val {
+        let program = self.program;
+        let s = &program.instructions[d];
+        let line = s.pos.line;
+        let inst = &s.inst;
+        let target = RegRange::single(file, r);
+        let part = std::iter::once(inst)
+            .chain(inst.dual.as_deref())
+            .find_map(|p| {
+                p.operands[..p.defs]
+                    .iter()
+                    .filter_map(Operand::reg)
+                    .find(|range| range.overlaps(&target))
+                    .map(|range| (p, range))
+            });
+        let Some((part, range)) = part else {
+            return Val::Bad(Bad::Other(format!(
+                "`{}` at line {line} writes {} implicitly",
+                inst.base_mnemonic(),
+                reg_name(file, r)
+            )));
+        };
+        let k = r - range.first;
+        let class = part.class();
+        if class == InstrClass::Smem {
+            return Val::Lin(Lin::atom(Atom::Def { instr: d, dword: k }));
+        }
+        if class.is_vmem()
+            || matches!(
+                class,
+                InstrClass::Lds | InstrClass::LdsBvhStack | InstrClass::LdsParam
+            )
+        {
+            return Val::Bad(Bad::Data(line, part.base_mnemonic().to_string()));
+        }
+        // gfx9's carry-less `v_add_u32 v1, s8, v0` (three operands) is read by the
+        // instruction parser as if `s8` were gfx8's carry-out: its sources start after the
+        // first operand whenever two sources are all that is left.
+        let defs = if part.defs == 2
+            && part.operands.len() == 3
+            && matches!(
+                part.info.mnemonic,
+                "v_add_u32" | "v_sub_u32" | "v_subrev_u32"
+            ) {
+            1
+        } else {
+            part.defs
+        };
+        if defs < part.defs && range.file == RegFile::Sgpr {
+            // The misread "carry-out" SGPR is a source: the instruction leaves it as it was.
+            return self.reg(file, r, d);
+        }
+        let srcs: Vec<Operand> = part.operands[defs..].to_vec();
+        let mnemonic = part.info.mnemonic;
+        let mnemonic = mnemonic
+            .strip_prefix("v_dual_")
+            .map_or(mnemonic.to_string(), |m| format!("v_{m}"));
+        // The high DWORD of a 64-bit result: only a 64-bit copy passes it on.
+        if k > 0 {
+            let copy = matches!(mnemonic.as_str(), "s_mov_b64" | "v_mov_b64");
+            return match (copy, srcs.first()) {
+                (true, Some(Operand::Reg { range, .. })) => {
+                    self.reg(range.file, range.first + k, d)
+                }
+                _ => Val::Bad(Bad::Other(format!(
+                    "the high half of `{}` at line {line}",
+                    part.base_mnemonic()
+                ))),
+            };
+        }
+        let src = |i: usize, me: &mut Self| -> Result<Lin, Bad> {
+            match srcs.get(i) {
+                Some(o) => me.operand(o, d).lin(),
+                None => Err(Bad::Other(format!("a missing source at line {line}"))),
+            }
+        };
+        let nonlinear = || {
+            Bad::Other(format!(
+                "`{}` at line {line} multiplies two lane-varying values",
+                part.base_mnemonic()
+            ))
+        };
+        let shift = |l: Lin, n: Lin| -> Result<Lin, Bad> {
+            match n.as_const() {
+                Some(n) if (0..63).contains(&n) => Ok(l.scale(1i64 << n)),
+                _ => Err(Bad::Other(format!(
+                    "`{}` at line {line} shifts by a variable amount",
+                    part.base_mnemonic()
+                ))),
+            }
+        };
+        let result: Result<Lin, Bad> = (|| {
+            if let Some(f) = part.info.scalar {
+                if f.imm16 {
+                    // SOPK: `s_movk_i32 sD, imm`, `s_addk_i32 sD, imm` (sD = sD + imm).
+                    let imm = match srcs.last() {
+                        Some(Operand::Imm(v)) => {
+                            Lin::constant(i64::from(f.extend_imm16(*v) as i32))
+                        }
+                        _ => {
+                            return Err(Bad::Other(format!(
+                                "`{}` at line {line}",
+                                part.base_mnemonic()
+                            )))
+                        }
+                    };
+                    return match f.op {
+                        ScalarOp::Mov => Ok(imm),
+                        ScalarOp::Add => Ok(self.reg(file, r, d).lin()?.add(&imm)),
+                        ScalarOp::Mul => {
+                            self.reg(file, r, d).lin()?.mul(&imm).ok_or_else(nonlinear)
+                        }
+                        _ => self.opaque(d, k, part, &srcs),
+                    };
+                }
+                let a = src(0, self);
+                return match f.op {
+                    ScalarOp::Mov => a,
+                    ScalarOp::Add => Ok(a?.add(&src(1, self)?)),
+                    ScalarOp::Sub => Ok(a?.sub(&src(1, self)?)),
+                    ScalarOp::Lshl => shift(a?, src(1, self)?),
+                    ScalarOp::Mul => a?.mul(&src(1, self)?).ok_or_else(nonlinear),
+                    _ => self.opaque(d, k, part, &srcs),
+                };
+            }
+            match mnemonic.as_str() {
+                // The carry-in halves of 64-bit adds compute the low half's add.
+                "s_addc_u32" | "s_add_co_ci_u32" | "s_add_u64" | "s_add_nc_u64"
+                | "s_add_co_u32" | "s_add_co_i32" => return Ok(src(0, self)?.add(&src(1, self)?)),
+                "s_lshl_b64" => return shift(src(0, self)?, src(1, self)?),
+                "s_mov_b64" => return src(0, self),
+                _ => {}
+            }
+            if let Some((_, n)) = SCALAR_SHIFT_ADD.iter().find(|(m, _)| *m == mnemonic) {
+                return Ok(src(0, self)?.scale(1 << n).add(&src(1, self)?));
+            }
+            let Some(&(_, op)) = VECTOR_ARITHMETIC.iter().find(|(m, _)| *m == mnemonic) else {
+                return self.opaque(d, k, part, &srcs);
+            };
+            match op {
+                VectorOp::Mov => {
+                    let v = src(0, self)?;
+                    if mnemonic == "v_readfirstlane_b32" && !v.uniform() {
+                        return self.opaque(d, k, part, &srcs);
+                    }
+                    Ok(v)
+                }
+                VectorOp::Add => Ok(src(0, self)?.add(&src(1, self)?)),
+                VectorOp::Add3 => Ok(src(0, self)?.add(&src(1, self)?).add(&src(2, self)?)),
+                VectorOp::Sub => Ok(src(0, self)?.sub(&src(1, self)?)),
+                VectorOp::SubRev => Ok(src(1, self)?.sub(&src(0, self)?)),
+                VectorOp::ShlRev => {
+                    let n = src(0, self)?;
+                    shift(src(1, self)?, n)
+                }
+                VectorOp::Shl => {
+                    let a = src(0, self)?;
+                    shift(a, src(1, self)?)
+                }
+                VectorOp::ShlAdd => {
+                    let a = src(0, self)?;
+                    Ok(shift(a, src(1, self)?)?.add(&src(2, self)?))
+                }
+                VectorOp::AddShl => {
+                    let a = src(0, self)?.add(&src(1, self)?);
+                    shift(a, src(2, self)?)
+                }
+                VectorOp::Mul => src(0, self)?.mul(&src(1, self)?).ok_or_else(nonlinear),
+                VectorOp::Mad => Ok(src(0, self)?
+                    .mul(&src(1, self)?)
+                    .ok_or_else(nonlinear)?
+                    .add(&src(2, self)?)),
+                VectorOp::And | VectorOp::Bfe => {
+                    // Work-item ids packed in VGPR 0 (x in bits 0-9, y 10-19, z 20-29).
+                    let regs: Vec<Val> = srcs.iter().map(|o| self.operand(o, d)).collect();
+                    let consts: Vec<Option<i64>> = regs
+                        .iter()
+                        .map(|v| match v {
+                            Val::Lin(l) => l.as_const(),
+                            _ => None,
+                        })
+                        .collect();
+                    let tid = regs.iter().position(|v| *v == Val::Tid0);
+                    let field = match (op, tid) {
+                        (VectorOp::And, Some(t)) => {
+                            let mask = consts.get(1 - t.min(1)).copied().flatten();
+                            (mask == Some(0x3ff)).then_some(0)
+                        }
+                        (VectorOp::Bfe, Some(0)) => match (consts.get(1), consts.get(2)) {
+                            (Some(Some(10)), Some(Some(10))) => Some(1),
+                            (Some(Some(20)), Some(Some(10))) => Some(2),
+                            (Some(Some(0)), Some(Some(10))) => Some(0),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    match field {
+                        Some(f) => Ok(Lin::var(Var::Lane(f))),
+                        None => self.opaque(d, k, part, &srcs),
+                    }
+                }
+            }
+        })();
+        match result {
+            Ok(l) => Val::Lin(l),
+            Err(b) => Val::Bad(b),
+        }
+    }
+
+    /// An instruction the evaluation does not model: a new uniform unknown when every source
+    /// is uniform and loop-invariant, else not followed.
+    fn opaque(
+        &mut self,
+        d: usize,
+        k: u16,
+        part: &Instruction,
+        srcs: &[Operand],
+    ) -> Result<Lin, Bad> {
+        let line = self.line(d);
+        for o in srcs {
+            match o {
+                Operand::Imm(_) | Operand::Float(_) => {}
+                Operand::Reg { range, .. }
+                    if matches!(range.file, RegFile::Sgpr | RegFile::Vgpr) =>
+                {
+                    // Every DWORD of a wide source (a 64-bit shift reads the high one too).
+                    for r in range.first..range.first + range.count {
+                        let l = self.reg(range.file, r, d).lin()?;
+                        if !l.uniform() {
+                            return Err(Bad::Other(format!(
+                                "`{}` at line {line} is not followed",
+                                part.base_mnemonic()
+                            )));
+                        }
+                    }
+                }
+                // Special registers (SCC, VCC, EXEC, M0): a uniform SGPR result still is one.
+                _ if part.class() != InstrClass::Salu => {
+                    return Err(Bad::Other(format!(
+                        "`{}` at line {line} is not followed",
+                        part.base_mnemonic()
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(Lin::atom(Atom::Def { instr: d, dword: k }))
+    }
+
+    /// An unknown uniform value in words.
+    fn atom_words(&self, a: &Atom) -> String {
+        match a {
+            Atom::Entry(s) => format!("s{s} at entry"),
+            Atom::Ttmp(t) => format!("ttmp{t}"),
+            Atom::Def { instr, dword } => {
+                let s = &self.program.instructions[*instr];
+                if s.inst.class() == InstrClass::Smem {
+                    let offset = s
+                        .inst
+                        .operands
+                        .get(s.inst.defs + 1)
+                        .and_then(|o| match o {
+                            Operand::Imm(v) => Some(*v),
+                            _ => None,
+                        })
+                        .map(|o| o + 4 * i64::from(*dword));
+                    match offset {
+                        Some(o) => format!("the DWORD at {o:#x} loaded at line {}", s.pos.line),
+                        None => format!("DWORD {dword} loaded at line {}", s.pos.line),
+                    }
+                } else {
+                    format!("`{}` at line {}", s.inst.base_mnemonic(), s.pos.line)
+                }
+            }
+        }
+    }
+
+    /// `l` in words, uniform terms folded into `base`.
+    fn words(&self, l: &Lin) -> String {
+        let mut parts = vec!["base".to_string()];
+        let mut constant = 0i64;
+        for ((v, atoms), c) in &l.0 {
+            let name = match v {
+                Var::One if atoms.is_empty() => {
+                    constant = constant.wrapping_add(*c);
+                    continue;
+                }
+                Var::One => continue,
+                Var::Lane(0) => "work-item id (x)".to_string(),
+                Var::Lane(1) => "work-item id (y)".to_string(),
+                Var::Lane(_) => "work-item id (z)".to_string(),
+                Var::Group(0) => "workgroup id (x)".to_string(),
+                Var::Group(1) => "workgroup id (y)".to_string(),
+                Var::Group(_) => "workgroup id (z)".to_string(),
+                Var::Iter(id) => format!(
+                    "iteration of the loop at line {}",
+                    self.line(self.cfg.blocks[self.cfg.loops[*id].header].start)
+                ),
+                Var::Phi(_) => "a loop value".to_string(),
+            };
+            let factors: Vec<String> = atoms.iter().map(|a| self.atom_words(a)).collect();
+            let mut t = format!("{c} x {name}");
+            for f in factors {
+                t = format!("{t} x {f}");
+            }
+            parts.push(t);
+        }
+        if constant != 0 {
+            parts.push(constant.to_string());
+        }
+        parts.join(" + ").replace("+ -", "- ")
+    }
+}
+
+fn reg_name(file: RegFile, r: u16) -> String {
+    match file {
+        RegFile::Sgpr => format!("s{r}"),
+        RegFile::Vgpr => format!("v{r}"),
+        _ => format!("{file:?}{r}").to_lowercase(),
+    }
+}
+
+/// The address registers of a global, flat or buffer op, with the immediate offset: the terms
+/// to add (`None`: the op is not one whose address is read from the code: scratch, image, LDS,
+/// cache control, or a buffer index scaled by a descriptor stride).
+fn address_terms(inst: &Instruction) -> Option<Result<(Vec<Operand>, i64), String>> {
+    let facts = inst.info.memory?;
+    facts.op?;
+    let uses = inst.operands.get(inst.defs..).unwrap_or(&[]);
+    let offset = inst
+        .modifier("offset")
+        .and_then(|m| m.int_value())
+        .unwrap_or(0);
+    let is_sgpr = |o: &Operand| o.reg().is_some_and(|r| r.file == RegFile::Sgpr);
+    match facts.path {
+        VmemPath::Global | VmemPath::Flat => {
+            let mut terms = vec![uses.first()?.clone()];
+            if facts.path == VmemPath::Global {
+                // `saddr` (then `vaddr` is a 32-bit offset).
+                if let Some(s) = uses.iter().skip(1).rev().find(|o| is_sgpr(o)) {
+                    terms.push(s.clone());
+                }
+            }
+            Some(Ok((terms, offset)))
+        }
+        VmemPath::Buffer | VmemPath::TypedBuffer => {
+            let rsrc = uses.iter().position(is_sgpr)?;
+            let mut terms = vec![uses[rsrc].clone()];
+            if let Some(so) = uses.get(rsrc + 1) {
+                terms.push(so.clone());
+            }
+            let idxen = inst.modifier("idxen").is_some();
+            // `offen` adds a byte offset, gfx6/gfx7's `addr64` a 64-bit address.
+            let offen = inst.modifier("offen").is_some() || inst.modifier("addr64").is_some();
+            if idxen {
+                return Some(Err(
+                    "buffer index x the descriptor's stride: the stride is not read from the code"
+                        .into(),
+                ));
+            }
+            if offen {
+                let vaddr = rsrc.checked_sub(1).and_then(|i| uses.get(i))?;
+                terms.push(vaddr.clone());
+            }
+            Some(Ok((terms, offset)))
+        }
+        _ => None,
+    }
+}
+
+/// The affine form of the address of every global, flat and buffer op of `program`, by
+/// instruction index.
+pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressForm> {
+    let mut eval = Eval {
+        program,
+        cfg,
+        finder: Finder::new(program, cfg),
+        stack: Vec::new(),
+        merges: Vec::new(),
+        memo: HashMap::new(),
+        steps: 0,
+    };
+    let mut out = BTreeMap::new();
+    for (i, s) in program.instructions.iter().enumerate() {
+        let Some(terms) = address_terms(&s.inst) else {
+            continue;
+        };
+        let form = match terms {
+            Err(why) => AddressForm::Unknown(why),
+            Ok((operands, offset)) => {
+                let mut sum = Ok(Lin::constant(offset));
+                for o in &operands {
+                    sum = sum.and_then(|acc: Lin| Ok(acc.add(&eval.operand(o, i).lin()?)));
+                }
+                match sum {
+                    Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
+                    Err(Bad::Other(why)) => AddressForm::Unknown(why),
+                    Ok(l) => affine(&eval, cfg, i, &l),
+                }
+            }
+        };
+        out.insert(i, form);
+    }
+    out
+}
+
+/// The coefficients of an affine address at instruction `i`.
+fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin) -> AddressForm {
+    if l.has(|v| matches!(v, Var::Phi(_))) {
+        return AddressForm::Unknown("a loop value the evaluation could not resolve".into());
+    }
+    let coefficient = |want: Var| -> (bool, Option<i64>) {
+        let terms: Vec<(&Vec<Atom>, i64)> =
+            l.0.iter()
+                .filter(|((v, _), _)| *v == want)
+                .map(|((_, a), c)| (a, *c))
+                .collect();
+        match terms.as_slice() {
+            [] => (false, Some(0)),
+            [(atoms, c)] if atoms.is_empty() => (true, Some(*c)),
+            _ => (true, None),
+        }
+    };
+    let mut lane = [Some(0); 3];
+    let mut lane_used = [false; 3];
+    for dim in 0..3u8 {
+        let (used, c) = coefficient(Var::Lane(dim));
+        lane[dim as usize] = c;
+        lane_used[dim as usize] = used;
+    }
+    let block = cfg.block_of.get(i).copied();
+    let inner = block.and_then(|b| cfg.innermost_loop.get(b).copied().flatten());
+    let iteration = inner.map(|id| coefficient(Var::Iter(id)).1);
+    let mut outer_loops: Vec<u32> =
+        l.0.keys()
+            .filter_map(|(v, _)| match v {
+                Var::Iter(id) if Some(*id) != inner => {
+                    Some(eval.line(cfg.blocks[cfg.loops[*id].header].start))
+                }
+                _ => None,
+            })
+            .collect();
+    outer_loops.dedup();
+    AddressForm::Affine(AffineAddress {
+        lane,
+        lane_used,
+        iteration,
+        words: eval.words(l),
+        outer_loops,
+        group_used: l.has(|v| matches!(v, Var::Group(_))),
+        uniform_scaled: l.0.iter().any(|((v, atoms), c)| {
+            matches!(v, Var::Group(_))
+                || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))
+        }),
+    })
+}
+
+/// Derive every global, flat and buffer op's lane pattern, wave stride and iteration stride
+/// from its address arithmetic, for waves of `wave_size` lanes.
+pub fn derive_address_patterns(
+    program: &Program,
+    cfg: &Cfg,
+    wave_size: u32,
+) -> Vec<DerivedAddress> {
+    let forms = address_forms(program, cfg);
+    let mut out = Vec::new();
+    for (i, form) in forms {
+        let s = &program.instructions[i];
+        let element = shadersim_mem::MemAccess::from_info(&s.inst.info)
+            .map(|a| i64::from(a.bytes_per_lane()))
+            .unwrap_or(4);
+        let in_loop = cfg
+            .block_of
+            .get(i)
+            .and_then(|&b| cfg.innermost_loop.get(b).copied().flatten())
+            .is_some();
+        let not = |why: &str| Err::<u64, String>(why.to_string());
+        let d = match &form {
+            AddressForm::DataDependent { line, mnemonic } => {
+                let why = format!(
+                    "data-dependent: the address comes from the `{mnemonic}` at line {line}"
+                );
+                DerivedAddress {
+                    instr: i,
+                    line: s.pos.line,
+                    form: form.clone(),
+                    pattern: Err(why.clone()),
+                    pattern_reason: why.clone(),
+                    wave_stride: not(&why),
+                    wave_stride_reason: why.clone(),
+                    iteration_stride: in_loop.then(|| not(&why)),
+                    iteration_stride_reason: why,
+                }
+            }
+            AddressForm::Unknown(w) => {
+                let why = format!("not derived: {w}");
+                DerivedAddress {
+                    instr: i,
+                    line: s.pos.line,
+                    form: form.clone(),
+                    pattern: Err(why.clone()),
+                    pattern_reason: why.clone(),
+                    wave_stride: not(&why),
+                    wave_stride_reason: why.clone(),
+                    iteration_stride: in_loop.then(|| not(&why)),
+                    iteration_stride_reason: why,
+                }
+            }
+            AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size),
+        };
+        out.push(d);
+    }
+    out
+}
+
+fn derive(
+    instr: usize,
+    line: u32,
+    form: &AddressForm,
+    a: &AffineAddress,
+    element: i64,
+    wave_size: u32,
+) -> DerivedAddress {
+    use shadersim_mem::LanePattern;
+    let words = &a.words;
+    let (pattern, pattern_reason) = if a.lane_used[1] || a.lane_used[2] {
+        let why = format!(
+            "2D: address = {words}; a 2D lane pattern needs the workgroup's width, not derived"
+        );
+        (Err(why.clone()), why)
+    } else {
+        match a.lane[0] {
+            Some(0) => (
+                Ok(LanePattern::Uniform),
+                format!("uniform: address = {words}, the same for every lane"),
+            ),
+            Some(x) if x == element => (
+                Ok(LanePattern::Linear),
+                format!("linear: address = {words}"),
+            ),
+            Some(x) if x > 0 => (
+                Ok(LanePattern::Stride { bytes: x as u64 }),
+                format!("stride {x} B: address = {words}"),
+            ),
+            Some(x) => {
+                let why = format!("lane stride {x} B (downwards): address = {words}; not derived");
+                (Err(why.clone()), why)
+            }
+            None => {
+                let why = format!(
+                    "the lane stride is an unknown uniform value: address = {words}; not derived"
+                );
+                (Err(why.clone()), why)
+            }
+        }
+    };
+    let (wave_stride, wave_stride_reason) = match (a.lane_used, a.lane[0]) {
+        ([_, true, _] | [_, _, true], _) => {
+            let why = "2D lanes: the wave stride is not derived".to_string();
+            (Err(why.clone()), why)
+        }
+        (_, Some(x)) if x > 0 => {
+            let ws = (x as u64).saturating_mul(u64::from(wave_size));
+            (
+                Ok(ws),
+                format!(
+                    "wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves cover consecutive work-item ids{})",
+                    if a.group_used {
+                        "; the workgroup id's factor taken to be the workgroup's size"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+        }
+        (_, Some(0)) if !a.uniform_scaled => (
+            Ok(0),
+            "wave stride 0 B: every wave reads the same addresses".to_string(),
+        ),
+        _ => {
+            let why =
+                "the address does not move with the work-item id; the wave stride is not derived"
+                    .to_string();
+            (Err(why.clone()), why)
+        }
+    };
+    let (iteration_stride, iteration_stride_reason) = match a.iteration {
+        None => (None, String::new()),
+        Some(Some(0)) => (
+            Some(Ok(0)),
+            "iteration stride 0 B: the loop does not move the address (every iteration reuses it)"
+                .to_string(),
+        ),
+        Some(Some(c)) if c > 0 => (
+            Some(Ok(c as u64)),
+            format!("iteration stride {c} B: the loop adds {c} to the address each iteration"),
+        ),
+        Some(Some(c)) => {
+            let why = format!("iteration stride {c} B (downwards): not derived");
+            (Some(Err(why.clone())), why)
+        }
+        Some(None) => {
+            let why = "the loop moves the address by an unknown uniform value (a kernel argument): not derived".to_string();
+            (Some(Err(why.clone())), why)
+        }
+    };
+    let iteration_stride_reason = if a.outer_loops.is_empty() || iteration_stride.is_none() {
+        iteration_stride_reason
+    } else {
+        let list: Vec<String> = a.outer_loops.iter().map(u32::to_string).collect();
+        format!(
+            "{iteration_stride_reason}; the address also moves with the loop{} at line {} (not modelled)",
+            if list.len() == 1 { "" } else { "s" },
+            list.join(", ")
+        )
+    };
+    DerivedAddress {
+        instr,
+        line,
+        form: form.clone(),
+        pattern,
+        pattern_reason,
+        wave_stride,
+        wave_stride_reason,
+        iteration_stride,
+        iteration_stride_reason,
+    }
+}
+
+/// Give every global, flat and buffer op the lane pattern, wave stride and iteration stride its
+/// code shows where `memory` (the `[[memory]]` hints) does not give them: hints win per key.
+/// Returns where each op's facts came from, for the report's `defaults` (ops whose three
+/// facts all came from hints are left out).
+pub fn apply_derived_addresses(
+    program: &Program,
+    cfg: &Cfg,
+    memory: &mut HashMap<usize, crate::MemoryFacts>,
+    wave_size: u32,
+) -> Vec<crate::AddressDefault> {
+    use crate::FactSource;
+    let mut out = Vec::new();
+    for d in derive_address_patterns(program, cfg, wave_size) {
+        let facts = memory.entry(d.instr).or_default();
+        let (pattern, pattern_from, pattern_reason) = match (&facts.pattern, &d.pattern) {
+            (Some(p), _) => (p.to_string(), FactSource::Hint, String::new()),
+            (None, Ok(p)) => {
+                facts.pattern = Some(p.clone());
+                (p.to_string(), FactSource::Code, d.pattern_reason.clone())
+            }
+            (None, Err(why)) => (
+                shadersim_mem::LanePattern::default().to_string(),
+                FactSource::Default,
+                why.clone(),
+            ),
+        };
+        let (wave_stride, wave_stride_from, wave_stride_reason) =
+            match (facts.wave_stride, &d.wave_stride) {
+                (Some(w), _) => (Some(w), FactSource::Hint, String::new()),
+                (None, Ok(w)) => {
+                    facts.wave_stride = Some(*w);
+                    (Some(*w), FactSource::Code, d.wave_stride_reason.clone())
+                }
+                (None, Err(why)) => (None, FactSource::Default, why.clone()),
+            };
+        let (iteration_stride, iteration_stride_from, iteration_stride_reason) =
+            match (facts.iteration_stride, &d.iteration_stride) {
+                (Some(i), _) => (Some(i), Some(FactSource::Hint), String::new()),
+                (None, Some(Ok(i))) => {
+                    facts.iteration_stride = Some(*i);
+                    (
+                        Some(*i),
+                        Some(FactSource::Code),
+                        d.iteration_stride_reason.clone(),
+                    )
+                }
+                (None, Some(Err(why))) => (None, Some(FactSource::Default), why.clone()),
+                (None, None) => (None, None, String::new()),
+            };
+        let all_hinted = pattern_from == FactSource::Hint
+            && wave_stride_from == FactSource::Hint
+            && iteration_stride_from.is_none_or(|f| f == FactSource::Hint);
+        if !all_hinted {
+            out.push(crate::AddressDefault {
+                line: d.line,
+                pattern,
+                pattern_from,
+                pattern_reason,
+                wave_stride,
+                wave_stride_from,
+                wave_stride_reason,
+                iteration_stride,
+                iteration_stride_from,
+                iteration_stride_reason,
+            });
+        }
+    }
+    out
+}
