@@ -370,14 +370,18 @@ fn seed_000_experiment_on_the_kernels_clang_22_compiled() {
 #[test]
 fn neighbouring_wave32s_share_a_256_byte_l2_line_by_default() {
     // docs/cli.md: a vector op's default wave stride is the bytes its lanes
-    // address: 32 lanes x 4 bytes = 128 for a wave32 `global_load_b32`, not
+    // address: 32 lanes x 4 bytes = 128 for a wave32 `buffer_load_b32`, not
     // its lines rounded out to RDNA 4's 256-byte L2 line (rdna4.toml
     // l2_line_bytes, rdna-model.md 4.1). So wave w reads bytes 128w ..
     // 128w + 127: waves 2k and 2k + 1 share L2 line k. 64 waves touch 32
     // lines: DRAM serves 32 requests of 256 bytes = 8,192 bytes, exactly the
     // 64 x 128 bytes the waves address (with a 256-byte stride it served 64
     // requests, each line fetched for half its bytes).
-    let text = "global_load_b32 v1, v0, s[0:1]\ns_wait_loadcnt 0x0\ns_endpgm\n";
+    //
+    // The load indexes its buffer by `idxen`, whose stride is in the
+    // descriptor, so the address is not read from the code and the defaults
+    // (linear lanes, the footprint as wave stride) are what is tested.
+    let text = "buffer_load_b32 v1, v0, s[0:3], null idxen\ns_wait_loadcnt 0x0\ns_endpgm\n";
     let hints =
         "[dispatch]\nstage = \"compute\"\nworkgroup_size = 32\nwaves = 64\nwave_size = 32\n";
     let hints = Hints::parse(hints).unwrap();
