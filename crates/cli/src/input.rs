@@ -345,6 +345,10 @@ fn code_object_resources(
         wave_size,
         workgroup_size: md.and_then(|m| m.reqd_workgroup_size),
         instruction_count: None,
+        // Where the workgroup ids land (after the user SGPRs), as the `.amdhsa_*` directives
+        // give them in a listing: the address patterns read from the code name them.
+        user_sgprs: kd.map(|k| k.user_sgprs()),
+        workgroup_ids: kd.map(|k| k.workgroup_ids()),
     }
 }
 

@@ -65,6 +65,12 @@ impl KernelDescriptor {
         (self.rsrc2 >> 1) & 0x1f
     }
 
+    /// ENABLE_SGPR_WORKGROUP_ID_X/Y/Z (rsrc2 bits 7, 8, 9): which workgroup ids the hardware
+    /// writes into the system SGPRs after the user SGPRs (LLVM AMDGPUUsage, "compute_pgm_rsrc2").
+    pub fn workgroup_ids(&self) -> [bool; 3] {
+        [7, 8, 9].map(|bit| self.rsrc2 & (1 << bit) != 0)
+    }
+
     /// ENABLE_WAVEFRONT_SIZE32 (kernel code properties bit 10).
     pub fn wave32(&self) -> bool {
         self.kernel_code_properties & (1 << 10) != 0

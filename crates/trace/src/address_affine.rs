@@ -585,23 +585,7 @@ impl<'a> Eval<'a> {
         {
             return Val::Bad(Bad::Data(line, part.base_mnemonic().to_string()));
         }
-        // gfx9's carry-less `v_add_u32 v1, s8, v0` (three operands) is read by the
-        // instruction parser as if `s8` were gfx8's carry-out: its sources start after the
-        // first operand whenever two sources are all that is left.
-        let defs = if part.defs == 2
-            && part.operands.len() == 3
-            && matches!(
-                part.info.mnemonic,
-                "v_add_u32" | "v_sub_u32" | "v_subrev_u32"
-            ) {
-            1
-        } else {
-            part.defs
-        };
-        if defs < part.defs && range.file == RegFile::Sgpr {
-            // The misread "carry-out" SGPR is a source: the instruction leaves it as it was.
-            return self.reg(file, r, d);
-        }
+        let defs = part.defs;
         let srcs: Vec<Operand> = part.operands[defs..].to_vec();
         let mnemonic = part.info.mnemonic;
         let mnemonic = mnemonic
@@ -680,6 +664,22 @@ impl<'a> Eval<'a> {
                 "s_addc_u32" | "s_add_co_ci_u32" | "s_add_u64" | "s_add_nc_u64"
                 | "s_add_co_u32" | "s_add_co_i32" => return Ok(src(0, self)?.add(&src(1, self)?)),
                 "s_lshl_b64" => return shift(src(0, self)?, src(1, self)?),
+                // `(hi:lo) >> n` of a pair whose low DWORD is 0: the low DWORD of the
+                // result is `hi << (32 - n)`. gfx11+ sign-extends a scaled 32-bit index
+                // this way (`v_mov_b32 v1, 0` then `v_ashrrev_i64 v[0:1], 30, v[1:2]`:
+                // 4 x i as 64 bits).
+                "v_ashrrev_i64" | "v_lshrrev_b64" => {
+                    let n = src(0, self)?.as_const();
+                    if let (Some(n @ 1..=32), Some(Operand::Reg { range, .. })) = (n, srcs.get(1)) {
+                        if range.count == 2
+                            && self.reg(range.file, range.first, d).lin()?.as_const() == Some(0)
+                        {
+                            let hi = self.reg(range.file, range.first + 1, d).lin()?;
+                            return Ok(hi.scale(1i64 << (32 - n)));
+                        }
+                    }
+                    return self.opaque(d, k, part, &srcs);
+                }
                 "s_mov_b64" => return src(0, self),
                 _ => {}
             }

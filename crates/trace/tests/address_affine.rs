@@ -204,3 +204,18 @@ fn the_workgroup_id_sgprs_follow_the_user_sgprs() {
         "iteration stride 4 B: the loop adds 4 to the address each iteration"
     );
 }
+
+#[test]
+fn a_scaled_index_sign_extended_by_a_64_bit_shift_is_followed() {
+    // gfx12's `found[gid] = result` builds the byte offset as
+    // `v_mov_b32 v2, 0; v_ashrrev_i64 v[2:3], 30, v[2:3]`: the pair is
+    // (gid : 0), shifted right by 30, whose low DWORD is gid << 2 = 4 x gid.
+    // So both stores are linear 4-byte accesses, waves 4 x 32 = 128 B apart.
+    let d = derived("llvm/gfx1200/loop_break_continue.s", None);
+    for line in [82, 83] {
+        let (pattern, wave, iteration) = at(&d, line);
+        assert_eq!(pattern.as_deref(), Ok("linear"), "line {line}");
+        assert_eq!(wave, Ok(128), "line {line}");
+        assert_eq!(iteration, None, "line {line}");
+    }
+}

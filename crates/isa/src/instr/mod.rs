@@ -427,7 +427,10 @@ impl Instruction {
                     // e32 on gfx6-9 prints `vcc` explicitly; gfx10+ v_cmpx has no sdst.
                     usize::from(n >= 3)
                 } else if CARRY_OUT_PREFIXES.iter().any(|p| name.starts_with(p))
-                    && n >= 2
+                    // A carry-out form names a destination, the carry SGPR(s) and at
+                    // least two sources; gfx9's carry-less `v_add_u32 v1, s8, v0` has
+                    // three operands, and its `s8` is a source.
+                    && n >= 4
                     && self.operands[1].reg().is_some_and(is_scalar)
                 {
                     2

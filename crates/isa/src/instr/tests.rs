@@ -23,6 +23,15 @@ fn valu_defs_and_uses() {
     let i = parse("v_add_co_u32_e32 v0, vcc, s0, v1", GfxGen::Gfx9);
     assert_eq!(i.defs, 2);
     assert!(i.writes().iter().any(|r| r.touches(SpecialReg::VccLo)));
+    // gfx9's carry-less add has no carry SGPR: `s8` is its first source, so
+    // the op writes v1 alone and reads s8 (gfx8's `v_add_u32 v1, vcc, s8, v0`
+    // names its carry-out).
+    let i = parse("v_add_u32_e32 v1, s8, v0", GfxGen::Gfx9);
+    assert_eq!(i.defs, 1);
+    assert_eq!(i.writes(), vec![v(1)]);
+    assert!(i.reads().contains(&RegRange::single(RegFile::Sgpr, 8)));
+    let i = parse("v_add_u32_e32 v1, vcc, s8, v0", GfxGen::Gfx8);
+    assert_eq!(i.defs, 2);
     let i = parse("v_cmp_gt_f32_e32 vcc, 0, v0", GfxGen::Gfx9);
     assert_eq!(i.defs, 1);
     let i = parse("v_cmpx_gt_f32_e32 0, v0", GfxGen::Gfx10);
