@@ -304,9 +304,10 @@ fn code_object_resources(
 ) -> shadersim_asm::DeclaredResources {
     let md = f.metadata.as_ref();
     let kd = f.descriptor.as_ref();
-    let unified = obj.processor == "gfx90a"
-        || obj.processor.starts_with("gfx94")
-        || obj.processor.starts_with("gfx95");
+    let unified = obj
+        .processor
+        .parse::<shadersim_isa::Target>()
+        .is_ok_and(|t| t.has_unified_agprs());
     let wave_size = md
         .and_then(|m| m.wavefront_size)
         .or_else(|| kd.map(|k| if k.wave32() { 32 } else { 64 }));

@@ -135,6 +135,17 @@ pub struct Target {
     pub gen: GfxGen,
 }
 
+impl Target {
+    /// Whether the processor's VGPRs and AGPRs form one register file allocated together
+    /// (the AGPRs from `accum_offset` on): gfx90a and gfx94x/gfx95x, CDNA 2 and later (LLVM
+    /// AMDGPU `FeatureGFX90AInsts`, `getTotalNumVGPRs`). gfx908 (CDNA 1) keeps them apart.
+    pub fn has_unified_agprs(&self) -> bool {
+        self.name.starts_with("gfx90a")
+            || self.name.starts_with("gfx94")
+            || self.name.starts_with("gfx95")
+    }
+}
+
 /// A target name that is not a known `gfxNNN` processor or family.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown GPU target `{0}` (expected a name such as gfx900, gfx1030, gfx1100, gfx1200, vega10, navi21)")]

@@ -5,12 +5,13 @@
 //!
 //! Allowed: `isa` (the generation facts themselves), `arch` (model data and
 //! its name tables), `asm` and `r600` (the readers, which recognise what a
-//! listing names), `radv` (Mesa's own family names for RADV_FORCE_FAMILY),
+//! listing names), `codeobj` (the machine-code decoder: each generation has
+//! its own encodings and register numbering), `radv` (Mesa's own family names for RADV_FORCE_FAMILY),
 //! and clap's `default_value` (a default names models, it tests none).
 
 use std::path::{Path, PathBuf};
 
-const ALLOWED_CRATES: &[&str] = &["isa", "arch", "asm", "r600", "radv", "testkit"];
+const ALLOWED_CRATES: &[&str] = &["isa", "arch", "asm", "codeobj", "r600", "radv", "testkit"];
 
 /// Spellings that test a generation or an architecture by name.
 const FORBIDDEN: &[&str] = &[

@@ -293,11 +293,7 @@ impl LineReader<'_> {
         let target = self.target.as_ref();
         let env = Env {
             symbols: &self.symbols,
-            unified_agprs: target.is_some_and(|t| {
-                t.name.starts_with("gfx90a")
-                    || t.name.starts_with("gfx94")
-                    || t.name.starts_with("gfx95")
-            }),
+            unified_agprs: target.is_some_and(|t| t.has_unified_agprs()),
             gen: self.gen.number(),
         };
         for d in std::mem::take(&mut self.deferred) {
