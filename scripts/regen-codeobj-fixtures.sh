@@ -27,8 +27,8 @@ CFLAGS=(-target amdgcn-amd-amdhsa -O2 -nogpulib -x cl -cl-std=CL2.0 -include "$S
 # gfx|kernels|extra variants (o = relocatable, v4/v5 = older code-object versions)
 JOBS=(
     "gfx900|loop_sum lds_reduce f64_math int_mul global_atomics|o v4 v5"
-    "gfx90a|loop_sum lds_reduce f64_math codeobj_mfma|"
-    "gfx942|loop_sum lds_reduce codeobj_mfma|"
+    "gfx90a|loop_sum lds_reduce f64_math codeobj_mfma mfma_gemm stencil_f64|"
+    "gfx942|loop_sum lds_reduce codeobj_mfma mfma_gemm stencil_f64|"
     "gfx1100|loop_sum lds_reduce global_atomics if_else|o"
     "gfx1030|loop_sum lds_reduce|"
     "gfx1200|loop_sum lds_reduce|"

@@ -404,6 +404,13 @@ impl Printer<'_> {
             .iter()
             .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
         let global_off = self.format.name == "GLOBAL" && self.saddr_is_off();
+        // A matrix op's source C is as wide as its destination (the accumulator it
+        // updates), whatever the form the table was generated from put there (an inline
+        // constant `0` gives it no register width).
+        let mai_c_width = row.template.iter().find_map(|o| match o {
+            Operand::Field { field, width, .. } if field == "vdst" && is_mai(mn) => Some(*width),
+            _ => None,
+        });
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
@@ -449,9 +456,18 @@ impl Printer<'_> {
                         ("vdsty", _) => {
                             vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1)
                         }
-                        (f, _) if is_source(f) => {
-                            let mut s = self.source(v, *width);
-                            if self.mai_agpr(mn, f) {
+                        (f, k) if is_source(f) => {
+                            let width = match (f, mai_c_width) {
+                                ("src2", Some(w)) => w,
+                                _ => *width,
+                            };
+                            let mut s = self.source(v, width);
+                            // An AGPR source: by the template (v_accvgpr_read's source is
+                            // always one) or by a matrix op's ACC bits.
+                            let vgpr = s.starts_with("v[")
+                                || s.strip_prefix('v')
+                                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+                            if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
                                 s = s.replacen('v', "a", 1);
                             }
                             if let Some(i) = three_src.iter().position(|x| *x == f) {
