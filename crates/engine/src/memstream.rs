@@ -85,6 +85,10 @@ struct Stream {
     owed: f64,
     /// The tile walk replacing `requests` and the strides (image ops without address hints).
     walk: Option<shadersim_mem::ImageFootprint>,
+    /// The first stream with the same walk (itself if none before it): streams of one class
+    /// read the same lines in the same wave's same execution, so a wave's lines are computed
+    /// once per class and execution (`MemorySystem::wave_lines`).
+    walk_class: u32,
 }
 
 /// The hierarchy and every op's stream during one run.
@@ -102,8 +106,23 @@ pub struct MemorySystem {
     total_waves: u64,
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
-    /// Scratch: the lines of the walked image op being served.
-    walked_lines: Vec<u64>,
+    /// Per wave (launch order): the walk class and execution whose lines it last computed, and
+    /// those lines. A shader's image ops usually share one walk (same filter, format and
+    /// tile), so the wave's next image op of that class and execution takes them as they are
+    /// instead of walking its tile again (the walk is a pure function of wave, execution and
+    /// the run's wave count; other waves' ops in between do not change it).
+    wave_lines: Vec<WaveLines>,
+    /// Lists of retired waves (`release_wave`), for the next waves' walked ops.
+    spare_lines: Vec<Vec<u64>>,
+}
+
+/// The lines one wave's walked image op last read (`MemorySystem::wave_lines`).
+#[derive(Debug, Clone, Default)]
+struct WaveLines {
+    /// Walk class (`u32::MAX`: none yet) and execution they are of.
+    class: u32,
+    execution: u32,
+    lines: Vec<u64>,
 }
 
 /// The level configurations and paths of a model (`None` when it has no enabled hierarchy).
@@ -203,6 +222,12 @@ impl MemorySystem {
                     (None, Some(d))
                 }
             };
+            let walk = s
+                .walk
+                .filter(|_| s.wave_stride.is_none() && s.iteration_stride.is_none());
+            let walk_class = walk
+                .and_then(|w| resolved.iter().position(|r: &Stream| r.walk == Some(w)))
+                .unwrap_or(resolved.len()) as u32;
             resolved.push(Stream {
                 path: s.path as usize,
                 base: s.base,
@@ -219,16 +244,16 @@ impl MemorySystem {
                 depth,
                 owed: 0.0,
                 // A stride hint replaces the walk: the first wave's lines move by the strides.
-                walk: s
-                    .walk
-                    .filter(|_| s.wave_stride.is_none() && s.iteration_stride.is_none()),
+                walk,
+                walk_class,
             });
         }
         Ok(Some(MemorySystem {
             hierarchy,
             streams: resolved,
             op_stats: vec![OpCacheStats::default(); streams.len()],
-            walked_lines: Vec::with_capacity(256),
+            wave_lines: Vec::new(),
+            spare_lines: Vec::new(),
             stream_of_op,
             executions: Vec::new(),
             miss_extra,
@@ -257,17 +282,36 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
-        // A walked image op's lines go into the system's one scratch list
-        // (taken here, given back below): one list per execution cost as
-        // much as computing it.
-        let mut walked_lines = std::mem::take(&mut self.walked_lines);
-        let walked = s.walk.map(|w| {
-            w.lines_into(
-                wave as u64,
-                u64::from(k),
-                self.total_waves,
-                &mut walked_lines,
+        // A walked image op's lines go into its wave's list (taken here,
+        // given back below), computed unless the wave's last walked op of
+        // the same class and execution left them there.
+        if s.walk.is_some() && self.wave_lines.len() <= wave {
+            self.wave_lines.resize(
+                wave + 1,
+                WaveLines {
+                    class: u32::MAX,
+                    ..Default::default()
+                },
             );
+        }
+        let mut walked_lines = match self.wave_lines.get_mut(wave) {
+            Some(cached) if s.walk.is_some() => std::mem::take(cached),
+            _ => WaveLines::default(),
+        };
+        if s.walk.is_some() && walked_lines.lines.capacity() == 0 {
+            walked_lines.lines = self.spare_lines.pop().unwrap_or_default();
+        }
+        let walked = s.walk.map(|w| {
+            if walked_lines.class != s.walk_class || walked_lines.execution != k {
+                w.lines_into(
+                    wave as u64,
+                    u64::from(k),
+                    self.total_waves,
+                    &mut walked_lines.lines,
+                );
+                walked_lines.class = s.walk_class;
+                walked_lines.execution = k;
+            }
         });
         // Stride order visits k x stride; random order the k-th element of its permutation.
         let step = s
@@ -289,7 +333,7 @@ impl MemorySystem {
         stats.executions += 1;
         let mut worst = 0u64;
         let offsets = if walked.is_some() {
-            &walked_lines
+            &walked_lines.lines
         } else {
             &s.requests
         };
@@ -326,8 +370,22 @@ impl MemorySystem {
             worst = worst.max(latency);
         }
         stats.latency_sum += worst;
-        self.walked_lines = walked_lines;
+        if walked.is_some() {
+            self.wave_lines[wave] = walked_lines;
+        }
         worst
+    }
+
+    /// Wave `wave` (launch order) retired: its walked lines go to the spare lists, so memory
+    /// follows the resident waves.
+    pub fn release_wave(&mut self, wave: usize) {
+        if let Some(w) = self.wave_lines.get_mut(wave) {
+            let lines = std::mem::take(&mut w.lines);
+            w.class = u32::MAX;
+            if lines.capacity() > 0 {
+                self.spare_lines.push(lines);
+            }
+        }
     }
 
     /// Counts per level (model order) and per static op, for the statistics.

@@ -167,6 +167,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
         // Its walk's state goes with it: memory follows the resident waves.
         self.cursors[wid] = None;
+        if let Some(m) = &mut self.memory {
+            m.release_wave(wid);
+        }
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];
             let extra = w.vgpr_blocks.saturating_sub(1);

@@ -493,7 +493,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // interval ago has not yet been seen by every SIMD's turn (a cost
         // that is not a multiple of the interval frees a unit between
         // turns): that is not a deadlock, the next clock may issue.
-        let recent = |x: u64| x <= now && x + self.interval > now;
+        // (With an interval of one clock every SIMD had its turn at `now`,
+        // after the events and the dispatch: anything up to `now` was seen.)
+        let recent = |x: u64| self.interval > 1 && x <= now && x + self.interval > now;
         for u in &self.units {
             for &f in &u.free_at {
                 if f > now {

@@ -25,6 +25,10 @@ pub(super) struct WaveTrack {
     /// Completion times of the latest writes of each tracked kind.
     pub(super) rings: [[u64; RING]; TRACKED_KINDS],
     heads: [u8; TRACKED_KINDS],
+    /// The latest clock each kind's ring holds: a kind whose writes are
+    /// all done by now has nothing outstanding, and `settled` need not
+    /// look at its ring.
+    kind_latest: [u64; TRACKED_KINDS],
     /// When every VALU VGPR / SGPR write issued so far has completed.
     pub(super) valu_vgpr_done: u64,
     pub(super) valu_sgpr_done: u64,
@@ -47,6 +51,7 @@ impl WaveTrack {
             ready: [0; SCOREBOARD_SLOTS],
             rings: [[0; RING]; TRACKED_KINDS],
             heads: [0; TRACKED_KINDS],
+            kind_latest: [0; TRACKED_KINDS],
             valu_vgpr_done: 0,
             valu_sgpr_done: 0,
             latest: 0,
@@ -81,12 +86,17 @@ impl WaveTrack {
         self.latest = self.latest.max(done);
         let h = self.heads[kind] as usize;
         self.rings[kind][h] = done;
+        self.kind_latest[kind] = self.kind_latest[kind].max(done);
         self.heads[kind] = ((h + 1) % RING) as u8;
     }
 
     /// The clock from which at most `limit` writes of `kind` are still
     /// outstanding (`now` if already so).
     pub(super) fn settled(&self, kind: usize, limit: u8, now: u64) -> u64 {
+        if self.kind_latest[kind] <= now {
+            // No entry after `now`: none outstanding.
+            return now;
+        }
         // On the stack: waits ask this often, a heap vector costs more
         // than the search.
         let mut pending = [0u64; RING];
