@@ -11,7 +11,7 @@
 //! What this file adds is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
 //! op_sel), and the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
-//! `s_sendmsg`, `s_wait_alu`). Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010,
+//! `s_sendmsg`, `s_wait_alu`) and the BVH image ops' address lists. Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010,
 //! gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
 
 use std::collections::HashMap;
@@ -63,6 +63,9 @@ enum Operand {
         kind: String,
         width: u32,
     },
+    /// A BVH op's address VGPRs (`vaddr:nsa:W.W..|W.W..`): the register width of each address
+    /// operand as LLVM lists them apart (NSA), without and with A16.
+    Addresses { plain: Vec<u32>, a16: Vec<u32> },
 }
 
 struct Tables {
@@ -118,6 +121,17 @@ fn tables() -> &'static Tables {
                 c[5].split(',')
                     .map(|t| match t.strip_prefix('=') {
                         Some(fixed) => Operand::Fixed(fixed.to_string()),
+                        None if t.contains(":nsa:") => {
+                            let lists = t.split(":nsa:").nth(1).unwrap_or("");
+                            let (plain, a16) = lists.split_once('|').unwrap_or((lists, ""));
+                            let widths = |l: &str| -> Vec<u32> {
+                                l.split('.').filter_map(|w| w.parse().ok()).collect()
+                            };
+                            Operand::Addresses {
+                                plain: widths(plain),
+                                a16: widths(a16),
+                            }
+                        }
                         None => {
                             let mut p = t.split(':');
                             Operand::Field {
@@ -305,6 +319,20 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                     format.name
                 ))
             })?;
+        if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
+            let text = image_text(family, format, bits, row, &mut words, |i| {
+                word_at(pos + 4 * i)
+            })
+            .map_err(|m| err(format!("{m} (0x{w0:08X})")))?;
+            out.push(Decoded {
+                address: address.wrapping_add(pos as u64),
+                words: words.clone(),
+                text,
+                target: None,
+            });
+            pos += words.len() * 4;
+            continue;
+        }
         // SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
         // 233/234 (DPP8, gfx10+) means a second dword of operand controls.
         if matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
@@ -414,6 +442,8 @@ impl Printer<'_> {
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
+                // Only image rows hold address lists; image_text prints them.
+                Operand::Addresses { .. } => ops.push("?".into()),
                 Operand::Field { field, kind, width } => {
                     let v = self.get(field).unwrap_or(0);
                     let text = match (field.as_str(), kind.as_str()) {
@@ -930,6 +960,97 @@ impl Printer<'_> {
     }
 }
 
+/// An image instruction (MIMG on gfx9-gfx11, VIMAGE/VSAMPLE on gfx12) as LLVM prints it; the
+/// extra NSA dwords (gfx10/gfx11: one byte per further address VGPR) are read with
+/// `word_at(index)` and appended to `words`. Only the BVH ops are decoded: the address count
+/// of the others depends on the dimension, A16 and the opcode's arguments, which the
+/// generated table does not hold yet.
+fn image_text(
+    family: &str,
+    format: &Format,
+    mut bits: u128,
+    row: &Row,
+    words: &mut Vec<u32>,
+    word_at: impl Fn(usize) -> Option<u32>,
+) -> Result<String, String> {
+    let field = |bits: u128, name: &str| {
+        format
+            .field(name)
+            .map_or(0, |f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    };
+    let mn = row.mnemonic.as_str();
+    let Some((plain, a16_list)) = row.template.iter().find_map(|o| match o {
+        Operand::Addresses { plain, a16 } => Some((plain, a16)),
+        _ => None,
+    }) else {
+        return Err(format!(
+            "{mn} ({}) is not decoded yet: only the BVH image ops are (an image op's address count depends on its dimension, A16 and arguments)",
+            format.name
+        ));
+    };
+    let a16 = field(bits, "a16") != 0;
+    let widths = if a16 { a16_list } else { plain };
+    if widths.is_empty() {
+        return Err(format!("{mn} has no A16 form"));
+    }
+    // NSA dwords after the first two: gfx10 counts them in NSA [2:1]; gfx11's one NSA bit
+    // means as many as the further addresses need (four bytes a dword).
+    let nsa = field(bits, "nsa");
+    let extra = match family {
+        "gfx10" => nsa as usize,
+        "gfx11" if nsa != 0 => (widths.len() - 1).div_ceil(4),
+        _ => 0,
+    };
+    for _ in 0..extra {
+        let i = words.len();
+        let w = word_at(i).ok_or_else(|| format!("truncated NSA address list of {mn}"))?;
+        bits |= u128::from(w) << (32 * i).min(96);
+        words.push(w);
+    }
+    let byte = |k: usize| u64::from(words[2 + k / 4] >> (8 * (k % 4)) & 0xff);
+    let listed = family == "gfx12" || nsa != 0;
+    let addresses = if listed {
+        let regs: Vec<String> = widths
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let reg = match (family, i) {
+                    (_, 0) => field(bits, "vaddr"),
+                    ("gfx12", 4) => field(bits, "vaddr4"),
+                    ("gfx12", _) => field(bits, &format!("vaddr{i}")),
+                    _ => byte(i - 1),
+                };
+                vreg("v", reg, w)
+            })
+            .collect();
+        format!("[{}]", regs.join(", "))
+    } else {
+        vreg("v", field(bits, "vaddr"), widths.iter().sum())
+    };
+    let vdata_width = row
+        .template
+        .iter()
+        .find_map(|o| match o {
+            Operand::Field { field, width, .. } if field == "vdata" => Some(*width),
+            _ => None,
+        })
+        .unwrap_or(4);
+    // gfx12's resource field is the SGPR number; earlier ones hold it divided by 4.
+    let rsrc = match format.field("rsrc") {
+        Some(_) => field(bits, "rsrc"),
+        None => field(bits, "srsrc") * 4,
+    };
+    let mut text = format!(
+        "{mn} {}, {addresses}, {}",
+        vreg("v", field(bits, "vdata"), vdata_width),
+        sreg(family, rsrc, 4)
+    );
+    if a16 {
+        text.push_str(" a16");
+    }
+    Ok(text)
+}
+
 /// A matrix-core instruction (MFMA, SMFMAC) of CDNA.
 fn is_mai(mn: &str) -> bool {
     mn.starts_with("v_mfma") || mn.starts_with("v_smfmac")
@@ -969,6 +1090,7 @@ fn sdwa_text(family: &str, row: &Row, vdst: u64, vsrc1: u64, ext: u32) -> String
     for op in &row.template {
         match op {
             Operand::Fixed(f) => ops.push(f.clone()),
+            Operand::Addresses { .. } => ops.push("?".into()),
             Operand::Field { field, width, .. } => ops.push(match field.as_str() {
                 "vdst" => vreg("v", vdst, *width),
                 "src0" => source(e & 0xff, bit(23), bit(20), bit(21), bit(19), *width),
