@@ -10,9 +10,9 @@
 //!
 //! What this file adds is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
-//! op_sel), and the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
-//! `s_sendmsg`, `s_wait_alu`) and the BVH image ops' address lists. Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010,
-//! gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
+//! op_sel), the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
+//! `s_sendmsg`, `s_wait_alu`) and the BVH image ops' address lists. Families covered: gfx9
+//! (gfx900, gfx90a, gfx942), gfx10 (gfx1010, gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
