@@ -358,7 +358,22 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 pos += 8;
                 continue;
             }
-            if sdwa || dpp {
+            if dpp {
+                let ext = word_at(pos + 4)
+                    .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+                words.push(ext);
+                let text = dpp_text(family, cpu, row, format, bits, ext)
+                    .map_err(|m| err(format!("{m} (0x{w0:08X} 0x{ext:08X})")))?;
+                out.push(Decoded {
+                    address: address.wrapping_add(pos as u64),
+                    words: words.clone(),
+                    text,
+                    target: None,
+                });
+                pos += 8;
+                continue;
+            }
+            if sdwa {
                 return Err(err(format!(
                     "{} in its {} form (0x{w0:08X}) is not decoded yet",
                     row.mnemonic,
@@ -1124,6 +1139,119 @@ fn sdwa_text(family: &str, row: &Row, vdst: u64, vsrc1: u64, ext: u32) -> String
         text.push_str(&format!(" src1_sel:{}", SEL[(e >> 24 & 7) as usize]));
     }
     text
+}
+
+/// A VOP1/VOP2/VOPC instruction in its DPP form, as LLVM prints it. The first dword's source-0
+/// code 250 is DPP16, whose second dword is src0 [7:0], DPP_CTRL [16:8], FI [18] (gfx10+),
+/// BOUND_CTRL [19], src0_neg/abs [20]/[21], src1_neg/abs [22]/[23], BANK_MASK [27:24],
+/// ROW_MASK [31:28] (Vega ISA chapter 12 and RDNA 2 ISA chapter 13, "DPP"); 233/234 (gfx10+)
+/// is DPP8 with FI clear/set, whose second dword is src0 [7:0] and eight 3-bit lane selects
+/// [31:8]. DPP_CTRL names are LLVM's (SIDefines.h `DppCtrl`). Neg/abs print on any source:
+/// LLVM prints them only on operands that take float modifiers, the only ones compilers set.
+fn dpp_text(
+    family: &str,
+    cpu: &str,
+    row: &Row,
+    format: &Format,
+    bits: u128,
+    ext: u32,
+) -> Result<String, String> {
+    let field = |name: &str| {
+        format
+            .field(name)
+            .map_or(0, |f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    };
+    let (src0, vdst, vsrc1) = (field("src0"), field("vdst"), field("vsrc1"));
+    let row_is_vopc = format.name == "VOPC";
+    let e = u64::from(ext);
+    let bit = |b: u32| e >> b & 1 != 0;
+    let dpp16 = src0 == 250;
+    let mn = row.mnemonic.strip_suffix("_e32").unwrap_or(&row.mnemonic);
+    let source = |reg: u64, neg: bool, abs: bool, width: u32| {
+        let mut t = vreg("v", reg, width);
+        if dpp16 && abs {
+            t = format!("|{t}|");
+        }
+        if dpp16 && neg {
+            t = format!("-{t}");
+        }
+        t
+    };
+    let mut ops = Vec::new();
+    for op in &row.template {
+        match op {
+            Operand::Fixed(f) => ops.push(f.clone()),
+            Operand::Addresses { .. } => ops.push("?".into()),
+            Operand::Field { field, width, .. } => ops.push(match field.as_str() {
+                "vdst" => vreg("v", vdst, *width),
+                "src0" => source(e & 0xff, bit(20), bit(21), *width),
+                "vsrc1" => source(vsrc1, bit(22), bit(23), *width),
+                f => return Err(format!("{mn}: DPP form with a {f} operand is not decoded")),
+            }),
+        }
+    }
+    // LLVM prints gfx11+'s VOPC DPP forms without the `_dpp` suffix (it keeps it elsewhere).
+    let vopc_gfx11 = matches!(family, "gfx11" | "gfx12") && row_is_vopc;
+    let suffix = if vopc_gfx11 { "" } else { "_dpp" };
+    let mut text = format!("{mn}{suffix} {}", ops.join(", "));
+    if !dpp16 {
+        let sel: Vec<String> = (0..8).map(|i| (e >> (8 + 3 * i) & 7).to_string()).collect();
+        text.push_str(&format!(" dpp8:[{}]", sel.join(",")));
+        if src0 == 234 {
+            text.push_str(" fi:1");
+        }
+        return Ok(text);
+    }
+    let ctrl = e >> 8 & 0x1ff;
+    let gcn = family == "gfx9";
+    // CDNA 2/3 (MI200 ISA "DPP"): 0x150-0x15f is ROW_NEWBCAST, the only control a 64-bit
+    // (DP ALU) operand takes.
+    let cdna = cpu == "gfx90a" || cpu == "gfx942";
+    let wide = row
+        .template
+        .iter()
+        .any(|o| matches!(o, Operand::Field { width, .. } if *width >= 2));
+    if cdna && wide && !(0x150..=0x15f).contains(&ctrl) {
+        return Err(format!(
+            "{mn}: a 64-bit DPP op with control 0x{ctrl:x} (only row_newbcast is valid)"
+        ));
+    }
+    let name = match ctrl {
+        0x000..=0x0ff => format!(
+            "quad_perm:[{},{},{},{}]",
+            ctrl & 3,
+            ctrl >> 2 & 3,
+            ctrl >> 4 & 3,
+            ctrl >> 6 & 3
+        ),
+        0x101..=0x10f => format!("row_shl:{}", ctrl & 0xf),
+        0x111..=0x11f => format!("row_shr:{}", ctrl & 0xf),
+        0x121..=0x12f => format!("row_ror:{}", ctrl & 0xf),
+        0x130 if gcn => "wave_shl:1".into(),
+        0x134 if gcn => "wave_rol:1".into(),
+        0x138 if gcn => "wave_shr:1".into(),
+        0x13c if gcn => "wave_ror:1".into(),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x142 if gcn => "row_bcast:15".into(),
+        0x143 if gcn => "row_bcast:31".into(),
+        0x150..=0x15f if cdna => format!("row_newbcast:{}", ctrl & 0xf),
+        0x150..=0x15f if !gcn => format!("row_share:{}", ctrl & 0xf),
+        0x160..=0x16f if !gcn => format!("row_xmask:{}", ctrl & 0xf),
+        _ => return Err(format!("{mn}: DPP control 0x{ctrl:x} is not decoded")),
+    };
+    text.push_str(&format!(
+        " {name} row_mask:0x{:x} bank_mask:0x{:x}",
+        e >> 28 & 0xf,
+        e >> 24 & 0xf
+    ));
+    if bit(19) {
+        text.push_str(" bound_ctrl:1");
+    }
+    if !gcn && bit(18) {
+        text.push_str(" fi:1");
+    }
+    Ok(text)
 }
 
 /// Message names of `s_sendmsg` (LLVM's SIDefines.h `ID_*`, the RDNA3 ISA's message table).
