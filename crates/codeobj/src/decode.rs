@@ -279,6 +279,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 bits,
                 literal: None,
                 literal_word: word_at(pos + 8),
+                dpp_src0: None,
             };
             let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
             let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
@@ -381,6 +382,25 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 )));
             }
         }
+        // gfx11+ VOP3 in a DPP form (source 0 of 250, 233/234): a third dword of DPP
+        // controls, source 0 the VGPR in its low byte (RDNA3 ISA chapter 16, "VOP3 DPP").
+        let vop3_dpp = matches!(family, "gfx11" | "gfx12")
+            && matches!(format.name.as_str(), "VOP3" | "VOP3P")
+            && matches!(get("src0"), Some(233 | 234 | 250));
+        let dpp_word = if vop3_dpp {
+            if format.name == "VOP3P" {
+                return Err(err(format!(
+                    "{} in its DPP form (0x{w0:08X}) is not decoded yet",
+                    row.mnemonic
+                )));
+            }
+            let d = word_at(pos + 8)
+                .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+            words.push(d);
+            Some(d)
+        } else {
+            None
+        };
         let size_before_literal = words.len() * 4;
         let mut printer = Printer {
             family,
@@ -389,9 +409,21 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             bits,
             literal: None,
             literal_word: word_at(pos + size_before_literal),
+            dpp_src0: dpp_word.map(|d| u64::from(d & 0xff)),
         };
-        let (text, target) =
+        let (mut text, target) =
             printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
+        if let Some(d) = dpp_word {
+            let mn = row.mnemonic.as_str();
+            let dpp_mn = if mn.ends_with("_e64") {
+                format!("{mn}_dpp")
+            } else {
+                format!("{mn}_e64_dpp")
+            };
+            let controls = dpp_controls(family, cpu, row, get("src0").unwrap_or(0), d)
+                .map_err(|m| err(format!("{mn}: {m} (0x{w0:08X} 0x{d:08X})")))?;
+            text = format!("{dpp_mn}{}{controls}", &text[mn.len()..]);
+        }
         if let Some(lit) = printer.literal {
             words.push(lit);
         }
@@ -413,6 +445,8 @@ struct Printer<'a> {
     bits: u128,
     literal: Option<u32>,
     literal_word: Option<u32>,
+    /// A gfx11+ VOP3 in its DPP form: source 0 is this VGPR (from the DPP dword).
+    dpp_src0: Option<u64>,
 }
 
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
@@ -506,7 +540,10 @@ impl Printer<'_> {
                                 ("src2", Some(w)) => w,
                                 _ => *width,
                             };
-                            let mut s = self.source(v, width);
+                            let mut s = match (f, self.dpp_src0) {
+                                ("src0", Some(n)) => vreg("v", n, width),
+                                _ => self.source(v, width),
+                            };
                             // An AGPR source: by the template (v_accvgpr_read's source is
                             // always one) or by a matrix op's ACC bits.
                             let vgpr = s.starts_with("v[")
@@ -1193,8 +1230,18 @@ fn dpp_text(
     // LLVM prints gfx11+'s VOPC DPP forms without the `_dpp` suffix (it keeps it elsewhere).
     let vopc_gfx11 = matches!(family, "gfx11" | "gfx12") && row_is_vopc;
     let suffix = if vopc_gfx11 { "" } else { "_dpp" };
-    let mut text = format!("{mn}{suffix} {}", ops.join(", "));
-    if !dpp16 {
+    let controls = dpp_controls(family, cpu, row, src0, ext).map_err(|m| format!("{mn}: {m}"))?;
+    Ok(format!("{mn}{suffix} {}{controls}", ops.join(", ")))
+}
+
+/// The DPP controls LLVM prints after the operands: ` dpp8:[...]` (` fi:1`) for DPP8 (source 0
+/// code 233/234), else the DPP_CTRL name, ` row_mask:` ` bank_mask:` and the set flags of the
+/// DPP16 dword `ext` (layout at `dpp_text`).
+fn dpp_controls(family: &str, cpu: &str, row: &Row, src0: u64, ext: u32) -> Result<String, String> {
+    let e = u64::from(ext);
+    let bit = |b: u32| e >> b & 1 != 0;
+    let mut text = String::new();
+    if src0 != 250 {
         let sel: Vec<String> = (0..8).map(|i| (e >> (8 + 3 * i) & 7).to_string()).collect();
         text.push_str(&format!(" dpp8:[{}]", sel.join(",")));
         if src0 == 234 {
@@ -1213,7 +1260,7 @@ fn dpp_text(
         .any(|o| matches!(o, Operand::Field { width, .. } if *width >= 2));
     if cdna && wide && !(0x150..=0x15f).contains(&ctrl) {
         return Err(format!(
-            "{mn}: a 64-bit DPP op with control 0x{ctrl:x} (only row_newbcast is valid)"
+            "a 64-bit DPP op with control 0x{ctrl:x} (only row_newbcast is valid)"
         ));
     }
     let name = match ctrl {
@@ -1238,7 +1285,7 @@ fn dpp_text(
         0x150..=0x15f if cdna => format!("row_newbcast:{}", ctrl & 0xf),
         0x150..=0x15f if !gcn => format!("row_share:{}", ctrl & 0xf),
         0x160..=0x16f if !gcn => format!("row_xmask:{}", ctrl & 0xf),
-        _ => return Err(format!("{mn}: DPP control 0x{ctrl:x} is not decoded")),
+        _ => return Err(format!("DPP control 0x{ctrl:x} is not decoded")),
     };
     text.push_str(&format!(
         " {name} row_mask:0x{:x} bank_mask:0x{:x}",
