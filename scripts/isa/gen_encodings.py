@@ -516,10 +516,38 @@ def generate():
                 vopd_rows(family, cpu, attrs, forms[gen], rows)
             order = list(base)
             shown = dict(zip(order, run_dis(cpu, attrs, [base[i][1] for i in order])))
+            # A source the form wrote as an SGPR or constant: is it a 16-bit VGPR when it is
+            # one? Disassemble with the field set to v1 (code 257) and look for `.l`.
+            probes, owners16 = [], []
+            for i, (text, words) in base.items():
+                fmt = identify(family, words)
+                if fmt not in ("VOP1", "VOP2", "VOPC", "VOP3"):
+                    continue
+                size, fields, _ = FORMATS[family][fmt]
+                for k, tok in enumerate(parsed[i][1]):
+                    fld = field_of.get((i, k), (None, None))[0]
+                    if fld in ("src0", "src1", "src2") and kind_width(tok)[0] != "v":
+                        lo, w = next((lo, w) for n, lo, w in fields if n == fld)
+                        v = field_value(words, 0, 32 * len(words))
+                        v = v & ~(((1 << w) - 1) << lo) | (257 << lo)
+                        probes.append([(v >> (32 * j)) & 0xFFFFFFFF for j in range(len(words))])
+                        owners16.append((i, k))
+            half_sources = set()
+            for (i, k), t in zip(owners16, run_dis(cpu, attrs, probes) if probes else []):
+                sops = split_ops(t)[1] if t else []
+                if k < len(sops) and re.fullmatch(r"-?\|?v1\.l\|?", sops[k]):
+                    half_sources.add((i, k))
             for i, (text, words) in base.items():
                 mn, ops, mods = parsed[i]
+                # 16-bit VGPR operands: the disassembler (true16 on gfx11+) prints them as
+                # vN.l / vN.h; the operand keeps kind `v16` when both texts list the same operands.
+                half = set()
                 if shown.get(i):
                     mn = shown[i].split()[0]
+                    _, sops, _ = split_ops(shown[i])
+                    if len(sops) == len(ops):
+                        half = {k for k, t in enumerate(sops) if re.fullmatch(r"-?\|?v\d+\.[lh]\|?", t)}
+                half |= {k for (j, k) in half_sources if j == i}
                 fmt = identify(family, words)
                 if fmt is None:
                     problems.append(f"{cpu}: no format matches `{text}` {[hex(w) for w in words]}")
@@ -541,12 +569,14 @@ def generate():
                             items.append("=" + tok)
                         elif fld == "literal":
                             items.append("literal:hex:0")
+                        elif k in half and fld in ("src0", "src1", "src2"):
+                            items.append(f"{fld}:v16:1")
                         elif kind == "i":
                             items.append(f"{fld}:{'hex' if tok.startswith('0x') else 'dec'}:0")
                         else:
                             if width == 0:  # `off`: the width the SGPR spelling took
                                 width = 2 if fmt == "GLOBAL" else 1
-                            items.append(f"{fld}:{kind}:{width}")
+                            items.append(f"{fld}:{'v16' if k in half and kind == 'v' else kind}:{width}")
                     # A BVH op's addresses: the widths LLVM lists them with (NSA), without|with A16.
                     if fmt in IMAGE_FORMATS and "bvh" in mn:
                         lists = nsa_address_lists(family, cpu, attrs, words)

@@ -280,6 +280,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 literal: None,
                 literal_word: word_at(pos + 8),
                 dpp_src0: None,
+                plain_halves: false,
             };
             let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
             let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
@@ -410,6 +411,7 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             literal: None,
             literal_word: word_at(pos + size_before_literal),
             dpp_src0: dpp_word.map(|d| u64::from(d & 0xff)),
+            plain_halves: false,
         };
         let (mut text, target) =
             printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
@@ -447,6 +449,9 @@ struct Printer<'a> {
     literal_word: Option<u32>,
     /// A gfx11+ VOP3 in its DPP form: source 0 is this VGPR (from the DPP dword).
     dpp_src0: Option<u64>,
+    /// A VOP3 whose OP_SEL names an operand it lacks: LLVM then prints its 16-bit operands
+    /// as whole VGPRs (no .l/.h).
+    plain_halves: bool,
 }
 
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
@@ -476,6 +481,30 @@ impl Printer<'_> {
         let mut ops = Vec::new();
         let mut target = None;
         let three_src = ["src0", "src1", "src2"];
+        if self.format.name == "VOP3"
+            && row
+                .template
+                .iter()
+                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
+        {
+            // OP_SEL bits 0-2 select source halves, bit 3 the destination's (a VGPR one).
+            let mut valid = 0u64;
+            for o in &row.template {
+                if let Operand::Field { field, kind, .. } = o {
+                    match field.as_str() {
+                        "src0" => valid |= 1,
+                        "src1" => valid |= 2,
+                        "src2" => valid |= 4,
+                        "vdst" if kind.starts_with('v') => valid |= 8,
+                        _ => {}
+                    }
+                }
+            }
+            if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
+                valid |= 4;
+            }
+            self.plain_halves = self.get("op_sel").unwrap_or(0) & !valid != 0;
+        }
         let uses_sdst = row
             .template
             .iter()
@@ -541,7 +570,9 @@ impl Printer<'_> {
                                 _ => *width,
                             };
                             let mut s = match (f, self.dpp_src0) {
+                                ("src0", Some(n)) if k == "v16" => self.half(f, n),
                                 ("src0", Some(n)) => vreg("v", n, width),
+                                _ if k == "v16" && v >= 256 => self.half(f, v - 256),
                                 _ => self.source(v, width),
                             };
                             // An AGPR source: by the template (v_accvgpr_read's source is
@@ -573,6 +604,7 @@ impl Printer<'_> {
                         (_, "dec") if v <= 64 => v.to_string(),
                         (_, "dec") => format!("0x{v:x}"),
                         ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
+                        (f, "v16") => self.half(f, v),
                         (_, "v") => vreg("v", v, *width),
                         (_, "a") => vreg("a", v, *width),
                         (_, _) => sreg(self.family, v, *width),
@@ -588,6 +620,28 @@ impl Printer<'_> {
         }
         text.push_str(&self.modifiers(mn, row));
         (text, target)
+    }
+
+    /// A 16-bit VGPR operand (gfx11's true16 `vN.l` / `vN.h`; `n` the VGPR bits of the field):
+    /// VOP3 names the whole VGPR and picks the half by OP_SEL (bits 0-2 the sources, 3 the
+    /// destination); the 32-bit encodings use bit 7 of the 8-bit VGPR number for the half
+    /// (RDNA3 ISA chapter 16, "VOP1"/"VOP2"/"VOPC": 16-bit operands address v0-v127 halves).
+    fn half(&self, field: &str, n: u64) -> String {
+        if self.plain_halves {
+            return vreg("v", n, 1);
+        }
+        let (reg, hi) = if self.format.name == "VOP3" {
+            let bit = match field {
+                "src0" => 0,
+                "src1" => 1,
+                "src2" => 2,
+                _ => 3,
+            };
+            (n, self.get("op_sel").unwrap_or(0) >> bit & 1 != 0)
+        } else {
+            (n & 0x7f, n >> 7 & 1 != 0)
+        };
+        format!("v{reg}.{}", if hi { 'h' } else { 'l' })
     }
 
     /// SMEM's offset operand: gfx9 holds an SGPR in it when IMM is clear; gfx11 prints
@@ -785,13 +839,17 @@ impl Printer<'_> {
                     .template
                     .iter()
                     .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-                let nsrc = row
+                let printed = row
                     .template
                     .iter()
                     .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
                     .count();
+                // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
+                // counts it in op_sel: [src0,src1,src2,dst].
+                let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
+                let nsrc = if tied { printed.max(3) } else { printed };
                 let op_sel = self.get("op_sel").unwrap_or(0);
-                if !sdst && op_sel != 0 {
+                if !sdst && !self.plain_halves && op_sel != 0 {
                     let bits: Vec<String> = (0..nsrc)
                         .map(|i| (op_sel >> i & 1).to_string())
                         .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
@@ -1204,8 +1262,17 @@ fn dpp_text(
     let bit = |b: u32| e >> b & 1 != 0;
     let dpp16 = src0 == 250;
     let mn = row.mnemonic.strip_suffix("_e32").unwrap_or(&row.mnemonic);
-    let source = |reg: u64, neg: bool, abs: bool, width: u32| {
-        let mut t = vreg("v", reg, width);
+    let source = |reg: u64, neg: bool, abs: bool, kind: &str, width: u32| {
+        // true16: bit 7 of the VGPR number picks the half, as in the 32-bit encodings.
+        let mut t = if kind == "v16" {
+            format!(
+                "v{}.{}",
+                reg & 0x7f,
+                if reg >> 7 & 1 != 0 { 'h' } else { 'l' }
+            )
+        } else {
+            vreg("v", reg, width)
+        };
         if dpp16 && abs {
             t = format!("|{t}|");
         }
@@ -1219,10 +1286,10 @@ fn dpp_text(
         match op {
             Operand::Fixed(f) => ops.push(f.clone()),
             Operand::Addresses { .. } => ops.push("?".into()),
-            Operand::Field { field, width, .. } => ops.push(match field.as_str() {
-                "vdst" => vreg("v", vdst, *width),
-                "src0" => source(e & 0xff, bit(20), bit(21), *width),
-                "vsrc1" => source(vsrc1, bit(22), bit(23), *width),
+            Operand::Field { field, kind, width } => ops.push(match field.as_str() {
+                "vdst" => source(vdst, false, false, kind, *width),
+                "src0" => source(e & 0xff, bit(20), bit(21), kind, *width),
+                "vsrc1" => source(vsrc1, bit(22), bit(23), kind, *width),
                 f => return Err(format!("{mn}: DPP form with a {f} operand is not decoded")),
             }),
         }
