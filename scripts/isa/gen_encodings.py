@@ -210,11 +210,32 @@ FORMATS["gfx12"] = {
     **VOP_SHORT,
 }
 
+# Graphics-only encodings (exports and parameter interpolation), identified so a code object
+# holding them gets an error naming the instruction (the decoder does not print them yet).
+# EXP has no opcode (`op` is 0 bits wide). Vega ISA chapter 12 "EXP"/"VINTRP"; RDNA 2 ISA
+# chapter 13 the same; RDNA3 ISA chapter 16 "EXP", "LDSDIR", "VINTERP" (RDNA4 the same bits).
+EXP_FIELDS = [f("op", 0, 0), f("en", 0, 4), f("target", 4, 6), f("compr", 10, 1), f("done", 11, 1),
+              f("vm", 12, 1), f("vsrc0", 32, 8), f("vsrc1", 40, 8), f("vsrc2", 48, 8), f("vsrc3", 56, 8)]
+VINTRP_FIELDS = [f("vsrc", 0, 8), f("attrchan", 8, 2), f("attr", 10, 6), f("op", 16, 2), f("vdst", 18, 8)]
+LDSDIR = (32, [f("vdst", 0, 8), f("attrchan", 8, 2), f("attr", 10, 6), f("wait", 16, 4), f("op", 20, 2)],
+          [(24, 8, 0b11001110)])
+VINTERP = (64, [f("vdst", 0, 8), f("wait", 8, 3), f("op_sel", 11, 4), f("clamp", 15, 1), f("op", 16, 7),
+                f("src0", 32, 9), f("src1", 41, 9), f("src2", 50, 9), f("neg", 61, 3)], [(24, 8, 0b11001101)])
+FORMATS["gfx9"]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b110001)])
+FORMATS["gfx9"]["VINTRP"] = (32, VINTRP_FIELDS, [(26, 6, 0b110101)])
+FORMATS["gfx10"]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b111110)])
+FORMATS["gfx10"]["VINTRP"] = (32, VINTRP_FIELDS, [(26, 6, 0b110010)])
+for fam in ("gfx11", "gfx12"):
+    FORMATS[fam]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b111110)])
+    FORMATS[fam]["LDSDIR"] = LDSDIR
+    FORMATS[fam]["VINTERP"] = VINTERP
+GRAPHICS_FORMATS = ("EXP", "VINTRP", "LDSDIR", "VINTERP")
+
 # Fields that are modifiers, never a printed operand (the decoder prints them per format).
 MODIFIERS = {"op", "op_hi", "opx", "opy", "clamp", "op_sel", "op_sel_hi", "op_sel_hi2", "abs", "neg", "neg_hi",
              "omod", "glc", "slc", "dlc", "sc1", "lds", "acc", "gds", "idxen", "offen", "tfe", "sve",
              "imm", "soe", "nfmt", "dfmt", "format", "th", "scope", "nsa", "dim", "dmask", "unorm", "da",
-             "r128", "a16", "d16", "lwe"}
+             "r128", "a16", "d16", "lwe", "en", "target", "compr", "done", "vm", "attrchan", "attr", "wait"}
 
 # Mnemonics whose operand prints in a syntax of its own (the decoder has a printer per name).
 SPECIAL = {"s_waitcnt", "s_delay_alu", "s_sendmsg", "s_sendmsghalt", "s_sendmsg_rtn_b32",

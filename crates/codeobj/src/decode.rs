@@ -321,6 +321,15 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                     format.name
                 ))
             })?;
+        if matches!(
+            format.name.as_str(),
+            "EXP" | "VINTRP" | "LDSDIR" | "VINTERP"
+        ) {
+            return Err(err(format!(
+                "{} ({}, 0x{w0:08X}) is not decoded yet: exports and parameter interpolation are graphics-only encodings",
+                row.mnemonic, format.name
+            )));
+        }
         if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
             let text = image_text(family, format, bits, row, &mut words, |i| {
                 word_at(pos + 4 * i)

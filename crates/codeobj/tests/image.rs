@@ -35,3 +35,18 @@ fn image_ops_other_than_bvh_are_a_clear_error() {
         e.message
     );
 }
+
+#[test]
+fn exports_and_interpolation_are_a_clear_error() {
+    // `exp mrt0 v0, v0, v0, v0` (gfx1100: EXP, bits 31:26 = 0b111110, 64 bits) and
+    // `v_interp_p1_f32_e32 v0, v0, attr0.x` (gfx1030: VINTRP, bits 31:26 = 0b110010).
+    let e = decode("gfx1100", &bytes(&[0xF800000F, 0]), 0).expect_err("graphics-only");
+    assert!(e.message.contains("exp (EXP"), "{}", e.message);
+    assert!(e.message.contains("graphics-only"), "{}", e.message);
+    let e = decode("gfx1030", &bytes(&[0xC8000000]), 0).expect_err("graphics-only");
+    assert!(
+        e.message.contains("v_interp_p1_f32_e32 (VINTRP"),
+        "{}",
+        e.message
+    );
+}
