@@ -26,12 +26,12 @@ mkdir -p "$OUT"
 CFLAGS=(-target amdgcn-amd-amdhsa -O2 -nogpulib -x cl -cl-std=CL2.0 -include "$SRC/ocl_shim.h")
 # gfx|kernels|extra variants (o = relocatable, v4/v5 = older code-object versions)
 JOBS=(
-    "gfx900|loop_sum lds_reduce f64_math int_mul global_atomics|o v4 v5"
-    "gfx90a|loop_sum lds_reduce f64_math codeobj_mfma mfma_gemm stencil_f64|"
+    "gfx900|loop_sum lds_reduce f64_math int_mul global_atomics wave_reduce_dpp|o v4 v5"
+    "gfx90a|loop_sum lds_reduce f64_math codeobj_mfma mfma_gemm stencil_f64 wave_reduce_dpp|"
     "gfx942|loop_sum lds_reduce codeobj_mfma mfma_gemm stencil_f64|"
-    "gfx1100|loop_sum lds_reduce global_atomics if_else|o"
-    "gfx1030|loop_sum lds_reduce|"
-    "gfx1200|loop_sum lds_reduce|"
+    "gfx1100|loop_sum lds_reduce global_atomics if_else bvh_traverse bvh_lds_stack wave_reduce_dpp wave_dpp8 half_axpy|o"
+    "gfx1030|loop_sum lds_reduce bvh_traverse wave_reduce_dpp wave_dpp8|"
+    "gfx1200|loop_sum lds_reduce bvh_traverse bvh_lds_stack wave_reduce_dpp wave_dpp8 half_axpy|"
 )
 dis() { # file gfx
     llvm-objdump-22 -d --mcpu="$2" "$1" | sed "s|$OUT/$2/||" > "${1}.dis"

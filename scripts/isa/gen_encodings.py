@@ -102,6 +102,11 @@ FORMATS = {
                        f("idxen", 13, 1), f("offen", 12, 1), f("offset", 0, 12), f("vaddr", 32, 8),
                        f("vdata", 40, 8), f("srsrc", 48, 5), f("slc", 54, 1), f("acc", 55, 1),
                        f("soffset", 56, 8)], [(26, 6, 0b111010)]),
+        # Vega ISA chapter 12, "MIMG" (bit 15 is R128 on gfx900, A16 from gfx906 on)
+        "MIMG": (64, [f("op", 18, 7), f("dmask", 8, 4), f("unorm", 12, 1), f("glc", 13, 1), f("da", 14, 1),
+                      f("a16", 15, 1), f("tfe", 16, 1), f("lwe", 17, 1), f("slc", 25, 1), f("vaddr", 32, 8),
+                      f("vdata", 40, 8), f("srsrc", 48, 5), f("ssamp", 53, 5), f("d16", 63, 1)],
+                 [(26, 6, 0b111100)]),
         "SOP2": SOP["SOP2"],
         **VOP_SHORT,
     },
@@ -129,6 +134,12 @@ FORMATS = {
                        f("idxen", 13, 1), f("offen", 12, 1), f("offset", 0, 12), f("vaddr", 32, 8),
                        f("vdata", 40, 8), f("srsrc", 48, 5), f("slc", 54, 1), f("tfe", 55, 1),
                        f("soffset", 56, 8)], [(26, 6, 0b111010)]),
+        # RDNA 2 ISA chapter 13, "MIMG": opcode bit 7 in bit 0; NSA [2:1] counts the extra dwords
+        # of address VGPRs (one byte each) after the 64 bits.
+        "MIMG": (64, [f("op", 18, 7), f("op_hi", 0, 1), f("nsa", 1, 2), f("dim", 3, 3), f("dlc", 7, 1),
+                      f("dmask", 8, 4), f("unorm", 12, 1), f("glc", 13, 1), f("r128", 15, 1), f("tfe", 16, 1),
+                      f("lwe", 17, 1), f("slc", 25, 1), f("vaddr", 32, 8), f("vdata", 40, 8), f("srsrc", 48, 5),
+                      f("ssamp", 53, 5), f("a16", 62, 1), f("d16", 63, 1)], [(26, 6, 0b111100)]),
         "SOP2": SOP["SOP2"],
         **VOP_SHORT,
     },
@@ -158,6 +169,12 @@ FORMATS = {
                        f("offset", 0, 12), f("vaddr", 32, 8), f("vdata", 40, 8), f("srsrc", 48, 5),
                        f("tfe", 53, 1), f("offen", 54, 1), f("idxen", 55, 1), f("soffset", 56, 8)],
                   [(26, 6, 0b111010)]),
+        # RDNA3 ISA chapter 16, "MIMG": NSA [0] is one bit; the extra address dwords follow from
+        # the number of address operands (one byte each).
+        "MIMG": (64, [f("op", 18, 8), f("nsa", 0, 1), f("dim", 2, 3), f("unorm", 7, 1), f("dmask", 8, 4),
+                      f("slc", 12, 1), f("dlc", 13, 1), f("glc", 14, 1), f("r128", 15, 1), f("a16", 16, 1),
+                      f("d16", 17, 1), f("vaddr", 32, 8), f("vdata", 40, 8), f("srsrc", 48, 5), f("tfe", 53, 1),
+                      f("lwe", 54, 1), f("ssamp", 58, 5)], [(26, 6, 0b111100)]),
         "SOP2": SOP["SOP2"],
         **VOP_SHORT,
     },
@@ -179,14 +196,46 @@ FORMATS["gfx12"] = {
     "MUBUF": (96, [f("op", 14, 8), f("soffset", 0, 7), f("tfe", 22, 1), f("vdata", 32, 8), f("rsrc", 41, 9),
                    f("scope", 50, 2), f("th", 52, 3), f("format", 55, 7), f("offen", 62, 1), f("idxen", 63, 1),
                    f("vaddr", 64, 8), f("offset", 72, 24)], [(26, 6, 0b110001)]),
+    # RDNA4 ISA "VIMAGE" / "VSAMPLE": 96 bits, up to five address VGPRs (vaddr0..vaddr4) always
+    # listed apart (no contiguous form); the resource is a 9-bit SGPR number.
+    "VIMAGE": (96, [f("op", 14, 8), f("dim", 0, 3), f("r128", 4, 1), f("d16", 5, 1), f("a16", 6, 1),
+                    f("dmask", 22, 4), f("vdata", 32, 8), f("rsrc", 41, 9), f("scope", 50, 2), f("th", 52, 3),
+                    f("tfe", 55, 1), f("vaddr4", 56, 8), f("vaddr", 64, 8), f("vaddr1", 72, 8),
+                    f("vaddr2", 80, 8), f("vaddr3", 88, 8)], [(26, 6, 0b110100)]),
+    "VSAMPLE": (96, [f("op", 14, 8), f("dim", 0, 3), f("d16", 5, 1), f("a16", 6, 1), f("unorm", 13, 1),
+                     f("dmask", 22, 4), f("vdata", 32, 8), f("rsrc", 41, 9), f("scope", 50, 2), f("th", 52, 3),
+                     f("vaddr", 64, 8), f("vaddr1", 72, 8), f("vaddr2", 80, 8), f("vaddr3", 88, 8)],
+                [(26, 6, 0b111001)]),
     "SOP2": SOP["SOP2"],
     **VOP_SHORT,
 }
 
+# Graphics-only encodings (exports and parameter interpolation), identified so a code object
+# holding them gets an error naming the instruction (the decoder does not print them yet).
+# EXP has no opcode (`op` is 0 bits wide). Vega ISA chapter 12 "EXP"/"VINTRP"; RDNA 2 ISA
+# chapter 13 the same; RDNA3 ISA chapter 16 "EXP", "LDSDIR", "VINTERP" (RDNA4 the same bits).
+EXP_FIELDS = [f("op", 0, 0), f("en", 0, 4), f("target", 4, 6), f("compr", 10, 1), f("done", 11, 1),
+              f("vm", 12, 1), f("vsrc0", 32, 8), f("vsrc1", 40, 8), f("vsrc2", 48, 8), f("vsrc3", 56, 8)]
+VINTRP_FIELDS = [f("vsrc", 0, 8), f("attrchan", 8, 2), f("attr", 10, 6), f("op", 16, 2), f("vdst", 18, 8)]
+LDSDIR = (32, [f("vdst", 0, 8), f("attrchan", 8, 2), f("attr", 10, 6), f("wait", 16, 4), f("op", 20, 2)],
+          [(24, 8, 0b11001110)])
+VINTERP = (64, [f("vdst", 0, 8), f("wait", 8, 3), f("op_sel", 11, 4), f("clamp", 15, 1), f("op", 16, 7),
+                f("src0", 32, 9), f("src1", 41, 9), f("src2", 50, 9), f("neg", 61, 3)], [(24, 8, 0b11001101)])
+FORMATS["gfx9"]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b110001)])
+FORMATS["gfx9"]["VINTRP"] = (32, VINTRP_FIELDS, [(26, 6, 0b110101)])
+FORMATS["gfx10"]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b111110)])
+FORMATS["gfx10"]["VINTRP"] = (32, VINTRP_FIELDS, [(26, 6, 0b110010)])
+for fam in ("gfx11", "gfx12"):
+    FORMATS[fam]["EXP"] = (64, EXP_FIELDS, [(26, 6, 0b111110)])
+    FORMATS[fam]["LDSDIR"] = LDSDIR
+    FORMATS[fam]["VINTERP"] = VINTERP
+GRAPHICS_FORMATS = ("EXP", "VINTRP", "LDSDIR", "VINTERP")
+
 # Fields that are modifiers, never a printed operand (the decoder prints them per format).
 MODIFIERS = {"op", "op_hi", "opx", "opy", "clamp", "op_sel", "op_sel_hi", "op_sel_hi2", "abs", "neg", "neg_hi",
              "omod", "glc", "slc", "dlc", "sc1", "lds", "acc", "gds", "idxen", "offen", "tfe", "sve",
-             "imm", "soe", "nfmt", "dfmt", "format", "th", "scope"}
+             "imm", "soe", "nfmt", "dfmt", "format", "th", "scope", "nsa", "dim", "dmask", "unorm", "da",
+             "r128", "a16", "d16", "lwe", "en", "target", "compr", "done", "vm", "attrchan", "attr", "wait"}
 
 # Mnemonics whose operand prints in a syntax of its own (the decoder has a printer per name).
 SPECIAL = {"s_waitcnt", "s_delay_alu", "s_sendmsg", "s_sendmsghalt", "s_sendmsg_rtn_b32",
@@ -488,10 +537,38 @@ def generate():
                 vopd_rows(family, cpu, attrs, forms[gen], rows)
             order = list(base)
             shown = dict(zip(order, run_dis(cpu, attrs, [base[i][1] for i in order])))
+            # A source the form wrote as an SGPR or constant: is it a 16-bit VGPR when it is
+            # one? Disassemble with the field set to v1 (code 257) and look for `.l`.
+            probes, owners16 = [], []
+            for i, (text, words) in base.items():
+                fmt = identify(family, words)
+                if fmt not in ("VOP1", "VOP2", "VOPC", "VOP3"):
+                    continue
+                size, fields, _ = FORMATS[family][fmt]
+                for k, tok in enumerate(parsed[i][1]):
+                    fld = field_of.get((i, k), (None, None))[0]
+                    if fld in ("src0", "src1", "src2") and kind_width(tok)[0] != "v":
+                        lo, w = next((lo, w) for n, lo, w in fields if n == fld)
+                        v = field_value(words, 0, 32 * len(words))
+                        v = v & ~(((1 << w) - 1) << lo) | (257 << lo)
+                        probes.append([(v >> (32 * j)) & 0xFFFFFFFF for j in range(len(words))])
+                        owners16.append((i, k))
+            half_sources = set()
+            for (i, k), t in zip(owners16, run_dis(cpu, attrs, probes) if probes else []):
+                sops = split_ops(t)[1] if t else []
+                if k < len(sops) and re.fullmatch(r"-?\|?v1\.l\|?", sops[k]):
+                    half_sources.add((i, k))
             for i, (text, words) in base.items():
                 mn, ops, mods = parsed[i]
+                # 16-bit VGPR operands: the disassembler (true16 on gfx11+) prints them as
+                # vN.l / vN.h; the operand keeps kind `v16` when both texts list the same operands.
+                half = set()
                 if shown.get(i):
                     mn = shown[i].split()[0]
+                    _, sops, _ = split_ops(shown[i])
+                    if len(sops) == len(ops):
+                        half = {k for k, t in enumerate(sops) if re.fullmatch(r"-?\|?v\d+\.[lh]\|?", t)}
+                half |= {k for (j, k) in half_sources if j == i}
                 fmt = identify(family, words)
                 if fmt is None:
                     problems.append(f"{cpu}: no format matches `{text}` {[hex(w) for w in words]}")
@@ -513,12 +590,19 @@ def generate():
                             items.append("=" + tok)
                         elif fld == "literal":
                             items.append("literal:hex:0")
+                        elif k in half and fld in ("src0", "src1", "src2"):
+                            items.append(f"{fld}:v16:1")
                         elif kind == "i":
                             items.append(f"{fld}:{'hex' if tok.startswith('0x') else 'dec'}:0")
                         else:
                             if width == 0:  # `off`: the width the SGPR spelling took
                                 width = 2 if fmt == "GLOBAL" else 1
-                            items.append(f"{fld}:{kind}:{width}")
+                            items.append(f"{fld}:{'v16' if k in half and kind == 'v' else kind}:{width}")
+                    # A BVH op's addresses: the widths LLVM lists them with (NSA), without|with A16.
+                    if fmt in IMAGE_FORMATS and "bvh" in mn:
+                        lists = nsa_address_lists(family, cpu, attrs, words)
+                        items = [f"vaddr:nsa:{lists}" if it.startswith(("vaddr:", "=[")) else it
+                                 for it in items]
                     template = ",".join(items) if items else "-"
                 # A memory atomic that returns the old value (glc / sc0 / TH_ATOMIC_RETURN)
                 # prints a destination first: its own template, under FORMAT.rtn.
@@ -529,6 +613,40 @@ def generate():
                 if cpu not in rows[key]["cpus"]:
                     rows[key]["cpus"].append(cpu)
     return rows, problems
+
+
+IMAGE_FORMATS = ("MIMG", "VIMAGE", "VSAMPLE")
+
+
+def nsa_address_lists(family, cpu, attrs, words):
+    """A BVH op's address operands as LLVM lists them apart (NSA: non-sequential addresses), as
+    register widths, without and with A16: the encoding re-disassembled with NSA on (gfx10: NSA
+    [2:1] = 1..3 extra dwords; gfx11: NSA [0] with 1..3 extra dwords; gfx12 always lists them)
+    and with the A16 bit set (gfx10 bit 62, gfx11 bit 16, gfx12 bit 6)."""
+    a16_bit = {"gfx10": 62, "gfx11": 16, "gfx12": 6}[family]
+    out = []
+    for a16 in (0, 1):
+        base = list(words[:2])
+        if a16:
+            base[a16_bit // 32] |= 1 << (a16_bit % 32)
+            if family == "gfx12":
+                base[1] &= 0x00FFFFFF  # vaddr4: with A16 the directions share vaddr3
+        tries = [list(words[:3]) if not a16 else base + list(words[2:3])] if family == "gfx12" else []
+        if family != "gfx12":
+            for k in (1, 2, 3):
+                w = list(base)
+                w[0] |= (k << 1) if family == "gfx10" else 1
+                w += [0x04030201 + 0x04040404 * j for j in range(k)]
+                tries.append(w)
+        widths = None
+        for w in tries:
+            text = run_dis(cpu, attrs, [w])[0]
+            m = re.search(r"\[(v[^\]]*(?:\][^\]]*)*?)\], s\[", text or "")
+            if m:
+                widths = [kind_width(t.strip())[1] for t in re.split(r",\s*(?![^\[]*\])", m.group(1))]
+                break
+        out.append(".".join(map(str, widths)) if widths else "")
+    return "|".join(out)
 
 
 def returning_atomics(mn, line):

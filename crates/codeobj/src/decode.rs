@@ -10,9 +10,9 @@
 //!
 //! What this file adds is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
-//! op_sel), and the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
-//! `s_sendmsg`, `s_wait_alu`). Families covered: gfx9 (gfx900, gfx90a, gfx942), gfx10 (gfx1010,
-//! gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
+//! op_sel), the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
+//! `s_sendmsg`, `s_wait_alu`) and the BVH image ops' address lists. Families covered: gfx9
+//! (gfx900, gfx90a, gfx942), gfx10 (gfx1010, gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -63,6 +63,9 @@ enum Operand {
         kind: String,
         width: u32,
     },
+    /// A BVH op's address VGPRs (`vaddr:nsa:W.W..|W.W..`): the register width of each address
+    /// operand as LLVM lists them apart (NSA), without and with A16.
+    Addresses { plain: Vec<u32>, a16: Vec<u32> },
 }
 
 struct Tables {
@@ -118,6 +121,17 @@ fn tables() -> &'static Tables {
                 c[5].split(',')
                     .map(|t| match t.strip_prefix('=') {
                         Some(fixed) => Operand::Fixed(fixed.to_string()),
+                        None if t.contains(":nsa:") => {
+                            let lists = t.split(":nsa:").nth(1).unwrap_or("");
+                            let (plain, a16) = lists.split_once('|').unwrap_or((lists, ""));
+                            let widths = |l: &str| -> Vec<u32> {
+                                l.split('.').filter_map(|w| w.parse().ok()).collect()
+                            };
+                            Operand::Addresses {
+                                plain: widths(plain),
+                                a16: widths(a16),
+                            }
+                        }
                         None => {
                             let mut p = t.split(':');
                             Operand::Field {
@@ -265,6 +279,8 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 bits,
                 literal: None,
                 literal_word: word_at(pos + 8),
+                dpp_src0: None,
+                plain_halves: false,
             };
             let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
             let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
@@ -305,6 +321,29 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                     format.name
                 ))
             })?;
+        if matches!(
+            format.name.as_str(),
+            "EXP" | "VINTRP" | "LDSDIR" | "VINTERP"
+        ) {
+            return Err(err(format!(
+                "{} ({}, 0x{w0:08X}) is not decoded yet: exports and parameter interpolation are graphics-only encodings",
+                row.mnemonic, format.name
+            )));
+        }
+        if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
+            let text = image_text(family, format, bits, row, &mut words, |i| {
+                word_at(pos + 4 * i)
+            })
+            .map_err(|m| err(format!("{m} (0x{w0:08X})")))?;
+            out.push(Decoded {
+                address: address.wrapping_add(pos as u64),
+                words: words.clone(),
+                text,
+                target: None,
+            });
+            pos += words.len() * 4;
+            continue;
+        }
         // SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
         // 233/234 (DPP8, gfx10+) means a second dword of operand controls.
         if matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
@@ -330,7 +369,22 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 pos += 8;
                 continue;
             }
-            if sdwa || dpp {
+            if dpp {
+                let ext = word_at(pos + 4)
+                    .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+                words.push(ext);
+                let text = dpp_text(family, cpu, row, format, bits, ext)
+                    .map_err(|m| err(format!("{m} (0x{w0:08X} 0x{ext:08X})")))?;
+                out.push(Decoded {
+                    address: address.wrapping_add(pos as u64),
+                    words: words.clone(),
+                    text,
+                    target: None,
+                });
+                pos += 8;
+                continue;
+            }
+            if sdwa {
                 return Err(err(format!(
                     "{} in its {} form (0x{w0:08X}) is not decoded yet",
                     row.mnemonic,
@@ -338,6 +392,25 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                 )));
             }
         }
+        // gfx11+ VOP3 in a DPP form (source 0 of 250, 233/234): a third dword of DPP
+        // controls, source 0 the VGPR in its low byte (RDNA3 ISA chapter 16, "VOP3 DPP").
+        let vop3_dpp = matches!(family, "gfx11" | "gfx12")
+            && matches!(format.name.as_str(), "VOP3" | "VOP3P")
+            && matches!(get("src0"), Some(233 | 234 | 250));
+        let dpp_word = if vop3_dpp {
+            if format.name == "VOP3P" {
+                return Err(err(format!(
+                    "{} in its DPP form (0x{w0:08X}) is not decoded yet",
+                    row.mnemonic
+                )));
+            }
+            let d = word_at(pos + 8)
+                .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+            words.push(d);
+            Some(d)
+        } else {
+            None
+        };
         let size_before_literal = words.len() * 4;
         let mut printer = Printer {
             family,
@@ -346,9 +419,22 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             bits,
             literal: None,
             literal_word: word_at(pos + size_before_literal),
+            dpp_src0: dpp_word.map(|d| u64::from(d & 0xff)),
+            plain_halves: false,
         };
-        let (text, target) =
+        let (mut text, target) =
             printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
+        if let Some(d) = dpp_word {
+            let mn = row.mnemonic.as_str();
+            let dpp_mn = if mn.ends_with("_e64") {
+                format!("{mn}_dpp")
+            } else {
+                format!("{mn}_e64_dpp")
+            };
+            let controls = dpp_controls(family, cpu, row, get("src0").unwrap_or(0), d)
+                .map_err(|m| err(format!("{mn}: {m} (0x{w0:08X} 0x{d:08X})")))?;
+            text = format!("{dpp_mn}{}{controls}", &text[mn.len()..]);
+        }
         if let Some(lit) = printer.literal {
             words.push(lit);
         }
@@ -370,6 +456,11 @@ struct Printer<'a> {
     bits: u128,
     literal: Option<u32>,
     literal_word: Option<u32>,
+    /// A gfx11+ VOP3 in its DPP form: source 0 is this VGPR (from the DPP dword).
+    dpp_src0: Option<u64>,
+    /// A VOP3 whose OP_SEL names an operand it lacks: LLVM then prints its 16-bit operands
+    /// as whole VGPRs (no .l/.h).
+    plain_halves: bool,
 }
 
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
@@ -399,6 +490,30 @@ impl Printer<'_> {
         let mut ops = Vec::new();
         let mut target = None;
         let three_src = ["src0", "src1", "src2"];
+        if self.format.name == "VOP3"
+            && row
+                .template
+                .iter()
+                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
+        {
+            // OP_SEL bits 0-2 select source halves, bit 3 the destination's (a VGPR one).
+            let mut valid = 0u64;
+            for o in &row.template {
+                if let Operand::Field { field, kind, .. } = o {
+                    match field.as_str() {
+                        "src0" => valid |= 1,
+                        "src1" => valid |= 2,
+                        "src2" => valid |= 4,
+                        "vdst" if kind.starts_with('v') => valid |= 8,
+                        _ => {}
+                    }
+                }
+            }
+            if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
+                valid |= 4;
+            }
+            self.plain_halves = self.get("op_sel").unwrap_or(0) & !valid != 0;
+        }
         let uses_sdst = row
             .template
             .iter()
@@ -414,6 +529,8 @@ impl Printer<'_> {
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
+                // Only image rows hold address lists; image_text prints them.
+                Operand::Addresses { .. } => ops.push("?".into()),
                 Operand::Field { field, kind, width } => {
                     let v = self.get(field).unwrap_or(0);
                     let text = match (field.as_str(), kind.as_str()) {
@@ -461,7 +578,12 @@ impl Printer<'_> {
                                 ("src2", Some(w)) => w,
                                 _ => *width,
                             };
-                            let mut s = self.source(v, width);
+                            let mut s = match (f, self.dpp_src0) {
+                                ("src0", Some(n)) if k == "v16" => self.half(f, n),
+                                ("src0", Some(n)) => vreg("v", n, width),
+                                _ if k == "v16" && v >= 256 => self.half(f, v - 256),
+                                _ => self.source(v, width),
+                            };
                             // An AGPR source: by the template (v_accvgpr_read's source is
                             // always one) or by a matrix op's ACC bits.
                             let vgpr = s.starts_with("v[")
@@ -491,6 +613,7 @@ impl Printer<'_> {
                         (_, "dec") if v <= 64 => v.to_string(),
                         (_, "dec") => format!("0x{v:x}"),
                         ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
+                        (f, "v16") => self.half(f, v),
                         (_, "v") => vreg("v", v, *width),
                         (_, "a") => vreg("a", v, *width),
                         (_, _) => sreg(self.family, v, *width),
@@ -506,6 +629,28 @@ impl Printer<'_> {
         }
         text.push_str(&self.modifiers(mn, row));
         (text, target)
+    }
+
+    /// A 16-bit VGPR operand (gfx11's true16 `vN.l` / `vN.h`; `n` the VGPR bits of the field):
+    /// VOP3 names the whole VGPR and picks the half by OP_SEL (bits 0-2 the sources, 3 the
+    /// destination); the 32-bit encodings use bit 7 of the 8-bit VGPR number for the half
+    /// (RDNA3 ISA chapter 16, "VOP1"/"VOP2"/"VOPC": 16-bit operands address v0-v127 halves).
+    fn half(&self, field: &str, n: u64) -> String {
+        if self.plain_halves {
+            return vreg("v", n, 1);
+        }
+        let (reg, hi) = if self.format.name == "VOP3" {
+            let bit = match field {
+                "src0" => 0,
+                "src1" => 1,
+                "src2" => 2,
+                _ => 3,
+            };
+            (n, self.get("op_sel").unwrap_or(0) >> bit & 1 != 0)
+        } else {
+            (n & 0x7f, n >> 7 & 1 != 0)
+        };
+        format!("v{reg}.{}", if hi { 'h' } else { 'l' })
     }
 
     /// SMEM's offset operand: gfx9 holds an SGPR in it when IMM is clear; gfx11 prints
@@ -703,13 +848,17 @@ impl Printer<'_> {
                     .template
                     .iter()
                     .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-                let nsrc = row
+                let printed = row
                     .template
                     .iter()
                     .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
                     .count();
+                // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
+                // counts it in op_sel: [src0,src1,src2,dst].
+                let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
+                let nsrc = if tied { printed.max(3) } else { printed };
                 let op_sel = self.get("op_sel").unwrap_or(0);
-                if !sdst && op_sel != 0 {
+                if !sdst && !self.plain_halves && op_sel != 0 {
                     let bits: Vec<String> = (0..nsrc)
                         .map(|i| (op_sel >> i & 1).to_string())
                         .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
@@ -930,6 +1079,97 @@ impl Printer<'_> {
     }
 }
 
+/// An image instruction (MIMG on gfx9-gfx11, VIMAGE/VSAMPLE on gfx12) as LLVM prints it; the
+/// extra NSA dwords (gfx10/gfx11: one byte per further address VGPR) are read with
+/// `word_at(index)` and appended to `words`. Only the BVH ops are decoded: the address count
+/// of the others depends on the dimension, A16 and the opcode's arguments, which the
+/// generated table does not hold yet.
+fn image_text(
+    family: &str,
+    format: &Format,
+    mut bits: u128,
+    row: &Row,
+    words: &mut Vec<u32>,
+    word_at: impl Fn(usize) -> Option<u32>,
+) -> Result<String, String> {
+    let field = |bits: u128, name: &str| {
+        format
+            .field(name)
+            .map_or(0, |f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    };
+    let mn = row.mnemonic.as_str();
+    let Some((plain, a16_list)) = row.template.iter().find_map(|o| match o {
+        Operand::Addresses { plain, a16 } => Some((plain, a16)),
+        _ => None,
+    }) else {
+        return Err(format!(
+            "{mn} ({}) is not decoded yet: only the BVH image ops are (an image op's address count depends on its dimension, A16 and arguments)",
+            format.name
+        ));
+    };
+    let a16 = field(bits, "a16") != 0;
+    let widths = if a16 { a16_list } else { plain };
+    if widths.is_empty() {
+        return Err(format!("{mn} has no A16 form"));
+    }
+    // NSA dwords after the first two: gfx10 counts them in NSA [2:1]; gfx11's one NSA bit
+    // means as many as the further addresses need (four bytes a dword).
+    let nsa = field(bits, "nsa");
+    let extra = match family {
+        "gfx10" => nsa as usize,
+        "gfx11" if nsa != 0 => (widths.len() - 1).div_ceil(4),
+        _ => 0,
+    };
+    for _ in 0..extra {
+        let i = words.len();
+        let w = word_at(i).ok_or_else(|| format!("truncated NSA address list of {mn}"))?;
+        bits |= u128::from(w) << (32 * i).min(96);
+        words.push(w);
+    }
+    let byte = |k: usize| u64::from(words[2 + k / 4] >> (8 * (k % 4)) & 0xff);
+    let listed = family == "gfx12" || nsa != 0;
+    let addresses = if listed {
+        let regs: Vec<String> = widths
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let reg = match (family, i) {
+                    (_, 0) => field(bits, "vaddr"),
+                    ("gfx12", 4) => field(bits, "vaddr4"),
+                    ("gfx12", _) => field(bits, &format!("vaddr{i}")),
+                    _ => byte(i - 1),
+                };
+                vreg("v", reg, w)
+            })
+            .collect();
+        format!("[{}]", regs.join(", "))
+    } else {
+        vreg("v", field(bits, "vaddr"), widths.iter().sum())
+    };
+    let vdata_width = row
+        .template
+        .iter()
+        .find_map(|o| match o {
+            Operand::Field { field, width, .. } if field == "vdata" => Some(*width),
+            _ => None,
+        })
+        .unwrap_or(4);
+    // gfx12's resource field is the SGPR number; earlier ones hold it divided by 4.
+    let rsrc = match format.field("rsrc") {
+        Some(_) => field(bits, "rsrc"),
+        None => field(bits, "srsrc") * 4,
+    };
+    let mut text = format!(
+        "{mn} {}, {addresses}, {}",
+        vreg("v", field(bits, "vdata"), vdata_width),
+        sreg(family, rsrc, 4)
+    );
+    if a16 {
+        text.push_str(" a16");
+    }
+    Ok(text)
+}
+
 /// A matrix-core instruction (MFMA, SMFMAC) of CDNA.
 fn is_mai(mn: &str) -> bool {
     mn.starts_with("v_mfma") || mn.starts_with("v_smfmac")
@@ -969,6 +1209,7 @@ fn sdwa_text(family: &str, row: &Row, vdst: u64, vsrc1: u64, ext: u32) -> String
     for op in &row.template {
         match op {
             Operand::Fixed(f) => ops.push(f.clone()),
+            Operand::Addresses { .. } => ops.push("?".into()),
             Operand::Field { field, width, .. } => ops.push(match field.as_str() {
                 "vdst" => vreg("v", vdst, *width),
                 "src0" => source(e & 0xff, bit(23), bit(20), bit(21), bit(19), *width),
@@ -1002,6 +1243,138 @@ fn sdwa_text(family: &str, row: &Row, vdst: u64, vsrc1: u64, ext: u32) -> String
         text.push_str(&format!(" src1_sel:{}", SEL[(e >> 24 & 7) as usize]));
     }
     text
+}
+
+/// A VOP1/VOP2/VOPC instruction in its DPP form, as LLVM prints it. The first dword's source-0
+/// code 250 is DPP16, whose second dword is src0 [7:0], DPP_CTRL [16:8], FI [18] (gfx10+),
+/// BOUND_CTRL [19], src0_neg/abs [20]/[21], src1_neg/abs [22]/[23], BANK_MASK [27:24],
+/// ROW_MASK [31:28] (Vega ISA chapter 12 and RDNA 2 ISA chapter 13, "DPP"); 233/234 (gfx10+)
+/// is DPP8 with FI clear/set, whose second dword is src0 [7:0] and eight 3-bit lane selects
+/// [31:8]. DPP_CTRL names are LLVM's (SIDefines.h `DppCtrl`). Neg/abs print on any source:
+/// LLVM prints them only on operands that take float modifiers, the only ones compilers set.
+fn dpp_text(
+    family: &str,
+    cpu: &str,
+    row: &Row,
+    format: &Format,
+    bits: u128,
+    ext: u32,
+) -> Result<String, String> {
+    let field = |name: &str| {
+        format
+            .field(name)
+            .map_or(0, |f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    };
+    let (src0, vdst, vsrc1) = (field("src0"), field("vdst"), field("vsrc1"));
+    let row_is_vopc = format.name == "VOPC";
+    let e = u64::from(ext);
+    let bit = |b: u32| e >> b & 1 != 0;
+    let dpp16 = src0 == 250;
+    let mn = row.mnemonic.strip_suffix("_e32").unwrap_or(&row.mnemonic);
+    let source = |reg: u64, neg: bool, abs: bool, kind: &str, width: u32| {
+        // true16: bit 7 of the VGPR number picks the half, as in the 32-bit encodings.
+        let mut t = if kind == "v16" {
+            format!(
+                "v{}.{}",
+                reg & 0x7f,
+                if reg >> 7 & 1 != 0 { 'h' } else { 'l' }
+            )
+        } else {
+            vreg("v", reg, width)
+        };
+        if dpp16 && abs {
+            t = format!("|{t}|");
+        }
+        if dpp16 && neg {
+            t = format!("-{t}");
+        }
+        t
+    };
+    let mut ops = Vec::new();
+    for op in &row.template {
+        match op {
+            Operand::Fixed(f) => ops.push(f.clone()),
+            Operand::Addresses { .. } => ops.push("?".into()),
+            Operand::Field { field, kind, width } => ops.push(match field.as_str() {
+                "vdst" => source(vdst, false, false, kind, *width),
+                "src0" => source(e & 0xff, bit(20), bit(21), kind, *width),
+                "vsrc1" => source(vsrc1, bit(22), bit(23), kind, *width),
+                f => return Err(format!("{mn}: DPP form with a {f} operand is not decoded")),
+            }),
+        }
+    }
+    // LLVM prints gfx11+'s VOPC DPP forms without the `_dpp` suffix (it keeps it elsewhere).
+    let vopc_gfx11 = matches!(family, "gfx11" | "gfx12") && row_is_vopc;
+    let suffix = if vopc_gfx11 { "" } else { "_dpp" };
+    let controls = dpp_controls(family, cpu, row, src0, ext).map_err(|m| format!("{mn}: {m}"))?;
+    Ok(format!("{mn}{suffix} {}{controls}", ops.join(", ")))
+}
+
+/// The DPP controls LLVM prints after the operands: ` dpp8:[...]` (` fi:1`) for DPP8 (source 0
+/// code 233/234), else the DPP_CTRL name, ` row_mask:` ` bank_mask:` and the set flags of the
+/// DPP16 dword `ext` (layout at `dpp_text`).
+fn dpp_controls(family: &str, cpu: &str, row: &Row, src0: u64, ext: u32) -> Result<String, String> {
+    let e = u64::from(ext);
+    let bit = |b: u32| e >> b & 1 != 0;
+    let mut text = String::new();
+    if src0 != 250 {
+        let sel: Vec<String> = (0..8).map(|i| (e >> (8 + 3 * i) & 7).to_string()).collect();
+        text.push_str(&format!(" dpp8:[{}]", sel.join(",")));
+        if src0 == 234 {
+            text.push_str(" fi:1");
+        }
+        return Ok(text);
+    }
+    let ctrl = e >> 8 & 0x1ff;
+    let gcn = family == "gfx9";
+    // CDNA 2/3 (MI200 ISA "DPP"): 0x150-0x15f is ROW_NEWBCAST, the only control a 64-bit
+    // (DP ALU) operand takes.
+    let cdna = cpu == "gfx90a" || cpu == "gfx942";
+    let wide = row
+        .template
+        .iter()
+        .any(|o| matches!(o, Operand::Field { width, .. } if *width >= 2));
+    if cdna && wide && !(0x150..=0x15f).contains(&ctrl) {
+        return Err(format!(
+            "a 64-bit DPP op with control 0x{ctrl:x} (only row_newbcast is valid)"
+        ));
+    }
+    let name = match ctrl {
+        0x000..=0x0ff => format!(
+            "quad_perm:[{},{},{},{}]",
+            ctrl & 3,
+            ctrl >> 2 & 3,
+            ctrl >> 4 & 3,
+            ctrl >> 6 & 3
+        ),
+        0x101..=0x10f => format!("row_shl:{}", ctrl & 0xf),
+        0x111..=0x11f => format!("row_shr:{}", ctrl & 0xf),
+        0x121..=0x12f => format!("row_ror:{}", ctrl & 0xf),
+        0x130 if gcn => "wave_shl:1".into(),
+        0x134 if gcn => "wave_rol:1".into(),
+        0x138 if gcn => "wave_shr:1".into(),
+        0x13c if gcn => "wave_ror:1".into(),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x142 if gcn => "row_bcast:15".into(),
+        0x143 if gcn => "row_bcast:31".into(),
+        0x150..=0x15f if cdna => format!("row_newbcast:{}", ctrl & 0xf),
+        0x150..=0x15f if !gcn => format!("row_share:{}", ctrl & 0xf),
+        0x160..=0x16f if !gcn => format!("row_xmask:{}", ctrl & 0xf),
+        _ => return Err(format!("DPP control 0x{ctrl:x} is not decoded")),
+    };
+    text.push_str(&format!(
+        " {name} row_mask:0x{:x} bank_mask:0x{:x}",
+        e >> 28 & 0xf,
+        e >> 24 & 0xf
+    ));
+    if bit(19) {
+        text.push_str(" bound_ctrl:1");
+    }
+    if !gcn && bit(18) {
+        text.push_str(" fi:1");
+    }
+    Ok(text)
 }
 
 /// Message names of `s_sendmsg` (LLVM's SIDefines.h `ID_*`, the RDNA3 ISA's message table).

@@ -208,3 +208,44 @@ fn decode_speed() {
         n as f64 / s
     );
 }
+
+/// One-off check of single encodings: each line of `$DECODE_CASES` is `processor<TAB>hex
+/// dwords (space-separated)<TAB>what llvm-mc-22 -disassemble printed`; mismatches are printed
+/// (`cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored cases --nocapture`).
+#[test]
+#[ignore]
+fn cases_from_environment_equal_llvm_mc() {
+    let Ok(file) = std::env::var("DECODE_CASES") else {
+        eprintln!("skipped: DECODE_CASES is not set");
+        return;
+    };
+    let text = std::fs::read_to_string(file).expect("cases");
+    let (mut compared, mut bad) = (0usize, Vec::new());
+    for line in text.lines() {
+        let c: Vec<&str> = line.split('\t').collect();
+        let words: Vec<u8> = c[1]
+            .split(' ')
+            .flat_map(|w| u32::from_str_radix(w, 16).expect("hex").to_le_bytes())
+            .collect();
+        compared += 1;
+        match shadersim_codeobj::decode::decode(c[0], &words, 0) {
+            Ok(d) if d.len() == 1 && d[0].text == c[2] => {}
+            Ok(d) => bad.push(format!(
+                "{} {}: decoded {:?}, llvm `{}`",
+                c[0],
+                c[1],
+                d.iter().map(|x| &x.text).collect::<Vec<_>>(),
+                c[2]
+            )),
+            Err(e) => bad.push(format!(
+                "{} {}: error {}, llvm `{}`",
+                c[0], c[1], e.message, c[2]
+            )),
+        }
+    }
+    eprintln!("cases: compared {compared}, {} mismatches", bad.len());
+    for b in &bad {
+        eprintln!("{b}");
+    }
+    assert!(bad.is_empty());
+}

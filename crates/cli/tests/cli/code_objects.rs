@@ -138,44 +138,58 @@ fn batch_walks_code_objects_by_their_magic() {
     assert_eq!(lines[0]["occupancy"]["waves_per_simd"], 10);
 }
 
+/// The code object and the listing clang printed for the same source and processor give the
+/// same instructions and resources, so the same simulation, clock for clock.
+fn assert_code_object_runs_as_its_listing(gfx: &str, kernel: &str) {
+    let co = analyze_json(&[
+        &fixture(&format!("{gfx}/{kernel}.co")),
+        "--no-latency-search",
+    ]);
+    let listing = root().join(format!("tests/fixtures/llvm/{gfx}/{kernel}.s"));
+    let s = analyze_json(&[&listing.display().to_string(), "--no-latency-search"]);
+    for key in ["clocks", "issued", "utilization"] {
+        assert_eq!(co[key], s[key], "{gfx} {kernel}: {key}");
+    }
+    // The verdict's statement names lines, which differ between the two files.
+    for key in ["kind", "bounds", "clocks_per_wave"] {
+        assert_eq!(
+            co["bottleneck"][key], s["bottleneck"][key],
+            "{gfx} {kernel}: {key}"
+        );
+    }
+    // Only the listing carries clang's `; Occupancy:` remark (declared_waves_per_simd);
+    // everything computed agrees.
+    let (mut a, mut b) = (co["occupancy"].clone(), s["occupancy"].clone());
+    assert_eq!(
+        b["declared_waves_per_simd"], a["waves_per_simd"],
+        "{gfx} {kernel}"
+    );
+    a["declared_waves_per_simd"] = serde_json::Value::Null;
+    b["declared_waves_per_simd"] = serde_json::Value::Null;
+    assert_eq!(a, b, "{gfx} {kernel}: occupancy");
+    assert_eq!(
+        co["instructions"].as_array().map(Vec::len),
+        s["instructions"].as_array().map(Vec::len)
+    );
+}
+
 #[test]
 fn a_cdna_code_object_runs_as_its_listing_does() {
     // The GEMM tile and the FP64 stencil clang-22 compiled for gfx90a and gfx942, read from
-    // the code object (decoded by shadersim, resources from the note and descriptor) and
-    // from the listing clang printed for the same source: the same instructions and the same
-    // resources, so the same simulation, clock for clock.
+    // the code object (decoded by shadersim, resources from the note and descriptor).
     for gfx in ["gfx90a", "gfx942"] {
         for kernel in ["mfma_gemm", "stencil_f64"] {
-            let co = analyze_json(&[
-                &fixture(&format!("{gfx}/{kernel}.co")),
-                "--no-latency-search",
-            ]);
-            let listing = root().join(format!("tests/fixtures/llvm/{gfx}/{kernel}.s"));
-            let s = analyze_json(&[&listing.display().to_string(), "--no-latency-search"]);
-            for key in ["clocks", "issued", "utilization"] {
-                assert_eq!(co[key], s[key], "{gfx} {kernel}: {key}");
-            }
-            // The verdict's statement names lines, which differ between the two files.
-            for key in ["kind", "bounds", "clocks_per_wave"] {
-                assert_eq!(
-                    co["bottleneck"][key], s["bottleneck"][key],
-                    "{gfx} {kernel}: {key}"
-                );
-            }
-            // Only the listing carries clang's `; Occupancy:` remark (declared_waves_per_simd);
-            // everything computed agrees.
-            let (mut a, mut b) = (co["occupancy"].clone(), s["occupancy"].clone());
-            assert_eq!(
-                b["declared_waves_per_simd"], a["waves_per_simd"],
-                "{gfx} {kernel}"
-            );
-            a["declared_waves_per_simd"] = serde_json::Value::Null;
-            b["declared_waves_per_simd"] = serde_json::Value::Null;
-            assert_eq!(a, b, "{gfx} {kernel}: occupancy");
-            assert_eq!(
-                co["instructions"].as_array().map(Vec::len),
-                s["instructions"].as_array().map(Vec::len)
-            );
+            assert_code_object_runs_as_its_listing(gfx, kernel);
         }
+    }
+}
+
+#[test]
+fn an_rdna4_ray_tracing_code_object_runs_as_its_listing_does() {
+    // The BVH kernels clang-22 compiled for gfx1200 (the gfx1030/gfx1100 listings are
+    // clang-19's, other code): image_bvh_intersect_ray's NSA address list and the LDS stack
+    // op decoded from the code object run as the listing's lines do.
+    for kernel in ["bvh_traverse", "bvh_lds_stack"] {
+        assert_code_object_runs_as_its_listing("gfx1200", kernel);
     }
 }
