@@ -14,11 +14,6 @@ use shadersim_occupancy::{
 use shadersim_report::occupancy_view::{to_json, to_svg, to_text, OccupancyRow};
 use std::io::Write;
 
-/// Most VGPRs one AMD wave can address: 256 on GCN and RDNA
-/// (rdna-model.md 5.1, "Max 256 addressable VGPRs per wave"; gcn-model.md).
-/// The engine's rule has no cap of its own, so the scan of cliffs needs one.
-pub const AMD_MAX_VGPRS: u32 = 256;
-
 /// Output formats of `occupancy`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum OccupancyFormat {
@@ -80,8 +75,14 @@ pub fn amd_row(
         wave_size: wave,
         waves_per_group,
     };
+    // Most registers one wave can hold (the model's `max_vgprs_per_wave`: 256 on GCN and RDNA,
+    // 512 VGPRs and AGPRs together on CDNA 2/3). The engine's rule has no cap of its own, so
+    // the row and its scan of cliffs need one.
+    let max_vgprs = arch
+        .get_u32("max_vgprs_per_wave")
+        .map_err(|e| model_err(&e))?;
     let waves_at = |n: u32| {
-        if n > AMD_MAX_VGPRS {
+        if n > max_vgprs {
             0
         } else {
             Occupancy::for_usage(arch, &usage(n), None).map_or(0, |o| o.waves_per_simd)
@@ -101,7 +102,7 @@ pub fn amd_row(
     let granule_rows = arch.get_u32("vgpr_granule").map_err(|e| model_err(&e))?;
     let granule = (granule_rows / rows_per_reg).max(1);
     let mut why = None;
-    let (waves, limiter, allocated) = if regs > AMD_MAX_VGPRS {
+    let (waves, limiter, allocated) = if regs > max_vgprs {
         (0, "max registers".to_string(), 0)
     } else {
         match Occupancy::for_usage(arch, &usage(regs), None) {
@@ -131,9 +132,9 @@ pub fn amd_row(
         fixed_modes: false,
         allocated,
         wasted: allocated.saturating_sub(regs),
-        cliffs: cliffs(regs, AMD_MAX_VGPRS, waves_at),
+        cliffs: cliffs(regs, max_vgprs, waves_at),
         simulated: true,
-        curve: shadersim_occupancy::curve(AMD_MAX_VGPRS, waves_at),
+        curve: shadersim_occupancy::curve(max_vgprs, waves_at),
     };
     Ok((row, why))
 }

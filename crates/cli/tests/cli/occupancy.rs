@@ -274,3 +274,35 @@ fn gpu_names_and_the_workgroup_lds_limit() {
         "error: --lds 70000: a workgroup may use at most 65536 bytes of LDS on `rdna3` (lds_bytes_per_cu)\n"
     );
 }
+
+#[test]
+fn a_cdna_wave_holds_up_to_512_vgprs_and_agprs() {
+    // cdna2/cdna3: a wave's architectural VGPRs then its AGPRs share the
+    // 512-register file (max_vgprs_per_wave 512, granule 8). 300 registers
+    // allocate 304, 512 / 304 = 1 wave per SIMD, as clang states for the
+    // 304-register mfma_gemm_agpr on gfx942; GCN and RDNA waves address at
+    // most 256 (max_vgprs_per_wave 256), so none fits there. 513 fits nowhere.
+    let v = json(&[
+        "occupancy",
+        "--regs",
+        "300",
+        "--arch",
+        "cdna2,cdna3,gcn,rdna3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(waves(&v, "cdna2"), 1);
+    assert_eq!(waves(&v, "cdna3"), 1);
+    assert_eq!(waves(&v, "gcn"), 0);
+    assert_eq!(waves(&v, "rdna3"), 0);
+    let v = json(&[
+        "occupancy",
+        "--regs",
+        "513",
+        "--arch",
+        "cdna2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(waves(&v, "cdna2"), 0);
+}
