@@ -137,7 +137,7 @@ fn decoded_instructions_equal_live_llvm_objdump() {
 /// Extra corpus for a one-off check: every `*.co` under `$CODEOBJ_CORPUS` against live
 /// llvm-objdump-22 (`cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored`).
 #[test]
-#[ignore]
+#[ignore = "needs a corpus of code objects outside the repository ($CODEOBJ_CORPUS) and llvm-objdump-22; a one-off check, the fixtures are compared by the tests above"]
 fn corpus_from_environment_equals_live_llvm_objdump() {
     let Ok(dir) = std::env::var("CODEOBJ_CORPUS") else {
         eprintln!("skipped: CODEOBJ_CORPUS is not set");
@@ -179,41 +179,11 @@ fn decoded_instructions_equal_llvm_objdump() {
     assert!(compared > 1000, "only {compared} instructions compared");
 }
 
-/// Decode speed over the fixtures, printed, not asserted (machines differ):
-/// `cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored decode_speed --nocapture`.
-#[test]
-#[ignore]
-fn decode_speed() {
-    let objs: Vec<_> = fixtures()
-        .iter()
-        .flat_map(|p| {
-            let bytes = std::fs::read(p).expect("read");
-            read_code_objects(&p.to_string_lossy(), &bytes, None).expect("reads")
-        })
-        .collect();
-    let start = std::time::Instant::now();
-    let mut n = 0usize;
-    for _ in 0..50 {
-        for o in &objs {
-            for f in &o.functions {
-                n += shadersim_codeobj::decode::decode(&o.processor, &f.code, f.address)
-                    .expect("decodes")
-                    .len();
-            }
-        }
-    }
-    let s = start.elapsed().as_secs_f64();
-    eprintln!(
-        "decoded {n} instructions in {s:.3} s: {:.0} instructions/s",
-        n as f64 / s
-    );
-}
-
 /// One-off check of single encodings: each line of `$DECODE_CASES` is `processor<TAB>hex
 /// dwords (space-separated)<TAB>what llvm-mc-22 -disassemble printed`; mismatches are printed
 /// (`cargo test -p shadersim-codeobj --test objdump_agreement -- --ignored cases --nocapture`).
 #[test]
-#[ignore]
+#[ignore = "needs a file of encodings made outside the repository ($DECODE_CASES) with llvm-mc-22; a one-off check of random encodings"]
 fn cases_from_environment_equal_llvm_mc() {
     let Ok(file) = std::env::var("DECODE_CASES") else {
         eprintln!("skipped: DECODE_CASES is not set");
