@@ -585,8 +585,7 @@ impl<'a> Eval<'a> {
         {
             return Val::Bad(Bad::Data(line, part.base_mnemonic().to_string()));
         }
-        let defs = part.defs;
-        let srcs: Vec<Operand> = part.operands[defs..].to_vec();
+        let srcs: Vec<Operand> = part.operands[part.defs..].to_vec();
         let mnemonic = part.info.mnemonic;
         let mnemonic = mnemonic
             .strip_prefix("v_dual_")
