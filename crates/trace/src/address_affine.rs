@@ -205,6 +205,7 @@ pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_lshl_b32", VectorOp::Shl),
     ("v_lshl_b64", VectorOp::Shl),
     ("v_lshl_add_u32", VectorOp::ShlAdd),
+    ("v_lshl_add_u64", VectorOp::ShlAdd),
     // Compilers emit `or` for an add whose operands share no set bit (LLVM's `or disjoint`):
     // `x | (y << 4)` is `x + (y << 4)` where it feeds an address.
     ("v_or_b32", VectorOp::Add),

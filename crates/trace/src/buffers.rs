@@ -124,8 +124,8 @@ pub const STAGGER_LINES: u64 = 3;
 /// Instructions that forward a pointer from some of their sources to their destination, by
 /// the table's mnemonic (`InstrInfo::mnemonic`), with the source positions (counted after the
 /// destinations) that may carry it. A 64-bit add's destination DWORD `k` follows DWORD `k` of a
-/// 64-bit source. `v_lshl_add_u64` and `v_add_nc_u64` (gfx940, gfx1250) are not in the table's
-/// generations and are not followed.
+/// 64-bit source. `v_add_nc_u64` (gfx1250) is not in the table's generations and is not
+/// followed.
 pub const FORWARDING: &[(&str, &[usize])] = &[
     ("s_mov_b32", &[0]),
     ("s_mov_b64", &[0]),
@@ -155,6 +155,8 @@ pub const FORWARDING: &[(&str, &[usize])] = &[
     ("v_add3_u32", &[0, 1, 2]),
     // (a << b) + c.
     ("v_lshl_add_u32", &[2]),
+    // gfx940's 64-bit (a << n) + b: a shift of 0 is a plain 64-bit add of either source.
+    ("v_lshl_add_u64", &[0, 2]),
     // a x b + c: the 64-bit addend.
     ("v_mad_u64_u32", &[2]),
 ];

@@ -219,3 +219,25 @@ fn a_scaled_index_sign_extended_by_a_64_bit_shift_is_followed() {
         assert_eq!(iteration, None, "line {line}");
     }
 }
+
+#[test]
+fn gfx940s_64_bit_shift_add_is_followed() {
+    // gfx940 indexes a buffer with one `v_lshl_add_u64 vD, index, 2, base`:
+    // (v0 << 2) + s[0:1] = base + 4 x work-item id (x) (the low DWORD of
+    // the 64-bit index is the id), so a dword load is linear and waves are
+    // 4 x 64 = 256 B apart (wave64). clang-22 writes this for gfx942 kernels.
+    let p = shadersim_testkit::program_for(
+        "gfx942",
+        "v_mov_b32_e32 v1, 0\n\
+         v_lshl_add_u64 v[2:3], v[0:1], 2, s[0:1]\n\
+         global_load_dword v4, v[2:3], off\n\
+         s_waitcnt vmcnt(0)\n\
+         s_endpgm\n",
+    );
+    let cfg = Cfg::build(&p).unwrap();
+    let d = derive_address_patterns(&p, &cfg, 64);
+    let (pattern, wave, iteration) = at(&d, 3);
+    assert_eq!(pattern.as_deref(), Ok("linear"));
+    assert_eq!(wave, Ok(256));
+    assert_eq!(iteration, None);
+}
