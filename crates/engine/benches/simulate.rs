@@ -1,7 +1,7 @@
 //! The simulator's hot path: 500 waves of a real ~180-instruction pixel
 //! shader (Mesa RADV's textured lighting shader, with its light loop run 4
-//! times) on GCN (Vega, wave64) and on RDNA 3 (the gfx1100 wave32 build of
-//! the same shader, with the register scoreboard on), with the cache
+//! times) on GCN (Vega, wave64) and on RDNA 3 (the gfx1100 wave32 and wave64
+//! builds of the same shader, with the register scoreboard on), with the cache
 //! hierarchy on and (GCN) off. Reports simulated wave-instructions per
 //! second.
 
@@ -17,6 +17,8 @@ use shadersim_trace::Hints;
 const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
 const LIGHTING_WAVE32: &str =
     include_str!("../../../tests/fixtures/radv/gfx1100/lighting_wave32.txt");
+const LIGHTING_RDNA_WAVE64: &str =
+    include_str!("../../../tests/fixtures/radv/gfx1100/lighting.txt");
 
 fn prepare(text: &str, target: &str, model: &str, loop_iterations: u32) -> Simulation {
     let opts = ReadOptions {
@@ -63,6 +65,15 @@ fn bench(c: &mut Criterion) {
     let rdna_flat = rdna.with_param("vmem_latency", 320.0).unwrap();
     g.bench_function("lighting_ps_wave32_500_waves_flat", |b| {
         b.iter(|| rdna_flat.run().unwrap())
+    });
+    // RADV's default (wave64) build of the same shader for gfx1100.
+    let rdna64 = prepare(LIGHTING_RDNA_WAVE64, "gfx1100", "rdna3", 4);
+    let rdna64_stats = rdna64.run().unwrap();
+    g.throughput(Throughput::Elements(
+        rdna64.wave_instructions(&rdna64_stats),
+    ));
+    g.bench_function("lighting_ps_wave64_500_waves", |b| {
+        b.iter(|| rdna64.run().unwrap())
     });
     g.finish();
     // The RDNA 4 BVH8 traversal example with the bunny's per-wave step

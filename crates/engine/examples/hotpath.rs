@@ -2,7 +2,7 @@
 //! for instruction-count profiling (`valgrind --tool=callgrind`), where
 //! criterion's own work would blur the picture.
 //!
-//! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3|rdna4-bvh8] [N]`
+//! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3|rdna3-w64|rdna4-bvh8] [N]`
 //! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
 //!
 //! `... hotpath -- file N PATH MODEL [LATENCY]` runs any program file's
@@ -18,6 +18,8 @@ use shadersim_trace::Hints;
 const LIGHTING: &str = include_str!("../../../tests/fixtures/radv/vega10/lighting.txt");
 const LIGHTING_WAVE32: &str =
     include_str!("../../../tests/fixtures/radv/gfx1100/lighting_wave32.txt");
+const LIGHTING_RDNA_WAVE64: &str =
+    include_str!("../../../tests/fixtures/radv/gfx1100/lighting.txt");
 const TRAVERSE_BVH8: &str = include_str!("../../../examples/rt/traverse_bvh8_gfx1200.s");
 const BUNNY_BVH8: &str = include_str!("../../../examples/rt/bunny_bvh8.toml");
 
@@ -93,13 +95,16 @@ fn main() {
             .with_param("vmem_latency", 320.0)
             .expect("flat"),
         "rdna3" => prepare(LIGHTING_WAVE32, "gfx1100", "rdna3"),
+        "rdna3-w64" => prepare(LIGHTING_RDNA_WAVE64, "gfx1100", "rdna3"),
         "rdna4-bvh8" => prepare_traversal(),
         "file" => prepare_file(
             &args.next().expect("a path"),
             &args.next().expect("a model"),
             args.next().map(|l| l.parse().expect("a latency")),
         ),
-        other => panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna4-bvh8, file)"),
+        other => {
+            panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna3-w64, rdna4-bvh8, file)")
+        }
     };
     // `dump`: print the last run's statistics in full (to compare builds).
     let dump = args.next().is_some_and(|a| a == "dump");
