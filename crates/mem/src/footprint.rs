@@ -125,6 +125,80 @@ impl TileWalk {
         };
         Some((origin.0 + x, origin.1 + y))
     }
+
+    /// The positions of the active lanes (bit `i` of `exec` for lane `i`) of wave
+    /// `wave_in_group` of group `group`, in lane order, written to the front of `out`; returns
+    /// how many. The same as [`TileWalk::lane_position`] of every lane below
+    /// `min(wave_size, 64)` whose exec bit is set and that is not past the group, but one
+    /// group origin and running counters instead of a division or two per lane.
+    pub fn lane_positions(
+        &self,
+        group: u64,
+        wave_in_group: u32,
+        exec: u64,
+        out: &mut [(u64, u64); WAVE64],
+    ) -> usize {
+        let (gx, gy) = morton_decode(group);
+        let (ox, oy) = (
+            gx * u64::from(self.group_width),
+            gy * u64::from(self.group_height),
+        );
+        let lanes = self.wave_size.min(WAVE64 as u32) as usize;
+        let mut count = 0;
+        match self.order {
+            LaneOrder::PixelQuads => {
+                let (width, height) = (u64::from(self.group_width), u64::from(self.group_height));
+                // `LaneOrder::tile_xy` refuses such tiles for every lane.
+                if width == 0 || height == 0 || width % 2 != 0 || height % 2 != 0 {
+                    return 0;
+                }
+                let (quads_per_row, quad_rows) = (width / 2, height / 2);
+                // Quad `lane / 4` at column `qx`, row `qy` of stacked tile `tile`.
+                let (mut qx, mut qy, mut tile) = (0u64, 0u64, 0u64);
+                for lane in 0..lanes {
+                    if lane > 0 && lane % 4 == 0 {
+                        qx += 1;
+                        if qx == quads_per_row {
+                            qx = 0;
+                            qy += 1;
+                            if qy == quad_rows {
+                                qy = 0;
+                                tile += 1;
+                            }
+                        }
+                    }
+                    if (exec >> lane) & 1 != 0 {
+                        let x = 2 * qx + (lane as u64 & 1);
+                        let y = tile * height + 2 * qy + ((lane as u64 >> 1) & 1);
+                        out[count] = (ox + x, oy + y);
+                        count += 1;
+                    }
+                }
+            }
+            LaneOrder::Compute => {
+                let width = u64::from(self.group_width.max(1));
+                let threads = width * u64::from(self.group_height);
+                let first = u64::from(wave_in_group) * u64::from(self.wave_size);
+                // Thread `first + lane` at `(x, y)` of the group's rows.
+                let (mut x, mut y) = (first % width, first / width);
+                for lane in 0..lanes {
+                    if first + lane as u64 >= threads {
+                        break;
+                    }
+                    if (exec >> lane) & 1 != 0 {
+                        out[count] = (ox + x, oy + y);
+                        count += 1;
+                    }
+                    x += 1;
+                    if x == width {
+                        x = 0;
+                        y += 1;
+                    }
+                }
+            }
+        }
+        count
+    }
 }
 
 /// The texels one execution of an image op reads, and the cache lines they fall in.
@@ -194,16 +268,7 @@ impl ImageFootprint {
     /// The byte offset of texel `(u, v)` of `mip` (wrapped at the texture's edge) in the
     /// default layout: Morton order of the elements (texels, or 4x4 blocks), mip 1 after mip 0.
     pub fn texel_address(&self, mip: u32, u: u64, v: u64) -> u64 {
-        let side = TEXTURE_TEXELS >> mip.min(11);
-        let (u, v) = (u % side, v % side);
-        let block = if self.format.is_compressed() { 4 } else { 1 };
-        let element = u64::from(self.format.fetch_bytes().max(1));
-        let base = if mip == 0 {
-            0
-        } else {
-            (TEXTURE_TEXELS / block) * (TEXTURE_TEXELS / block) * element
-        };
-        base + morton_encode(u / block, v / block) * element
+        TexelLayout::of(self.format).address(mip, u, v)
     }
 
     /// The lines (start offsets, ascending, distinct) one execution by wave `wave` (launch
@@ -216,26 +281,155 @@ impl ImageFootprint {
 
     /// [`ImageFootprint::lines`] written into `lines` (cleared first), so a caller that asks
     /// once per execution reuses one buffer.
+    ///
+    /// The lanes' filter footprints overlap (a bilinear 8x8 tile reads 81 distinct texels in
+    /// 256 reads, trilinear 106 in 512), so the texels are first marked in a bitmap of rows
+    /// over the wave's bounding box, then each distinct texel's line is taken once, and only
+    /// those few lines are sorted. A box too large for the bitmap (a wave spread along rows
+    /// wider than it) takes every lane's texels one by one; both give the same lines.
     pub fn lines_into(&self, wave: u64, iteration: u64, total_waves: u64, lines: &mut Vec<u64>) {
         lines.clear();
         let per_group = u64::from(self.walk.waves_per_group.max(1));
         let groups = total_waves.max(1).div_ceil(per_group);
         let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
         let wave_in_group = (wave % per_group) as u32;
-        let line = u64::from(self.line_bytes.max(1));
-        for lane in 0..self.walk.wave_size.min(WAVE64 as u32) {
-            if (self.exec >> lane) & 1 == 0 {
-                continue;
-            }
-            let Some((x, y)) = self.walk.lane_position(group, wave_in_group, lane) else {
-                continue;
-            };
-            self.for_each_texel(x, y, |mip, u, v| {
-                lines.push(self.texel_address(mip, u, v) / line * line);
-            });
+        let mut positions = [(0u64, 0u64); WAVE64];
+        let count = self
+            .walk
+            .lane_positions(group, wave_in_group, self.exec, &mut positions);
+        let positions = &positions[..count];
+        let layout = TexelLayout::of(self.format);
+        if !self.lines_by_rows(positions, &layout, lines) {
+            self.lines_by_lanes(positions, &layout, lines);
         }
         lines.sort_unstable();
         lines.dedup();
+    }
+
+    /// Every lane's texels' lines, one by one (unsorted, repeated): the way for any box.
+    fn lines_by_lanes(&self, positions: &[(u64, u64)], layout: &TexelLayout, lines: &mut Vec<u64>) {
+        let line = u64::from(self.line_bytes.max(1));
+        for &(x, y) in positions {
+            self.for_each_texel(x, y, |mip, u, v| {
+                lines.push(layout.address(mip, u, v) / line * line);
+            });
+        }
+    }
+
+    /// The lines of the distinct texels the lanes at `positions` read (unsorted, possibly
+    /// repeated across rows), through a bitmap of each mip's rows; `false` (and `lines`
+    /// untouched) when the bounding box does not fit the bitmap.
+    fn lines_by_rows(
+        &self,
+        positions: &[(u64, u64)],
+        layout: &TexelLayout,
+        lines: &mut Vec<u64>,
+    ) -> bool {
+        let Some(&(first_x, first_y)) = positions.first() else {
+            return true;
+        };
+        let (mut min_x, mut max_x, mut min_y, mut max_y) = (first_x, first_x, first_y, first_y);
+        for &(x, y) in positions {
+            min_x = min_x.min(x);
+            max_x = max_x.max(x);
+            min_y = min_y.min(y);
+            max_y = max_y.max(y);
+        }
+        let n = self.probes();
+        // A filtered lane reads texels u..=u+1 and rows v..=v+1 of each probe, a point one u, v.
+        let filtered = u64::from(self.filter != TextureFilter::Point);
+        let next_mip = self.reads_next_mip();
+        // Mip 0: lane (x, y) reads texels x*n .. x*n + n - 1 + filtered of rows y ..= y + filtered.
+        let (u0, v0) = (min_x * n, min_y);
+        let width0 = (max_x - min_x) * n + n + filtered;
+        let rows0 = max_y - min_y + 1 + filtered;
+        // Mip 1: probe u = x*n + j reads (u/2) ..= (u/2 + 1) of rows y/2 ..= y/2 + 1: the
+        // lane's probes cover (x*n)/2 ..= (x*n + n - 1)/2 + 1.
+        let (u1, v1) = (u0 / 2, min_y / 2);
+        let width1 = (max_x * n + n - 1) / 2 + 2 - u1;
+        let rows1 = max_y / 2 + 2 - v1;
+        if width0 > u128::BITS as u64
+            || rows0 > BITMAP_ROWS as u64
+            || (next_mip && (width1 > u128::BITS as u64 || rows1 > BITMAP_ROWS as u64))
+        {
+            return false;
+        }
+        let mut mip0 = [0u128; BITMAP_ROWS];
+        let mut mip1 = [0u128; BITMAP_ROWS];
+        // `bits` bits from bit `at` (at + bits <= 128, bits <= 9).
+        let run = |at: u64, bits: u64| ((1u128 << bits) - 1) << at;
+        for &(x, y) in positions {
+            let mask = run(x * n - u0, n + filtered);
+            let row = (y - v0) as usize;
+            mip0[row] |= mask;
+            if filtered != 0 {
+                mip0[row + 1] |= mask;
+            }
+            if next_mip {
+                let first = (x * n) / 2;
+                let mask = run(first - u1, (x * n + n - 1) / 2 + 2 - first);
+                let row = (y / 2 - v1) as usize;
+                mip1[row] |= mask;
+                mip1[row + 1] |= mask;
+            }
+        }
+        let line = u64::from(self.line_bytes.max(1));
+        let mut scan = |mip: u32, rows: &[u128], u_first: u64, v_first: u64| {
+            for (r, &bits) in rows.iter().enumerate() {
+                let mut bits = bits;
+                // Neighbouring texels of a row mostly share a line: push it once.
+                let mut last = u64::MAX;
+                while bits != 0 {
+                    let u = u_first + u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    let l = layout.address(mip, u, v_first + r as u64) / line * line;
+                    if l != last {
+                        lines.push(l);
+                        last = l;
+                    }
+                }
+            }
+        };
+        scan(0, &mip0[..rows0 as usize], u0, v0);
+        if next_mip {
+            scan(1, &mip1[..rows1 as usize], u1, v1);
+        }
+        true
+    }
+}
+
+/// Rows of the texel bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most
+/// 64 rows (a 1-wide workgroup), plus the bilinear footprint's row below.
+const BITMAP_ROWS: usize = WAVE64 + 2;
+
+/// How a format's texels lie in memory: the element (a texel, or a compressed format's 4x4
+/// block) and its bytes, looked up once per footprint instead of once per texel.
+struct TexelLayout {
+    /// Texels along each side of one element.
+    block: u64,
+    /// Bytes of one element.
+    element: u64,
+}
+
+impl TexelLayout {
+    fn of(format: TexelFormat) -> TexelLayout {
+        TexelLayout {
+            block: if format.is_compressed() { 4 } else { 1 },
+            element: u64::from(format.fetch_bytes().max(1)),
+        }
+    }
+
+    /// [`ImageFootprint::texel_address`].
+    #[inline]
+    fn address(&self, mip: u32, u: u64, v: u64) -> u64 {
+        let side = TEXTURE_TEXELS >> mip.min(11);
+        let (u, v) = (u % side, v % side);
+        let base = if mip == 0 {
+            0
+        } else {
+            (TEXTURE_TEXELS / self.block) * (TEXTURE_TEXELS / self.block) * self.element
+        };
+        base + morton_encode(u / self.block, v / self.block) * self.element
     }
 }
 
@@ -350,5 +544,134 @@ mod tests {
             TileWalk::compute(64, Some([8, 2, 1])).lane_position(0, 0, 16),
             None
         );
+    }
+
+    /// The lines of the plain definition: every active lane's position
+    /// ([`TileWalk::lane_position`]), every texel of its filter footprint, its line, then
+    /// sorted and deduplicated. The bitmap walk of `lines_into` must give exactly these.
+    fn reference_lines(
+        f: &ImageFootprint,
+        wave: u64,
+        iteration: u64,
+        total_waves: u64,
+    ) -> Vec<u64> {
+        let per_group = u64::from(f.walk.waves_per_group.max(1));
+        let groups = total_waves.max(1).div_ceil(per_group);
+        let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
+        let wave_in_group = (wave % per_group) as u32;
+        let line = u64::from(f.line_bytes.max(1));
+        let mut lines = Vec::new();
+        for lane in 0..f.walk.wave_size.min(WAVE64 as u32) {
+            if (f.exec >> lane) & 1 == 0 {
+                continue;
+            }
+            let Some((x, y)) = f.walk.lane_position(group, wave_in_group, lane) else {
+                continue;
+            };
+            for (mip, u, v) in f.texels(x, y) {
+                lines.push(f.texel_address(mip, u, v) / line * line);
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+
+    /// Walks of every shape the simulation makes, and a few it does not (odd or huge
+    /// workgroups, which leave the bitmap for the lane-by-lane path).
+    fn walks() -> Vec<TileWalk> {
+        let mut walks = vec![
+            TileWalk::pixel(64),
+            TileWalk::pixel(32),
+            TileWalk::pixel(16),
+        ];
+        for wave_size in [32, 64] {
+            walks.push(TileWalk::compute(wave_size, None));
+            for declared in [
+                [16, 16, 1],
+                [8, 8, 1],
+                [1, 64, 1],
+                [3, 5, 2],
+                [100, 3, 1],
+                [64, 1, 1],
+                [1000, 2, 1],
+                [7, 1, 1],
+                [256, 1, 1],
+            ] {
+                walks.push(TileWalk::compute(wave_size, Some(declared)));
+            }
+        }
+        // A pixel walk with an odd tile reads nothing (`tile_xy` refuses it).
+        walks.push(TileWalk {
+            group_width: 3,
+            ..TileWalk::pixel(64)
+        });
+        walks
+    }
+
+    /// The fast walk equals the plain definition, lines and order, over every filter and
+    /// format, walks of every shape, lane masks, waves, passes and line sizes (including a
+    /// line that is not a power of two and 12-byte texels, whose lines are not square).
+    #[test]
+    fn lines_equal_the_reference_definition() {
+        let masks = [
+            u64::MAX,
+            0,
+            1,
+            0x8000_0000_0000_0000,
+            0x0f0f_f0f0_1234_8001,
+            0xffff_0000,
+        ];
+        let mut checked = 0;
+        for walk in walks() {
+            for filter in TextureFilter::ALL {
+                for format in TexelFormat::all() {
+                    for (i, line_bytes) in [64, 128, 32, 96].into_iter().enumerate() {
+                        let exec = masks[(checked + i) % masks.len()];
+                        let f = ImageFootprint {
+                            walk,
+                            filter,
+                            format,
+                            line_bytes,
+                            exec,
+                        };
+                        for (wave, iteration, total) in [
+                            (0, 0, 1),
+                            (5, 0, 500),
+                            (499, 3, 500),
+                            (37, 1, 64),
+                            (u64::MAX / 3, 7, 9),
+                        ] {
+                            assert_eq!(
+                                f.lines(wave, iteration, total),
+                                reference_lines(&f, wave, iteration, total),
+                                "{f:?} wave {wave} iteration {iteration} of {total}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    /// Lane positions by running counters equal [`TileWalk::lane_position`] lane by lane.
+    #[test]
+    fn lane_positions_equal_lane_position() {
+        for walk in walks() {
+            for exec in [u64::MAX, 0x5555_aaaa_0f0f_3c3c, 0] {
+                for (group, wave_in_group) in [(0, 0), (1, 0), (77, 1), (12345, 3), (u64::MAX, 2)] {
+                    let wave_in_group = wave_in_group % walk.waves_per_group.max(1);
+                    let mut out = [(0, 0); WAVE64];
+                    let count = walk.lane_positions(group, wave_in_group, exec, &mut out);
+                    let expected: Vec<(u64, u64)> = (0..walk.wave_size.min(64))
+                        .filter(|lane| (exec >> lane) & 1 != 0)
+                        .filter_map(|lane| walk.lane_position(group, wave_in_group, lane))
+                        .collect();
+                    assert_eq!(&out[..count], expected.as_slice(), "{walk:?} group {group}");
+                }
+            }
+        }
     }
 }
