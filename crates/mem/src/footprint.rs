@@ -282,10 +282,11 @@ impl ImageFootprint {
     /// [`ImageFootprint::lines`] written into `lines` (cleared first), so a caller that asks
     /// once per execution reuses one buffer.
     ///
-    /// The lanes' filter footprints overlap (a bilinear 8x8 tile reads 81 distinct texels in
-    /// 256 reads, trilinear 106 in 512), so the texels are first marked in a bitmap of rows
-    /// over the wave's bounding box, then each distinct texel's line is taken once, and only
-    /// those few lines are sorted. A box too large for the bitmap (a wave spread along rows
+    /// The lanes' filter footprints overlap (a trilinear 8x8 tile makes 512 texel reads of 106
+    /// distinct texels in 13 lines of rgba8), and every texel of a line's block of texels
+    /// (its [`Chunk`]) lies in that line. So each lane marks the blocks its texels touch in a
+    /// bitmap over the wave's bounding box, and each marked block gives its line once: only
+    /// the few lines are sorted. A box too large for the bitmap (a wave spread along rows
     /// wider than it) takes every lane's texels one by one; both give the same lines.
     pub fn lines_into(&self, wave: u64, iteration: u64, total_waves: u64, lines: &mut Vec<u64>) {
         lines.clear();
@@ -299,7 +300,7 @@ impl ImageFootprint {
             .lane_positions(group, wave_in_group, self.exec, &mut positions);
         let positions = &positions[..count];
         let layout = TexelLayout::of(self.format);
-        if !self.lines_by_rows(positions, &layout, lines) {
+        if !self.lines_by_chunks(positions, &layout, lines) {
             self.lines_by_lanes(positions, &layout, lines);
         }
         lines.sort_unstable();
@@ -316,10 +317,10 @@ impl ImageFootprint {
         }
     }
 
-    /// The lines of the distinct texels the lanes at `positions` read (unsorted, possibly
-    /// repeated across rows), through a bitmap of each mip's rows; `false` (and `lines`
-    /// untouched) when the bounding box does not fit the bitmap.
-    fn lines_by_rows(
+    /// The lines of the blocks ([`Chunk`]) the lanes at `positions` read, through a bitmap of
+    /// each mip's block rows (unsorted; distinct unless the texture's edge wraps two blocks
+    /// onto one line); `false`, with `lines` untouched, when a bounding box does not fit.
+    fn lines_by_chunks(
         &self,
         positions: &[(u64, u64)],
         layout: &TexelLayout,
@@ -336,70 +337,92 @@ impl ImageFootprint {
             max_y = max_y.max(y);
         }
         let n = self.probes();
-        // A filtered lane reads texels u..=u+1 and rows v..=v+1 of each probe, a point one u, v.
+        let line = u64::from(self.line_bytes.max(1));
+        // The texels lane (x, y) reads of each mip, as inclusive ranges of u and of v
+        // (`for_each_texel`): a point lane texel x*n + j of row y (j < n); a filtered one
+        // also u + 1 and row y + 1; the next mip (u/2 ..= u/2 + 1) x (y/2 ..= y/2 + 1) of
+        // every probe u = x*n + j, which together are (x*n)/2 ..= (x*n + n - 1)/2 + 1.
         let filtered = u64::from(self.filter != TextureFilter::Point);
-        let next_mip = self.reads_next_mip();
-        // Mip 0: lane (x, y) reads texels x*n .. x*n + n - 1 + filtered of rows y ..= y + filtered.
-        let (u0, v0) = (min_x * n, min_y);
-        let width0 = (max_x - min_x) * n + n + filtered;
-        let rows0 = max_y - min_y + 1 + filtered;
-        // Mip 1: probe u = x*n + j reads (u/2) ..= (u/2 + 1) of rows y/2 ..= y/2 + 1: the
-        // lane's probes cover (x*n)/2 ..= (x*n + n - 1)/2 + 1.
-        let (u1, v1) = (u0 / 2, min_y / 2);
-        let width1 = (max_x * n + n - 1) / 2 + 2 - u1;
-        let rows1 = max_y / 2 + 2 - v1;
-        if width0 > u128::BITS as u64
-            || rows0 > BITMAP_ROWS as u64
-            || (next_mip && (width1 > u128::BITS as u64 || rows1 > BITMAP_ROWS as u64))
-        {
+        let mip0 = |x: u64, y: u64| ((x * n, x * n + n - 1 + filtered), (y, y + filtered));
+        let mip1 = |x: u64, y: u64| (((x * n) / 2, (x * n + n - 1) / 2 + 1), (y / 2, y / 2 + 1));
+        if !self.mark_and_list(
+            positions,
+            (min_x, max_x, min_y, max_y),
+            0,
+            mip0,
+            layout,
+            line,
+            lines,
+        ) {
             return false;
         }
-        let mut mip0 = [0u128; BITMAP_ROWS];
-        let mut mip1 = [0u128; BITMAP_ROWS];
-        // `bits` bits from bit `at` (at + bits <= 128, bits <= 9).
-        let run = |at: u64, bits: u64| ((1u128 << bits) - 1) << at;
-        for &(x, y) in positions {
-            let mask = run(x * n - u0, n + filtered);
-            let row = (y - v0) as usize;
-            mip0[row] |= mask;
-            if filtered != 0 {
-                mip0[row + 1] |= mask;
-            }
-            if next_mip {
-                let first = (x * n) / 2;
-                let mask = run(first - u1, (x * n + n - 1) / 2 + 2 - first);
-                let row = (y / 2 - v1) as usize;
-                mip1[row] |= mask;
-                mip1[row + 1] |= mask;
+        if self.reads_next_mip() {
+            let before = lines.len();
+            if !self.mark_and_list(
+                positions,
+                (min_x, max_x, min_y, max_y),
+                1,
+                mip1,
+                layout,
+                line,
+                lines,
+            ) {
+                lines.truncate(before);
+                return false;
             }
         }
-        let line = u64::from(self.line_bytes.max(1));
-        let mut scan = |mip: u32, rows: &[u128], u_first: u64, v_first: u64| {
-            for (r, &bits) in rows.iter().enumerate() {
-                let mut bits = bits;
-                // Neighbouring texels of a row mostly share a line: push it once.
-                let mut last = u64::MAX;
-                while bits != 0 {
-                    let u = u_first + u64::from(bits.trailing_zeros());
-                    bits &= bits - 1;
-                    let l = layout.address(mip, u, v_first + r as u64) / line * line;
-                    if l != last {
-                        lines.push(l);
-                        last = l;
-                    }
-                }
+        true
+    }
+
+    /// One mip of [`ImageFootprint::lines_by_chunks`]: `texels(x, y)` gives the lane's
+    /// `((u_first, u_last), (v_first, v_last))`, monotonic in `x` and in `y`, so the box of
+    /// `(min_x, max_x, min_y, max_y)` bounds every lane's.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn mark_and_list(
+        &self,
+        positions: &[(u64, u64)],
+        (min_x, max_x, min_y, max_y): (u64, u64, u64, u64),
+        mip: u32,
+        texels: impl Fn(u64, u64) -> ((u64, u64), (u64, u64)),
+        layout: &TexelLayout,
+        line: u64,
+        lines: &mut Vec<u64>,
+    ) -> bool {
+        let chunk = layout.chunk(mip, line);
+        let ((u_first, _), (v_first, _)) = texels(min_x, min_y);
+        let ((_, u_last), (_, v_last)) = texels(max_x, max_y);
+        let (c0, r0) = (u_first >> chunk.u_shift, v_first >> chunk.v_shift);
+        let columns = (u_last >> chunk.u_shift) - c0 + 1;
+        let rows = (v_last >> chunk.v_shift) - r0 + 1;
+        if columns > u64::from(u128::BITS) || rows > BITMAP_ROWS as u64 {
+            return false;
+        }
+        let mut bitmap = [0u128; BITMAP_ROWS];
+        for &(x, y) in positions {
+            let ((ua, ub), (va, vb)) = texels(x, y);
+            let (ca, cb) = ((ua >> chunk.u_shift) - c0, (ub >> chunk.u_shift) - c0);
+            // Bits ca ..= cb (at most 128 of them).
+            let mask = (u128::MAX >> (127 - (cb - ca))) << ca;
+            for row in (va >> chunk.v_shift) - r0..=(vb >> chunk.v_shift) - r0 {
+                bitmap[row as usize] |= mask;
             }
-        };
-        scan(0, &mip0[..rows0 as usize], u0, v0);
-        if next_mip {
-            scan(1, &mip1[..rows1 as usize], u1, v1);
+        }
+        for (row, &bits) in bitmap[..rows as usize].iter().enumerate() {
+            let v = (r0 + row as u64) << chunk.v_shift;
+            let mut bits = bits;
+            while bits != 0 {
+                let u = (c0 + u64::from(bits.trailing_zeros())) << chunk.u_shift;
+                bits &= bits - 1;
+                lines.push(layout.address(mip, u, v) / line * line);
+            }
         }
         true
     }
 }
 
-/// Rows of the texel bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most
-/// 64 rows (a 1-wide workgroup), plus the bilinear footprint's row below.
+/// Rows of the bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most 64
+/// rows (a 1-wide workgroup), plus the bilinear footprint's row below.
 const BITMAP_ROWS: usize = WAVE64 + 2;
 
 /// How a format's texels lie in memory: the element (a texel, or a compressed format's 4x4
@@ -411,6 +434,13 @@ struct TexelLayout {
     element: u64,
 }
 
+/// A block of `2^u_shift` x `2^v_shift` texels, aligned to its size, whose texels all lie in
+/// one line ([`TexelLayout::chunk`]).
+struct Chunk {
+    u_shift: u32,
+    v_shift: u32,
+}
+
 impl TexelLayout {
     fn of(format: TexelFormat) -> TexelLayout {
         TexelLayout {
@@ -419,17 +449,53 @@ impl TexelLayout {
         }
     }
 
+    /// The byte offset of mip `mip`'s first element.
+    #[inline]
+    fn base(&self, mip: u32) -> u64 {
+        if mip == 0 {
+            0
+        } else {
+            (TEXTURE_TEXELS / self.block) * (TEXTURE_TEXELS / self.block) * self.element
+        }
+    }
+
     /// [`ImageFootprint::texel_address`].
     #[inline]
     fn address(&self, mip: u32, u: u64, v: u64) -> u64 {
         let side = TEXTURE_TEXELS >> mip.min(11);
         let (u, v) = (u % side, v % side);
-        let base = if mip == 0 {
-            0
+        self.base(mip) + morton_encode(u / self.block, v / self.block) * self.element
+    }
+
+    /// The largest aligned block of texels of `mip` that always lies in one line of `line`
+    /// bytes. One element always does (its address, and so its line, is a function of the
+    /// element). When the element and the line are powers of two, a line holds `2^k =
+    /// line/element` elements, and as the mip's base is a multiple of the line, the line of
+    /// Morton code `m` is `base/line + (m >> k)`: `m`'s low `k` bits are the low `ceil(k/2)`
+    /// bits of the element's x and `floor(k/2)` of its y, so a `2^ceil(k/2)` x `2^floor(k/2)`
+    /// block of elements shares a line. Blocks no larger than the mip keep that through its
+    /// wrap at the edge (which moves a coordinate by the mip's size, a multiple of them).
+    fn chunk(&self, mip: u32, line: u64) -> Chunk {
+        let element_shift = self.block.trailing_zeros();
+        let side = TEXTURE_TEXELS >> mip.min(11);
+        let k = if self.element.is_power_of_two()
+            && line.is_power_of_two()
+            && line >= self.element
+            && self.base(mip) % line == 0
+        {
+            (line / self.element).trailing_zeros()
         } else {
-            (TEXTURE_TEXELS / self.block) * (TEXTURE_TEXELS / self.block) * self.element
+            0
         };
-        base + morton_encode(u / self.block, v / self.block) * self.element
+        let (u_shift, v_shift) = (element_shift + k.div_ceil(2), element_shift + k / 2);
+        if 1u64.checked_shl(u_shift).is_some_and(|w| w <= side) {
+            Chunk { u_shift, v_shift }
+        } else {
+            Chunk {
+                u_shift: element_shift,
+                v_shift: element_shift,
+            }
+        }
     }
 }
 
@@ -610,8 +676,9 @@ mod tests {
     }
 
     /// The fast walk equals the plain definition, lines and order, over every filter and
-    /// format, walks of every shape, lane masks, waves, passes and line sizes (including a
-    /// line that is not a power of two and 12-byte texels, whose lines are not square).
+    /// format, walks of every shape, lane masks, waves, passes (far ones wrap at the
+    /// texture's edge) and line sizes: a line that is not a power of two and 12-byte texels
+    /// (blocks of one element), lines smaller than an element, and lines larger than a tile.
     #[test]
     fn lines_equal_the_reference_definition() {
         let masks = [
@@ -626,7 +693,9 @@ mod tests {
         for walk in walks() {
             for filter in TextureFilter::ALL {
                 for format in TexelFormat::all() {
-                    for (i, line_bytes) in [64, 128, 32, 96].into_iter().enumerate() {
+                    for (i, line_bytes) in
+                        [64, 128, 32, 96, 8, 256, 16384, 0].into_iter().enumerate()
+                    {
                         let exec = masks[(checked + i) % masks.len()];
                         let f = ImageFootprint {
                             walk,
