@@ -320,6 +320,11 @@ impl ImageFootprint {
     /// The lines of the blocks ([`Chunk`]) the lanes at `positions` read, through a bitmap of
     /// each mip's block rows (unsorted; distinct unless the texture's edge wraps two blocks
     /// onto one line); `false`, with `lines` untouched, when a bounding box does not fit.
+    ///
+    /// The lanes are first put in a bitmap of their own rows: the texels of a run of
+    /// neighbouring lanes of one row are one range per mip (each lane's range ends where the
+    /// next one's begins or inside it), so a row costs a range per run of lanes, and a row of
+    /// the same lanes as the row above (a full tile's every row) reuses its blocks.
     fn lines_by_chunks(
         &self,
         positions: &[(u64, u64)],
@@ -336,37 +341,47 @@ impl ImageFootprint {
             min_y = min_y.min(y);
             max_y = max_y.max(y);
         }
+        if max_x - min_x >= u64::from(u128::BITS) || max_y - min_y >= LANE_ROWS as u64 {
+            return false;
+        }
+        let mut lane_rows = [0u128; LANE_ROWS];
+        for &(x, y) in positions {
+            lane_rows[(y - min_y) as usize] |= 1 << (x - min_x);
+        }
+        let lane_rows = &lane_rows[..=(max_y - min_y) as usize];
         let n = self.probes();
         let line = u64::from(self.line_bytes.max(1));
-        // The texels lane (x, y) reads of each mip, as inclusive ranges of u and of v
-        // (`for_each_texel`): a point lane texel x*n + j of row y (j < n); a filtered one
-        // also u + 1 and row y + 1; the next mip (u/2 ..= u/2 + 1) x (y/2 ..= y/2 + 1) of
-        // every probe u = x*n + j, which together are (x*n)/2 ..= (x*n + n - 1)/2 + 1.
+        // The texels a run of lanes x_first ..= x_last of row y reads of each mip, as
+        // inclusive ranges of u and of v (`for_each_texel`): a point lane texel x*n + j of row
+        // y (j < n); a filtered one also u + 1 and row y + 1; the next mip (u/2 ..= u/2 + 1) x
+        // (y/2 ..= y/2 + 1) of every probe u = x*n + j, which together are
+        // (x*n)/2 ..= (x*n + n - 1)/2 + 1.
         let filtered = u64::from(self.filter != TextureFilter::Point);
-        let mip0 = |x: u64, y: u64| ((x * n, x * n + n - 1 + filtered), (y, y + filtered));
-        let mip1 = |x: u64, y: u64| (((x * n) / 2, (x * n + n - 1) / 2 + 1), (y / 2, y / 2 + 1));
-        if !self.mark_and_list(
-            positions,
-            (min_x, max_x, min_y, max_y),
-            0,
-            mip0,
-            layout,
-            line,
-            lines,
-        ) {
+        let mip0 = |x_first: u64, x_last: u64, y: u64| {
+            (
+                (x_first * n, x_last * n + n - 1 + filtered),
+                (y, y + filtered),
+            )
+        };
+        let mip1 = |x_first: u64, x_last: u64, y: u64| {
+            (
+                ((x_first * n) / 2, (x_last * n + n - 1) / 2 + 1),
+                (y / 2, y / 2 + 1),
+            )
+        };
+        let lanes = LaneRows {
+            rows: lane_rows,
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+        };
+        if !self.mark_and_list(&lanes, 0, mip0, layout, line, lines) {
             return false;
         }
         if self.reads_next_mip() {
             let before = lines.len();
-            if !self.mark_and_list(
-                positions,
-                (min_x, max_x, min_y, max_y),
-                1,
-                mip1,
-                layout,
-                line,
-                lines,
-            ) {
+            if !self.mark_and_list(&lanes, 1, mip1, layout, line, lines) {
                 lines.truncate(before);
                 return false;
             }
@@ -374,24 +389,22 @@ impl ImageFootprint {
         true
     }
 
-    /// One mip of [`ImageFootprint::lines_by_chunks`]: `texels(x, y)` gives the lane's
-    /// `((u_first, u_last), (v_first, v_last))`, monotonic in `x` and in `y`, so the box of
-    /// `(min_x, max_x, min_y, max_y)` bounds every lane's.
-    #[allow(clippy::too_many_arguments)]
+    /// One mip of [`ImageFootprint::lines_by_chunks`]: `texels(x_first, x_last, y)` gives the
+    /// run's `((u_first, u_last), (v_first, v_last))`, monotonic in the `x`s and in `y`, so
+    /// the lanes' box bounds every run's.
     #[inline]
     fn mark_and_list(
         &self,
-        positions: &[(u64, u64)],
-        (min_x, max_x, min_y, max_y): (u64, u64, u64, u64),
+        lanes: &LaneRows,
         mip: u32,
-        texels: impl Fn(u64, u64) -> ((u64, u64), (u64, u64)),
+        texels: impl Fn(u64, u64, u64) -> ((u64, u64), (u64, u64)),
         layout: &TexelLayout,
         line: u64,
         lines: &mut Vec<u64>,
     ) -> bool {
         let chunk = layout.chunk(mip, line);
-        let ((u_first, _), (v_first, _)) = texels(min_x, min_y);
-        let ((_, u_last), (_, v_last)) = texels(max_x, max_y);
+        let ((u_first, _), (v_first, _)) = texels(lanes.min_x, lanes.min_x, lanes.min_y);
+        let ((_, u_last), (_, v_last)) = texels(lanes.max_x, lanes.max_x, lanes.max_y);
         let (c0, r0) = (u_first >> chunk.u_shift, v_first >> chunk.v_shift);
         let columns = (u_last >> chunk.u_shift) - c0 + 1;
         let rows = (v_last >> chunk.v_shift) - r0 + 1;
@@ -399,13 +412,39 @@ impl ImageFootprint {
             return false;
         }
         let mut bitmap = [0u128; BITMAP_ROWS];
-        for &(x, y) in positions {
-            let ((ua, ub), (va, vb)) = texels(x, y);
-            let (ca, cb) = ((ua >> chunk.u_shift) - c0, (ub >> chunk.u_shift) - c0);
-            // Bits ca ..= cb (at most 128 of them).
-            let mask = (u128::MAX >> (127 - (cb - ca))) << ca;
+        // The lanes of the previous row and the block columns they touched.
+        let (mut last_lanes, mut last_columns) = (0u128, 0u128);
+        for (dy, &row_lanes) in lanes.rows.iter().enumerate() {
+            if row_lanes == 0 {
+                continue;
+            }
+            let y = lanes.min_y + dy as u64;
+            if row_lanes != last_lanes {
+                last_lanes = row_lanes;
+                last_columns = 0;
+                let mut rest = row_lanes;
+                while rest != 0 {
+                    let first = rest.trailing_zeros();
+                    let length = (rest >> first).trailing_ones();
+                    let end = first + length;
+                    rest = if end >= u128::BITS {
+                        0
+                    } else {
+                        rest & (u128::MAX << end)
+                    };
+                    let ((ua, ub), _) = texels(
+                        lanes.min_x + u64::from(first),
+                        lanes.min_x + u64::from(end - 1),
+                        y,
+                    );
+                    let (ca, cb) = ((ua >> chunk.u_shift) - c0, (ub >> chunk.u_shift) - c0);
+                    // Bits ca ..= cb (at most 128 of them).
+                    last_columns |= (u128::MAX >> (127 - (cb - ca))) << ca;
+                }
+            }
+            let (_, (va, vb)) = texels(lanes.min_x, lanes.min_x, y);
             for row in (va >> chunk.v_shift) - r0..=(vb >> chunk.v_shift) - r0 {
-                bitmap[row as usize] |= mask;
+                bitmap[row as usize] |= last_columns;
             }
         }
         for (row, &bits) in bitmap[..rows as usize].iter().enumerate() {
@@ -420,6 +459,19 @@ impl ImageFootprint {
         true
     }
 }
+
+/// The active lanes of a wave as a bitmap of their rows ([`ImageFootprint::lines_by_chunks`]):
+/// bit `x - min_x` of `rows[y - min_y]` for the lane at `(x, y)`.
+struct LaneRows<'a> {
+    rows: &'a [u128],
+    min_x: u64,
+    min_y: u64,
+    max_x: u64,
+    max_y: u64,
+}
+
+/// Rows of the lane bitmap: a wave's 64 lanes span at most 64 rows (a 1-wide workgroup).
+const LANE_ROWS: usize = WAVE64;
 
 /// Rows of the bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most 64
 /// rows (a 1-wide workgroup), plus the bilinear footprint's row below.
@@ -659,6 +711,8 @@ mod tests {
                 [1, 64, 1],
                 [3, 5, 2],
                 [100, 3, 1],
+                [127, 3, 1],
+                [65, 2, 1],
                 [64, 1, 1],
                 [1000, 2, 1],
                 [7, 1, 1],
