@@ -158,31 +158,17 @@ impl Level {
             None => line % self.sets,
         };
         let ways = self.ways as usize;
-        let (tags, start) = match &mut self.sparse {
-            Some(SparseSets { start_of, tags }) => {
-                // A set touched first gets `ways` empty ways at the end of the store.
-                let end = tags.len();
-                let start = *start_of.entry(set_index).or_insert(end);
-                if start == end {
-                    tags.resize(end + ways, u64::MAX);
-                }
-                (tags, start)
+        if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
+            // A set touched first gets `ways` empty ways at the end of the store.
+            let end = tags.len();
+            let start = *start_of.entry(set_index).or_insert(end);
+            if start == end {
+                tags.resize(end + ways, u64::MAX);
             }
-            None => (&mut self.tags, set_index as usize * ways),
-        };
-        let set = &mut tags[start..start + ways];
-        if set[0] == line {
-            return true;
+            return move_to_front(&mut tags[start..start + ways], line);
         }
-        // Move the line (or, on a miss, a new one in place of the last way) to the front.
-        let (hit, w) = match set.iter().position(|&t| t == line) {
-            Some(w) => (true, w),
-            None => (false, set.len() - 1),
-        };
-        // (One move of the block, not a checked copy per way.)
-        set.copy_within(0..w, 1);
-        set[0] = line;
-        hit
+        let start = set_index as usize * ways;
+        move_to_front(&mut self.tags[start..start + ways], line)
     }
 
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
@@ -198,6 +184,24 @@ impl Level {
         self.free_at = start + self.last_clocks;
         start - now
     }
+}
+
+/// Look `line` up in `set` (most recently used first, empty ways last) and make it the most
+/// recently used: a hit moves it to the front, a miss drops the last way (an empty one while
+/// any is left, else the least recently used) and puts `line` in front. Whether it hit.
+#[inline]
+fn move_to_front(set: &mut [u64], line: u64) -> bool {
+    if set[0] == line {
+        return true;
+    }
+    let (hit, w) = match set.iter().position(|&t| t == line) {
+        Some(w) => (true, w),
+        None => (false, set.len() - 1),
+    };
+    // (One move of the block, not a checked copy per way.)
+    set.copy_within(0..w, 1);
+    set[0] = line;
+    hit
 }
 
 /// The sets a large level has touched: each set's ways (the dense levels' move-to-front
