@@ -153,25 +153,37 @@ impl TileWalk {
                     return 0;
                 }
                 let (quads_per_row, quad_rows) = (width / 2, height / 2);
-                // Quad `lane / 4` at column `qx`, row `qy` of stacked tile `tile`.
+                // Quad `q` (lanes 4q .. 4q+3: pixels (0,0), (1,0), (0,1), (1,1) of it) at
+                // column `qx`, row `qy` of stacked tile `tile`.
                 let (mut qx, mut qy, mut tile) = (0u64, 0u64, 0u64);
-                for lane in 0..lanes {
-                    if lane > 0 && lane % 4 == 0 {
-                        qx += 1;
-                        if qx == quads_per_row {
-                            qx = 0;
-                            qy += 1;
-                            if qy == quad_rows {
-                                qy = 0;
-                                tile += 1;
+                for first in (0..lanes).step_by(4) {
+                    let (x, y) = (ox + 2 * qx, oy + tile * height + 2 * qy);
+                    let quad = (exec >> first) & 0xf;
+                    if quad == 0xf && first + 4 <= lanes {
+                        out[count..count + 4].copy_from_slice(&[
+                            (x, y),
+                            (x + 1, y),
+                            (x, y + 1),
+                            (x + 1, y + 1),
+                        ]);
+                        count += 4;
+                    } else {
+                        for lane in first..lanes.min(first + 4) {
+                            if (exec >> lane) & 1 != 0 {
+                                let corner = lane as u64 & 3;
+                                out[count] = (x + (corner & 1), y + (corner >> 1));
+                                count += 1;
                             }
                         }
                     }
-                    if (exec >> lane) & 1 != 0 {
-                        let x = 2 * qx + (lane as u64 & 1);
-                        let y = tile * height + 2 * qy + ((lane as u64 >> 1) & 1);
-                        out[count] = (ox + x, oy + y);
-                        count += 1;
+                    qx += 1;
+                    if qx == quads_per_row {
+                        qx = 0;
+                        qy += 1;
+                        if qy == quad_rows {
+                            qy = 0;
+                            tile += 1;
+                        }
                     }
                 }
             }
@@ -724,6 +736,16 @@ mod tests {
         // A pixel walk with an odd tile reads nothing (`tile_xy` refuses it).
         walks.push(TileWalk {
             group_width: 3,
+            ..TileWalk::pixel(64)
+        });
+        // Lanes that end inside a quad, and quads stacked past a 4x2 tile.
+        walks.push(TileWalk {
+            wave_size: 30,
+            ..TileWalk::pixel(32)
+        });
+        walks.push(TileWalk {
+            group_width: 4,
+            group_height: 2,
             ..TileWalk::pixel(64)
         });
         walks
