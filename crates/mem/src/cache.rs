@@ -11,7 +11,9 @@
 //!
 //! The model is deterministic: the same requests in the same order give the same answers.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Levels with more line slots than this keep only the sets a run touches.
 const DENSE_SLOTS: u64 = 1 << 16;
@@ -87,9 +89,9 @@ struct Level {
     /// least recently used) and puts the new line in front. No per-way use stamps to keep,
     /// and the common hit on the newest line reads one word.
     tags: Vec<u64>,
-    /// Large levels (an Infinity Cache of a million lines): only the sets touched, each its
-    /// `(line, last use)` ways, so a run pays for what it uses.
-    sparse: Option<std::collections::HashMap<u64, Vec<(u64, u64)>>>,
+    /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
+    /// the dense ones, so a run pays for what it uses.
+    sparse: Option<SparseSets>,
     /// When the level's bandwidth is next free (fractional clocks).
     free_at: f64,
     /// The last request size and its clocks of bandwidth (`bytes / bytes_per_clock`): a
@@ -134,7 +136,7 @@ impl Level {
             sets,
             ways,
             tags: vec![u64::MAX; n],
-            sparse: (!dense).then(std::collections::HashMap::new),
+            sparse: (!dense).then(SparseSets::default),
             free_at: 0.0,
             last_bytes: 0,
             last_clocks: 0.0,
@@ -143,7 +145,7 @@ impl Level {
     }
 
     /// Look `address` up; on a miss, fill it (evicting the least recently used way).
-    fn lookup_fill(&mut self, address: u64, tick: u64) -> bool {
+    fn lookup_fill(&mut self, address: u64) -> bool {
         if self.sets == 0 {
             return true;
         }
@@ -155,34 +157,18 @@ impl Level {
             Some(m) => line & m,
             None => line % self.sets,
         };
-        let ways = self.ways;
-        if let Some(sets) = &mut self.sparse {
-            let set = sets.entry(set_index).or_default();
-            if let Some(w) = set.iter_mut().find(|w| w.0 == line) {
-                w.1 = tick;
-                return true;
+        let ways = self.ways as usize;
+        if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
+            // A set touched first gets `ways` empty ways at the end of the store.
+            let end = tags.len();
+            let start = *start_of.entry(set_index).or_insert(end);
+            if start == end {
+                tags.resize(end + ways, u64::MAX);
             }
-            if (set.len() as u64) < ways {
-                set.push((line, tick));
-            } else if let Some(victim) = set.iter_mut().min_by_key(|w| w.1) {
-                *victim = (line, tick);
-            }
-            return false;
+            return move_to_front(&mut tags[start..start + ways], line);
         }
-        let start = (set_index * ways) as usize;
-        let set = &mut self.tags[start..start + ways as usize];
-        if set[0] == line {
-            return true;
-        }
-        // Move the line (or, on a miss, a new one in place of the last way) to the front.
-        let (hit, w) = match set.iter().position(|&t| t == line) {
-            Some(w) => (true, w),
-            None => (false, set.len() - 1),
-        };
-        // (One move of the block, not a checked copy per way.)
-        set.copy_within(0..w, 1);
-        set[0] = line;
-        hit
+        let start = set_index as usize * ways;
+        move_to_front(&mut self.tags[start..start + ways], line)
     }
 
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
@@ -197,6 +183,58 @@ impl Level {
         let start = self.free_at.max(now);
         self.free_at = start + self.last_clocks;
         start - now
+    }
+}
+
+/// Look `line` up in `set` (most recently used first, empty ways last) and make it the most
+/// recently used: a hit moves it to the front, a miss drops the last way (an empty one while
+/// any is left, else the least recently used) and puts `line` in front. Whether it hit.
+#[inline]
+fn move_to_front(set: &mut [u64], line: u64) -> bool {
+    if set[0] == line {
+        return true;
+    }
+    let (hit, w) = match set.iter().position(|&t| t == line) {
+        Some(w) => (true, w),
+        None => (false, set.len() - 1),
+    };
+    // (One move of the block, not a checked copy per way.)
+    set.copy_within(0..w, 1);
+    set[0] = line;
+    hit
+}
+
+/// The sets a large level has touched: each set's ways (the dense levels' move-to-front
+/// order, `u64::MAX` for an empty way) at its start in one store, so a new set is no
+/// allocation of its own.
+#[derive(Debug, Clone, Default)]
+struct SparseSets {
+    /// Where each touched set's ways start in `tags`.
+    start_of: HashMap<u64, usize, BuildHasherDefault<SetIndexHasher>>,
+    tags: Vec<u64>,
+}
+
+/// A hasher for set indices: one multiply and a fold of the high half into the low (the
+/// table takes its bucket from the low bits and a tag from the high ones). Std's default
+/// SipHash resists chosen keys, which set indices are not, at several times the cost.
+#[derive(Debug, Clone, Copy, Default)]
+struct SetIndexHasher(u64);
+
+impl Hasher for SetIndexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, value: u64) {
+        let h = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 32);
     }
 }
 
@@ -242,7 +280,6 @@ pub enum Serve {
 pub struct Hierarchy {
     levels: Vec<Level>,
     paths: Vec<Vec<usize>>,
-    tick: u64,
 }
 
 impl Hierarchy {
@@ -272,11 +309,7 @@ impl Hierarchy {
             }
             out.push(idx);
         }
-        Ok(Hierarchy {
-            levels,
-            paths: out,
-            tick: 0,
-        })
+        Ok(Hierarchy { levels, paths: out })
     }
 
     /// Names of the levels, in the model's order.
@@ -308,8 +341,6 @@ impl Hierarchy {
         now: u64,
         serve: Serve,
     ) -> Served {
-        self.tick += 1;
-        let tick = self.tick;
         let path_levels = &self.paths[path];
         let last = path_levels.len() - 1;
         let mut waited = 0.0;
@@ -318,7 +349,7 @@ impl Hierarchy {
             let level = &mut self.levels[li];
             level.stats.requests += 1;
             let hit = match serve {
-                Serve::Simulate => level.lookup_fill(address, tick) || depth == last,
+                Serve::Simulate => level.lookup_fill(address) || depth == last,
                 Serve::AtDepth(d) => depth >= d.min(last),
             };
             if hit {
@@ -506,8 +537,16 @@ mod tests {
     #[test]
     fn move_to_front_sets_are_the_stamped_lru() {
         // Power-of-two and other shapes (the shift and mask, and the divisions), on a stream
-        // that mixes reuse and new lines.
-        for (cap, line, ways) in [(16 * 1024, 64, 4), (3 * 64 * 5, 64, 5), (96 * 7 * 3, 96, 7)] {
+        // that mixes reuse, new lines and sets overflowing.
+        // The last two are sparse (more than DENSE_SLOTS lines): a 96 MB Infinity Cache's
+        // shape, and one whose set count is no power of two.
+        for (cap, line, ways) in [
+            (16 * 1024, 64, 4),
+            (3 * 64 * 5, 64, 5),
+            (96 * 7 * 3, 96, 7),
+            (96 << 20, 128, 16),
+            (96 * 7 * 100_003, 96, 7),
+        ] {
             let mut l = Level::new(level("x", Some(cap), line, ways, 1)).unwrap();
             let mut r = StampLevel {
                 sets: l.sets,
@@ -525,9 +564,11 @@ mod tests {
                 let address = match x >> 62 {
                     0 => i * 64,
                     1 => (x >> 20) % (4 * cap),
-                    _ => (x >> 24) % (cap / 2),
+                    2 => (x >> 24) % (cap / 2),
+                    // 40 lines on each of 3 sets: evictions in every shape.
+                    _ => ((x >> 24) % 40 * l.sets + (x >> 50) % 3) * u64::from(line),
                 };
-                assert_eq!(l.lookup_fill(address, i + 1), r.lookup_fill(address), "{i}");
+                assert_eq!(l.lookup_fill(address), r.lookup_fill(address), "{i}");
             }
         }
     }

@@ -125,6 +125,92 @@ impl TileWalk {
         };
         Some((origin.0 + x, origin.1 + y))
     }
+
+    /// The positions of the active lanes (bit `i` of `exec` for lane `i`) of wave
+    /// `wave_in_group` of group `group`, in lane order, written to the front of `out`; returns
+    /// how many. The same as [`TileWalk::lane_position`] of every lane below
+    /// `min(wave_size, 64)` whose exec bit is set and that is not past the group, but one
+    /// group origin and running counters instead of a division or two per lane.
+    pub fn lane_positions(
+        &self,
+        group: u64,
+        wave_in_group: u32,
+        exec: u64,
+        out: &mut [(u64, u64); WAVE64],
+    ) -> usize {
+        let (gx, gy) = morton_decode(group);
+        let (ox, oy) = (
+            gx * u64::from(self.group_width),
+            gy * u64::from(self.group_height),
+        );
+        let lanes = self.wave_size.min(WAVE64 as u32) as usize;
+        let mut count = 0;
+        match self.order {
+            LaneOrder::PixelQuads => {
+                let (width, height) = (u64::from(self.group_width), u64::from(self.group_height));
+                // `LaneOrder::tile_xy` refuses such tiles for every lane.
+                if width == 0 || height == 0 || width % 2 != 0 || height % 2 != 0 {
+                    return 0;
+                }
+                let (quads_per_row, quad_rows) = (width / 2, height / 2);
+                // Quad `q` (lanes 4q .. 4q+3: pixels (0,0), (1,0), (0,1), (1,1) of it) at
+                // column `qx`, row `qy` of stacked tile `tile`.
+                let (mut qx, mut qy, mut tile) = (0u64, 0u64, 0u64);
+                for first in (0..lanes).step_by(4) {
+                    let (x, y) = (ox + 2 * qx, oy + tile * height + 2 * qy);
+                    let quad = (exec >> first) & 0xf;
+                    if quad == 0xf && first + 4 <= lanes {
+                        out[count..count + 4].copy_from_slice(&[
+                            (x, y),
+                            (x + 1, y),
+                            (x, y + 1),
+                            (x + 1, y + 1),
+                        ]);
+                        count += 4;
+                    } else {
+                        for lane in first..lanes.min(first + 4) {
+                            if (exec >> lane) & 1 != 0 {
+                                let corner = lane as u64 & 3;
+                                out[count] = (x + (corner & 1), y + (corner >> 1));
+                                count += 1;
+                            }
+                        }
+                    }
+                    qx += 1;
+                    if qx == quads_per_row {
+                        qx = 0;
+                        qy += 1;
+                        if qy == quad_rows {
+                            qy = 0;
+                            tile += 1;
+                        }
+                    }
+                }
+            }
+            LaneOrder::Compute => {
+                let width = u64::from(self.group_width.max(1));
+                let threads = width * u64::from(self.group_height);
+                let first = u64::from(wave_in_group) * u64::from(self.wave_size);
+                // Thread `first + lane` at `(x, y)` of the group's rows.
+                let (mut x, mut y) = (first % width, first / width);
+                for lane in 0..lanes {
+                    if first + lane as u64 >= threads {
+                        break;
+                    }
+                    if (exec >> lane) & 1 != 0 {
+                        out[count] = (ox + x, oy + y);
+                        count += 1;
+                    }
+                    x += 1;
+                    if x == width {
+                        x = 0;
+                        y += 1;
+                    }
+                }
+            }
+        }
+        count
+    }
 }
 
 /// The texels one execution of an image op reads, and the cache lines they fall in.
@@ -194,16 +280,7 @@ impl ImageFootprint {
     /// The byte offset of texel `(u, v)` of `mip` (wrapped at the texture's edge) in the
     /// default layout: Morton order of the elements (texels, or 4x4 blocks), mip 1 after mip 0.
     pub fn texel_address(&self, mip: u32, u: u64, v: u64) -> u64 {
-        let side = TEXTURE_TEXELS >> mip.min(11);
-        let (u, v) = (u % side, v % side);
-        let block = if self.format.is_compressed() { 4 } else { 1 };
-        let element = u64::from(self.format.fetch_bytes().max(1));
-        let base = if mip == 0 {
-            0
-        } else {
-            (TEXTURE_TEXELS / block) * (TEXTURE_TEXELS / block) * element
-        };
-        base + morton_encode(u / block, v / block) * element
+        TexelLayout::of(self.format).address(mip, u, v)
     }
 
     /// The lines (start offsets, ascending, distinct) one execution by wave `wave` (launch
@@ -216,26 +293,273 @@ impl ImageFootprint {
 
     /// [`ImageFootprint::lines`] written into `lines` (cleared first), so a caller that asks
     /// once per execution reuses one buffer.
+    ///
+    /// The lanes' filter footprints overlap (a trilinear 8x8 tile makes 512 texel reads of 106
+    /// distinct texels in 13 lines of rgba8), and every texel of a line's block of texels
+    /// (its [`Chunk`]) lies in that line. So each lane marks the blocks its texels touch in a
+    /// bitmap over the wave's bounding box, and each marked block gives its line once: only
+    /// the few lines are sorted. A box too large for the bitmap (a wave spread along rows
+    /// wider than it) takes every lane's texels one by one; both give the same lines.
     pub fn lines_into(&self, wave: u64, iteration: u64, total_waves: u64, lines: &mut Vec<u64>) {
         lines.clear();
         let per_group = u64::from(self.walk.waves_per_group.max(1));
         let groups = total_waves.max(1).div_ceil(per_group);
         let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
         let wave_in_group = (wave % per_group) as u32;
-        let line = u64::from(self.line_bytes.max(1));
-        for lane in 0..self.walk.wave_size.min(WAVE64 as u32) {
-            if (self.exec >> lane) & 1 == 0 {
-                continue;
-            }
-            let Some((x, y)) = self.walk.lane_position(group, wave_in_group, lane) else {
-                continue;
-            };
-            self.for_each_texel(x, y, |mip, u, v| {
-                lines.push(self.texel_address(mip, u, v) / line * line);
-            });
+        let mut positions = [(0u64, 0u64); WAVE64];
+        let count = self
+            .walk
+            .lane_positions(group, wave_in_group, self.exec, &mut positions);
+        let positions = &positions[..count];
+        let layout = TexelLayout::of(self.format);
+        if !self.lines_by_chunks(positions, &layout, lines) {
+            self.lines_by_lanes(positions, &layout, lines);
         }
         lines.sort_unstable();
         lines.dedup();
+    }
+
+    /// Every lane's texels' lines, one by one (unsorted, repeated): the way for any box.
+    fn lines_by_lanes(&self, positions: &[(u64, u64)], layout: &TexelLayout, lines: &mut Vec<u64>) {
+        let line = u64::from(self.line_bytes.max(1));
+        for &(x, y) in positions {
+            self.for_each_texel(x, y, |mip, u, v| {
+                lines.push(layout.address(mip, u, v) / line * line);
+            });
+        }
+    }
+
+    /// The lines of the blocks ([`Chunk`]) the lanes at `positions` read, through a bitmap of
+    /// each mip's block rows (unsorted; distinct unless the texture's edge wraps two blocks
+    /// onto one line); `false`, with `lines` untouched, when a bounding box does not fit.
+    ///
+    /// The lanes are first put in a bitmap of their own rows: the texels of a run of
+    /// neighbouring lanes of one row are one range per mip (each lane's range ends where the
+    /// next one's begins or inside it), so a row costs a range per run of lanes, and a row of
+    /// the same lanes as the row above (a full tile's every row) reuses its blocks.
+    fn lines_by_chunks(
+        &self,
+        positions: &[(u64, u64)],
+        layout: &TexelLayout,
+        lines: &mut Vec<u64>,
+    ) -> bool {
+        let Some(&(first_x, first_y)) = positions.first() else {
+            return true;
+        };
+        let (mut min_x, mut max_x, mut min_y, mut max_y) = (first_x, first_x, first_y, first_y);
+        for &(x, y) in positions {
+            min_x = min_x.min(x);
+            max_x = max_x.max(x);
+            min_y = min_y.min(y);
+            max_y = max_y.max(y);
+        }
+        if max_x - min_x >= u64::from(u128::BITS) || max_y - min_y >= LANE_ROWS as u64 {
+            return false;
+        }
+        let mut lane_rows = [0u128; LANE_ROWS];
+        for &(x, y) in positions {
+            lane_rows[(y - min_y) as usize] |= 1 << (x - min_x);
+        }
+        let lane_rows = &lane_rows[..=(max_y - min_y) as usize];
+        let n = self.probes();
+        let line = u64::from(self.line_bytes.max(1));
+        // The texels a run of lanes x_first ..= x_last of row y reads of each mip, as
+        // inclusive ranges of u and of v (`for_each_texel`): a point lane texel x*n + j of row
+        // y (j < n); a filtered one also u + 1 and row y + 1; the next mip (u/2 ..= u/2 + 1) x
+        // (y/2 ..= y/2 + 1) of every probe u = x*n + j, which together are
+        // (x*n)/2 ..= (x*n + n - 1)/2 + 1.
+        let filtered = u64::from(self.filter != TextureFilter::Point);
+        let mip0 = |x_first: u64, x_last: u64, y: u64| {
+            (
+                (x_first * n, x_last * n + n - 1 + filtered),
+                (y, y + filtered),
+            )
+        };
+        let mip1 = |x_first: u64, x_last: u64, y: u64| {
+            (
+                ((x_first * n) / 2, (x_last * n + n - 1) / 2 + 1),
+                (y / 2, y / 2 + 1),
+            )
+        };
+        let lanes = LaneRows {
+            rows: lane_rows,
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+        };
+        if !self.mark_and_list(&lanes, 0, mip0, layout, line, lines) {
+            return false;
+        }
+        if self.reads_next_mip() {
+            let before = lines.len();
+            if !self.mark_and_list(&lanes, 1, mip1, layout, line, lines) {
+                lines.truncate(before);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// One mip of [`ImageFootprint::lines_by_chunks`]: `texels(x_first, x_last, y)` gives the
+    /// run's `((u_first, u_last), (v_first, v_last))`, monotonic in the `x`s and in `y`, so
+    /// the lanes' box bounds every run's.
+    #[inline]
+    fn mark_and_list(
+        &self,
+        lanes: &LaneRows,
+        mip: u32,
+        texels: impl Fn(u64, u64, u64) -> ((u64, u64), (u64, u64)),
+        layout: &TexelLayout,
+        line: u64,
+        lines: &mut Vec<u64>,
+    ) -> bool {
+        let chunk = layout.chunk(mip, line);
+        let ((u_first, _), (v_first, _)) = texels(lanes.min_x, lanes.min_x, lanes.min_y);
+        let ((_, u_last), (_, v_last)) = texels(lanes.max_x, lanes.max_x, lanes.max_y);
+        let (c0, r0) = (u_first >> chunk.u_shift, v_first >> chunk.v_shift);
+        let columns = (u_last >> chunk.u_shift) - c0 + 1;
+        let rows = (v_last >> chunk.v_shift) - r0 + 1;
+        if columns > u64::from(u128::BITS) || rows > BITMAP_ROWS as u64 {
+            return false;
+        }
+        let mut bitmap = [0u128; BITMAP_ROWS];
+        // The lanes of the previous row and the block columns they touched.
+        let (mut last_lanes, mut last_columns) = (0u128, 0u128);
+        for (dy, &row_lanes) in lanes.rows.iter().enumerate() {
+            if row_lanes == 0 {
+                continue;
+            }
+            let y = lanes.min_y + dy as u64;
+            if row_lanes != last_lanes {
+                last_lanes = row_lanes;
+                last_columns = 0;
+                let mut rest = row_lanes;
+                while rest != 0 {
+                    let first = rest.trailing_zeros();
+                    let length = (rest >> first).trailing_ones();
+                    let end = first + length;
+                    rest = if end >= u128::BITS {
+                        0
+                    } else {
+                        rest & (u128::MAX << end)
+                    };
+                    let ((ua, ub), _) = texels(
+                        lanes.min_x + u64::from(first),
+                        lanes.min_x + u64::from(end - 1),
+                        y,
+                    );
+                    let (ca, cb) = ((ua >> chunk.u_shift) - c0, (ub >> chunk.u_shift) - c0);
+                    // Bits ca ..= cb (at most 128 of them).
+                    last_columns |= (u128::MAX >> (127 - (cb - ca))) << ca;
+                }
+            }
+            let (_, (va, vb)) = texels(lanes.min_x, lanes.min_x, y);
+            for row in (va >> chunk.v_shift) - r0..=(vb >> chunk.v_shift) - r0 {
+                bitmap[row as usize] |= last_columns;
+            }
+        }
+        for (row, &bits) in bitmap[..rows as usize].iter().enumerate() {
+            let v = (r0 + row as u64) << chunk.v_shift;
+            let mut bits = bits;
+            while bits != 0 {
+                let u = (c0 + u64::from(bits.trailing_zeros())) << chunk.u_shift;
+                bits &= bits - 1;
+                lines.push(layout.address(mip, u, v) / line * line);
+            }
+        }
+        true
+    }
+}
+
+/// The active lanes of a wave as a bitmap of their rows ([`ImageFootprint::lines_by_chunks`]):
+/// bit `x - min_x` of `rows[y - min_y]` for the lane at `(x, y)`.
+struct LaneRows<'a> {
+    rows: &'a [u128],
+    min_x: u64,
+    min_y: u64,
+    max_x: u64,
+    max_y: u64,
+}
+
+/// Rows of the lane bitmap: a wave's 64 lanes span at most 64 rows (a 1-wide workgroup).
+const LANE_ROWS: usize = WAVE64;
+
+/// Rows of the bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most 64
+/// rows (a 1-wide workgroup), plus the bilinear footprint's row below.
+const BITMAP_ROWS: usize = WAVE64 + 2;
+
+/// How a format's texels lie in memory: the element (a texel, or a compressed format's 4x4
+/// block) and its bytes, looked up once per footprint instead of once per texel.
+struct TexelLayout {
+    /// Texels along each side of one element.
+    block: u64,
+    /// Bytes of one element.
+    element: u64,
+}
+
+/// A block of `2^u_shift` x `2^v_shift` texels, aligned to its size, whose texels all lie in
+/// one line ([`TexelLayout::chunk`]).
+struct Chunk {
+    u_shift: u32,
+    v_shift: u32,
+}
+
+impl TexelLayout {
+    fn of(format: TexelFormat) -> TexelLayout {
+        TexelLayout {
+            block: if format.is_compressed() { 4 } else { 1 },
+            element: u64::from(format.fetch_bytes().max(1)),
+        }
+    }
+
+    /// The byte offset of mip `mip`'s first element.
+    #[inline]
+    fn base(&self, mip: u32) -> u64 {
+        if mip == 0 {
+            0
+        } else {
+            (TEXTURE_TEXELS / self.block) * (TEXTURE_TEXELS / self.block) * self.element
+        }
+    }
+
+    /// [`ImageFootprint::texel_address`].
+    #[inline]
+    fn address(&self, mip: u32, u: u64, v: u64) -> u64 {
+        let side = TEXTURE_TEXELS >> mip.min(11);
+        let (u, v) = (u % side, v % side);
+        self.base(mip) + morton_encode(u / self.block, v / self.block) * self.element
+    }
+
+    /// The largest aligned block of texels of `mip` that always lies in one line of `line`
+    /// bytes. One element always does (its address, and so its line, is a function of the
+    /// element). When the element and the line are powers of two, a line holds `2^k =
+    /// line/element` elements, and as the mip's base is a multiple of the line, the line of
+    /// Morton code `m` is `base/line + (m >> k)`: `m`'s low `k` bits are the low `ceil(k/2)`
+    /// bits of the element's x and `floor(k/2)` of its y, so a `2^ceil(k/2)` x `2^floor(k/2)`
+    /// block of elements shares a line. Blocks no larger than the mip keep that through its
+    /// wrap at the edge (which moves a coordinate by the mip's size, a multiple of them).
+    fn chunk(&self, mip: u32, line: u64) -> Chunk {
+        let element_shift = self.block.trailing_zeros();
+        let side = TEXTURE_TEXELS >> mip.min(11);
+        let k = if self.element.is_power_of_two()
+            && line.is_power_of_two()
+            && line >= self.element
+            && self.base(mip) % line == 0
+        {
+            (line / self.element).trailing_zeros()
+        } else {
+            0
+        };
+        let (u_shift, v_shift) = (element_shift + k.div_ceil(2), element_shift + k / 2);
+        if 1u64.checked_shl(u_shift).is_some_and(|w| w <= side) {
+            Chunk { u_shift, v_shift }
+        } else {
+            Chunk {
+                u_shift: element_shift,
+                v_shift: element_shift,
+            }
+        }
     }
 }
 
@@ -350,5 +674,149 @@ mod tests {
             TileWalk::compute(64, Some([8, 2, 1])).lane_position(0, 0, 16),
             None
         );
+    }
+
+    /// The lines of the plain definition: every active lane's position
+    /// ([`TileWalk::lane_position`]), every texel of its filter footprint, its line, then
+    /// sorted and deduplicated. The bitmap walk of `lines_into` must give exactly these.
+    fn reference_lines(
+        f: &ImageFootprint,
+        wave: u64,
+        iteration: u64,
+        total_waves: u64,
+    ) -> Vec<u64> {
+        let per_group = u64::from(f.walk.waves_per_group.max(1));
+        let groups = total_waves.max(1).div_ceil(per_group);
+        let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
+        let wave_in_group = (wave % per_group) as u32;
+        let line = u64::from(f.line_bytes.max(1));
+        let mut lines = Vec::new();
+        for lane in 0..f.walk.wave_size.min(WAVE64 as u32) {
+            if (f.exec >> lane) & 1 == 0 {
+                continue;
+            }
+            let Some((x, y)) = f.walk.lane_position(group, wave_in_group, lane) else {
+                continue;
+            };
+            for (mip, u, v) in f.texels(x, y) {
+                lines.push(f.texel_address(mip, u, v) / line * line);
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+
+    /// Walks of every shape the simulation makes, and a few it does not (odd or huge
+    /// workgroups, which leave the bitmap for the lane-by-lane path).
+    fn walks() -> Vec<TileWalk> {
+        let mut walks = vec![
+            TileWalk::pixel(64),
+            TileWalk::pixel(32),
+            TileWalk::pixel(16),
+        ];
+        for wave_size in [32, 64] {
+            walks.push(TileWalk::compute(wave_size, None));
+            for declared in [
+                [16, 16, 1],
+                [8, 8, 1],
+                [1, 64, 1],
+                [3, 5, 2],
+                [100, 3, 1],
+                [127, 3, 1],
+                [65, 2, 1],
+                [64, 1, 1],
+                [1000, 2, 1],
+                [7, 1, 1],
+                [256, 1, 1],
+            ] {
+                walks.push(TileWalk::compute(wave_size, Some(declared)));
+            }
+        }
+        // A pixel walk with an odd tile reads nothing (`tile_xy` refuses it).
+        walks.push(TileWalk {
+            group_width: 3,
+            ..TileWalk::pixel(64)
+        });
+        // Lanes that end inside a quad, and quads stacked past a 4x2 tile.
+        walks.push(TileWalk {
+            wave_size: 30,
+            ..TileWalk::pixel(32)
+        });
+        walks.push(TileWalk {
+            group_width: 4,
+            group_height: 2,
+            ..TileWalk::pixel(64)
+        });
+        walks
+    }
+
+    /// The fast walk equals the plain definition, lines and order, over every filter and
+    /// format, walks of every shape, lane masks, waves, passes (far ones wrap at the
+    /// texture's edge) and line sizes: a line that is not a power of two and 12-byte texels
+    /// (blocks of one element), lines smaller than an element, and lines larger than a tile.
+    #[test]
+    fn lines_equal_the_reference_definition() {
+        let masks = [
+            u64::MAX,
+            0,
+            1,
+            0x8000_0000_0000_0000,
+            0x0f0f_f0f0_1234_8001,
+            0xffff_0000,
+        ];
+        let mut checked = 0;
+        for walk in walks() {
+            for filter in TextureFilter::ALL {
+                for format in TexelFormat::all() {
+                    for (i, line_bytes) in
+                        [64, 128, 32, 96, 8, 256, 16384, 0].into_iter().enumerate()
+                    {
+                        let exec = masks[(checked + i) % masks.len()];
+                        let f = ImageFootprint {
+                            walk,
+                            filter,
+                            format,
+                            line_bytes,
+                            exec,
+                        };
+                        for (wave, iteration, total) in [
+                            (0, 0, 1),
+                            (5, 0, 500),
+                            (499, 3, 500),
+                            (37, 1, 64),
+                            (u64::MAX / 3, 7, 9),
+                        ] {
+                            assert_eq!(
+                                f.lines(wave, iteration, total),
+                                reference_lines(&f, wave, iteration, total),
+                                "{f:?} wave {wave} iteration {iteration} of {total}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    /// Lane positions by running counters equal [`TileWalk::lane_position`] lane by lane.
+    #[test]
+    fn lane_positions_equal_lane_position() {
+        for walk in walks() {
+            for exec in [u64::MAX, 0x5555_aaaa_0f0f_3c3c, 0] {
+                for (group, wave_in_group) in [(0, 0), (1, 0), (77, 1), (12345, 3), (u64::MAX, 2)] {
+                    let wave_in_group = wave_in_group % walk.waves_per_group.max(1);
+                    let mut out = [(0, 0); WAVE64];
+                    let count = walk.lane_positions(group, wave_in_group, exec, &mut out);
+                    let expected: Vec<(u64, u64)> = (0..walk.wave_size.min(64))
+                        .filter(|lane| (exec >> lane) & 1 != 0)
+                        .filter_map(|lane| walk.lane_position(group, wave_in_group, lane))
+                        .collect();
+                    assert_eq!(&out[..count], expected.as_slice(), "{walk:?} group {group}");
+                }
+            }
+        }
     }
 }

@@ -1,9 +1,10 @@
-//! Property tests of the coalescing model, the lane patterns and the mnemonic parser.
+//! Property tests of the coalescing model, the lane patterns, the mnemonic parser and the
+//! image footprint's lines.
 
 use proptest::prelude::*;
 use shadersim_mem::{
-    coalesce, CoalesceRule, ImageAccess, ImageOp, LaneOrder, LanePattern, MemAccess, MemOp,
-    TexelFormat, TextureFilter, VmemRates, WAVE64,
+    coalesce, CoalesceRule, ImageAccess, ImageFootprint, ImageOp, LaneOrder, LanePattern,
+    MemAccess, MemOp, TexelFormat, TextureFilter, TileWalk, VmemRates, WAVE64,
 };
 
 const MNEMONICS: &[&str] = &[
@@ -282,4 +283,64 @@ fn lane_pattern() -> impl Strategy<Value = LanePattern> {
             LanePattern::List(Box::new(<[u64; WAVE64]>::try_from(v).expect("64 lanes")))
         }),
     ]
+}
+
+/// The lines of a wave's image footprint by the plain definition: every active lane's
+/// position, every texel of its filter footprint, that texel's line, sorted and deduplicated.
+fn footprint_reference(f: &ImageFootprint, wave: u64, iteration: u64, total: u64) -> Vec<u64> {
+    let per_group = u64::from(f.walk.waves_per_group.max(1));
+    let groups = total.max(1).div_ceil(per_group);
+    let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
+    let line = u64::from(f.line_bytes.max(1));
+    let mut lines = Vec::new();
+    for lane in 0..f.walk.wave_size.min(WAVE64 as u32) {
+        if (f.exec >> lane) & 1 == 0 {
+            continue;
+        }
+        let Some((x, y)) = f.walk.lane_position(group, (wave % per_group) as u32, lane) else {
+            continue;
+        };
+        for (mip, u, v) in f.texels(x, y) {
+            lines.push(f.texel_address(mip, u, v) / line * line);
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+fn tile_walk() -> impl Strategy<Value = TileWalk> {
+    prop_oneof![
+        prop::sample::select(vec![16u32, 32, 64]).prop_map(TileWalk::pixel),
+        (
+            prop::sample::select(vec![32u32, 64]),
+            prop::option::of((1u32..300, 1u32..40, 1u32..4))
+        )
+            .prop_map(|(wave, size)| TileWalk::compute(wave, size.map(|(x, y, z)| [x, y, z]))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `ImageFootprint::lines` (the bitmap of line blocks) gives exactly the lines, in the
+    /// same order, of the lane-by-lane definition, for any walk, filter, format, line size,
+    /// lane mask, wave and pass.
+    #[test]
+    fn footprint_lines_equal_the_lane_by_lane_definition(
+        walk in tile_walk(),
+        filter in prop::sample::select(TextureFilter::ALL.to_vec()),
+        format in prop::sample::select(TexelFormat::all().collect::<Vec<_>>()),
+        line_bytes in prop_oneof![prop::sample::select(vec![32u32, 64, 128, 256]), 0u32..1000],
+        exec in exec(),
+        wave in prop_oneof![0u64..2000, any::<u64>()],
+        iteration in 0u64..20,
+        total in 1u64..5000,
+    ) {
+        let f = ImageFootprint { walk, filter, format, line_bytes, exec };
+        prop_assert_eq!(
+            f.lines(wave, iteration, total),
+            footprint_reference(&f, wave, iteration, total)
+        );
+    }
 }
