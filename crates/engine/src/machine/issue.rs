@@ -51,9 +51,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         continue;
                     }
                     let w = &waves[id as usize];
-                    if w.ready_at <= now
-                        && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
-                    {
+                    // (A wave sitting on a category taken this turn is in
+                    // `blocked`: `sit_masks` of the taken categories.)
+                    debug_assert!(!(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0));
+                    if w.ready_at <= now {
                         found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
                         break;
                     }
@@ -235,7 +236,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let mut ready = 0u64;
             let (start, len) = op.reads;
             for &slot in &self.slots[start as usize..start as usize + len as usize] {
-                ready = ready.max(t.ready[usize::from(slot)]);
+                ready = ready.max(t.ready(slot));
             }
             if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
                 ready = ready.max(t.valu_vgpr_done);
