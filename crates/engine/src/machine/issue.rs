@@ -397,7 +397,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// came round (the wave could not issue sooner), and to arbitration
     /// after (the wave could have issued, but nobody looked at it: an older
     /// wave took its category each turn).
-    #[inline(never)]
+    /// Inline: called for most ops (a wave that sat and issues, or fails
+    /// again), and measured cheaper inline than a call (callgrind); the
+    /// sit and rise around it stay calls (inline, they cost more).
+    #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
         let now = self.now;
         let interval = self.interval;
