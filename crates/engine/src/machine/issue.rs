@@ -94,7 +94,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     }
                 }
                 _ => {
-                    if self.free_step(wid)? {
+                    if self.free_step(wid) {
                         any = true;
                     } else if self.resident[simd as usize].len() == len {
                         self.sit(wid);
@@ -611,8 +611,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
+    /// (A bool, not a `Result`: no free op fails, and the turn's loop
+    /// tests it for every free op.)
     #[inline(never)]
-    fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
+    fn free_step(&mut self, wid: usize) -> bool {
         let w = &self.waves[wid];
         let opi = w.opi as usize;
         let (kind, cost, wait, wait_mask) = {
@@ -620,13 +622,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
             (o.kind, o.cost, o.wait, o.wait_mask)
         };
         match kind {
-            OpKind::Unit | OpKind::NoPath => Ok(false),
+            OpKind::Unit | OpKind::NoPath => false,
             OpKind::Nop => {
                 self.unsit(wid);
                 self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
-                Ok(true)
+                true
             }
             OpKind::Sleep => {
                 self.unsit(wid);
@@ -635,7 +637,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
-                Ok(true)
+                true
             }
             OpKind::DepWait => {
                 let now = self.now;
@@ -647,13 +649,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     // Only time settles it: sleep until then.
                     self.waves[wid].ready_at = until;
                     self.note_cause(wid, self.causes.dependency, until);
-                    Ok(false)
+                    false
                 } else {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
-                    Ok(true)
+                    true
                 }
             }
             OpKind::Wait => {
@@ -674,13 +676,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
-                    return Ok(true);
+                    return true;
                 };
                 // Only a returning op can satisfy it: sleep until one of
                 // the wave's counters falls.
                 self.sleep_until_event(wid);
                 self.note_cause(wid, self.causes.wait + c as u16, u64::MAX);
-                Ok(false)
+                false
             }
             OpKind::Barrier => {
                 let gid = w.group as usize;
@@ -706,7 +708,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 } else {
                     self.note_cause(wid, self.causes.barrier, u64::MAX);
                 }
-                Ok(changed)
+                changed
             }
             OpKind::End => {
                 // The wave's registers are released only when its ALU
@@ -719,15 +721,15 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 if alu_done > self.now {
                     self.waves[wid].ready_at = alu_done;
                     self.note_cause(wid, self.causes.drain, alu_done);
-                    return Ok(false);
+                    return false;
                 }
                 if w.cnt.iter().all(|&c| c == 0) {
                     self.retire(wid);
-                    Ok(true)
+                    true
                 } else {
                     self.sleep_until_event(wid);
                     self.note_cause(wid, self.causes.drain, u64::MAX);
-                    Ok(false)
+                    false
                 }
             }
         }
