@@ -341,7 +341,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     /// Give back `n` of a wave's extra blocks: the reserve first.
-    pub(super) fn release_blocks(w: &mut Wave, pool: &mut VgprPool, n: u32) {
+    pub(super) fn release_blocks(w: &mut Wave<'_>, pool: &mut VgprPool, n: u32) {
         let to_reserve = n.min(w.reserve_blocks);
         w.reserve_blocks -= to_reserve;
         pool.reserve_free += to_reserve;
@@ -470,8 +470,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
-        w.advance(cursor, self.input.sim, &self.issue_cat);
+        w.advance(self.input.sim, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -606,8 +605,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
-        self.waves[wid].advance(cursor, self.input.sim, &self.issue_cat);
+        self.waves[wid].advance(self.input.sim, &self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
