@@ -230,7 +230,7 @@ impl<'w> TraceCursor<'w> {
     #[inline]
     pub fn next_step(&mut self) -> Option<Result<TraceStep, TraceError>> {
         if !(self.at == At::Inside && self.next < self.end) {
-            if let Err(e) = self.to_next_block()? {
+            if let Err(e) = self.enter_next_block()? {
                 return Some(Err(e));
             }
         }
@@ -251,7 +251,7 @@ impl<'w> TraceCursor<'w> {
     /// per instruction. The two may be mixed.
     pub fn next_run(&mut self) -> Option<Result<TraceRun, TraceError>> {
         if !(self.at == At::Inside && self.next < self.end) {
-            if let Err(e) = self.to_next_block()? {
+            if let Err(e) = self.enter_next_block()? {
                 return Some(Err(e));
             }
         }
@@ -273,7 +273,7 @@ impl<'w> TraceCursor<'w> {
 
     /// Move on until an instruction of a block is next (`Ok`), the walk
     /// ends (`None`) or fails (the error, once; `None` after it).
-    fn to_next_block(&mut self) -> Option<Result<(), TraceError>> {
+    fn enter_next_block(&mut self) -> Option<Result<(), TraceError>> {
         loop {
             match self.at {
                 At::Inside if self.next < self.end => return Some(Ok(())),
