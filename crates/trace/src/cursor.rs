@@ -135,6 +135,19 @@ pub struct TraceStep {
     pub exec: u64,
 }
 
+/// Consecutive dynamic instructions of one block: static instructions
+/// `start..end`, all run under the EXEC mask `exec` (every bit set when
+/// the walk does not track lanes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceRun {
+    /// The first static instruction.
+    pub start: u32,
+    /// One past the last.
+    pub end: u32,
+    /// The wave's EXEC mask while they run.
+    pub exec: u64,
+}
+
 /// Where a cursor is between instructions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum At {
@@ -216,15 +229,54 @@ impl<'w> TraceCursor<'w> {
     /// the error, which is yielded once).
     #[inline]
     pub fn next_step(&mut self) -> Option<Result<TraceStep, TraceError>> {
+        if !(self.at == At::Inside && self.next < self.end) {
+            if let Err(e) = self.enter_next_block()? {
+                return Some(Err(e));
+            }
+        }
+        let instr = self.next as u32;
+        self.next += 1;
+        self.emitted += 1;
+        Some(Ok(TraceStep {
+            instr,
+            exec: self.exec(),
+        }))
+    }
+
+    /// The rest of the current block at once: the instructions
+    /// [`TraceCursor::next_step`] would yield one by one up to the block's
+    /// end, with the EXEC mask they share (it changes only between blocks);
+    /// `None` and the error as `next_step` gives them. A caller that walks
+    /// instruction by instruction pays one call per block instead of one
+    /// per instruction. The two may be mixed.
+    pub fn next_run(&mut self) -> Option<Result<TraceRun, TraceError>> {
+        if !(self.at == At::Inside && self.next < self.end) {
+            if let Err(e) = self.enter_next_block()? {
+                return Some(Err(e));
+            }
+        }
+        let run = TraceRun {
+            start: self.next as u32,
+            end: self.end as u32,
+            exec: self.exec(),
+        };
+        self.emitted += (self.end - self.next) as u64;
+        self.next = self.end;
+        Some(Ok(run))
+    }
+
+    /// The EXEC mask of the current block's instructions.
+    #[inline]
+    fn exec(&self) -> u64 {
+        self.lanes.as_ref().map_or(u64::MAX, |l| l.mask)
+    }
+
+    /// Move on until an instruction of a block is next (`Ok`), the walk
+    /// ends (`None`) or fails (the error, once; `None` after it).
+    fn enter_next_block(&mut self) -> Option<Result<(), TraceError>> {
         loop {
             match self.at {
-                At::Inside if self.next < self.end => {
-                    let instr = self.next as u32;
-                    self.next += 1;
-                    self.emitted += 1;
-                    let exec = self.lanes.as_ref().map_or(u64::MAX, |l| l.mask);
-                    return Some(Ok(TraceStep { instr, exec }));
-                }
+                At::Inside if self.next < self.end => return Some(Ok(())),
                 At::Inside => {
                     if let Some(next) = self.successor() {
                         self.prev = Some(self.cur);

@@ -29,7 +29,7 @@ pub use buffers::{
     find_buffers, memory_roots, Buffer, BufferFound, BufferMap, BufferUse, Root, BUFFER_SPACING,
     BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
-pub use cursor::{TraceCursor, TraceStep, TraceSummary, TraceWalk};
+pub use cursor::{TraceCursor, TraceRun, TraceStep, TraceSummary, TraceWalk};
 pub use defaults::{AddressDefault, FactSource, ImageDefault, PlanDefaults};
 pub use hints::*;
 pub use lanes::{lane_branch, LaneBranch};

@@ -164,6 +164,49 @@ fn check(
         }
     }
     prop_assert!(cursor.next().is_none(), "a finished cursor stays finished");
+    // Walked a block's rest at a time (`next_run`, alternating with
+    // `next_step` so that runs also start mid-block), the same
+    // instructions, masks, error and count.
+    let mut runs = match wave {
+        Some(w) => walk.wave_cursor(w),
+        None => walk.cursor(),
+    };
+    let (mut run_ops, mut run_lanes, mut run_error) = (Vec::new(), Vec::new(), None);
+    let mut by_step = false;
+    loop {
+        let item = if by_step {
+            runs.next_step().map(|s| {
+                s.map(|s| shadersim_trace::TraceRun {
+                    start: s.instr,
+                    end: s.instr + 1,
+                    exec: s.exec,
+                })
+            })
+        } else {
+            runs.next_run()
+        };
+        by_step = !by_step;
+        match item {
+            None => break,
+            Some(Ok(r)) => {
+                for i in r.start..r.end {
+                    run_ops.push(i);
+                    if tracked {
+                        run_lanes.push(r.exec);
+                    }
+                }
+            }
+            Some(Err(e)) => run_error = Some(e),
+        }
+    }
+    prop_assert!(
+        runs.next_run().is_none(),
+        "a finished cursor stays finished"
+    );
+    prop_assert_eq!(&run_ops, &ops);
+    prop_assert_eq!(&run_lanes, &lanes);
+    prop_assert_eq!(&run_error, &error);
+    prop_assert_eq!(runs.position(), cursor.position());
     match old {
         Ok(t) => {
             prop_assert!(error.is_none(), "cursor failed: {error:?}");

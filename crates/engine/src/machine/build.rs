@@ -61,7 +61,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             alloc: input.sim.ops.iter().map(|o| o.alloc_vgprs).collect(),
             scoreboard: input.sim.scoreboard,
             dependency_extra,
-            cursors: Vec::with_capacity((total_groups * group_waves) as usize),
             counter_max: input.sim.counter_max,
             simds,
             interval,

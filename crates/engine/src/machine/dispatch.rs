@@ -93,7 +93,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let opi = cursor
                 .next_op(self.input.sim)
                 .unwrap_or(self.input.sim.implicit_end);
-            self.cursors.push(Some(cursor));
             self.waves.push(Wave {
                 simd,
                 cu,
@@ -117,6 +116,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 cause: self.causes.arbitration,
                 cause_since: self.now,
                 cause_until: u64::MAX,
+                cursor: Some(cursor),
             });
             if self.per_wave_returns {
                 self.wave_returns.push([0; NCOUNTERS]);
@@ -166,7 +166,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.spare_tracks.push(t);
         }
         // Its walk's state goes with it: memory follows the resident waves.
-        self.cursors[wid] = None;
+        self.waves[wid].cursor = None;
         if let Some(m) = &mut self.memory {
             m.release_wave(wid);
         }

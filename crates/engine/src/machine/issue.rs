@@ -51,9 +51,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         continue;
                     }
                     let w = &waves[id as usize];
-                    if w.ready_at <= now
-                        && !(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0)
-                    {
+                    // (A wave sitting on a category taken this turn is in
+                    // `blocked`: `sit_masks` of the taken categories.)
+                    debug_assert!(!(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0));
+                    if w.ready_at <= now {
                         found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
                         break;
                     }
@@ -93,7 +94,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     }
                 }
                 _ => {
-                    if self.free_step(wid)? {
+                    if self.free_step(wid) {
                         any = true;
                     } else if self.resident[simd as usize].len() == len {
                         self.sit(wid);
@@ -235,7 +236,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let mut ready = 0u64;
             let (start, len) = op.reads;
             for &slot in &self.slots[start as usize..start as usize + len as usize] {
-                ready = ready.max(t.ready[usize::from(slot)]);
+                ready = ready.max(t.ready(slot));
             }
             if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
                 ready = ready.max(t.valu_vgpr_done);
@@ -340,7 +341,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     /// Give back `n` of a wave's extra blocks: the reserve first.
-    pub(super) fn release_blocks(w: &mut Wave, pool: &mut VgprPool, n: u32) {
+    pub(super) fn release_blocks(w: &mut Wave<'_>, pool: &mut VgprPool, n: u32) {
         let to_reserve = n.min(w.reserve_blocks);
         w.reserve_blocks -= to_reserve;
         pool.reserve_free += to_reserve;
@@ -396,7 +397,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// came round (the wave could not issue sooner), and to arbitration
     /// after (the wave could have issued, but nobody looked at it: an older
     /// wave took its category each turn).
-    #[inline(never)]
+    /// Inline: called for most ops (a wave that sat and issues, or fails
+    /// again), and measured cheaper inline than a call (callgrind); the
+    /// sit and rise around it stay calls (inline, they cost more).
+    #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
         let now = self.now;
         let interval = self.interval;
@@ -466,8 +470,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
-        w.advance(cursor, self.input.sim, &self.issue_cat);
+        w.advance(self.input.sim, &self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -602,13 +605,14 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        let cursor = self.cursors[wid].as_mut().expect("a resident wave walks");
-        self.waves[wid].advance(cursor, self.input.sim, &self.issue_cat);
+        self.waves[wid].advance(self.input.sim, &self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
+    /// (A bool, not a `Result`: no free op fails, and the turn's loop
+    /// tests it for every free op.)
     #[inline(never)]
-    fn free_step(&mut self, wid: usize) -> Result<bool, SimError> {
+    fn free_step(&mut self, wid: usize) -> bool {
         let w = &self.waves[wid];
         let opi = w.opi as usize;
         let (kind, cost, wait, wait_mask) = {
@@ -616,13 +620,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
             (o.kind, o.cost, o.wait, o.wait_mask)
         };
         match kind {
-            OpKind::Unit | OpKind::NoPath => Ok(false),
+            OpKind::Unit | OpKind::NoPath => false,
             OpKind::Nop => {
                 self.unsit(wid);
                 self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
-                Ok(true)
+                true
             }
             OpKind::Sleep => {
                 self.unsit(wid);
@@ -631,7 +635,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 self.advance(wid);
                 self.stats.free_ops += 1;
                 self.observer.pass(self.now, wid as u32, opi as u32);
-                Ok(true)
+                true
             }
             OpKind::DepWait => {
                 let now = self.now;
@@ -643,13 +647,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     // Only time settles it: sleep until then.
                     self.waves[wid].ready_at = until;
                     self.note_cause(wid, self.causes.dependency, until);
-                    Ok(false)
+                    false
                 } else {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
-                    Ok(true)
+                    true
                 }
             }
             OpKind::Wait => {
@@ -670,13 +674,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.advance(wid);
                     self.stats.free_ops += 1;
                     self.observer.pass(self.now, wid as u32, opi as u32);
-                    return Ok(true);
+                    return true;
                 };
                 // Only a returning op can satisfy it: sleep until one of
                 // the wave's counters falls.
                 self.sleep_until_event(wid);
                 self.note_cause(wid, self.causes.wait + c as u16, u64::MAX);
-                Ok(false)
+                false
             }
             OpKind::Barrier => {
                 let gid = w.group as usize;
@@ -702,7 +706,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 } else {
                     self.note_cause(wid, self.causes.barrier, u64::MAX);
                 }
-                Ok(changed)
+                changed
             }
             OpKind::End => {
                 // The wave's registers are released only when its ALU
@@ -715,15 +719,15 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 if alu_done > self.now {
                     self.waves[wid].ready_at = alu_done;
                     self.note_cause(wid, self.causes.drain, alu_done);
-                    return Ok(false);
+                    return false;
                 }
                 if w.cnt.iter().all(|&c| c == 0) {
                     self.retire(wid);
-                    Ok(true)
+                    true
                 } else {
                     self.sleep_until_event(wid);
                     self.note_cause(wid, self.causes.drain, u64::MAX);
-                    Ok(false)
+                    false
                 }
             }
         }

@@ -91,7 +91,7 @@ struct HotOp {
 /// costs one line, not two.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
-struct Wave {
+struct Wave<'a> {
     ready_at: u64,
     /// Scoreboard and outstanding writes (models with a scoreboard).
     track: Option<Box<WaveTrack>>,
@@ -128,17 +128,23 @@ struct Wave {
     cause: u16,
     cause_since: u64,
     cause_until: u64,
+    /// Where the wave is in its trace (`None` once it retired: its walk's
+    /// state goes with it, so memory follows the resident waves). In the
+    /// wave, not beside it: the issue reaches it from the wave it already
+    /// holds.
+    cursor: Option<OpCursor<'a>>,
 }
 
 /// `Wave::prev_opi` of a wave on its first op.
 const NONE_OP: u32 = u32::MAX;
 
-impl Wave {
+impl Wave<'_> {
     /// Move on to the next op of the trace (streamed from `cursor`), keeping
     /// `opi` and `cat` with it.
     #[inline(always)]
-    fn advance(&mut self, cursor: &mut OpCursor<'_>, sim: &SimProgram, issue_cat: &[u8]) {
+    fn advance(&mut self, sim: &SimProgram, issue_cat: &[u8]) {
         self.prev_opi = self.opi;
+        let cursor = self.cursor.as_mut().expect("a resident wave walks");
         // Past the end of program (never asked: a wave on its end leaves).
         self.opi = cursor.next_op(sim).unwrap_or(sim.implicit_end);
         self.cat = issue_cat.get(self.opi as usize).copied().unwrap_or(NO_CAT);
@@ -329,13 +335,12 @@ struct ComputeUnit<'a, O: Observer> {
     pools: Vec<VgprPool>,
     alloc: Vec<Option<u32>>,
     /// Each wave's walk of its trace (launch order; `None` once it left).
-    cursors: Vec<Option<OpCursor<'a>>>,
     counter_max: [u8; NCOUNTERS],
     simds: u32,
     interval: u64,
     wave_size: u32,
     waves_per_simd: u32,
-    waves: Vec<Wave>,
+    waves: Vec<Wave<'a>>,
     resident: Vec<Vec<u32>>,
     /// Per SIMD and issue category (`simd * ncat + cat`): the positions in
     /// `resident` of the waves sitting on a unit op of that category. Once

@@ -16,12 +16,20 @@ pub(super) const TRACKED_KINDS: usize = 5;
 /// Completion times kept per kind: the widest field (`va_vdst`) counts to 15.
 pub(super) const RING: usize = 16;
 
+/// Entries of [`WaveTrack::ready`]: the slots rounded up to a power of
+/// two, so that a slot masked with `READY_LEN - 1` (every slot is below
+/// `SCOREBOARD_SLOTS`: the mask changes none) indexes it without a bounds
+/// check. The issue check reads a slot per register an op names.
+const READY_LEN: usize = SCOREBOARD_SLOTS.next_power_of_two();
+
 /// A wave's register scoreboard and its outstanding ALU writes (models
 /// with `scoreboard = true`).
 #[derive(Debug, Clone)]
 pub(super) struct WaveTrack {
-    /// Clock at which each register's newest value can be read.
-    pub(super) ready: [u64; SCOREBOARD_SLOTS],
+    /// Clock at which each register's newest value can be read (by
+    /// slot, [`WaveTrack::ready`]; the entries past `SCOREBOARD_SLOTS`
+    /// are never used).
+    ready: [u64; READY_LEN],
     /// Completion times of the latest writes of each tracked kind.
     pub(super) rings: [[u64; RING]; TRACKED_KINDS],
     heads: [u8; TRACKED_KINDS],
@@ -48,7 +56,7 @@ impl WaveTrack {
 
     pub(super) fn zeroed() -> WaveTrack {
         WaveTrack {
-            ready: [0; SCOREBOARD_SLOTS],
+            ready: [0; READY_LEN],
             rings: [[0; RING]; TRACKED_KINDS],
             heads: [0; TRACKED_KINDS],
             kind_latest: [0; TRACKED_KINDS],
@@ -77,8 +85,14 @@ impl WaveTrack {
     pub(super) fn write(&mut self, slots: &[u16], done: u64) {
         self.latest = self.latest.max(done);
         for &slot in slots {
-            self.ready[usize::from(slot)] = done;
+            self.ready[usize::from(slot) & (READY_LEN - 1)] = done;
         }
+    }
+
+    /// The clock at which register slot `slot`'s newest value can be read.
+    #[inline(always)]
+    pub(super) fn ready(&self, slot: u16) -> u64 {
+        self.ready[usize::from(slot) & (READY_LEN - 1)]
     }
 
     /// A write of `kind` outstanding until `done`.

@@ -588,9 +588,21 @@ pub fn full_mask(wave_size: u32) -> u64 {
 /// A wave's ops in order, streamed: the fetch shader's, then its trace's
 /// instructions as ops (masked VMEM copies where its EXEC mask says), then
 /// the implicit end when the trace does not end in one. State O(loops).
+///
+/// The trace is taken a block's rest at a time ([`TraceCursor::next_run`]):
+/// most ops are the next instruction of the current run, a few
+/// instructions here, and only the end of a run asks the walk.
 #[derive(Debug, Clone)]
 pub struct OpCursor<'w> {
     steps: TraceCursor<'w>,
+    /// The current run's next instruction and its end.
+    next: u32,
+    end: u32,
+    /// The current run's EXEC mask.
+    exec: u64,
+    /// Its instructions run as their own ops (no masked copies apply):
+    /// `op_of_instr` alone gives them.
+    plain: bool,
     /// Fetch-shader ops given so far.
     prefix: u32,
     /// The last op given (`u32::MAX`: none yet): the walk's end asks
@@ -605,6 +617,10 @@ impl<'w> OpCursor<'w> {
     pub fn new(walk: &'w TraceWalk<'w>, wave: u32) -> OpCursor<'w> {
         OpCursor {
             steps: walk.wave_cursor(wave),
+            next: 0,
+            end: 0,
+            exec: u64::MAX,
+            plain: true,
             prefix: 0,
             last_op: u32::MAX,
             finished: false,
@@ -612,8 +628,28 @@ impl<'w> OpCursor<'w> {
     }
 
     /// The next op; `None` after the end of program.
-    #[inline]
+    #[inline(always)]
     pub fn next_op(&mut self, sim: &SimProgram) -> Option<u32> {
+        if self.next < self.end {
+            let instr = self.next;
+            self.next += 1;
+            self.last_op = if self.plain {
+                sim.op_of_instr[instr as usize]
+            } else {
+                sim.op_of_step(TraceStep {
+                    instr,
+                    exec: self.exec,
+                })
+            };
+            return Some(self.last_op);
+        }
+        self.next_op_slow(sim)
+    }
+
+    /// `next_op` past the current run: the fetch prefix, the next run or
+    /// the end.
+    #[inline(never)]
+    fn next_op_slow(&mut self, sim: &SimProgram) -> Option<u32> {
         if let Some(&o) = sim.fetch_prefix.get(self.prefix as usize) {
             self.prefix += 1;
             return Some(o);
@@ -621,10 +657,15 @@ impl<'w> OpCursor<'w> {
         if self.finished {
             return None;
         }
-        match self.steps.next_step() {
-            Some(Ok(step)) => {
-                self.last_op = sim.op_of_step(step);
-                Some(self.last_op)
+        match self.steps.next_run() {
+            Some(Ok(run)) => {
+                self.next = run.start;
+                self.end = run.end;
+                self.exec = run.exec;
+                let full = full_mask(sim.wave_size);
+                self.plain = sim.masked_of.is_empty() || run.exec & full == full;
+                // (A run is never empty: a block holds an instruction.)
+                self.next_op(sim)
             }
             // A bound error cannot come (prepare walked every trace); like
             // the end of the walk, it ends the wave.
