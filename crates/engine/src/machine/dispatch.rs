@@ -126,8 +126,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 pool.in_use += 1;
                 self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(pool.in_use);
             }
+            // (Before the new wave joins: a dormant SIMD's owed turns are
+            // those of its old waves.)
+            self.end_quiet(simd);
             self.resident[simd as usize].push(id);
-            self.quiet_until[simd as usize] = 0;
             self.resident_count += 1;
             self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];

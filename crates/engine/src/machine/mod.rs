@@ -54,6 +54,8 @@ const NCOUNTERS: usize = 10;
 /// (`ComputeUnit::event_sleepers`, without reading the wave).
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
+/// `ComputeUnit::dormant_from` of a SIMD that is not dormant.
+const NOT_DORMANT: u64 = u64::MAX;
 /// `Wave::cat` of a wave whose op is not a unit op with an issue category.
 const NO_CAT: u8 = u8::MAX;
 
@@ -366,6 +368,26 @@ struct ComputeUnit<'a, O: Observer> {
     /// Per op: the `stamp_seq` of the last gathering of `quiet_ops` that
     /// took it.
     quiet_gathered: Vec<u64>,
+    /// Per SIMD: `NOT_DORMANT`, or the first turn of a quiet SIMD whose
+    /// statistics are owed. A dormant SIMD is quiet with its pipes free:
+    /// each of its turns until it wakes would count one turn with waves,
+    /// one stall turn and a stall of each of its `quiet_ops`, so its turns
+    /// cost nothing and `wake_dormant` counts them all when it wakes (an
+    /// event, a new wave, or `quiet_until`), making a run's cost follow its
+    /// issues and events, not its clocks times its SIMDs.
+    dormant_from: Vec<u64>,
+    /// The earliest `quiet_until` of a dormant SIMD (may be earlier than
+    /// any: a SIMD woken by an event leaves it; `wake_due_dormant` renews it).
+    next_dormant_wake: u64,
+    /// Per op and turn phase (`op * interval + phase`): how many dormant
+    /// SIMDs of that phase sit on the op. While some do, every turn of the
+    /// phase counts the op's stall (`SimStats::op_stalls` counts a clock
+    /// once however many SIMDs stall on the op), so other SIMDs' turns
+    /// leave it to them.
+    quiet_cover: Vec<u32>,
+    /// Per op and phase: the first turn the dormant SIMDs count for the op
+    /// (set when its cover count rises from zero).
+    quiet_cover_from: Vec<u64>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     /// Scoreboards of retired waves, for the next waves to launch.
@@ -428,6 +450,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
 
     fn run(&mut self) -> Result<(), SimError> {
         loop {
+            // Dormant SIMDs whose waves wake by time now: their turns from
+            // now on are real ones (before anything else of this clock, so
+            // that what they owe ends before any turn counts this clock).
+            if self.now >= self.next_dormant_wake {
+                self.wake_due_dormant();
+            }
             let mut progress = self.apply_events();
             progress |= self.dispatch();
             // The SIMD whose turn it is (a mask for the usual power-of-two
@@ -443,6 +471,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 s += self.interval as u32;
             }
             if self.all_done() {
+                // (A dormant SIMD has waves: none is left.)
+                debug_assert!(self.dormant_from.iter().all(|&d| d == NOT_DORMANT));
                 // The last wave left at this clock: the work took `now` clocks.
                 self.stats.clocks = self.now.max(1);
                 return Ok(());
@@ -574,7 +604,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             let stamp = self.stamp_seq;
             let mut s = phase as u32;
             while s < self.simds {
-                if !self.resident[s as usize].is_empty() {
+                // A dormant SIMD's turns are counted when it wakes.
+                if !self.resident[s as usize].is_empty()
+                    && self.dormant_from[s as usize] == NOT_DORMANT
+                {
                     self.stats.turns_with_waves += n;
                     let quiet = self.quiet_until[s as usize] > self.now;
                     let pipes_free_at = if quiet {
@@ -584,17 +617,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     };
                     if pipes_free_at <= from {
                         self.stats.stall_turns += n;
-                        if quiet {
-                            // The distinct ops of a quiet SIMD's waves.
-                            self.gather_quiet_ops(s);
-                            for &opi in &self.quiet_ops[s as usize] {
-                                let stalls =
-                                    (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
-                                count_op_stall(stalls, opi as usize, stamp, n);
-                            }
-                        } else {
-                            for &wid in &self.resident[s as usize] {
-                                let opi = self.waves[wid as usize].opi as usize;
+                        for &wid in &self.resident[s as usize] {
+                            let opi = self.waves[wid as usize].opi as usize;
+                            // (An op a dormant SIMD of the phase sits on is
+                            // counted by it.)
+                            if self.quiet_cover[opi * interval as usize + phase as usize] == 0 {
                                 let stalls =
                                     (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
                                 count_op_stall(stalls, opi, stamp, n);
@@ -607,6 +634,88 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
+    /// Turns of a SIMD whose turns fall on `from` (a turn clock) and every
+    /// `interval` clocks after it, before clock `to`.
+    fn turns_between(&self, from: u64, to: u64) -> u64 {
+        if to > from {
+            (to - from).div_ceil(self.interval)
+        } else {
+            0
+        }
+    }
+
+    /// Quiet SIMD `simd` (pipes free, `quiet_ops` gathered, and its turn
+    /// at `now` counted) goes dormant from its next turn: its own ops are
+    /// covered from then on (see `quiet_cover`).
+    fn go_dormant(&mut self, simd: u32) {
+        let s = simd as usize;
+        let interval = self.interval as usize;
+        let phase = s % interval;
+        let first = self.now + self.interval;
+        self.dormant_from[s] = first;
+        self.next_dormant_wake = self.next_dormant_wake.min(self.quiet_until[s]);
+        for &opi in &self.quiet_ops[s] {
+            let k = opi as usize * interval + phase;
+            if self.quiet_cover[k] == 0 {
+                self.quiet_cover_from[k] = first;
+            }
+            self.quiet_cover[k] += 1;
+        }
+    }
+
+    /// Dormant SIMD `simd` wakes at the start of clock `now` (before any
+    /// turn of it): count the turns it slept through, as `quiet_turn`
+    /// would have one by one.
+    fn wake_dormant(&mut self, simd: u32) {
+        let s = simd as usize;
+        let now = self.now;
+        let n = self.turns_between(self.dormant_from[s], now);
+        self.dormant_from[s] = NOT_DORMANT;
+        self.stats.turns_with_waves += n;
+        self.stats.stall_turns += n;
+        let interval = self.interval as usize;
+        let phase = s % interval;
+        for i in 0..self.quiet_ops[s].len() {
+            let opi = self.quiet_ops[s][i] as usize;
+            let k = opi * interval + phase;
+            self.quiet_cover[k] -= 1;
+            if self.quiet_cover[k] == 0 {
+                // The last dormant SIMD of the phase on this op: the turns
+                // since the first of them went dormant.
+                self.stats.op_stalls[opi] += self.turns_between(self.quiet_cover_from[k], now);
+            }
+        }
+    }
+
+    /// Wake the dormant SIMDs whose `quiet_until` has come, and find the
+    /// next such clock.
+    #[inline(never)]
+    fn wake_due_dormant(&mut self) {
+        let mut next = u64::MAX;
+        for s in 0..self.simds {
+            if self.dormant_from[s as usize] == NOT_DORMANT {
+                continue;
+            }
+            let until = self.quiet_until[s as usize];
+            if until <= self.now {
+                self.wake_dormant(s);
+            } else {
+                next = next.min(until);
+            }
+        }
+        self.next_dormant_wake = next;
+    }
+
+    /// SIMD `simd` looks again this clock (an event for one of its waves,
+    /// or a new wave): it is no longer quiet.
+    #[inline(always)]
+    fn end_quiet(&mut self, simd: u32) {
+        self.quiet_until[simd as usize] = 0;
+        if self.dormant_from[simd as usize] != NOT_DORMANT {
+            self.wake_dormant(simd);
+        }
+    }
+
     fn apply_events(&mut self) -> bool {
         let mut any = false;
         while let Some(Reverse(e)) = self.events.peek() {
@@ -616,9 +725,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             let e = *e;
             self.events.pop();
             any = true;
-            let w = &mut self.waves[e.wave() as usize];
             // A counter or in-flight count fell: the SIMD looks again.
-            self.quiet_until[w.simd as usize] = 0;
+            self.end_quiet(self.waves[e.wave() as usize].simd);
+            let w = &mut self.waves[e.wave() as usize];
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
