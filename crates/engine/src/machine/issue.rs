@@ -182,13 +182,34 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// while it is quiet) and return the earliest of its waves' wake-ups.
     #[inline(never)]
     fn gather_quiet_ops_now(&mut self, simd: u32) -> u64 {
-        let ops = &mut self.quiet_ops[simd as usize];
+        let s = simd as usize;
+        let ops = &mut self.quiet_ops[s];
         // Each op once (a stamp per op: a SIMD's waves are often many on
-        // few ops, or many on many).
+        // few ops, or many on many): the sleepers' ops (kept as they fall
+        // asleep), then the waves awake, which alone can wake by time.
         self.stamp_seq += 1;
         let stamp = self.stamp_seq;
+        let base = s * self.hot.len();
+        let sleepers = &mut self.sleeper_ops[s];
+        let mut i = 0;
+        while let Some(&opi) = sleepers.get(i) {
+            let k = base + opi as usize;
+            if self.sleeper_op_count[k] == 0 {
+                // No sleeper on it any more.
+                self.sleeper_listed[k] = false;
+                sleepers.swap_remove(i);
+                continue;
+            }
+            self.quiet_gathered[opi as usize] = stamp;
+            ops.push(opi);
+            i += 1;
+        }
+        let list = &self.resident[s];
+        let mut awake = !self.event_sleepers[s] & positions(list.len());
         let mut wake = u64::MAX;
-        for &wid in &self.resident[simd as usize] {
+        while awake != 0 {
+            let wid = list[awake.trailing_zeros() as usize];
+            awake &= awake - 1;
             let w = &self.waves[wid as usize];
             wake = wake.min(w.ready_at);
             let seen = &mut self.quiet_gathered[w.opi as usize];
@@ -607,8 +628,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` sleeps until one of its counters falls.
     fn sleep_until_event(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
+        if w.ready_at == WAIT_SLEEP {
+            return;
+        }
         w.ready_at = WAIT_SLEEP;
         self.event_sleepers[w.simd as usize] |= 1 << w.pos;
+        let (simd, opi) = (w.simd, w.opi);
+        self.sleeper_op_add(simd, opi);
     }
 
     /// Wave `wid` moves on to its next op.

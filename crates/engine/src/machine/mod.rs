@@ -54,6 +54,17 @@ const NCOUNTERS: usize = 10;
 /// (`ComputeUnit::event_sleepers`, without reading the wave).
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
+/// The mask of the first `n` positions of a SIMD's `resident` list (at
+/// most 64: the position masks are `u64`).
+#[inline(always)]
+fn positions(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 /// `ComputeUnit::dormant_from` of a SIMD that is not dormant.
 const NOT_DORMANT: u64 = u64::MAX;
 /// `Wave::cat` of a wave whose op is not a unit op with an issue category.
@@ -388,6 +399,16 @@ struct ComputeUnit<'a, O: Observer> {
     /// Per op and phase: the first turn the dormant SIMDs count for the op
     /// (set when its cover count rises from zero).
     quiet_cover_from: Vec<u64>,
+    /// Per SIMD: the ops its waves asleep until an event (`event_sleepers`)
+    /// sit on, each once, and maybe ops none does any more (dropped when
+    /// read). Their ops cannot change while they sleep, so a SIMD going
+    /// quiet gathers its ops from this list and its waves awake, not from
+    /// all its waves (on a kernel waiting on memory, most are asleep).
+    sleeper_ops: Vec<Vec<u32>>,
+    /// Per SIMD and op (`simd * ops + op`): how many of the SIMD's event
+    /// sleepers sit on the op, and whether the op is in `sleeper_ops`.
+    sleeper_op_count: Vec<u16>,
+    sleeper_listed: Vec<bool>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     /// Scoreboards of retired waves, for the next waves to launch.
@@ -448,7 +469,16 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             && self.resident_total() == 0
     }
 
+    #[inline(always)]
     fn run(&mut self) -> Result<(), SimError> {
+        // (Held in locals: the loop runs once per clock.)
+        let max_clocks = self.input.max_clocks;
+        let skip_idle = self.input.skip_idle;
+        let interval = self.interval;
+        let simds = self.simds;
+        // The SIMD whose turn it is: a mask for the usual power-of-two
+        // cadence (a division per clock is measurable here).
+        let turn_mask = interval.is_power_of_two().then(|| interval - 1);
         loop {
             // Dormant SIMDs whose waves wake by time now: their turns from
             // now on are real ones (before anything else of this clock, so
@@ -458,44 +488,42 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
             let mut progress = self.apply_events();
             progress |= self.dispatch();
-            // The SIMD whose turn it is (a mask for the usual power-of-two
-            // cadence: a division per clock is measurable here).
-            let turn = if self.interval.is_power_of_two() {
-                (self.now & (self.interval - 1)) as u32
-            } else {
-                (self.now % self.interval) as u32
+            let turn = match turn_mask {
+                Some(m) => (self.now & m) as u32,
+                None => (self.now % interval) as u32,
             };
             let mut s = turn;
-            while s < self.simds {
+            while s < simds {
                 progress |= self.issue_turn(s)?;
-                s += self.interval as u32;
+                s += interval as u32;
             }
-            if self.all_done() {
-                // (A dormant SIMD has waves: none is left.)
-                debug_assert!(self.dormant_from.iter().all(|&d| d == NOT_DORMANT));
-                // The last wave left at this clock: the work took `now` clocks.
-                self.stats.clocks = self.now.max(1);
-                return Ok(());
-            }
-            if self.resident_total() == 0 {
+            let resident = self.resident_total();
+            if resident == 0 {
+                if self.all_done() {
+                    // (A dormant SIMD has waves: none is left.)
+                    debug_assert!(self.dormant_from.iter().all(|&d| d == NOT_DORMANT));
+                    // The last wave left at this clock: the work took `now` clocks.
+                    self.stats.clocks = self.now.max(1);
+                    return Ok(());
+                }
                 self.stats.starve_clocks += 1;
             }
-            self.stats.peak_waves = self.stats.peak_waves.max(self.resident_total() as u32);
+            self.stats.peak_waves = self.stats.peak_waves.max(resident as u32);
             if progress {
                 self.idle_clocks = 0;
             } else {
                 self.idle_clocks += 1;
                 // Every SIMD has had a turn in the current state and none
                 // could do anything: only time can change that.
-                if self.idle_clocks >= self.interval {
+                if self.idle_clocks >= interval {
                     match self.next_wake() {
                         None => return Err(self.deadlock()),
-                        Some(t) if self.input.skip_idle && t > self.now + 1 => {
-                            let t = t.min(self.input.max_clocks + 1);
+                        Some(t) if skip_idle && t > self.now + 1 => {
+                            let t = t.min(max_clocks + 1);
                             self.account_skipped(t);
                             self.now = t;
-                            if self.now > self.input.max_clocks {
-                                return Err(SimError::TooLong(self.input.max_clocks));
+                            if self.now > max_clocks {
+                                return Err(SimError::TooLong(max_clocks));
                             }
                             continue;
                         }
@@ -504,8 +532,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
             self.now += 1;
-            if self.now > self.input.max_clocks {
-                return Err(SimError::TooLong(self.input.max_clocks));
+            if self.now > max_clocks {
+                return Err(SimError::TooLong(max_clocks));
             }
         }
     }
@@ -737,7 +765,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 // A counter it waits on fell: look again.
                 w.ready_at = self.now;
                 self.event_sleepers[w.simd as usize] &= !(1 << w.pos);
+                // (Its op stays listed until a gathering finds no sleeper
+                // on it.)
+                let k = w.simd as usize * self.hot.len() + w.opi as usize;
+                self.sleeper_op_count[k] -= 1;
             }
+            let w = &mut self.waves[e.wave() as usize];
             if e.unit() != NONE {
                 w.unit_in_flight[e.unit() as usize] -= 1;
                 let cu = w.cu as usize;
@@ -745,6 +778,17 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
         }
         any
+    }
+
+    /// A wave of SIMD `simd` on op `opi` went to sleep until an event.
+    #[inline(always)]
+    pub(super) fn sleeper_op_add(&mut self, simd: u32, opi: u32) {
+        let k = simd as usize * self.hot.len() + opi as usize;
+        self.sleeper_op_count[k] += 1;
+        if !self.sleeper_listed[k] {
+            self.sleeper_listed[k] = true;
+            self.sleeper_ops[simd as usize].push(opi);
+        }
     }
 
     fn op_place(&self, opi: usize) -> (u32, String) {
