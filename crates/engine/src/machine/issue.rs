@@ -173,7 +173,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 count_op_stall(stalls, opi as usize, now, 1);
             }
         }
-        if self.quiet_until[simd as usize] > now + self.interval {
+        // (Stepping every clock, for tests, steps every turn too: they
+        // compare the two.)
+        if self.quiet_until[simd as usize] > now + self.interval && self.input.skip_idle {
             self.go_dormant(simd);
         }
     }

@@ -43,8 +43,10 @@ pub struct SimInput<'a> {
     pub occupancy: &'a Occupancy,
     /// Stop with an error beyond this many clocks.
     pub max_clocks: u64,
-    /// Jump over clocks in which nothing can happen (statistics are
-    /// accounted exactly as if each clock had been stepped; tests compare).
+    /// Jump over clocks in which nothing can happen, and let a SIMD whose
+    /// turns can change nothing sleep until something does (statistics
+    /// are accounted exactly as if each clock and turn had been stepped;
+    /// tests compare).
     pub skip_idle: bool,
 }
 
