@@ -159,24 +159,37 @@ impl<O: Observer> ComputeUnit<'_, O> {
 
     /// A stall turn of quiet SIMD `simd` at `now` (its pipes free, its
     /// `quiet_ops` gathered): count it, and if more turns before it wakes
-    /// would only count the same, it goes dormant.
+    /// would only count the same, it goes dormant from its next turn: its
+    /// ops are covered from then on (see `quiet_cover`).
     #[inline(never)]
     fn quiet_stall(&mut self, simd: u32) {
         let now = self.now;
+        let s = simd as usize;
         self.stats.stall_turns += 1;
         let interval = self.interval as usize;
-        let phase = simd as usize % interval;
-        for &opi in &self.quiet_ops[simd as usize] {
-            // (An op a dormant SIMD of the phase sits on is counted by it.)
-            if self.quiet_cover[opi as usize * interval + phase] == 0 {
-                let stalls = (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
-                count_op_stall(stalls, opi as usize, now, 1);
-            }
-        }
+        let phase = s % interval;
         // (Stepping every clock, for tests, steps every turn too: they
         // compare the two.)
-        if self.quiet_until[simd as usize] > now + self.interval && self.input.skip_idle {
-            self.go_dormant(simd);
+        let dormant = self.quiet_until[s] > now + self.interval && self.input.skip_idle;
+        let first = now + self.interval;
+        let (cover, cover_from) = (&mut self.quiet_cover, &mut self.quiet_cover_from);
+        let (stamps, counts) = (&mut self.op_stall_stamp, &mut self.stats.op_stalls);
+        for &opi in &self.quiet_ops[s] {
+            let k = opi as usize * interval + phase;
+            // (An op a dormant SIMD of the phase sits on is counted by it.)
+            if cover[k] == 0 {
+                count_op_stall((&mut stamps[..], &mut counts[..]), opi as usize, now, 1);
+                if dormant {
+                    cover_from[k] = first;
+                }
+            }
+            if dormant {
+                cover[k] += 1;
+            }
+        }
+        if dormant {
+            self.dormant_from[s] = first;
+            self.next_dormant_wake = self.next_dormant_wake.min(self.quiet_until[s]);
         }
     }
 

@@ -674,25 +674,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
-    /// Quiet SIMD `simd` (pipes free, `quiet_ops` gathered, and its turn
-    /// at `now` counted) goes dormant from its next turn: its own ops are
-    /// covered from then on (see `quiet_cover`).
-    fn go_dormant(&mut self, simd: u32) {
-        let s = simd as usize;
-        let interval = self.interval as usize;
-        let phase = s % interval;
-        let first = self.now + self.interval;
-        self.dormant_from[s] = first;
-        self.next_dormant_wake = self.next_dormant_wake.min(self.quiet_until[s]);
-        for &opi in &self.quiet_ops[s] {
-            let k = opi as usize * interval + phase;
-            if self.quiet_cover[k] == 0 {
-                self.quiet_cover_from[k] = first;
-            }
-            self.quiet_cover[k] += 1;
-        }
-    }
-
     /// Dormant SIMD `simd` wakes at the start of clock `now` (before any
     /// turn of it): count the turns it slept through, as `quiet_turn`
     /// would have one by one.
