@@ -686,14 +686,17 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         self.stats.stall_turns += n;
         let interval = self.interval as usize;
         let phase = s % interval;
-        for i in 0..self.quiet_ops[s].len() {
-            let opi = self.quiet_ops[s][i] as usize;
-            let k = opi * interval + phase;
-            self.quiet_cover[k] -= 1;
-            if self.quiet_cover[k] == 0 {
+        let (cover, cover_from) = (&mut self.quiet_cover, &self.quiet_cover_from);
+        for &opi in &self.quiet_ops[s] {
+            let k = opi as usize * interval + phase;
+            cover[k] -= 1;
+            if cover[k] == 0 {
                 // The last dormant SIMD of the phase on this op: the turns
                 // since the first of them went dormant.
-                self.stats.op_stalls[opi] += self.turns_between(self.quiet_cover_from[k], now);
+                let from = cover_from[k];
+                if now > from {
+                    self.stats.op_stalls[opi as usize] += (now - from).div_ceil(self.interval);
+                }
             }
         }
     }
