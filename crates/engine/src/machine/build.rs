@@ -102,6 +102,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             groups_started: 0,
             launching_group: None,
             dispatch_blocked: false,
+            dispatch_at: 0,
             next_simd: vec![0; cus as usize],
             lds_used: vec![0; cus as usize],
             cus,

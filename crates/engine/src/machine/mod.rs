@@ -434,6 +434,9 @@ struct ComputeUnit<'a, O: Observer> {
     /// appears only when a wave retires, so dispatch waits for that
     /// instead of asking every clock.
     dispatch_blocked: bool,
+    /// The clock from which dispatch may have something to do
+    /// (`dispatch_from`, renewed whenever its state changes).
+    dispatch_at: u64,
     /// Per CU: the SIMD the next wave tries first.
     next_simd: Vec<u32>,
     /// Per CU: LDS bytes allocated.
