@@ -98,7 +98,8 @@ pub struct Simulation {
     pub notes: Vec<String>,
     /// Clock limit.
     pub max_clocks: u64,
-    /// Jump over idle clocks (exact; off only to test that it is exact).
+    /// Jump over idle clocks and idle SIMD turns (exact; off only to test
+    /// that it is exact).
     pub skip_idle: bool,
     /// Lane figures, when lanes diverge (`lane_probability` hints).
     pub lanes: Option<crate::lanes::LaneFigures>,

@@ -222,6 +222,34 @@ fn waitcnt_after_a_sample_stalls_the_fraction_the_model_implies() {
 }
 
 #[test]
+fn a_wait_two_cus_sit_on_in_the_same_turns_counts_each_turn_once() {
+    // (`cus = 2`: two compute units side by side.) One wave per CU, each alone on its CU (compute groups are dealt in
+    // turn: group 0 to CU 0, group 1 to CU 1, both at clock 0) and on the
+    // first SIMD of it: SIMDs 0 and 4, which share turn phase 0. As in
+    // rules.rs's single wave: the sample issues at clock 0, is served 32
+    // clocks and returns after vmem_latency = 320, at 352; each wave sits on
+    // s_waitcnt vmcnt(0) from its turn at 4 until the turn at 352 passes it
+    // (87 stall turns), issues the VALU op at 356 and ends at 360. Each CU
+    // has its own vector memory unit, so the two waves run the same clocks.
+    // A stall turn and a turn with waves are per SIMD (2 x 87 = 174 and
+    // 2 x 91 = 182), but an op's stall count counts a clock once however
+    // many SIMDs stall on it in that turn: 87, not 174. (Both SIMDs sleep
+    // through the wait, so the once-per-clock rule holds across their bulk
+    // accounting too; stepping every clock and turn gives the same.)
+    let text = "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\ns_waitcnt vmcnt(0)\nv_add_f32 v0, v1, v2\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 2\ncus = 2\n[[memory]]\nline = 1\nfilter = \"trilinear\"\n";
+    let s = sim(text, hints, &[]);
+    let st = s.run().unwrap();
+    assert_eq!(st.cu_waves, [1, 1]);
+    assert_eq!(st.clocks, 360);
+    assert_eq!(st.op_stalls[s.op_of_instruction(1)], 87);
+    assert_eq!((st.stall_turns, st.turns_with_waves), (174, 182));
+    let mut stepped = s.clone();
+    stepped.skip_idle = false;
+    assert_eq!(stepped.run().unwrap(), st);
+}
+
+#[test]
 fn vmcnt_limit_throttles_vmem_issue() {
     // 20 coalesced buffer loads (4 clocks each, latency 320): load k issues
     // at 4k and returns at 4k + 324. A wave may have 15 in flight (seed 004),

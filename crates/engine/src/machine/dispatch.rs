@@ -40,15 +40,31 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
     }
 
+    /// The clock from which dispatch may launch a wave, as its state now
+    /// says (`u64::MAX`: not before a wave retires, or never).
+    pub(super) fn dispatch_from(&self) -> u64 {
+        if self.launching_group.is_some() {
+            0
+        } else if self.groups_started == self.total_groups || self.dispatch_blocked {
+            u64::MAX
+        } else {
+            self.next_arrival
+        }
+    }
+
     /// Launch at most the allowed number of waves this clock.
+    #[inline(always)]
     pub(super) fn dispatch(&mut self) -> bool {
-        if self.launching_group.is_none()
-            && (self.groups_started == self.total_groups
-                || self.next_arrival > self.now
-                || self.dispatch_blocked)
-        {
+        // (Asked every clock: one comparison when there is nothing to do.)
+        if self.now < self.dispatch_at {
             return false;
         }
+        let launched = self.dispatch_now();
+        self.dispatch_at = self.dispatch_from();
+        launched
+    }
+
+    fn dispatch_now(&mut self) -> bool {
         let mut launched = false;
         for _ in 0..self.launches_per_clock {
             if self.launching_group.is_none() {
@@ -126,8 +142,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 pool.in_use += 1;
                 self.stats.peak_vgpr_blocks = self.stats.peak_vgpr_blocks.max(pool.in_use);
             }
+            // (Before the new wave joins: a dormant SIMD's owed turns are
+            // those of its old waves.)
+            self.end_quiet(simd);
             self.resident[simd as usize].push(id);
-            self.quiet_until[simd as usize] = 0;
             self.resident_count += 1;
             self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];
@@ -201,6 +219,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
         // Its slot (and maybe its group's LDS) is free: dispatch may fit now.
         self.dispatch_blocked = false;
+        self.dispatch_at = self.dispatch_from();
         let g = &mut self.groups[gid];
         g.alive -= 1;
         self.stats.cu_waves[g.cu as usize] += 1;

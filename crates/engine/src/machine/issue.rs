@@ -124,69 +124,117 @@ impl<O: Observer> ComputeUnit<'_, O> {
         // (a wave left ready but unable, on a full counter, a barrier or
         // the VGPR pool, makes that at most now), or an event. Found
         // here, not in the scan, so that turns that issue pay nothing.
-        let mut wake = u64::MAX;
         let pipes_free_at = self.simd_pipes_free_at(simd);
         self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
+        self.quiet_ops[simd as usize].clear();
         if pipes_free_at > now {
+            let mut wake = u64::MAX;
             for &wid in &self.resident[simd as usize] {
                 wake = wake.min(self.waves[wid as usize].ready_at);
             }
+            self.quiet_until[simd as usize] = wake;
         } else {
-            self.stats.stall_turns += 1;
-            for &wid in &self.resident[simd as usize] {
-                let w = &self.waves[wid as usize];
-                wake = wake.min(w.ready_at);
-                let stalls = (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
-                count_op_stall(stalls, w.opi as usize, now, 1);
-            }
+            self.quiet_until[simd as usize] = self.gather_quiet_ops_now(simd);
+            self.quiet_stall(simd);
         }
-        self.quiet_until[simd as usize] = wake;
-        self.quiet_ops[simd as usize].clear();
         Ok(false)
     }
 
     /// A turn of a quiet SIMD: nothing can issue, so only the statistics
-    /// a turn counts, from the distinct ops its waves sit on.
-    #[inline(never)]
+    /// a turn counts, from the distinct ops its waves sit on. A dormant
+    /// SIMD's turns are counted when it wakes.
+    #[inline(always)]
     fn quiet_turn(&mut self, simd: u32) {
+        if self.dormant_from[simd as usize] != NOT_DORMANT {
+            return;
+        }
         self.stats.turns_with_waves += 1;
         if self.quiet_pipes_free_at[simd as usize] > self.now {
             return;
         }
-        self.stats.stall_turns += 1;
-        let now = self.now;
-        self.gather_quiet_ops(simd);
-        for &opi in &self.quiet_ops[simd as usize] {
-            let stalls = (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
-            count_op_stall(stalls, opi as usize, now, 1);
-        }
-    }
-
-    /// Fill `quiet_ops` of quiet SIMD `simd` if not yet done since it went
-    /// quiet (its waves' ops cannot change while it is). The check is
-    /// inline: most quiet turns find them gathered.
-    #[inline(always)]
-    pub(super) fn gather_quiet_ops(&mut self, simd: u32) {
         if self.quiet_ops[simd as usize].is_empty() {
             self.gather_quiet_ops_now(simd);
         }
+        self.quiet_stall(simd);
     }
 
+    /// A stall turn of quiet SIMD `simd` at `now` (its pipes free, its
+    /// `quiet_ops` gathered): count it, and if more turns before it wakes
+    /// would only count the same, it goes dormant from its next turn: its
+    /// ops are covered from then on (see `quiet_cover`).
     #[inline(never)]
-    fn gather_quiet_ops_now(&mut self, simd: u32) {
-        let ops = &mut self.quiet_ops[simd as usize];
-        // Each op once (a stamp per op: a SIMD's waves are often many on
-        // few ops, or many on many).
-        self.stamp_seq += 1;
-        let stamp = self.stamp_seq;
-        for &wid in &self.resident[simd as usize] {
-            let opi = self.waves[wid as usize].opi;
-            let seen = &mut self.quiet_gathered[opi as usize];
-            if *seen != stamp {
-                *seen = stamp;
-                ops.push(opi);
+    fn quiet_stall(&mut self, simd: u32) {
+        let now = self.now;
+        let s = simd as usize;
+        self.stats.stall_turns += 1;
+        let interval = self.interval as usize;
+        let phase = s % interval;
+        // (Stepping every clock, for tests, steps every turn too: they
+        // compare the two.)
+        let dormant = self.quiet_until[s] > now + self.interval && self.input.skip_idle;
+        let first = now + self.interval;
+        let (cover, cover_from) = (&mut self.quiet_cover, &mut self.quiet_cover_from);
+        let (stamps, counts) = (&mut self.op_stall_stamp, &mut self.stats.op_stalls);
+        for &opi in &self.quiet_ops[s] {
+            let k = opi as usize * interval + phase;
+            // (An op a dormant SIMD of the phase sits on is counted by it.)
+            if cover[k] == 0 {
+                count_op_stall((&mut stamps[..], &mut counts[..]), opi as usize, now, 1);
+                if dormant {
+                    cover_from[k] = first;
+                }
+            }
+            if dormant {
+                cover[k] += 1;
             }
         }
+        if dormant {
+            self.dormant_from[s] = first;
+            self.next_dormant_wake = self.next_dormant_wake.min(self.quiet_until[s]);
+        }
+    }
+
+    /// Fill `quiet_ops` of quiet SIMD `simd` (its waves' ops cannot change
+    /// while it is quiet) and return the earliest of its waves' wake-ups.
+    #[inline(never)]
+    fn gather_quiet_ops_now(&mut self, simd: u32) -> u64 {
+        let s = simd as usize;
+        let ops = &mut self.quiet_ops[s];
+        // Each op once (a stamp per op: a SIMD's waves are often many on
+        // few ops, or many on many): the sleepers' ops (kept as they fall
+        // asleep), then the waves awake, which alone can wake by time.
+        self.stamp_seq += 1;
+        let stamp = self.stamp_seq;
+        let base = s * self.hot.len();
+        let sleepers = &mut self.sleeper_ops[s];
+        let mut i = 0;
+        while let Some(&opi) = sleepers.get(i) {
+            let k = base + opi as usize;
+            if self.sleeper_op_count[k] == 0 {
+                // No sleeper on it any more.
+                self.sleeper_listed[k] = false;
+                sleepers.swap_remove(i);
+                continue;
+            }
+            self.quiet_gathered[opi as usize] = stamp;
+            ops.push(opi);
+            i += 1;
+        }
+        let list = &self.resident[s];
+        let mut awake = !self.event_sleepers[s] & positions(list.len());
+        let mut wake = u64::MAX;
+        while awake != 0 {
+            let wid = list[awake.trailing_zeros() as usize];
+            awake &= awake - 1;
+            let w = &self.waves[wid as usize];
+            wake = wake.min(w.ready_at);
+            let seen = &mut self.quiet_gathered[w.opi as usize];
+            if *seen != stamp {
+                *seen = stamp;
+                ops.push(w.opi);
+            }
+        }
+        wake
     }
 
     /// When the last of SIMD `simd`'s own pipes frees up.
@@ -598,8 +646,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` sleeps until one of its counters falls.
     fn sleep_until_event(&mut self, wid: usize) {
         let w = &mut self.waves[wid];
+        if w.ready_at == WAIT_SLEEP {
+            return;
+        }
         w.ready_at = WAIT_SLEEP;
         self.event_sleepers[w.simd as usize] |= 1 << w.pos;
+        let (simd, opi) = (w.simd, w.opi);
+        self.sleeper_op_add(simd, opi);
     }
 
     /// Wave `wid` moves on to its next op.

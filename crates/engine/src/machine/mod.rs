@@ -43,8 +43,10 @@ pub struct SimInput<'a> {
     pub occupancy: &'a Occupancy,
     /// Stop with an error beyond this many clocks.
     pub max_clocks: u64,
-    /// Jump over clocks in which nothing can happen (statistics are
-    /// accounted exactly as if each clock had been stepped; tests compare).
+    /// Jump over clocks in which nothing can happen, and let a SIMD whose
+    /// turns can change nothing sleep until something does (statistics
+    /// are accounted exactly as if each clock and turn had been stepped;
+    /// tests compare).
     pub skip_idle: bool,
 }
 
@@ -54,6 +56,19 @@ const NCOUNTERS: usize = 10;
 /// (`ComputeUnit::event_sleepers`, without reading the wave).
 const WAIT_SLEEP: u64 = u64::MAX;
 const MAX_UNITS: usize = 16;
+/// The mask of the first `n` positions of a SIMD's `resident` list (at
+/// most 64: the position masks are `u64`).
+#[inline(always)]
+fn positions(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// `ComputeUnit::dormant_from` of a SIMD that is not dormant.
+const NOT_DORMANT: u64 = u64::MAX;
 /// `Wave::cat` of a wave whose op is not a unit op with an issue category.
 const NO_CAT: u8 = u8::MAX;
 
@@ -371,6 +386,36 @@ struct ComputeUnit<'a, O: Observer> {
     /// Per op: the `stamp_seq` of the last gathering of `quiet_ops` that
     /// took it.
     quiet_gathered: Vec<u64>,
+    /// Per SIMD: `NOT_DORMANT`, or the first turn of a quiet SIMD whose
+    /// statistics are owed. A dormant SIMD is quiet with its pipes free:
+    /// each of its turns until it wakes would count one turn with waves,
+    /// one stall turn and a stall of each of its `quiet_ops`, so its turns
+    /// cost nothing and `wake_dormant` counts them all when it wakes (an
+    /// event, a new wave, or `quiet_until`), making a run's cost follow its
+    /// issues and events, not its clocks times its SIMDs.
+    dormant_from: Vec<u64>,
+    /// The earliest `quiet_until` of a dormant SIMD (may be earlier than
+    /// any: a SIMD woken by an event leaves it; `wake_due_dormant` renews it).
+    next_dormant_wake: u64,
+    /// Per op and turn phase (`op * interval + phase`): how many dormant
+    /// SIMDs of that phase sit on the op. While some do, every turn of the
+    /// phase counts the op's stall (`SimStats::op_stalls` counts a clock
+    /// once however many SIMDs stall on the op), so other SIMDs' turns
+    /// leave it to them.
+    quiet_cover: Vec<u32>,
+    /// Per op and phase: the first turn the dormant SIMDs count for the op
+    /// (set when its cover count rises from zero).
+    quiet_cover_from: Vec<u64>,
+    /// Per SIMD: the ops its waves asleep until an event (`event_sleepers`)
+    /// sit on, each once, and maybe ops none does any more (dropped when
+    /// read). Their ops cannot change while they sleep, so a SIMD going
+    /// quiet gathers its ops from this list and its waves awake, not from
+    /// all its waves (on a kernel waiting on memory, most are asleep).
+    sleeper_ops: Vec<Vec<u32>>,
+    /// Per SIMD and op (`simd * ops + op`): how many of the SIMD's event
+    /// sleepers sit on the op, and whether the op is in `sleeper_ops`.
+    sleeper_op_count: Vec<u16>,
+    sleeper_listed: Vec<bool>,
     /// Waves resident on the CU (sum of `resident` lengths).
     resident_count: usize,
     /// Scoreboards of retired waves, for the next waves to launch.
@@ -394,6 +439,9 @@ struct ComputeUnit<'a, O: Observer> {
     /// appears only when a wave retires, so dispatch waits for that
     /// instead of asking every clock.
     dispatch_blocked: bool,
+    /// The clock from which dispatch may have something to do
+    /// (`dispatch_from`, renewed whenever its state changes).
+    dispatch_at: u64,
     /// Per CU: the SIMD the next wave tries first.
     next_simd: Vec<u32>,
     /// Per CU: LDS bytes allocated.
@@ -431,46 +479,61 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             && self.resident_total() == 0
     }
 
+    #[inline(always)]
     fn run(&mut self) -> Result<(), SimError> {
+        // (Held in locals: the loop runs once per clock.)
+        let max_clocks = self.input.max_clocks;
+        let skip_idle = self.input.skip_idle;
+        let interval = self.interval;
+        let simds = self.simds;
+        // The SIMD whose turn it is: a mask for the usual power-of-two
+        // cadence (a division per clock is measurable here).
+        let turn_mask = interval.is_power_of_two().then(|| interval - 1);
         loop {
+            // Dormant SIMDs whose waves wake by time now: their turns from
+            // now on are real ones (before anything else of this clock, so
+            // that what they owe ends before any turn counts this clock).
+            if self.now >= self.next_dormant_wake {
+                self.wake_due_dormant();
+            }
             let mut progress = self.apply_events();
             progress |= self.dispatch();
-            // The SIMD whose turn it is (a mask for the usual power-of-two
-            // cadence: a division per clock is measurable here).
-            let turn = if self.interval.is_power_of_two() {
-                (self.now & (self.interval - 1)) as u32
-            } else {
-                (self.now % self.interval) as u32
+            let turn = match turn_mask {
+                Some(m) => (self.now & m) as u32,
+                None => (self.now % interval) as u32,
             };
             let mut s = turn;
-            while s < self.simds {
+            while s < simds {
                 progress |= self.issue_turn(s)?;
-                s += self.interval as u32;
+                s += interval as u32;
             }
-            if self.all_done() {
-                // The last wave left at this clock: the work took `now` clocks.
-                self.stats.clocks = self.now.max(1);
-                return Ok(());
-            }
-            if self.resident_total() == 0 {
+            let resident = self.resident_total();
+            if resident == 0 {
+                if self.all_done() {
+                    // (A dormant SIMD has waves: none is left.)
+                    debug_assert!(self.dormant_from.iter().all(|&d| d == NOT_DORMANT));
+                    // The last wave left at this clock: the work took `now` clocks.
+                    self.stats.clocks = self.now.max(1);
+                    return Ok(());
+                }
                 self.stats.starve_clocks += 1;
             }
-            self.stats.peak_waves = self.stats.peak_waves.max(self.resident_total() as u32);
+            self.stats.peak_waves = self.stats.peak_waves.max(resident as u32);
             if progress {
                 self.idle_clocks = 0;
             } else {
                 self.idle_clocks += 1;
                 // Every SIMD has had a turn in the current state and none
                 // could do anything: only time can change that.
-                if self.idle_clocks >= self.interval {
+                if self.idle_clocks >= interval {
                     match self.next_wake() {
                         None => return Err(self.deadlock()),
-                        Some(t) if self.input.skip_idle && t > self.now + 1 => {
-                            let t = t.min(self.input.max_clocks + 1);
+                        Some(t) if skip_idle && t > self.now + 1 => {
+                            let t = t.min(max_clocks + 1);
                             self.account_skipped(t);
                             self.now = t;
-                            if self.now > self.input.max_clocks {
-                                return Err(SimError::TooLong(self.input.max_clocks));
+                            if self.now > max_clocks {
+                                return Err(SimError::TooLong(max_clocks));
                             }
                             continue;
                         }
@@ -479,8 +542,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
             self.now += 1;
-            if self.now > self.input.max_clocks {
-                return Err(SimError::TooLong(self.input.max_clocks));
+            if self.now > max_clocks {
+                return Err(SimError::TooLong(max_clocks));
             }
         }
     }
@@ -579,7 +642,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             let stamp = self.stamp_seq;
             let mut s = phase as u32;
             while s < self.simds {
-                if !self.resident[s as usize].is_empty() {
+                // A dormant SIMD's turns are counted when it wakes.
+                if !self.resident[s as usize].is_empty()
+                    && self.dormant_from[s as usize] == NOT_DORMANT
+                {
                     self.stats.turns_with_waves += n;
                     let quiet = self.quiet_until[s as usize] > self.now;
                     let pipes_free_at = if quiet {
@@ -589,17 +655,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     };
                     if pipes_free_at <= from {
                         self.stats.stall_turns += n;
-                        if quiet {
-                            // The distinct ops of a quiet SIMD's waves.
-                            self.gather_quiet_ops(s);
-                            for &opi in &self.quiet_ops[s as usize] {
-                                let stalls =
-                                    (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
-                                count_op_stall(stalls, opi as usize, stamp, n);
-                            }
-                        } else {
-                            for &wid in &self.resident[s as usize] {
-                                let opi = self.waves[wid as usize].opi as usize;
+                        for &wid in &self.resident[s as usize] {
+                            let opi = self.waves[wid as usize].opi as usize;
+                            // (An op a dormant SIMD of the phase sits on is
+                            // counted by it.)
+                            if self.quiet_cover[opi * interval as usize + phase as usize] == 0 {
                                 let stalls =
                                     (&mut self.op_stall_stamp[..], &mut self.stats.op_stalls[..]);
                                 count_op_stall(stalls, opi, stamp, n);
@@ -612,6 +672,72 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         }
     }
 
+    /// Turns of a SIMD whose turns fall on `from` (a turn clock) and every
+    /// `interval` clocks after it, before clock `to`.
+    fn turns_between(&self, from: u64, to: u64) -> u64 {
+        if to > from {
+            (to - from).div_ceil(self.interval)
+        } else {
+            0
+        }
+    }
+
+    /// Dormant SIMD `simd` wakes at the start of clock `now` (before any
+    /// turn of it): count the turns it slept through, as `quiet_turn`
+    /// would have one by one.
+    fn wake_dormant(&mut self, simd: u32) {
+        let s = simd as usize;
+        let now = self.now;
+        let n = self.turns_between(self.dormant_from[s], now);
+        self.dormant_from[s] = NOT_DORMANT;
+        self.stats.turns_with_waves += n;
+        self.stats.stall_turns += n;
+        let interval = self.interval as usize;
+        let phase = s % interval;
+        let (cover, cover_from) = (&mut self.quiet_cover, &self.quiet_cover_from);
+        for &opi in &self.quiet_ops[s] {
+            let k = opi as usize * interval + phase;
+            cover[k] -= 1;
+            if cover[k] == 0 {
+                // The last dormant SIMD of the phase on this op: the turns
+                // since the first of them went dormant.
+                let from = cover_from[k];
+                if now > from {
+                    self.stats.op_stalls[opi as usize] += (now - from).div_ceil(self.interval);
+                }
+            }
+        }
+    }
+
+    /// Wake the dormant SIMDs whose `quiet_until` has come, and find the
+    /// next such clock.
+    #[inline(never)]
+    fn wake_due_dormant(&mut self) {
+        let mut next = u64::MAX;
+        for s in 0..self.simds {
+            if self.dormant_from[s as usize] == NOT_DORMANT {
+                continue;
+            }
+            let until = self.quiet_until[s as usize];
+            if until <= self.now {
+                self.wake_dormant(s);
+            } else {
+                next = next.min(until);
+            }
+        }
+        self.next_dormant_wake = next;
+    }
+
+    /// SIMD `simd` looks again this clock (an event for one of its waves,
+    /// or a new wave): it is no longer quiet.
+    #[inline(always)]
+    fn end_quiet(&mut self, simd: u32) {
+        self.quiet_until[simd as usize] = 0;
+        if self.dormant_from[simd as usize] != NOT_DORMANT {
+            self.wake_dormant(simd);
+        }
+    }
+
     fn apply_events(&mut self) -> bool {
         let mut any = false;
         while let Some(Reverse(e)) = self.events.peek() {
@@ -621,9 +747,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             let e = *e;
             self.events.pop();
             any = true;
-            let w = &mut self.waves[e.wave() as usize];
             // A counter or in-flight count fell: the SIMD looks again.
-            self.quiet_until[w.simd as usize] = 0;
+            self.end_quiet(self.waves[e.wave() as usize].simd);
+            let w = &mut self.waves[e.wave() as usize];
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
@@ -633,7 +759,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 // A counter it waits on fell: look again.
                 w.ready_at = self.now;
                 self.event_sleepers[w.simd as usize] &= !(1 << w.pos);
+                // (Its op stays listed until a gathering finds no sleeper
+                // on it.)
+                let k = w.simd as usize * self.hot.len() + w.opi as usize;
+                self.sleeper_op_count[k] -= 1;
             }
+            let w = &mut self.waves[e.wave() as usize];
             if e.unit() != NONE {
                 w.unit_in_flight[e.unit() as usize] -= 1;
                 let cu = w.cu as usize;
@@ -641,6 +772,17 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             }
         }
         any
+    }
+
+    /// A wave of SIMD `simd` on op `opi` went to sleep until an event.
+    #[inline(always)]
+    pub(super) fn sleeper_op_add(&mut self, simd: u32, opi: u32) {
+        let k = simd as usize * self.hot.len() + opi as usize;
+        self.sleeper_op_count[k] += 1;
+        if !self.sleeper_listed[k] {
+            self.sleeper_listed[k] = true;
+            self.sleeper_ops[simd as usize].push(opi);
+        }
     }
 
     fn op_place(&self, opi: usize) -> (u32, String) {
