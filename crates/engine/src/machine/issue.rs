@@ -27,42 +27,37 @@ impl<O: Observer> ComputeUnit<'_, O> {
         // this equals issuing first and running free ops after.
         let row = simd as usize * self.ncat;
         let mut len = self.resident[simd as usize].len();
-        // Positions asleep until an event, or sitting on a category taken
-        // this turn. Bits after the current position change only when a
-        // wave retires (positions move), which rebuilds it.
-        let mut blocked = self.event_sleepers[simd as usize];
-        let mut pos = 0;
-        while pos < len {
-            // Pass over the waves that are asleep, or already sitting on a
-            // unit op whose category an older wave took this turn: nothing
-            // to do or record. A tight loop over shared borrows (most
-            // visits, on a kernel whose waves mostly sleep on memory); a
-            // position in `blocked` needs no look at its wave.
+        // Positions still to visit this turn: not asleep until an event,
+        // not sitting on a category taken this turn. Bits after the current
+        // position change only when a wave retires (positions move), which
+        // rebuilds it.
+        let mut todo = positions(len) & !self.event_sleepers[simd as usize];
+        loop {
+            // Pass over the waves that are not ready (a look at their wave
+            // finds nothing to do or record; the asleep and the ones already
+            // sitting on a unit op whose category an older wave took this
+            // turn are not in `todo`, and need not even that). A tight loop
+            // over shared borrows, one step per position to look at.
             let found = {
-                // (`len` is the list's length: only a retirement changes it.)
                 let list = &self.resident[simd as usize];
                 let waves = &self.waves;
                 let mut found = None;
-                while let Some(&id) = list.get(pos) {
-                    let run = blocked >> pos;
-                    if run & 1 != 0 {
-                        // A run of blocked positions: jump over it.
-                        pos += (!run).trailing_zeros() as usize;
-                        continue;
-                    }
+                while todo != 0 {
+                    let pos = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let id = list[pos];
                     let w = &waves[id as usize];
-                    // (A wave sitting on a category taken this turn is in
-                    // `blocked`: `sit_masks` of the taken categories.)
+                    // (A wave sitting on a category taken this turn is not
+                    // in `todo`: `sit_masks` of the taken categories.)
                     debug_assert!(!(w.sitting && w.cat != NO_CAT && used & (1 << w.cat) != 0));
                     if w.ready_at <= now {
-                        found = Some((id as usize, w.opi as usize, w.sitting, w.cat));
+                        found = Some((pos, id as usize, w.opi as usize, w.sitting, w.cat));
                         break;
                     }
-                    pos += 1;
                 }
                 found
             };
-            let Some((wid, opi, sitting, wcat)) = found else {
+            let Some((pos, wid, opi, sitting, wcat)) = found else {
                 break;
             };
             // A wave with an issue category is on a unit op.
@@ -80,7 +75,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         if self.can_issue(wid, opi) {
                             self.issue(wid, opi);
                             used |= 1 << wcat;
-                            blocked |= self.sit_masks[row + wcat as usize];
+                            todo &= !self.sit_masks[row + wcat as usize];
                             any = true;
                         } else if !sitting {
                             self.start_sitting(wid);
@@ -103,17 +98,17 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         // The wave retired; this position now holds the next
                         // one, and the masks were rebuilt.
                         len -= 1;
-                        blocked = self.event_sleepers[simd as usize];
+                        let mut blocked = self.event_sleepers[simd as usize];
                         let mut taken = used;
                         while taken != 0 {
                             blocked |= self.sit_masks[row + taken.trailing_zeros() as usize];
                             taken &= taken - 1;
                         }
-                        continue;
+                        // (`pos` < 64: it was a position of the list.)
+                        todo = positions(len) & !blocked & (u64::MAX << pos);
                     }
                 }
             }
-            pos += 1;
         }
         if any {
             // (A real turn runs only when `quiet_until` has passed: no
