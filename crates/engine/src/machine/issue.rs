@@ -77,8 +77,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 }
                 OpKind::Unit => {
                     if wcat != NO_CAT && used & (1 << wcat) == 0 {
-                        if self.can_issue(wid, opi) {
-                            self.issue(wid, opi);
+                        // (Held across the unit's changes: `hot` is a
+                        // shared slice, not the unit's.)
+                        let op = &self.hot[opi];
+                        if self.can_issue(wid, opi, op) {
+                            self.issue(wid, opi, op);
                             used |= 1 << wcat;
                             blocked |= self.sit_masks[row + wcat as usize];
                             any = true;
@@ -247,8 +250,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     #[inline]
-    fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
-        let op = &self.hot[opi];
+    fn can_issue(&mut self, wid: usize, opi: usize, op: &HotOp) -> bool {
         let w = &self.waves[wid];
         // A busy pipe frees at a known clock and nothing before it can
         // change that (a unit is only taken once free), and it is checked
@@ -258,9 +260,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let u = &self.units[op.unit as usize];
             let free = u.free_at[u.instance(w.simd)];
             if free > self.now {
-                self.waves[wid].ready_at = free;
                 let cause = self.causes.busy + u16::from(op.unit);
-                self.note_cause(wid, cause, free);
+                self.sleep_noting(wid, free, cause, free);
                 return false;
             }
         }
@@ -269,9 +270,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let free = a.free_at[a.instance(w.simd)];
             if free > self.now {
                 // As above: no check before this one can fail until then.
-                self.waves[wid].ready_at = free;
                 let cause = self.causes.busy + u16::from(op.also_unit);
-                self.note_cause(wid, cause, free);
+                self.sleep_noting(wid, free, cause, free);
                 return false;
             }
         }
@@ -283,7 +283,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             // wave sleeps until then.
             let mut ready = 0u64;
             let (start, len) = op.reads;
-            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+            let slots = self.slots;
+            for &slot in &slots[start as usize..start as usize + len as usize] {
                 ready = ready.max(t.ready(slot));
             }
             if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
@@ -296,8 +297,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 let announced = w.prev_opi != super::NONE_OP
                     && self.hot[w.prev_opi as usize].flags & op_flags::DELAY_ALU != 0;
                 let extra = if announced { 0 } else { self.dependency_extra };
-                self.waves[wid].ready_at = ready + extra;
-                self.note_cause(wid, self.causes.dependency, ready + extra);
+                self.sleep_noting(wid, ready + extra, self.causes.dependency, ready + extra);
                 return false;
             }
         }
@@ -431,13 +431,30 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// since the last cause go to that one.
     #[inline(always)]
     fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
-        if self.waves[wid].sitting {
-            self.charge_cause(wid);
-        }
+        let clock = self.cause_clock();
         let w = &mut self.waves[wid];
-        w.cause = cause;
-        w.cause_since = self.now;
-        w.cause_until = until;
+        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+    }
+
+    /// `note_cause` for a wave that sleeps until `ready_at` (looked up
+    /// once for both).
+    #[inline(always)]
+    fn sleep_noting(&mut self, wid: usize, ready_at: u64, cause: u16, until: u64) {
+        let clock = self.cause_clock();
+        let w = &mut self.waves[wid];
+        w.ready_at = ready_at;
+        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+    }
+
+    /// What charging a wave's cause reads of the unit.
+    #[inline(always)]
+    fn cause_clock(&self) -> CauseClock {
+        CauseClock {
+            now: self.now,
+            interval: self.interval,
+            ncauses: self.ncauses,
+            arbitration: self.causes.arbitration,
+        }
     }
 
     /// Charge the clocks sitting wave `wid` sat since its cause was noted
@@ -450,26 +467,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// sit and rise around it stay calls (inline, they cost more).
     #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
-        let now = self.now;
-        let interval = self.interval;
-        let w = &mut self.waves[wid];
-        let since = w.cause_since;
-        if now <= since {
-            return;
-        }
-        let split = if w.cause_until >= now {
-            now
-        } else {
-            let clear = w.cause_until.max(since);
-            // Its SIMD's turns are the clocks of phase `simd % interval`.
-            let phase = u64::from(w.simd) % interval;
-            (clear + (phase + interval - clear % interval) % interval).min(now)
-        };
-        let row = w.opi as usize * self.ncauses;
-        let counts = &mut self.stats.op_cause_clocks;
-        counts[row + w.cause as usize] += split - since;
-        counts[row + self.causes.arbitration as usize] += now - split;
-        w.cause_since = now;
+        let clock = self.cause_clock();
+        charge_wave_cause(&mut self.waves[wid], clock, &mut self.stats.op_cause_clocks);
     }
 
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
@@ -497,22 +496,21 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.observer.rise(self.now, wid as u32);
     }
 
-    fn issue(&mut self, wid: usize, opi: usize) {
+    fn issue(&mut self, wid: usize, opi: usize, op: &HotOp) {
         self.unsit(wid);
         let now = self.now;
         // (Allocations apply in dynamic VGPR mode only.)
-        if self.dynamic.is_some() && self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
+        if self.dynamic.is_some() && op.flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
-        // Borrowed, not copied: the rest touches other fields only.
-        let op = &self.hot[opi];
         let unit_idx = op.unit as usize;
-        let simd = self.waves[wid].simd;
+        // (The wave is looked up once: the rest changes other fields.)
+        let w = &mut self.waves[wid];
+        let simd = w.simd;
         let u = &mut self.units[unit_idx];
         let inst = u.instance(simd);
         let cost = u64::from(op.cost);
         u.inst_busy[inst] += cost;
-        let w = &mut self.waves[wid];
         let mut inc = op.inc;
         while inc != 0 {
             w.cnt[inc.trailing_zeros() as usize] += 1;
@@ -522,10 +520,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
-            t.write(
-                &self.slots[start as usize..start as usize + len as usize],
-                done,
-            );
+            let slots = self.slots;
+            t.write(&slots[start as usize..start as usize + len as usize], done);
             if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
                 t.push(VA_VDST, done);
                 t.valu_vgpr_done = t.valu_vgpr_done.max(done);
@@ -553,7 +549,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             a.inst_busy[ai] += u64::from(op.also_cost);
         }
         let u = &mut self.units[unit_idx];
-        let w = &mut self.waves[wid];
         match u.kind {
             UnitKind::Pipe => {
                 u.free_at[inst] = now + cost;
@@ -698,8 +693,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     .map_or(now, |t| t.depctr_settled(&self.depctr[opi], now));
                 if until > now {
                     // Only time settles it: sleep until then.
-                    self.waves[wid].ready_at = until;
-                    self.note_cause(wid, self.causes.dependency, until);
+                    self.sleep_noting(wid, until, self.causes.dependency, until);
                     false
                 } else {
                     self.unsit(wid);
@@ -770,8 +764,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         .max(t.rings[SA_SDST].iter().copied().max().unwrap_or(0))
                 });
                 if alu_done > self.now {
-                    self.waves[wid].ready_at = alu_done;
-                    self.note_cause(wid, self.causes.drain, alu_done);
+                    self.sleep_noting(wid, alu_done, self.causes.drain, alu_done);
                     return false;
                 }
                 if w.cnt.iter().all(|&c| c == 0) {
@@ -785,4 +778,61 @@ impl<O: Observer> ComputeUnit<'_, O> {
             }
         }
     }
+}
+
+/// What charging a wave's cause reads besides the wave: the clock, the
+/// issue interval, the row width of `op_cause_clocks` and arbitration's
+/// position in a row.
+#[derive(Clone, Copy)]
+struct CauseClock {
+    now: u64,
+    interval: u64,
+    ncauses: usize,
+    arbitration: u16,
+}
+
+/// Wave `w` cannot issue or pass its op now, for `cause`, which time
+/// alone ends at `until` (see `ComputeUnit::note_cause`).
+#[inline(always)]
+fn note_wave_cause(
+    w: &mut Wave<'_>,
+    clock: CauseClock,
+    counts: &mut [u64],
+    cause: u16,
+    until: u64,
+) {
+    if w.sitting {
+        charge_wave_cause(w, clock, counts);
+    }
+    w.cause = cause;
+    w.cause_since = clock.now;
+    w.cause_until = until;
+}
+
+/// Charge the clocks sitting wave `w` sat since its cause was noted to its
+/// op's row of `counts` (see `ComputeUnit::charge_cause`).
+#[inline(always)]
+fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
+    let CauseClock {
+        now,
+        interval,
+        ncauses,
+        arbitration,
+    } = clock;
+    let since = w.cause_since;
+    if now <= since {
+        return;
+    }
+    let split = if w.cause_until >= now {
+        now
+    } else {
+        let clear = w.cause_until.max(since);
+        // Its SIMD's turns are the clocks of phase `simd % interval`.
+        let phase = u64::from(w.simd) % interval;
+        (clear + (phase + interval - clear % interval) % interval).min(now)
+    };
+    let row = w.opi as usize * ncauses;
+    counts[row + w.cause as usize] += split - since;
+    counts[row + arbitration as usize] += now - split;
+    w.cause_since = now;
 }
