@@ -619,8 +619,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 )));
             }
         }
+        // (`issues`, their sum, is summed at the end.)
         self.stats.category_issues[op.category as usize] += 1;
-        self.stats.issues += 1;
         if O::ACTIVE {
             // The unit's `free_at` now ends this op's service.
             let end = self.units[unit_idx].free_at[inst];
@@ -828,8 +828,17 @@ fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
     } else {
         let clear = w.cause_until.max(since);
         // Its SIMD's turns are the clocks of phase `simd % interval`.
-        let phase = u64::from(w.simd) % interval;
-        (clear + (phase + interval - clear % interval) % interval).min(now)
+        // (Issue intervals are mostly powers of two: a mask, not a
+        // division.)
+        let rem = |x: u64| {
+            if interval.is_power_of_two() {
+                x & (interval - 1)
+            } else {
+                x % interval
+            }
+        };
+        let phase = rem(u64::from(w.simd));
+        (clear + rem(phase + interval - rem(clear))).min(now)
     };
     let row = w.opi as usize * ncauses;
     counts[row + w.cause as usize] += split - since;

@@ -892,6 +892,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     fn finish(mut self) -> SimStats {
+        // Every issue counted its category.
+        self.stats.issues = self.stats.category_issues.iter().sum();
         self.stats.cus = self.cus;
         self.stats.cu_unit_busy = vec![vec![0; self.units.len()]; self.cus as usize];
         self.stats.shared_units = self
