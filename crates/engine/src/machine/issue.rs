@@ -516,7 +516,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        w.advance(self.input.sim, &self.issue_cat);
+        w.advance(self.input.sim, self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
@@ -653,7 +653,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        self.waves[wid].advance(self.input.sim, &self.issue_cat);
+        self.waves[wid].advance(self.input.sim, self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
