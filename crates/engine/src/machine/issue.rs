@@ -6,6 +6,12 @@
 
 use super::*;
 
+/// The `op_flags` of ALU writes `s_waitcnt_depctr` counts.
+const ALU_WRITES: u16 = op_flags::VALU_VGPR_WRITE
+    | op_flags::VALU_SGPR_WRITE
+    | op_flags::VALU_VCC_WRITE
+    | op_flags::SALU_SGPR_WRITE;
+
 impl<O: Observer> ComputeUnit<'_, O> {
     pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
@@ -522,19 +528,24 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let (start, len) = op.writes;
             let slots = self.slots;
             t.write(&slots[start as usize..start as usize + len as usize], done);
-            if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
-                t.push(VA_VDST, done);
-                t.valu_vgpr_done = t.valu_vgpr_done.max(done);
-            }
-            if op.flags & op_flags::VALU_SGPR_WRITE != 0 {
-                t.push(VA_SDST, done);
-                t.valu_sgpr_done = t.valu_sgpr_done.max(done);
-            }
-            if op.flags & op_flags::VALU_VCC_WRITE != 0 {
-                t.push(VA_VCC, done);
-            }
-            if op.flags & op_flags::SALU_SGPR_WRITE != 0 {
-                t.push(SA_SDST, done);
+            // (`write` raised the track's latest clock to `done`: the
+            // pushes of `done` need not.)
+            let flags = op.flags;
+            if flags & ALU_WRITES != 0 {
+                if flags & op_flags::VALU_VGPR_WRITE != 0 {
+                    t.push_written(VA_VDST, done);
+                    t.valu_vgpr_done = t.valu_vgpr_done.max(done);
+                }
+                if flags & op_flags::VALU_SGPR_WRITE != 0 {
+                    t.push_written(VA_SDST, done);
+                    t.valu_sgpr_done = t.valu_sgpr_done.max(done);
+                }
+                if flags & op_flags::VALU_VCC_WRITE != 0 {
+                    t.push_written(VA_VCC, done);
+                }
+                if flags & op_flags::SALU_SGPR_WRITE != 0 {
+                    t.push_written(SA_SDST, done);
+                }
             }
             if op.flags & op_flags::VMEM_VGPR_READ != 0 {
                 // Sources are read while the op is served.
