@@ -5,11 +5,35 @@
 
 use super::*;
 
+impl OpTables {
+    /// The ops of `input` packed for the cycle loop; models whose units
+    /// cannot be built and ops naming too many registers are refused.
+    pub(super) fn new(input: &SimInput<'_>) -> Result<OpTables, SimError> {
+        let p = |n: &str| param(input.arch, n);
+        let cu_simds = p("simds")?.max(1);
+        let cus = input.dispatch.cus.max(1);
+        let units = build_units(input, cu_simds, cus, cu_simds * cus)?;
+        check_op_slots(input)?;
+        let (hot, slots) = hot_ops(input, &units, cus);
+        let ncat = input.sim.categories.len().min(64);
+        Ok(OpTables {
+            hot,
+            slots,
+            issue_cat: issue_categories(input, ncat),
+        })
+    }
+}
+
 impl<'a, O: Observer> ComputeUnit<'a, O> {
-    /// A compute unit (or `cus` of them) ready to run `input`; model and
-    /// dispatch errors (missing parameters, workgroups that cannot fit,
-    /// too many units or registers per op) are refused here.
-    pub(super) fn new(input: &'a SimInput<'a>, observer: O) -> Result<Self, SimError> {
+    /// A compute unit (or `cus` of them) ready to run `input` with its ops
+    /// `tables`; model and dispatch errors (missing parameters, workgroups
+    /// that cannot fit, too many units or registers per op) are refused
+    /// here.
+    pub(super) fn new(
+        input: &'a SimInput<'a>,
+        tables: &'a OpTables,
+        observer: O,
+    ) -> Result<Self, SimError> {
         let arch = input.arch;
         let p = |n: &str| param(arch, n);
         let cu_simds = p("simds")?.max(1);
@@ -23,12 +47,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let dispatch = input.dispatch;
         let (total_groups, group_waves) = group_shape(input, wave_size, cu_simds)?;
         let wps = input.occupancy.waves_per_simd;
-        check_op_slots(input)?;
         let nops = input.sim.ops.len();
         let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
         let mut stats = SimStats::new(input.sim, &input.sim.units, &instances);
         stats.cu_waves = vec![0; cus as usize];
-        let (hot, slots) = hot_ops(input, &units, cus);
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
         let ncat = input.sim.categories.len().min(64);
         if wps > 64 {
@@ -38,7 +60,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 "at most 64 waves per SIMD are supported ({wps})"
             )));
         }
-        let issue_cat = issue_categories(input, ncat);
         let dependency_extra = arch
             .param("dependency_stall_extra_clocks")
             .map_or(0, |v| v.round() as u64);
@@ -48,9 +69,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             input,
             observer,
             sitters: vec![Sitters::default(); nops],
-            hot,
-            issue_cat,
-            slots,
+            hot: &tables.hot,
+            issue_cat: &tables.issue_cat,
+            slots: &tables.slots,
             depctr,
             dynamic,
             wave_returns: Vec::new(),

@@ -6,6 +6,12 @@
 
 use super::*;
 
+/// The `op_flags` of ALU writes `s_waitcnt_depctr` counts.
+const ALU_WRITES: u16 = op_flags::VALU_VGPR_WRITE
+    | op_flags::VALU_SGPR_WRITE
+    | op_flags::VALU_VCC_WRITE
+    | op_flags::SALU_SGPR_WRITE;
+
 impl<O: Observer> ComputeUnit<'_, O> {
     pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
@@ -72,8 +78,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 }
                 OpKind::Unit => {
                     if wcat != NO_CAT && used & (1 << wcat) == 0 {
-                        if self.can_issue(wid, opi) {
-                            self.issue(wid, opi);
+                        // (Held across the unit's changes: `hot` is a
+                        // shared slice, not the unit's.)
+                        let op = &self.hot[opi];
+                        if self.can_issue(wid, opi, op) {
+                            self.issue(wid, opi, op);
                             used |= 1 << wcat;
                             todo &= !self.sit_masks[row + wcat as usize];
                             any = true;
@@ -242,8 +251,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     }
 
     #[inline]
-    fn can_issue(&mut self, wid: usize, opi: usize) -> bool {
-        let op = &self.hot[opi];
+    fn can_issue(&mut self, wid: usize, opi: usize, op: &HotOp) -> bool {
         let w = &self.waves[wid];
         // A busy pipe frees at a known clock and nothing before it can
         // change that (a unit is only taken once free), and it is checked
@@ -253,9 +261,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let u = &self.units[op.unit as usize];
             let free = u.free_at[u.instance(w.simd)];
             if free > self.now {
-                self.waves[wid].ready_at = free;
                 let cause = self.causes.busy + u16::from(op.unit);
-                self.note_cause(wid, cause, free);
+                self.sleep_noting(wid, free, cause, free);
                 return false;
             }
         }
@@ -264,9 +271,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let free = a.free_at[a.instance(w.simd)];
             if free > self.now {
                 // As above: no check before this one can fail until then.
-                self.waves[wid].ready_at = free;
                 let cause = self.causes.busy + u16::from(op.also_unit);
-                self.note_cause(wid, cause, free);
+                self.sleep_noting(wid, free, cause, free);
                 return false;
             }
         }
@@ -278,7 +284,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             // wave sleeps until then.
             let mut ready = 0u64;
             let (start, len) = op.reads;
-            for &slot in &self.slots[start as usize..start as usize + len as usize] {
+            let slots = self.slots;
+            for &slot in &slots[start as usize..start as usize + len as usize] {
                 ready = ready.max(t.ready(slot));
             }
             if op.flags & op_flags::WAIT_VALU_VGPR != 0 {
@@ -291,8 +298,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 let announced = w.prev_opi != super::NONE_OP
                     && self.hot[w.prev_opi as usize].flags & op_flags::DELAY_ALU != 0;
                 let extra = if announced { 0 } else { self.dependency_extra };
-                self.waves[wid].ready_at = ready + extra;
-                self.note_cause(wid, self.causes.dependency, ready + extra);
+                self.sleep_noting(wid, ready + extra, self.causes.dependency, ready + extra);
                 return false;
             }
         }
@@ -426,13 +432,30 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// since the last cause go to that one.
     #[inline(always)]
     fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
-        if self.waves[wid].sitting {
-            self.charge_cause(wid);
-        }
+        let clock = self.cause_clock();
         let w = &mut self.waves[wid];
-        w.cause = cause;
-        w.cause_since = self.now;
-        w.cause_until = until;
+        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+    }
+
+    /// `note_cause` for a wave that sleeps until `ready_at` (looked up
+    /// once for both).
+    #[inline(always)]
+    fn sleep_noting(&mut self, wid: usize, ready_at: u64, cause: u16, until: u64) {
+        let clock = self.cause_clock();
+        let w = &mut self.waves[wid];
+        w.ready_at = ready_at;
+        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+    }
+
+    /// What charging a wave's cause reads of the unit.
+    #[inline(always)]
+    fn cause_clock(&self) -> CauseClock {
+        CauseClock {
+            now: self.now,
+            interval: self.interval,
+            ncauses: self.ncauses,
+            arbitration: self.causes.arbitration,
+        }
     }
 
     /// Charge the clocks sitting wave `wid` sat since its cause was noted
@@ -445,26 +468,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// sit and rise around it stay calls (inline, they cost more).
     #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
-        let now = self.now;
-        let interval = self.interval;
-        let w = &mut self.waves[wid];
-        let since = w.cause_since;
-        if now <= since {
-            return;
-        }
-        let split = if w.cause_until >= now {
-            now
-        } else {
-            let clear = w.cause_until.max(since);
-            // Its SIMD's turns are the clocks of phase `simd % interval`.
-            let phase = u64::from(w.simd) % interval;
-            (clear + (phase + interval - clear % interval) % interval).min(now)
-        };
-        let row = w.opi as usize * self.ncauses;
-        let counts = &mut self.stats.op_cause_clocks;
-        counts[row + w.cause as usize] += split - since;
-        counts[row + self.causes.arbitration as usize] += now - split;
-        w.cause_since = now;
+        let clock = self.cause_clock();
+        charge_wave_cause(&mut self.waves[wid], clock, &mut self.stats.op_cause_clocks);
     }
 
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
@@ -492,48 +497,50 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.observer.rise(self.now, wid as u32);
     }
 
-    fn issue(&mut self, wid: usize, opi: usize) {
+    fn issue(&mut self, wid: usize, opi: usize, op: &HotOp) {
         self.unsit(wid);
         let now = self.now;
         // (Allocations apply in dynamic VGPR mode only.)
-        if self.dynamic.is_some() && self.hot[opi].flags & op_flags::ALLOC_VGPR != 0 {
+        if self.dynamic.is_some() && op.flags & op_flags::ALLOC_VGPR != 0 {
             self.alloc_apply(wid, opi);
         }
-        // Borrowed, not copied: the rest touches other fields only.
-        let op = &self.hot[opi];
         let unit_idx = op.unit as usize;
-        let simd = self.waves[wid].simd;
+        // (The wave is looked up once: the rest changes other fields.)
+        let w = &mut self.waves[wid];
+        let simd = w.simd;
         let u = &mut self.units[unit_idx];
         let inst = u.instance(simd);
         let cost = u64::from(op.cost);
         u.inst_busy[inst] += cost;
-        let w = &mut self.waves[wid];
         let mut inc = op.inc;
         while inc != 0 {
             w.cnt[inc.trailing_zeros() as usize] += 1;
             inc &= inc - 1;
         }
-        w.advance(self.input.sim, &self.issue_cat);
+        w.advance(self.input.sim, self.issue_cat);
         if let Some(t) = &mut w.track {
             let done = now + u64::from(op.result_delay);
             let (start, len) = op.writes;
-            t.write(
-                &self.slots[start as usize..start as usize + len as usize],
-                done,
-            );
-            if op.flags & op_flags::VALU_VGPR_WRITE != 0 {
-                t.push(VA_VDST, done);
-                t.valu_vgpr_done = t.valu_vgpr_done.max(done);
-            }
-            if op.flags & op_flags::VALU_SGPR_WRITE != 0 {
-                t.push(VA_SDST, done);
-                t.valu_sgpr_done = t.valu_sgpr_done.max(done);
-            }
-            if op.flags & op_flags::VALU_VCC_WRITE != 0 {
-                t.push(VA_VCC, done);
-            }
-            if op.flags & op_flags::SALU_SGPR_WRITE != 0 {
-                t.push(SA_SDST, done);
+            let slots = self.slots;
+            t.write(&slots[start as usize..start as usize + len as usize], done);
+            // (`write` raised the track's latest clock to `done`: the
+            // pushes of `done` need not.)
+            let flags = op.flags;
+            if flags & ALU_WRITES != 0 {
+                if flags & op_flags::VALU_VGPR_WRITE != 0 {
+                    t.push_written(VA_VDST, done);
+                    t.valu_vgpr_done = t.valu_vgpr_done.max(done);
+                }
+                if flags & op_flags::VALU_SGPR_WRITE != 0 {
+                    t.push_written(VA_SDST, done);
+                    t.valu_sgpr_done = t.valu_sgpr_done.max(done);
+                }
+                if flags & op_flags::VALU_VCC_WRITE != 0 {
+                    t.push_written(VA_VCC, done);
+                }
+                if flags & op_flags::SALU_SGPR_WRITE != 0 {
+                    t.push_written(SA_SDST, done);
+                }
             }
             if op.flags & op_flags::VMEM_VGPR_READ != 0 {
                 // Sources are read while the op is served.
@@ -548,7 +555,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             a.inst_busy[ai] += u64::from(op.also_cost);
         }
         let u = &mut self.units[unit_idx];
-        let w = &mut self.waves[wid];
         match u.kind {
             UnitKind::Pipe => {
                 u.free_at[inst] = now + cost;
@@ -619,8 +625,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 )));
             }
         }
+        // (`issues`, their sum, is summed at the end.)
         self.stats.category_issues[op.category as usize] += 1;
-        self.stats.issues += 1;
         if O::ACTIVE {
             // The unit's `free_at` now ends this op's service.
             let end = self.units[unit_idx].free_at[inst];
@@ -653,7 +659,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// Wave `wid` moves on to its next op.
     #[inline(always)]
     fn advance(&mut self, wid: usize) {
-        self.waves[wid].advance(self.input.sim, &self.issue_cat);
+        self.waves[wid].advance(self.input.sim, self.issue_cat);
     }
 
     /// Let wave `wid` take one free op if it can. Returns whether it did.
@@ -693,8 +699,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     .map_or(now, |t| t.depctr_settled(&self.depctr[opi], now));
                 if until > now {
                     // Only time settles it: sleep until then.
-                    self.waves[wid].ready_at = until;
-                    self.note_cause(wid, self.causes.dependency, until);
+                    self.sleep_noting(wid, until, self.causes.dependency, until);
                     false
                 } else {
                     self.unsit(wid);
@@ -765,8 +770,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                         .max(t.rings[SA_SDST].iter().copied().max().unwrap_or(0))
                 });
                 if alu_done > self.now {
-                    self.waves[wid].ready_at = alu_done;
-                    self.note_cause(wid, self.causes.drain, alu_done);
+                    self.sleep_noting(wid, alu_done, self.causes.drain, alu_done);
                     return false;
                 }
                 if w.cnt.iter().all(|&c| c == 0) {
@@ -780,4 +784,70 @@ impl<O: Observer> ComputeUnit<'_, O> {
             }
         }
     }
+}
+
+/// What charging a wave's cause reads besides the wave: the clock, the
+/// issue interval, the row width of `op_cause_clocks` and arbitration's
+/// position in a row.
+#[derive(Clone, Copy)]
+struct CauseClock {
+    now: u64,
+    interval: u64,
+    ncauses: usize,
+    arbitration: u16,
+}
+
+/// Wave `w` cannot issue or pass its op now, for `cause`, which time
+/// alone ends at `until` (see `ComputeUnit::note_cause`).
+#[inline(always)]
+fn note_wave_cause(
+    w: &mut Wave<'_>,
+    clock: CauseClock,
+    counts: &mut [u64],
+    cause: u16,
+    until: u64,
+) {
+    if w.sitting {
+        charge_wave_cause(w, clock, counts);
+    }
+    w.cause = cause;
+    w.cause_since = clock.now;
+    w.cause_until = until;
+}
+
+/// Charge the clocks sitting wave `w` sat since its cause was noted to its
+/// op's row of `counts` (see `ComputeUnit::charge_cause`).
+#[inline(always)]
+fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
+    let CauseClock {
+        now,
+        interval,
+        ncauses,
+        arbitration,
+    } = clock;
+    let since = w.cause_since;
+    if now <= since {
+        return;
+    }
+    let split = if w.cause_until >= now {
+        now
+    } else {
+        let clear = w.cause_until.max(since);
+        // Its SIMD's turns are the clocks of phase `simd % interval`.
+        // (Issue intervals are mostly powers of two: a mask, not a
+        // division.)
+        let rem = |x: u64| {
+            if interval.is_power_of_two() {
+                x & (interval - 1)
+            } else {
+                x % interval
+            }
+        };
+        let phase = rem(u64::from(w.simd));
+        (clear + rem(phase + interval - rem(clear))).min(now)
+    };
+    let row = w.opi as usize * ncauses;
+    counts[row + w.cause as usize] += split - since;
+    counts[row + arbitration as usize] += now - split;
+    w.cause_since = now;
 }

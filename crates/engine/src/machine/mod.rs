@@ -317,15 +317,16 @@ pub fn simulate_observed<O: Observer>(
     input: &SimInput<'_>,
     observer: O,
 ) -> Result<SimStats, SimError> {
-    let mut cu = ComputeUnit::new(input, observer)?;
+    let tables = OpTables::new(input)?;
+    let mut cu = ComputeUnit::new(input, &tables, observer)?;
     cu.run()?;
     Ok(cu.finish())
 }
 
-struct ComputeUnit<'a, O: Observer> {
-    input: &'a SimInput<'a>,
-    /// Told about launches, issues, stalls and ends (see `observer.rs`).
-    observer: O,
+/// The ops of a run packed for the cycle loop. Beside the compute unit,
+/// which holds them as shared slices: the issue holds an op while it
+/// changes the unit (one lookup per op, not one per use).
+struct OpTables {
     hot: Vec<HotOp>,
     /// Per op: its issue category if it is a unit op (`Wave::cat`).
     issue_cat: Vec<u8>,
@@ -333,6 +334,16 @@ struct ComputeUnit<'a, O: Observer> {
     /// mostly one or two registers long: a flat list costs less to walk),
     /// indexed by `HotOp::reads/writes`.
     slots: Vec<u16>,
+}
+
+struct ComputeUnit<'a, O: Observer> {
+    input: &'a SimInput<'a>,
+    /// Told about launches, issues, stalls and ends (see `observer.rs`).
+    observer: O,
+    /// The tables of `OpTables`.
+    hot: &'a [HotOp],
+    issue_cat: &'a [u8],
+    slots: &'a [u16],
     depctr: Vec<DepCtr>,
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
@@ -881,6 +892,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     fn finish(mut self) -> SimStats {
+        // Every issue counted its category.
+        self.stats.issues = self.stats.category_issues.iter().sum();
         self.stats.cus = self.cus;
         self.stats.cu_unit_busy = vec![vec![0; self.units.len()]; self.cus as usize];
         self.stats.shared_units = self

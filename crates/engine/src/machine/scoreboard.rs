@@ -98,6 +98,14 @@ impl WaveTrack {
     /// A write of `kind` outstanding until `done`.
     pub(super) fn push(&mut self, kind: usize, done: u64) {
         self.latest = self.latest.max(done);
+        self.push_written(kind, done);
+    }
+
+    /// [`WaveTrack::push`] of a `done` that `latest` already covers (the
+    /// op's register writes, [`WaveTrack::write`], raised it).
+    #[inline(always)]
+    pub(super) fn push_written(&mut self, kind: usize, done: u64) {
+        debug_assert!(self.latest >= done);
         let h = self.heads[kind] as usize;
         self.rings[kind][h] = done;
         self.kind_latest[kind] = self.kind_latest[kind].max(done);
