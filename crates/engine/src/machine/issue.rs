@@ -138,8 +138,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             }
             self.quiet_until[simd as usize] = wake;
         } else {
-            self.quiet_until[simd as usize] = self.gather_quiet_ops_now(simd);
-            self.quiet_stall(simd);
+            self.gather_and_stall(simd, true);
         }
         Ok(false)
     }
@@ -157,17 +156,38 @@ impl<O: Observer> ComputeUnit<'_, O> {
             return;
         }
         if self.quiet_ops[simd as usize].is_empty() {
-            self.gather_quiet_ops_now(simd);
+            self.gather_and_stall(simd, false);
+        } else {
+            self.quiet_stall(simd);
         }
-        self.quiet_stall(simd);
+    }
+
+    /// Gather quiet SIMD `simd`'s `quiet_ops` (and with `set_until`, make
+    /// its waves' earliest wake-up its `quiet_until`), then count its stall
+    /// turn: one call, not two (a SIMD goes quiet about once per memory
+    /// return, so the calls' entry and exit are a measurable share).
+    #[inline(never)]
+    fn gather_and_stall(&mut self, simd: u32, set_until: bool) {
+        let wake = self.gather_quiet_ops_now(simd);
+        if set_until {
+            self.quiet_until[simd as usize] = wake;
+        }
+        self.quiet_stall_now(simd);
+    }
+
+    /// `quiet_stall_now`, out of line (the turns of an already gathered
+    /// quiet SIMD).
+    #[inline(never)]
+    fn quiet_stall(&mut self, simd: u32) {
+        self.quiet_stall_now(simd);
     }
 
     /// A stall turn of quiet SIMD `simd` at `now` (its pipes free, its
     /// `quiet_ops` gathered): count it, and if more turns before it wakes
     /// would only count the same, it goes dormant from its next turn: its
     /// ops are covered from then on (see `quiet_cover`).
-    #[inline(never)]
-    fn quiet_stall(&mut self, simd: u32) {
+    #[inline(always)]
+    fn quiet_stall_now(&mut self, simd: u32) {
         let now = self.now;
         let s = simd as usize;
         self.stats.stall_turns += 1;
@@ -200,7 +220,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
 
     /// Fill `quiet_ops` of quiet SIMD `simd` (its waves' ops cannot change
     /// while it is quiet) and return the earliest of its waves' wake-ups.
-    #[inline(never)]
+    #[inline(always)]
     fn gather_quiet_ops_now(&mut self, simd: u32) -> u64 {
         let s = simd as usize;
         let ops = &mut self.quiet_ops[s];

@@ -575,13 +575,24 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // (With an interval of one clock every SIMD had its turn at `now`,
         // after the events and the dispatch: anything up to `now` was seen.)
         let recent = |x: u64| self.interval > 1 && x <= now && x + self.interval > now;
-        for u in &self.units {
-            for &f in &u.free_at {
-                if f > now {
-                    t = t.min(f);
-                } else if recent(f) {
-                    t = t.min(now + 1);
+        if self.interval > 1 {
+            for u in &self.units {
+                for &f in &u.free_at {
+                    if f > now {
+                        t = t.min(f);
+                    } else if recent(f) {
+                        t = t.min(now + 1);
+                    }
                 }
+            }
+        } else {
+            // Nothing is recent: the earliest unit freeing after `now`,
+            // branch-free (this runs on every idle stretch).
+            for u in &self.units {
+                t = u
+                    .free_at
+                    .iter()
+                    .fold(t, |t, &f| t.min(if f > now { f } else { u64::MAX }));
             }
         }
         // Nested loops: a flattened iterator costs more per wave here.
