@@ -11,9 +11,9 @@
 //!
 //! The model is deterministic: the same requests in the same order give the same answers.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use rustc_hash::FxHashMap;
 
 /// Levels with more line slots than this keep only the sets a run touches.
 const DENSE_SLOTS: u64 = 1 << 16;
@@ -209,33 +209,10 @@ fn move_to_front(set: &mut [u64], line: u64) -> bool {
 /// allocation of its own.
 #[derive(Debug, Clone, Default)]
 struct SparseSets {
-    /// Where each touched set's ways start in `tags`.
-    start_of: HashMap<u64, usize, BuildHasherDefault<SetIndexHasher>>,
+    /// Where each touched set's ways start in `tags` (Fx hashing: set indices are not chosen
+    /// by an adversary, and std's SipHash costs several times as much per lookup).
+    start_of: FxHashMap<u64, usize>,
     tags: Vec<u64>,
-}
-
-/// A hasher for set indices: one multiply and a fold of the high half into the low (the
-/// table takes its bucket from the low bits and a tag from the high ones). Std's default
-/// SipHash resists chosen keys, which set indices are not, at several times the cost.
-#[derive(Debug, Clone, Copy, Default)]
-struct SetIndexHasher(u64);
-
-impl Hasher for SetIndexHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, value: u64) {
-        let h = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = h ^ (h >> 32);
-    }
 }
 
 /// `x.ceil() as u64` (saturating, like `as`), without the library call `f64::ceil` is on the
