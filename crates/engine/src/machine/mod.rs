@@ -360,7 +360,6 @@ struct ComputeUnit<'a, O: Observer> {
     per_wave_returns: bool,
     pools: Vec<VgprPool>,
     alloc: Vec<Option<u32>>,
-    /// Each wave's walk of its trace (launch order; `None` once it left).
     counter_max: [u8; NCOUNTERS],
     simds: u32,
     interval: u64,
