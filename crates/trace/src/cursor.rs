@@ -60,19 +60,24 @@ impl<'a> TraceWalk<'a> {
     /// The walk [`WaveTrace::expand`] makes: the plan as it is (no per-wave
     /// decisions, no draws).
     pub fn cursor(&self) -> TraceCursor<'_> {
-        TraceCursor::start(self, None, None)
+        TraceCursor::start(self, None)
     }
 
     /// The walk [`WaveTrace::expand_wave`] makes for wave `wave` (launch
     /// order): its per-wave branch sides and loop counts, and its draws from
     /// the generator seeded by the plan's seed and the wave.
     pub fn wave_cursor(&self, wave: u32) -> TraceCursor<'_> {
+        TraceCursor::start(self, Some(wave))
+    }
+
+    /// The generator of wave `wave`'s draws (`None`: the plan draws nothing).
+    fn wave_rng(&self, wave: Option<u32>) -> Option<rand_chacha::ChaCha8Rng> {
         use rand::SeedableRng;
-        let rng = self.plan.draws().then(|| {
+        let wave = wave?;
+        self.plan.draws().then(|| {
             let seed = self.plan.seed ^ u64::from(wave).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             rand_chacha::ChaCha8Rng::seed_from_u64(seed)
-        });
-        TraceCursor::start(self, Some(wave), rng)
+        })
     }
 
     /// Walk wave `wave`'s trace (`None`: [`TraceWalk::cursor`]'s) without
@@ -172,7 +177,9 @@ pub struct TraceCursor<'w> {
     /// Loops whose count for the coming entry was drawn at their guard (a
     /// range from 0 may skip the loop: the guard must see the draw).
     drawn_at_guard: Vec<bool>,
-    rng: Option<rand_chacha::ChaCha8Rng>,
+    /// The draws' generator, boxed: it is large (about 330 bytes) and most
+    /// plans draw nothing, and a cursor lives in each resident wave.
+    rng: Option<Box<rand_chacha::ChaCha8Rng>>,
     /// The EXEC mask, tracked only when lanes diverge.
     lanes: Option<LaneState>,
     at: At,
@@ -185,33 +192,65 @@ pub struct TraceCursor<'w> {
 }
 
 impl<'w> TraceCursor<'w> {
-    fn start(
-        walk: &'w TraceWalk<'w>,
-        wave: Option<u32>,
-        rng: Option<rand_chacha::ChaCha8Rng>,
-    ) -> TraceCursor<'w> {
-        let plan = walk.plan;
-        let mut limit = plan.iterations.clone();
-        if let Some(w) = wave {
-            for (&l, list) in &plan.wave_iterations {
-                limit[l] = list[w as usize % list.len()];
-            }
-        }
-        TraceCursor {
+    fn start(walk: &'w TraceWalk<'w>, wave: Option<u32>) -> TraceCursor<'w> {
+        let mut c = TraceCursor {
             walk,
             wave,
-            limit,
-            counter: vec![0; walk.cfg.loops.len()],
-            drawn_at_guard: vec![false; walk.cfg.loops.len()],
-            rng,
-            lanes: (!plan.lane_branches.is_empty()).then(|| LaneState::new(plan.wave_lanes)),
+            limit: Vec::new(),
+            counter: Vec::new(),
+            drawn_at_guard: Vec::new(),
+            rng: None,
+            lanes: None,
             at: At::Enter,
             cur: 0,
             prev: None,
             next: 0,
             end: 0,
             emitted: 0,
+        };
+        c.restart(wave);
+        c
+    }
+
+    /// Start over as [`TraceWalk::wave_cursor`]`(wave)` (or
+    /// [`TraceWalk::cursor`] for `None`) of the same walk would, keeping
+    /// this cursor's buffers: a simulator reusing a retired wave's cursor
+    /// for the next wave allocates nothing per wave.
+    pub fn restart(&mut self, wave: Option<u32>) {
+        let walk = self.walk;
+        let plan = walk.plan;
+        let loops = walk.cfg.loops.len();
+        self.wave = wave;
+        self.limit.clear();
+        self.limit.extend_from_slice(&plan.iterations);
+        if let Some(w) = wave {
+            for (&l, list) in &plan.wave_iterations {
+                self.limit[l] = list[w as usize % list.len()];
+            }
         }
+        self.counter.clear();
+        self.counter.resize(loops, 0);
+        self.drawn_at_guard.clear();
+        self.drawn_at_guard.resize(loops, false);
+        // (The box is reused: reseeding writes the generator in place.)
+        match (walk.wave_rng(wave), &mut self.rng) {
+            (Some(r), Some(b)) => **b = r,
+            (r, slot) => *slot = r.map(Box::new),
+        }
+        if plan.lane_branches.is_empty() {
+            self.lanes = None;
+        } else {
+            match &mut self.lanes {
+                Some(ls) => ls.reset(plan.wave_lanes),
+                None => self.lanes = Some(LaneState::new(plan.wave_lanes)),
+            }
+        }
+        self.at = At::Enter;
+        self.cur = 0;
+        self.prev = None;
+        self.next = 0;
+        self.end = 0;
+        self.emitted = 0;
     }
 
     /// Whether the walk tracks the EXEC mask (some branch has
@@ -311,7 +350,7 @@ impl<'w> TraceCursor<'w> {
                     if std::mem::take(&mut self.drawn_at_guard[l]) {
                         // Drawn already, by the guard that let it in.
                     } else if let (Some(d), Some(r)) =
-                        (walk.plan.drawn_iterations.get(&l), self.rng.as_mut())
+                        (walk.plan.drawn_iterations.get(&l), self.rng.as_deref_mut())
                     {
                         self.limit[l] = d.draw(r);
                     }
@@ -362,7 +401,9 @@ impl<'w> TraceCursor<'w> {
                 let plan = self.walk.plan;
                 // A drawn loop's guard draws the count of the entry it
                 // decides (as `WaveTrace::expand` does).
-                if let (BranchKind::LoopSkip { loop_id }, Some(r)) = (br.kind, self.rng.as_mut()) {
+                if let (BranchKind::LoopSkip { loop_id }, Some(r)) =
+                    (br.kind, self.rng.as_deref_mut())
+                {
                     if let Some(d) = plan.drawn_iterations.get(&loop_id) {
                         self.limit[loop_id] = d.draw(r);
                         self.drawn_at_guard[loop_id] = true;
@@ -371,13 +412,13 @@ impl<'w> TraceCursor<'w> {
                 let lane_taken = match (
                     self.lanes.as_mut(),
                     plan.lane_branches.get(&br.instr),
-                    self.rng.as_mut(),
+                    self.rng.as_deref_mut(),
                 ) {
                     (Some(ls), Some(lb), Some(r)) => Some(ls.diverge(lb, br.taken, r)),
                     (Some(ls), _, _) => ls.else_decision(br.instr),
                     _ => None,
                 };
-                let drawn = match (plan.probability.get(&br.instr), self.rng.as_mut()) {
+                let drawn = match (plan.probability.get(&br.instr), self.rng.as_deref_mut()) {
                     (Some(&p), Some(r)) => Some(r.gen::<f64>() < p),
                     _ => None,
                 };

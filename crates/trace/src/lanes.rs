@@ -103,15 +103,26 @@ pub(crate) struct LaneState {
 impl LaneState {
     /// Every lane of a wave of `lanes` lanes active.
     pub fn new(lanes: u32) -> LaneState {
-        let mask = if lanes >= 64 {
+        LaneState {
+            mask: LaneState::new_mask(lanes),
+            frames: Vec::new(),
+        }
+    }
+
+    /// The mask of a wave of `lanes` lanes, all active.
+    fn new_mask(lanes: u32) -> u64 {
+        if lanes >= 64 {
             u64::MAX
         } else {
             (1u64 << lanes.max(1)) - 1
-        };
-        LaneState {
-            mask,
-            frames: Vec::new(),
         }
+    }
+
+    /// Back to every lane of a wave of `lanes` lanes active, as
+    /// [`LaneState::new`] makes it, keeping the frames' buffer.
+    pub fn reset(&mut self, lanes: u32) {
+        self.mask = LaneState::new_mask(lanes);
+        self.frames.clear();
     }
 
     /// The walk enters block `b`: reaching the end of a side switches to

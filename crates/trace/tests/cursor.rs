@@ -4,7 +4,8 @@
 //! `taken`, `probability`, `waves` and `lane_probability` branches; a bound
 //! that some plans pass), the instructions, EXEC masks, executions and the
 //! error of [`TraceCursor`] equal [`WaveTrace::expand`] /
-//! [`WaveTrace::expand_wave`]'s, and its state does not grow with the trace.
+//! [`WaveTrace::expand_wave`]'s (also when a used cursor is restarted), and
+//! its state does not grow with the trace.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -207,6 +208,28 @@ fn check(
     prop_assert_eq!(&run_lanes, &lanes);
     prop_assert_eq!(&run_error, &error);
     prop_assert_eq!(runs.position(), cursor.position());
+    // A cursor that walked part of another wave's trace (its draws, loop
+    // counters and lane frames dirty), restarted for this walk, walks it
+    // exactly as a fresh one (simulators reuse retired waves' cursors).
+    let mut reused = walk.wave_cursor(wave.map_or(3, |w| w + 1));
+    for _ in reused.by_ref().take(7) {}
+    reused.restart(wave);
+    prop_assert_eq!(reused.position(), 0);
+    let (mut re_ops, mut re_lanes, mut re_error) = (Vec::new(), Vec::new(), None);
+    for step in reused.by_ref() {
+        match step {
+            Ok(s) => {
+                re_ops.push(s.instr);
+                if tracked {
+                    re_lanes.push(s.exec);
+                }
+            }
+            Err(e) => re_error = Some(e),
+        }
+    }
+    prop_assert_eq!(&re_ops, &ops);
+    prop_assert_eq!(&re_lanes, &lanes);
+    prop_assert_eq!(&re_error, &error);
     match old {
         Ok(t) => {
             prop_assert!(error.is_none(), "cursor failed: {error:?}");
