@@ -159,6 +159,10 @@ pub struct SimStats {
     pub issue_interval: u64,
     /// Most waves resident at once.
     pub peak_waves: u32,
+    /// Wave slots the simulator held (the most waves resident at once,
+    /// counting retired waves whose counter-less unit ops were still in
+    /// flight): its per-wave memory follows this, not the dispatch.
+    pub wave_slots: u32,
     /// Launch and end clock of every wave, by launch order.
     pub wave_life: Vec<(u64, u64)>,
     /// Dynamic VGPR mode: issue turns in which a wave was denied its
@@ -205,6 +209,7 @@ impl SimStats {
             op_cause_clocks: vec![0; sim.ops.len() * StallCause::row_len(units.len())],
             issue_interval: 1,
             peak_waves: 0,
+            wave_slots: 0,
             wave_life: Vec::new(),
             alloc_denied: vec![0; sim.ops.len()],
             peak_vgpr_blocks: 0,

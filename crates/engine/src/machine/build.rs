@@ -87,7 +87,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             interval,
             wave_size,
             waves_per_simd: wps,
-            waves: Vec::with_capacity((total_groups * group_waves) as usize),
+            // (Grown to the most waves resident at once: slots are reused.)
+            waves: Vec::new(),
+            free_slots: Vec::new(),
+            launched_waves: 0,
             resident: vec![Vec::new(); simds as usize],
             sit_masks: vec![0; simds as usize * ncat],
             event_sleepers: vec![0; simds as usize],

@@ -103,23 +103,42 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 break;
             };
             self.next_simd[cu as usize] = (simd - first + 1) % self.cu_simds;
-            let id = self.waves.len() as u32;
-            let trace = self.input.sim.trace_of_wave(id);
-            let mut cursor = OpCursor::new(self.input.walk, self.input.sim.trace_waves[trace]);
+            let id = self.launched_waves;
+            self.launched_waves += 1;
+            let walk_wave = self.input.sim.trace_waves[self.input.sim.trace_of_wave(id)];
+            // A free slot's cursor is restarted (its buffers kept), else a
+            // new slot is made: `waves` grows to the most waves resident
+            // (and draining) at once, not with the dispatch.
+            let (slot, mut cursor) = match self.free_slots.pop() {
+                Some(slot) => {
+                    let mut cursor = self.waves[slot as usize]
+                        .cursor
+                        .take()
+                        .expect("a slot keeps its cursor");
+                    cursor.restart(walk_wave);
+                    (slot, cursor)
+                }
+                None => (
+                    self.waves.len() as u32,
+                    OpCursor::new(self.input.walk, walk_wave),
+                ),
+            };
             let opi = cursor
                 .next_op(self.input.sim)
                 .unwrap_or(self.input.sim.implicit_end);
-            self.waves.push(Wave {
+            let wave = Wave {
                 simd,
                 cu,
                 group: gid,
                 launch: self.now,
+                id,
                 opi,
                 prev_opi: NONE_OP,
                 cat: self.issue_cat[opi as usize],
                 ready_at: self.now,
                 cnt: [0; NCOUNTERS],
                 unit_in_flight: [0; MAX_UNITS],
+                draining: false,
                 at_barrier: false,
                 barrier_gen: 0,
                 track: self
@@ -133,9 +152,17 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 cause_since: self.now,
                 cause_until: u64::MAX,
                 cursor: Some(cursor),
-            });
-            if self.per_wave_returns {
-                self.wave_returns.push([0; NCOUNTERS]);
+            };
+            if slot as usize == self.waves.len() {
+                self.waves.push(wave);
+                if self.per_wave_returns {
+                    self.wave_returns.push([0; NCOUNTERS]);
+                }
+            } else {
+                self.waves[slot as usize] = wave;
+                if self.per_wave_returns {
+                    self.wave_returns[slot as usize] = [0; NCOUNTERS];
+                }
             }
             if let Some(pool) = self.pools.get_mut(simd as usize) {
                 // The slot's reserved block.
@@ -145,7 +172,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             // (Before the new wave joins: a dormant SIMD's owed turns are
             // those of its old waves.)
             self.end_quiet(simd);
-            self.resident[simd as usize].push(id);
+            self.resident[simd as usize].push(slot);
             self.resident_count += 1;
             self.observer.launch(self.now, id, simd);
             let g = &mut self.groups[gid as usize];
@@ -175,18 +202,27 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let gid = w.group as usize;
         self.stats.wave_clocks_sum += now - w.launch;
         self.stats.waves += 1;
-        if self.stats.wave_life.len() <= wid {
-            self.stats.wave_life.resize(wid + 1, (0, 0));
+        let id = w.id as usize;
+        if self.stats.wave_life.len() <= id {
+            self.stats.wave_life.resize(id + 1, (0, 0));
         }
-        self.stats.wave_life[wid] = (w.launch, now);
-        self.observer.end(now, wid as u32, self.waves[wid].opi);
+        self.stats.wave_life[id] = (w.launch, now);
+        self.observer.end(now, id as u32, w.opi);
         if let Some(t) = self.waves[wid].track.take() {
             self.spare_tracks.push(t);
         }
-        // Its walk's state goes with it: memory follows the resident waves.
-        self.waves[wid].cursor = None;
+        // Its slot (with its walk's buffers) takes the next wave once no
+        // event can name it: ops it issued that count no counter may still
+        // be in flight on a unit (the end of program waited only for the
+        // counters), and their releases come to this slot.
+        let w = &mut self.waves[wid];
+        if w.unit_in_flight.iter().all(|&n| n == 0) {
+            self.free_slots.push(wid as u32);
+        } else {
+            w.draining = true;
+        }
         if let Some(m) = &mut self.memory {
-            m.release_wave(wid);
+            m.release_wave(id);
         }
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];

@@ -13,6 +13,17 @@ const ALU_WRITES: u16 = op_flags::VALU_VGPR_WRITE
     | op_flags::SALU_SGPR_WRITE;
 
 impl<O: Observer> ComputeUnit<'_, O> {
+    /// The launch-order id of the wave in slot `wid`, for the observer
+    /// (not looked up when no observer listens: its calls vanish then).
+    #[inline(always)]
+    pub(super) fn observed_id(&self, wid: usize) -> u32 {
+        if O::ACTIVE {
+            self.waves[wid].id
+        } else {
+            0
+        }
+    }
+
     pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
         if self.resident[simd as usize].is_empty() {
@@ -443,7 +454,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
             sitters.since = self.now;
         }
         sitters.count += 1;
-        self.observer.sit(self.now, wid as u32, op as u32);
+        self.observer
+            .sit(self.now, self.observed_id(wid), op as u32);
     }
 
     /// Wave `wid` cannot issue or pass its op now, for `cause` (a
@@ -514,7 +526,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if sitters.count == 0 {
             self.stats.op_sat[op] += self.now - sitters.since;
         }
-        self.observer.rise(self.now, wid as u32);
+        self.observer.rise(self.now, self.observed_id(wid));
     }
 
     fn issue(&mut self, wid: usize, opi: usize, op: &HotOp) {
@@ -596,7 +608,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 // hierarchy serves the op's requests; else the unit's latency.
                 let latency = if op.latency != u32::MAX {
                     u64::from(op.latency)
-                } else if let Some(l) = self.memory.as_mut().and_then(|m| m.serve(opi, wid, end)) {
+                } else if let Some(l) = self
+                    .memory
+                    .as_mut()
+                    .and_then(|m| m.serve(opi, w.id as usize, end))
+                {
                     l
                 } else {
                     u.latency
@@ -652,7 +668,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             let end = self.units[unit_idx].free_at[inst];
             let event = IssueEvent {
                 clock: now,
-                wave: wid as u32,
+                wave: self.waves[wid].id,
                 simd,
                 op: opi as u32,
                 unit: op.unit,
@@ -699,7 +715,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 self.unsit(wid);
                 self.advance(wid);
                 self.stats.free_ops += 1;
-                self.observer.pass(self.now, wid as u32, opi as u32);
+                self.observer
+                    .pass(self.now, self.observed_id(wid), opi as u32);
                 true
             }
             OpKind::Sleep => {
@@ -708,7 +725,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 w.ready_at = self.now + u64::from(cost).max(1);
                 self.advance(wid);
                 self.stats.free_ops += 1;
-                self.observer.pass(self.now, wid as u32, opi as u32);
+                self.observer
+                    .pass(self.now, self.observed_id(wid), opi as u32);
                 true
             }
             OpKind::DepWait => {
@@ -725,7 +743,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
-                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    self.observer
+                        .pass(self.now, self.observed_id(wid), opi as u32);
                     true
                 }
             }
@@ -746,7 +765,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.unsit(wid);
                     self.advance(wid);
                     self.stats.free_ops += 1;
-                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    self.observer
+                        .pass(self.now, self.observed_id(wid), opi as u32);
                     return true;
                 };
                 // Only a returning op can satisfy it: sleep until one of
@@ -774,7 +794,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     w.at_barrier = false;
                     self.advance(wid);
                     self.stats.free_ops += 1;
-                    self.observer.pass(self.now, wid as u32, opi as u32);
+                    self.observer
+                        .pass(self.now, self.observed_id(wid), opi as u32);
                     changed = true;
                 } else {
                     self.note_cause(wid, self.causes.barrier, u64::MAX);

@@ -100,10 +100,12 @@ struct HotOp {
     latency: u32,
 }
 
-/// One wave. The fields the issue scan and check read come first, laid
-/// out in that order, and a wave starts a cache line: the scan visits
-/// many waves each clock, and with its fields in one line each visit
-/// costs one line, not two.
+/// One wave slot of `ComputeUnit::waves`: a resident wave, or a retired
+/// one whose last unit releases are still in flight (`draining`). The
+/// fields the issue scan and check read come first, laid out in that
+/// order, and a wave starts a cache line: the scan visits many waves each
+/// clock, and with its fields in one line each visit costs one line, not
+/// two.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
 struct Wave<'a> {
@@ -129,9 +131,19 @@ struct Wave<'a> {
     at_barrier: bool,
     cnt: [u8; NCOUNTERS],
     unit_in_flight: [u16; MAX_UNITS],
+    /// Retired, but ops it issued are still in flight on a unit (ops that
+    /// count no counter: the end of program waits only for counters), so
+    /// their events still name this slot: it is reused once they have
+    /// come back. (In the padding after `unit_in_flight`, which the
+    /// events that clear it read.)
+    draining: bool,
     group: u32,
     barrier_gen: u32,
     launch: u64,
+    /// The wave's launch-order number: the wave observers, statistics,
+    /// timelines, errors, traces and address streams name (its slot is
+    /// only where it lives while resident).
+    id: u32,
     /// Dynamic VGPR mode: blocks held (the slot's reserved one included)
     /// and how many of them came from the reserve.
     vgpr_blocks: u32,
@@ -143,10 +155,10 @@ struct Wave<'a> {
     cause: u16,
     cause_since: u64,
     cause_until: u64,
-    /// Where the wave is in its trace (`None` once it retired: its walk's
-    /// state goes with it, so memory follows the resident waves). In the
-    /// wave, not beside it: the issue reaches it from the wave it already
-    /// holds.
+    /// Where the wave is in its trace (always `Some`: an `Option` only so
+    /// that a launch can take it out of a retired wave's slot and restart
+    /// it, reusing its buffers). In the wave, not beside it: the issue
+    /// reaches it from the wave it already holds.
     cursor: Option<OpCursor<'a>>,
 }
 
@@ -171,7 +183,7 @@ impl Wave<'_> {
 struct VgprPool {
     free: u32,
     reserve_free: u32,
-    /// The wave drawing on the reserve (one at a time).
+    /// The wave drawing on the reserve (one at a time), by slot.
     reserve_holder: Option<u32>,
     /// Blocks held by resident waves.
     in_use: u32,
@@ -353,7 +365,7 @@ struct ComputeUnit<'a, O: Observer> {
     sitters: Vec<Sitters>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
-    /// When the latest result of each counter comes back, per wave (units
+    /// When the latest result of each counter comes back, per wave slot (units
     /// that return in order per wave; kept apart from `Wave` so the issue
     /// loop's data stays small).
     wave_returns: Vec<[u64; NCOUNTERS]>,
@@ -365,7 +377,18 @@ struct ComputeUnit<'a, O: Observer> {
     interval: u64,
     wave_size: u32,
     waves_per_simd: u32,
+    /// Wave slots, reused: the resident waves and the retired ones still
+    /// `draining`, never more (memory follows the waves resident, not the
+    /// dispatch). Everything inside the unit (`resident`, events,
+    /// `wave_returns`, the VGPR reserve's holder) names a wave by its
+    /// slot; what leaves it names the wave by `Wave::id`.
     waves: Vec<Wave<'a>>,
+    /// Slots free for the next launch (the most recently freed last: its
+    /// wave's lines are likeliest still cached).
+    free_slots: Vec<u32>,
+    /// Waves launched so far (the next launch's `Wave::id`).
+    launched_waves: u32,
+    /// Per SIMD: the slots of its resident waves, oldest first.
     resident: Vec<Vec<u32>>,
     /// Per SIMD and issue category (`simd * ncat + cat`): the positions in
     /// `resident` of the waves sitting on a unit op of that category. Once
@@ -771,6 +794,10 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             // A counter or in-flight count fell: the SIMD looks again.
             self.end_quiet(self.waves[e.wave() as usize].simd);
             let w = &mut self.waves[e.wave() as usize];
+            // (A retired wave had every counter at zero: only unit
+            // releases can still come for it, never for a freed slot.)
+            debug_assert!(!w.draining || e.counters() == 0);
+            debug_assert!(w.draining || w.cursor.is_some());
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
@@ -790,6 +817,11 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 w.unit_in_flight[e.unit() as usize] -= 1;
                 let cu = w.cu as usize;
                 self.units[e.unit() as usize].cu_in_flight[cu] -= 1;
+                if w.draining && w.unit_in_flight.iter().all(|&n| n == 0) {
+                    // Its last event: the slot may take the next wave.
+                    w.draining = false;
+                    self.free_slots.push(e.wave());
+                }
             }
         }
         any
@@ -827,7 +859,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         SimError::Deadlock {
             clock: self.now,
             waves: vec![StuckWave {
-                wave: wid as u32,
+                wave: w.id,
                 simd: w.simd,
                 line,
                 text,
@@ -874,7 +906,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                                 format!(
                                     ", the reserve {}{}",
                                     pool.reserve_free,
-                                    pool.reserve_holder.map_or(String::new(), |h| format!(" (held by wave {h})"))
+                                    pool.reserve_holder.map_or(String::new(), |h| format!(" (held by wave {})", self.waves[h as usize].id))
                                 )
                             } else {
                                 String::new()
@@ -885,7 +917,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 _ => "no unit can accept it (a counter or in-flight limit is full and nothing will drain it)".into(),
             };
             waves.push(StuckWave {
-                wave: wid,
+                wave: w.id,
                 simd: w.simd,
                 line,
                 text,
@@ -922,6 +954,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
             }
         }
+        self.stats.wave_slots = self.waves.len() as u32;
         self.stats.wave_size = self.wave_size;
         self.stats.issue_interval = self.interval;
         self.stats.threads = match self.input.dispatch.stage {

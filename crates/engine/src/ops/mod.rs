@@ -627,6 +627,20 @@ impl<'w> OpCursor<'w> {
         }
     }
 
+    /// Start over as `OpCursor::new(walk, wave)` of the same walk would,
+    /// keeping the trace cursor's buffers (a retired wave's cursor serves
+    /// the next wave launched in its slot without allocating).
+    pub fn restart(&mut self, wave: u32) {
+        self.steps.restart(Some(wave));
+        self.next = 0;
+        self.end = 0;
+        self.exec = u64::MAX;
+        self.plain = true;
+        self.prefix = 0;
+        self.last_op = u32::MAX;
+        self.finished = false;
+    }
+
     /// The next op; `None` after the end of program.
     #[inline(always)]
     pub fn next_op(&mut self, sim: &SimProgram) -> Option<u32> {
