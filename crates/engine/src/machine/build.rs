@@ -108,7 +108,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             quiet_cover_from: vec![0; nops * interval as usize],
             resident_count: 0,
             spare_tracks: Vec::new(),
-            groups: Vec::with_capacity(total_groups as usize),
+            groups: Vec::new(),
+            free_groups: Vec::new(),
             simd_pipes: (0..units.len() as u8)
                 .filter(|&u| {
                     let u = &units[usize::from(u)];

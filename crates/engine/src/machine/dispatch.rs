@@ -80,12 +80,24 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     break;
                 };
                 self.next_cu = (cu + 1) % self.cus;
-                let id = self.groups.len() as u32;
-                self.groups.push(Group {
+                // A finished group's slot is reused: `groups` holds the
+                // groups with waves resident, not the whole dispatch.
+                let group = Group {
                     cu,
                     waves: self.group_waves,
+                    id: self.groups_started,
                     ..Default::default()
-                });
+                };
+                let id = match self.free_groups.pop() {
+                    Some(slot) => {
+                        self.groups[slot as usize] = group;
+                        slot
+                    }
+                    None => {
+                        self.groups.push(group);
+                        self.groups.len() as u32 - 1
+                    }
+                };
                 self.lds_used[cu as usize] += self.lds_per_group;
                 self.groups_started += 1;
                 self.next_arrival = self.arrival_time(self.groups_started);
@@ -262,6 +274,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if g.launched == g.waves && g.alive == 0 {
             self.lds_used[g.cu as usize] -= self.lds_per_group;
             self.stats.groups += 1;
+            // No wave names it any more (a draining wave's events do not
+            // read its group): the next group may take its slot.
+            self.free_groups.push(gid as u32);
         } else {
             // A wave that ends counts as arrived for its group's barrier.
             self.try_release(gid);

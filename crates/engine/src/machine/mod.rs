@@ -137,6 +137,7 @@ struct Wave<'a> {
     /// come back. (In the padding after `unit_in_flight`, which the
     /// events that clear it read.)
     draining: bool,
+    /// Its group's slot in `ComputeUnit::groups`.
     group: u32,
     barrier_gen: u32,
     launch: u64,
@@ -200,6 +201,9 @@ struct Sitters {
 struct Group {
     /// The compute unit its waves run on.
     cu: u32,
+    /// Its dispatch order (errors name it so; its slot in
+    /// `ComputeUnit::groups` is reused).
+    id: u32,
     waves: u32,
     launched: u32,
     alive: u32,
@@ -453,7 +457,11 @@ struct ComputeUnit<'a, O: Observer> {
     resident_count: usize,
     /// Scoreboards of retired waves, for the next waves to launch.
     spare_tracks: Vec<Box<WaveTrack>>,
+    /// Group slots (`Wave::group`), reused once a group's waves have all
+    /// retired: the groups with waves resident, not the dispatch.
     groups: Vec<Group>,
+    /// Slots of finished groups, for the next groups.
+    free_groups: Vec<u32>,
     units: Vec<Unit>,
     /// The units that are pipes of each SIMD's own (`simd_pipes_free_at`
     /// reads them every turn that issues nothing).
@@ -886,7 +894,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 }
                 OpKind::Barrier => {
                     let g = &self.groups[w.group as usize];
-                    format!("the barrier waits for {} of {} waves of workgroup {}", g.alive, g.waves, w.group)
+                    format!("the barrier waits for {} of {} waves of workgroup {}", g.alive, g.waves, g.id)
                 }
                 _ if self.alloc[opi].is_some() && self.dynamic.is_some() => {
                     let d = self.dynamic.expect("dynamic mode");
