@@ -805,7 +805,9 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             // (A retired wave had every counter at zero: only unit
             // releases can still come for it, never for a freed slot.)
             debug_assert!(!w.draining || e.counters() == 0);
-            debug_assert!(w.draining || w.cursor.is_some());
+            // (A freed slot has nothing in flight. A stale event for a
+            // reused slot would underflow a count: debug builds catch it.)
+            debug_assert!(!self.free_slots.contains(&e.wave()));
             let mut m = e.counters();
             while m != 0 {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
