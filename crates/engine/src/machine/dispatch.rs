@@ -164,6 +164,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 cause_since: self.now,
                 cause_until: u64::MAX,
                 cursor: Some(cursor),
+                _odd_lines: [0; 64],
             };
             if slot as usize == self.waves.len() {
                 self.waves.push(wave);
