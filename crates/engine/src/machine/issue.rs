@@ -438,11 +438,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
         }
         let op = w.opi as usize;
-        let sitters = &mut self.sitters[op];
-        if sitters.count == 0 {
-            sitters.since = self.now;
+        let sit = &mut self.op_sit[op];
+        if sit.count == 0 {
+            sit.since = self.now;
         }
-        sitters.count += 1;
+        sit.count += 1;
         self.observer.sit(self.now, wid as u32, op as u32);
     }
 
@@ -454,7 +454,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
-        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        note_wave_cause(w, clock, counts, cause, until);
     }
 
     /// `note_cause` for a wave that sleeps until `ready_at` (looked up
@@ -464,7 +465,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         w.ready_at = ready_at;
-        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        note_wave_cause(w, clock, counts, cause, until);
     }
 
     /// What charging a wave's cause reads of the unit.
@@ -474,7 +476,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             now: self.now,
             interval: self.interval,
             ncauses: self.ncauses,
-            arbitration: self.causes.arbitration,
         }
     }
 
@@ -489,7 +490,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
         let clock = self.cause_clock();
-        charge_wave_cause(&mut self.waves[wid], clock, &mut self.stats.op_cause_clocks);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        charge_wave_cause(&mut self.waves[wid], clock, counts);
     }
 
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
@@ -509,10 +511,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
         }
         let op = w.opi as usize;
-        let sitters = &mut self.sitters[op];
-        sitters.count -= 1;
-        if sitters.count == 0 {
-            self.stats.op_sat[op] += self.now - sitters.since;
+        let sit = &mut self.op_sit[op];
+        sit.count -= 1;
+        if sit.count == 0 {
+            sit.sat += self.now - sit.since;
         }
         self.observer.rise(self.now, wid as u32);
     }
@@ -807,15 +809,17 @@ impl<O: Observer> ComputeUnit<'_, O> {
 }
 
 /// What charging a wave's cause reads besides the wave: the clock, the
-/// issue interval, the row width of `op_cause_clocks` and arbitration's
-/// position in a row.
+/// issue interval and the row width of `op_cause_clocks`.
 #[derive(Clone, Copy)]
 struct CauseClock {
     now: u64,
     interval: u64,
     ncauses: usize,
-    arbitration: u16,
 }
+
+/// Where charged clocks go: `op_cause_clocks` (per op and cause), and the
+/// per-op records, which hold the arbitration clocks until `finish`.
+type CauseCounts<'c> = (&'c mut [u64], &'c mut [OpSit]);
 
 /// Wave `w` cannot issue or pass its op now, for `cause`, which time
 /// alone ends at `until` (see `ComputeUnit::note_cause`).
@@ -823,11 +827,21 @@ struct CauseClock {
 fn note_wave_cause(
     w: &mut Wave<'_>,
     clock: CauseClock,
-    counts: &mut [u64],
+    counts: CauseCounts<'_>,
     cause: u16,
     until: u64,
 ) {
     if w.sitting {
+        // The same cause again, not yet cleared (`cause_until` not
+        // passed), ending no earlier than now: charging now would give
+        // every clock since `cause_since` to the cause, and the next
+        // charge would split from `until` as it will without this one
+        // (`until` >= now >= `cause_since`), so the sums are the same
+        // with one charge instead of one per failed turn.
+        if cause == w.cause && w.cause_until >= clock.now && until >= clock.now {
+            w.cause_until = until;
+            return;
+        }
         charge_wave_cause(w, clock, counts);
     }
     w.cause = cause;
@@ -836,14 +850,15 @@ fn note_wave_cause(
 }
 
 /// Charge the clocks sitting wave `w` sat since its cause was noted to its
-/// op's row of `counts` (see `ComputeUnit::charge_cause`).
+/// op: to the cause's entry of its row of `op_cause_clocks`, and the
+/// arbitration share to its `OpSit` (see `ComputeUnit::charge_cause`).
+/// A share of nothing writes nothing (a line not dirtied).
 #[inline(always)]
-fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
+fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: CauseCounts<'_>) {
     let CauseClock {
         now,
         interval,
         ncauses,
-        arbitration,
     } = clock;
     let since = w.cause_since;
     if now <= since {
@@ -866,8 +881,13 @@ fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
         let phase = rem(u64::from(w.simd));
         (clear + rem(phase + interval - rem(clear))).min(now)
     };
-    let row = w.opi as usize * ncauses;
-    counts[row + w.cause as usize] += split - since;
-    counts[row + arbitration as usize] += now - split;
+    let (clocks, sits) = counts;
+    let op = w.opi as usize;
+    if split > since {
+        clocks[op * ncauses + w.cause as usize] += split - since;
+    }
+    if now > split {
+        sits[op].arbitration += now - split;
+    }
     w.cause_since = now;
 }

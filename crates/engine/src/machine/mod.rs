@@ -177,11 +177,20 @@ struct VgprPool {
     in_use: u32,
 }
 
-/// The waves sitting on one op now, and since when at least one has.
+/// The sitting bookkeeping of one op, in one place: the waves sitting on
+/// it now, since when at least one has, the clocks at least one sat
+/// (`SimStats::op_sat`) and the clocks its waves sat charged to
+/// arbitration (its `op_cause_clocks` entry). Sitting down, rising and
+/// charging a cause each touch this record, so the two counters are kept
+/// here during the run (32 bytes, aligned: one line) rather than in the
+/// statistics' arrays (two more lines), and moved there by `finish`.
 #[derive(Debug, Clone, Copy, Default)]
-struct Sitters {
+#[repr(C, align(32))]
+struct OpSit {
     count: u32,
     since: u64,
+    sat: u64,
+    arbitration: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -348,9 +357,8 @@ struct ComputeUnit<'a, O: Observer> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
-    /// Per op: waves sitting on it now, and since when at least one has
-    /// (together: sitting down and rising read both).
-    sitters: Vec<Sitters>,
+    /// Per op: its sitting bookkeeping (see `OpSit`).
+    op_sit: Vec<OpSit>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
     /// When the latest result of each counter comes back, per wave (units
@@ -902,6 +910,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     fn finish(mut self) -> SimStats {
+        // The sitting counters kept per op during the run.
+        let arbitration = self.causes.arbitration as usize;
+        for (op, sit) in self.op_sit.iter().enumerate() {
+            self.stats.op_sat[op] += sit.sat;
+            self.stats.op_cause_clocks[op * self.ncauses + arbitration] += sit.arbitration;
+        }
         // Every issue counted its category.
         self.stats.issues = self.stats.category_issues.iter().sum();
         self.stats.cus = self.cus;
