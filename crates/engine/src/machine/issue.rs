@@ -440,7 +440,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
         if sit.count == 0 {
-            sit.since = self.now;
+            sit.sat = sit.sat.wrapping_sub(self.now);
         }
         sit.count += 1;
         self.observer.sit(self.now, wid as u32, op as u32);
@@ -514,7 +514,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let sit = &mut self.op_sit[op];
         sit.count -= 1;
         if sit.count == 0 {
-            sit.sat += self.now - sit.since;
+            sit.sat = sit.sat.wrapping_add(self.now);
         }
         self.observer.rise(self.now, wid as u32);
     }
@@ -850,8 +850,9 @@ fn note_wave_cause(
 }
 
 /// Charge the clocks sitting wave `w` sat since its cause was noted to its
-/// op: to the cause's entry of its row of `op_cause_clocks`, and the
-/// arbitration share to its `OpSit` (see `ComputeUnit::charge_cause`).
+/// op's `OpSit` (the cause's share to its cached cause, or to its row of
+/// `op_cause_clocks` if another cause is cached; the arbitration share to
+/// its arbitration count; see `ComputeUnit::charge_cause`).
 /// A share of nothing writes nothing (a line not dirtied).
 #[inline(always)]
 fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: CauseCounts<'_>) {
@@ -883,11 +884,23 @@ fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: CauseCounts<'_
     };
     let (clocks, sits) = counts;
     let op = w.opi as usize;
+    let sit = &mut sits[op];
     if split > since {
-        clocks[op * ncauses + w.cause as usize] += split - since;
+        let cause = w.cause;
+        if sit.cause == cause {
+            sit.cause_clocks += split - since;
+        } else {
+            // Another cause: the record's goes to the row, this one
+            // takes its place.
+            if sit.cause_clocks != 0 {
+                clocks[op * ncauses + sit.cause as usize] += sit.cause_clocks;
+            }
+            sit.cause = cause;
+            sit.cause_clocks = split - since;
+        }
     }
     if now > split {
-        sits[op].arbitration += now - split;
+        sit.arbitration += now - split;
     }
     w.cause_since = now;
 }

@@ -178,19 +178,27 @@ struct VgprPool {
 }
 
 /// The sitting bookkeeping of one op, in one place: the waves sitting on
-/// it now, since when at least one has, the clocks at least one sat
-/// (`SimStats::op_sat`) and the clocks its waves sat charged to
-/// arbitration (its `op_cause_clocks` entry). Sitting down, rising and
-/// charging a cause each touch this record, so the two counters are kept
-/// here during the run (32 bytes, aligned: one line) rather than in the
-/// statistics' arrays (two more lines), and moved there by `finish`.
+/// it now, the clocks at least one sat (`SimStats::op_sat`), the clocks
+/// its waves sat charged to arbitration, and to one other cause (the one
+/// charged last: an op's waves mostly stall for one reason), all entries
+/// of its `op_cause_clocks` row. Sitting down, rising and charging a
+/// cause each touch this record, so these are kept here during the run
+/// (32 bytes, aligned: one line) rather than in the statistics' arrays
+/// (more lines per op), and `finish` moves them there.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(32))]
 struct OpSit {
     count: u32,
-    since: u64,
+    /// The cause `cause_clocks` counts (a `StallCause` row position;
+    /// meaningless while `cause_clocks` is 0).
+    cause: u16,
+    /// The clocks at least one wave sat, kept as a running sum that the
+    /// first wave to sit subtracts its clock from and the last to rise
+    /// adds its clock to (wrapping: exact once no wave sits, as at the
+    /// end of a run), so no start clock need be kept.
     sat: u64,
     arbitration: u64,
+    cause_clocks: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -913,8 +921,12 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         // The sitting counters kept per op during the run.
         let arbitration = self.causes.arbitration as usize;
         for (op, sit) in self.op_sit.iter().enumerate() {
+            // (Every wave retired, so rose: no op has a sitter.)
+            debug_assert_eq!(sit.count, 0);
             self.stats.op_sat[op] += sit.sat;
-            self.stats.op_cause_clocks[op * self.ncauses + arbitration] += sit.arbitration;
+            let row = op * self.ncauses;
+            self.stats.op_cause_clocks[row + arbitration] += sit.arbitration;
+            self.stats.op_cause_clocks[row + sit.cause as usize] += sit.cause_clocks;
         }
         // Every issue counted its category.
         self.stats.issues = self.stats.category_issues.iter().sum();
