@@ -869,18 +869,17 @@ fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: CauseCounts<'_
         now
     } else {
         let clear = w.cause_until.max(since);
-        // Its SIMD's turns are the clocks of phase `simd % interval`.
-        // (Issue intervals are mostly powers of two: a mask, not a
-        // division.)
-        let rem = |x: u64| {
-            if interval.is_power_of_two() {
-                x & (interval - 1)
-            } else {
-                x % interval
-            }
+        // Its SIMD's turns are the clocks of phase `simd % interval`: the
+        // first at or after `clear` is `(simd - clear) mod interval` later.
+        // (Issue intervals are mostly powers of two: a mask of the
+        // wrapping difference, not a division.)
+        let simd = u64::from(w.simd);
+        let to_turn = if interval.is_power_of_two() {
+            simd.wrapping_sub(clear) & (interval - 1)
+        } else {
+            (simd % interval + interval - clear % interval) % interval
         };
-        let phase = rem(u64::from(w.simd));
-        (clear + rem(phase + interval - rem(clear))).min(now)
+        (clear + to_turn).min(now)
     };
     let (clocks, sits) = counts;
     let op = w.opi as usize;
