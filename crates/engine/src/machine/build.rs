@@ -68,7 +68,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         Ok(ComputeUnit {
             input,
             observer,
-            sitters: vec![Sitters::default(); nops],
+            op_sit: vec![OpSit::default(); nops],
             hot: &tables.hot,
             issue_cat: &tables.issue_cat,
             slots: &tables.slots,

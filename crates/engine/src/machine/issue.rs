@@ -449,11 +449,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
         }
         let op = w.opi as usize;
-        let sitters = &mut self.sitters[op];
-        if sitters.count == 0 {
-            sitters.since = self.now;
+        let sit = &mut self.op_sit[op];
+        if sit.count == 0 {
+            sit.sat = sit.sat.wrapping_sub(self.now);
         }
-        sitters.count += 1;
+        sit.count += 1;
         self.observer
             .sit(self.now, self.observed_id(wid), op as u32);
     }
@@ -466,7 +466,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
-        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        note_wave_cause(w, clock, counts, cause, until);
     }
 
     /// `note_cause` for a wave that sleeps until `ready_at` (looked up
@@ -476,7 +477,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         w.ready_at = ready_at;
-        note_wave_cause(w, clock, &mut self.stats.op_cause_clocks, cause, until);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        note_wave_cause(w, clock, counts, cause, until);
     }
 
     /// What charging a wave's cause reads of the unit.
@@ -486,7 +488,6 @@ impl<O: Observer> ComputeUnit<'_, O> {
             now: self.now,
             interval: self.interval,
             ncauses: self.ncauses,
-            arbitration: self.causes.arbitration,
         }
     }
 
@@ -501,7 +502,8 @@ impl<O: Observer> ComputeUnit<'_, O> {
     #[inline(always)]
     fn charge_cause(&mut self, wid: usize) {
         let clock = self.cause_clock();
-        charge_wave_cause(&mut self.waves[wid], clock, &mut self.stats.op_cause_clocks);
+        let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
+        charge_wave_cause(&mut self.waves[wid], clock, counts);
     }
 
     /// Wave `wid` leaves its op (issued it, passed it, or ended).
@@ -521,10 +523,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
         }
         let op = w.opi as usize;
-        let sitters = &mut self.sitters[op];
-        sitters.count -= 1;
-        if sitters.count == 0 {
-            self.stats.op_sat[op] += self.now - sitters.since;
+        let sit = &mut self.op_sit[op];
+        sit.count -= 1;
+        if sit.count == 0 {
+            sit.sat = sit.sat.wrapping_add(self.now);
         }
         self.observer.rise(self.now, self.observed_id(wid));
     }
@@ -828,15 +830,17 @@ impl<O: Observer> ComputeUnit<'_, O> {
 }
 
 /// What charging a wave's cause reads besides the wave: the clock, the
-/// issue interval, the row width of `op_cause_clocks` and arbitration's
-/// position in a row.
+/// issue interval and the row width of `op_cause_clocks`.
 #[derive(Clone, Copy)]
 struct CauseClock {
     now: u64,
     interval: u64,
     ncauses: usize,
-    arbitration: u16,
 }
+
+/// Where charged clocks go: `op_cause_clocks` (per op and cause), and the
+/// per-op records, which hold the arbitration clocks until `finish`.
+type CauseCounts<'c> = (&'c mut [u64], &'c mut [OpSit]);
 
 /// Wave `w` cannot issue or pass its op now, for `cause`, which time
 /// alone ends at `until` (see `ComputeUnit::note_cause`).
@@ -844,11 +848,21 @@ struct CauseClock {
 fn note_wave_cause(
     w: &mut Wave<'_>,
     clock: CauseClock,
-    counts: &mut [u64],
+    counts: CauseCounts<'_>,
     cause: u16,
     until: u64,
 ) {
     if w.sitting {
+        // The same cause again, not yet cleared (`cause_until` not
+        // passed), ending no earlier than now: charging now would give
+        // every clock since `cause_since` to the cause, and the next
+        // charge would split from `until` as it will without this one
+        // (`until` >= now >= `cause_since`), so the sums are the same
+        // with one charge instead of one per failed turn.
+        if cause == w.cause && w.cause_until >= clock.now && until >= clock.now {
+            w.cause_until = until;
+            return;
+        }
         charge_wave_cause(w, clock, counts);
     }
     w.cause = cause;
@@ -857,14 +871,16 @@ fn note_wave_cause(
 }
 
 /// Charge the clocks sitting wave `w` sat since its cause was noted to its
-/// op's row of `counts` (see `ComputeUnit::charge_cause`).
+/// op's `OpSit` (the cause's share to its cached cause, or to its row of
+/// `op_cause_clocks` if another cause is cached; the arbitration share to
+/// its arbitration count; see `ComputeUnit::charge_cause`).
+/// A share of nothing writes nothing (a line not dirtied).
 #[inline(always)]
-fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
+fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: CauseCounts<'_>) {
     let CauseClock {
         now,
         interval,
         ncauses,
-        arbitration,
     } = clock;
     let since = w.cause_since;
     if now <= since {
@@ -874,21 +890,37 @@ fn charge_wave_cause(w: &mut Wave<'_>, clock: CauseClock, counts: &mut [u64]) {
         now
     } else {
         let clear = w.cause_until.max(since);
-        // Its SIMD's turns are the clocks of phase `simd % interval`.
-        // (Issue intervals are mostly powers of two: a mask, not a
-        // division.)
-        let rem = |x: u64| {
-            if interval.is_power_of_two() {
-                x & (interval - 1)
-            } else {
-                x % interval
-            }
+        // Its SIMD's turns are the clocks of phase `simd % interval`: the
+        // first at or after `clear` is `(simd - clear) mod interval` later.
+        // (Issue intervals are mostly powers of two: a mask of the
+        // wrapping difference, not a division.)
+        let simd = u64::from(w.simd);
+        let to_turn = if interval.is_power_of_two() {
+            simd.wrapping_sub(clear) & (interval - 1)
+        } else {
+            (simd % interval + interval - clear % interval) % interval
         };
-        let phase = rem(u64::from(w.simd));
-        (clear + rem(phase + interval - rem(clear))).min(now)
+        (clear + to_turn).min(now)
     };
-    let row = w.opi as usize * ncauses;
-    counts[row + w.cause as usize] += split - since;
-    counts[row + arbitration as usize] += now - split;
+    let (clocks, sits) = counts;
+    let op = w.opi as usize;
+    let sit = &mut sits[op];
+    if split > since {
+        let cause = w.cause;
+        if sit.cause == cause {
+            sit.cause_clocks += split - since;
+        } else {
+            // Another cause: the record's goes to the row, this one
+            // takes its place.
+            if sit.cause_clocks != 0 {
+                clocks[op * ncauses + sit.cause as usize] += sit.cause_clocks;
+            }
+            sit.cause = cause;
+            sit.cause_clocks = split - since;
+        }
+    }
+    if now > split {
+        sit.arbitration += now - split;
+    }
     w.cause_since = now;
 }

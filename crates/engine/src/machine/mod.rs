@@ -200,11 +200,28 @@ struct VgprPool {
     in_use: u32,
 }
 
-/// The waves sitting on one op now, and since when at least one has.
+/// The sitting bookkeeping of one op, in one place: the waves sitting on
+/// it now, the clocks at least one sat (`SimStats::op_sat`), the clocks
+/// its waves sat charged to arbitration, and to one other cause (the one
+/// charged last: an op's waves mostly stall for one reason), all entries
+/// of its `op_cause_clocks` row. Sitting down, rising and charging a
+/// cause each touch this record, so these are kept here during the run
+/// (32 bytes, aligned: one line) rather than in the statistics' arrays
+/// (more lines per op), and `finish` moves them there.
 #[derive(Debug, Clone, Copy, Default)]
-struct Sitters {
+#[repr(C, align(32))]
+struct OpSit {
     count: u32,
-    since: u64,
+    /// The cause `cause_clocks` counts (a `StallCause` row position;
+    /// meaningless while `cause_clocks` is 0).
+    cause: u16,
+    /// The clocks at least one wave sat, kept as a running sum that the
+    /// first wave to sit subtracts its clock from and the last to rise
+    /// adds its clock to (wrapping: exact once no wave sits, as at the
+    /// end of a run), so no start clock need be kept.
+    sat: u64,
+    arbitration: u64,
+    cause_clocks: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -374,9 +391,8 @@ struct ComputeUnit<'a, O: Observer> {
     scoreboard: bool,
     /// Extra clocks a dependency stall costs when no `s_delay_alu` announced it.
     dependency_extra: u64,
-    /// Per op: waves sitting on it now, and since when at least one has
-    /// (together: sitting down and rising read both).
-    sitters: Vec<Sitters>,
+    /// Per op: its sitting bookkeeping (see `OpSit`).
+    op_sit: Vec<OpSit>,
     /// Dynamic VGPR mode: the rules and each SIMD's pool.
     dynamic: Option<crate::config::DynamicVgpr>,
     /// When the latest result of each counter comes back, per wave slot (units
@@ -954,6 +970,16 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
     }
 
     fn finish(mut self) -> SimStats {
+        // The sitting counters kept per op during the run.
+        let arbitration = self.causes.arbitration as usize;
+        for (op, sit) in self.op_sit.iter().enumerate() {
+            // (Every wave retired, so rose: no op has a sitter.)
+            debug_assert_eq!(sit.count, 0);
+            self.stats.op_sat[op] += sit.sat;
+            let row = op * self.ncauses;
+            self.stats.op_cause_clocks[row + arbitration] += sit.arbitration;
+            self.stats.op_cause_clocks[row + sit.cause as usize] += sit.cause_clocks;
+        }
         // Every issue counted its category.
         self.stats.issues = self.stats.category_issues.iter().sum();
         self.stats.cus = self.cus;
