@@ -83,11 +83,13 @@ struct Level {
     /// case; the divisions remain for other sizes).
     line_shift: Option<u32>,
     set_mask: Option<u64>,
-    /// Dense levels: `sets x ways` line numbers, each set's most recently used first and its
-    /// empty ways (`u64::MAX`) last. The order is the LRU state itself: a hit moves its line
-    /// to the front, a miss drops the last way (an empty one while any is left, else the
-    /// least recently used) and puts the new line in front. No per-way use stamps to keep,
-    /// and the common hit on the newest line reads one word.
+    /// Dense levels: `sets x ways` tags (a line number's complement, `!line`: an empty way
+    /// is 0, so the store starts as zeroed memory the allocator hands out without writing
+    /// it, and a run touches only the pages of the sets it uses), each set's most recently
+    /// used first and its empty ways last. The order is the LRU state itself: a hit moves
+    /// its line to the front, a miss drops the last way (an empty one while any is left,
+    /// else the least recently used) and puts the new line in front. No per-way use stamps
+    /// to keep, and the common hit on the newest line reads one word.
     tags: Vec<u64>,
     /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
     /// the dense ones, so a run pays for what it uses.
@@ -135,7 +137,7 @@ impl Level {
             config,
             sets,
             ways,
-            tags: vec![u64::MAX; n],
+            tags: vec![0; n],
             sparse: (!dense).then(SparseSets::default),
             free_at: 0.0,
             last_bytes: 0,
@@ -163,12 +165,12 @@ impl Level {
             let end = tags.len();
             let start = *start_of.entry(set_index).or_insert(end);
             if start == end {
-                tags.resize(end + ways, u64::MAX);
+                tags.resize(end + ways, 0);
             }
-            return move_to_front(&mut tags[start..start + ways], line);
+            return move_to_front(&mut tags[start..start + ways], !line);
         }
         let start = set_index as usize * ways;
-        move_to_front(&mut self.tags[start..start + ways], line)
+        move_to_front(&mut self.tags[start..start + ways], !line)
     }
 
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
@@ -186,26 +188,36 @@ impl Level {
     }
 }
 
-/// Look `line` up in `set` (most recently used first, empty ways last) and make it the most
-/// recently used: a hit moves it to the front, a miss drops the last way (an empty one while
-/// any is left, else the least recently used) and puts `line` in front. Whether it hit.
+/// Look `tag` (`!line`) up in `set` (most recently used first, empty ways, 0, last) and make
+/// it the most recently used: a hit moves it to the front, a miss drops the last way (an empty
+/// one while any is left, else the least recently used) and puts `tag` in front. Whether it
+/// hit. (Line `u64::MAX`, whose tag is the empty way's 0, exists only for 1-byte lines at the
+/// last address; as with the `u64::MAX` empty marker before, it reads as an empty way.)
 #[inline]
-fn move_to_front(set: &mut [u64], line: u64) -> bool {
-    if set[0] == line {
+fn move_to_front(set: &mut [u64], tag: u64) -> bool {
+    if set[0] == tag {
         return true;
     }
-    let (hit, w) = match set.iter().position(|&t| t == line) {
-        Some(w) => (true, w),
-        None => (false, set.len() - 1),
+    let last = set.len() - 1;
+    // The way that takes the front: the line's, else the last one. In a set with an empty
+    // way (its last is empty: empty ways are last) the line, if held, lies before the first
+    // empty way, so the scan stops there, and dropping that empty way instead of the last
+    // leaves the same set (the ways after it are empty too): a cold set costs its lines,
+    // not its ways.
+    let w = if set[last] != 0 {
+        set.iter().position(|&t| t == tag).unwrap_or(last)
+    } else {
+        set.iter().position(|&t| t == tag || t == 0).unwrap_or(last)
     };
+    let hit = set[w] == tag;
     // (One move of the block, not a checked copy per way.)
     set.copy_within(0..w, 1);
-    set[0] = line;
+    set[0] = tag;
     hit
 }
 
 /// The sets a large level has touched: each set's ways (the dense levels' move-to-front
-/// order, `u64::MAX` for an empty way) at its start in one store, so a new set is no
+/// order of `!line` tags, 0 for an empty way) at its start in one store, so a new set is no
 /// allocation of its own.
 #[derive(Debug, Clone, Default)]
 struct SparseSets {
@@ -320,7 +332,6 @@ impl Hierarchy {
     ) -> Served {
         let path_levels = &self.paths[path];
         let last = path_levels.len() - 1;
-        let mut waited = 0.0;
         let t = now as f64;
         for (depth, &li) in path_levels.iter().enumerate() {
             let level = &mut self.levels[li];
@@ -330,18 +341,19 @@ impl Hierarchy {
                 Serve::AtDepth(d) => depth >= d.min(last),
             };
             if hit {
-                let q = level.take_bandwidth(bytes, t + waited);
-                waited += q;
+                // Only the serving level's bandwidth is waited for (the levels passed on
+                // the way only look the line up), so its wait is the request's.
+                let waited = ceil_clocks(level.take_bandwidth(bytes, t));
                 level.stats.hits += 1;
                 level.stats.bytes += u64::from(bytes);
-                level.stats.queue_clocks += ceil_clocks(q);
+                level.stats.queue_clocks += waited;
                 return Served {
                     level: li,
                     depth,
                     latency: level
                         .config
                         .latency
-                        .saturating_add(ceil_clocks(waited).min(u64::from(u32::MAX)) as u32),
+                        .saturating_add(waited.min(u64::from(u32::MAX)) as u32),
                 };
             }
         }
@@ -546,6 +558,41 @@ mod tests {
                     _ => ((x >> 24) % 40 * l.sets + (x >> 50) % 3) * u64::from(line),
                 };
                 assert_eq!(l.lookup_fill(address), r.lookup_fill(address), "{i}");
+            }
+        }
+    }
+
+    /// The move-to-front of a set as first written: scan every way for the tag, else drop
+    /// the last way.
+    fn move_to_front_plain(set: &mut [u64], tag: u64) -> bool {
+        let (hit, w) = match set.iter().position(|&t| t == tag) {
+            Some(w) => (true, w),
+            None => (false, set.len() - 1),
+        };
+        set.copy_within(0..w, 1);
+        set[0] = tag;
+        hit
+    }
+
+    #[test]
+    fn move_to_front_stopping_at_the_first_empty_way_is_the_plain_scan() {
+        // Sets of 1 to 16 ways from empty (all 0) to full and evicting, tags from a domain
+        // a little larger than the set (hits, misses, refills); tags are `!line`, never 0
+        // for a line below u64::MAX.
+        let mut x = 99u64;
+        for ways in 1..=16usize {
+            let (mut fast, mut plain) = (vec![0u64; ways], vec![0u64; ways]);
+            for i in 0..4000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let tag = !((x >> 33) % (ways as u64 + 3));
+                assert_eq!(
+                    move_to_front(&mut fast, tag),
+                    move_to_front_plain(&mut plain, tag),
+                    "{ways} ways, request {i}"
+                );
+                assert_eq!(fast, plain, "{ways} ways, request {i}");
             }
         }
     }
