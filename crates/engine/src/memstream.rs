@@ -337,37 +337,56 @@ impl MemorySystem {
         } else {
             &s.requests
         };
-        for &off in offsets {
-            let mut offset = start.wrapping_add(off);
-            if let Some(r) = s.region {
-                offset %= r;
-            }
-            let address = s.base.wrapping_add(offset);
-            let serve = if let Some(rate) = s.hit_rate {
-                // Error diffusion: exactly `rate` of the requests hit, spread evenly.
-                s.owed += rate;
-                if s.owed >= 1.0 - 1e-9 {
-                    s.owed -= 1.0;
-                    Serve::AtDepth(0)
-                } else {
-                    Serve::AtDepth(1)
+        if s.hit_rate.is_none() && s.depth.is_none() && s.region.is_none() {
+            // Simulated requests at base + start + offset (no region to wrap them): the
+            // hierarchy walks them in one call, as the loop below would one by one.
+            let served = self.hierarchy.access_lines(
+                s.path,
+                s.base.wrapping_add(start),
+                offsets,
+                s.request_bytes,
+                now,
+            );
+            stats.requests += offsets.len() as u64;
+            stats.first_level_hits += served.first_level;
+            worst = u64::from(served.worst_first).max(
+                served
+                    .worst_rest
+                    .map_or(0, |w| u64::from(w) + u64::from(self.miss_extra)),
+            );
+        } else {
+            for &off in offsets {
+                let mut offset = start.wrapping_add(off);
+                if let Some(r) = s.region {
+                    offset %= r;
                 }
-            } else if let Some(d) = s.depth {
-                Serve::AtDepth(d)
-            } else {
-                Serve::Simulate
-            };
-            let served = self
-                .hierarchy
-                .access(s.path, address, s.request_bytes, now, serve);
-            let mut latency = u64::from(served.latency);
-            stats.requests += 1;
-            if served.depth == 0 {
-                stats.first_level_hits += 1;
-            } else {
-                latency += u64::from(self.miss_extra);
+                let address = s.base.wrapping_add(offset);
+                let serve = if let Some(rate) = s.hit_rate {
+                    // Error diffusion: exactly `rate` of the requests hit, spread evenly.
+                    s.owed += rate;
+                    if s.owed >= 1.0 - 1e-9 {
+                        s.owed -= 1.0;
+                        Serve::AtDepth(0)
+                    } else {
+                        Serve::AtDepth(1)
+                    }
+                } else if let Some(d) = s.depth {
+                    Serve::AtDepth(d)
+                } else {
+                    Serve::Simulate
+                };
+                let served = self
+                    .hierarchy
+                    .access(s.path, address, s.request_bytes, now, serve);
+                let mut latency = u64::from(served.latency);
+                stats.requests += 1;
+                if served.depth == 0 {
+                    stats.first_level_hits += 1;
+                } else {
+                    latency += u64::from(self.miss_extra);
+                }
+                worst = worst.max(latency);
             }
-            worst = worst.max(latency);
         }
         stats.latency_sum += worst;
         if walked.is_some() {

@@ -37,7 +37,7 @@ pub use access::{
     AccessError, BufferAccess, BufferPath, ImageAccess, ImageOp, LaneData, MemAccess, MemOp,
     WaveClocks,
 };
-pub use cache::{CacheConfigError, Hierarchy, LevelConfig, LevelStats, Serve, Served};
+pub use cache::{CacheConfigError, Hierarchy, LevelConfig, LevelStats, LinesServed, Serve, Served};
 pub use coalesce::{
     coalesce, coalesce_pattern, CoalesceResult, CoalesceRule, QUAD_GROUP_LANES, WAVE64,
     WIDE_GROUP_LANES,
