@@ -89,6 +89,9 @@ struct Stream {
     /// read the same lines in the same wave's same execution, so a wave's lines are computed
     /// once per class and execution (`MemorySystem::wave_lines`).
     walk_class: u32,
+    /// The walk's lanes per wave of a group, relative to the group's origin (filled as
+    /// waves ask).
+    lanes: shadersim_mem::WaveLanes,
 }
 
 /// The hierarchy and every op's stream during one run.
@@ -246,6 +249,7 @@ impl MemorySystem {
                 // A stride hint replaces the walk: the first wave's lines move by the strides.
                 walk,
                 walk_class,
+                lanes: shadersim_mem::WaveLanes::default(),
             });
         }
         Ok(Some(MemorySystem {
@@ -303,7 +307,8 @@ impl MemorySystem {
         }
         let walked = s.walk.map(|w| {
             if walked_lines.class != s.walk_class || walked_lines.execution != k {
-                w.lines_into(
+                w.lines_into_cached(
+                    &mut s.lanes,
                     wave as u64,
                     u64::from(k),
                     self.total_waves,

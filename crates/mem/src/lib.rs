@@ -42,7 +42,7 @@ pub use coalesce::{
     coalesce, coalesce_pattern, CoalesceResult, CoalesceRule, QUAD_GROUP_LANES, WAVE64,
     WIDE_GROUP_LANES,
 };
-pub use footprint::{ImageFootprint, TileWalk};
+pub use footprint::{ImageFootprint, TileWalk, WaveLanes};
 pub use lds::{BankConflicts, BankLayout};
 pub use pattern::{parse_number, LaneOrder, LanePattern, PatternError};
 pub use rates::{Rate, RateEntry, RateError, VmemRates, GCN_RATE_TABLE};
