@@ -286,62 +286,55 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
-        // A walked image op's lines go into its wave's list (taken here,
-        // given back below), computed unless the wave's last walked op of
-        // the same class and execution left them there.
-        if s.walk.is_some() && self.wave_lines.len() <= wave {
-            self.wave_lines.resize(
-                wave + 1,
-                WaveLines {
-                    class: u32::MAX,
-                    ..Default::default()
-                },
-            );
-        }
-        let mut walked_lines = match self.wave_lines.get_mut(wave) {
-            Some(cached) if s.walk.is_some() => std::mem::take(cached),
-            _ => WaveLines::default(),
-        };
-        if s.walk.is_some() && walked_lines.lines.capacity() == 0 {
-            walked_lines.lines = self.spare_lines.pop().unwrap_or_default();
-        }
-        let walked = s.walk.map(|w| {
-            if walked_lines.class != s.walk_class || walked_lines.execution != k {
+        let (start, offsets): (u64, &[u64]) = if let Some(w) = s.walk {
+            // A walked image op's lines are its wave's list, computed unless the wave's
+            // last walked op of the same class and execution left them there; they are
+            // already its tile's offsets.
+            if self.wave_lines.len() <= wave {
+                self.wave_lines.resize(
+                    wave + 1,
+                    WaveLines {
+                        class: u32::MAX,
+                        ..Default::default()
+                    },
+                );
+            }
+            let walked = &mut self.wave_lines[wave];
+            if walked.lines.capacity() == 0 {
+                walked.lines = self.spare_lines.pop().unwrap_or_default();
+            }
+            if walked.class != s.walk_class || walked.execution != k {
                 w.lines_into_cached(
                     &mut s.lanes,
                     wave as u64,
                     u64::from(k),
                     self.total_waves,
-                    &mut walked_lines.lines,
+                    &mut walked.lines,
                 );
-                walked_lines.class = s.walk_class;
-                walked_lines.execution = k;
+                walked.class = s.walk_class;
+                walked.execution = k;
             }
-        });
-        // Stride order visits k x stride; random order the k-th element of its permutation.
-        let step = s
-            .order
-            .as_ref()
-            .map_or(u64::from(k), |o| o.at(u64::from(k)));
-        // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-        let mut start = (wave as u64)
-            .wrapping_mul(s.wave_stride)
-            .wrapping_add(step.wrapping_mul(s.iteration_stride));
-        if walked.is_some() {
-            // A walked image op's lines are already its tile's offsets.
-            start = 0;
-        }
+            (0, &walked.lines)
+        } else {
+            // Stride order visits k x stride; random order the k-th element of its
+            // permutation.
+            let step = s
+                .order
+                .as_ref()
+                .map_or(u64::from(k), |o| o.at(u64::from(k)));
+            // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
+            let start = (wave as u64)
+                .wrapping_mul(s.wave_stride)
+                .wrapping_add(step.wrapping_mul(s.iteration_stride));
+            (start, &s.requests)
+        };
+        let mut start = start;
         if let Some(r) = s.region {
             start %= r;
         }
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
-        let offsets = if walked.is_some() {
-            &walked_lines.lines
-        } else {
-            &s.requests
-        };
         if s.hit_rate.is_none() && s.depth.is_none() && s.region.is_none() {
             // Simulated requests at base + start + offset (no region to wrap them): the
             // hierarchy walks them in one call, as the loop below would one by one.
@@ -394,9 +387,6 @@ impl MemorySystem {
             }
         }
         stats.latency_sum += worst;
-        if walked.is_some() {
-            self.wave_lines[wave] = walked_lines;
-        }
         worst
     }
 
