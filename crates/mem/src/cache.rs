@@ -186,7 +186,13 @@ impl Level {
             self.last_bytes = bytes;
             self.last_clocks = f64::from(bytes) / bw;
         }
-        let start = self.free_at.max(now);
+        // `free_at.max(now)` without its NaN handling: neither is NaN (clocks, and sums of
+        // positive finite bandwidth steps).
+        let start = if self.free_at > now {
+            self.free_at
+        } else {
+            now
+        };
         self.free_at = start + self.last_clocks;
         start - now
     }
@@ -202,22 +208,22 @@ fn move_to_front(set: &mut [u64], tag: u64) -> bool {
     if set[0] == tag {
         return true;
     }
-    let last = set.len() - 1;
-    // The way that takes the front: the line's, else the last one. In a set with an empty
-    // way (its last is empty: empty ways are last) the line, if held, lies before the first
-    // empty way, so the scan stops there, and dropping that empty way instead of the last
-    // leaves the same set (the ways after it are empty too): a cold set costs its lines,
-    // not its ways.
-    let w = if set[last] != 0 {
-        set.iter().position(|&t| t == tag).unwrap_or(last)
-    } else {
-        set.iter().position(|&t| t == tag || t == 0).unwrap_or(last)
-    };
-    let hit = set[w] == tag;
-    // (One move of the block, not a checked copy per way.)
-    set.copy_within(0..w, 1);
-    set[0] = tag;
-    hit
+    // One pass: each way takes the one before it until the way that held the line (a hit),
+    // the first empty way (a miss: the ways after it are empty too, so the set ends as if
+    // the last had been dropped), or past the last way (a miss that drops the least recently
+    // used). Cheaper than a scan and then a `memmove` call for sets of a few ways.
+    let mut carry = tag;
+    for way in set.iter_mut() {
+        let old = std::mem::replace(way, carry);
+        if old == tag {
+            return true;
+        }
+        if old == 0 {
+            return false;
+        }
+        carry = old;
+    }
+    false
 }
 
 /// The sets a large level has touched: each set's ways (the dense levels' move-to-front
