@@ -72,35 +72,51 @@ impl LevelStats {
 }
 
 /// One cache level's state.
+///
+/// Laid out by use (`repr(C)`, aligned to a cache line): the first line holds what every
+/// lookup reads, the second what the serving level updates, the rest (the sparse store, the
+/// configuration) is read rarely. A request's levels are touched long after the last
+/// request, so every line a lookup reads tends to be a cache miss.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct Level {
-    config: LevelConfig,
-    /// Sets (a power of two is not required: the set is `line % sets`).
-    sets: u64,
-    ways: u64,
-    /// `log2(line_bytes)` when the line size is a power of two, and `sets - 1` when the set
-    /// count is: a shift and a mask instead of two 64-bit divisions per lookup (the usual
-    /// case; the divisions remain for other sizes).
-    line_shift: Option<u32>,
-    set_mask: Option<u64>,
     /// Dense levels: `sets x ways` tags (a line number's complement, `!line`: an empty way
     /// is 0, so the store starts as zeroed memory the allocator hands out without writing
     /// it, and a run touches only the pages of the sets it uses), each set's most recently
     /// used first and its empty ways last. The order is the LRU state itself: a hit moves
     /// its line to the front, a miss drops the last way (an empty one while any is left,
     /// else the least recently used) and puts the new line in front. No per-way use stamps
-    /// to keep, and the common hit on the newest line reads one word.
+    /// to keep, and the common hit on the newest line reads one word. Empty for a sparse
+    /// level and for memory.
     tags: Vec<u64>,
-    /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
-    /// the dense ones, so a run pays for what it uses.
-    sparse: Option<SparseSets>,
+    /// Sets (a power of two is not required: the set is `line % sets`); 0 for memory.
+    sets: u64,
+    ways: u64,
+    /// `sets - 1` when the set count is a power of two (`mask_ok`), and `log2(line_bytes)`
+    /// when the line size is (`shift_ok`): a shift and a mask instead of two 64-bit
+    /// divisions per lookup (the usual case; the divisions remain for other sizes).
+    set_mask: u64,
+    line_shift: u32,
+    shift_ok: bool,
+    mask_ok: bool,
+    /// Requests that reached the level ([`LevelStats::requests`]).
+    requests: u64,
+    /// The other counts (`requests` is the field above).
+    stats: LevelStats,
     /// When the level's bandwidth is next free (fractional clocks).
     free_at: f64,
     /// The last request size and its clocks of bandwidth (`bytes / bytes_per_clock`): a
     /// level sees few sizes, and the same division gives the same quotient.
-    last_bytes: u32,
     last_clocks: f64,
-    stats: LevelStats,
+    /// `config.bytes_per_clock`, 0 when it is not modelled (a modelled one is positive).
+    bandwidth: f64,
+    last_bytes: u32,
+    /// `config.latency`.
+    latency: u32,
+    /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
+    /// the dense ones, so a run pays for what it uses.
+    sparse: Option<SparseSets>,
+    config: LevelConfig,
 }
 
 impl Level {
@@ -129,21 +145,31 @@ impl Level {
         let dense = slots <= DENSE_SLOTS;
         let n = if dense { slots as usize } else { 0 };
         Ok(Level {
-            line_shift: config
-                .line_bytes
-                .is_power_of_two()
-                .then(|| config.line_bytes.trailing_zeros()),
-            set_mask: sets.is_power_of_two().then(|| sets - 1),
-            config,
+            tags: vec![0; n],
             sets,
             ways,
-            tags: vec![0; n],
-            sparse: (!dense).then(SparseSets::default),
-            free_at: 0.0,
-            last_bytes: 0,
-            last_clocks: 0.0,
+            set_mask: sets.wrapping_sub(1),
+            line_shift: config.line_bytes.trailing_zeros(),
+            shift_ok: config.line_bytes.is_power_of_two(),
+            mask_ok: sets.is_power_of_two(),
+            requests: 0,
             stats: LevelStats::default(),
+            free_at: 0.0,
+            last_clocks: 0.0,
+            bandwidth: config.bytes_per_clock.unwrap_or(0.0),
+            last_bytes: 0,
+            latency: config.latency,
+            sparse: (!dense).then(SparseSets::default),
+            config,
         })
+    }
+
+    /// The level's counts.
+    fn counts(&self) -> LevelStats {
+        LevelStats {
+            requests: self.requests,
+            ..self.stats
+        }
     }
 
     /// Look `address` up; on a miss, fill it (evicting the least recently used way).
@@ -154,23 +180,28 @@ impl Level {
         if self.sets == 0 {
             return true;
         }
-        let line = match self.line_shift {
-            Some(s) => address >> s,
-            None => address / u64::from(self.config.line_bytes),
+        let line = if self.shift_ok {
+            address >> self.line_shift
+        } else {
+            address / u64::from(self.config.line_bytes)
         };
-        let set_index = match self.set_mask {
-            Some(m) => line & m,
-            None => line % self.sets,
+        let set_index = if self.mask_ok {
+            line & self.set_mask
+        } else {
+            line % self.sets
         };
         let ways = self.ways as usize;
-        if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
-            // A set touched first gets `ways` empty ways at the end of the store.
-            let end = tags.len();
-            let start = *start_of.entry(set_index).or_insert(end);
-            if start == end {
-                tags.resize(end + ways, 0);
+        // A cache level with no dense store is sparse (a dense one has a way at least).
+        if self.tags.is_empty() {
+            if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
+                // A set touched first gets `ways` empty ways at the end of the store.
+                let end = tags.len();
+                let start = *start_of.entry(set_index).or_insert(end);
+                if start == end {
+                    tags.resize(end + ways, 0);
+                }
+                return move_to_front(&mut tags[start..start + ways], !line);
             }
-            return move_to_front(&mut tags[start..start + ways], !line);
         }
         let start = set_index as usize * ways;
         move_to_front(&mut self.tags[start..start + ways], !line)
@@ -179,12 +210,12 @@ impl Level {
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
     #[inline(always)]
     fn take_bandwidth(&mut self, bytes: u32, now: f64) -> f64 {
-        let Some(bw) = self.config.bytes_per_clock else {
+        if self.bandwidth == 0.0 {
             return 0.0;
-        };
+        }
         if bytes != self.last_bytes {
             self.last_bytes = bytes;
-            self.last_clocks = f64::from(bytes) / bw;
+            self.last_clocks = f64::from(bytes) / self.bandwidth;
         }
         // `free_at.max(now)` without its NaN handling: neither is NaN (clocks, and sums of
         // positive finite bandwidth steps).
@@ -328,7 +359,7 @@ impl Hierarchy {
 
     /// Counts of every level, in the model's order.
     pub fn stats(&self) -> Vec<LevelStats> {
-        self.levels.iter().map(|l| l.stats).collect()
+        self.levels.iter().map(Level::counts).collect()
     }
 
     /// One request of `bytes` at `address`, issued at clock `now`, along path `path`.
@@ -411,7 +442,7 @@ fn walk_path(
     let last = path_levels.len() - 1;
     for (depth, &li) in path_levels.iter().enumerate() {
         let level = &mut levels[li];
-        level.stats.requests += 1;
+        level.requests += 1;
         let hit = match serve {
             Serve::Simulate => level.lookup_fill(address) || depth == last,
             Serve::AtDepth(d) => depth >= d.min(last),
@@ -427,7 +458,6 @@ fn walk_path(
                 level: li,
                 depth,
                 latency: level
-                    .config
                     .latency
                     .saturating_add(waited.min(u64::from(u32::MAX)) as u32),
             };
