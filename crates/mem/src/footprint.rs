@@ -548,6 +548,9 @@ struct LaneBox {
 }
 
 /// What [`LaneBox::of`] made of a wave's lane positions.
+// The direct path keeps it on the stack for one call and the cache boxes it whole: boxing
+// the large variant would cost the direct path an allocation per wave.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum LaneBoxOf {
     /// No active lane.
