@@ -67,28 +67,47 @@ pub struct StreamSpec {
 }
 
 /// A stream resolved for a run: strides known, the override turned into a depth.
+///
+/// What every execution reads comes first and fits one cache line (the struct is aligned to
+/// one): an execution of a memory op touches its stream long after the last, so each line
+/// it reads is likely a cache miss. The walk, the random order and the overrides, read only
+/// by the ops that have them, are boxed or after it.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct Stream {
-    path: usize,
     base: u64,
-    requests: Vec<u64>,
-    request_bytes: u32,
     wave_stride: u64,
     iteration_stride: u64,
-    region: Option<u64>,
+    requests: Box<[u64]>,
+    /// The tile walk replacing `requests` and the strides (image ops without address hints).
+    walk: Option<Box<StreamWalk>>,
     /// Random visit order over the region's elements (`order = "random"`).
-    order: Option<crate::visit_order::RandomOrder>,
+    order: Option<Box<crate::visit_order::RandomOrder>>,
+    request_bytes: u32,
+    /// The path (`CachePath` as a number).
+    path: u8,
+    /// No hit-rate or level override and no region: the requests are simulated where the
+    /// strides put them.
+    simulated: bool,
+    region: Option<u64>,
     /// `None`: simulate; `Some(rate)`: hit-rate override; level override as a depth.
     hit_rate: Option<f64>,
     depth: Option<usize>,
     /// Error-diffusion accumulator of the hit-rate override.
     owed: f64,
-    /// The tile walk replacing `requests` and the strides (image ops without address hints).
-    walk: Option<shadersim_mem::ImageFootprint>,
+}
+
+/// A walked stream's tile walk (`Stream::walk`).
+#[derive(Debug, Clone)]
+struct StreamWalk {
+    footprint: shadersim_mem::ImageFootprint,
     /// The first stream with the same walk (itself if none before it): streams of one class
     /// read the same lines in the same wave's same execution, so a wave's lines are computed
     /// once per class and execution (`MemorySystem::wave_lines`).
-    walk_class: u32,
+    class: u32,
+    /// The walk's lanes per wave of a group, relative to the group's origin (filled as
+    /// waves ask).
+    lanes: shadersim_mem::WaveLanes,
 }
 
 /// The hierarchy and every op's stream during one run.
@@ -226,26 +245,36 @@ impl MemorySystem {
                 .walk
                 .filter(|_| s.wave_stride.is_none() && s.iteration_stride.is_none());
             let walk_class = walk
-                .and_then(|w| resolved.iter().position(|r: &Stream| r.walk == Some(w)))
+                .and_then(|w| {
+                    resolved
+                        .iter()
+                        .position(|r: &Stream| r.walk.as_ref().map(|x| x.footprint) == Some(w))
+                })
                 .unwrap_or(resolved.len()) as u32;
             resolved.push(Stream {
-                path: s.path as usize,
+                path: s.path as u8,
                 base: s.base,
-                requests: s.requests.clone(),
+                requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride: s.wave_stride.unwrap_or(ws),
                 iteration_stride: s.iteration_stride.unwrap_or(is),
+                simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
                 region: s.region,
                 order: s.random_order_seed.map(|seed| {
                     let elements = s.region.unwrap_or(0) / s.iteration_stride.unwrap_or(1).max(1);
-                    crate::visit_order::RandomOrder::new(elements, seed)
+                    Box::new(crate::visit_order::RandomOrder::new(elements, seed))
                 }),
                 hit_rate,
                 depth,
                 owed: 0.0,
                 // A stride hint replaces the walk: the first wave's lines move by the strides.
-                walk,
-                walk_class,
+                walk: walk.map(|footprint| {
+                    Box::new(StreamWalk {
+                        footprint,
+                        class: walk_class,
+                        lanes: shadersim_mem::WaveLanes::default(),
+                    })
+                }),
             });
         }
         Ok(Some(MemorySystem {
@@ -282,97 +311,111 @@ impl MemorySystem {
         let k = self.executions[slot];
         self.executions[slot] = k.wrapping_add(1);
         let s = &mut self.streams[si];
-        // A walked image op's lines go into its wave's list (taken here,
-        // given back below), computed unless the wave's last walked op of
-        // the same class and execution left them there.
-        if s.walk.is_some() && self.wave_lines.len() <= wave {
-            self.wave_lines.resize(
-                wave + 1,
-                WaveLines {
-                    class: u32::MAX,
-                    ..Default::default()
-                },
-            );
-        }
-        let mut walked_lines = match self.wave_lines.get_mut(wave) {
-            Some(cached) if s.walk.is_some() => std::mem::take(cached),
-            _ => WaveLines::default(),
-        };
-        if s.walk.is_some() && walked_lines.lines.capacity() == 0 {
-            walked_lines.lines = self.spare_lines.pop().unwrap_or_default();
-        }
-        let walked = s.walk.map(|w| {
-            if walked_lines.class != s.walk_class || walked_lines.execution != k {
-                w.lines_into(
+        let (start, offsets): (u64, &[u64]) = if let Some(w) = s.walk.as_deref_mut() {
+            // A walked image op's lines are its wave's list, computed unless the wave's
+            // last walked op of the same class and execution left them there; they are
+            // already its tile's offsets.
+            if self.wave_lines.len() <= wave {
+                self.wave_lines.resize(
+                    wave + 1,
+                    WaveLines {
+                        class: u32::MAX,
+                        ..Default::default()
+                    },
+                );
+            }
+            let walked = &mut self.wave_lines[wave];
+            if walked.lines.capacity() == 0 {
+                walked.lines = self.spare_lines.pop().unwrap_or_default();
+            }
+            if walked.class != w.class || walked.execution != k {
+                w.footprint.lines_into_cached(
+                    &mut w.lanes,
                     wave as u64,
                     u64::from(k),
                     self.total_waves,
-                    &mut walked_lines.lines,
+                    &mut walked.lines,
                 );
-                walked_lines.class = s.walk_class;
-                walked_lines.execution = k;
+                walked.class = w.class;
+                walked.execution = k;
             }
-        });
-        // Stride order visits k x stride; random order the k-th element of its permutation.
-        let step = s
-            .order
-            .as_ref()
-            .map_or(u64::from(k), |o| o.at(u64::from(k)));
-        // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-        let mut start = (wave as u64)
-            .wrapping_mul(s.wave_stride)
-            .wrapping_add(step.wrapping_mul(s.iteration_stride));
-        if walked.is_some() {
-            // A walked image op's lines are already its tile's offsets.
-            start = 0;
-        }
-        if let Some(r) = s.region {
-            start %= r;
-        }
+            (0, &walked.lines)
+        } else {
+            // Stride order visits k x stride; random order the k-th element of its
+            // permutation.
+            let step = s
+                .order
+                .as_ref()
+                .map_or(u64::from(k), |o| o.at(u64::from(k)));
+            // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
+            let start = (wave as u64)
+                .wrapping_mul(s.wave_stride)
+                .wrapping_add(step.wrapping_mul(s.iteration_stride));
+            (start, &s.requests)
+        };
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
         let mut worst = 0u64;
-        let offsets = if walked.is_some() {
-            &walked_lines.lines
+        if s.simulated {
+            // Simulated requests at base + start + offset (no region wraps them): the
+            // hierarchy walks them in one call, as the loop below would one by one.
+            let served = self.hierarchy.access_lines(
+                usize::from(s.path),
+                s.base.wrapping_add(start),
+                offsets,
+                s.request_bytes,
+                now,
+            );
+            stats.requests += offsets.len() as u64;
+            stats.first_level_hits += served.first_level;
+            worst = u64::from(served.worst_first).max(
+                served
+                    .worst_rest
+                    .map_or(0, |w| u64::from(w) + u64::from(self.miss_extra)),
+            );
         } else {
-            &s.requests
-        };
-        for &off in offsets {
-            let mut offset = start.wrapping_add(off);
+            let mut start = start;
             if let Some(r) = s.region {
-                offset %= r;
+                start %= r;
             }
-            let address = s.base.wrapping_add(offset);
-            let serve = if let Some(rate) = s.hit_rate {
-                // Error diffusion: exactly `rate` of the requests hit, spread evenly.
-                s.owed += rate;
-                if s.owed >= 1.0 - 1e-9 {
-                    s.owed -= 1.0;
-                    Serve::AtDepth(0)
-                } else {
-                    Serve::AtDepth(1)
+            for &off in offsets {
+                let mut offset = start.wrapping_add(off);
+                if let Some(r) = s.region {
+                    offset %= r;
                 }
-            } else if let Some(d) = s.depth {
-                Serve::AtDepth(d)
-            } else {
-                Serve::Simulate
-            };
-            let served = self
-                .hierarchy
-                .access(s.path, address, s.request_bytes, now, serve);
-            let mut latency = u64::from(served.latency);
-            stats.requests += 1;
-            if served.depth == 0 {
-                stats.first_level_hits += 1;
-            } else {
-                latency += u64::from(self.miss_extra);
+                let address = s.base.wrapping_add(offset);
+                let serve = if let Some(rate) = s.hit_rate {
+                    // Error diffusion: exactly `rate` of the requests hit, spread evenly.
+                    s.owed += rate;
+                    if s.owed >= 1.0 - 1e-9 {
+                        s.owed -= 1.0;
+                        Serve::AtDepth(0)
+                    } else {
+                        Serve::AtDepth(1)
+                    }
+                } else if let Some(d) = s.depth {
+                    Serve::AtDepth(d)
+                } else {
+                    Serve::Simulate
+                };
+                let served = self.hierarchy.access(
+                    usize::from(s.path),
+                    address,
+                    s.request_bytes,
+                    now,
+                    serve,
+                );
+                let mut latency = u64::from(served.latency);
+                stats.requests += 1;
+                if served.depth == 0 {
+                    stats.first_level_hits += 1;
+                } else {
+                    latency += u64::from(self.miss_extra);
+                }
+                worst = worst.max(latency);
             }
-            worst = worst.max(latency);
         }
         stats.latency_sum += worst;
-        if walked.is_some() {
-            self.wave_lines[wave] = walked_lines;
-        }
         worst
     }
 

@@ -72,33 +72,51 @@ impl LevelStats {
 }
 
 /// One cache level's state.
+///
+/// Laid out by use (`repr(C)`, aligned to a cache line): the first line holds what every
+/// lookup reads, the second what the serving level updates, the rest (the sparse store, the
+/// configuration) is read rarely. A request's levels are touched long after the last
+/// request, so every line a lookup reads tends to be a cache miss.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct Level {
-    config: LevelConfig,
-    /// Sets (a power of two is not required: the set is `line % sets`).
+    /// Dense levels: `sets x ways` tags (a line number's complement, `!line`: an empty way
+    /// is 0, so the store starts as zeroed memory the allocator hands out without writing
+    /// it, and a run touches only the pages of the sets it uses), each set's most recently
+    /// used first and its empty ways last. The order is the LRU state itself: a hit moves
+    /// its line to the front, a miss drops the last way (an empty one while any is left,
+    /// else the least recently used) and puts the new line in front. No per-way use stamps
+    /// to keep, and the common hit on the newest line reads one word. Empty for a sparse
+    /// level and for memory.
+    tags: Vec<u64>,
+    /// Sets (a power of two is not required: the set is `line % sets`); 0 for memory.
     sets: u64,
     ways: u64,
-    /// `log2(line_bytes)` when the line size is a power of two, and `sets - 1` when the set
-    /// count is: a shift and a mask instead of two 64-bit divisions per lookup (the usual
-    /// case; the divisions remain for other sizes).
-    line_shift: Option<u32>,
-    set_mask: Option<u64>,
-    /// Dense levels: `sets x ways` line numbers, each set's most recently used first and its
-    /// empty ways (`u64::MAX`) last. The order is the LRU state itself: a hit moves its line
-    /// to the front, a miss drops the last way (an empty one while any is left, else the
-    /// least recently used) and puts the new line in front. No per-way use stamps to keep,
-    /// and the common hit on the newest line reads one word.
-    tags: Vec<u64>,
-    /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
-    /// the dense ones, so a run pays for what it uses.
-    sparse: Option<SparseSets>,
+    /// `sets - 1` when the set count is a power of two (`mask_ok`), and `log2(line_bytes)`
+    /// when the line size is (`shift_ok`): a shift and a mask instead of two 64-bit
+    /// divisions per lookup (the usual case; the divisions remain for other sizes).
+    set_mask: u64,
+    line_shift: u32,
+    shift_ok: bool,
+    mask_ok: bool,
+    /// Requests that reached the level ([`LevelStats::requests`]).
+    requests: u64,
+    /// The other counts (`requests` is the field above).
+    stats: LevelStats,
     /// When the level's bandwidth is next free (fractional clocks).
     free_at: f64,
     /// The last request size and its clocks of bandwidth (`bytes / bytes_per_clock`): a
     /// level sees few sizes, and the same division gives the same quotient.
-    last_bytes: u32,
     last_clocks: f64,
-    stats: LevelStats,
+    /// `config.bytes_per_clock`, 0 when it is not modelled (a modelled one is positive).
+    bandwidth: f64,
+    last_bytes: u32,
+    /// `config.latency`.
+    latency: u32,
+    /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
+    /// the dense ones, so a run pays for what it uses.
+    sparse: Option<SparseSets>,
+    config: LevelConfig,
 }
 
 impl Level {
@@ -127,85 +145,120 @@ impl Level {
         let dense = slots <= DENSE_SLOTS;
         let n = if dense { slots as usize } else { 0 };
         Ok(Level {
-            line_shift: config
-                .line_bytes
-                .is_power_of_two()
-                .then(|| config.line_bytes.trailing_zeros()),
-            set_mask: sets.is_power_of_two().then(|| sets - 1),
-            config,
+            tags: vec![0; n],
             sets,
             ways,
-            tags: vec![u64::MAX; n],
-            sparse: (!dense).then(SparseSets::default),
-            free_at: 0.0,
-            last_bytes: 0,
-            last_clocks: 0.0,
+            set_mask: sets.wrapping_sub(1),
+            line_shift: config.line_bytes.trailing_zeros(),
+            shift_ok: config.line_bytes.is_power_of_two(),
+            mask_ok: sets.is_power_of_two(),
+            requests: 0,
             stats: LevelStats::default(),
+            free_at: 0.0,
+            last_clocks: 0.0,
+            bandwidth: config.bytes_per_clock.unwrap_or(0.0),
+            last_bytes: 0,
+            latency: config.latency,
+            sparse: (!dense).then(SparseSets::default),
+            config,
         })
     }
 
+    /// The level's counts.
+    fn counts(&self) -> LevelStats {
+        LevelStats {
+            requests: self.requests,
+            ..self.stats
+        }
+    }
+
     /// Look `address` up; on a miss, fill it (evicting the least recently used way).
+    /// (Inlined into the walk: as a call of its own its entry and exit cost as much as a
+    /// hit on the newest way.)
+    #[inline(always)]
     fn lookup_fill(&mut self, address: u64) -> bool {
         if self.sets == 0 {
             return true;
         }
-        let line = match self.line_shift {
-            Some(s) => address >> s,
-            None => address / u64::from(self.config.line_bytes),
+        let line = if self.shift_ok {
+            address >> self.line_shift
+        } else {
+            address / u64::from(self.config.line_bytes)
         };
-        let set_index = match self.set_mask {
-            Some(m) => line & m,
-            None => line % self.sets,
+        let set_index = if self.mask_ok {
+            line & self.set_mask
+        } else {
+            line % self.sets
         };
         let ways = self.ways as usize;
-        if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
-            // A set touched first gets `ways` empty ways at the end of the store.
-            let end = tags.len();
-            let start = *start_of.entry(set_index).or_insert(end);
-            if start == end {
-                tags.resize(end + ways, u64::MAX);
+        // A cache level with no dense store is sparse (a dense one has a way at least).
+        if self.tags.is_empty() {
+            if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
+                // A set touched first gets `ways` empty ways at the end of the store.
+                let end = tags.len();
+                let start = *start_of.entry(set_index).or_insert(end);
+                if start == end {
+                    tags.resize(end + ways, 0);
+                }
+                return move_to_front(&mut tags[start..start + ways], !line);
             }
-            return move_to_front(&mut tags[start..start + ways], line);
         }
         let start = set_index as usize * ways;
-        move_to_front(&mut self.tags[start..start + ways], line)
+        move_to_front(&mut self.tags[start..start + ways], !line)
     }
 
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
+    #[inline(always)]
     fn take_bandwidth(&mut self, bytes: u32, now: f64) -> f64 {
-        let Some(bw) = self.config.bytes_per_clock else {
+        if self.bandwidth == 0.0 {
             return 0.0;
-        };
+        }
         if bytes != self.last_bytes {
             self.last_bytes = bytes;
-            self.last_clocks = f64::from(bytes) / bw;
+            self.last_clocks = f64::from(bytes) / self.bandwidth;
         }
-        let start = self.free_at.max(now);
+        // `free_at.max(now)` without its NaN handling: neither is NaN (clocks, and sums of
+        // positive finite bandwidth steps).
+        let start = if self.free_at > now {
+            self.free_at
+        } else {
+            now
+        };
         self.free_at = start + self.last_clocks;
         start - now
     }
 }
 
-/// Look `line` up in `set` (most recently used first, empty ways last) and make it the most
-/// recently used: a hit moves it to the front, a miss drops the last way (an empty one while
-/// any is left, else the least recently used) and puts `line` in front. Whether it hit.
+/// Look `tag` (`!line`) up in `set` (most recently used first, empty ways, 0, last) and make
+/// it the most recently used: a hit moves it to the front, a miss drops the last way (an empty
+/// one while any is left, else the least recently used) and puts `tag` in front. Whether it
+/// hit. (Line `u64::MAX`, whose tag is the empty way's 0, exists only for 1-byte lines at the
+/// last address; as with the `u64::MAX` empty marker before, it reads as an empty way.)
 #[inline]
-fn move_to_front(set: &mut [u64], line: u64) -> bool {
-    if set[0] == line {
+fn move_to_front(set: &mut [u64], tag: u64) -> bool {
+    if set[0] == tag {
         return true;
     }
-    let (hit, w) = match set.iter().position(|&t| t == line) {
-        Some(w) => (true, w),
-        None => (false, set.len() - 1),
-    };
-    // (One move of the block, not a checked copy per way.)
-    set.copy_within(0..w, 1);
-    set[0] = line;
-    hit
+    // One pass: each way takes the one before it until the way that held the line (a hit),
+    // the first empty way (a miss: the ways after it are empty too, so the set ends as if
+    // the last had been dropped), or past the last way (a miss that drops the least recently
+    // used). Cheaper than a scan and then a `memmove` call for sets of a few ways.
+    let mut carry = tag;
+    for way in set.iter_mut() {
+        let old = std::mem::replace(way, carry);
+        if old == tag {
+            return true;
+        }
+        if old == 0 {
+            return false;
+        }
+        carry = old;
+    }
+    false
 }
 
 /// The sets a large level has touched: each set's ways (the dense levels' move-to-front
-/// order, `u64::MAX` for an empty way) at its start in one store, so a new set is no
+/// order of `!line` tags, 0 for an empty way) at its start in one store, so a new set is no
 /// allocation of its own.
 #[derive(Debug, Clone, Default)]
 struct SparseSets {
@@ -306,7 +359,7 @@ impl Hierarchy {
 
     /// Counts of every level, in the model's order.
     pub fn stats(&self) -> Vec<LevelStats> {
-        self.levels.iter().map(|l| l.stats).collect()
+        self.levels.iter().map(Level::counts).collect()
     }
 
     /// One request of `bytes` at `address`, issued at clock `now`, along path `path`.
@@ -318,35 +371,99 @@ impl Hierarchy {
         now: u64,
         serve: Serve,
     ) -> Served {
+        walk_path(
+            &mut self.levels,
+            &self.paths[path],
+            address,
+            bytes,
+            now as f64,
+            serve,
+        )
+    }
+
+    /// Requests of `bytes` at `base + offset` (wrapping) for every offset of `offsets`, in
+    /// order, issued at clock `now` along path `path`, each simulated: the same as
+    /// [`Hierarchy::access`] with [`Serve::Simulate`] of each address in turn, summed up as
+    /// an op's execution needs it (which requests the path's first level served, and the
+    /// slowest of those and of the others), without a call and a path lookup per request.
+    pub fn access_lines(
+        &mut self,
+        path: usize,
+        base: u64,
+        offsets: &[u64],
+        bytes: u32,
+        now: u64,
+    ) -> LinesServed {
         let path_levels = &self.paths[path];
-        let last = path_levels.len() - 1;
-        let mut waited = 0.0;
         let t = now as f64;
-        for (depth, &li) in path_levels.iter().enumerate() {
-            let level = &mut self.levels[li];
-            level.stats.requests += 1;
-            let hit = match serve {
-                Serve::Simulate => level.lookup_fill(address) || depth == last,
-                Serve::AtDepth(d) => depth >= d.min(last),
-            };
-            if hit {
-                let q = level.take_bandwidth(bytes, t + waited);
-                waited += q;
-                level.stats.hits += 1;
-                level.stats.bytes += u64::from(bytes);
-                level.stats.queue_clocks += ceil_clocks(q);
-                return Served {
-                    level: li,
-                    depth,
-                    latency: level
-                        .config
-                        .latency
-                        .saturating_add(ceil_clocks(waited).min(u64::from(u32::MAX)) as u32),
-                };
+        let mut out = LinesServed::default();
+        for &offset in offsets {
+            let served = walk_path(
+                &mut self.levels,
+                path_levels,
+                base.wrapping_add(offset),
+                bytes,
+                t,
+                Serve::Simulate,
+            );
+            if served.depth == 0 {
+                out.first_level += 1;
+                out.worst_first = out.worst_first.max(served.latency);
+            } else {
+                out.worst_rest = Some(out.worst_rest.unwrap_or(0).max(served.latency));
             }
         }
-        unreachable_served(path_levels[last])
+        out
     }
+}
+
+/// What [`Hierarchy::access_lines`] did with a list of requests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LinesServed {
+    /// Requests the path's first level served.
+    pub first_level: u64,
+    /// The largest latency among those (0 without any).
+    pub worst_first: u32,
+    /// The largest latency among the requests a later level served (`None` without any).
+    pub worst_rest: Option<u32>,
+}
+
+/// One request along the levels `path_levels` (indices into `levels`), at clock `t`:
+/// [`Hierarchy::access`]'s walk.
+#[inline(always)]
+fn walk_path(
+    levels: &mut [Level],
+    path_levels: &[usize],
+    address: u64,
+    bytes: u32,
+    t: f64,
+    serve: Serve,
+) -> Served {
+    let last = path_levels.len() - 1;
+    for (depth, &li) in path_levels.iter().enumerate() {
+        let level = &mut levels[li];
+        level.requests += 1;
+        let hit = match serve {
+            Serve::Simulate => level.lookup_fill(address) || depth == last,
+            Serve::AtDepth(d) => depth >= d.min(last),
+        };
+        if hit {
+            // Only the serving level's bandwidth is waited for (the levels passed on the
+            // way only look the line up), so its wait is the request's.
+            let waited = ceil_clocks(level.take_bandwidth(bytes, t));
+            level.stats.hits += 1;
+            level.stats.bytes += u64::from(bytes);
+            level.stats.queue_clocks += waited;
+            return Served {
+                level: li,
+                depth,
+                latency: level
+                    .latency
+                    .saturating_add(waited.min(u64::from(u32::MAX)) as u32),
+            };
+        }
+    }
+    unreachable_served(path_levels[last])
 }
 
 /// The loop above always returns at the last level (it always hits); this keeps the function
@@ -548,6 +665,92 @@ mod tests {
                 assert_eq!(l.lookup_fill(address), r.lookup_fill(address), "{i}");
             }
         }
+    }
+
+    /// The move-to-front of a set as first written: scan every way for the tag, else drop
+    /// the last way.
+    fn move_to_front_plain(set: &mut [u64], tag: u64) -> bool {
+        let (hit, w) = match set.iter().position(|&t| t == tag) {
+            Some(w) => (true, w),
+            None => (false, set.len() - 1),
+        };
+        set.copy_within(0..w, 1);
+        set[0] = tag;
+        hit
+    }
+
+    #[test]
+    fn move_to_front_stopping_at_the_first_empty_way_is_the_plain_scan() {
+        // Sets of 1 to 16 ways from empty (all 0) to full and evicting, tags from a domain
+        // a little larger than the set (hits, misses, refills); tags are `!line`, never 0
+        // for a line below u64::MAX.
+        let mut x = 99u64;
+        for ways in 1..=16usize {
+            let (mut fast, mut plain) = (vec![0u64; ways], vec![0u64; ways]);
+            for i in 0..4000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let tag = !((x >> 33) % (ways as u64 + 3));
+                assert_eq!(
+                    move_to_front(&mut fast, tag),
+                    move_to_front_plain(&mut plain, tag),
+                    "{ways} ways, request {i}"
+                );
+                assert_eq!(fast, plain, "{ways} ways, request {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn access_lines_is_access_of_each_line() {
+        // Two paths sharing L2 and memory, bandwidth on L1 and memory so waits build up;
+        // batches of lines at moving bases (hits, misses to L2 and to memory, evictions).
+        let with_bw = |mut c: LevelConfig, b: f64| {
+            c.bytes_per_clock = Some(b);
+            c
+        };
+        let make = || {
+            Hierarchy::new(
+                vec![
+                    with_bw(level("l1", Some(4 * 1024), 64, 4, 100), 64.0),
+                    level("k", Some(1024), 64, 2, 20),
+                    level("l2", Some(64 * 1024), 64, 16, 200),
+                    with_bw(level("dram", None, 64, 1, 500), 16.0),
+                ],
+                &[
+                    vec!["l1".into(), "l2".into(), "dram".into()],
+                    vec!["k".into(), "l2".into(), "dram".into()],
+                ],
+            )
+            .unwrap()
+        };
+        let (mut batched, mut single) = (make(), make());
+        let mut x = 7u64;
+        for round in 0..3000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let path = (x >> 63) as usize;
+            let base = (x >> 40) % (256 * 1024) / 64 * 64;
+            let offsets: Vec<u64> = (0..(x >> 20) % 20)
+                .map(|i| i * 64 * ((x >> 8) % 3 + 1))
+                .collect();
+            let now = round * 3;
+            let got = batched.access_lines(path, base, &offsets, 64, now);
+            let mut want = LinesServed::default();
+            for &o in &offsets {
+                let s = single.access(path, base + o, 64, now, Serve::Simulate);
+                if s.depth == 0 {
+                    want.first_level += 1;
+                    want.worst_first = want.worst_first.max(s.latency);
+                } else {
+                    want.worst_rest = Some(want.worst_rest.unwrap_or(0).max(s.latency));
+                }
+            }
+            assert_eq!(got, want, "round {round}");
+        }
+        assert_eq!(batched.stats(), single.stats());
     }
 
     #[test]

@@ -101,14 +101,21 @@ impl TileWalk {
         (width, self.wave_size.div_ceil(width.max(1)))
     }
 
+    /// The screen position of group `group`'s first thread (its rectangle's top left corner):
+    /// the groups' rectangles in Z order. Every lane's position is this plus an offset that
+    /// depends only on the wave in the group and the lane ([`TileWalk::lane_positions`]).
+    pub fn group_origin(&self, group: u64) -> (u64, u64) {
+        let (gx, gy) = morton_decode(group);
+        (
+            gx * u64::from(self.group_width),
+            gy * u64::from(self.group_height),
+        )
+    }
+
     /// The position of `lane` of wave `wave_in_group` of group `group` on the screen, or `None`
     /// for a lane past the group's threads.
     pub fn lane_position(&self, group: u64, wave_in_group: u32, lane: u32) -> Option<(u64, u64)> {
-        let (gx, gy) = morton_decode(group);
-        let origin = (
-            gx * u64::from(self.group_width),
-            gy * u64::from(self.group_height),
-        );
+        let origin = self.group_origin(group);
         let (x, y) = match self.order {
             LaneOrder::PixelQuads => self
                 .order
@@ -138,11 +145,7 @@ impl TileWalk {
         exec: u64,
         out: &mut [(u64, u64); WAVE64],
     ) -> usize {
-        let (gx, gy) = morton_decode(group);
-        let (ox, oy) = (
-            gx * u64::from(self.group_width),
-            gy * u64::from(self.group_height),
-        );
+        let (ox, oy) = self.group_origin(group);
         let lanes = self.wave_size.min(WAVE64 as u32) as usize;
         let mut count = 0;
         match self.order {
@@ -302,21 +305,89 @@ impl ImageFootprint {
     /// wider than it) takes every lane's texels one by one; both give the same lines.
     pub fn lines_into(&self, wave: u64, iteration: u64, total_waves: u64, lines: &mut Vec<u64>) {
         lines.clear();
-        let per_group = u64::from(self.walk.waves_per_group.max(1));
-        let groups = total_waves.max(1).div_ceil(per_group);
-        let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
-        let wave_in_group = (wave % per_group) as u32;
+        let (group, wave_in_group) = self.group_of(wave, iteration, total_waves);
         let mut positions = [(0u64, 0u64); WAVE64];
         let count = self
             .walk
             .lane_positions(group, wave_in_group, self.exec, &mut positions);
         let positions = &positions[..count];
         let layout = TexelLayout::of(self.format);
-        if !self.lines_by_chunks(positions, &layout, lines) {
+        let listed = match LaneBox::of(positions) {
+            LaneBoxOf::Empty => true,
+            LaneBoxOf::Fits(lanes) => self.lines_by_chunks(&lanes.rows(), &layout, lines),
+            LaneBoxOf::TooLarge => false,
+        };
+        if !listed {
             self.lines_by_lanes(positions, &layout, lines);
         }
         lines.sort_unstable();
         lines.dedup();
+    }
+
+    /// [`ImageFootprint::lines_into`], with the wave's lanes taken from `lanes` (filled on
+    /// first use) instead of placed lane by lane: a wave's lanes are its group's origin
+    /// ([`TileWalk::group_origin`]) plus offsets that depend only on the wave's place in its
+    /// group and the lane mask, so the bitmap of their rows over their bounding box is the
+    /// same for every group, moved by the origin. `lanes` belongs to one walk and lane mask
+    /// (it starts over when given another footprint's).
+    pub fn lines_into_cached(
+        &self,
+        lanes: &mut WaveLanes,
+        wave: u64,
+        iteration: u64,
+        total_waves: u64,
+        lines: &mut Vec<u64>,
+    ) {
+        let (group, wave_in_group) = self.group_of(wave, iteration, total_waves);
+        if lanes.of != Some((self.walk, self.exec)) {
+            *lanes = WaveLanes {
+                of: Some((self.walk, self.exec)),
+                boxes: Vec::new(),
+            };
+        }
+        let index = wave_in_group as usize;
+        if index >= WaveLanes::MAX_WAVES {
+            self.lines_into(wave, iteration, total_waves, lines);
+            return;
+        }
+        if lanes.boxes.len() <= index {
+            lanes.boxes.resize_with(index + 1, || None);
+        }
+        let relative = lanes.boxes[index].get_or_insert_with(|| {
+            let mut positions = [(0u64, 0u64); WAVE64];
+            let count = self
+                .walk
+                .lane_positions(0, wave_in_group, self.exec, &mut positions);
+            Box::new(LaneBox::of(&positions[..count]))
+        });
+        let LaneBoxOf::Fits(relative) = relative.as_ref() else {
+            // No lanes, or a box too large for the bitmap: the direct way.
+            self.lines_into(wave, iteration, total_waves, lines);
+            return;
+        };
+        lines.clear();
+        let (ox, oy) = self.walk.group_origin(group);
+        let mut moved = relative.rows();
+        moved.min_x += ox;
+        moved.max_x += ox;
+        moved.min_y += oy;
+        moved.max_y += oy;
+        let layout = TexelLayout::of(self.format);
+        if !self.lines_by_chunks(&moved, &layout, lines) {
+            self.lines_into(wave, iteration, total_waves, lines);
+            return;
+        }
+        lines.sort_unstable();
+        lines.dedup();
+    }
+
+    /// The group and the wave's place in it of wave `wave`'s `iteration`-th execution: a
+    /// further pass takes the groups after every group of the dispatch.
+    fn group_of(&self, wave: u64, iteration: u64, total_waves: u64) -> (u64, u32) {
+        let per_group = u64::from(self.walk.waves_per_group.max(1));
+        let groups = total_waves.max(1).div_ceil(per_group);
+        let group = (wave / per_group).wrapping_add(iteration.wrapping_mul(groups));
+        (group, (wave % per_group) as u32)
     }
 
     /// Every lane's texels' lines, one by one (unsorted, repeated): the way for any box.
@@ -329,38 +400,20 @@ impl ImageFootprint {
         }
     }
 
-    /// The lines of the blocks ([`Chunk`]) the lanes at `positions` read, through a bitmap of
+    /// The lines of the blocks ([`Chunk`]) the lanes of `lanes` read, through a bitmap of
     /// each mip's block rows (unsorted; distinct unless the texture's edge wraps two blocks
-    /// onto one line); `false`, with `lines` untouched, when a bounding box does not fit.
+    /// onto one line); `false`, with `lines` untouched, when a mip's box does not fit.
     ///
-    /// The lanes are first put in a bitmap of their own rows: the texels of a run of
+    /// The lanes come as a bitmap of their own rows ([`LaneBox`]): the texels of a run of
     /// neighbouring lanes of one row are one range per mip (each lane's range ends where the
     /// next one's begins or inside it), so a row costs a range per run of lanes, and a row of
     /// the same lanes as the row above (a full tile's every row) reuses its blocks.
     fn lines_by_chunks(
         &self,
-        positions: &[(u64, u64)],
+        lanes: &LaneRows,
         layout: &TexelLayout,
         lines: &mut Vec<u64>,
     ) -> bool {
-        let Some(&(first_x, first_y)) = positions.first() else {
-            return true;
-        };
-        let (mut min_x, mut max_x, mut min_y, mut max_y) = (first_x, first_x, first_y, first_y);
-        for &(x, y) in positions {
-            min_x = min_x.min(x);
-            max_x = max_x.max(x);
-            min_y = min_y.min(y);
-            max_y = max_y.max(y);
-        }
-        if max_x - min_x >= u64::from(u128::BITS) || max_y - min_y >= LANE_ROWS as u64 {
-            return false;
-        }
-        let mut lane_rows = [0u128; LANE_ROWS];
-        for &(x, y) in positions {
-            lane_rows[(y - min_y) as usize] |= 1 << (x - min_x);
-        }
-        let lane_rows = &lane_rows[..=(max_y - min_y) as usize];
         let n = self.probes();
         let line = u64::from(self.line_bytes.max(1));
         // The texels a run of lanes x_first ..= x_last of row y reads of each mip, as
@@ -381,19 +434,12 @@ impl ImageFootprint {
                 (y / 2, y / 2 + 1),
             )
         };
-        let lanes = LaneRows {
-            rows: lane_rows,
-            min_x,
-            min_y,
-            max_x,
-            max_y,
-        };
-        if !self.mark_and_list(&lanes, 0, mip0, layout, line, lines) {
+        if !self.mark_and_list(lanes, 0, mip0, layout, line, lines) {
             return false;
         }
         if self.reads_next_mip() {
             let before = lines.len();
-            if !self.mark_and_list(&lanes, 1, mip1, layout, line, lines) {
+            if !self.mark_and_list(lanes, 1, mip1, layout, line, lines) {
                 lines.truncate(before);
                 return false;
             }
@@ -423,7 +469,16 @@ impl ImageFootprint {
         if columns > u64::from(u128::BITS) || rows > BITMAP_ROWS as u64 {
             return false;
         }
-        let mut bitmap = [0u128; BITMAP_ROWS];
+        // A wave's footprint spans a few block rows: those zero a small bitmap in place
+        // instead of calling memset on the whole one.
+        let (mut small, mut whole);
+        let bitmap: &mut [u128] = if rows <= SMALL_BITMAP_ROWS as u64 {
+            small = [0u128; SMALL_BITMAP_ROWS];
+            &mut small[..rows as usize]
+        } else {
+            whole = [0u128; BITMAP_ROWS];
+            &mut whole[..rows as usize]
+        };
         // The lanes of the previous row and the block columns they touched.
         let (mut last_lanes, mut last_columns) = (0u128, 0u128);
         for (dy, &row_lanes) in lanes.rows.iter().enumerate() {
@@ -459,7 +514,7 @@ impl ImageFootprint {
                 bitmap[row as usize] |= last_columns;
             }
         }
-        for (row, &bits) in bitmap[..rows as usize].iter().enumerate() {
+        for (row, &bits) in bitmap.iter().enumerate() {
             let v = (r0 + row as u64) << chunk.v_shift;
             let mut bits = bits;
             while bits != 0 {
@@ -482,12 +537,93 @@ struct LaneRows<'a> {
     max_y: u64,
 }
 
+/// A wave's active lanes as the rows of a bitmap over their bounding box, and the box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct LaneBox {
+    rows: [u128; LANE_ROWS],
+    min_x: u64,
+    min_y: u64,
+    max_x: u64,
+    max_y: u64,
+}
+
+/// What [`LaneBox::of`] made of a wave's lane positions.
+// The direct path keeps it on the stack for one call and the cache boxes it whole: boxing
+// the large variant would cost the direct path an allocation per wave.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LaneBoxOf {
+    /// No active lane.
+    Empty,
+    /// The box fits the bitmap.
+    Fits(LaneBox),
+    /// Wider than 128 columns or taller than [`LANE_ROWS`] rows.
+    TooLarge,
+}
+
+impl LaneBox {
+    fn of(positions: &[(u64, u64)]) -> LaneBoxOf {
+        let Some(&(first_x, first_y)) = positions.first() else {
+            return LaneBoxOf::Empty;
+        };
+        let (mut min_x, mut max_x, mut min_y, mut max_y) = (first_x, first_x, first_y, first_y);
+        for &(x, y) in positions {
+            min_x = min_x.min(x);
+            max_x = max_x.max(x);
+            min_y = min_y.min(y);
+            max_y = max_y.max(y);
+        }
+        if max_x - min_x >= u64::from(u128::BITS) || max_y - min_y >= LANE_ROWS as u64 {
+            return LaneBoxOf::TooLarge;
+        }
+        let mut rows = [0u128; LANE_ROWS];
+        for &(x, y) in positions {
+            rows[(y - min_y) as usize] |= 1 << (x - min_x);
+        }
+        LaneBoxOf::Fits(LaneBox {
+            rows,
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+        })
+    }
+
+    /// The rows in use, with the box.
+    fn rows(&self) -> LaneRows<'_> {
+        LaneRows {
+            rows: &self.rows[..=(self.max_y - self.min_y) as usize],
+            min_x: self.min_x,
+            min_y: self.min_y,
+            max_x: self.max_x,
+            max_y: self.max_y,
+        }
+    }
+}
+
+/// The lanes of the waves of one footprint's groups, relative to their group's origin, for
+/// [`ImageFootprint::lines_into_cached`]: one entry per wave of a group, made on first use.
+#[derive(Debug, Clone, Default)]
+pub struct WaveLanes {
+    /// The walk and lane mask the entries are of.
+    of: Option<(TileWalk, u64)>,
+    boxes: Vec<Option<Box<LaneBoxOf>>>,
+}
+
+impl WaveLanes {
+    /// Waves of a group past this many are placed directly (a kilobyte per entry).
+    const MAX_WAVES: usize = 64;
+}
+
 /// Rows of the lane bitmap: a wave's 64 lanes span at most 64 rows (a 1-wide workgroup).
 const LANE_ROWS: usize = WAVE64;
 
 /// Rows of the bitmap of [`ImageFootprint::lines_into`]: a wave's 64 lanes span at most 64
 /// rows (a 1-wide workgroup), plus the bilinear footprint's row below.
 const BITMAP_ROWS: usize = WAVE64 + 2;
+
+/// Bitmap rows a footprint of up to this many block rows uses (zeroed inline).
+const SMALL_BITMAP_ROWS: usize = 8;
 
 /// How a format's texels lie in memory: the element (a texel, or a compressed format's 4x4
 /// block) and its bytes, looked up once per footprint instead of once per texel.

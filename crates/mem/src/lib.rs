@@ -37,12 +37,12 @@ pub use access::{
     AccessError, BufferAccess, BufferPath, ImageAccess, ImageOp, LaneData, MemAccess, MemOp,
     WaveClocks,
 };
-pub use cache::{CacheConfigError, Hierarchy, LevelConfig, LevelStats, Serve, Served};
+pub use cache::{CacheConfigError, Hierarchy, LevelConfig, LevelStats, LinesServed, Serve, Served};
 pub use coalesce::{
     coalesce, coalesce_pattern, CoalesceResult, CoalesceRule, QUAD_GROUP_LANES, WAVE64,
     WIDE_GROUP_LANES,
 };
-pub use footprint::{ImageFootprint, TileWalk};
+pub use footprint::{ImageFootprint, TileWalk, WaveLanes};
 pub use lds::{BankConflicts, BankLayout};
 pub use pattern::{parse_number, LaneOrder, LanePattern, PatternError};
 pub use rates::{Rate, RateEntry, RateError, VmemRates, GCN_RATE_TABLE};

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use shadersim_mem::{
     coalesce, CoalesceRule, ImageAccess, ImageFootprint, ImageOp, LaneOrder, LanePattern,
-    MemAccess, MemOp, TexelFormat, TextureFilter, TileWalk, VmemRates, WAVE64,
+    MemAccess, MemOp, TexelFormat, TextureFilter, TileWalk, VmemRates, WaveLanes, WAVE64,
 };
 
 const MNEMONICS: &[&str] = &[
@@ -342,5 +342,32 @@ proptest! {
             f.lines(wave, iteration, total),
             footprint_reference(&f, wave, iteration, total)
         );
+    }
+
+    /// `ImageFootprint::lines_into_cached` (a wave's lanes relative to its group's origin,
+    /// kept per wave of a group and moved to each group) gives the lines `lines` does, for
+    /// waves in any order sharing one cache, across a change of footprint; the walks include
+    /// groups whose width and height are no multiple of any line block (origins not
+    /// line-aligned) and partial lane masks.
+    #[test]
+    fn cached_wave_lanes_give_the_direct_lines(
+        walk in tile_walk(),
+        other_walk in tile_walk(),
+        filter in prop::sample::select(TextureFilter::ALL.to_vec()),
+        format in prop::sample::select(TexelFormat::all().collect::<Vec<_>>()),
+        line_bytes in prop_oneof![prop::sample::select(vec![32u32, 64, 128, 256]), 0u32..1000],
+        exec in exec(),
+        waves in prop::collection::vec((prop_oneof![0u64..2000, any::<u64>()], 0u64..20), 1..12),
+        total in 1u64..5000,
+    ) {
+        let first = ImageFootprint { walk, filter, format, line_bytes, exec };
+        let second = ImageFootprint { walk: other_walk, ..first };
+        let mut lanes = WaveLanes::default();
+        let mut lines = Vec::new();
+        for (i, &(wave, iteration)) in waves.iter().enumerate() {
+            let f = if i % 3 == 2 { &second } else { &first };
+            f.lines_into_cached(&mut lanes, wave, iteration, total, &mut lines);
+            prop_assert_eq!(&lines, &f.lines(wave, iteration, total));
+        }
     }
 }
