@@ -117,7 +117,8 @@ pub struct MemorySystem {
     streams: Vec<Stream>,
     /// Stream index of every static op (`u32::MAX`: none).
     stream_of_op: Vec<u32>,
-    /// Executions so far of each stream by each wave: `wave * streams + stream`.
+    /// Executions so far of each stream by the wave in each wave slot: `slot * streams +
+    /// stream` (slots, not launch ids: memory follows the resident waves, not the dispatch).
     executions: Vec<u32>,
     /// Extra clocks for requests the first level of their path does not serve.
     miss_extra: u32,
@@ -125,14 +126,13 @@ pub struct MemorySystem {
     total_waves: u64,
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
-    /// Per wave (launch order): the walk class and execution whose lines it last computed, and
-    /// those lines. A shader's image ops usually share one walk (same filter, format and
-    /// tile), so the wave's next image op of that class and execution takes them as they are
-    /// instead of walking its tile again (the walk is a pure function of wave, execution and
-    /// the run's wave count; other waves' ops in between do not change it).
+    /// Per wave slot: the walk class and execution whose lines its wave last computed, and
+    /// those lines (kept for the slot's next wave: `release_wave` only forgets the class).
+    /// A shader's image ops usually share one walk (same filter, format and tile), so the
+    /// wave's next image op of that class and execution takes them as they are instead of
+    /// walking its tile again (the walk is a pure function of wave, execution and the run's
+    /// wave count; other waves' ops in between do not change it).
     wave_lines: Vec<WaveLines>,
-    /// Lists of retired waves (`release_wave`), for the next waves' walked ops.
-    spare_lines: Vec<Vec<u64>>,
 }
 
 /// The lines one wave's walked image op last read (`MemorySystem::wave_lines`).
@@ -282,7 +282,6 @@ impl MemorySystem {
             streams: resolved,
             op_stats: vec![OpCacheStats::default(); streams.len()],
             wave_lines: Vec::new(),
-            spare_lines: Vec::new(),
             stream_of_op,
             executions: Vec::new(),
             miss_extra,
@@ -290,44 +289,42 @@ impl MemorySystem {
         }))
     }
 
-    /// Serve one execution of static op `op` by wave `wave` (launch order) whose requests
-    /// leave at clock `now`: the clocks until its data is back, or `None` if the op has no
-    /// stream (its unit's latency applies).
+    /// Serve one execution of static op `op` by wave `wave` (launch order: its addresses),
+    /// which runs in wave slot `slot` (its per-wave state), whose requests leave at clock
+    /// `now`: the clocks until its data is back, or `None` if the op has no stream (its
+    /// unit's latency applies).
     #[inline]
-    pub fn serve(&mut self, op: usize, wave: usize, now: u64) -> Option<u64> {
+    pub fn serve(&mut self, op: usize, wave: usize, slot: usize, now: u64) -> Option<u64> {
         let si = *self.stream_of_op.get(op)?;
         if si == u32::MAX {
             return None;
         }
-        Some(self.serve_stream(op, si as usize, wave, now))
+        Some(self.serve_stream(op, si as usize, wave, slot, now))
     }
 
-    fn serve_stream(&mut self, op: usize, si: usize, wave: usize, now: u64) -> u64 {
+    fn serve_stream(&mut self, op: usize, si: usize, wave: usize, slot: usize, now: u64) -> u64 {
         let n = self.streams.len();
-        let slot = wave * n + si;
-        if self.executions.len() <= slot {
-            self.executions.resize((wave + 1) * n, 0);
+        let at = slot * n + si;
+        if self.executions.len() <= at {
+            self.executions.resize((slot + 1) * n, 0);
         }
-        let k = self.executions[slot];
-        self.executions[slot] = k.wrapping_add(1);
+        let k = self.executions[at];
+        self.executions[at] = k.wrapping_add(1);
         let s = &mut self.streams[si];
         let (start, offsets): (u64, &[u64]) = if let Some(w) = s.walk.as_deref_mut() {
             // A walked image op's lines are its wave's list, computed unless the wave's
             // last walked op of the same class and execution left them there; they are
             // already its tile's offsets.
-            if self.wave_lines.len() <= wave {
+            if self.wave_lines.len() <= slot {
                 self.wave_lines.resize(
-                    wave + 1,
+                    slot + 1,
                     WaveLines {
                         class: u32::MAX,
                         ..Default::default()
                     },
                 );
             }
-            let walked = &mut self.wave_lines[wave];
-            if walked.lines.capacity() == 0 {
-                walked.lines = self.spare_lines.pop().unwrap_or_default();
-            }
+            let walked = &mut self.wave_lines[slot];
             if walked.class != w.class || walked.execution != k {
                 w.footprint.lines_into_cached(
                     &mut w.lanes,
@@ -419,15 +416,15 @@ impl MemorySystem {
         worst
     }
 
-    /// Wave `wave` (launch order) retired: its walked lines go to the spare lists, so memory
-    /// follows the resident waves.
-    pub fn release_wave(&mut self, wave: usize) {
-        if let Some(w) = self.wave_lines.get_mut(wave) {
-            let lines = std::mem::take(&mut w.lines);
+    /// The wave in wave slot `slot` retired: the slot's next wave starts with no executions
+    /// and no walked lines (their list's memory stays with the slot).
+    pub fn release_wave(&mut self, slot: usize) {
+        let n = self.streams.len();
+        if let Some(counts) = self.executions.get_mut(slot * n..(slot + 1) * n) {
+            counts.fill(0);
+        }
+        if let Some(w) = self.wave_lines.get_mut(slot) {
             w.class = u32::MAX;
-            if lines.capacity() > 0 {
-                self.spare_lines.push(lines);
-            }
         }
     }
 

@@ -235,7 +235,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             w.draining = true;
         }
         if let Some(m) = &mut self.memory {
-            m.release_wave(id);
+            m.release_wave(wid);
         }
         if let Some(pool) = self.pools.get_mut(simd) {
             let w = &mut self.waves[wid];
