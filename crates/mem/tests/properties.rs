@@ -371,3 +371,114 @@ proptest! {
         }
     }
 }
+
+/// Walks of every shape the simulation makes, and a few it does not (odd or huge
+/// workgroups, which leave the bitmap for the lane-by-lane path).
+fn walks() -> Vec<TileWalk> {
+    let mut walks = vec![
+        TileWalk::pixel(64),
+        TileWalk::pixel(32),
+        TileWalk::pixel(16),
+    ];
+    for wave_size in [32, 64] {
+        walks.push(TileWalk::compute(wave_size, None));
+        for declared in [
+            [16, 16, 1],
+            [8, 8, 1],
+            [1, 64, 1],
+            [3, 5, 2],
+            [100, 3, 1],
+            [127, 3, 1],
+            [65, 2, 1],
+            [64, 1, 1],
+            [1000, 2, 1],
+            [7, 1, 1],
+            [256, 1, 1],
+        ] {
+            walks.push(TileWalk::compute(wave_size, Some(declared)));
+        }
+    }
+    // A pixel walk with an odd tile reads nothing (`tile_xy` refuses it).
+    walks.push(TileWalk {
+        group_width: 3,
+        ..TileWalk::pixel(64)
+    });
+    // Lanes that end inside a quad, and quads stacked past a 4x2 tile.
+    walks.push(TileWalk {
+        wave_size: 30,
+        ..TileWalk::pixel(32)
+    });
+    walks.push(TileWalk {
+        group_width: 4,
+        group_height: 2,
+        ..TileWalk::pixel(64)
+    });
+    walks
+}
+
+/// The fast walk equals the plain definition, lines and order, over every filter and
+/// format, walks of every shape, lane masks, waves, passes (far ones wrap at the
+/// texture's edge) and line sizes: a line that is not a power of two and 12-byte texels
+/// (blocks of one element), lines smaller than an element, and lines larger than a tile.
+#[test]
+fn lines_equal_the_reference_definition() {
+    let masks = [
+        u64::MAX,
+        0,
+        1,
+        0x8000_0000_0000_0000,
+        0x0f0f_f0f0_1234_8001,
+        0xffff_0000,
+    ];
+    let mut checked = 0;
+    for walk in walks() {
+        for filter in TextureFilter::ALL {
+            for format in TexelFormat::all() {
+                for (i, line_bytes) in [64, 128, 32, 96, 8, 256, 16384, 0].into_iter().enumerate() {
+                    let exec = masks[(checked + i) % masks.len()];
+                    let f = ImageFootprint {
+                        walk,
+                        filter,
+                        format,
+                        line_bytes,
+                        exec,
+                    };
+                    for (wave, iteration, total) in [
+                        (0, 0, 1),
+                        (5, 0, 500),
+                        (499, 3, 500),
+                        (37, 1, 64),
+                        (u64::MAX / 3, 7, 9),
+                    ] {
+                        assert_eq!(
+                            f.lines(wave, iteration, total),
+                            footprint_reference(&f, wave, iteration, total),
+                            "{f:?} wave {wave} iteration {iteration} of {total}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000);
+}
+
+/// Lane positions by running counters equal [`TileWalk::lane_position`] lane by lane.
+#[test]
+fn lane_positions_equal_lane_position() {
+    for walk in walks() {
+        for exec in [u64::MAX, 0x5555_aaaa_0f0f_3c3c, 0] {
+            for (group, wave_in_group) in [(0, 0), (1, 0), (77, 1), (12345, 3), (u64::MAX, 2)] {
+                let wave_in_group = wave_in_group % walk.waves_per_group.max(1);
+                let mut out = [(0, 0); WAVE64];
+                let count = walk.lane_positions(group, wave_in_group, exec, &mut out);
+                let expected: Vec<(u64, u64)> = (0..walk.wave_size.min(64))
+                    .filter(|lane| (exec >> lane) & 1 != 0)
+                    .filter_map(|lane| walk.lane_position(group, wave_in_group, lane))
+                    .collect();
+                assert_eq!(&out[..count], expected.as_slice(), "{walk:?} group {group}");
+            }
+        }
+    }
+}
