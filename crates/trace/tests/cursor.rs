@@ -11,7 +11,9 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use shadersim_asm::{read_program_bytes, Program, ReadOptions};
 use shadersim_cfg::{BranchKind, Cfg};
-use shadersim_trace::{lane_branch, IterationDraw, TracePlan, TraceWalk, WaveSet, WaveTrace};
+use shadersim_trace::{
+    lane_branch, IterationDraw, TraceCursor, TraceError, TracePlan, TraceWalk, WaveSet, WaveTrace,
+};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -132,6 +134,27 @@ fn random_plan(program: &Program, cfg: &Cfg, seed: u64) -> TracePlan {
     plan
 }
 
+/// A cursor's steps to its end: the instructions, their EXEC masks (when
+/// `tracked`) and the last error.
+fn walk_steps(
+    cursor: &mut TraceCursor<'_>,
+    tracked: bool,
+) -> (Vec<u32>, Vec<u64>, Option<TraceError>) {
+    let (mut ops, mut lanes, mut error) = (Vec::new(), Vec::new(), None);
+    for step in cursor.by_ref() {
+        match step {
+            Ok(s) => {
+                ops.push(s.instr);
+                if tracked {
+                    lanes.push(s.exec);
+                }
+            }
+            Err(e) => error = Some(e),
+        }
+    }
+    (ops, lanes, error)
+}
+
 /// The cursor's walk of `wave` (`None`: the plan as is) equals the stored
 /// trace, step by step, and its summary equals the executions.
 fn check(
@@ -150,20 +173,7 @@ fn check(
         None => walk.cursor(),
     };
     let tracked = cursor.tracks_lanes();
-    let mut ops = Vec::new();
-    let mut lanes = Vec::new();
-    let mut error = None;
-    for step in cursor.by_ref() {
-        match step {
-            Ok(s) => {
-                ops.push(s.instr);
-                if tracked {
-                    lanes.push(s.exec);
-                }
-            }
-            Err(e) => error = Some(e),
-        }
-    }
+    let (ops, lanes, error) = walk_steps(&mut cursor, tracked);
     prop_assert!(cursor.next().is_none(), "a finished cursor stays finished");
     // Walked a block's rest at a time (`next_run`, alternating with
     // `next_step` so that runs also start mid-block), the same
@@ -215,18 +225,7 @@ fn check(
     for _ in reused.by_ref().take(7) {}
     reused.restart(wave);
     prop_assert_eq!(reused.position(), 0);
-    let (mut re_ops, mut re_lanes, mut re_error) = (Vec::new(), Vec::new(), None);
-    for step in reused.by_ref() {
-        match step {
-            Ok(s) => {
-                re_ops.push(s.instr);
-                if tracked {
-                    re_lanes.push(s.exec);
-                }
-            }
-            Err(e) => re_error = Some(e),
-        }
-    }
+    let (re_ops, re_lanes, re_error) = walk_steps(&mut reused, tracked);
     prop_assert_eq!(&re_ops, &ops);
     prop_assert_eq!(&re_lanes, &lanes);
     prop_assert_eq!(&re_error, &error);
