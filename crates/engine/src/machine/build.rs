@@ -6,9 +6,11 @@
 use super::*;
 
 impl OpTables {
-    /// The ops of `input` packed for the cycle loop; models whose units
-    /// cannot be built and ops naming too many registers are refused.
-    pub(super) fn new(input: &SimInput<'_>) -> Result<OpTables, SimError> {
+    /// The ops of `input` packed for the cycle loop, and the units they
+    /// were packed against (built once: the compute unit takes them);
+    /// models whose units cannot be built and ops naming too many
+    /// registers are refused.
+    pub(super) fn new(input: &SimInput<'_>) -> Result<(OpTables, Vec<Unit>), SimError> {
         let p = |n: &str| param(input.arch, n);
         let cu_simds = p("simds")?.max(1);
         let cus = input.dispatch.cus.max(1);
@@ -16,22 +18,24 @@ impl OpTables {
         check_op_slots(input)?;
         let (hot, slots) = hot_ops(input, &units, cus);
         let ncat = input.sim.categories.len().min(64);
-        Ok(OpTables {
+        let tables = OpTables {
             hot,
             slots,
             issue_cat: issue_categories(input, ncat),
-        })
+        };
+        Ok((tables, units))
     }
 }
 
 impl<'a, O: Observer> ComputeUnit<'a, O> {
     /// A compute unit (or `cus` of them) ready to run `input` with its ops
-    /// `tables`; model and dispatch errors (missing parameters, workgroups
+    /// `tables` and the `units` they were built with; model and dispatch errors (missing parameters, workgroups
     /// that cannot fit, too many units or registers per op) are refused
     /// here.
     pub(super) fn new(
         input: &'a SimInput<'a>,
         tables: &'a OpTables,
+        units: Vec<Unit>,
         observer: O,
     ) -> Result<Self, SimError> {
         let arch = input.arch;
@@ -43,7 +47,6 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let simds = cu_simds * cus;
         let interval = u64::from(p("issue_interval")?.max(1));
         let wave_size = input.sim.wave_size.max(1);
-        let units = build_units(input, cu_simds, cus, simds)?;
         let dispatch = input.dispatch;
         let (total_groups, group_waves) = group_shape(input, wave_size, cu_simds)?;
         let wps = input.occupancy.waves_per_simd;

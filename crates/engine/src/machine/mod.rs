@@ -360,8 +360,8 @@ pub fn simulate_observed<O: Observer>(
     input: &SimInput<'_>,
     observer: O,
 ) -> Result<SimStats, SimError> {
-    let tables = OpTables::new(input)?;
-    let mut cu = ComputeUnit::new(input, &tables, observer)?;
+    let (tables, units) = OpTables::new(input)?;
+    let mut cu = ComputeUnit::new(input, &tables, units, observer)?;
     cu.run()?;
     Ok(cu.finish())
 }
