@@ -229,6 +229,26 @@ impl Level {
     }
 }
 
+impl Level {
+    /// This level (index `li`, at `depth` on the walked path) serves `bytes` at clock `t`:
+    /// only the serving level's bandwidth is waited for (the levels passed on the way only
+    /// look the line up), so its wait is the request's.
+    #[inline(always)]
+    fn serve_bytes(&mut self, li: usize, depth: usize, bytes: u32, t: f64) -> Served {
+        let waited = ceil_clocks(self.take_bandwidth(bytes, t));
+        self.stats.hits += 1;
+        self.stats.bytes += u64::from(bytes);
+        self.stats.queue_clocks += waited;
+        Served {
+            level: li,
+            depth,
+            latency: self
+                .latency
+                .saturating_add(waited.min(u64::from(u32::MAX)) as u32),
+        }
+    }
+}
+
 /// Look `tag` (`!line`) up in `set` (most recently used first, empty ways, 0, last) and make
 /// it the most recently used: a hit moves it to the front, a miss drops the last way (an empty
 /// one while any is left, else the least recently used) and puts `tag` in front. Whether it
@@ -287,7 +307,7 @@ fn ceil_clocks(x: f64) -> u64 {
 /// Where a request was served and when its data is back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Served {
-    /// Index of the serving level in the hierarchy ([`Hierarchy::level_names`]).
+    /// Index of the serving level in the model's order ([`Hierarchy::level_names`]).
     pub level: usize,
     /// Its position on the path walked (0 = the path's first level).
     pub depth: usize,
@@ -305,61 +325,141 @@ pub enum Serve {
     AtDepth(usize),
 }
 
-/// Every level of a model and the paths requests take through them.
+/// Every level of a model and the paths requests take through them, for one compute unit or
+/// several side by side.
+///
+/// With several CUs a level private to a CU (an L1) is one instance per CU and a shared level
+/// (the L2, memory) one instance for all; CU `c`'s copy of path `p` is path
+/// `c x paths + p` ([`Hierarchy::path_of`]). Names, configurations and counts are per model
+/// level (instances summed), in the model's order.
 #[derive(Debug, Clone)]
 pub struct Hierarchy {
     levels: Vec<Level>,
     paths: Vec<Vec<usize>>,
+    /// The model level of each instance in `levels`.
+    model_level: Vec<usize>,
+    /// The model's levels: their configuration (a private level's bandwidth summed over its
+    /// instances) and instance count.
+    model: Vec<(LevelConfig, u32)>,
+    /// Paths per CU.
+    paths_per_cu: usize,
 }
 
 impl Hierarchy {
-    /// Build the levels and the paths (each a list of level names, first level first).
+    /// Build the levels and the paths (each a list of level names, first level first) of one
+    /// compute unit.
     pub fn new(
         levels: Vec<LevelConfig>,
         paths: &[Vec<String>],
     ) -> Result<Hierarchy, CacheConfigError> {
-        let levels = levels
-            .into_iter()
-            .map(Level::new)
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut out = Vec::new();
-        for p in paths {
-            let mut idx = Vec::new();
-            for name in p {
-                let i = levels
-                    .iter()
-                    .position(|l| &l.config.name == name)
-                    .ok_or_else(|| CacheConfigError(format!("no cache level `{name}`")))?;
-                idx.push(i);
+        let shared = vec![false; levels.len()];
+        Hierarchy::per_cu(levels, paths, &shared, 1)
+    }
+
+    /// The levels and paths of `cus` compute units side by side: a level whose `shared` entry
+    /// is true is one instance all of them reach (its configuration as given: the caller sizes
+    /// its bandwidth for all of them), any other level one instance per CU.
+    pub fn per_cu(
+        levels: Vec<LevelConfig>,
+        paths: &[Vec<String>],
+        shared: &[bool],
+        cus: u32,
+    ) -> Result<Hierarchy, CacheConfigError> {
+        let cus = cus.max(1) as usize;
+        let mut built: Vec<Level> = Vec::new();
+        let mut model_level = Vec::new();
+        // Instance of model level `i` for CU `c`: `instance[i][c]` (one entry for a shared level).
+        let mut instance: Vec<Vec<usize>> = Vec::new();
+        let mut model = Vec::new();
+        for (i, config) in levels.into_iter().enumerate() {
+            let copies = if shared.get(i).copied().unwrap_or(false) {
+                1
+            } else {
+                cus
+            };
+            let mut ids = Vec::with_capacity(copies);
+            for _ in 0..copies {
+                ids.push(built.len());
+                built.push(Level::new(config.clone())?);
+                model_level.push(i);
             }
-            if idx.is_empty() {
-                return Err(CacheConfigError(
-                    "a cache path needs at least one level".into(),
-                ));
-            }
-            out.push(idx);
+            instance.push(ids);
+            let mut total = config;
+            total.bytes_per_clock = total.bytes_per_clock.map(|b| b * copies as f64);
+            model.push((total, copies as u32));
         }
-        Ok(Hierarchy { levels, paths: out })
+        let mut out = Vec::new();
+        for cu in 0..cus {
+            for p in paths {
+                let mut idx = Vec::new();
+                for name in p {
+                    let i = model
+                        .iter()
+                        .position(|(c, _)| &c.name == name)
+                        .ok_or_else(|| CacheConfigError(format!("no cache level `{name}`")))?;
+                    let ids = &instance[i];
+                    idx.push(ids[cu.min(ids.len() - 1)]);
+                }
+                if idx.is_empty() {
+                    return Err(CacheConfigError(
+                        "a cache path needs at least one level".into(),
+                    ));
+                }
+                out.push(idx);
+            }
+        }
+        Ok(Hierarchy {
+            levels: built,
+            paths: out,
+            model_level,
+            model,
+            paths_per_cu: paths.len(),
+        })
     }
 
     /// Names of the levels, in the model's order.
     pub fn level_names(&self) -> Vec<&str> {
-        self.levels.iter().map(|l| l.config.name.as_str()).collect()
+        self.model.iter().map(|(c, _)| c.name.as_str()).collect()
     }
 
-    /// The level configurations, in the model's order.
+    /// The level configurations, in the model's order; a level with an instance per CU gives
+    /// the bandwidth of all its instances.
     pub fn configs(&self) -> impl Iterator<Item = &LevelConfig> {
-        self.levels.iter().map(|l| &l.config)
+        self.model.iter().map(|(c, _)| c)
     }
 
-    /// The levels of path `path`, as indices into [`Hierarchy::level_names`].
-    pub fn path(&self, path: usize) -> &[usize] {
-        &self.paths[path]
+    /// Instances of each level, in the model's order: 1 for a shared level, the CUs for the
+    /// others.
+    pub fn instances(&self) -> Vec<u32> {
+        self.model.iter().map(|&(_, n)| n).collect()
     }
 
-    /// Counts of every level, in the model's order.
+    /// The index of CU `cu`'s copy of path `path` (the first CU's for a CU past the last).
+    pub fn path_of(&self, cu: usize, path: usize) -> usize {
+        let cus = self.paths.len() / self.paths_per_cu.max(1);
+        cu.min(cus.saturating_sub(1)) * self.paths_per_cu + path
+    }
+
+    /// The model levels of path `path`, as indices into [`Hierarchy::level_names`].
+    pub fn path(&self, path: usize) -> Vec<usize> {
+        self.paths[path]
+            .iter()
+            .map(|&i| self.model_level[i])
+            .collect()
+    }
+
+    /// Counts of every level, in the model's order (a level's instances summed).
     pub fn stats(&self) -> Vec<LevelStats> {
-        self.levels.iter().map(Level::counts).collect()
+        let mut out = vec![LevelStats::default(); self.model.len()];
+        for (l, &m) in self.levels.iter().zip(&self.model_level) {
+            let c = l.counts();
+            let o = &mut out[m];
+            o.requests += c.requests;
+            o.hits += c.hits;
+            o.bytes += c.bytes;
+            o.queue_clocks += c.queue_clocks;
+        }
+        out
     }
 
     /// One request of `bytes` at `address`, issued at clock `now`, along path `path`.
@@ -371,14 +471,16 @@ impl Hierarchy {
         now: u64,
         serve: Serve,
     ) -> Served {
-        walk_path(
+        let mut served = walk_path(
             &mut self.levels,
             &self.paths[path],
             address,
             bytes,
             now as f64,
             serve,
-        )
+        );
+        served.level = self.model_level[served.level];
+        served
     }
 
     /// Requests of `bytes` at `base + offset` (wrapping) for every offset of `offsets`, in
@@ -430,6 +532,14 @@ pub struct LinesServed {
 
 /// One request along the levels `path_levels` (indices into `levels`), at clock `t`:
 /// [`Hierarchy::access`]'s walk.
+///
+/// A level that misses is filled with a whole line of its own, so the level below is asked
+/// for that line, not for the request's bytes: a 64-byte request that misses a 128-byte L1
+/// moves 128 bytes from the L2, and a 128-byte L2 line missing in the L2 moves 128 bytes from
+/// memory. When the level below has smaller lines than the block asked of it, the block is
+/// that many lines there, each looked up (and served) on its own; the request's latency is
+/// the slowest of them. Equal line sizes (the usual case) take one lookup per level, as a
+/// plain walk would.
 #[inline(always)]
 fn walk_path(
     levels: &mut [Level],
@@ -440,30 +550,104 @@ fn walk_path(
     serve: Serve,
 ) -> Served {
     let last = path_levels.len() - 1;
+    // The block asked of the level at `depth`: the request itself at the first level, then
+    // the line the level above fills.
+    let mut block_bytes = bytes;
+    let mut block_start = address;
     for (depth, &li) in path_levels.iter().enumerate() {
         let level = &mut levels[li];
+        let line = level.config.line_bytes;
+        if depth > 0 && line < block_bytes && depth < last && serve == Serve::Simulate {
+            return split_block(levels, path_levels, depth, block_start, block_bytes, t);
+        }
         level.requests += 1;
         let hit = match serve {
-            Serve::Simulate => level.lookup_fill(address) || depth == last,
+            Serve::Simulate => level.lookup_fill(block_start) || depth == last,
             Serve::AtDepth(d) => depth >= d.min(last),
         };
         if hit {
-            // Only the serving level's bandwidth is waited for (the levels passed on the
-            // way only look the line up), so its wait is the request's.
-            let waited = ceil_clocks(level.take_bandwidth(bytes, t));
-            level.stats.hits += 1;
-            level.stats.bytes += u64::from(bytes);
-            level.stats.queue_clocks += waited;
-            return Served {
-                level: li,
-                depth,
-                latency: level
-                    .latency
-                    .saturating_add(waited.min(u64::from(u32::MAX)) as u32),
-            };
+            return level.serve_bytes(li, depth, block_bytes, t);
+        }
+        // The next level fills this level's whole line.
+        if line >= block_bytes {
+            block_start = align_down(block_start, line);
+            block_bytes = line;
         }
     }
     unreachable_served(path_levels[last])
+}
+
+/// The block `[start, start + bytes)` asked of the level at `depth`, whose lines are smaller:
+/// each of its lines looked up on its own, a miss filled from the levels below (with that
+/// level's line). The slowest line's service; its level and depth are the deepest that served.
+fn split_block(
+    levels: &mut [Level],
+    path_levels: &[usize],
+    depth: usize,
+    start: u64,
+    bytes: u32,
+    t: f64,
+) -> Served {
+    let line = levels[path_levels[depth]].config.line_bytes.max(1);
+    let mut worst = Served {
+        level: path_levels[depth],
+        depth,
+        latency: 0,
+    };
+    let mut offset = 0;
+    while offset < bytes {
+        let address = start.wrapping_add(u64::from(offset));
+        let served = walk_from(levels, path_levels, depth, address, line, t);
+        worst.latency = worst.latency.max(served.latency);
+        if served.depth > worst.depth {
+            worst.level = served.level;
+            worst.depth = served.depth;
+        }
+        offset = offset.saturating_add(line);
+    }
+    worst
+}
+
+/// One line of `line` bytes at `address` asked of the level at `depth` and, on a miss, of the
+/// levels after it (the tail of [`walk_path`], simulated).
+fn walk_from(
+    levels: &mut [Level],
+    path_levels: &[usize],
+    depth: usize,
+    address: u64,
+    line: u32,
+    t: f64,
+) -> Served {
+    let last = path_levels.len() - 1;
+    let mut block_bytes = line;
+    let mut block_start = address;
+    for (d, &li) in path_levels.iter().enumerate().skip(depth) {
+        let level = &mut levels[li];
+        let own = level.config.line_bytes;
+        if d > depth && own < block_bytes && d < last {
+            return split_block(levels, path_levels, d, block_start, block_bytes, t);
+        }
+        level.requests += 1;
+        if level.lookup_fill(block_start) || d == last {
+            return level.serve_bytes(li, d, block_bytes, t);
+        }
+        if own >= block_bytes {
+            block_start = align_down(block_start, own);
+            block_bytes = own;
+        }
+    }
+    unreachable_served(path_levels[last])
+}
+
+/// `address` rounded down to a multiple of `line` (a power of two or not).
+#[inline(always)]
+fn align_down(address: u64, line: u32) -> u64 {
+    let line = u64::from(line.max(1));
+    if line.is_power_of_two() {
+        address & !(line - 1)
+    } else {
+        address - address % line
+    }
 }
 
 /// The loop above always returns at the last level (it always hits); this keeps the function
@@ -515,6 +699,67 @@ mod tests {
         let s = h.stats();
         assert_eq!((s[0].requests, s[0].hits), (2, 1));
         assert_eq!((s[1].requests, s[1].hits), (1, 0));
+    }
+
+    /// A path of an L1, an L2 and memory with the given line sizes.
+    fn lines(l1: u32, l2: u32) -> Hierarchy {
+        Hierarchy::new(
+            vec![
+                level("l1", Some(16 * 1024), l1, 4, 100),
+                level("l2", Some(256 * 1024), l2, 16, 200),
+                level("dram", None, l2, 1, 500),
+            ],
+            &[vec!["l1".into(), "l2".into(), "dram".into()]],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_miss_fills_the_whole_line_of_the_level_that_missed() {
+        // 128-byte lines at both levels, 64-byte requests (gfx942: the coalescer's 64-byte
+        // requests, CDNA3-WP's 128-byte L1 and L2 lines). The first request misses both:
+        // the L1 takes a whole 128-byte line from the L2, the L2 a whole line from memory,
+        // so memory delivers 128 bytes, not the request's 64. The second half then hits L1.
+        let mut h = lines(128, 128);
+        h.access(0, 0x1000, 64, 0, Serve::Simulate);
+        h.access(0, 0x1040, 64, 0, Serve::Simulate);
+        let s = h.stats();
+        assert_eq!((s[0].requests, s[0].hits, s[0].bytes), (2, 1, 64));
+        assert_eq!((s[1].requests, s[1].bytes), (1, 0));
+        assert_eq!((s[2].requests, s[2].bytes), (1, 128));
+    }
+
+    #[test]
+    fn a_level_with_smaller_lines_serves_a_fill_line_by_line() {
+        // 128-byte L1 lines over 64-byte L2 lines: the L1's fill is two L2 lines, each
+        // looked up and, cold, each filled from memory with its own 64 bytes (128 in all).
+        let mut h = lines(128, 64);
+        let a = h.access(0, 0x1000, 64, 0, Serve::Simulate);
+        assert_eq!((a.level, a.depth, a.latency), (2, 2, 500));
+        let s = h.stats();
+        assert_eq!((s[1].requests, s[1].hits), (2, 0));
+        assert_eq!((s[2].requests, s[2].bytes), (2, 128));
+        // The other half of the 128-byte L1 line came with it.
+        let b = h.access(0, 0x1040, 64, 0, Serve::Simulate);
+        assert_eq!(b.level, 0);
+        // A cold L1 line elsewhere: two more L2 lookups, two more 64-byte memory fills.
+        h.access(0, 0x2000, 64, 0, Serve::Simulate);
+        let s = h.stats();
+        assert_eq!((s[1].requests, s[2].requests, s[2].bytes), (4, 4, 256));
+    }
+
+    #[test]
+    fn a_level_with_larger_lines_sends_its_whole_line_down() {
+        // 64-byte L1 lines over 128-byte L2 lines: the L2 is asked for the L1's 64 bytes
+        // (and charges 64 on a hit), and on a miss memory fills its 128-byte line.
+        let mut h = lines(64, 128);
+        h.access(0, 0x1000, 64, 0, Serve::Simulate);
+        // The neighbouring 64 bytes miss L1 and hit the L2 line the first miss brought in.
+        let b = h.access(0, 0x1040, 64, 0, Serve::Simulate);
+        assert_eq!((b.level, b.latency), (1, 200));
+        let s = h.stats();
+        assert_eq!((s[1].requests, s[1].hits, s[1].bytes), (2, 1, 64));
+        assert_eq!((s[2].requests, s[2].bytes), (1, 128));
     }
 
     #[test]
