@@ -64,6 +64,11 @@ pub struct CacheLevelSpec {
     pub latency: String,
     /// Parameter with the bytes per clock it delivers to one CU; none: not modelled.
     pub bytes_per_clock: Option<String>,
+    /// One level for the whole chip (the L2, an Infinity Cache, memory): CUs simulated side
+    /// by side reach the same instance, and its `bytes_per_clock` is one CU's share of it, so
+    /// N CUs get N shares. False (the default): a level of each CU's own (an L1, an L0).
+    #[serde(default)]
+    pub shared: bool,
 }
 
 impl CacheSpec {

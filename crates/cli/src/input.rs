@@ -40,6 +40,37 @@ pub struct RunArgs {
     /// Program to simulate when the file holds several (kernel, function or shader name).
     #[arg(long)]
     pub function: Option<String>,
+    /// Compute launch: workgroups per dimension (HIP's gridDim), `4096` or `64x64`; the
+    /// report then gives the kernel's time on the whole GPU (`[launch] grid`).
+    #[arg(long, value_name = "GX[xGY[xGZ]]")]
+    pub grid: Option<String>,
+    /// Compute launch: work-items per dimension (OpenCL's global size), instead of `--grid`.
+    #[arg(long, value_name = "X[xY[xZ]]")]
+    pub global: Option<String>,
+    /// Compute launch: work-items per workgroup, `256` or `16x16` (`[launch] block`).
+    #[arg(long, value_name = "BX[xBY[xBZ]]")]
+    pub block: Option<String>,
+    /// A preprocessor definition for OpenCL C compiled in place, `-D BLOCK_SIZE=16` (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+}
+
+impl RunArgs {
+    /// The `--set` pairs with the launch options (`--grid`, `--global`, `--block`) among them,
+    /// as the keys of `[launch]`.
+    pub fn sets(&self) -> Result<Vec<(String, String)>, CliError> {
+        let mut sets = crate::commands::prepare::parse_sets(&self.set)?;
+        for (key, value) in [
+            ("grid", &self.grid),
+            ("global", &self.global),
+            ("block", &self.block),
+        ] {
+            if let Some(v) = value {
+                sets.push((key.to_string(), v.clone()));
+            }
+        }
+        Ok(sets)
+    }
 }
 
 /// The ISA target an `--arch` value stands for: a model's ISA, a gfx
@@ -66,11 +97,21 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
 
 /// [`read_input`], keeping a TeraScale file's own reading.
 pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError> {
+    read_listing_with(path, arch, &[])
+}
+
+/// [`read_listing`] compiling source with the preprocessor definitions `defines` (`-D`).
+pub fn read_listing_with(
+    path: &str,
+    arch: Option<&str>,
+    defines: &[String],
+) -> Result<Listing, CliError> {
     // Shader source is compiled for the chosen GPU first; hints then refer
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
         let target = source_target(path, arch)?;
-        let compiled = crate::commands::compile::compile_source(path, &target, None, false)?;
+        let compiled =
+            crate::commands::compile::compile_source(path, &target, None, false, defines)?;
         return compiled_listing(path, compiled, &target, arch);
     }
     let (name, bytes) = if path == "-" {
@@ -82,7 +123,7 @@ pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError>
         if let Some(ext) = crate::commands::compile::stdin_source_kind(&buf, None) {
             let target = source_target("<stdin>", arch)?;
             let compiled =
-                crate::commands::compile::compile_stdin(&buf, ext, &target, None, false)?;
+                crate::commands::compile::compile_stdin(&buf, ext, &target, None, false, defines)?;
             return compiled_listing("-", compiled, &target, arch);
         }
         ("<stdin>".to_string(), buf)

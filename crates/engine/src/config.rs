@@ -27,6 +27,42 @@ pub struct DispatchConfig {
     /// vertex grouper (waves dealt round robin) and the model's shared
     /// units (the export path). `count` is the total over them.
     pub cus: u32,
+    /// Shares of the chip-wide cache levels' and memory's bandwidth each simulated CU gets
+    /// (1: an equal share of every CU of the GPU; more when the launch keeps some CUs idle).
+    pub chip_shares: f64,
+    /// The host's launch, when one was given (`[launch]`).
+    pub launch: Option<LaunchPlan>,
+}
+
+/// A launch and what it makes of the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaunchPlan {
+    /// Workgroups per dimension.
+    pub grid: [u64; 3],
+    /// Work-items per workgroup, per dimension.
+    pub block: [u32; 3],
+    /// The global size asked for, when the launch gave one (the grid is its ceiling).
+    pub global: Option<[u64; 3]>,
+    /// CUs of the GPU (`gpu_cus`).
+    pub gpu_cus: u32,
+    /// CUs that get at least one workgroup.
+    pub active_cus: u32,
+    /// Workgroups of the busiest CU: `ceil(workgroups / gpu_cus)`.
+    pub groups_per_cu: u64,
+    /// Workgroups the simulated CU runs (at most `launch::MAX_SIMULATED_GROUPS`).
+    pub simulated_groups: u64,
+}
+
+impl LaunchPlan {
+    /// Workgroups of the whole dispatch.
+    pub fn workgroups(&self) -> u64 {
+        self.grid.iter().product()
+    }
+
+    /// Shares of the chip-wide levels' bandwidth each busy CU gets (`gpu_cus / active_cus`).
+    pub fn chip_shares(&self) -> f64 {
+        f64::from(self.gpu_cus) / f64::from(self.active_cus.max(1))
+    }
 }
 
 /// RDNA 4 dynamic VGPR mode (rdna-model.md 6).
@@ -61,6 +97,8 @@ impl DispatchConfig {
             wave_size: 64,
             dynamic_vgpr: None,
             cus: 1,
+            chip_shares: 1.0,
+            launch: None,
         }
     }
 

@@ -19,7 +19,7 @@
 //! the loop asks for VMEM/SMEM latencies), `stats` (what a run measured),
 //! `lanes` (traces waves share, lane figures), `run` (one call from
 //! program + hints + model to a run's statistics). Layering, bottom up:
-//! error, config, ops/memstream, stats, machine, run, view, analysis; no
+//! error, config, launch, ops/memstream, stats, machine, run, view, analysis; no
 //! module imports one above it.
 
 //! Invariants: deterministic (same inputs, same statistics); every run
@@ -30,6 +30,7 @@ pub mod analysis;
 mod config;
 mod error;
 mod lanes;
+mod launch;
 mod machine;
 mod memstream;
 pub mod observer;
@@ -45,9 +46,10 @@ pub use analysis::bounds::ResourceBound;
 pub use analysis::latency::{LatencyHead, LatencySearch, LatencyTolerance};
 pub use analysis::Analysis;
 pub use config::check_dispatch;
-pub use config::{DispatchConfig, DynamicVgpr};
+pub use config::{DispatchConfig, DynamicVgpr, LaunchPlan};
 pub use error::{SimError, StuckWave};
-pub use memstream::hierarchy_of;
+pub use launch::MAX_SIMULATED_GROUPS;
+pub use memstream::{hierarchy_for, hierarchy_of};
 pub use memstream::{LevelReport, OpCacheStats};
 pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};

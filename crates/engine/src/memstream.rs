@@ -144,8 +144,26 @@ struct WaveLines {
     lines: Vec<u64>,
 }
 
-/// The level configurations and paths of a model (`None` when it has no enabled hierarchy).
+/// The level configurations and paths of a model for one compute unit (`None` when it has no
+/// enabled hierarchy).
 pub fn hierarchy_of(arch: &ArchSpec) -> Result<Option<Hierarchy>, SimError> {
+    hierarchy_for(arch, 1)
+}
+
+/// The hierarchy of `cus` compute units side by side: each CU its own private levels, and the
+/// model's `shared` levels one for all of them with `cus` CUs' shares of their bandwidth (a
+/// shared level's `bytes_per_clock` is one CU's share of the chip's).
+pub fn hierarchy_for(arch: &ArchSpec, cus: u32) -> Result<Option<Hierarchy>, SimError> {
+    hierarchy_shared(arch, cus, 1.0)
+}
+
+/// [`hierarchy_for`] with each CU taking `chip_shares` shares of the shared levels (more than
+/// one when some of the GPU's CUs have no work: the busy ones share the whole chip's).
+pub fn hierarchy_shared(
+    arch: &ArchSpec,
+    cus: u32,
+    chip_shares: f64,
+) -> Result<Option<Hierarchy>, SimError> {
     let Some(cache) = arch.cache.as_ref().filter(|c| c.enabled) else {
         return Ok(None);
     };
@@ -175,11 +193,24 @@ pub fn hierarchy_of(arch: &ArchSpec) -> Result<Option<Hierarchy>, SimError> {
                 .as_deref()
                 .map(|p| arch.get_f64(p))
                 .transpose()
-                .map_err(model)?,
+                .map_err(model)?
+                .map(|b| {
+                    if l.shared {
+                        b * f64::from(cus.max(1)) * chip_shares.max(1.0)
+                    } else {
+                        b
+                    }
+                }),
         });
     }
-    let h = Hierarchy::new(levels, &[cache.vector.clone(), cache.scalar.clone()])
-        .map_err(|e| SimError::Model(format!("{}: {e}", arch.name)))?;
+    let shared: Vec<bool> = cache.level.iter().map(|l| l.shared).collect();
+    let h = Hierarchy::per_cu(
+        levels,
+        &[cache.vector.clone(), cache.scalar.clone()],
+        &shared,
+        cus,
+    )
+    .map_err(|e| SimError::Model(format!("{}: {e}", arch.name)))?;
     Ok(Some(h))
 }
 
@@ -203,8 +234,13 @@ impl MemorySystem {
         arch: &ArchSpec,
         streams: &[Option<StreamSpec>],
         total_waves: u32,
+        cus: u32,
+        chip_shares: f64,
     ) -> Result<Option<MemorySystem>, SimError> {
-        let (Some(hierarchy), Some(cache)) = (hierarchy_of(arch)?, arch.cache.as_ref()) else {
+        let (Some(hierarchy), Some(cache)) = (
+            hierarchy_shared(arch, cus, chip_shares)?,
+            arch.cache.as_ref(),
+        ) else {
             return Ok(None);
         };
         let miss_extra = arch
@@ -290,19 +326,34 @@ impl MemorySystem {
     }
 
     /// Serve one execution of static op `op` by wave `wave` (launch order: its addresses),
-    /// which runs in wave slot `slot` (its per-wave state), whose requests leave at clock
-    /// `now`: the clocks until its data is back, or `None` if the op has no stream (its
-    /// unit's latency applies).
+    /// which runs in wave slot `slot` (its per-wave state) on compute unit `cu` (its private
+    /// cache levels), whose requests leave at clock `now`: the clocks until its data is back,
+    /// or `None` if the op has no stream (its unit's latency applies).
     #[inline]
-    pub fn serve(&mut self, op: usize, wave: usize, slot: usize, now: u64) -> Option<u64> {
+    pub fn serve(
+        &mut self,
+        op: usize,
+        wave: usize,
+        slot: usize,
+        cu: usize,
+        now: u64,
+    ) -> Option<u64> {
         let si = *self.stream_of_op.get(op)?;
         if si == u32::MAX {
             return None;
         }
-        Some(self.serve_stream(op, si as usize, wave, slot, now))
+        Some(self.serve_stream(op, si as usize, wave, slot, cu, now))
     }
 
-    fn serve_stream(&mut self, op: usize, si: usize, wave: usize, slot: usize, now: u64) -> u64 {
+    fn serve_stream(
+        &mut self,
+        op: usize,
+        si: usize,
+        wave: usize,
+        slot: usize,
+        cu: usize,
+        now: u64,
+    ) -> u64 {
         let n = self.streams.len();
         let at = slot * n + si;
         if self.executions.len() <= at {
@@ -357,7 +408,7 @@ impl MemorySystem {
             // Simulated requests at base + start + offset (no region wraps them): the
             // hierarchy walks them in one call, as the loop below would one by one.
             let served = self.hierarchy.access_lines(
-                usize::from(s.path),
+                self.hierarchy.path_of(cu, usize::from(s.path)),
                 s.base.wrapping_add(start),
                 offsets,
                 s.request_bytes,
@@ -396,7 +447,7 @@ impl MemorySystem {
                     Serve::Simulate
                 };
                 let served = self.hierarchy.access(
-                    usize::from(s.path),
+                    self.hierarchy.path_of(cu, usize::from(s.path)),
                     address,
                     s.request_bytes,
                     now,

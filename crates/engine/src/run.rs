@@ -200,6 +200,36 @@ impl Simulation {
         } else if let Some([x, y, z]) = program.declared.workgroup_size {
             dispatch.workgroup_size = x * y * z;
         }
+        if stage == Stage::Compute {
+            crate::launch::apply_launch(
+                &hints.launch,
+                crate::launch::LaunchKeys {
+                    waves: d.waves.as_ref(),
+                    workgroup_size: d.workgroup_size.as_ref(),
+                    declared: program.declared.workgroup_size,
+                },
+                arch.get_u32("gpu_cus")?,
+                &mut dispatch,
+                &mut notes,
+            )?;
+        } else if let Some(g) = [
+            &hints.launch.grid,
+            &hints.launch.global,
+            &hints.launch.block,
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        {
+            return Err(HintsError::at(
+                g.span(),
+                format!(
+                    "[launch] applies to compute kernels only, and this one runs as a {} shader",
+                    stage.name()
+                ),
+            )
+            .into());
+        }
         if let Some(v) = &d.waves_per_simd {
             let slots = arch.get_u32("wave_slots_per_simd")?;
             if *v.get_ref() == 0 || *v.get_ref() > slots {

@@ -27,6 +27,59 @@ pub struct Hints {
     /// Limits of trace expansion.
     #[serde(default)]
     pub trace: TraceHints,
+    /// The host's launch: grid and block.
+    #[serde(default)]
+    pub launch: LaunchHints,
+}
+
+/// `[launch]`: the kernel's launch as the host states it.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchHints {
+    /// Workgroups per dimension (HIP's `gridDim`): `4096`, `"64x64"`, `"8x8x4"`.
+    pub grid: Option<Spanned<Dims>>,
+    /// Work-items per dimension (OpenCL's global size); the grid is its ceiling over the block.
+    pub global: Option<Spanned<Dims>>,
+    /// Work-items per workgroup, per dimension (`256`, `"16x16"`).
+    pub block: Option<Spanned<Dims>>,
+}
+
+/// A size in one to three dimensions: an integer, or `"XxYxZ"` text.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Dims {
+    /// One dimension.
+    Count(u64),
+    /// `"X"`, `"XxY"` or `"XxYxZ"`.
+    Text(String),
+}
+
+impl Dims {
+    /// The three dimensions (missing ones are 1), or why the text is no size: each a whole
+    /// number from 1 to `max`.
+    pub fn parse(&self, max: u64) -> Result<[u64; 3], String> {
+        let text = match self {
+            Dims::Count(n) => n.to_string(),
+            Dims::Text(t) => t.clone(),
+        };
+        let parts: Vec<&str> = text.split(['x', 'X', ',']).map(str::trim).collect();
+        if parts.is_empty() || parts.len() > 3 {
+            return Err(format!("`{text}` is not a size: give X, XxY or XxYxZ"));
+        }
+        let mut out = [1u64; 3];
+        for (i, p) in parts.iter().enumerate() {
+            let v: u64 = p.parse().map_err(|_| {
+                format!(
+                    "`{text}` is not a size: `{p}` is not a whole number (give X, XxY or XxYxZ)"
+                )
+            })?;
+            if v == 0 || v > max {
+                return Err(format!("`{text}`: each dimension must be from 1 to {max}"));
+            }
+            out[i] = v;
+        }
+        Ok(out)
+    }
 }
 
 /// `[dispatch]`: what feeds the compute unit.

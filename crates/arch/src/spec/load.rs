@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use shadersim_isa::Target;
 
-use super::{ArchError, ArchFile, ArchSpec, BUILTIN, MEMORY_KEY};
+use super::{ArchError, ArchFile, ArchSpec, BUILTIN, MEMORY_KEY, PRODUCTS};
 use std::sync::OnceLock;
 
 impl ArchSpec {
@@ -35,15 +35,50 @@ impl ArchSpec {
             .position(|(n, _)| *n == name)
             .ok_or_else(|| ArchError::Unknown {
                 name: name.to_string(),
-                known: BUILTIN
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                known: ArchSpec::known_names(),
             })?;
         PARSED[index]
             .get_or_init(|| ArchSpec::from_toml(&format!("<builtin {name}>"), BUILTIN[index].1))
             .clone()
+    }
+
+    /// Names and descriptions of the GPUs known by product name.
+    pub fn product_list() -> Vec<(String, String)> {
+        PRODUCTS
+            .iter()
+            .filter_map(|(name, _)| {
+                ArchSpec::product(name)
+                    .ok()
+                    .map(|a| (a.name, a.description))
+            })
+            .collect()
+    }
+
+    /// A GPU by product name (`mi300a`, `rx7900xtx`): its model with the product's numbers.
+    /// Parsed once per process, as the built-in models are.
+    pub fn product(name: &str) -> Result<ArchSpec, ArchError> {
+        static PARSED: [OnceLock<Result<ArchSpec, ArchError>>; PRODUCTS.len()] =
+            [const { OnceLock::new() }; PRODUCTS.len()];
+        let index = PRODUCTS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .ok_or_else(|| ArchError::Unknown {
+                name: name.to_string(),
+                known: ArchSpec::known_names(),
+            })?;
+        PARSED[index]
+            .get_or_init(|| ArchSpec::from_toml(&format!("<product {name}>"), PRODUCTS[index].1))
+            .clone()
+    }
+
+    /// Every name `--arch` takes besides a model file: models, products, and processors
+    /// (a `gfx` name runs on its chip's or family's model), for error messages.
+    fn known_names() -> String {
+        format!(
+            "models: {}; products: {}; or a processor such as gfx900, gfx90a, gfx942, gfx1030, gfx1100, gfx1201",
+            BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            PRODUCTS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        )
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).
@@ -289,6 +324,8 @@ impl ArchSpec {
                 message: format!("cannot read: {e}"),
             })?;
             ArchSpec::from_user_toml(arch, &text)?
+        } else if PRODUCTS.iter().any(|(n, _)| *n == arch) {
+            ArchSpec::product(arch)?
         } else {
             ArchSpec::builtin(arch)?
         };

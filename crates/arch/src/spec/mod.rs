@@ -32,6 +32,32 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("cayman", include_str!("../../data/cayman.toml")),
 ];
 
+/// GPUs by product name (`--arch mi300a`): each a built-in model (`base`) with the product's
+/// CU count, clocks, memory and caches, every number with its source (`data/products/`).
+pub const PRODUCTS: &[(&str, &str)] = &[
+    ("mi300x", include_str!("../../data/products/mi300x.toml")),
+    ("mi300a", include_str!("../../data/products/mi300a.toml")),
+    ("mi250x", include_str!("../../data/products/mi250x.toml")),
+    ("mi210", include_str!("../../data/products/mi210.toml")),
+    (
+        "rx9070xt",
+        include_str!("../../data/products/rx9070xt.toml"),
+    ),
+    (
+        "rx7900xtx",
+        include_str!("../../data/products/rx7900xtx.toml"),
+    ),
+    (
+        "rx6900xt",
+        include_str!("../../data/products/rx6900xt.toml"),
+    ),
+    (
+        "rx5700xt",
+        include_str!("../../data/products/rx5700xt.toml"),
+    ),
+    ("vega64", include_str!("../../data/products/vega64.toml")),
+];
+
 /// One number of a model and where it comes from.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(try_from = "ParamFile")]
@@ -278,7 +304,7 @@ pub const MATRIX_ISSUE_RULE: &str = "matrix_issue";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ArchError {
     /// `--arch` names no built-in model and is not a file.
-    #[error("unknown architecture `{name}`; built-in models: {known}")]
+    #[error("unknown architecture `{name}`; {known}")]
     Unknown {
         /// What was asked for.
         name: String,
@@ -330,7 +356,7 @@ impl ArchSpec {
     /// The ISA target an `--arch` value stands for: a model's ISA, a
     /// family alias (`gcn3`, `data/names.toml`) or a processor name.
     pub fn target_for_name(name: &str) -> Option<Target> {
-        if let Ok(model) = ArchSpec::builtin(name) {
+        if let Ok(model) = ArchSpec::builtin(name).or_else(|_| ArchSpec::product(name)) {
             return Some(model.isa);
         }
         crate::names::alias_target(name)

@@ -88,7 +88,7 @@ pub fn run(args: Args) -> CliResult {
             "the program and the hints cannot both be read from standard input".into(),
         ));
     }
-    let sets = parse_sets(&args.run.set)?;
+    let sets = args.run.sets()?;
     let window = args
         .timeline_clocks
         .as_deref()
@@ -112,6 +112,7 @@ pub fn run(args: Args) -> CliResult {
         hints: args.run.hints.as_deref(),
         sets: &sets,
         function: args.run.function.as_deref(),
+        defines: &args.run.define,
     })?;
     if let Some(p) = args.latency_precision {
         prepared.sim.latency_budget = SearchBudget::precise(p);

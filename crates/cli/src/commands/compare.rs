@@ -3,7 +3,7 @@
 //! one program on several models) side by side, with deltas against the
 //! first and a one-line verdict per variant.
 
-use crate::commands::prepare::{analyse, parse_sets, prepare, Prepared, RunRequest};
+use crate::commands::prepare::{analyse, prepare, Prepared, RunRequest};
 use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_engine::analysis::latency::{SearchBudget, DEFAULT_PRECISION};
@@ -60,7 +60,7 @@ struct Job<'a> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let sets = parse_sets(&args.run.set)?;
+    let sets = args.run.sets()?;
     let archs: Vec<&str> = match &args.run.arch {
         Some(a) => a.split(',').map(str::trim).collect(),
         None => Vec::new(),
@@ -130,6 +130,7 @@ pub fn run(args: Args) -> CliResult {
                 hints: job.hints,
                 sets: &sets,
                 function: args.run.function.as_deref(),
+                defines: &args.run.define,
             })
             .map_err(|e| in_variant(e, job, jobs.len()))
         })

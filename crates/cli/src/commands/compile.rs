@@ -37,6 +37,9 @@ pub struct Args {
     /// takes no older ES. Without it such a file is an error saying how.
     #[arg(long)]
     pub port_es: bool,
+    /// A preprocessor definition for OpenCL C, `-D BLOCK_SIZE=16` (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
 }
 
 /// Source languages shadersim can be handed instead of a listing.
@@ -119,6 +122,7 @@ pub fn compile_stdin(
     target: &Target,
     stage: Option<&str>,
     port_es: bool,
+    defines: &[String],
 ) -> Result<Compiled, CliError> {
     let dir = tempfile::Builder::new()
         .prefix("shadersim-stdin")
@@ -130,7 +134,7 @@ pub fn compile_stdin(
     let shown = path.display().to_string();
     let cwd = std::env::current_dir().ok();
     let result = match ext {
-        "cl" => compile_opencl(&shown, target, cwd.as_deref()).map(|listing| Compiled {
+        "cl" => compile_opencl(&shown, target, cwd.as_deref(), defines).map(|listing| Compiled {
             listing,
             statistics: None,
             workgroup_size: None,
@@ -146,16 +150,18 @@ pub fn compile_stdin(
 }
 
 /// Compile `path` for `target`; `stage` names a GLSL file's stage when its
-/// extension does not; `port_es` ports old ES GLSL first (`--port-es`).
+/// extension does not; `port_es` ports old ES GLSL first (`--port-es`); `defines` are OpenCL
+/// C preprocessor definitions (`-D NAME[=VALUE]`, as the host passes them to its compiler).
 pub fn compile_source(
     path: &str,
     target: &Target,
     stage: Option<&str>,
     port_es: bool,
+    defines: &[String],
 ) -> Result<Compiled, CliError> {
     match source_kind(path) {
         Some(SourceKind::OpenCl) => Ok(Compiled {
-            listing: compile_opencl(path, target, None)?,
+            listing: compile_opencl(path, target, None, defines)?,
             statistics: None,
             workgroup_size: None,
         }),
@@ -205,6 +211,7 @@ fn compile_opencl(
     path: &str,
     target: &Target,
     include_dir: Option<&Path>,
+    defines: &[String],
 ) -> Result<String, CliError> {
     if !Path::new(path).is_file() {
         return Err(CliError::Input(format!(
@@ -229,6 +236,7 @@ fn compile_opencl(
         if let Some(dir) = include_dir {
             args.push(format!("-I{}", dir.display()));
         }
+        args.extend(defines.iter().map(|d| format!("-D{d}")));
         args.extend(
             [
                 "-Xclang",
@@ -445,9 +453,22 @@ pub fn run(args: Args) -> CliResult {
                 "standard input is not source shadersim recognises: give --stage for GLSL (or a `#pragma shader_stage(...)` line); OpenCL C needs a `__kernel`; SPIR-V its magic number".into(),
             )
         })?;
-        compile_stdin(&bytes, ext, &target, args.stage.as_deref(), args.port_es)?
+        compile_stdin(
+            &bytes,
+            ext,
+            &target,
+            args.stage.as_deref(),
+            args.port_es,
+            &args.defines,
+        )?
     } else {
-        compile_source(&args.file, &target, args.stage.as_deref(), args.port_es)?
+        compile_source(
+            &args.file,
+            &target,
+            args.stage.as_deref(),
+            args.port_es,
+            &args.defines,
+        )?
     };
     match args.output.as_deref().filter(|o| *o != "-") {
         Some(out) => {

@@ -3,7 +3,7 @@
 //! model and apply hints and `--set` overrides the same way.
 
 use crate::error::CliError;
-use crate::input::{read_listing, select_program};
+use crate::input::select_program;
 use shadersim_arch::{ArchError, ArchSpec};
 use shadersim_asm::ProgramFile;
 use shadersim_engine::{Analysis, LatencySearch, SimStats};
@@ -11,7 +11,8 @@ use shadersim_engine::{PrepareError, Simulation};
 use shadersim_occupancy::VendorModel;
 use shadersim_trace::Hints;
 
-/// `[dispatch]` keys that `--set` may override as well as model parameters.
+/// `[dispatch]` keys that `--set` may override as well as model parameters (and the launch's
+/// `[launch]` keys, which `--grid`, `--global` and `--block` set).
 pub const DISPATCH_KEYS: &[&str] = &[
     "stage",
     "pixels_per_triangle",
@@ -22,6 +23,9 @@ pub const DISPATCH_KEYS: &[&str] = &[
     "waves_per_simd",
     "wave_size",
     "cus",
+    "grid",
+    "global",
+    "block",
 ];
 
 /// Put a `--set` dispatch override into the hints (it wins over the file).
@@ -29,6 +33,19 @@ pub const DISPATCH_KEYS: &[&str] = &[
 /// place in the hints file.
 fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliError> {
     use toml::Spanned;
+    if let Some(slot) = match key {
+        "grid" => Some(&mut hints.launch.grid),
+        "global" => Some(&mut hints.launch.global),
+        "block" => Some(&mut hints.launch.block),
+        _ => None,
+    } {
+        let dims = shadersim_trace::Dims::Text(value.to_string());
+        // Checked here so that a bad size is a usage error (exit 2) naming the option.
+        dims.parse(u64::from(u32::MAX))
+            .map_err(|m| CliError::Usage(format!("--{key} {value}: {m}")))?;
+        *slot = Some(Spanned::new(0..0, dims));
+        return Ok(());
+    }
     let d = &mut hints.dispatch;
     // A value error states this key's rule (shadersim-engine's
     // `dispatch_range`), the same rule a hints file is held to.
@@ -83,6 +100,8 @@ pub struct RunRequest<'a> {
     pub sets: &'a [(String, String)],
     /// Program to simulate when the file holds several.
     pub function: Option<&'a str>,
+    /// Preprocessor definitions for source compiled in place (`-D`).
+    pub defines: &'a [String],
 }
 
 /// A simulation ready to run, with what the reports need besides it.
@@ -142,13 +161,24 @@ pub struct Loaded {
 /// Read the file, pick the program and the model (the file's GPU unless
 /// `arch` names one). Notes and warnings about the file print here, once.
 pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
+    load_with(file, arch, function, &[])
+}
+
+/// [`load`] compiling source with the preprocessor definitions `defines` (`-D`).
+pub fn load_with(
+    file: &str,
+    arch: Option<&str>,
+    function: Option<&str>,
+    defines: &[String],
+) -> Result<Loaded, CliError> {
     let chosen = arch.map(load_arch).transpose()?;
     // Read (or compile) for the GPU named, else the chosen model's.
     let named_gpu = arch
         .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
-    let crate::input::Listing { file, r600 } = read_listing(file, gpu.as_deref())?;
+    let crate::input::Listing { file, r600 } =
+        crate::input::read_listing_with(file, gpu.as_deref(), defines)?;
     let program = select_program(&file, function)?;
     let arch = match chosen {
         Some(a) => a,
@@ -321,7 +351,7 @@ pub fn prepare_program(
 /// Read the file and hints, pick the model, apply the overrides and
 /// prepare the simulation.
 pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
-    let loaded = load(req.file, req.arch, req.function)?;
+    let loaded = load_with(req.file, req.arch, req.function, req.defines)?;
     prepare_loaded(&loaded, req.hints, req.sets)
 }
 

@@ -4,7 +4,7 @@
 //! in grid order), as CSV or JSON, with an optional SVG line plot.
 
 use crate::commands::compare::variant;
-use crate::commands::prepare::{analyse, load, parse_sets, prepare_loaded};
+use crate::commands::prepare::{analyse, load_with, prepare_loaded};
 use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_report::analyze_view::AnalyzeReport;
@@ -169,7 +169,7 @@ pub fn run(args: Args) -> CliResult {
     if args.jobs == Some(0) {
         return Err(CliError::Usage("--jobs must be at least 1".into()));
     }
-    let fixed = parse_sets(&args.run.set)?;
+    let fixed = args.run.sets()?;
     let axes = args
         .vary
         .iter()
@@ -205,10 +205,11 @@ pub fn run(args: Args) -> CliResult {
         .build()
         .map_err(|e| CliError::Input(format!("error: cannot start worker threads: {e}")))?;
     // Read once: the points differ only in their `--set` values.
-    let loaded = load(
+    let loaded = load_with(
         &args.file,
         args.run.arch.as_deref(),
         args.run.function.as_deref(),
+        &args.run.define,
     )?;
     let run_point = |values: &Vec<String>| -> Result<Row, CliError> {
         // The varied values come after the fixed ones: the later `--set` wins.

@@ -7,9 +7,11 @@
 //! * [`bottleneck`]: the one-line verdict naming what limits throughput.
 //! * [`latency`]: the latency-tolerance search.
 //! * [`matrix`]: matrix-core utilization and operations per clock.
+//! * [`kernel_time`]: the whole dispatch's duration on the whole GPU, from a launch.
 
 pub mod bottleneck;
 pub mod bounds;
+pub mod kernel_time;
 pub mod latency;
 pub mod matrix;
 

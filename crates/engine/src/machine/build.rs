@@ -153,6 +153,8 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     .map(|o| o.stream.clone())
                     .collect::<Vec<_>>(),
                 total_groups.saturating_mul(group_waves),
+                cus,
+                input.dispatch.chip_shares,
             )?,
         })
     }

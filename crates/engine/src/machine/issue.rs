@@ -613,7 +613,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 } else if let Some(l) = self
                     .memory
                     .as_mut()
-                    .and_then(|m| m.serve(opi, w.id as usize, wid, end))
+                    .and_then(|m| m.serve(opi, w.id as usize, wid, w.cu as usize, end))
                 {
                     l
                 } else {

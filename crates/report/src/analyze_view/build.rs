@@ -76,6 +76,10 @@ impl AnalyzeReport {
         let clock_mhz = arch.param("clock_mhz").unwrap_or(1000.0);
         let gpu_cus = arch.param("gpu_cus").unwrap_or(1.0);
         let per_clock = st.throughput_per_clock();
+        // A launch the model cannot time (a model without the launch parameters) has none.
+        let kernel_time = shadersim_engine::analysis::kernel_time::kernel_time(sim, st)
+            .ok()
+            .flatten();
         let mut l2 = 0u64;
         // Mean over the waves (they may run different paths), rounded.
         let mean = sim.mean_executions();
@@ -223,6 +227,8 @@ impl AnalyzeReport {
             workgroups: st.groups,
             clocks: st.clocks,
             wave_clocks: round(st.wave_clocks()),
+            kernel_time_us: kernel_time.as_ref().map(|k| round(k.us)),
+            kernel_time: kernel_time.as_ref().map(KernelTimeView::from),
             throughput: Throughput {
                 per_clock: round(per_clock),
                 unit: unit.to_string(),

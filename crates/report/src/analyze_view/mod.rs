@@ -4,15 +4,18 @@
 //!   keys of `docs/cli.md`).
 //! * `build`: the report from a prepared run and its analysis.
 //! * `text`: the text rendering (summary and annotated listing).
+//! * `kernel_time`: the dispatch's duration on the whole GPU.
 //! * `numbers`: rounding and number formats every rendering shares.
 //!
 //! The HTML rendering is `crate::html`.
 
 mod build;
+mod kernel_time;
 pub mod numbers;
 mod text;
 pub(crate) mod views;
 
+pub use kernel_time::KernelTimeView;
 use serde::Serialize;
 pub use views::*;
 
@@ -40,6 +43,12 @@ pub struct AnalyzeReport {
     pub clocks: u64,
     /// Mean clocks from a wave's launch to its end.
     pub wave_clocks: f64,
+    /// The whole dispatch's predicted duration on the whole GPU, microseconds (`null` without
+    /// a launch grid).
+    pub kernel_time_us: Option<f64>,
+    /// How the kernel time was composed (with a launch grid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel_time: Option<KernelTimeView>,
     /// Throughput.
     pub throughput: Throughput,
     /// Fraction of clocks each unit was busy.

@@ -1,0 +1,162 @@
+//! The host's launch (`[launch]`, `--grid`/`--global`/`--block`): which workgroups the whole
+//! GPU runs, and the part of them one simulated compute unit stands for.
+//!
+//! Every CU of the GPU runs the same kernel, so one CU that takes the busiest CU's share of the
+//! grid (`ceil(workgroups / CUs)` workgroups, dealt as the dispatcher deals them: in turn, each
+//! to a CU with room) is simulated, and its clocks are the dispatch's body. The levels the
+//! whole chip shares (L2, Infinity Cache, memory) serve the CUs that have work: with fewer
+//! workgroups than CUs, each busy CU gets `CUs / workgroups` shares of their bandwidth.
+
+use crate::config::{DispatchConfig, LaunchPlan};
+use shadersim_trace::{HintsError, LaunchHints};
+
+/// Most workgroups the simulated CU runs; a CU's share past it is extrapolated from the
+/// simulated ones (the report says so). An assumption that keeps a run short: by then a run
+/// is many rounds of resident workgroups deep and in its steady state.
+pub const MAX_SIMULATED_GROUPS: u64 = 2048;
+
+/// Most work-items in one dimension of a launch (HIP's and OpenCL's grid sizes are 32-bit).
+const MAX_DIM: u64 = u32::MAX as u64;
+
+/// The dispatch keys a launch must agree with.
+#[derive(Debug, Clone, Copy)]
+pub struct LaunchKeys<'a> {
+    /// `[dispatch] waves`.
+    pub waves: Option<&'a toml::Spanned<u32>>,
+    /// `[dispatch] workgroup_size`.
+    pub workgroup_size: Option<&'a toml::Spanned<u32>>,
+    /// The kernel's required workgroup size (`reqd_work_group_size`).
+    pub declared: Option<[u32; 3]>,
+}
+
+/// Apply `[launch]` (the CLI's `--grid`, `--global`, `--block` arrive as the same keys) to the
+/// dispatch: the workgroup size from the block, the workgroups the simulated CU runs from the
+/// grid, on a GPU of `gpu_cus` CUs. `waves` in the same hints would say the same thing twice
+/// and is refused.
+pub fn apply_launch(
+    launch: &LaunchHints,
+    keys: LaunchKeys<'_>,
+    gpu_cus: u32,
+    dispatch: &mut DispatchConfig,
+    notes: &mut Vec<String>,
+) -> Result<(), HintsError> {
+    let LaunchKeys {
+        waves: waves_hint,
+        workgroup_size: workgroup_hint,
+        declared,
+    } = keys;
+    let dims = |v: &toml::Spanned<shadersim_trace::Dims>, key: &str| {
+        v.get_ref()
+            .parse(MAX_DIM)
+            .map_err(|m| HintsError::at(v.span(), format!("[launch] {key}: {m}")))
+    };
+    let block = match &launch.block {
+        Some(b) => {
+            let d = dims(b, "block")?;
+            let threads = d.iter().product::<u64>();
+            if threads > 1024 {
+                return Err(HintsError::at(
+                    b.span(),
+                    format!("[launch] block: {threads} work-items per workgroup; AMD GPUs take at most 1024"),
+                ));
+            }
+            if let Some(w) = workgroup_hint.filter(|w| u64::from(*w.get_ref()) != threads) {
+                return Err(HintsError::at(
+                    w.span(),
+                    format!("workgroup_size = {} disagrees with the launch's block of {threads} work-items", w.get_ref()),
+                )
+                );
+            }
+            if let Some(r) = declared.filter(|r| r.map(u64::from) != d) {
+                return Err(HintsError::at(
+                    b.span(),
+                    format!("[launch] block {}x{}x{} differs from the {}x{}x{} the kernel requires (reqd_work_group_size)", d[0], d[1], d[2], r[0], r[1], r[2]),
+                )
+                );
+            }
+            Some([d[0] as u32, d[1] as u32, d[2] as u32])
+        }
+        None if launch.grid.is_some() || launch.global.is_some() => {
+            let b = match declared {
+                Some(r) => r,
+                None => [dispatch.workgroup_size, 1, 1],
+            };
+            notes.push(format!(
+                "launch: no block given; workgroups of {}x{}x{} work-items ({})",
+                b[0],
+                b[1],
+                b[2],
+                if declared.is_some() {
+                    "the kernel's required size"
+                } else {
+                    "the default workgroup size; give --block"
+                }
+            ));
+            Some(b)
+        }
+        None => None,
+    };
+    let Some(block) = block else {
+        return Ok(());
+    };
+    dispatch.workgroup_size = block.iter().product();
+    let (grid, global) = match (&launch.grid, &launch.global) {
+        (Some(g), None) => (dims(g, "grid")?, None),
+        (None, Some(g)) => {
+            let d = dims(g, "global")?;
+            let grid = [0, 1, 2].map(|i| d[i].div_ceil(u64::from(block[i])));
+            if (0..3).any(|i| d[i] % u64::from(block[i]) != 0) {
+                notes.push(format!(
+                    "launch: the global size {}x{}x{} is no multiple of the block; the last workgroups of a dimension are partial and are simulated whole",
+                    d[0], d[1], d[2]
+                ));
+            }
+            (grid, Some(d))
+        }
+        (Some(g), Some(_)) => return Err(HintsError::at(
+            g.span(),
+            "[launch] gives both grid and global; give one (grid: workgroups, global: work-items)",
+        )),
+        (None, None) => {
+            notes.push(
+                "launch: a block but no grid; the kernel time needs --grid or --global".into(),
+            );
+            return Ok(());
+        }
+    };
+    if let Some(w) = waves_hint {
+        return Err(HintsError::at(
+            w.span(),
+            "`waves` and the launch's grid both say how many workgroups run; give one",
+        ));
+    }
+    let gpu_cus = gpu_cus.max(1);
+    let span = launch
+        .grid
+        .as_ref()
+        .or(launch.global.as_ref())
+        .map(|g| g.span());
+    let workgroups = grid
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| HintsError {
+            span: span.clone(),
+            message: "[launch] the grid has more workgroups than fit in 64 bits".into(),
+        })?;
+    let groups_per_cu = workgroups.div_ceil(u64::from(gpu_cus));
+    let active_cus = workgroups.min(u64::from(gpu_cus)) as u32;
+    let simulated_groups = groups_per_cu.min(MAX_SIMULATED_GROUPS);
+    dispatch.count = simulated_groups as u32;
+    let plan = LaunchPlan {
+        grid,
+        block,
+        global,
+        gpu_cus,
+        active_cus,
+        groups_per_cu,
+        simulated_groups,
+    };
+    dispatch.chip_shares = plan.chip_shares();
+    dispatch.launch = Some(plan);
+    Ok(())
+}
