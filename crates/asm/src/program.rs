@@ -151,9 +151,47 @@ pub struct DeclaredResources {
     /// Which workgroup ids (x, y, z) the descriptor enables
     /// (`.amdhsa_system_sgpr_workgroup_id_*`; x is enabled unless it says 0).
     pub workgroup_ids: Option<[bool; 3]>,
+    /// Which of the user SGPRs before the kernel-argument pointer the descriptor enables
+    /// (`.amdhsa_user_sgpr_private_segment_buffer`, `_dispatch_ptr`, `_queue_ptr`: 4, 2 and 2
+    /// SGPRs) and whether the pointer itself is (`_kernarg_segment_ptr`), in that order.
+    pub user_sgpr_enables: [Option<bool>; 4],
+    /// The kernel's arguments as its metadata lists them (`.args`), in order.
+    pub args: Vec<KernelArg>,
+    /// DWORDs of the kernel-argument segment the launch gives, by byte offset (filled from a
+    /// launch's `args`, grid and block, never by a reader): loads from the segment at these
+    /// offsets are known numbers.
+    pub kernarg_values: std::collections::BTreeMap<u32, u32>,
+}
+
+/// One kernel argument as the HSA metadata lists it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KernelArg {
+    /// Source name (`.name`; clang writes it with `-cl-kernel-arg-info`).
+    pub name: Option<String>,
+    /// Byte offset in the kernel-argument segment.
+    pub offset: u32,
+    /// Bytes.
+    pub size: u32,
+    /// `.value_kind`: `by_value`, `global_buffer`, `dynamic_shared_pointer` (a `__local`
+    /// pointer), `hidden_block_count_x`, `hidden_group_size_x`, ...
+    pub value_kind: String,
+    /// `.type_name` (`int`, `float*`), when given.
+    pub type_name: Option<String>,
 }
 
 impl DeclaredResources {
+    /// The first of the two SGPRs holding the kernel-argument segment's address at entry,
+    /// when the descriptor enables it: after the enabled private segment buffer (4 SGPRs),
+    /// dispatch pointer (2) and queue pointer (2).
+    pub fn kernarg_sgpr(&self) -> Option<u16> {
+        let [buffer, dispatch, queue, kernarg] = self.user_sgpr_enables;
+        if kernarg != Some(true) {
+            return None;
+        }
+        let on = |e: Option<bool>, n: u16| if e == Some(true) { n } else { 0 };
+        Some(on(buffer, 4) + on(dispatch, 2) + on(queue, 2))
+    }
+
     /// The SGPR holding each workgroup id (x, y, z) at entry, when the descriptor says where
     /// the user SGPRs end: the enabled ids in order right after them.
     pub fn workgroup_id_sgprs(&self) -> [Option<u16>; 3] {

@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// Compute launch: work-items per workgroup, `256` or `16x16` (`[launch] block`).
     #[arg(long, value_name = "BX[xBY[xBZ]]")]
     pub block: Option<String>,
+    /// A kernel argument's value by its source name, `--arg n=1048576` (a `__local` pointer:
+    /// its bytes); loop bounds, addresses and branches built from it use it (repeatable).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
     /// A preprocessor definition for OpenCL C compiled in place, `-D BLOCK_SIZE=16` (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
@@ -68,6 +72,12 @@ impl RunArgs {
             if let Some(v) = value {
                 sets.push((key.to_string(), v.clone()));
             }
+        }
+        for a in &self.args {
+            let (name, value) = a
+                .split_once('=')
+                .ok_or_else(|| CliError::Usage(format!("--arg expects NAME=VALUE, got `{a}`")))?;
+            sets.push((format!("arg.{}", name.trim()), value.trim().to_string()));
         }
         Ok(sets)
     }
@@ -391,6 +401,15 @@ fn code_object_resources(
         // give them in a listing: the address patterns read from the code name them.
         user_sgprs: kd.map(|k| k.user_sgprs()),
         workgroup_ids: kd.map(|k| k.workgroup_ids()),
+        // kernel_code_properties bits 0-3: private segment buffer, dispatch pointer, queue
+        // pointer, kernel-argument pointer (the AMDGPU kernel descriptor's layout).
+        user_sgpr_enables: kd.map_or([None; 4], |k| {
+            [0, 1, 2, 3].map(|bit| Some(k.kernel_code_properties & (1 << bit) != 0))
+        }),
+        // The note's argument list is not read yet: a code object's kernel arguments take
+        // no launch values (the report says so when a launch names one).
+        args: Vec::new(),
+        kernarg_values: Default::default(),
     }
 }
 

@@ -51,6 +51,9 @@ pub struct StreamSpec {
     pub footprint: u64,
     /// Bytes between consecutive waves' bases (`None`: the default of the path).
     pub wave_stride: Option<u64>,
+    /// Bytes between consecutive workgroups' first waves (`None`: a workgroup's waves
+    /// continue the wave stride; `Some(0)`: every workgroup reads the same addresses).
+    pub group_stride: Option<u64>,
     /// Bytes between consecutive executions by one wave (`None`: the default of the path).
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.
@@ -77,6 +80,8 @@ pub struct StreamSpec {
 struct Stream {
     base: u64,
     wave_stride: u64,
+    /// Bytes between consecutive workgroups' first waves.
+    group_stride: u64,
     iteration_stride: u64,
     requests: Box<[u64]>,
     /// The tile walk replacing `requests` and the strides (image ops without address hints).
@@ -124,6 +129,8 @@ pub struct MemorySystem {
     miss_extra: u32,
     /// Waves of the run (the tile walk's screen pass).
     total_waves: u64,
+    /// Waves of a workgroup (1 outside compute): a wave's place in its group and its group.
+    group_waves: u64,
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
     /// Per wave slot: the walk class and execution whose lines its wave last computed, and
@@ -234,6 +241,7 @@ impl MemorySystem {
         arch: &ArchSpec,
         streams: &[Option<StreamSpec>],
         total_waves: u32,
+        group_waves: u32,
         cus: u32,
         chip_shares: f64,
     ) -> Result<Option<MemorySystem>, SimError> {
@@ -287,12 +295,16 @@ impl MemorySystem {
                         .position(|r: &Stream| r.walk.as_ref().map(|x| x.footprint) == Some(w))
                 })
                 .unwrap_or(resolved.len()) as u32;
+            let wave_stride = s.wave_stride.unwrap_or(ws);
             resolved.push(Stream {
                 path: s.path as u8,
                 base: s.base,
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
-                wave_stride: s.wave_stride.unwrap_or(ws),
+                wave_stride,
+                group_stride: s
+                    .group_stride
+                    .unwrap_or(wave_stride.wrapping_mul(u64::from(group_waves.max(1)))),
                 iteration_stride: s.iteration_stride.unwrap_or(is),
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
                 region: s.region,
@@ -322,6 +334,7 @@ impl MemorySystem {
             executions: Vec::new(),
             miss_extra,
             total_waves: u64::from(total_waves.max(1)),
+            group_waves: u64::from(group_waves.max(1)),
         }))
     }
 
@@ -396,8 +409,13 @@ impl MemorySystem {
                 .as_ref()
                 .map_or(u64::from(k), |o| o.at(u64::from(k)));
             // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-            let start = (wave as u64)
+            let (group, in_group) = (
+                wave as u64 / self.group_waves,
+                wave as u64 % self.group_waves,
+            );
+            let start = in_group
                 .wrapping_mul(s.wave_stride)
+                .wrapping_add(group.wrapping_mul(s.group_stride))
                 .wrapping_add(step.wrapping_mul(s.iteration_stride));
             (start, &s.requests)
         };

@@ -144,6 +144,10 @@ impl Simulation {
         let mut notes = Vec::new();
         // The `vgprs` / `sgprs` / `lds_bytes` hints stand for what the file
         // would declare: everything below (occupancy) sees them.
+        // The launch's argument values (and `__local` sizes) go into the kernel-argument
+        // segment the code loads from, before anything reads the program.
+        let with_args = shadersim_trace::apply_kernel_args(program, &hints.launch)?;
+        let program = with_args.as_ref().unwrap_or(program);
         let with_resources = hints.with_declared_resources(program)?;
         let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;

@@ -51,6 +51,14 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
         "<p class=\"bottleneck\" id=\"bottleneck\">{}</p>",
         inline(&r.bottleneck.statement)
     );
+    if let Some(k) = &r.kernel_time {
+        let _ = write!(
+            o,
+            "<p class=\"kernel-time\" id=\"kernel-time\"><b>Kernel time on the whole GPU: {:.2} &micro;s.</b> {}</p>",
+            k.us,
+            esc(&k.statement)
+        );
+    }
     summary(&mut o, r);
     o.push_str("<h2>Utilization</h2>");
     o.push_str(&utilization_svg(r));

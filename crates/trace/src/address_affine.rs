@@ -289,6 +289,10 @@ pub struct AffineAddress {
     pub outer_loops: Vec<u32>,
     /// Whether the address moves with a workgroup id the descriptor names.
     pub group_used: bool,
+    /// Bytes per workgroup id x when that is a number and y and z do not appear (`Some(0)`:
+    /// the address does not move with the workgroup: every workgroup reads the same data);
+    /// `None`: an unknown factor (a workgroup size the launch did not give).
+    pub group: Option<i64>,
     /// Whether the uniform part holds more than bases: a scaled or multiplied unknown (a
     /// workgroup id times the workgroup size, an offset argument), which may differ by wave.
     pub uniform_scaled: bool,
@@ -326,6 +330,10 @@ pub struct DerivedAddress {
     pub pattern_reason: String,
     /// Bytes between consecutive waves.
     pub wave_stride: Result<u64, String>,
+    /// Bytes between consecutive workgroups' first waves, when the code fixes it (`Some(0)`:
+    /// every workgroup reads the same addresses); `None`: the waves of the next workgroup
+    /// continue the wave stride.
+    pub group_stride: Option<u64>,
     /// Why that wave stride.
     pub wave_stride_reason: String,
     /// Bytes between executions by one wave (`None`: the op is in no loop, it runs once per
@@ -350,8 +358,47 @@ struct Eval<'a> {
 }
 
 impl<'a> Eval<'a> {
+    fn new(program: &'a Program, cfg: &'a Cfg) -> Eval<'a> {
+        Eval {
+            program,
+            cfg,
+            finder: Finder::new(program, cfg),
+            stack: Vec::new(),
+            merges: Vec::new(),
+            memo: HashMap::new(),
+            steps: 0,
+        }
+    }
+
     fn line(&self, i: usize) -> u32 {
         self.program.instructions[i].pos.line
+    }
+
+    /// DWORD `k` of scalar load `part` (instruction `d`) when it reads the kernel-argument
+    /// segment (its address is the segment pointer's entry value plus a constant offset) at
+    /// a DWORD the launch gives (`DeclaredResources::kernarg_values`).
+    fn kernarg_dword(&mut self, d: usize, part: &Instruction, k: u16) -> Option<u32> {
+        let declared = &self.program.declared;
+        if declared.kernarg_values.is_empty() {
+            return None;
+        }
+        let pointer = declared.kernarg_sgpr()?;
+        let base = part.operands.get(part.defs).and_then(Operand::reg)?;
+        let offset = match part.operands.get(part.defs + 1) {
+            Some(Operand::Imm(v)) => u32::try_from(*v).ok()?,
+            _ => return None,
+        };
+        if base.file != RegFile::Sgpr {
+            return None;
+        }
+        // The base must still hold the pointer the hardware set: its value at the load is the
+        // entry value of the pointer's first SGPR.
+        match self.reg(RegFile::Sgpr, base.first, d) {
+            Val::Lin(l) if l == Lin::atom(Atom::Entry(pointer)) => {}
+            _ => return None,
+        }
+        let at = offset.checked_add(4 * u32::from(k))?;
+        declared.kernarg_values.get(&at).copied()
     }
 
     /// The value of operand `o` as instruction `at` reads it (DWORD 0 of a range).
@@ -576,6 +623,10 @@ impl<'a> Eval<'a> {
         let k = r - range.first;
         let class = part.class();
         if class == InstrClass::Smem {
+            // A load of the kernel-argument segment at a DWORD the launch gives is that number.
+            if let Some(v) = self.kernarg_dword(d, part, k) {
+                return Val::Lin(Lin::constant(i64::from(v)));
+            }
             return Val::Lin(Lin::atom(Atom::Def { instr: d, dword: k }));
         }
         if class.is_vmem()
@@ -650,6 +701,15 @@ impl<'a> Eval<'a> {
                     };
                 }
                 let a = src(0, self);
+                // Two numbers (a launch's arguments, constants): the hardware's 32-bit result.
+                if let (Ok(Some(x)), Some(Ok(Some(y)))) = (
+                    a.as_ref().map(Lin::as_const),
+                    (srcs.len() > 1).then(|| src(1, self).map(|l| l.as_const())),
+                ) {
+                    if let Some(v) = f.op.apply(x as u32, y as u32) {
+                        return Ok(Lin::constant(i64::from(v)));
+                    }
+                }
                 return match f.op {
                     ScalarOp::Mov => a,
                     ScalarOp::Add => Ok(a?.add(&src(1, self)?)),
@@ -681,6 +741,20 @@ impl<'a> Eval<'a> {
                     return self.opaque(d, k, part, &srcs);
                 }
                 "s_mov_b64" => return src(0, self),
+                // Bitwise ops of two numbers (a workgroup size masked out of its packed DWORD).
+                "s_and_b32" | "s_or_b32" | "s_xor_b32" => {
+                    if let (Some(x), Some(y)) = (src(0, self)?.as_const(), src(1, self)?.as_const())
+                    {
+                        let (x, y) = (x as u32, y as u32);
+                        let v = match mnemonic.as_str() {
+                            "s_and_b32" => x & y,
+                            "s_or_b32" => x | y,
+                            _ => x ^ y,
+                        };
+                        return Ok(Lin::constant(i64::from(v)));
+                    }
+                    return self.opaque(d, k, part, &srcs);
+                }
                 _ => {}
             }
             if let Some((_, n)) = SCALAR_SHIFT_ADD.iter().find(|(m, _)| *m == mnemonic) {
@@ -923,15 +997,7 @@ fn address_terms(inst: &Instruction) -> Option<Result<(Vec<Operand>, i64), Strin
 /// The affine form of the address of every global, flat and buffer op of `program`, by
 /// instruction index.
 pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressForm> {
-    let mut eval = Eval {
-        program,
-        cfg,
-        finder: Finder::new(program, cfg),
-        stack: Vec::new(),
-        merges: Vec::new(),
-        memo: HashMap::new(),
-        steps: 0,
-    };
+    let mut eval = Eval::new(program, cfg);
     let mut out = BTreeMap::new();
     for (i, s) in program.instructions.iter().enumerate() {
         let Some(terms) = address_terms(&s.inst) else {
@@ -1000,6 +1066,11 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin) -> AddressForm {
         words: eval.words(l),
         outer_loops,
         group_used: l.has(|v| matches!(v, Var::Group(_))),
+        group: if l.has(|v| matches!(v, Var::Group(1) | Var::Group(2))) {
+            None
+        } else {
+            coefficient(Var::Group(0)).1
+        },
         uniform_scaled: l.0.iter().any(|((v, atoms), c)| {
             matches!(v, Var::Group(_))
                 || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))
@@ -1040,6 +1111,7 @@ pub fn derive_address_patterns(
                     pattern_reason: why.clone(),
                     wave_stride: not(&why),
                     wave_stride_reason: why.clone(),
+                    group_stride: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                 }
@@ -1054,6 +1126,7 @@ pub fn derive_address_patterns(
                     pattern_reason: why.clone(),
                     wave_stride: not(&why),
                     wave_stride_reason: why.clone(),
+                    group_stride: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                 }
@@ -1113,15 +1186,16 @@ fn derive(
         }
         (_, Some(x)) if x > 0 => {
             let ws = (x as u64).saturating_mul(u64::from(wave_size));
+            let across = match a.group {
+                Some(0) => "; the address does not move with the workgroup id: every workgroup reads the same addresses".to_string(),
+                Some(g) if g > 0 => format!("; workgroups {g} B apart"),
+                _ if a.group_used => "; the workgroup id's factor taken to be the workgroup's size".to_string(),
+                _ => String::new(),
+            };
             (
                 Ok(ws),
                 format!(
-                    "wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves cover consecutive work-item ids{})",
-                    if a.group_used {
-                        "; the workgroup id's factor taken to be the workgroup's size"
-                    } else {
-                        ""
-                    }
+                    "wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves of a workgroup cover consecutive local ids{across})"
                 ),
             )
         }
@@ -1166,6 +1240,12 @@ fn derive(
             list.join(", ")
         )
     };
+    // Workgroups apart by the code's own factor, when the lanes' is known too (the wave
+    // stride came from the code).
+    let group_stride = match (&wave_stride, a.group) {
+        (Ok(_), Some(g)) if g >= 0 && !a.lane_used[1] && !a.lane_used[2] => Some(g as u64),
+        _ => None,
+    };
     DerivedAddress {
         instr,
         line,
@@ -1174,6 +1254,7 @@ fn derive(
         pattern_reason,
         wave_stride,
         wave_stride_reason,
+        group_stride,
         iteration_stride,
         iteration_stride_reason,
     }
@@ -1210,6 +1291,7 @@ pub fn apply_derived_addresses(
                 (Some(w), _) => (Some(w), FactSource::Hint, String::new()),
                 (None, Ok(w)) => {
                     facts.wave_stride = Some(*w);
+                    facts.group_stride = d.group_stride;
                     (Some(*w), FactSource::Code, d.wave_stride_reason.clone())
                 }
                 (None, Err(why)) => (None, FactSource::Default, why.clone()),
@@ -1247,4 +1329,25 @@ pub fn apply_derived_addresses(
         }
     }
     out
+}
+
+/// The number SGPR `r` holds as instruction `at` reads it, when the code and the launch fix it
+/// (constants, the scalar arithmetic the evaluation follows, and loads of kernel arguments the
+/// launch gives); `None` for anything that varies or is unknown.
+pub(crate) fn uniform_number(program: &Program, cfg: &Cfg, r: u16, at: usize) -> Option<i64> {
+    let mut eval = Eval::new(program, cfg);
+    match eval.reg(RegFile::Sgpr, r, at) {
+        Val::Lin(l) => l.as_const(),
+        _ => None,
+    }
+}
+
+/// The number instruction `d` writes to SGPR `r`, when the code and the launch fix it
+/// ([`uniform_number`]'s rules).
+pub(crate) fn uniform_def(program: &Program, cfg: &Cfg, d: usize, r: u16) -> Option<i64> {
+    let mut eval = Eval::new(program, cfg);
+    match eval.def(d, RegFile::Sgpr, r) {
+        Val::Lin(l) => l.as_const(),
+        _ => None,
+    }
 }

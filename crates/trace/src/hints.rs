@@ -42,6 +42,36 @@ pub struct LaunchHints {
     pub global: Option<Spanned<Dims>>,
     /// Work-items per workgroup, per dimension (`256`, `"16x16"`).
     pub block: Option<Spanned<Dims>>,
+    /// Kernel arguments by their source name: a scalar's value, or a `__local` pointer's
+    /// bytes (`args = { n = 1048576, alpha = 2.5, tile = 4096 }`).
+    #[serde(default)]
+    pub args: std::collections::BTreeMap<String, Spanned<ArgValue>>,
+}
+
+/// A kernel argument's value as the host passes it.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum ArgValue {
+    /// A whole number.
+    Int(i64),
+    /// A floating-point number.
+    Float(f64),
+}
+
+impl ArgValue {
+    /// Parse `--arg NAME=VALUE`'s value: a whole number (decimal or `0x` hex), else a float.
+    pub fn parse(text: &str) -> Option<ArgValue> {
+        let t = text.trim();
+        if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            return i64::from_str_radix(h, 16).ok().map(ArgValue::Int);
+        }
+        t.parse::<i64>().ok().map(ArgValue::Int).or_else(|| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .map(ArgValue::Float)
+        })
+    }
 }
 
 /// A size in one to three dimensions: an integer, or `"XxYxZ"` text.

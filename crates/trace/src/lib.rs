@@ -15,6 +15,7 @@ mod buffers;
 mod cursor;
 mod defaults;
 mod hints;
+mod kernargs;
 mod lanes;
 mod source_hints;
 mod template;
@@ -32,6 +33,7 @@ pub use buffers::{
 pub use cursor::{TraceCursor, TraceRun, TraceStep, TraceSummary, TraceWalk};
 pub use defaults::{AddressDefault, FactSource, ImageDefault, PlanDefaults};
 pub use hints::*;
+pub use kernargs::apply_kernel_args;
 pub use lanes::{lane_branch, LaneBranch};
 pub use source_hints::{parse_source_ref, resolve_source_hints, SourceRef, NO_SOURCE_LINES};
 pub use template::{hints_template, hints_template_by_source};

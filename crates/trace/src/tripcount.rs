@@ -179,9 +179,24 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     };
     // The counter against a constant, written either way round
     // (`s_cmp_lt_u32 s4, 16` or ACO's `s_cmp_ge_u32 0, s0`).
+    // Or against a register the loop does not write whose number the code and the launch
+    // fix (a kernel argument the launch gives: `for (k = 0; k < K; k++)`).
+    let written_in_loop = |r: u16| {
+        lp.blocks
+            .iter()
+            .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
+            .any(|i| writes_sgpr(&instrs[i].inst, r))
+    };
+    let fixed =
+        |r: u16| crate::address_affine::uniform_number(program, cfg, r, cmp_idx).map(|v| v as u32);
     let (r, bound, cond) = match (single_sgpr(lhs), single_sgpr(rhs)) {
         (Some(r), None) => (r, constant(cmp, rhs)?, cond),
         (None, Some(r)) if !cmp_facts.imm16 => (r, constant(cmp, lhs)?, cond.mirrored()),
+        (Some(a), Some(b)) => match (written_in_loop(a), written_in_loop(b)) {
+            (true, false) => (a, fixed(b)?, cond),
+            (false, true) => (b, fixed(a)?, cond.mirrored()),
+            _ => return None,
+        },
         _ => return None,
     };
     // The step: the only write to R in the loop, in a block of this loop
@@ -290,7 +305,13 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
         };
     };
     let mov = &instrs[mov_idx].inst;
-    let facts = mov.info.scalar?;
+    // Any write whose number the code and the launch fix (a copy of a kernel argument,
+    // `K - 1`, the argument's load itself).
+    let fixed = || crate::address_affine::uniform_def(program, cfg, mov_idx, r).map(|v| v as u32);
+    let Some(facts) = mov.info.scalar else {
+        return fixed()
+            .and_then(|v| writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(v));
+    };
     let value = match (facts.op, &mov.operands[..]) {
         (ScalarOp::Mov, [dst, k]) if facts.bits == 32 && single_sgpr(dst) == Some(r) => {
             constant(mov, k)?
@@ -322,8 +343,21 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
                 return None;
             }
         }
-        _ => return None,
+        _ => fixed()?,
     };
+    writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(value)
+}
+
+/// Whether no block on a path from instruction `mov_idx` (the last write to R before loop
+/// `loop_id`) to the loop's header writes R again.
+fn writes_only_before(
+    cfg: &Cfg,
+    instrs: &[shadersim_asm::SourceInstr],
+    loop_id: usize,
+    mov_idx: usize,
+    r: u16,
+) -> bool {
+    let lp = &cfg.loops[loop_id];
     // Blocks between the move and the header: reachable from the move's
     // block without passing through the header, and reaching the header
     // without passing through the move's block. None but the move's own
@@ -339,12 +373,12 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
         }
         let blk = &cfg.blocks[b];
         if (blk.start..blk.end).any(|i| writes_sgpr(&instrs[i].inst, r)) {
-            return None;
+            return false;
         }
     }
     // The move's own block after the move: nothing else there writes R, by
     // the search above (it found the last write of the block).
-    Some(value)
+    true
 }
 
 /// Blocks reachable from `from` by `next`, not expanding past `stop`.

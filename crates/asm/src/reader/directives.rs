@@ -35,6 +35,8 @@ pub(super) struct MetadataReader {
     pub(super) kernels: Vec<(Option<String>, DeclaredResources)>,
     /// A block list being read (`.reqd_workgroup_size:` then `- 256` lines).
     list: Option<Vec<u32>>,
+    /// Inside a kernel's `.args:` list: the column of its `- ` items, once seen.
+    args: Option<Option<usize>>,
 }
 
 impl MetadataReader {
@@ -62,8 +64,49 @@ impl MetadataReader {
             self.kernels.push((None, DeclaredResources::default()));
             return self.key(&t[2..]);
         }
+        if let (Some(items), Some(k)) = (self.args, self.kernel_indent) {
+            if indent > k + 2 {
+                return self.arg_line(items, indent, t);
+            }
+            self.args = None;
+        }
         if self.kernel_indent.is_some_and(|k| indent == k + 2) {
             self.key(t);
+        }
+    }
+
+    /// A line of a kernel's `.args:` list: `- .key: value` starts an argument, `.key: value`
+    /// at the item's key column continues it.
+    fn arg_line(&mut self, items: Option<usize>, indent: usize, t: &str) {
+        let Some((_, d)) = self.kernels.last_mut() else {
+            return;
+        };
+        let entry = if let Some(rest) = t.strip_prefix("- ") {
+            if items.is_some_and(|c| c != indent) {
+                return;
+            }
+            self.args = Some(Some(indent));
+            d.args.push(KernelArg::default());
+            rest
+        } else if items.is_some_and(|c| indent == c + 2) {
+            t
+        } else {
+            return;
+        };
+        let Some((key, value)) = entry.split_once(':') else {
+            return;
+        };
+        let value = value.trim().trim_matches(['\'', '"']);
+        let Some(arg) = d.args.last_mut() else {
+            return;
+        };
+        match key.trim() {
+            ".name" => arg.name = Some(value.to_string()),
+            ".offset" => arg.offset = value.parse().unwrap_or(0),
+            ".size" => arg.size = value.parse().unwrap_or(0),
+            ".value_kind" => arg.value_kind = value.to_string(),
+            ".type_name" => arg.type_name = Some(value.to_string()),
+            _ => {}
         }
     }
 
@@ -84,6 +127,7 @@ impl MetadataReader {
             ".sgpr_count" => d.sgprs = int(),
             ".wavefront_size" => d.wave_size = int(),
             ".reqd_workgroup_size" if value.is_empty() => self.list = Some(Vec::new()),
+            ".args" if value.is_empty() => self.args = Some(None),
             ".reqd_workgroup_size" => {
                 let list: Vec<u32> = value
                     .trim_matches(['[', ']'])
@@ -108,6 +152,7 @@ impl MetadataReader {
         }
         self.kernel_indent = None;
         self.in_kernels = false;
+        self.args = None;
     }
 }
 
@@ -237,6 +282,16 @@ impl LineReader<'_> {
                         ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
                         ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
                         ".amdhsa_user_sgpr_count" => d.user_sgprs = v,
+                        ".amdhsa_user_sgpr_private_segment_buffer" => {
+                            d.user_sgpr_enables[0] = v.map(|v| v != 0)
+                        }
+                        ".amdhsa_user_sgpr_dispatch_ptr" => {
+                            d.user_sgpr_enables[1] = v.map(|v| v != 0)
+                        }
+                        ".amdhsa_user_sgpr_queue_ptr" => d.user_sgpr_enables[2] = v.map(|v| v != 0),
+                        ".amdhsa_user_sgpr_kernarg_segment_ptr" => {
+                            d.user_sgpr_enables[3] = v.map(|v| v != 0)
+                        }
                         ".amdhsa_system_sgpr_workgroup_id_x"
                         | ".amdhsa_system_sgpr_workgroup_id_y"
                         | ".amdhsa_system_sgpr_workgroup_id_z" => {
@@ -393,4 +448,10 @@ pub(super) fn merge_declared(into: &mut DeclaredResources, from: DeclaredResourc
     into.workgroup_size = from.workgroup_size.or(into.workgroup_size);
     into.user_sgprs = from.user_sgprs.or(into.user_sgprs);
     into.workgroup_ids = from.workgroup_ids.or(into.workgroup_ids);
+    for (i, e) in from.user_sgpr_enables.into_iter().enumerate() {
+        into.user_sgpr_enables[i] = e.or(into.user_sgpr_enables[i]);
+    }
+    if !from.args.is_empty() {
+        into.args = from.args;
+    }
 }

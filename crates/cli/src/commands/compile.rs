@@ -192,6 +192,9 @@ fn opencl_flags(target: &Target) -> Vec<String> {
         "-x",
         "cl",
         "-cl-std=CL2.0",
+        // The arguments' names in the metadata (`.name`), so a launch's `--arg NAME=VALUE`
+        // finds its argument; only the metadata changes.
+        "-cl-kernel-arg-info",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -33,6 +33,18 @@ pub const DISPATCH_KEYS: &[&str] = &[
 /// place in the hints file.
 fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliError> {
     use toml::Spanned;
+    if let Some(name) = key.strip_prefix("arg.") {
+        let v = shadersim_trace::ArgValue::parse(value).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--arg {name}={value}: a kernel argument takes a number"
+            ))
+        })?;
+        hints
+            .launch
+            .args
+            .insert(name.to_string(), Spanned::new(0..0, v));
+        return Ok(());
+    }
     if let Some(slot) = match key {
         "grid" => Some(&mut hints.launch.grid),
         "global" => Some(&mut hints.launch.global),
@@ -275,7 +287,7 @@ pub fn prepare_program(
     let program = &file.programs[program];
     let (dispatch_sets, mut arch_sets): (Vec<_>, Vec<_>) = sets
         .iter()
-        .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()));
+        .partition(|(k, _)| DISPATCH_KEYS.contains(&k.as_str()) || k.starts_with("arg."));
     // The memory switch first, so a flat latency set before it on the
     // command line still applies to the flat model (`ArchSpec::set_all`).
     arch_sets.sort_by_key(|(k, _)| k != shadersim_arch::MEMORY_KEY);

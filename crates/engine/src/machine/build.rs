@@ -153,6 +153,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     .map(|o| o.stream.clone())
                     .collect::<Vec<_>>(),
                 total_groups.saturating_mul(group_waves),
+                group_waves,
                 cus,
                 input.dispatch.chip_shares,
             )?,

@@ -229,6 +229,9 @@ impl AnalyzeReport {
             }
         }
         let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
+        if let Some(k) = &self.kernel_time {
+            let _ = writeln!(o, "  kernel time        {}", k.statement);
+        }
         if let Some(l) = &self.latency_tolerance {
             // What the answer itself loses: the search stops at a latency
             // losing 4 to 5% or within 1.5% of the crossing, so this says

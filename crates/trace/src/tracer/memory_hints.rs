@@ -60,6 +60,10 @@ pub struct MemoryFacts {
     pub active_lanes: Option<f64>,
     /// Bytes between consecutive waves' addresses.
     pub wave_stride: Option<u64>,
+    /// Bytes between consecutive workgroups' first waves, when the code fixes it (`Some(0)`:
+    /// every workgroup reads the same addresses); `None`: a workgroup's waves continue the
+    /// wave stride of the waves before (derived from the code, never a hint key).
+    pub group_stride: Option<u64>,
     /// Bytes per execution by the same wave.
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.

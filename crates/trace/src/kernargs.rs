@@ -1,0 +1,150 @@
+//! The launch's numbers in the kernel-argument segment: the values of the arguments the
+//! launch names (`[launch] args`, `--arg NAME=VALUE`), and the hidden arguments the runtime
+//! writes from the grid and block (workgroup counts, workgroup sizes, remainders, the global
+//! offset). A load from the segment at such an offset is then a known number to the address
+//! and trip-count readers, so `for (k = 0; k < K; k++)` runs K times and `in[i * cols]` moves
+//! by `cols` elements. A `__local` pointer argument (`dynamic_shared_pointer`) takes its bytes
+//! of LDS, added to the workgroup's.
+
+use crate::hints::{ArgValue, HintsError, LaunchHints};
+use shadersim_asm::Program;
+use std::collections::BTreeMap;
+
+/// The program with the launch's argument values (and dynamic LDS) applied, or `None` when
+/// the launch gives nothing the segment holds.
+pub fn apply_kernel_args(
+    program: &Program,
+    launch: &LaunchHints,
+) -> Result<Option<Program>, HintsError> {
+    let dims =
+        |d: &Option<toml::Spanned<crate::hints::Dims>>| -> Result<Option<[u64; 3]>, HintsError> {
+            d.as_ref()
+                .map(|v| {
+                    v.get_ref()
+                        .parse(u64::from(u32::MAX))
+                        .map_err(|m| HintsError::at(v.span(), m))
+                })
+                .transpose()
+        };
+    let block =
+        dims(&launch.block)?.or_else(|| program.declared.workgroup_size.map(|w| w.map(u64::from)));
+    let global = dims(&launch.global)?;
+    let grid = match (dims(&launch.grid)?, global, block) {
+        (Some(g), _, _) => Some(g),
+        (None, Some(g), Some(b)) => Some([0, 1, 2].map(|i| g[i].div_ceil(b[i].max(1)))),
+        _ => None,
+    };
+    if launch.args.is_empty() && grid.is_none() && block.is_none() {
+        return Ok(None);
+    }
+    let args = &program.declared.args;
+    let mut bytes: BTreeMap<u32, u8> = BTreeMap::new();
+    let mut put = |offset: u32, size: u32, value: u64| {
+        for i in 0..size.min(8) {
+            bytes.insert(offset + i, (value >> (8 * i)) as u8);
+        }
+    };
+    for a in args {
+        let dim = |prefix: &str| {
+            a.value_kind
+                .strip_prefix(prefix)
+                .and_then(|d| ["x", "y", "z"].iter().position(|n| *n == d))
+        };
+        if let (Some(d), Some(g)) = (dim("hidden_block_count_"), grid) {
+            put(a.offset, a.size, g[d]);
+        } else if let (Some(d), Some(b)) = (dim("hidden_group_size_"), block) {
+            put(a.offset, a.size, b[d]);
+        } else if let (Some(d), Some(b)) = (dim("hidden_remainder_"), block) {
+            put(a.offset, a.size, global.map_or(0, |g| g[d] % b[d].max(1)));
+        } else if dim("hidden_global_offset_").is_some() && (grid.is_some() || block.is_some()) {
+            put(a.offset, a.size, 0);
+        } else if a.value_kind == "hidden_grid_dims" {
+            if let Some(g) = grid {
+                put(
+                    a.offset,
+                    a.size,
+                    if g[2] > 1 {
+                        3
+                    } else if g[1] > 1 {
+                        2
+                    } else {
+                        1
+                    },
+                );
+            }
+        }
+    }
+    let mut lds_extra: u64 = 0;
+    for (name, value) in &launch.args {
+        let Some(a) = args
+            .iter()
+            .find(|a| a.name.as_deref() == Some(name.as_str()))
+        else {
+            let named: Vec<&str> = args.iter().filter_map(|a| a.name.as_deref()).collect();
+            return Err(HintsError::at(
+                value.span(),
+                if named.is_empty() {
+                    format!("[launch] args: `{name}`: the program's metadata names no kernel arguments (OpenCL C compiled by shadersim names them; a listing needs clang's -cl-kernel-arg-info)")
+                } else {
+                    format!(
+                        "[launch] args: the kernel has no argument `{name}`; its arguments: {}",
+                        named.join(", ")
+                    )
+                },
+            ));
+        };
+        let bad =
+            |why: String| HintsError::at(value.span(), format!("[launch] args: `{name}`: {why}"));
+        match (a.value_kind.as_str(), *value.get_ref()) {
+            ("dynamic_shared_pointer", ArgValue::Int(n)) if (0..=163_840).contains(&n) => {
+                lds_extra += n as u64;
+            }
+            ("dynamic_shared_pointer", _) => {
+                return Err(bad("a `__local` pointer takes its size in bytes, 0 to 163840".into()))
+            }
+            ("by_value", v) => {
+                let word = match (a.size, v) {
+                    (4, ArgValue::Int(n)) if (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&n) => n as u32 as u64,
+                    (4, ArgValue::Float(f)) => u64::from((f as f32).to_bits()),
+                    (8, ArgValue::Int(n)) => n as u64,
+                    (8, ArgValue::Float(f)) => f.to_bits(),
+                    (1 | 2, ArgValue::Int(n)) if n >= 0 && (n as u64) < (1u64 << (8 * a.size)) => n as u64,
+                    (size, v) => {
+                        return Err(bad(format!(
+                            "a {size}-byte argument{} cannot hold {}",
+                            a.type_name.as_deref().map(|t| format!(" of type `{t}`")).unwrap_or_default(),
+                            match v {
+                                ArgValue::Int(n) => n.to_string(),
+                                ArgValue::Float(f) => f.to_string(),
+                            }
+                        )))
+                    }
+                };
+                put(a.offset, a.size, word);
+            }
+            (kind, _) => {
+                return Err(bad(format!(
+                    "a `{kind}` argument (a buffer's address) has no value the simulation uses; give scalar arguments and `__local` sizes"
+                )))
+            }
+        }
+    }
+    let mut p = program.clone();
+    // Whole DWORDs only: a load reads four bytes.
+    let starts: Vec<u32> = bytes.keys().map(|o| o & !3).collect();
+    for start in starts {
+        let word: Option<u32> = (0..4).try_fold(0u32, |acc, i| {
+            bytes
+                .get(&(start + i))
+                .map(|b| acc | (u32::from(*b) << (8 * i)))
+        });
+        if let Some(w) = word {
+            p.declared.kernarg_values.insert(start, w);
+        }
+    }
+    if lds_extra > 0 {
+        let total = u64::from(p.declared.lds_bytes.unwrap_or(0)) + lds_extra;
+        p.declared.lds_bytes = Some(u32::try_from(total).unwrap_or(u32::MAX));
+    }
+    Ok(Some(p))
+}
