@@ -249,3 +249,52 @@ fn a_workgroup_size_product_is_taken_without_wrapping() {
     assert!(note([32, 32, 1]).is_ok());
     assert!(note([32, 32, 2]).is_err());
 }
+
+/// `bytes` with every byte of `.text` set by `edit` (given the section's file range).
+fn with_text(mut bytes: Vec<u8>, edit: impl Fn(&mut [u8])) -> Vec<u8> {
+    use object::{Object, ObjectSection};
+    let (start, size) = {
+        let elf = object::File::parse(&*bytes).expect("elf");
+        let text = elf.section_by_name(".text").expect(".text");
+        text.file_range().expect("in file")
+    };
+    edit(&mut bytes[start as usize..(start + size) as usize]);
+    bytes
+}
+
+#[test]
+fn zeroed_code_is_refused_at_its_first_instruction() {
+    // On gfx1100 the dword 0 decodes as `v_illegal` (llvm-objdump-22 agrees): issue 47 item
+    // 12's zeroed .text decoded as 82 of them and simulated 41,001 clocks with exit 0.
+    let bytes = with_text(fixture("gfx1100/loop_sum.co"), |t| t.fill(0));
+    let objs = read_code_objects("z.co", &bytes, None).expect("the ELF itself reads");
+    let e = decode_object(&objs[0]).unwrap_err().to_string();
+    assert!(
+        e.starts_with("z.co: error: function `loop_sum` at address 0x"),
+        "{e}"
+    );
+    assert!(
+        e.contains("`v_illegal` (00000000): an illegal instruction (the GPU traps on it)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_kernel_without_its_s_endpgm_is_refused_at_its_last_instruction() {
+    // loop_sum's last dword is `s_endpgm` (BFB00000 on gfx11); made `s_nop 0` (BF800000) the
+    // kernel runs past its end.
+    let bytes = with_text(fixture("gfx1100/loop_sum.co"), |t| {
+        let at = t
+            .chunks(4)
+            .rposition(|w| w == 0xbfb0_0000u32.to_le_bytes())
+            .expect("s_endpgm")
+            * 4;
+        t[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes());
+    });
+    let objs = read_code_objects("e.co", &bytes, None).expect("reads");
+    let e = decode_object(&objs[0]).unwrap_err().to_string();
+    assert!(
+        e.contains("kernel `loop_sum` ends at `s_nop 0` with no `s_endpgm` after it"),
+        "{e}"
+    );
+}
