@@ -196,6 +196,7 @@ fn read_as(
         metadata: MetadataReader::default(),
         radv_declared: DeclaredResources::default(),
         source_files: Vec::new(),
+        compile_dir: None,
         loc: None,
         repeated_total: 0,
     };
@@ -345,6 +346,9 @@ struct LineReader<'a> {
     /// RADV's `workgroup-size:` / `shared-size:` of the shader being dumped.
     radv_declared: DeclaredResources,
     source_files: Vec<(u32, String)>,
+    /// The compilation directory (`.file 0 "DIR" "NAME"`), against which a later
+    /// `.file N "NAME"` without a directory is read, as DWARF 5 reads it.
+    compile_dir: Option<String>,
     /// The source position of the last `.loc`.
     loc: Option<SourceLoc>,
     /// Copies added by `(then repeated N times)` lines so far.
