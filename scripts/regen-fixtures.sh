@@ -117,12 +117,13 @@ OPENCL_JOBS=(
     "gfx1030|19|$OPENCL_ALL bvh_traverse"
     "gfx1100|19|$OPENCL_ALL bvh_traverse bvh_lds_stack"
     "gfx1100|22|ooo_chase ooo_chase_u8 wmma_gemm"
-    # address patterns read from the code (issue 33): a 1D convolution and a gather
-    "gfx900|22|conv1d gather"
-    "gfx1100|22|conv1d gather"
+    # address patterns read from the code (issue 33): a 1D convolution and a gather;
+    # step_relax: Rodinia pathfinder's loop shape, its exit test mid-loop (issue 47 item 1)
+    "gfx900|22|conv1d gather step_relax"
+    "gfx1100|22|conv1d gather step_relax"
     "gfx1200|22|$OPENCL_ALL bvh_traverse $RDNA4_KERNELS wmma_gemm_gfx12"
     "gfx90a|22|$CDNA_KERNELS"
-    "gfx942|22|$CDNA_KERNELS mfma_fp8"
+    "gfx942|22|$CDNA_KERNELS mfma_fp8 step_relax"
 )
 # LLVM IR graphics shaders: target|LLVM major|source variant (gfx9 = interp p1/p2 + param
 # exports, gfx11 = lds_param_load + interp.inreg, attribute ring store instead of param export)
@@ -614,7 +615,9 @@ done
 #   (s_branch / s_cbranch_* with a negative offset, or to an earlier BBn label in RADV
 #   dumps). loop_headers_reported is the compiler's own count: LLVM's "=>This (Inner) Loop
 #   Header" comments (MachineLoopInfo) or ACO blocks of kind "loop-header"; the script
-#   warns if the two disagree. Loops the compiler fully unrolled are not counted.
+#   warns if the two disagree, and the CFG tests hold the compiler's count then
+#   (step_relax: the structurizer's flow blocks branch back to a block that heads no
+#   loop, 2 backward targets for 1 loop). Loops the compiler fully unrolled are not counted.
 # vgprs / sgprs
 #   llvm:    "; NumVgprs:" / "; NumSgprs:" comments ("; TotalNumSgprs:" in LLVM 22). NumSgprs INCLUDES the extra SGPRs LLVM
 #            reserves (VCC, FLAT_SCRATCH, XNACK_MASK); next_free_vgpr / next_free_sgpr are the

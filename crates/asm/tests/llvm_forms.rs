@@ -94,6 +94,13 @@ fn every_llvm_form_of_the_table_reads_with_its_mnemonic_and_registers() {
         }
         let file = match read(f.cpu, &text) {
             Ok(file) => file,
+            // llvm-mc assembles `v_illegal`, but the GPU traps on it: the reader refuses it
+            // at its line (issue 47 item 12).
+            Err(e)
+                if f.mnemonic == "v_illegal" && e.to_string().contains("illegal instruction") =>
+            {
+                continue;
+            }
             Err(e) => {
                 failures.push(format!("gfx{} {} `{}`: {e}", f.gen, f.cpu, f.line));
                 continue;

@@ -378,7 +378,11 @@ impl Cfg {
         let intervals = dominator_intervals(&idom);
         let dominates = |a: usize, b: usize| -> bool { dominates_via(&intervals, a, b) };
         check_reducible(&blocks, program, &dominates)?;
-        let loops = find_loops(&blocks, &dominates);
+        let exec_zero_jump: Vec<bool> = blocks
+            .iter()
+            .map(|b| program.instructions[b.last()].inst.mnemonic == "s_cbranch_execz")
+            .collect();
+        let loops = find_loops(&blocks, &dominates, &exec_zero_jump);
         let mut innermost_loop = vec![None; nb];
         for l in &loops {
             // Loops are outer-first, so later (inner) loops overwrite.
@@ -395,7 +399,7 @@ impl Cfg {
             innermost_loop,
             branches: Vec::new(),
         };
-        cfg.branches = cfg.classify_branches(&dominates);
+        cfg.branches = cfg.classify_branches(&dominates, &exec_zero_jump);
         Ok(cfg)
     }
 
@@ -414,7 +418,11 @@ impl Cfg {
         self.loops.iter().find(|l| l.header == b)
     }
 
-    fn classify_branches(&self, dominates: &dyn Fn(usize, usize) -> bool) -> Vec<Branch> {
+    fn classify_branches(
+        &self,
+        dominates: &dyn Fn(usize, usize) -> bool,
+        exec_zero_jump: &[bool],
+    ) -> Vec<Branch> {
         let mut out = Vec::new();
         for b in &self.blocks {
             if !b.reachable || b.succs.len() != 2 {
@@ -422,7 +430,18 @@ impl Cfg {
             }
             let (taken, not_taken) = (b.succs[0].to, b.succs[1].to);
             let inner = self.innermost_loop[b.id].map(|l| &self.loops[l]);
-            let kind = self.classify(b.id, taken, not_taken, inner, dominates);
+            // The structurizer's jump back to a header it is not a latch of (`find_loops`):
+            // taken only when no lane took the loop's break, so by default the wave goes on.
+            let flow_jump = exec_zero_jump[b.id]
+                && dominates(taken, b.id)
+                && self
+                    .loop_with_header(taken)
+                    .is_some_and(|l| !l.contains(b.id));
+            let kind = if flow_jump {
+                BranchKind::Skip
+            } else {
+                self.classify(b.id, taken, not_taken, inner, dominates)
+            };
             out.push(Branch {
                 block: b.id,
                 instr: b.last(),
@@ -456,10 +475,16 @@ impl Cfg {
         // A side that leads into a loop this block is not part of, while
         // the other side goes to where both meet: a guard of that loop. When
         // the other side enters a loop of its own, the two sides are two
-        // paths (two roles of one kernel), not a guard.
+        // paths (two roles of one kernel), not a guard. A loop with no exit
+        // guards nothing: it is where a trap halts the wave (LLVM's `s_trap 2;
+        // ...; s_sethalt 5; s_branch` to itself), and entering it by default
+        // never ended the trace.
         let merge = self.ipdom[b];
         for (enter, other) in [(taken, not_taken), (not_taken, taken)] {
-            if let Some(m) = self.loop_entered_from(b, enter, dominates) {
+            let guarded = self
+                .loop_entered_from(b, enter, dominates)
+                .filter(|&m| !self.loops[m].exits.is_empty());
+            if let Some(m) = guarded {
                 if Some(other) == merge
                     || !self.loops[m].contains(other)
                         && dominates(enter, self.loops[m].header)
@@ -610,19 +635,47 @@ fn check_reducible(
     Ok(())
 }
 
-fn find_loops(blocks: &[BasicBlock], dominates: &dyn Fn(usize, usize) -> bool) -> Vec<Loop> {
-    // Back edges grouped by header; one natural loop per header.
-    let mut headers: Vec<(usize, Vec<usize>)> = Vec::new();
+/// The natural loops, one per header. `exec_zero_jump[b]`: block `b` ends in a branch taken
+/// when EXEC is zero (`s_cbranch_execz`).
+fn find_loops(
+    blocks: &[BasicBlock],
+    dominates: &dyn Fn(usize, usize) -> bool,
+    exec_zero_jump: &[bool],
+) -> Vec<Loop> {
+    // Back edges grouped by header, with whether each is taken only when EXEC is zero.
+    let mut headers: Vec<(usize, Vec<(usize, bool)>)> = Vec::new();
     for b in blocks.iter().filter(|b| b.reachable) {
         for e in &b.succs {
             if dominates(e.to, b.id) {
+                let latch = (b.id, exec_zero_jump[b.id] && e.kind == EdgeKind::Taken);
                 match headers.iter_mut().find(|(h, _)| *h == e.to) {
-                    Some((_, latches)) => latches.push(b.id),
-                    None => headers.push((e.to, vec![b.id])),
+                    Some((_, latches)) => latches.push(latch),
+                    None => headers.push((e.to, vec![latch])),
                 }
             }
         }
     }
+    // LLVM's structurizer ends a loop's break path in a "flow" block that jumps back to the
+    // header on `s_cbranch_execz`, only when no lane took the break; the iterations go
+    // through the loop's other latch. Counted as a back edge, that jump put the break path
+    // inside the loop and made the real exit test (pathfinder's `s_cmp_eq_u32;
+    // s_cbranch_scc1` out of the loop) a forward skip, so the loop never ended (issue 47
+    // item 1). Such a jump is a back edge only when the header has no other latch.
+    let headers: Vec<(usize, Vec<usize>)> = headers
+        .into_iter()
+        .map(|(h, latches)| {
+            let ordinary: Vec<usize> = latches
+                .iter()
+                .filter(|(_, exec_zero)| !exec_zero)
+                .map(|&(b, _)| b)
+                .collect();
+            if ordinary.is_empty() {
+                (h, latches.into_iter().map(|(b, _)| b).collect())
+            } else {
+                (h, ordinary)
+            }
+        })
+        .collect();
     let mut loops: Vec<Loop> = headers
         .into_iter()
         .map(|(h, latches)| {

@@ -123,7 +123,10 @@ fn every_fixture_matches_the_compiler() {
             );
         }
         let cfg = Cfg::build(p).unwrap_or_else(|e| panic!("{}: {e}", f.path));
-        assert_eq!(cfg.loops.len(), f.loops, "{}: loops", f.path);
+        // Backward-branch targets overcount when the structurizer's flow blocks jump back
+        // to a block that heads no loop (step_relax); the compiler's count is the truth.
+        let loops = f.loop_headers_reported.unwrap_or(f.loops);
+        assert_eq!(cfg.loops.len(), loops, "{}: loops", f.path);
         let usage = p.register_usage();
         if let Some(v) = f.next_free_vgpr {
             assert_eq!(p.declared.vgprs, Some(v), "{}: declared VGPRs", f.path);

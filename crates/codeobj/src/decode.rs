@@ -565,6 +565,12 @@ impl Printer<'_> {
                         ("sbase", _) => sreg(self.family, v * 2, *width),
                         ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, *width),
                         ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
+                        // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an
+                        // SGPR, an inline constant (Triton's `0` is 0x80) or a special value;
+                        // these encodings carry no literal and LLVM marks LDS_DIRECT invalid
+                        // there, so 254 and 255 stay register numbers the reader refuses.
+                        // gfx12's 7-bit one holds SGPRs and null only.
+                        ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
                         ("literal", _) => {
                             self.literal = self.literal_word;
                             format!("0x{:x}", self.literal_word.unwrap_or(0))
@@ -653,10 +659,17 @@ impl Printer<'_> {
         format!("v{reg}.{}", if hi { 'h' } else { 'l' })
     }
 
-    /// SMEM's offset operand: gfx9 holds an SGPR in it when IMM is clear; gfx11 prints
+    /// SMEM's offset operand: gfx9 holds an SGPR in it when IMM is clear (and adds SOFFSET
+    /// when SOE is set); gfx11 prints
     /// SOFFSET (`null` included) when the immediate is 0, and `sN offset:0x..` with both.
     fn smem_offset(&self, v: u64) -> String {
         if self.family == "gfx9" {
+            // SOE with IMM: the SGPR in SOFFSET plus the immediate, which LLVM prints even
+            // when it is 0.
+            if self.flag("soe") && self.flag("imm") {
+                let soffset = self.get("soffset").unwrap_or(0);
+                return format!("{} offset:0x{v:x}", sreg(self.family, soffset, 1));
+            }
             return if self.flag("imm") {
                 format!("0x{v:x}")
             } else {
@@ -687,6 +700,12 @@ impl Printer<'_> {
             (false, 0) => sreg(self.family, soffset, 1),
             (false, _) => format!("{} offset:0x{v:x}", sreg(self.family, soffset, 1)),
         }
+    }
+
+    /// The SOFFSET field is 8 bits wide (MUBUF/MTBUF before gfx12), the width of a scalar
+    /// source; SMEM's and gfx12's are 7 and name registers only.
+    fn soffset_is_source(&self) -> bool {
+        self.format.field("soffset").is_some_and(|f| f.width == 8)
     }
 
     /// Whether a matrix instruction's operand `field` is an AGPR: ACC_CD (bit 15) for the
@@ -729,6 +748,15 @@ impl Printer<'_> {
             0..=127 => sreg(self.family, v, width),
             128..=192 => (v - 128).to_string(),
             193..=208 => format!("-{}", v - 192),
+            // The apertures and flat-scratch base as llvm-objdump-22 names them on every
+            // family (it does not ask whether the processor has them).
+            230 => "src_flat_scratch_base_lo".into(),
+            231 => "src_flat_scratch_base_hi".into(),
+            235 => "src_shared_base".into(),
+            236 => "src_shared_limit".into(),
+            237 => "src_private_base".into(),
+            238 => "src_private_limit".into(),
+            239 => "src_pops_exiting_wave_id".into(),
             240 => "0.5".into(),
             241 => "-0.5".into(),
             242 => "1.0".into(),

@@ -22,4 +22,6 @@ pub use bundle::{bundle_entries, BundleEntry, BUNDLE_MAGIC};
 pub use descriptor::{KernelDescriptor, DESCRIPTOR_SIZE};
 pub use elf::{detect, read_code_objects, CodeObject, Container, Function};
 pub use error::CodeObjError;
-pub use metadata::{parse_metadata, KernelMetadata, Metadata, NT_AMDGPU_METADATA};
+pub use metadata::{
+    parse_metadata, KernelMetadata, Metadata, MAX_WORKGROUP_SIZE, NT_AMDGPU_METADATA,
+};

@@ -3,7 +3,7 @@
 //! branch, the `<name+0xoff>` it jumps to.
 
 use crate::decode::{decode, Decoded};
-use crate::elf::CodeObject;
+use crate::elf::{CodeObject, Function};
 use crate::error::CodeObjError;
 use std::fmt::Write;
 
@@ -37,6 +37,7 @@ pub fn decode_object(obj: &CodeObject) -> Result<DecodedObject, CodeObjError> {
                 ),
             )
         })?;
+        check_runnable(obj, f, &decoded)?;
         let _ = writeln!(text, "\n{:016x} <{}>:", f.address, f.name);
         for d in &decoded {
             let hex: Vec<String> = d.words.iter().map(|w| format!("{w:08X}")).collect();
@@ -50,4 +51,42 @@ pub fn decode_object(obj: &CodeObject) -> Result<DecodedObject, CodeObjError> {
         functions.push((f.name.clone(), decoded));
     }
     Ok(DecodedObject { functions, text })
+}
+
+/// Code no wave can run is an error at its instruction: `v_illegal` (what zeroed or damaged
+/// code decodes as on gfx10+: the GPU traps on it), or a kernel whose last instruction is not
+/// one after which no wave runs on (`s_endpgm`, a jump, a return), so its `s_endpgm` lies past
+/// the end of its symbol, or it has none.
+fn check_runnable(obj: &CodeObject, f: &Function, decoded: &[Decoded]) -> Result<(), CodeObjError> {
+    let at = |d: &Decoded, what: String| {
+        CodeObjError::whole(
+            &obj.file,
+            format!("function `{}` at address 0x{:x}: {what}", f.name, d.address),
+        )
+    };
+    if let Some(d) = decoded.iter().find(|d| d.text == "v_illegal") {
+        let words: Vec<String> = d.words.iter().map(|w| format!("{w:08X}")).collect();
+        return Err(at(
+            d,
+            format!(
+                "`v_illegal` ({}): an illegal instruction (the GPU traps on it), zeroed or damaged code",
+                words.join(" ")
+            ),
+        ));
+    }
+    let Some(last) = decoded.last() else {
+        return Ok(());
+    };
+    let mnemonic = last.text.split_whitespace().next().unwrap_or("");
+    let ends = mnemonic.starts_with("s_endpgm") || matches!(mnemonic, "s_branch" | "s_setpc_b64");
+    if f.descriptor.is_some() && !ends {
+        return Err(at(
+            last,
+            format!(
+                "kernel `{}` ends at `{}` with no `s_endpgm` after it: a wave would run past its last instruction (truncated or damaged code)",
+                f.name, last.text
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -101,5 +101,30 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
     if k.name.is_empty() {
         return Err("an `amdhsa.kernels` entry has no `.name`".into());
     }
+    if let Some(size) = k.reqd_workgroup_size {
+        check_workgroup_size(&k.name, size)?;
+    }
     Ok(k)
+}
+
+/// The most work-items a workgroup holds on every AMDGPU target (HSA's
+/// limit, and the listing reader's bound for `.reqd_workgroup_size`).
+pub const MAX_WORKGROUP_SIZE: u64 = 1024;
+
+/// A required workgroup size must hold 1 to [`MAX_WORKGROUP_SIZE`]
+/// work-items: a 0 (or a product that wraps to 0 in 32 bits) would launch
+/// workgroups of no waves, which a dispatch never finishes. The product is
+/// taken in 64 bits and checked (three `u32`s can exceed 64 bits), so the
+/// message states the real size.
+fn check_workgroup_size(kernel: &str, [x, y, z]: [u32; 3]) -> Result<(), MetadataError> {
+    let items = u64::from(x)
+        .checked_mul(u64::from(y))
+        .and_then(|xy| xy.checked_mul(u64::from(z)));
+    match items {
+        Some(n) if (1..=MAX_WORKGROUP_SIZE).contains(&n) => Ok(()),
+        _ => Err(format!(
+            "kernel `{kernel}`: `.reqd_workgroup_size` [{x}, {y}, {z}] is {} work-items; a workgroup holds 1 to {MAX_WORKGROUP_SIZE}",
+            items.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+        )),
+    }
 }

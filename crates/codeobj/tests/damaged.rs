@@ -181,3 +181,120 @@ fn descriptor_out_of_range_is_refused() {
         "{e}"
     );
 }
+
+/// `bytes` with the first element of the `.reqd_workgroup_size` array in its metadata note
+/// set to `x` (a msgpack positive fixint, so the note keeps its length).
+fn with_workgroup_x(mut bytes: Vec<u8>, x: u8) -> Vec<u8> {
+    let key = b".reqd_workgroup_size";
+    let at = bytes
+        .windows(key.len())
+        .position(|w| w == key)
+        .expect("the fixture declares a workgroup size")
+        + key.len();
+    // 0x93: a fixarray of three elements.
+    assert_eq!(bytes[at], 0x93);
+    bytes[at + 1] = x;
+    bytes
+}
+
+#[test]
+fn a_workgroup_size_of_no_work_items_is_refused() {
+    // stencil_f64 declares [64, 4, 1]; one byte makes it [0, 4, 1], 0 work-items, which
+    // would launch workgroups of no waves (issue 47 item 11: the run never ended).
+    let bytes = with_workgroup_x(fixture("gfx942/stencil_f64.co"), 0);
+    let e = read_err(&bytes);
+    assert!(e.starts_with("x.co: offset 0x"), "{e}");
+    assert!(
+        e.contains("kernel `stencil_f64`: `.reqd_workgroup_size` [0, 4, 1] is 0 work-items; a workgroup holds 1 to 1024"),
+        "{e}"
+    );
+    // [64, 4, 1] = 256 work-items reads.
+    let fine = with_workgroup_x(fixture("gfx942/stencil_f64.co"), 64);
+    read_code_objects("x.co", &fine, None).expect("the fixture itself reads");
+}
+
+#[test]
+fn a_workgroup_size_product_is_taken_without_wrapping() {
+    use rmpv::Value;
+    let note = |dims: [u32; 3]| {
+        let kernel = Value::Map(vec![
+            (".name".into(), "k".into()),
+            (
+                ".reqd_workgroup_size".into(),
+                Value::Array(dims.iter().map(|&d| d.into()).collect()),
+            ),
+        ]);
+        let top = Value::Map(vec![("amdhsa.kernels".into(), Value::Array(vec![kernel]))]);
+        let mut bytes = Vec::new();
+        rmpv::encode::write_value(&mut bytes, &top).expect("encodes");
+        shadersim_codeobj::parse_metadata(&bytes)
+    };
+    // 65536 x 65536 = 2^32, which wraps to 0 in 32 bits; 65536 x 65537 = 2^32 + 65536, which
+    // wraps to 65536 and was refused as that size. Both are stated as they are.
+    let e = note([65536, 65536, 1]).unwrap_err();
+    assert!(
+        e.contains("[65536, 65536, 1] is 4294967296 work-items"),
+        "{e}"
+    );
+    let e = note([65536, 65537, 1]).unwrap_err();
+    assert!(
+        e.contains("[65536, 65537, 1] is 4295032832 work-items"),
+        "{e}"
+    );
+    // u32::MAX^3 exceeds even 64 bits.
+    let e = note([u32::MAX; 3]).unwrap_err();
+    assert!(e.contains("is more than 2^64 work-items"), "{e}");
+    // The bounds themselves: 1 and 1024 (32 x 32 x 1) are workgroups.
+    assert!(note([1, 1, 1]).is_ok());
+    assert!(note([32, 32, 1]).is_ok());
+    assert!(note([32, 32, 2]).is_err());
+}
+
+/// `bytes` with every byte of `.text` set by `edit` (given the section's file range).
+fn with_text(mut bytes: Vec<u8>, edit: impl Fn(&mut [u8])) -> Vec<u8> {
+    use object::{Object, ObjectSection};
+    let (start, size) = {
+        let elf = object::File::parse(&*bytes).expect("elf");
+        let text = elf.section_by_name(".text").expect(".text");
+        text.file_range().expect("in file")
+    };
+    edit(&mut bytes[start as usize..(start + size) as usize]);
+    bytes
+}
+
+#[test]
+fn zeroed_code_is_refused_at_its_first_instruction() {
+    // On gfx1100 the dword 0 decodes as `v_illegal` (llvm-objdump-22 agrees): issue 47 item
+    // 12's zeroed .text decoded as 82 of them and simulated 41,001 clocks with exit 0.
+    let bytes = with_text(fixture("gfx1100/loop_sum.co"), |t| t.fill(0));
+    let objs = read_code_objects("z.co", &bytes, None).expect("the ELF itself reads");
+    let e = decode_object(&objs[0]).unwrap_err().to_string();
+    assert!(
+        e.starts_with("z.co: error: function `loop_sum` at address 0x"),
+        "{e}"
+    );
+    assert!(
+        e.contains("`v_illegal` (00000000): an illegal instruction (the GPU traps on it)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_kernel_without_its_s_endpgm_is_refused_at_its_last_instruction() {
+    // loop_sum's last dword is `s_endpgm` (BFB00000 on gfx11); made `s_nop 0` (BF800000) the
+    // kernel runs past its end.
+    let bytes = with_text(fixture("gfx1100/loop_sum.co"), |t| {
+        let at = t
+            .chunks(4)
+            .rposition(|w| w == 0xbfb0_0000u32.to_le_bytes())
+            .expect("s_endpgm")
+            * 4;
+        t[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes());
+    });
+    let objs = read_code_objects("e.co", &bytes, None).expect("reads");
+    let e = decode_object(&objs[0]).unwrap_err().to_string();
+    assert!(
+        e.contains("kernel `loop_sum` ends at `s_nop 0` with no `s_endpgm` after it"),
+        "{e}"
+    );
+}

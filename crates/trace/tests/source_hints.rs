@@ -91,6 +91,50 @@ fn one_source_hints_file_names_the_same_loop_and_load_on_two_gpus() {
 }
 
 #[test]
+fn a_kernel_compiled_from_an_absolute_path_takes_the_same_hints() {
+    // clang-22 given an absolute path, DIR/matmul_tile.cl, names the file twice: as the
+    // compilation unit (`.file 0 "DIR" "DIR/matmul_tile.cl"`) and, without a directory, as
+    // the file the `.loc` lines use (`.file 2 "matmul_tile.cl"`: relative to the compilation
+    // directory, so the same file). Issue 47 item 4: the hint was refused as naming two
+    // files. The listing rewritten so (DIR = /home/u/repo/tests/fixtures/src/opencl); the
+    // added `.file 2` line moves the loop's header and the load one line down from the
+    // first test's (48, 65).
+    let md5 = "md5 0xbc61d5bea36a9f8cbc73175553a04209";
+    let absolute = MATMUL_GFX900
+        .replace(
+            &format!(".file\t0 \".\" \"matmul_tile.cl\" {md5}"),
+            &format!(
+                ".file\t0 \"/home/u/repo/tests/fixtures/src/opencl\" \"/home/u/repo/tests/fixtures/src/opencl/matmul_tile.cl\" {md5}\n\t.file\t2 \"matmul_tile.cl\" {md5}"
+            ),
+        )
+        .replace(".loc\t0 ", ".loc\t2 ");
+    assert_ne!(absolute, MATMUL_GFX900);
+    let (file, _) = read(&absolute, "matmul_tile");
+    assert_eq!(
+        file.source_files,
+        vec![
+            (
+                0,
+                "/home/u/repo/tests/fixtures/src/opencl/matmul_tile.cl".to_string()
+            ),
+            (
+                2,
+                "/home/u/repo/tests/fixtures/src/opencl/matmul_tile.cl".to_string()
+            ),
+            (1, "./ocl_shim.h".to_string())
+        ]
+    );
+    let hints = resolve(&absolute, "matmul_tile", MATMUL_HINTS).unwrap();
+    assert_eq!(hints.loops[0].line.as_ref().map(|l| *l.get_ref()), Some(48));
+    let lines: Vec<u32> = hints
+        .memory
+        .iter()
+        .map(|m| *m.line.as_ref().unwrap().get_ref())
+        .collect();
+    assert_eq!(lines, vec![65]);
+}
+
+#[test]
 fn a_source_line_that_became_two_loops_is_an_error_naming_both() {
     // split_loop.cl line 10 `#pragma unroll 4` `for (i < n)`: clang makes
     // the unrolled loop (header .LBB0_3, first instruction at listing

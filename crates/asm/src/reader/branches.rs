@@ -171,3 +171,27 @@ pub(super) fn mark_undefined_export_sources(p: &mut Program) {
         }
     }
 }
+
+/// A kernel the file's metadata declares must end where no wave runs on: `s_endpgm`, a
+/// jump or a return. One that ends in anything else (its `s_endpgm` cut off, or none, as in
+/// zeroed code) would run past its last instruction; the error is at that instruction.
+pub(super) fn check_kernel_end(file: &str, p: &Program) -> Result<(), AsmError> {
+    use shadersim_isa::InstrClass;
+    let Some(last) = p.instructions.last() else {
+        return Ok(());
+    };
+    if matches!(
+        last.inst.class(),
+        InstrClass::Endpgm | InstrClass::Branch | InstrClass::BranchIndirect
+    ) {
+        return Ok(());
+    }
+    Err(AsmError {
+        file: file.to_string(),
+        pos: Some(last.pos),
+        message: format!(
+            "kernel `{}` ends at `{}` with no `s_endpgm` after it: a wave would run past its last instruction (truncated or damaged code)",
+            p.name, last.text
+        ),
+    })
+}

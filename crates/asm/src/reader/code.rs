@@ -2,6 +2,7 @@
 //! processor, operand count and kinds, names), and ACO's repeat lines.
 
 use super::*;
+use shadersim_isa::{Encoding, InstrClass};
 
 /// The most copies one `(then repeated N times)` line may stand for: more
 /// than any shader holds (ACO's code size limit is far below), low enough
@@ -167,6 +168,7 @@ impl LineReader<'_> {
         let col = code.len() - code.trim_start().len();
         let inst = Instruction::parse(trimmed, self.gen, self.table)
             .map_err(|e| self.error(n, col + e.column, e.message))?;
+        self.refuse_illegal(n, col, &inst)?;
         if let Recognition::FamilyRule(prefix) = inst.recognition {
             self.warn(
                 n,
@@ -475,6 +477,23 @@ impl LineReader<'_> {
             encoding,
             source: self.loc,
         });
+        Ok(())
+    }
+
+    /// The trap that is not `s_trap`, `v_illegal` (what zeroed or damaged code decodes as on
+    /// gfx10+), is an error at its line: the GPU raises an exception there and nothing after
+    /// it runs.
+    fn refuse_illegal(&self, n: u32, col: usize, inst: &Instruction) -> Result<(), AsmError> {
+        if inst.class() == InstrClass::Trap && inst.info.encoding != Encoding::Sopp {
+            return Err(self.error(
+                n,
+                col,
+                format!(
+                    "`{}` is an illegal instruction (the GPU traps on it): zeroed or damaged code, not a program to simulate",
+                    inst.mnemonic
+                ),
+            ));
+        }
         Ok(())
     }
 

@@ -176,12 +176,22 @@ impl LineReader<'_> {
                 let (number, rest) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
                 if let Ok(number) = number.parse::<u32>() {
                     let strings: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
-                    let path = match strings.as_slice() {
-                        [dir, name, ..] if !name.starts_with('/') && !dir.is_empty() => {
+                    if let (0, [dir, _, ..]) = (number, strings.as_slice()) {
+                        self.compile_dir = Some(dir.to_string()).filter(|d| !d.is_empty());
+                    }
+                    // A name without a directory is relative to the compilation directory:
+                    // clang given `/abs/fir.cl` writes `.file 0 "/abs" "/abs/fir.cl"` and
+                    // then `.file 2 "fir.cl"`, the same file (issue 47 item 4: a `fir.cl:28`
+                    // hint found two files and was refused as ambiguous).
+                    let path = match (strings.as_slice(), &self.compile_dir) {
+                        ([dir, name, ..], _) if !name.starts_with('/') && !dir.is_empty() => {
                             format!("{dir}/{name}")
                         }
-                        [_, name, ..] | [name] => name.to_string(),
-                        [] => String::new(),
+                        ([name], Some(dir)) if !name.starts_with('/') => {
+                            format!("{dir}/{name}")
+                        }
+                        ([_, name, ..] | [name], _) => name.to_string(),
+                        ([], _) => String::new(),
                     };
                     self.source_files.retain(|(n, _)| *n != number);
                     self.source_files.push((number, path));

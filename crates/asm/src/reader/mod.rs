@@ -39,7 +39,9 @@ use crate::program::*;
 use shadersim_isa::{GfxGen, InstrTable, Instruction, Operand, Recognition, Target};
 use std::collections::HashMap;
 
-use branches::{mark_undefined_export_sources, resolve_branches, stage_from_exports};
+use branches::{
+    check_kernel_end, mark_undefined_export_sources, resolve_branches, stage_from_exports,
+};
 use directives::{merge_declared, valid_workgroup, MetadataReader};
 use target::{declared_target, guess_target};
 
@@ -194,6 +196,7 @@ fn read_as(
         metadata: MetadataReader::default(),
         radv_declared: DeclaredResources::default(),
         source_files: Vec::new(),
+        compile_dir: None,
         loc: None,
         repeated_total: 0,
     };
@@ -343,6 +346,9 @@ struct LineReader<'a> {
     /// RADV's `workgroup-size:` / `shared-size:` of the shader being dumped.
     radv_declared: DeclaredResources,
     source_files: Vec<(u32, String)>,
+    /// The compilation directory (`.file 0 "DIR" "NAME"`), against which a later
+    /// `.file N "NAME"` without a directory is read, as DWARF 5 reads it.
+    compile_dir: Option<String>,
     /// The source position of the last `.loc`.
     loc: Option<SourceLoc>,
     /// Copies added by `(then repeated N times)` lines so far.
@@ -444,6 +450,12 @@ impl LineReader<'_> {
         self.close_program();
         self.evaluate_deferred();
         self.metadata.end();
+        let kernels: Vec<String> = self
+            .metadata
+            .kernels
+            .iter()
+            .filter_map(|(name, _)| name.clone())
+            .collect();
         for (name, d) in std::mem::take(&mut self.metadata.kernels) {
             let Some(p) = self
                 .programs
@@ -466,6 +478,9 @@ impl LineReader<'_> {
             }
             mark_undefined_export_sources(p);
             resolve_branches(self.file, self.dialect, p)?;
+            if kernels.contains(&p.name) {
+                check_kernel_end(self.file, p)?;
+            }
         }
         if let Some((name, d)) = self.descriptors.into_iter().next() {
             if let Some(p) = programs.iter_mut().find(|p| p.name == name) {

