@@ -12,25 +12,31 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define TBSIZE 1024
+// HIP's threadIdx.x, blockIdx.x, blockDim.x and gridDim.x are 32-bit unsigned, so the
+// index arithmetic is 32-bit and then widened to size_t; these keep that width.
+#define TID ((uint)get_local_id(0))
+#define BID ((uint)get_group_id(0))
+#define BDIM ((uint)get_local_size(0))
+#define GDIM ((uint)get_num_groups(0))
 #define HIP_LB __attribute__((amdgpu_flat_work_group_size(1, TBSIZE)))
 
 __kernel HIP_LB void copy_kernel(__global const double *a, __global double *c)
 {
-    const size_t i = get_local_id(0) + get_group_id(0) * get_local_size(0);
+    const size_t i = TID + BID * BDIM;
     c[i] = a[i];
 }
 
 __kernel HIP_LB void mul_kernel(__global double *b, __global const double *c)
 {
     const double scalar = 0.4;
-    const size_t i = get_local_id(0) + get_group_id(0) * get_local_size(0);
+    const size_t i = TID + BID * BDIM;
     b[i] = scalar * c[i];
 }
 
 __kernel HIP_LB void add_kernel(__global const double *a, __global const double *b,
                                 __global double *c)
 {
-    const size_t i = get_local_id(0) + get_group_id(0) * get_local_size(0);
+    const size_t i = TID + BID * BDIM;
     c[i] = a[i] + b[i];
 }
 
@@ -38,7 +44,7 @@ __kernel HIP_LB void triad_kernel(__global double *a, __global const double *b,
                                   __global const double *c)
 {
     const double scalar = 0.4;
-    const size_t i = get_local_id(0) + get_group_id(0) * get_local_size(0);
+    const size_t i = TID + BID * BDIM;
     a[i] = b[i] + scalar * c[i];
 }
 
@@ -47,19 +53,19 @@ __kernel HIP_LB void dot_kernel(__global const double *a, __global const double 
 {
     __local double tb_sum[TBSIZE];
 
-    const size_t local_i = get_local_id(0);
-    size_t i = get_local_size(0) * get_group_id(0) + local_i;
+    const size_t local_i = TID;
+    size_t i = BDIM * BID + local_i;
 
     tb_sum[local_i] = 0.0;
-    for (; i < array_size; i += get_local_size(0) * get_num_groups(0))
+    for (; i < array_size; i += BDIM * GDIM)
         tb_sum[local_i] += a[i] * b[i];
 
-    for (size_t offset = get_local_size(0) / 2; offset > 0; offset /= 2) {
+    for (size_t offset = BDIM / 2; offset > 0; offset /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (local_i < offset)
             tb_sum[local_i] += tb_sum[local_i + offset];
     }
 
     if (local_i == 0)
-        sum[get_group_id(0)] = tb_sum[local_i];
+        sum[BID] = tb_sum[local_i];
 }

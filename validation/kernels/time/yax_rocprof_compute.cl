@@ -172,8 +172,8 @@ __kernel HIP_LB_256 void yax_rowmajor_u64_shfl(__global double *y, __global doub
                                                __global double *result)
 {
     double res = 0.0;
-    for (ulong i = get_local_size(0) * get_group_id(0) + get_local_id(0); i < n;
-         i += get_num_groups(0) * get_local_size(0)) {
+    for (ulong i = (uint)get_local_size(0) * (uint)get_group_id(0) + (uint)get_local_id(0); i < n;
+         i += (uint)get_num_groups(0) * (uint)get_local_size(0)) {
         double temp = 0.0;
         for (ulong j = 0; j < m; j++) {
             temp += A[i * m + j] * x[j];
@@ -195,8 +195,8 @@ __kernel HIP_LB_256 void yax_colmajor_u64(__global double *y, __global double *A
                                           __global double *result)
 {
     double res = 0.0;
-    for (ulong i = get_local_size(0) * get_group_id(0) + get_local_id(0); i < n;
-         i += get_num_groups(0) * get_local_size(0)) {
+    for (ulong i = (uint)get_local_size(0) * (uint)get_group_id(0) + (uint)get_local_id(0); i < n;
+         i += (uint)get_num_groups(0) * (uint)get_local_size(0)) {
         double temp = 0.0;
         for (ulong j = 0; j < m; j++) {
             temp += A[j * n + i] * x[j];
