@@ -16,6 +16,8 @@
 //! no I/O and runs nothing: the CLI runs the ordinary `analyze` path for each [`RunPlan`] and hands
 //! back each run's clocks and waves ([`RunOutcome`]).
 
+pub mod kernel_times;
+
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

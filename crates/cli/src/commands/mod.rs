@@ -20,4 +20,5 @@ pub mod rt;
 pub mod rt_hints;
 pub mod sweep;
 pub mod validate;
+pub mod validate_time;
 pub mod vliw;

@@ -29,9 +29,22 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// The points file (default: `validation/points.toml` here, else the one in the source tree
-    /// the binary was built from).
+    /// the binary was built from; with `--suite kernel-time`, `validation/kernel_times.toml`).
     #[arg(long)]
     pub points: Option<String>,
+    /// Which measurements: `points` (microbenchmark rates and latencies) or `kernel-time`
+    /// (measured durations of whole kernels, predicted from their launch).
+    #[arg(long, value_enum, default_value = "points")]
+    pub suite: Suite,
+}
+
+/// The validation suites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// Published microbenchmark measurements (`validation/points.toml`).
+    Points,
+    /// Published whole-kernel durations (`validation/kernel_times.toml`).
+    KernelTime,
 }
 
 /// The points file to read.
@@ -73,6 +86,17 @@ fn run_point(
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    if args.suite == Suite::KernelTime {
+        if !args.arch.is_empty() {
+            return Err(CliError::Usage(
+                "--arch selects points of the `points` suite; the kernel-time points name their GPU".into(),
+            ));
+        }
+        return crate::commands::validate_time::run(
+            args.points.as_deref(),
+            matches!(args.format, Format::Json),
+        );
+    }
     let path = points_path(args.points.as_deref());
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(&path)
