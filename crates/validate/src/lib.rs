@@ -44,9 +44,14 @@ pub struct Point {
     /// Its unit.
     pub unit: Unit,
     /// The shader clock it was taken at (or the documented boost clock, said so in `clock`).
+    /// Both conversions use it: the run simulates the model at this clock (`clock_mhz` set for
+    /// the run, so a model's per-clock figures derived from per-second ones follow it), and the
+    /// run's clocks become the published unit at this clock ([`convert`]).
     pub clock_mhz: f64,
-    /// How the clock is known (`measured`, `boost clock from the specification (assumption)`).
+    /// How the clock is known, in words.
     pub clock: String,
+    /// Where `clock_mhz` comes from ([`ClockBasis`]).
+    pub clock_basis: ClockBasis,
     /// CUs of the GPU, for per-GPU rates (TFLOPS, GB/s).
     #[serde(default)]
     pub gpu_cus: Option<u32>,
@@ -75,6 +80,43 @@ pub struct Point {
     /// then this measurement over that one, both from the same source and run).
     #[serde(default)]
     pub relative_to: Option<String>,
+    /// The memory level a latency or bandwidth point measures (one of [`LEVELS`]).
+    #[serde(default)]
+    pub level: Option<String>,
+}
+
+/// The memory levels a point may name (`level`): the scalar cache, LDS, the first vector
+/// cache (`l0` on RDNA, `l1` on GCN and CDNA), RDNA's GL1, L2, Infinity Cache (`mall`), DRAM.
+pub const LEVELS: [&str; 8] = ["scalar", "lds", "l0", "l1", "gl1", "l2", "mall", "dram"];
+
+/// Where a point's clock comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockBasis {
+    /// The source states the clock its run ran at.
+    Measured,
+    /// The source states the clock its figure is computed at (a specification's peak at boost).
+    Stated,
+    /// Computed from another figure of the same run (said in `clock`).
+    Derived,
+    /// The source states no clock: the card's specified boost clock stands in (an assumption;
+    /// cards often run above it, so a latency in ns converts to too few clocks).
+    Assumed,
+    /// The value needs no clock (clocks, a ratio, units per clock).
+    None,
+}
+
+impl ClockBasis {
+    /// The name as the data file spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockBasis::Measured => "measured",
+            ClockBasis::Stated => "stated",
+            ClockBasis::Derived => "derived",
+            ClockBasis::Assumed => "assumed",
+            ClockBasis::None => "none",
+        }
+    }
 }
 
 /// Units of a published value.
@@ -111,6 +153,11 @@ impl Unit {
             Unit::PerClockPerCu => "per clock per CU",
             Unit::Ratio => "ratio",
         }
+    }
+
+    /// Whether converting a run's clocks to this unit takes a clock.
+    pub fn needs_clock(self) -> bool {
+        matches!(self, Unit::Ns | Unit::Tflops | Unit::GigabytesPerSecond)
     }
 }
 
@@ -224,6 +271,21 @@ impl PointsFile {
             if matches!(p.unit, Unit::Tflops | Unit::GigabytesPerSecond) && p.gpu_cus.is_none() {
                 return Err(bad(format!("unit `{}` needs gpu_cus", p.unit.as_str())));
             }
+            if p.unit.needs_clock() == (p.clock_basis == ClockBasis::None) {
+                return Err(bad(format!(
+                    "unit `{}` {}, but clock_basis is `{}`",
+                    p.unit.as_str(),
+                    if p.unit.needs_clock() {
+                        "needs a clock"
+                    } else {
+                        "needs no clock (clock_basis = \"none\")"
+                    },
+                    p.clock_basis.as_str()
+                )));
+            }
+            if let Some(l) = p.level.as_deref().filter(|l| !LEVELS.contains(l)) {
+                return Err(bad(format!("level `{l}` is none of {}", LEVELS.join(", "))));
+            }
             if (p.unit == Unit::Ratio) != p.relative_to.is_some() {
                 return Err(bad("unit = \"ratio\" and relative_to go together".into()));
             }
@@ -260,6 +322,7 @@ impl PointsFile {
                     point: i,
                     iterations: n,
                     hints: run_hints(p, n),
+                    sets: run_sets(p),
                 })
             })
             .collect()
@@ -276,6 +339,16 @@ pub fn run_hints(p: &Point, iterations: u32) -> String {
     )
 }
 
+/// The model parameters a run sets: the point's clock, when its unit takes one, so the model
+/// runs at the clock the value is converted at.
+pub fn run_sets(p: &Point) -> Vec<(String, String)> {
+    if p.unit.needs_clock() {
+        vec![("clock_mhz".to_string(), p.clock_mhz.to_string())]
+    } else {
+        Vec::new()
+    }
+}
+
 /// One simulation to run.
 #[derive(Debug, Clone)]
 pub struct RunPlan {
@@ -285,6 +358,8 @@ pub struct RunPlan {
     pub iterations: u32,
     /// The complete hints text.
     pub hints: String,
+    /// `--set` pairs for the run ([`run_sets`]).
+    pub sets: Vec<(String, String)>,
 }
 
 /// What a run gives back.
@@ -343,6 +418,10 @@ pub struct Row {
     pub unit: &'static str,
     /// Clock the value was taken at, MHz.
     pub clock_mhz: f64,
+    /// Where that clock comes from.
+    pub clock_basis: ClockBasis,
+    /// The memory level a latency point measures (`l0`, `l2`, ...), if any.
+    pub level: Option<String>,
     /// Published value.
     pub measured: f64,
     /// Simulated value in the same unit (`None`: the runs gave no reading).
@@ -451,6 +530,8 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
                 quantity: p.quantity.clone(),
                 unit: p.unit.as_str(),
                 clock_mhz: p.clock_mhz,
+                clock_basis: p.clock_basis,
+                level: p.level.clone(),
                 measured: p.value,
                 simulated,
                 error,
@@ -556,6 +637,11 @@ mod tests {
     use super::*;
 
     fn point(unit: &str, kind: &str, extra: &str) -> String {
+        let basis = if matches!(unit, "ns" | "TFLOPS" | "GB/s") {
+            "assumed"
+        } else {
+            "none"
+        };
         format!(
             r#"[[point]]
 id = "p"
@@ -566,6 +652,7 @@ value = 100.0
 unit = "{unit}"
 clock_mhz = 2000.0
 clock = "boost"
+clock_basis = "{basis}"
 parameters = ""
 source = "s"
 program = "x.s"
@@ -637,6 +724,24 @@ per_iteration = 2.0
         assert!(e.to_string().contains("does not fit"), "{e}");
         let e = PointsFile::parse(&point("TFLOPS", "units_per_clock", "")).unwrap_err();
         assert!(e.to_string().contains("gpu_cus"), "{e}");
+        let text = point("ns", "clocks_per_unit", "").replace("\"assumed\"", "\"none\"");
+        let e = PointsFile::parse(&text).unwrap_err();
+        assert!(e.to_string().contains("needs a clock"), "{e}");
+        let e = PointsFile::parse(&point("ns", "clocks_per_unit", "level = \"l9\"")).unwrap_err();
+        assert!(e.to_string().contains("level `l9`"), "{e}");
+    }
+
+    #[test]
+    fn a_run_simulates_the_model_at_the_points_clock() {
+        // ns, TFLOPS and GB/s convert at clock_mhz (2000 here), so the run sets it; a value
+        // in clocks needs no clock and sets nothing.
+        let f = PointsFile::parse(&point("ns", "clocks_per_unit", "")).unwrap();
+        assert_eq!(
+            f.plans()[0].sets,
+            [("clock_mhz".to_string(), "2000".to_string())]
+        );
+        let f = PointsFile::parse(&point("clocks", "clocks_per_unit", "")).unwrap();
+        assert!(f.plans()[0].sets.is_empty());
     }
 
     #[test]
@@ -650,6 +755,8 @@ per_iteration = 2.0
                 quantity: String::new(),
                 unit: "ns",
                 clock_mhz: 1.0,
+                clock_basis: ClockBasis::Assumed,
+                level: None,
                 measured: 1.0,
                 simulated: Some(1.0 + e),
                 error: Some(*e),
