@@ -1,12 +1,18 @@
 #!/bin/sh
 # Regenerate the listings `shadersim validate` simulates from the OpenCL C
-# kernels beside them (clang-22 through `shadersim compile`; deterministic).
-# Usage: validation/regen.sh [path/to/shadersim]
+# kernels beside them (clang-22 through `shadersim compile`, which adds line
+# tables: `.loc` lines; deterministic). The committed asm/ is this script's
+# output; a test (crates/cli/tests/cli/validate.rs) runs it into a temporary
+# directory and compares.
+# Usage: validation/regen.sh [path/to/shadersim] [output directory, default asm]
 set -eu
-cd "$(dirname "$0")"
-bin=${1:-../target/release/shadersim}
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:-$here/../target/release/shadersim}
+out=${2:-$here/asm}
+mkdir -p "$out"
+cd "$here"
 for gpu in gfx900 gfx1010 gfx1030 gfx1100 gfx1201; do
     for k in chase chase_scalar chase_lds rates stream; do
-        "$bin" compile "kernels/$k.cl" --arch "$gpu" > "asm/$k.$gpu.s"
+        "$bin" compile "kernels/$k.cl" --arch "$gpu" > "$out/$k.$gpu.s"
     done
 done

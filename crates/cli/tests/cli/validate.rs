@@ -89,10 +89,11 @@ fn chase_step(sets: &[&str]) -> f64 {
     let clocks = |iterations: u32| {
         let dir = tempfile::tempdir().unwrap();
         let hints = dir.path().join("h.toml");
-        // Line 22 is the loop header, line 31 the dependent global_load_dword.
+        // Line 32 is the loop header, line 46 the dependent global_load_dword (the lines of
+        // validation/regen.sh's listing, .loc lines included).
         std::fs::write(
             &hints,
-            format!("[dispatch]\nwaves = 1\nworkgroup_size = 1\n[[loop]]\nline = 22\niterations = {iterations}\n[[memory]]\nline = 31\npattern = \"uniform\"\nlevel = \"l2\"\n"),
+            format!("[dispatch]\nwaves = 1\nworkgroup_size = 1\n[[loop]]\nline = 32\niterations = {iterations}\n[[memory]]\nline = 46\npattern = \"uniform\"\nlevel = \"l2\"\n"),
         )
         .unwrap();
         let mut args = vec![
@@ -169,4 +170,42 @@ fn a_broken_points_file_is_an_error_at_its_line() {
     let (code, _, err) = shadersim_text(&["validate", "--points", f.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("p.toml:3:"), "{err}");
+}
+
+#[test]
+fn regen_reproduces_the_committed_listings() {
+    // validation/regen.sh compiles the kernels with clang-22 through `shadersim compile`; run
+    // into a temporary directory, it must give the committed validation/asm listings byte for
+    // byte (the points' loop_line and line hints name lines of those listings). Skipped with a
+    // note without clang-22, a failure on CI.
+    if !shadersim_testkit::tools::have_clang_22() {
+        return;
+    }
+    let validation = crate::root().join("validation");
+    let out = std::env::temp_dir().join(format!("shadersim-validate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let status = std::process::Command::new("sh")
+        .arg(validation.join("regen.sh"))
+        .arg(env!("CARGO_BIN_EXE_shadersim"))
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "regen.sh failed: {status}");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_owned();
+        let fresh = std::fs::read_to_string(&path).unwrap();
+        let committed = std::fs::read_to_string(validation.join("asm").join(&name)).unwrap();
+        assert!(
+            fresh == committed,
+            "validation/asm/{}: regen.sh gives another listing (run validation/regen.sh and update \
+             the points' loop_line and line hints)",
+            name.to_string_lossy()
+        );
+        compared += 1;
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    // 5 GPUs x 5 kernels.
+    assert_eq!(compared, 25);
 }
