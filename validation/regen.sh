@@ -12,7 +12,9 @@ out=${2:-$here/asm}
 mkdir -p "$out"
 cd "$here"
 for gpu in gfx900 gfx1010 gfx1030 gfx1100 gfx1201; do
-    for k in chase chase_scalar chase_lds rates stream; do
+    for k in chase chase_scalar chase_lds chase_pointer rates stream; do
         "$bin" compile "kernels/$k.cl" --arch "$gpu" > "$out/$k.$gpu.s"
     done
 done
+# CDNA 2 (gfx90a): the pointer chase of its published latency measurements.
+"$bin" compile kernels/chase_pointer.cl --arch gfx90a > "$out/chase_pointer.gfx90a.s"
