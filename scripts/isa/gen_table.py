@@ -467,6 +467,14 @@ def key(name):
 
 ACO = {}
 
+# The 32x32->64 multiply-adds: ACO classes them valu64 (its 64-bit ALU class, valu.b64), but LLVM's
+# scheduling models charge them as the 32-bit integer multiply (SISchedule.td WriteIntMul, the
+# quarter-rate class): llvm-mca-22 -mcpu=gfx900 gives v_mad_u64_u32 the latency of v_mul_lo_u32 (4),
+# -mcpu=gfx1030/gfx1100 8 (v_mul_lo_u32 8, v_lshlrev_b64 6). The vkpeak INT32 points
+# (validation/points.toml) measure the quarter rate, not the 64-bit ALU's half rate.
+CLASS_OVERRIDE = {n: "valu.quarter" for n in ("v_mad_u64_u32", "v_mad_i64_i32", "v_mad_co_u64_u32",
+                                               "v_mad_co_i64_i32")}
+
 ACO_VALU = {"valu32": "valu", "valu_convert32": "valu", "valu_fma": "valu", "valu64": "valu.b64",
             "valu_quarter_rate32": "valu.quarter", "valu_transcendental32": "valu.trans",
             "valu_pseudo_scalar_trans": "valu.trans", "valu_double": "valu.f64",
@@ -576,6 +584,8 @@ def class_of(name, enc, aco):
                                    "v_interp_p2_legacy_f16"):
         return "valu.interp"
     if name.startswith("v_"):
+        if name in CLASS_OVERRIDE:
+            return CLASS_OVERRIDE[name]
         if aco:
             return ACO_VALU.get(aco["cls"], "valu")
         if name.startswith(("v_wmma", "v_swmmac")):
@@ -808,7 +818,9 @@ HEADER = """\
 #             valu_quarter_rate32 -> valu.quarter, valu_transcendental32 and valu_pseudo_scalar_trans ->
 #             valu.trans, valu64 -> valu.b64, valu_double -> valu.f64, valu_double_add -> valu.f64_add,
 #             valu_double_convert -> valu.f64_conv, valu_double_transcendental -> valu.f64_trans,
-#             wmma -> valu.wmma (so v_div_scale_f32/v_div_fmas_f32/v_div_fixup_f32 are valu, as in ACO).
+#             wmma -> valu.wmma (so v_div_scale_f32/v_div_fmas_f32/v_div_fixup_f32 are valu, as in ACO);
+#             except the 32x32->64 multiply-adds (v_mad_[iu]64_[iu]32, v_mad_co_*), valu64 in ACO, which
+#             are valu.quarter as in LLVM's scheduling models (SISchedule.td WriteIntMul).
 #             Names ACO lacks get the class of the ACO op LLVM renamed (e.g. v_min_num_f32 = v_min_f32),
 #             else a name rule (v_cmp*_f64 -> valu.f64, v_cmp*_[iu]64 -> valu.b64, v_{rcp,rsq,sqrt,log,
 #             exp,sin,cos}* -> valu.trans / valu.f64_trans, v_mfma*/v_smfmac* (CDNA matrix cores, which ACO

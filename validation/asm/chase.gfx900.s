@@ -6,39 +6,61 @@
 	.p2align	8
 	.type	chase_vector,@function
 chase_vector:                           ; @chase_vector
+.Lfunc_begin0:
+	.file	0 "." "kernels/chase.cl" md5 0x787b852e5ff16df79ae39db76b17ded2
+	.cfi_sections .debug_frame
+	.cfi_startproc
 ; %bb.0:
+	.loc	0 6 24 prologue_end             ; kernels/chase.cl:6:24 @[ kernels/chase.cl:5:83 ]
 	s_load_dwordx2 s[0:1], s[4:5], 0x10
 	s_load_dword s6, s[4:5], 0x8
+	.loc	0 6 20 is_stmt 0                ; kernels/chase.cl:6:20 @[ kernels/chase.cl:5:83 ]
 	v_lshlrev_b32_e32 v0, 2, v0
+	.loc	0 0 0                           ; kernels/chase.cl:0 @[ kernels/chase.cl:5:83 ]
 	s_waitcnt lgkmcnt(0)
 	global_load_dword v0, v0, s[0:1]
+	.loc	0 8 23 is_stmt 1                ; kernels/chase.cl:8:23 @[ kernels/chase.cl:5:83 ]
 	s_cmp_lt_i32 s6, 1
+	.loc	0 8 5 is_stmt 0                 ; kernels/chase.cl:8:5 @[ kernels/chase.cl:5:83 ]
 	s_cbranch_scc1 .LBB0_3
 ; %bb.1:
+	.loc	0 6 24 is_stmt 1                ; kernels/chase.cl:6:24 @[ kernels/chase.cl:5:83 ]
 	s_load_dwordx2 s[2:3], s[4:5], 0x0
 	v_mov_b32_e32 v1, 0
 	v_mov_b32_e32 v2, v1
 	s_waitcnt lgkmcnt(0)
 	v_mov_b32_e32 v3, s3
 .LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 10 19                         ; kernels/chase.cl:10:19 @[ kernels/chase.cl:5:83 ]
 	s_waitcnt vmcnt(0)
 	v_lshlrev_b64 v[4:5], 2, v[0:1]
+	.loc	0 9 16                          ; kernels/chase.cl:9:16 @[ kernels/chase.cl:5:83 ]
 	v_add_u32_e32 v2, v0, v2
+	.loc	0 10 19                         ; kernels/chase.cl:10:19 @[ kernels/chase.cl:5:83 ]
 	v_add_co_u32_e32 v4, vcc, s2, v4
 	v_addc_co_u32_e32 v5, vcc, v3, v5, vcc
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase.cl:0 @[ kernels/chase.cl:5:83 ]
 	global_load_dword v0, v[4:5], off
+	.loc	0 8 23 is_stmt 1                ; kernels/chase.cl:8:23 @[ kernels/chase.cl:5:83 ]
 	s_add_i32 s6, s6, -1
 	s_cmp_lg_u32 s6, 0
+	.loc	0 8 5 is_stmt 0                 ; kernels/chase.cl:8:5 @[ kernels/chase.cl:5:83 ]
 	s_cbranch_scc1 .LBB0_2
 	s_branch .LBB0_4
 .LBB0_3:
+	.loc	0 0 5                           ; kernels/chase.cl:0:5
 	v_mov_b32_e32 v2, 0
 .LBB0_4:
+	.loc	0 12 21 is_stmt 1               ; kernels/chase.cl:12:21 @[ kernels/chase.cl:5:83 ]
 	s_waitcnt vmcnt(0)
 	v_add_u32_e32 v0, v0, v2
+	.loc	0 12 12 is_stmt 0               ; kernels/chase.cl:12:12 @[ kernels/chase.cl:5:83 ]
 	v_mov_b32_e32 v1, 0
 	global_store_dword v1, v0, s[0:1]
+.Ltmp0:
+	.loc	0 13 1 is_stmt 1                ; kernels/chase.cl:13:1
 	s_endpgm
+.Ltmp1:
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
 	.amdhsa_kernel chase_vector
@@ -82,6 +104,7 @@ chase_vector:                           ; @chase_vector
 	.text
 .Lfunc_end0:
 	.size	chase_vector, .Lfunc_end0-chase_vector
+	.cfi_endproc
                                         ; -- End function
 	.set chase_vector.num_vgpr, 6
 	.set chase_vector.num_agpr, 0
@@ -122,44 +145,66 @@ chase_vector:                           ; @chase_vector
 	.p2align	2
 	.type	__clang_ocl_kern_imp_chase_vector,@function
 __clang_ocl_kern_imp_chase_vector:      ; @__clang_ocl_kern_imp_chase_vector
+.Lfunc_begin1:
+	.loc	0 5 0                           ; kernels/chase.cl:5:0
+	.cfi_startproc
 ; %bb.0:
 	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
 	v_and_b32_e32 v5, 0x3ff, v31
+.Ltmp2:
+	.loc	0 6 20 prologue_end             ; kernels/chase.cl:6:20
 	v_lshlrev_b32_e32 v5, 2, v5
 	v_add_co_u32_e32 v5, vcc, v3, v5
 	v_addc_co_u32_e32 v6, vcc, 0, v4, vcc
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase.cl:0
 	global_load_dword v5, v[5:6], off
+	.loc	0 6 20                          ; kernels/chase.cl:6:20
 	v_mov_b32_e32 v7, 0
+	.loc	0 8 23 is_stmt 1                ; kernels/chase.cl:8:23
 	v_cmp_lt_i32_e32 vcc, 0, v2
+	.loc	0 8 5 is_stmt 0                 ; kernels/chase.cl:8:5
 	s_and_saveexec_b64 s[4:5], vcc
 	s_cbranch_execz .LBB1_4
 ; %bb.1:
+	.loc	0 0 5                           ; kernels/chase.cl:0:5
 	v_mov_b32_e32 v6, 0
 	s_mov_b64 s[6:7], 0
 	v_mov_b32_e32 v7, v6
 .LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 10 19 is_stmt 1               ; kernels/chase.cl:10:19
 	s_waitcnt vmcnt(0)
 	v_lshlrev_b64 v[8:9], 2, v[5:6]
+	.loc	0 9 16                          ; kernels/chase.cl:9:16
 	v_add_u32_e32 v7, v5, v7
+	.loc	0 10 19                         ; kernels/chase.cl:10:19
 	v_add_co_u32_e32 v8, vcc, v0, v8
 	v_addc_co_u32_e32 v9, vcc, v1, v9, vcc
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase.cl:0
 	global_load_dword v5, v[8:9], off
+	.loc	0 8 23 is_stmt 1                ; kernels/chase.cl:8:23
 	v_add_u32_e32 v2, -1, v2
 	v_cmp_eq_u32_e32 vcc, 0, v2
+	.loc	0 8 5 is_stmt 0                 ; kernels/chase.cl:8:5
 	s_or_b64 s[6:7], vcc, s[6:7]
 	s_andn2_b64 exec, exec, s[6:7]
 	s_cbranch_execnz .LBB1_2
 ; %bb.3:
+	.loc	0 0 5                           ; kernels/chase.cl:0:5
 	s_or_b64 exec, exec, s[6:7]
 .LBB1_4:
 	s_or_b64 exec, exec, s[4:5]
+	.loc	0 12 21 is_stmt 1               ; kernels/chase.cl:12:21
 	s_waitcnt vmcnt(0)
 	v_add_u32_e32 v0, v5, v7
+	.loc	0 12 12 is_stmt 0               ; kernels/chase.cl:12:12
 	global_store_dword v[3:4], v0, off
+	.loc	0 13 1 is_stmt 1                ; kernels/chase.cl:13:1
 	s_waitcnt vmcnt(0)
 	s_setpc_b64 s[30:31]
+.Ltmp3:
 .Lfunc_end1:
 	.size	__clang_ocl_kern_imp_chase_vector, .Lfunc_end1-__clang_ocl_kern_imp_chase_vector
+	.cfi_endproc
                                         ; -- End function
 	.set __clang_ocl_kern_imp_chase_vector.num_vgpr, 32
 	.set __clang_ocl_kern_imp_chase_vector.num_agpr, 0
@@ -184,6 +229,135 @@ __clang_ocl_kern_imp_chase_vector:      ; @__clang_ocl_kern_imp_chase_vector
 	.set amdgpu.max_num_sgpr, 32
 	.set amdgpu.max_num_named_barrier, 0
 	.section	.AMDGPU.csdata,"",@progbits
+	.section	.debug_abbrev,"",@progbits
+	.byte	1                               ; Abbreviation Code
+	.byte	17                              ; DW_TAG_compile_unit
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	37                              ; DW_AT_producer
+	.byte	37                              ; DW_FORM_strx1
+	.byte	19                              ; DW_AT_language
+	.byte	5                               ; DW_FORM_data2
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	114                             ; DW_AT_str_offsets_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	16                              ; DW_AT_stmt_list
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	27                              ; DW_AT_comp_dir
+	.byte	37                              ; DW_FORM_strx1
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	115                             ; DW_AT_addr_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	2                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	32                              ; DW_AT_inline
+	.byte	33                              ; DW_FORM_implicit_const
+	.byte	1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	3                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	122                             ; DW_AT_call_all_calls
+	.byte	25                              ; DW_FORM_flag_present
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	4                               ; Abbreviation Code
+	.byte	29                              ; DW_TAG_inlined_subroutine
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	49                              ; DW_AT_abstract_origin
+	.byte	19                              ; DW_FORM_ref4
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	88                              ; DW_AT_call_file
+	.byte	11                              ; DW_FORM_data1
+	.byte	89                              ; DW_AT_call_line
+	.byte	11                              ; DW_FORM_data1
+	.byte	87                              ; DW_AT_call_column
+	.byte	11                              ; DW_FORM_data1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	0                               ; EOM(3)
+	.section	.debug_info,"",@progbits
+.Lcu_begin0:
+	.long	.Ldebug_info_end0-.Ldebug_info_start0 ; Length of Unit
+.Ldebug_info_start0:
+	.short	5                               ; DWARF version number
+	.byte	1                               ; DWARF Unit Type
+	.byte	8                               ; Address Size (in bytes)
+	.long	.debug_abbrev                   ; Offset Into Abbrev. Section
+	.byte	1                               ; Abbrev [1] 0xc:0x2f DW_TAG_compile_unit
+	.byte	0                               ; DW_AT_producer
+	.short	21                              ; DW_AT_language
+	.byte	1                               ; DW_AT_name
+	.long	.Lstr_offsets_base0             ; DW_AT_str_offsets_base
+	.long	.Lline_table_start0             ; DW_AT_stmt_list
+	.byte	2                               ; DW_AT_comp_dir
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end1-.Lfunc_begin0       ; DW_AT_high_pc
+	.long	.Laddr_table_base0              ; DW_AT_addr_base
+	.byte	2                               ; Abbrev [2] 0x23:0x2 DW_TAG_subprogram
+	.byte	3                               ; DW_AT_name
+                                        ; DW_AT_inline
+	.byte	3                               ; Abbrev [3] 0x25:0x15 DW_TAG_subprogram
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end0-.Lfunc_begin0       ; DW_AT_high_pc
+                                        ; DW_AT_call_all_calls
+	.byte	3                               ; DW_AT_name
+	.byte	4                               ; Abbrev [4] 0x2c:0xd DW_TAG_inlined_subroutine
+	.long	35                              ; DW_AT_abstract_origin
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Ltmp0-.Lfunc_begin0            ; DW_AT_high_pc
+	.byte	0                               ; DW_AT_call_file
+	.byte	5                               ; DW_AT_call_line
+	.byte	83                              ; DW_AT_call_column
+	.byte	0                               ; End Of Children Mark
+	.byte	0                               ; End Of Children Mark
+.Ldebug_info_end0:
+	.section	.debug_str_offsets,"",@progbits
+	.long	20                              ; Length of String Offsets Set
+	.short	5
+	.short	0
+.Lstr_offsets_base0:
+	.section	.debug_str,"MS",@progbits,1
+.Linfo_string0:
+	.asciz	"Debian clang version 22.1.8 (1~deb12u1)" ; string offset=0
+.Linfo_string1:
+	.asciz	"kernels/chase.cl"              ; string offset=40
+.Linfo_string2:
+	.asciz	"."                             ; string offset=57
+.Linfo_string3:
+	.asciz	"chase_vector"                  ; string offset=59
+	.section	.debug_str_offsets,"",@progbits
+	.long	.Linfo_string0
+	.long	.Linfo_string1
+	.long	.Linfo_string2
+	.long	.Linfo_string3
+	.section	.debug_addr,"",@progbits
+	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 ; Length of contribution
+.Ldebug_addr_start0:
+	.short	5                               ; DWARF version number
+	.byte	8                               ; Address size
+	.byte	0                               ; Segment selector size
+.Laddr_table_base0:
+	.quad	.Lfunc_begin0
+.Ldebug_addr_end0:
 	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
 	.section	".note.GNU-stack","",@progbits
 	.addrsig
@@ -230,3 +404,5 @@ amdhsa.version:
 ...
 
 	.end_amdgpu_metadata
+	.section	.debug_line,"",@progbits
+.Lline_table_start0:

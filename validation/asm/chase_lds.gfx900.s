@@ -6,8 +6,14 @@
 	.p2align	8
 	.type	chase_lds,@function
 chase_lds:                              ; @chase_lds
+.Lfunc_begin0:
+	.file	0 "." "kernels/chase_lds.cl" md5 0x3dea4cfa0749c28d4afba5353c2ae274
+	.cfi_sections .debug_frame
+	.cfi_startproc
 ; %bb.0:
+	.loc	0 6 18 prologue_end             ; kernels/chase_lds.cl:6:18 @[ kernels/chase_lds.cl:4:80 ]
 	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	.loc	0 6 5 is_stmt 0                 ; kernels/chase_lds.cl:6:5 @[ kernels/chase_lds.cl:4:80 ]
 	v_lshlrev_b32_e32 v4, 2, v0
 	v_subrev_u32_e32 v3, 64, v0
 	s_movk_i32 s2, 0x3bf
@@ -17,30 +23,44 @@ chase_lds:                              ; @chase_lds
 	v_addc_co_u32_e32 v2, vcc, 0, v2, vcc
 	s_mov_b64 s[0:1], 0
 .LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 7 22 is_stmt 1                ; kernels/chase_lds.cl:7:22 @[ kernels/chase_lds.cl:4:80 ]
 	global_load_dword v5, v[1:2], off
+	.loc	0 6 54                          ; kernels/chase_lds.cl:6:54 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_co_u32_e32 v1, vcc, 0x100, v1
 	v_add_u32_e32 v3, 64, v3
 	v_addc_co_u32_e32 v2, vcc, 0, v2, vcc
 	v_cmp_lt_u32_e32 vcc, s2, v3
+	.loc	0 6 5 is_stmt 0                 ; kernels/chase_lds.cl:6:5 @[ kernels/chase_lds.cl:4:80 ]
 	s_or_b64 s[0:1], vcc, s[0:1]
+	.loc	0 7 20 is_stmt 1                ; kernels/chase_lds.cl:7:20 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v4, v5
+	.loc	0 6 54                          ; kernels/chase_lds.cl:6:54 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v4, 0x100, v4
+	.loc	0 6 5 is_stmt 0                 ; kernels/chase_lds.cl:6:5 @[ kernels/chase_lds.cl:4:80 ]
 	s_andn2_b64 exec, exec, s[0:1]
 	s_cbranch_execnz .LBB0_1
 ; %bb.2:
+	.loc	0 0 5                           ; kernels/chase_lds.cl:0:5
 	s_or_b64 exec, exec, s[0:1]
+	.loc	0 9 42 is_stmt 1                ; kernels/chase_lds.cl:9:42 @[ kernels/chase_lds.cl:4:80 ]
 	v_cmp_eq_u32_e32 vcc, 0, v0
+	.loc	0 8 5                           ; kernels/chase_lds.cl:8:5 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	s_barrier
+	.loc	0 9 42                          ; kernels/chase_lds.cl:9:42 @[ kernels/chase_lds.cl:4:80 ]
 	s_and_saveexec_b64 s[0:1], vcc
 	s_cbranch_execz .LBB0_13
 ; %bb.3:
+	.loc	0 6 18                          ; kernels/chase_lds.cl:6:18 @[ kernels/chase_lds.cl:4:80 ]
 	s_load_dword s0, s[4:5], 0x8
 	v_mov_b32_e32 v0, 0
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v1, v0
+	.loc	0 12 27 is_stmt 1               ; kernels/chase_lds.cl:12:27 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	s_cmp_lt_i32 s0, 1
+	.loc	0 12 9 is_stmt 0                ; kernels/chase_lds.cl:12:9 @[ kernels/chase_lds.cl:4:80 ]
 	s_cbranch_scc1 .LBB0_8
 ; %bb.4:
 	s_and_b32 s2, s0, 7
@@ -50,69 +70,108 @@ chase_lds:                              ; @chase_lds
 	s_and_b32 s0, s0, 0x7ffffff8
 	v_mov_b32_e32 v2, 0
 .LBB0_6:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 14 23 is_stmt 1               ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v3, 2, v1
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v3, v3
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v1, v1, v2
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9 @[ kernels/chase_lds.cl:4:80 ]
 	s_add_i32 s0, s0, -8
 	s_cmp_eq_u32 s0, 0
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v4, 2, v3
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v4, v4
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v1, v3, v1
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v5, 2, v4
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v5, v5
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v1, v4, v1
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v6, 2, v5
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v6, v6
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v1, v5, v1
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v7, 2, v6
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v7, v7
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v1, v6, v1
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v8, 2, v7
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v8, v8
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v3, v7, v1
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v2, 2, v8
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v2, v2
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v3, v8, v3
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_lshlrev_b32_e32 v1, 2, v2
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v1, v1
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	v_add_u32_e32 v2, v2, v3
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9 @[ kernels/chase_lds.cl:4:80 ]
 	s_cbranch_scc0 .LBB0_6
 ; %bb.7:
 	s_cmp_lg_u32 s2, 0
 	s_cselect_b64 s[0:1], -1, 0
 	s_branch .LBB0_10
 .LBB0_8:
+	.loc	0 0 9 is_stmt 0                 ; kernels/chase_lds.cl:0:9
 	v_mov_b32_e32 v2, 0
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9 @[ kernels/chase_lds.cl:4:80 ]
 	s_branch .LBB0_12
 .LBB0_9:
+	.loc	0 0 9                           ; kernels/chase_lds.cl:0:9
 	s_mov_b64 s[0:1], -1
 	v_mov_b32_e32 v2, 0
 .LBB0_10:
 	s_and_b64 vcc, exec, s[0:1]
 	s_cbranch_vccz .LBB0_12
 .LBB0_11:                               ; =>This Inner Loop Header: Depth=1
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v2, v1, v2
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23 @[ kernels/chase_lds.cl:4:80 ]
 	v_lshlrev_b32_e32 v1, 2, v1
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0 @[ kernels/chase_lds.cl:4:80 ]
 	ds_read_b32 v1, v1
+	.loc	0 12 9 is_stmt 1                ; kernels/chase_lds.cl:12:9 @[ kernels/chase_lds.cl:4:80 ]
 	s_add_i32 s2, s2, -1
 	s_cmp_lg_u32 s2, 0
 	s_cbranch_scc1 .LBB0_11
 .LBB0_12:
+	.loc	0 6 18                          ; kernels/chase_lds.cl:6:18 @[ kernels/chase_lds.cl:4:80 ]
 	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	.loc	0 16 25                         ; kernels/chase_lds.cl:16:25 @[ kernels/chase_lds.cl:4:80 ]
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v1, v1, v2
+	.loc	0 16 16 is_stmt 0               ; kernels/chase_lds.cl:16:16 @[ kernels/chase_lds.cl:4:80 ]
 	global_store_dword v0, v1, s[0:1]
+.Ltmp0:
 .LBB0_13:
+	.loc	0 18 1 is_stmt 1                ; kernels/chase_lds.cl:18:1
 	s_endpgm
+.Ltmp1:
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
 	.amdhsa_kernel chase_lds
@@ -156,6 +215,7 @@ chase_lds:                              ; @chase_lds
 	.text
 .Lfunc_end0:
 	.size	chase_lds, .Lfunc_end0-chase_lds
+	.cfi_endproc
                                         ; -- End function
 	.set chase_lds.num_vgpr, 9
 	.set chase_lds.num_agpr, 0
@@ -196,9 +256,14 @@ chase_lds:                              ; @chase_lds
 	.p2align	2
 	.type	__clang_ocl_kern_imp_chase_lds,@function
 __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
+.Lfunc_begin1:
+	.loc	0 4 0                           ; kernels/chase_lds.cl:4:0
+	.cfi_startproc
 ; %bb.0:
 	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
 	v_and_b32_e32 v5, 0x3ff, v31
+.Ltmp2:
+	.loc	0 6 5 prologue_end              ; kernels/chase_lds.cl:6:5
 	v_lshlrev_b32_e32 v7, 2, v5
 	v_add_co_u32_e32 v0, vcc, v0, v7
 	v_subrev_u32_e32 v6, 64, v5
@@ -208,32 +273,46 @@ __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
 	s_trap 2
                                         ; implicit-def: $vgpr7
 .LBB1_1:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 7 22                          ; kernels/chase_lds.cl:7:22
 	global_load_dword v8, v[0:1], off
+	.loc	0 6 54                          ; kernels/chase_lds.cl:6:54
 	v_add_co_u32_e32 v0, vcc, 0x100, v0
 	v_add_u32_e32 v6, 64, v6
 	v_addc_co_u32_e32 v1, vcc, 0, v1, vcc
 	v_cmp_lt_u32_e32 vcc, s6, v6
+	.loc	0 6 5 is_stmt 0                 ; kernels/chase_lds.cl:6:5
 	s_or_b64 s[4:5], vcc, s[4:5]
+	.loc	0 7 20 is_stmt 1                ; kernels/chase_lds.cl:7:20
 	s_waitcnt vmcnt(0)
 	ds_write_b32 v7, v8
+	.loc	0 6 54                          ; kernels/chase_lds.cl:6:54
 	v_add_u32_e32 v7, 0x100, v7
+	.loc	0 6 5 is_stmt 0                 ; kernels/chase_lds.cl:6:5
 	s_andn2_b64 exec, exec, s[4:5]
 	s_cbranch_execnz .LBB1_1
 ; %bb.2:
+	.loc	0 0 5                           ; kernels/chase_lds.cl:0:5
 	s_or_b64 exec, exec, s[4:5]
+	.loc	0 9 42 is_stmt 1                ; kernels/chase_lds.cl:9:42
 	v_cmp_eq_u32_e32 vcc, 0, v5
+	.loc	0 8 5                           ; kernels/chase_lds.cl:8:5
 	s_waitcnt lgkmcnt(0)
 	s_barrier
+	.loc	0 9 42                          ; kernels/chase_lds.cl:9:42
 	s_and_saveexec_b64 s[4:5], vcc
 	s_cbranch_execz .LBB1_14
 ; %bb.3:
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0
 	s_trap 2
 	ds_read_b32 v0, v0
 	v_mov_b32_e32 v5, 0
+	.loc	0 12 27 is_stmt 1               ; kernels/chase_lds.cl:12:27
 	v_cmp_lt_i32_e32 vcc, 0, v2
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0
 	s_waitcnt lgkmcnt(0)
 	v_readfirstlane_b32 s12, v0
 	v_mov_b32_e32 v1, s12
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9
 	s_and_saveexec_b64 s[6:7], vcc
 	s_cbranch_execz .LBB1_13
 ; %bb.4:
@@ -249,11 +328,16 @@ __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
 	s_mov_b32 s13, 0
 	s_mov_b64 s[10:11], 0
 .LBB1_6:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 14 23 is_stmt 1               ; kernels/chase_lds.cl:14:23
 	s_trap 2
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0
 	ds_read_b32 v1, v0
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20
 	s_add_i32 s13, s12, s13
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9
 	v_add_u32_e32 v2, -8, v2
 	v_cmp_eq_u32_e32 vcc, 0, v2
+	.loc	0 13 20                         ; kernels/chase_lds.cl:13:20
 	s_waitcnt lgkmcnt(0)
 	v_readfirstlane_b32 s12, v1
 	s_add_i32 s13, s12, s13
@@ -263,16 +347,23 @@ __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
 	s_add_i32 s13, s12, s13
 	s_add_i32 s13, s12, s13
 	s_add_i32 s13, s12, s13
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0
 	v_mov_b32_e32 v1, s12
+	.loc	0 12 9 is_stmt 1                ; kernels/chase_lds.cl:12:9
 	s_or_b64 s[10:11], vcc, s[10:11]
+	.loc	0 13 20                         ; kernels/chase_lds.cl:13:20
 	v_mov_b32_e32 v5, s13
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9
 	s_andn2_b64 exec, exec, s[10:11]
 	s_cbranch_execnz .LBB1_6
 ; %bb.7:
+	.loc	0 0 9 is_stmt 0                 ; kernels/chase_lds.cl:0:9
 	s_or_b64 exec, exec, s[10:11]
+	.loc	0 12 9                          ; kernels/chase_lds.cl:12:9
 	v_cmp_ne_u32_e32 vcc, 0, v0
 	s_orn2_b64 s[10:11], vcc, exec
 .LBB1_8:
+	.loc	0 0 9                           ; kernels/chase_lds.cl:0:9
 	s_or_b64 exec, exec, s[8:9]
 	s_and_saveexec_b64 s[8:9], s[10:11]
 	s_xor_b64 s[8:9], exec, s[8:9]
@@ -280,30 +371,41 @@ __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
 ; %bb.9:
 	s_mov_b64 s[10:11], 0
 .LBB1_10:                               ; =>This Inner Loop Header: Depth=1
+	.loc	0 13 20 is_stmt 1               ; kernels/chase_lds.cl:13:20
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v5, v1, v5
+	.loc	0 14 23                         ; kernels/chase_lds.cl:14:23
 	s_trap 2
+	.loc	0 0 0 is_stmt 0                 ; kernels/chase_lds.cl:0
 	ds_read_b32 v1, v0
+	.loc	0 12 9 is_stmt 1                ; kernels/chase_lds.cl:12:9
 	v_add_u32_e32 v0, -1, v0
 	v_cmp_eq_u32_e32 vcc, 0, v0
 	s_or_b64 s[10:11], vcc, s[10:11]
 	s_andn2_b64 exec, exec, s[10:11]
 	s_cbranch_execnz .LBB1_10
 ; %bb.11:
+	.loc	0 0 9 is_stmt 0                 ; kernels/chase_lds.cl:0:9
 	s_or_b64 exec, exec, s[10:11]
 .LBB1_12:
 	s_or_b64 exec, exec, s[8:9]
 .LBB1_13:
 	s_or_b64 exec, exec, s[6:7]
+	.loc	0 16 25 is_stmt 1               ; kernels/chase_lds.cl:16:25
 	s_waitcnt lgkmcnt(0)
 	v_add_u32_e32 v0, v1, v5
+	.loc	0 16 16 is_stmt 0               ; kernels/chase_lds.cl:16:16
 	global_store_dword v[3:4], v0, off
 .LBB1_14:
+	.loc	0 0 16                          ; kernels/chase_lds.cl:0:16
 	s_or_b64 exec, exec, s[4:5]
+	.loc	0 18 1 is_stmt 1                ; kernels/chase_lds.cl:18:1
 	s_waitcnt vmcnt(0)
 	s_setpc_b64 s[30:31]
+.Ltmp3:
 .Lfunc_end1:
 	.size	__clang_ocl_kern_imp_chase_lds, .Lfunc_end1-__clang_ocl_kern_imp_chase_lds
+	.cfi_endproc
                                         ; -- End function
 	.set __clang_ocl_kern_imp_chase_lds.num_vgpr, 32
 	.set __clang_ocl_kern_imp_chase_lds.num_agpr, 0
@@ -328,6 +430,135 @@ __clang_ocl_kern_imp_chase_lds:         ; @__clang_ocl_kern_imp_chase_lds
 	.set amdgpu.max_num_sgpr, 32
 	.set amdgpu.max_num_named_barrier, 0
 	.section	.AMDGPU.csdata,"",@progbits
+	.section	.debug_abbrev,"",@progbits
+	.byte	1                               ; Abbreviation Code
+	.byte	17                              ; DW_TAG_compile_unit
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	37                              ; DW_AT_producer
+	.byte	37                              ; DW_FORM_strx1
+	.byte	19                              ; DW_AT_language
+	.byte	5                               ; DW_FORM_data2
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	114                             ; DW_AT_str_offsets_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	16                              ; DW_AT_stmt_list
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	27                              ; DW_AT_comp_dir
+	.byte	37                              ; DW_FORM_strx1
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	115                             ; DW_AT_addr_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	2                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	32                              ; DW_AT_inline
+	.byte	33                              ; DW_FORM_implicit_const
+	.byte	1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	3                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	122                             ; DW_AT_call_all_calls
+	.byte	25                              ; DW_FORM_flag_present
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	4                               ; Abbreviation Code
+	.byte	29                              ; DW_TAG_inlined_subroutine
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	49                              ; DW_AT_abstract_origin
+	.byte	19                              ; DW_FORM_ref4
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	88                              ; DW_AT_call_file
+	.byte	11                              ; DW_FORM_data1
+	.byte	89                              ; DW_AT_call_line
+	.byte	11                              ; DW_FORM_data1
+	.byte	87                              ; DW_AT_call_column
+	.byte	11                              ; DW_FORM_data1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	0                               ; EOM(3)
+	.section	.debug_info,"",@progbits
+.Lcu_begin0:
+	.long	.Ldebug_info_end0-.Ldebug_info_start0 ; Length of Unit
+.Ldebug_info_start0:
+	.short	5                               ; DWARF version number
+	.byte	1                               ; DWARF Unit Type
+	.byte	8                               ; Address Size (in bytes)
+	.long	.debug_abbrev                   ; Offset Into Abbrev. Section
+	.byte	1                               ; Abbrev [1] 0xc:0x2f DW_TAG_compile_unit
+	.byte	0                               ; DW_AT_producer
+	.short	21                              ; DW_AT_language
+	.byte	1                               ; DW_AT_name
+	.long	.Lstr_offsets_base0             ; DW_AT_str_offsets_base
+	.long	.Lline_table_start0             ; DW_AT_stmt_list
+	.byte	2                               ; DW_AT_comp_dir
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end1-.Lfunc_begin0       ; DW_AT_high_pc
+	.long	.Laddr_table_base0              ; DW_AT_addr_base
+	.byte	2                               ; Abbrev [2] 0x23:0x2 DW_TAG_subprogram
+	.byte	3                               ; DW_AT_name
+                                        ; DW_AT_inline
+	.byte	3                               ; Abbrev [3] 0x25:0x15 DW_TAG_subprogram
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end0-.Lfunc_begin0       ; DW_AT_high_pc
+                                        ; DW_AT_call_all_calls
+	.byte	3                               ; DW_AT_name
+	.byte	4                               ; Abbrev [4] 0x2c:0xd DW_TAG_inlined_subroutine
+	.long	35                              ; DW_AT_abstract_origin
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Ltmp0-.Lfunc_begin0            ; DW_AT_high_pc
+	.byte	0                               ; DW_AT_call_file
+	.byte	4                               ; DW_AT_call_line
+	.byte	80                              ; DW_AT_call_column
+	.byte	0                               ; End Of Children Mark
+	.byte	0                               ; End Of Children Mark
+.Ldebug_info_end0:
+	.section	.debug_str_offsets,"",@progbits
+	.long	20                              ; Length of String Offsets Set
+	.short	5
+	.short	0
+.Lstr_offsets_base0:
+	.section	.debug_str,"MS",@progbits,1
+.Linfo_string0:
+	.asciz	"Debian clang version 22.1.8 (1~deb12u1)" ; string offset=0
+.Linfo_string1:
+	.asciz	"kernels/chase_lds.cl"          ; string offset=40
+.Linfo_string2:
+	.asciz	"."                             ; string offset=61
+.Linfo_string3:
+	.asciz	"chase_lds"                     ; string offset=63
+	.section	.debug_str_offsets,"",@progbits
+	.long	.Linfo_string0
+	.long	.Linfo_string1
+	.long	.Linfo_string2
+	.long	.Linfo_string3
+	.section	.debug_addr,"",@progbits
+	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 ; Length of contribution
+.Ldebug_addr_start0:
+	.short	5                               ; DWARF version number
+	.byte	8                               ; Address size
+	.byte	0                               ; Segment selector size
+.Laddr_table_base0:
+	.quad	.Lfunc_begin0
+.Ldebug_addr_end0:
 	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
 	.section	".note.GNU-stack","",@progbits
 	.addrsig
@@ -374,3 +605,5 @@ amdhsa.version:
 ...
 
 	.end_amdgpu_metadata
+	.section	.debug_line,"",@progbits
+.Lline_table_start0:

@@ -6,12 +6,19 @@
 	.p2align	8
 	.type	stream_read,@function
 stream_read:                            ; @stream_read
+.Lfunc_begin0:
+	.file	0 "." "kernels/stream.cl" md5 0x47e25e52fc7d6f3efa98eb2a4e37e6d2
+	.cfi_sections .debug_frame
+	.cfi_startproc
 ; %bb.0:
+	.loc	0 6 23 prologue_end             ; kernels/stream.cl:6:23 @[ kernels/stream.cl:4:86 ]
 	s_load_dword s2, s[4:5], 0x8
 	s_waitcnt lgkmcnt(0)
 	s_cmp_lt_i32 s2, 1
+	.loc	0 6 5 is_stmt 0                 ; kernels/stream.cl:6:5 @[ kernels/stream.cl:4:86 ]
 	s_cbranch_scc1 .LBB0_3
 ; %bb.1:
+	.loc	0 6 23                          ; kernels/stream.cl:6:23 @[ kernels/stream.cl:4:86 ]
 	s_load_dwordx2 s[0:1], s[4:5], 0x0
 	v_mov_b32_e32 v6, 0
 	v_mov_b32_e32 v5, v0
@@ -19,34 +26,48 @@ stream_read:                            ; @stream_read
 	v_mov_b32_e32 v2, v6
 	v_mov_b32_e32 v3, v6
 	v_mov_b32_e32 v4, v6
+	.loc	0 0 23                          ; :0:23
+.Ltmp0:
 	.p2align	6
 .LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 7 16 is_stmt 1                ; kernels/stream.cl:7:16 @[ kernels/stream.cl:4:86 ]
 	v_lshlrev_b64 v[7:8], 4, v[5:6]
+	.loc	0 6 23                          ; kernels/stream.cl:6:23 @[ kernels/stream.cl:4:86 ]
 	v_add_nc_u32_e32 v5, 0x1000, v5
 	s_add_i32 s2, s2, -1
 	s_cmp_lg_u32 s2, 0
+	.loc	0 7 16                          ; kernels/stream.cl:7:16 @[ kernels/stream.cl:4:86 ]
 	s_waitcnt lgkmcnt(0)
 	v_add_co_u32 v7, vcc_lo, s0, v7
 	v_add_co_ci_u32_e64 v8, null, s1, v8, vcc_lo
 	global_load_dwordx4 v[7:10], v[7:8], off
+	.loc	0 7 13 is_stmt 0                ; kernels/stream.cl:7:13 @[ kernels/stream.cl:4:86 ]
 	s_waitcnt vmcnt(0)
 	v_add_f32_e32 v1, v1, v7
 	v_add_f32_e32 v2, v2, v8
 	v_add_f32_e32 v3, v3, v9
 	v_add_f32_e32 v4, v4, v10
+	.loc	0 6 5 is_stmt 1                 ; kernels/stream.cl:6:5 @[ kernels/stream.cl:4:86 ]
 	s_cbranch_scc1 .LBB0_2
 	s_branch .LBB0_4
 .LBB0_3:
+	.loc	0 0 5 is_stmt 0                 ; kernels/stream.cl:0:5
 	v_mov_b32_e32 v4, 0
 	v_mov_b32_e32 v3, 0
 	v_mov_b32_e32 v2, 0
 	v_mov_b32_e32 v1, 0
 .LBB0_4:
+	.loc	0 6 23 is_stmt 1                ; kernels/stream.cl:6:23 @[ kernels/stream.cl:4:86 ]
 	s_load_dwordx2 s[0:1], s[4:5], 0x10
+	.loc	0 8 5                           ; kernels/stream.cl:8:5 @[ kernels/stream.cl:4:86 ]
 	v_lshlrev_b32_e32 v0, 4, v0
+	.loc	0 8 43 is_stmt 0                ; kernels/stream.cl:8:43 @[ kernels/stream.cl:4:86 ]
 	s_waitcnt lgkmcnt(0)
 	global_store_dwordx4 v0, v[1:4], s[0:1]
+.Ltmp1:
+	.loc	0 9 1 is_stmt 1                 ; kernels/stream.cl:9:1
 	s_endpgm
+.Ltmp2:
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
 	.amdhsa_kernel stream_read
@@ -95,6 +116,7 @@ stream_read:                            ; @stream_read
 	.text
 .Lfunc_end0:
 	.size	stream_read, .Lfunc_end0-stream_read
+	.cfi_endproc
                                         ; -- End function
 	.set stream_read.num_vgpr, 11
 	.set stream_read.num_agpr, 0
@@ -135,6 +157,9 @@ stream_read:                            ; @stream_read
 	.p2align	2
 	.type	__clang_ocl_kern_imp_stream_read,@function
 __clang_ocl_kern_imp_stream_read:       ; @__clang_ocl_kern_imp_stream_read
+.Lfunc_begin1:
+	.loc	0 4 0                           ; kernels/stream.cl:4:0
+	.cfi_startproc
 ; %bb.0:
 	s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
 	v_and_b32_e32 v11, 0x3ff, v31
@@ -143,10 +168,15 @@ __clang_ocl_kern_imp_stream_read:       ; @__clang_ocl_kern_imp_stream_read
 	v_mov_b32_e32 v6, 0
 	v_mov_b32_e32 v5, 0
 	s_mov_b32 s5, 0
+.Ltmp3:
+	.loc	0 6 5 prologue_end              ; kernels/stream.cl:6:5
 	s_mov_b32 s4, exec_lo
+	.loc	0 6 23 is_stmt 0                ; kernels/stream.cl:6:23
 	v_cmpx_lt_i32_e32 0, v2
+	.loc	0 6 5                           ; kernels/stream.cl:6:5
 	s_cbranch_execz .LBB1_4
 ; %bb.1:
+	.loc	0 0 5                           ; kernels/stream.cl:0:5
 	v_mov_b32_e32 v10, 0
 	v_mov_b32_e32 v9, v11
 	v_mov_b32_e32 v5, v10
@@ -155,32 +185,46 @@ __clang_ocl_kern_imp_stream_read:       ; @__clang_ocl_kern_imp_stream_read
 	v_mov_b32_e32 v8, v10
 	.p2align	6
 .LBB1_2:                                ; =>This Inner Loop Header: Depth=1
+	.loc	0 7 16 is_stmt 1                ; kernels/stream.cl:7:16
 	v_lshlrev_b64 v[12:13], 4, v[9:10]
+	.loc	0 6 23                          ; kernels/stream.cl:6:23
 	v_add_nc_u32_e32 v2, -1, v2
 	v_add_nc_u32_e32 v9, 0x1000, v9
+	.loc	0 7 16                          ; kernels/stream.cl:7:16
 	v_add_co_u32 v12, vcc_lo, v0, v12
 	v_add_co_ci_u32_e64 v13, null, v1, v13, vcc_lo
+	.loc	0 6 23                          ; kernels/stream.cl:6:23
 	v_cmp_eq_u32_e32 vcc_lo, 0, v2
+	.loc	0 7 16                          ; kernels/stream.cl:7:16
 	global_load_dwordx4 v[12:15], v[12:13], off
+	.loc	0 6 5                           ; kernels/stream.cl:6:5
 	s_or_b32 s5, vcc_lo, s5
+	.loc	0 7 13                          ; kernels/stream.cl:7:13
 	s_waitcnt vmcnt(0)
 	v_add_f32_e32 v5, v5, v12
 	v_add_f32_e32 v6, v6, v13
 	v_add_f32_e32 v7, v7, v14
 	v_add_f32_e32 v8, v8, v15
+	.loc	0 6 5                           ; kernels/stream.cl:6:5
 	s_andn2_b32 exec_lo, exec_lo, s5
 	s_cbranch_execnz .LBB1_2
 ; %bb.3:
+	.loc	0 0 5 is_stmt 0                 ; kernels/stream.cl:0:5
 	s_or_b32 exec_lo, exec_lo, s5
 .LBB1_4:
 	s_or_b32 exec_lo, exec_lo, s4
+	.loc	0 8 5 is_stmt 1                 ; kernels/stream.cl:8:5
 	v_lshlrev_b32_e32 v0, 4, v11
 	v_add_co_u32 v0, vcc_lo, v3, v0
 	v_add_co_ci_u32_e64 v1, null, 0, v4, vcc_lo
+	.loc	0 8 43 is_stmt 0                ; kernels/stream.cl:8:43
 	global_store_dwordx4 v[0:1], v[5:8], off
+	.loc	0 9 1 is_stmt 1                 ; kernels/stream.cl:9:1
 	s_setpc_b64 s[30:31]
+.Ltmp4:
 .Lfunc_end1:
 	.size	__clang_ocl_kern_imp_stream_read, .Lfunc_end1-__clang_ocl_kern_imp_stream_read
+	.cfi_endproc
                                         ; -- End function
 	.set __clang_ocl_kern_imp_stream_read.num_vgpr, 32
 	.set __clang_ocl_kern_imp_stream_read.num_agpr, 0
@@ -208,6 +252,135 @@ __clang_ocl_kern_imp_stream_read:       ; @__clang_ocl_kern_imp_stream_read
 	.set amdgpu.max_num_sgpr, 32
 	.set amdgpu.max_num_named_barrier, 0
 	.text
+	.section	.debug_abbrev,"",@progbits
+	.byte	1                               ; Abbreviation Code
+	.byte	17                              ; DW_TAG_compile_unit
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	37                              ; DW_AT_producer
+	.byte	37                              ; DW_FORM_strx1
+	.byte	19                              ; DW_AT_language
+	.byte	5                               ; DW_FORM_data2
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	114                             ; DW_AT_str_offsets_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	16                              ; DW_AT_stmt_list
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	27                              ; DW_AT_comp_dir
+	.byte	37                              ; DW_FORM_strx1
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	115                             ; DW_AT_addr_base
+	.byte	23                              ; DW_FORM_sec_offset
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	2                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	32                              ; DW_AT_inline
+	.byte	33                              ; DW_FORM_implicit_const
+	.byte	1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	3                               ; Abbreviation Code
+	.byte	46                              ; DW_TAG_subprogram
+	.byte	1                               ; DW_CHILDREN_yes
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	122                             ; DW_AT_call_all_calls
+	.byte	25                              ; DW_FORM_flag_present
+	.byte	3                               ; DW_AT_name
+	.byte	37                              ; DW_FORM_strx1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	4                               ; Abbreviation Code
+	.byte	29                              ; DW_TAG_inlined_subroutine
+	.byte	0                               ; DW_CHILDREN_no
+	.byte	49                              ; DW_AT_abstract_origin
+	.byte	19                              ; DW_FORM_ref4
+	.byte	17                              ; DW_AT_low_pc
+	.byte	27                              ; DW_FORM_addrx
+	.byte	18                              ; DW_AT_high_pc
+	.byte	6                               ; DW_FORM_data4
+	.byte	88                              ; DW_AT_call_file
+	.byte	11                              ; DW_FORM_data1
+	.byte	89                              ; DW_AT_call_line
+	.byte	11                              ; DW_FORM_data1
+	.byte	87                              ; DW_AT_call_column
+	.byte	11                              ; DW_FORM_data1
+	.byte	0                               ; EOM(1)
+	.byte	0                               ; EOM(2)
+	.byte	0                               ; EOM(3)
+	.section	.debug_info,"",@progbits
+.Lcu_begin0:
+	.long	.Ldebug_info_end0-.Ldebug_info_start0 ; Length of Unit
+.Ldebug_info_start0:
+	.short	5                               ; DWARF version number
+	.byte	1                               ; DWARF Unit Type
+	.byte	8                               ; Address Size (in bytes)
+	.long	.debug_abbrev                   ; Offset Into Abbrev. Section
+	.byte	1                               ; Abbrev [1] 0xc:0x2f DW_TAG_compile_unit
+	.byte	0                               ; DW_AT_producer
+	.short	21                              ; DW_AT_language
+	.byte	1                               ; DW_AT_name
+	.long	.Lstr_offsets_base0             ; DW_AT_str_offsets_base
+	.long	.Lline_table_start0             ; DW_AT_stmt_list
+	.byte	2                               ; DW_AT_comp_dir
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end1-.Lfunc_begin0       ; DW_AT_high_pc
+	.long	.Laddr_table_base0              ; DW_AT_addr_base
+	.byte	2                               ; Abbrev [2] 0x23:0x2 DW_TAG_subprogram
+	.byte	3                               ; DW_AT_name
+                                        ; DW_AT_inline
+	.byte	3                               ; Abbrev [3] 0x25:0x15 DW_TAG_subprogram
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Lfunc_end0-.Lfunc_begin0       ; DW_AT_high_pc
+                                        ; DW_AT_call_all_calls
+	.byte	3                               ; DW_AT_name
+	.byte	4                               ; Abbrev [4] 0x2c:0xd DW_TAG_inlined_subroutine
+	.long	35                              ; DW_AT_abstract_origin
+	.byte	0                               ; DW_AT_low_pc
+	.long	.Ltmp1-.Lfunc_begin0            ; DW_AT_high_pc
+	.byte	0                               ; DW_AT_call_file
+	.byte	4                               ; DW_AT_call_line
+	.byte	86                              ; DW_AT_call_column
+	.byte	0                               ; End Of Children Mark
+	.byte	0                               ; End Of Children Mark
+.Ldebug_info_end0:
+	.section	.debug_str_offsets,"",@progbits
+	.long	20                              ; Length of String Offsets Set
+	.short	5
+	.short	0
+.Lstr_offsets_base0:
+	.section	.debug_str,"MS",@progbits,1
+.Linfo_string0:
+	.asciz	"Debian clang version 22.1.8 (1~deb12u1)" ; string offset=0
+.Linfo_string1:
+	.asciz	"kernels/stream.cl"             ; string offset=40
+.Linfo_string2:
+	.asciz	"."                             ; string offset=58
+.Linfo_string3:
+	.asciz	"stream_read"                   ; string offset=60
+	.section	.debug_str_offsets,"",@progbits
+	.long	.Linfo_string0
+	.long	.Linfo_string1
+	.long	.Linfo_string2
+	.long	.Linfo_string3
+	.section	.debug_addr,"",@progbits
+	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 ; Length of contribution
+.Ldebug_addr_start0:
+	.short	5                               ; DWARF version number
+	.byte	8                               ; Address size
+	.byte	0                               ; Segment selector size
+.Laddr_table_base0:
+	.quad	.Lfunc_begin0
+.Ldebug_addr_end0:
 	.ident	"Debian clang version 22.1.8 (1~deb12u1)"
 	.section	".note.GNU-stack","",@progbits
 	.addrsig
@@ -255,3 +428,5 @@ amdhsa.version:
 ...
 
 	.end_amdgpu_metadata
+	.section	.debug_line,"",@progbits
+.Lline_table_start0:

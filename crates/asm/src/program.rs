@@ -133,6 +133,10 @@ pub struct DeclaredResources {
     pub vgprs: Option<u32>,
     /// SGPRs (`.amdhsa_next_free_sgpr`; `NumSgprs` includes VCC and friends).
     pub sgprs: Option<u32>,
+    /// `sgprs` is the driver's allocation (RADV's "SGPRs" statistic): ACO's `get_sgpr_alloc`
+    /// (Mesa `aco_ir.cpp`) already adds the reserved VCC/FLAT_SCRATCH/XNACK registers and rounds to
+    /// the granule, so the occupancy rule must not add them again.
+    pub sgprs_allocated: bool,
     /// LDS bytes per workgroup.
     pub lds_bytes: Option<u32>,
     /// Scratch bytes per lane.

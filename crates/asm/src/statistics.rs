@@ -90,7 +90,10 @@ pub fn apply_driver_statistics(file: &mut ProgramFile, stats: &[ExecutableStatis
         let d = &mut p.declared;
         // The driver's numbers are what it allocated: they win.
         d.vgprs = e.vgprs.or(d.vgprs);
-        d.sgprs = e.sgprs.or(d.sgprs);
+        if e.sgprs.is_some() {
+            d.sgprs = e.sgprs;
+            d.sgprs_allocated = true;
+        }
         d.lds_bytes = e.lds_bytes.or(d.lds_bytes);
         d.scratch_bytes = e.scratch_bytes.or(d.scratch_bytes);
         d.occupancy = e.waves_per_simd.or(d.occupancy);

@@ -387,6 +387,7 @@ fn code_object_resources(
             .and_then(|m| m.vgpr_count)
             .or_else(|| kd.map(|k| k.vgprs(unified))),
         sgprs,
+        sgprs_allocated: false,
         lds_bytes: md
             .and_then(|m| m.group_segment_fixed_size)
             .or_else(|| kd.map(|k| k.group_segment_fixed_size)),

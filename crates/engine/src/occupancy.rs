@@ -71,8 +71,10 @@ pub struct ResourceUsage {
     pub vgprs: u32,
     /// SGPRs per wave before rounding, excluding reserved ones.
     pub sgprs: u32,
-    /// Whether the SGPR count came from the compiler (which leaves out the
-    /// reserved VCC/FLAT_SCRATCH/XNACK registers the hardware adds).
+    /// Whether the SGPR count came from the compiler's descriptor (which leaves out the
+    /// reserved VCC/FLAT_SCRATCH/XNACK registers the hardware adds): `sgpr_reserved` is added.
+    /// False for a count computed from the code and for a driver's allocation (RADV's
+    /// "SGPRs", which includes them).
     pub sgprs_declared: bool,
     /// LDS bytes per workgroup before rounding.
     pub lds_bytes: u32,
@@ -151,7 +153,9 @@ impl Occupancy {
             &ResourceUsage {
                 vgprs: usage.vgprs,
                 sgprs: usage.sgprs,
-                sgprs_declared: usage.sgpr_source == CountSource::Declared,
+                // A driver's allocated count holds the reserved SGPRs already.
+                sgprs_declared: usage.sgpr_source == CountSource::Declared
+                    && !program.declared.sgprs_allocated,
                 lds_bytes: program.declared.lds_bytes.unwrap_or(0),
                 wave_size,
                 waves_per_group,

@@ -106,3 +106,65 @@ fn occupancy_matches_the_drivers_on_its_convention() {
         assert!(m.contains("polaris10"), "{m}");
     }
 }
+
+/// The gfx900 shaders through the path a listing with its driver statistics takes
+/// (`apply_driver_statistics`, then `Occupancy::compute`): RADV's "SGPRs" is ACO's allocation
+/// (Mesa `aco_ir.cpp` `get_sgpr_alloc`: the used SGPRs plus the reserved VCC/FLAT_SCRATCH/XNACK
+/// ones, rounded to the granule of 16), so no reserved SGPRs are added to it again.
+#[test]
+fn gfx900_occupancy_from_the_drivers_statistics_equals_the_drivers() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let arch = ArchSpec::builtin("gfx900").unwrap();
+    let mut compared = 0;
+    for f in Manifest::load()
+        .fixture
+        .iter()
+        .filter(|f| f.family == "vega10")
+    {
+        let bytes = std::fs::read(dir.join(&f.path)).unwrap();
+        let opts = shadersim_asm::ReadOptions {
+            target: Some(f.target.parse().unwrap()),
+            ..Default::default()
+        };
+        let mut file = shadersim_asm::read_program_bytes(&f.path, &bytes, &opts).unwrap();
+        let text = std::fs::read_to_string(dir.join(&f.statistics)).unwrap();
+        let stats = shadersim_asm::parse_driver_statistics(&text);
+        shadersim_asm::apply_driver_statistics(&mut file, &stats);
+        for p in &file.programs {
+            let e = stats.iter().find(|e| e.stage == p.stage).unwrap();
+            let waves = if p.stage == Some(shadersim_asm::Stage::Compute) {
+                workgroup_threads(&dir.join(&f.path)).div_ceil(64)
+            } else {
+                1
+            };
+            let o = Occupancy::compute(p, &arch, 64, waves, None).unwrap();
+            assert_eq!(
+                Some(o.waves_per_simd),
+                e.waves_per_simd,
+                "{} {:?}",
+                f.path,
+                p.stage
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8, "{compared} gfx900 shaders compared");
+
+    // The case: a vertex shader the driver gives 80 SGPRs (and few VGPRs). gfx900:
+    // sgprs_per_simd = 800, wave_slots_per_simd = 10. The allocation as the driver states it:
+    // 800 / 80 = 10 waves, the driver's figure. Adding sgpr_reserved (6) again would give
+    // 86 -> 96 (granule 16) and 800 / 96 = 8.
+    let text = "[[executable]]\nstages = \"vertex\"\nsubgroup_size = 64\n[executable.statistics]\n\"VGPRs\" = 12\n\"SGPRs\" = 80\n\"Subgroups per SIMD\" = 10\n";
+    let bytes = std::fs::read(dir.join("radv/vega10/alpha_test.txt")).unwrap();
+    let opts = shadersim_asm::ReadOptions {
+        target: Some("gfx900".parse().unwrap()),
+        ..Default::default()
+    };
+    let mut file = shadersim_asm::read_program_bytes("alpha_test.txt", &bytes, &opts).unwrap();
+    file.programs
+        .retain(|p| p.stage == Some(shadersim_asm::Stage::Vertex));
+    let stats = shadersim_asm::parse_driver_statistics(text);
+    assert_eq!(shadersim_asm::apply_driver_statistics(&mut file, &stats), 1);
+    let o = Occupancy::compute(&file.programs[0], &arch, 64, 1, None).unwrap();
+    assert_eq!((o.sgprs_allocated, o.waves_per_simd), (80, 10));
+}

@@ -150,6 +150,19 @@ fn scenario_9_integer_multiply_is_quarter_rate() {
 }
 
 #[test]
+fn scenario_9_a_32x32_to_64_multiply_add_is_quarter_rate_too() {
+    // The source of the cost: LLVM's scheduling models charge v_mad_u64_u32 as the 32-bit integer
+    // multiply (SISchedule.td WriteIntMul): llvm-mca-22 -mcpu=gfx1030 and -mcpu=gfx1100 give it
+    // latency 8, v_mul_lo_u32's (v_lshlrev_b64, the 64-bit ALU class: 6). So the class is
+    // valu.quarter: valu_quarter_clocks = 4 a wave32 op, not valu_b64_clocks = 2; op i issues at
+    // 4i, the last at 396, its result 396 + valu_quarter_latency (8) = 404, as v_mul_lo_u32's.
+    let text = repeat("v_mad_u64_u32 v[0:1], s0, v2, v3, v[4:5]", 100) + "s_endpgm\n";
+    for (model, target) in RDNA {
+        assert_eq!(wave_clocks(model, target, &text, 32), 404.0, "{model}");
+    }
+}
+
+#[test]
 fn scenario_10_f64_rate_per_generation() {
     // RDNA 2: valu_f64_clocks = 16, the last of 100 issues at 1584, result
     // + 22 = 1606; RDNA 3: 32 per op, last at 3168, result + 38 = 3206

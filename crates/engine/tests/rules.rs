@@ -52,6 +52,10 @@ fn quarter_rate_and_transcendental_ops_cost_sixteen() {
         "v_mul_lo_u32 v0, v1, v2",
         "v_rcp_f32 v0, v1",
         "v_sqrt_f32 v0, v1",
+        // A 32x32->64 multiply-add is the 32-bit multiply's class (LLVM's SISchedule.td
+        // WriteIntMul: llvm-mca-22 -mcpu=gfx900 gives v_mad_u64_u32 latency 4, v_mul_lo_u32's,
+        // not Write64Bit's 2): 16 clocks a wave64 op, not valu_b64_clocks = 8.
+        "v_mad_u64_u32 v[0:1], s[0:1], v2, v3, v[4:5]",
     ] {
         let text = repeat(op, n) + "s_endpgm\n";
         let s = sim(&text, ONE_WAVE, &[]).run().unwrap();

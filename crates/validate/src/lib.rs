@@ -46,9 +46,14 @@ pub struct Point {
     /// Its unit.
     pub unit: Unit,
     /// The shader clock it was taken at (or the documented boost clock, said so in `clock`).
+    /// Both conversions use it: the run simulates the model at this clock (`clock_mhz` set for
+    /// the run, so a model's per-clock figures derived from per-second ones follow it), and the
+    /// run's clocks become the published unit at this clock ([`convert`]).
     pub clock_mhz: f64,
-    /// How the clock is known (`measured`, `boost clock from the specification (assumption)`).
+    /// How the clock is known, in words.
     pub clock: String,
+    /// Where `clock_mhz` comes from ([`ClockBasis`]).
+    pub clock_basis: ClockBasis,
     /// CUs of the GPU, for per-GPU rates (TFLOPS, GB/s).
     #[serde(default)]
     pub gpu_cus: Option<u32>,
@@ -77,6 +82,43 @@ pub struct Point {
     /// then this measurement over that one, both from the same source and run).
     #[serde(default)]
     pub relative_to: Option<String>,
+    /// The memory level a latency or bandwidth point measures (one of [`LEVELS`]).
+    #[serde(default)]
+    pub level: Option<String>,
+}
+
+/// The memory levels a point may name (`level`): the scalar cache, LDS, the first vector
+/// cache (`l0` on RDNA, `l1` on GCN and CDNA), RDNA's GL1, L2, Infinity Cache (`mall`), DRAM.
+pub const LEVELS: [&str; 8] = ["scalar", "lds", "l0", "l1", "gl1", "l2", "mall", "dram"];
+
+/// Where a point's clock comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockBasis {
+    /// The source states the clock its run ran at.
+    Measured,
+    /// The source states the clock its figure is computed at (a specification's peak at boost).
+    Stated,
+    /// Computed from another figure of the same run (said in `clock`).
+    Derived,
+    /// The source states no clock: the card's specified boost clock stands in (an assumption;
+    /// cards often run above it, so a latency in ns converts to too few clocks).
+    Assumed,
+    /// The value needs no clock (clocks, a ratio, units per clock).
+    None,
+}
+
+impl ClockBasis {
+    /// The name as the data file spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockBasis::Measured => "measured",
+            ClockBasis::Stated => "stated",
+            ClockBasis::Derived => "derived",
+            ClockBasis::Assumed => "assumed",
+            ClockBasis::None => "none",
+        }
+    }
 }
 
 /// Units of a published value.
@@ -113,6 +155,11 @@ impl Unit {
             Unit::PerClockPerCu => "per clock per CU",
             Unit::Ratio => "ratio",
         }
+    }
+
+    /// Whether converting a run's clocks to this unit takes a clock.
+    pub fn needs_clock(self) -> bool {
+        matches!(self, Unit::Ns | Unit::Tflops | Unit::GigabytesPerSecond)
     }
 }
 
@@ -226,6 +273,21 @@ impl PointsFile {
             if matches!(p.unit, Unit::Tflops | Unit::GigabytesPerSecond) && p.gpu_cus.is_none() {
                 return Err(bad(format!("unit `{}` needs gpu_cus", p.unit.as_str())));
             }
+            if p.unit.needs_clock() == (p.clock_basis == ClockBasis::None) {
+                return Err(bad(format!(
+                    "unit `{}` {}, but clock_basis is `{}`",
+                    p.unit.as_str(),
+                    if p.unit.needs_clock() {
+                        "needs a clock"
+                    } else {
+                        "needs no clock (clock_basis = \"none\")"
+                    },
+                    p.clock_basis.as_str()
+                )));
+            }
+            if let Some(l) = p.level.as_deref().filter(|l| !LEVELS.contains(l)) {
+                return Err(bad(format!("level `{l}` is none of {}", LEVELS.join(", "))));
+            }
             if (p.unit == Unit::Ratio) != p.relative_to.is_some() {
                 return Err(bad("unit = \"ratio\" and relative_to go together".into()));
             }
@@ -262,6 +324,7 @@ impl PointsFile {
                     point: i,
                     iterations: n,
                     hints: run_hints(p, n),
+                    sets: run_sets(p),
                 })
             })
             .collect()
@@ -278,6 +341,16 @@ pub fn run_hints(p: &Point, iterations: u32) -> String {
     )
 }
 
+/// The model parameters a run sets: the point's clock, when its unit takes one, so the model
+/// runs at the clock the value is converted at.
+pub fn run_sets(p: &Point) -> Vec<(String, String)> {
+    if p.unit.needs_clock() {
+        vec![("clock_mhz".to_string(), p.clock_mhz.to_string())]
+    } else {
+        Vec::new()
+    }
+}
+
 /// One simulation to run.
 #[derive(Debug, Clone)]
 pub struct RunPlan {
@@ -287,6 +360,8 @@ pub struct RunPlan {
     pub iterations: u32,
     /// The complete hints text.
     pub hints: String,
+    /// `--set` pairs for the run ([`run_sets`]).
+    pub sets: Vec<(String, String)>,
 }
 
 /// What a run gives back.
@@ -345,6 +420,10 @@ pub struct Row {
     pub unit: &'static str,
     /// Clock the value was taken at, MHz.
     pub clock_mhz: f64,
+    /// Where that clock comes from.
+    pub clock_basis: ClockBasis,
+    /// The memory level a latency point measures (`l0`, `l2`, ...), if any.
+    pub level: Option<String>,
     /// Published value.
     pub measured: f64,
     /// Simulated value in the same unit (`None`: the runs gave no reading).
@@ -361,6 +440,20 @@ pub struct Row {
     pub unexplained: bool,
     /// The model parameter the measurement set, if any.
     pub calibrates: Option<String>,
+    /// What the point measures: `latency` (clocks per unit), `bandwidth` (GB/s) or `rate`
+    /// (operations per clock, TFLOPS, a ratio of rates).
+    pub kind: &'static str,
+}
+
+/// The kinds of [`Row::kind`], in the order the summaries list them.
+pub const KINDS: [&str; 3] = ["latency", "bandwidth", "rate"];
+
+fn kind_of(p: &Point) -> &'static str {
+    match (p.measure.kind, p.unit) {
+        (MeasureKind::ClocksPerUnit, _) => "latency",
+        (_, Unit::GigabytesPerSecond) => "bandwidth",
+        _ => "rate",
+    }
 }
 
 /// Median and mean absolute error of a group of rows.
@@ -391,6 +484,11 @@ pub struct Report {
     pub overall: Summary,
     /// Over the points that set no model parameter (independent predictions).
     pub independent: Summary,
+    /// Over the points that set a model parameter (`calibrates`): checks of the conversion and
+    /// the kernel's overhead.
+    pub calibration: Summary,
+    /// The independent points per kind ([`KINDS`]: `independent latency`, ...).
+    pub independent_by_kind: Vec<Summary>,
 }
 
 fn summarize(model: &str, rows: &[&Row]) -> Summary {
@@ -453,6 +551,8 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
                 quantity: p.quantity.clone(),
                 unit: p.unit.as_str(),
                 clock_mhz: p.clock_mhz,
+                clock_basis: p.clock_basis,
+                level: p.level.clone(),
                 measured: p.value,
                 simulated,
                 error,
@@ -462,6 +562,7 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
                 unexplained: error.is_some_and(|e| e.abs() > REASON_NEEDED_ABOVE)
                     && p.note.trim().is_empty(),
                 calibrates: p.calibrates.clone(),
+                kind: kind_of(p),
             }
         })
         .collect();
@@ -474,11 +575,22 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
     let overall = summarize("all", &all);
     let free: Vec<&Row> = rows.iter().filter(|r| r.calibrates.is_none()).collect();
     let independent = summarize("independent", &free);
+    let set: Vec<&Row> = rows.iter().filter(|r| r.calibrates.is_some()).collect();
+    let calibration = summarize("calibration", &set);
+    let independent_by_kind = KINDS
+        .iter()
+        .map(|k| {
+            let of_kind: Vec<&Row> = free.iter().copied().filter(|r| r.kind == *k).collect();
+            summarize(&format!("independent {k}"), &of_kind)
+        })
+        .collect();
     Report {
         points: rows,
         models,
         overall,
         independent,
+        calibration,
+        independent_by_kind,
     }
 }
 
@@ -529,13 +641,16 @@ impl Report {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "{:<8} {:>6} {:>5} {:>12} {:>12} {:>6}",
+            "{:<22} {:>6} {:>5} {:>12} {:>12} {:>6}",
             "model", "points", "gpus", "median |err|", "mean |err|", ">25%"
         );
-        for s in self.models.iter().chain([&self.overall, &self.independent]) {
+        let split = [&self.calibration, &self.independent]
+            .into_iter()
+            .chain(&self.independent_by_kind);
+        for s in self.models.iter().chain([&self.overall]).chain(split) {
             let _ = writeln!(
                 out,
-                "{:<8} {:>6} {:>5} {:>11.1}% {:>11.1}% {:>6}",
+                "{:<22} {:>6} {:>5} {:>11.1}% {:>11.1}% {:>6}",
                 s.model,
                 s.points,
                 s.gpus,
@@ -554,119 +669,4 @@ impl Report {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn point(unit: &str, kind: &str, extra: &str) -> String {
-        format!(
-            r#"[[point]]
-id = "p"
-gpu = "g"
-model = "rdna2"
-quantity = "q"
-value = 100.0
-unit = "{unit}"
-clock_mhz = 2000.0
-clock = "boost"
-parameters = ""
-source = "s"
-program = "x.s"
-{extra}
-[point.measure]
-kind = "{kind}"
-loop_line = 10
-runs = [10, 30]
-per_iteration = 2.0
-"#
-        )
-    }
-
-    #[test]
-    fn latency_reading_and_ns() {
-        let f = PointsFile::parse(&point("ns", "clocks_per_unit", "")).unwrap();
-        let p = &f.point[0];
-        // 20 more iterations x 2 loads = 40 loads took 9000 - 1000 = 8000 clocks: 200 clocks
-        // per load; at 2000 MHz a clock is 0.5 ns, so 100 ns.
-        let runs = [
-            RunOutcome {
-                clocks: 1000,
-                waves: 1,
-            },
-            RunOutcome {
-                clocks: 9000,
-                waves: 1,
-            },
-        ];
-        let r = reading(&p.measure, runs).unwrap();
-        assert_eq!(r, 200.0);
-        assert_eq!(convert(p, r), 100.0);
-    }
-
-    #[test]
-    fn rate_reading_and_tflops() {
-        let f = PointsFile::parse(&point("TFLOPS", "units_per_clock", "gpu_cus = 80")).unwrap();
-        let p = &f.point[0];
-        // 64 waves x 2 units x 20 iterations = 2560 units in 20 more clocks: 128 per clock per
-        // CU, the RDNA 2 FP32 FMA peak (2 SIMD32 x 32 lanes x 2 FLOPs); x 80 CUs x 2000 MHz
-        // = 20.48 TFLOPS.
-        let runs = [
-            RunOutcome {
-                clocks: 100,
-                waves: 64,
-            },
-            RunOutcome {
-                clocks: 120,
-                waves: 64,
-            },
-        ];
-        let r = reading(&p.measure, runs).unwrap();
-        assert_eq!(r, 128.0);
-        assert!((convert(p, r) - 20.48).abs() < 1e-9);
-    }
-
-    #[test]
-    fn gbps_conversion() {
-        let f = PointsFile::parse(&point("GB/s", "units_per_clock", "gpu_cus = 80")).unwrap();
-        // 2.84 bytes per clock per CU x 80 CUs x 2000 MHz / 1000 = 454.4 GB/s.
-        assert!((convert(&f.point[0], 2.84) - 454.4).abs() < 1e-9);
-    }
-
-    #[test]
-    fn bad_files_are_positioned_errors() {
-        let e = PointsFile::parse("[[point]]\nid = 3\n").unwrap_err();
-        assert!(matches!(e, ValidateError::Parse { line: 2, .. }), "{e}");
-        let e = PointsFile::parse(&point("ns", "units_per_clock", "")).unwrap_err();
-        assert!(e.to_string().contains("does not fit"), "{e}");
-        let e = PointsFile::parse(&point("TFLOPS", "units_per_clock", "")).unwrap_err();
-        assert!(e.to_string().contains("gpu_cus"), "{e}");
-    }
-
-    #[test]
-    fn summary_median_and_mean() {
-        let rows: Vec<Row> = [0.1, -0.3, 0.05]
-            .iter()
-            .map(|e| Row {
-                id: String::new(),
-                gpu: "g".into(),
-                model: "m".into(),
-                quantity: String::new(),
-                unit: "ns",
-                clock_mhz: 1.0,
-                measured: 1.0,
-                simulated: Some(1.0 + e),
-                error: Some(*e),
-                reading: None,
-                source: String::new(),
-                note: String::new(),
-                unexplained: false,
-                calibrates: None,
-            })
-            .collect();
-        let refs: Vec<&Row> = rows.iter().collect();
-        let s = summarize("m", &refs);
-        // |errors| 0.05, 0.1, 0.3: median 0.1, mean 0.15, one above 25%.
-        assert!((s.median_abs_error - 0.1).abs() < 1e-12);
-        assert!((s.mean_abs_error - 0.15).abs() < 1e-12);
-        assert_eq!(s.above_25_percent, 1);
-    }
-}
+mod tests;

@@ -201,7 +201,7 @@ fn opencl_flags(target: &Target) -> Vec<String> {
     .collect()
 }
 
-/// OpenCL C through clang: `clang -S -gline-tables-only -O2 -nogpulib -target
+/// OpenCL C through clang: `clang -S -gline-tables-only -fdebug-compilation-dir=. -O2 -nogpulib -target
 /// amdgcn-amd-amdhsa -mcpu=GFX -x cl -cl-std=CL2.0 -Xclang
 /// -mlink-builtin-bitcode -Xclang BUILTINS.bc FILE -o -`. The built-in
 /// library ([`OPENCL_BUILTINS`]) is compiled to bitcode once per clang and
@@ -234,7 +234,13 @@ fn compile_opencl(
         // by-source-line report, without changing the code (checked on the
         // OpenCL fixtures for gfx900, gfx1030, gfx1100 and gfx1200: the same
         // instructions and resources with and without).
-        let mut args = vec!["-S".to_string(), "-gline-tables-only".to_string()];
+        // The compilation directory is recorded as `.`, so a listing does not depend on where
+        // the checkout lives (validation/regen.sh reproduces the committed listings exactly).
+        let mut args = vec![
+            "-S".to_string(),
+            "-gline-tables-only".to_string(),
+            "-fdebug-compilation-dir=.".to_string(),
+        ];
         args.extend(opencl_flags(target));
         if let Some(dir) = include_dir {
             args.push(format!("-I{}", dir.display()));

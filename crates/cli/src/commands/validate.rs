@@ -74,7 +74,7 @@ fn run_point(
     }; 2];
     for (slot, plan) in out.iter_mut().zip(plans) {
         let name = format!("point `{}` hints ({} iterations)", p.id, plan.iterations);
-        let prepared = prepare_loaded_text(&loaded, Some((&name, &plan.hints)), &[])?;
+        let prepared = prepare_loaded_text(&loaded, Some((&name, &plan.hints)), &plan.sets)?;
         let analysis = analyse(&prepared, false)?;
         *slot = RunOutcome {
             clocks: analysis.stats.clocks,

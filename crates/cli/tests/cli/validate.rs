@@ -51,7 +51,10 @@ fn the_whole_suite_meets_the_issue_bar() {
         .iter()
         .map(|m| m["model"].as_str().unwrap())
         .collect();
-    assert_eq!(models, ["gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]);
+    assert_eq!(
+        models,
+        ["cdna2", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
+    );
 }
 
 #[test]
@@ -89,10 +92,11 @@ fn chase_step(sets: &[&str]) -> f64 {
     let clocks = |iterations: u32| {
         let dir = tempfile::tempdir().unwrap();
         let hints = dir.path().join("h.toml");
-        // Line 22 is the loop header, line 31 the dependent global_load_dword.
+        // Line 32 is the loop header, line 46 the dependent global_load_dword (the lines of
+        // validation/regen.sh's listing, .loc lines included).
         std::fs::write(
             &hints,
-            format!("[dispatch]\nwaves = 1\nworkgroup_size = 1\n[[loop]]\nline = 22\niterations = {iterations}\n[[memory]]\nline = 31\npattern = \"uniform\"\nlevel = \"l2\"\n"),
+            format!("[dispatch]\nwaves = 1\nworkgroup_size = 1\n[[loop]]\nline = 32\niterations = {iterations}\n[[memory]]\nline = 46\npattern = \"uniform\"\nlevel = \"l2\"\n"),
         )
         .unwrap();
         let mut args = vec![
@@ -169,4 +173,103 @@ fn a_broken_points_file_is_an_error_at_its_line() {
     let (code, _, err) = shadersim_text(&["validate", "--points", f.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("p.toml:3:"), "{err}");
+}
+
+#[test]
+fn regen_reproduces_the_committed_listings() {
+    // validation/regen.sh compiles the kernels with clang-22 through `shadersim compile`; run
+    // into a temporary directory, it must give the committed validation/asm listings byte for
+    // byte (the points' loop_line and line hints name lines of those listings). Skipped with a
+    // note without clang-22, a failure on CI.
+    if !shadersim_testkit::tools::have_clang_22() {
+        return;
+    }
+    let validation = crate::root().join("validation");
+    let out = std::env::temp_dir().join(format!("shadersim-validate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let status = std::process::Command::new("sh")
+        .arg(validation.join("regen.sh"))
+        .arg(env!("CARGO_BIN_EXE_shadersim"))
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "regen.sh failed: {status}");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_owned();
+        let fresh = std::fs::read_to_string(&path).unwrap();
+        let committed = std::fs::read_to_string(validation.join("asm").join(&name)).unwrap();
+        assert!(
+            fresh == committed,
+            "validation/asm/{}: regen.sh gives another listing (run validation/regen.sh and update \
+             the points' loop_line and line hints)",
+            name.to_string_lossy()
+        );
+        compared += 1;
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    // 5 GPUs x 6 kernels, and the pointer chase for gfx90a.
+    assert_eq!(compared, 31);
+}
+
+/// Clocks of one step of gpu-benches' pointer chase (validation/asm/chase_pointer.gfx90a.s: the
+/// loop header at line 27, its flat_load_dwordx2 at line 30) on `cdna2`, over `region` bytes in
+/// 64-byte steps, read between two runs past the chase's cold first pass.
+fn pointer_chase_step(region: u32, runs: [u32; 2], sets: &[&str]) -> f64 {
+    let clocks = |iterations: u32| {
+        let dir = tempfile::tempdir().unwrap();
+        let hints = dir.path().join("h.toml");
+        std::fs::write(
+            &hints,
+            format!("[dispatch]\nwaves = 1\nworkgroup_size = 64\n[[loop]]\nline = 27\niterations = {iterations}\n[[memory]]\nline = 30\npattern = \"uniform\"\norder = \"random\"\nregion = {region}\niteration_stride = 64\nwave_stride = 0\n"),
+        )
+        .unwrap();
+        let mut args = vec![
+            "analyze",
+            "validation/asm/chase_pointer.gfx90a.s",
+            "--function",
+            "chase_pointer",
+            "--arch",
+            "cdna2",
+            "--no-latency-search",
+            "--format",
+            "json",
+            "--hints",
+            hints.to_str().unwrap(),
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        json(&args)["clocks"].as_f64().unwrap()
+    };
+    (clocks(runs[1]) - clocks(runs[0])) / f64::from(runs[1] - runs[0])
+}
+
+#[test]
+fn a_pointer_chase_step_per_cdna2_level_is_its_latency_plus_the_loads_service() {
+    // The loop: s_waitcnt vmcnt(0) lgkmcnt(0); flat_load_dwordx2 (the next pointer; no address
+    // arithmetic); the counter's s_add/s_addc/s_cmp and the branch, which do not depend on the
+    // load. A step: the load holds the texture path buffer_load_clocks = 16 (a 64-bit load is a
+    // multi-channel one, seed 001's rate), its data is back the serving level's latency later,
+    // the wait passes and the next load issues 4 clocks later, at the wave's next issue turn
+    // (one SIMD's turn comes every 4 clocks on GCN): 4 x ceil((latency + 16 + 4) / 4).
+    let step = |latency: f64| 4.0 * ((latency + 16.0 + 4.0) / 4.0).ceil();
+    // L1 (16 KB): a 9 KB chase hits it from its second pass; l1_latency = 102: 122 -> 124.
+    assert_eq!(pointer_chase_step(9216, [2048, 4096], &[]), step(102.0));
+    assert_eq!(step(102.0), 124.0);
+    // The level's latency, one for one (on the turn grid): 110 + 20 = 130 -> 132.
+    assert_eq!(
+        pointer_chase_step(9216, [2048, 4096], &["l1_latency=110"]),
+        132.0
+    );
+    // L2 (8 MB): 1029 KB = 16464 lines; a cyclic random order misses the 16 KB, 4-way L1 on
+    // every access (each line returns after all the others of its set). Both runs past the cold
+    // pass: l2_latency = 220: 240.
+    assert_eq!(pointer_chase_step(1029 * 1024, [32768, 49152], &[]), 240.0);
+    // DRAM: 32129 KB misses the 8 MB L2 the same way; dram_latency = 550: 570 -> 572.
+    assert_eq!(
+        pointer_chase_step(32129 * 1024, [1048576, 1114112], &[]),
+        step(550.0)
+    );
 }
