@@ -659,15 +659,18 @@ amdhsa.kernels:
   - .args:
       - .address_space:  global
         .is_const:       true
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint*'

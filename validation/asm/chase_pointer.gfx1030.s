@@ -374,16 +374,19 @@ __clang_ocl_kern_imp_chase_pointer:     ; @__clang_ocl_kern_imp_chase_pointer
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           buf
         .offset:         0
         .size:           8
         .type_name:      'long*'
         .value_kind:     global_buffer
       - .address_space:  global
+        .name:           dummy_buf
         .offset:         8
         .size:           8
         .type_name:      'long*'
         .value_kind:     global_buffer
-      - .offset:         16
+      - .name:           n
+        .offset:         16
         .size:           8
         .type_name:      long
         .value_kind:     by_value

@@ -379,16 +379,19 @@ amdhsa.kernels:
   - .agpr_count:     0
     .args:
       - .address_space:  global
+        .name:           buf
         .offset:         0
         .size:           8
         .type_name:      'long*'
         .value_kind:     global_buffer
       - .address_space:  global
+        .name:           dummy_buf
         .offset:         8
         .size:           8
         .type_name:      'long*'
         .value_kind:     global_buffer
-      - .offset:         16
+      - .name:           n
+        .offset:         16
         .size:           8
         .type_name:      long
         .value_kind:     by_value

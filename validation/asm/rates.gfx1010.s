@@ -2587,15 +2587,18 @@ __clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2620,15 +2623,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'half8*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'half8*'
@@ -2653,15 +2659,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'double2*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'double2*'
@@ -2686,15 +2695,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2719,15 +2731,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2752,15 +2767,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2785,15 +2803,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float*'

@@ -2597,15 +2597,18 @@ __clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2630,15 +2633,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'half8*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'half8*'
@@ -2663,15 +2669,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'double2*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'double2*'
@@ -2696,15 +2705,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2729,15 +2741,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2762,15 +2777,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2795,15 +2813,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float*'

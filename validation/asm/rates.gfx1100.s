@@ -2700,15 +2700,18 @@ __clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2733,15 +2736,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'half8*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'half8*'
@@ -2766,15 +2772,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'double2*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'double2*'
@@ -2799,15 +2808,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2832,15 +2844,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2865,15 +2880,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2898,15 +2916,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float*'

@@ -2613,15 +2613,18 @@ __clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2646,15 +2649,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'half8*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'half8*'
@@ -2679,15 +2685,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'double2*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'double2*'
@@ -2712,15 +2721,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2745,15 +2757,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2778,15 +2793,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2811,15 +2829,18 @@ amdhsa.kernels:
     .workgroup_processor_mode: 1
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float*'

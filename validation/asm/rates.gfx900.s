@@ -2558,15 +2558,18 @@ __clang_ocl_kern_imp_fp32_fma_latency:  ; @__clang_ocl_kern_imp_fp32_fma_latency
 amdhsa.kernels:
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2590,15 +2593,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'half8*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'half8*'
@@ -2622,15 +2628,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'double2*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'double2*'
@@ -2654,15 +2663,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2686,15 +2698,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'uint4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'uint4*'
@@ -2718,15 +2733,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float4*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float4*'
@@ -2750,15 +2768,18 @@ amdhsa.kernels:
     .wavefront_size: 64
   - .args:
       - .address_space:  global
+        .name:           A
         .offset:         0
         .size:           8
         .type_name:      'float*'
         .value_kind:     global_buffer
-      - .offset:         8
+      - .name:           count
+        .offset:         8
         .size:           4
         .type_name:      int
         .value_kind:     by_value
       - .address_space:  global
+        .name:           ret
         .offset:         16
         .size:           8
         .type_name:      'float*'
