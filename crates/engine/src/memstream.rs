@@ -54,6 +54,8 @@ pub struct StreamSpec {
     /// Bytes between consecutive workgroups' first waves (`None`: a workgroup's waves
     /// continue the wave stride; `Some(0)`: every workgroup reads the same addresses).
     pub group_stride: Option<u64>,
+    /// Bytes past the base the op's address lies (the code's constant offset).
+    pub offset: i64,
     /// Bytes between consecutive executions by one wave (`None`: the default of the path).
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.
@@ -298,7 +300,7 @@ impl MemorySystem {
             let wave_stride = s.wave_stride.unwrap_or(ws);
             resolved.push(Stream {
                 path: s.path as u8,
-                base: s.base,
+                base: s.base.wrapping_add(s.offset as u64),
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride,

@@ -289,6 +289,11 @@ pub struct AffineAddress {
     pub outer_loops: Vec<u32>,
     /// Whether the address moves with a workgroup id the descriptor names.
     pub group_used: bool,
+    /// Bytes the registers' arithmetic adds to the buffer's address beyond the lanes, the
+    /// workgroup and the loops (`in[i + cols * 3]` with `cols` given: `12 x cols`), without
+    /// the instruction's immediate offset (the coalescer's lines hold that); `None` when the
+    /// uniform part holds more than the buffer's address (an unknown scaled value).
+    pub offset: Option<i64>,
     /// Bytes per workgroup id x when that is a number and y and z do not appear (`Some(0)`:
     /// the address does not move with the workgroup: every workgroup reads the same data);
     /// `None`: an unknown factor (a workgroup size the launch did not give).
@@ -334,6 +339,9 @@ pub struct DerivedAddress {
     /// every workgroup reads the same addresses); `None`: the waves of the next workgroup
     /// continue the wave stride.
     pub group_stride: Option<u64>,
+    /// Bytes the address lies past its buffer's base beyond lanes, workgroups and loops
+    /// (`AffineAddress::offset`), when the code fixes them.
+    pub offset: Option<i64>,
     /// Why that wave stride.
     pub wave_stride_reason: String,
     /// Bytes between executions by one wave (`None`: the op is in no loop, it runs once per
@@ -1013,7 +1021,7 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
                 match sum {
                     Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
                     Err(Bad::Other(why)) => AddressForm::Unknown(why),
-                    Ok(l) => affine(&eval, cfg, i, &l),
+                    Ok(l) => affine(&eval, cfg, i, &l, offset),
                 }
             }
         };
@@ -1023,7 +1031,7 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
 }
 
 /// The coefficients of an affine address at instruction `i`.
-fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin) -> AddressForm {
+fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
     if l.has(|v| matches!(v, Var::Phi(_))) {
         return AddressForm::Unknown("a loop value the evaluation could not resolve".into());
     }
@@ -1066,6 +1074,13 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin) -> AddressForm {
         words: eval.words(l),
         outer_loops,
         group_used: l.has(|v| matches!(v, Var::Group(_))),
+        offset: {
+            let constant = l.0.get(&(Var::One, Vec::new())).copied().unwrap_or(0);
+            let plain_base = l.0.iter().all(|((v, atoms), c)| {
+                *v != Var::One || atoms.is_empty() || (atoms.len() == 1 && *c == 1)
+            });
+            plain_base.then(|| constant.wrapping_sub(immediate))
+        },
         group: if l.has(|v| matches!(v, Var::Group(1) | Var::Group(2))) {
             None
         } else {
@@ -1112,6 +1127,7 @@ pub fn derive_address_patterns(
                     wave_stride: not(&why),
                     wave_stride_reason: why.clone(),
                     group_stride: None,
+                    offset: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                 }
@@ -1127,6 +1143,7 @@ pub fn derive_address_patterns(
                     wave_stride: not(&why),
                     wave_stride_reason: why.clone(),
                     group_stride: None,
+                    offset: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                 }
@@ -1255,6 +1272,7 @@ fn derive(
         wave_stride,
         wave_stride_reason,
         group_stride,
+        offset: a.offset.filter(|&o| o != 0),
         iteration_stride,
         iteration_stride_reason,
     }
@@ -1292,6 +1310,7 @@ pub fn apply_derived_addresses(
                 (None, Ok(w)) => {
                     facts.wave_stride = Some(*w);
                     facts.group_stride = d.group_stride;
+                    facts.offset = d.offset;
                     (Some(*w), FactSource::Code, d.wave_stride_reason.clone())
                 }
                 (None, Err(why)) => (None, FactSource::Default, why.clone()),

@@ -24,6 +24,7 @@ mod diagnostics;
 mod diverge;
 mod docs_links;
 mod glsl_dialects;
+mod kernel_time;
 mod listings;
 mod liveness;
 mod mutations;

@@ -64,6 +64,9 @@ pub struct MemoryFacts {
     /// every workgroup reads the same addresses); `None`: a workgroup's waves continue the
     /// wave stride of the waves before (derived from the code, never a hint key).
     pub group_stride: Option<u64>,
+    /// Bytes the op's address lies past its buffer's base, when the code fixes them (rows a
+    /// launch argument apart); derived from the code, never a hint key.
+    pub offset: Option<i64>,
     /// Bytes per execution by the same wave.
     pub iteration_stride: Option<u64>,
     /// Addresses wrap inside this many bytes.

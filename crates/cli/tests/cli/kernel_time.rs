@@ -1,0 +1,311 @@
+//! Kernel time on the whole GPU (`--grid`, `--block`, `--arg`, `-D`, products by name): each
+//! rule's number derived in a comment from the model's data, on kernels compiled in place
+//! (`tests/cli/data/kernel_time/`, clang-22; skipped with a note without it outside `CI`).
+
+use crate::command;
+use serde_json::Value;
+use shadersim_testkit::tools::have_clang_22;
+
+/// `analyze KERNEL ARGS --no-latency-search --format json` in the kernels' directory.
+fn report(kernel: &str, args: &[&str]) -> Value {
+    let mut all = vec!["analyze", kernel, "--no-latency-search", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = command()
+        .args(&all)
+        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
+        .output();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("JSON report")
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn a_stream_moves_whole_lines_from_dram_on_every_model() {
+    if !have_clang_22() {
+        return;
+    }
+    // Two workgroups of 256 work-items on the busiest CU (grid = 2 x the CUs): each work-item
+    // reads 2 floats and writes 1, so the CU's vector data is 2 x 256 x 12 = 6144 bytes, all
+    // cold. Memory delivers whole lines of the level above it, so it moves at least those
+    // bytes (gfx942: 128-byte L1 lines over 128-byte L2 lines, 64-byte requests; before, half
+    // of each 128-byte line: 3072) and at most the kernel arguments' few lines more.
+    for (arch, cus, line) in [
+        ("vega64", 64, 64.0),
+        ("mi300x", 304, 128.0),
+        ("rx7900xtx", 96, 128.0),
+    ] {
+        let grid = (2 * cus).to_string();
+        let r = report(
+            "vadd.cl",
+            &["--arch", arch, "--grid", &grid, "--block", "256"],
+        );
+        let dram = f(&r["cache"]["dram"]["bytes"]);
+        assert!(
+            (6144.0..=6144.0 + 4.0 * line).contains(&dram),
+            "{arch}: {dram} DRAM bytes"
+        );
+        assert_eq!(dram % 64.0, 0.0, "{arch}: whole lines");
+        assert_eq!(r["kernel_time"]["workgroups_per_cu"], 2, "{arch}");
+    }
+}
+
+#[test]
+fn a_launch_bound_kernel_takes_the_launch_cost_and_a_sliver() {
+    if !have_clang_22() {
+        return;
+    }
+    // One workgroup of one wave: the busiest CU runs one wave whose life is a few memory
+    // round trips (its argument loads and its store, each under 600 clocks from memory), so
+    // under 2100 clocks: under a microsecond at 2100 MHz. The time is the model's
+    // kernel_launch_us (2 us, gcn.toml) plus exactly those clocks over the clock.
+    let r = report(
+        "empty.cl",
+        &["--arch", "mi300x", "--grid", "1", "--block", "64"],
+    );
+    let k = &r["kernel_time"];
+    assert_eq!(f(&k["launch_us"]), 2.0);
+    assert!(f(&k["cu_us"]) < 1.0, "{k}");
+    let clocks = f(&k["cu_clocks"]);
+    assert!((f(&r["kernel_time_us"]) - (2.0 + clocks / 2100.0)).abs() < 1e-5);
+    assert_eq!(k["active_cus"], 1);
+    // Each busy CU takes the chip-wide levels' bandwidth of 304 / 1 CUs.
+    assert_eq!(f(&k["chip_shares"]), 304.0);
+}
+
+#[test]
+fn one_workgroup_past_whole_rounds_costs_a_tail() {
+    if !have_clang_22() {
+        return;
+    }
+    // 64 CUs (Vega 64) x 16 workgroups fill every CU alike; one more gives one CU a 17th,
+    // which the others wait for idle: the busiest CU has one workgroup more and the kernel
+    // takes longer.
+    let even = report(
+        "vadd.cl",
+        &["--arch", "vega64", "--grid", "1024", "--block", "256"],
+    );
+    let tail = report(
+        "vadd.cl",
+        &["--arch", "vega64", "--grid", "1025", "--block", "256"],
+    );
+    assert_eq!(even["kernel_time"]["workgroups_per_cu"], 16);
+    assert_eq!(tail["kernel_time"]["workgroups_per_cu"], 17);
+    assert_eq!(tail["kernel_time"]["tail_cus"], 1);
+    assert!(f(&tail["kernel_time_us"]) > f(&even["kernel_time_us"]));
+}
+
+#[test]
+fn every_cu_streams_at_its_share_of_the_chip() {
+    if !have_clang_22() {
+        return;
+    }
+    // 304 CUs x 8 workgroups of 256 work-items, 12 bytes each: 7,471,104 bytes through
+    // memory at MI300X's 5.3 TB/s take at least 1.41 us; the prediction is memory-bound near
+    // it (one CU's share is 5300 / 304 GB/s: the simulated CU's 8 workgroups take as long as
+    // all 2432 at the chip's rate), not 304 times longer.
+    let r = report(
+        "vadd.cl",
+        &["--arch", "mi300x", "--grid", "2432", "--block", "256"],
+    );
+    let floor = 7_471_104.0 / 5300e9 * 1e6;
+    let cu = f(&r["kernel_time"]["cu_us"]);
+    assert!(
+        cu >= floor * 0.98 && cu < floor * 2.0,
+        "{cu} us against {floor}"
+    );
+    // CUs simulated side by side split the shared levels at the same per-CU share: 4 CUs
+    // with 4 x the workgroups take as long as one with its own.
+    let one = report(
+        "vadd.cl",
+        &[
+            "--arch",
+            "mi300x",
+            "--set",
+            "waves=64",
+            "--set",
+            "workgroup_size=256",
+        ],
+    );
+    let four = report(
+        "vadd.cl",
+        &[
+            "--arch",
+            "mi300x",
+            "--set",
+            "waves=256",
+            "--set",
+            "workgroup_size=256",
+            "--set",
+            "cus=4",
+        ],
+    );
+    let (c1, c4) = (f(&one["clocks"]), f(&four["clocks"]));
+    assert!((c4 / c1 - 1.0).abs() < 0.1, "1 CU {c1} clocks, 4 CUs {c4}");
+}
+
+#[test]
+fn a_loop_bounded_by_an_argument_runs_its_count() {
+    if !have_clang_22() {
+        return;
+    }
+    // `for (k = 0; k < K; k++)` with --arg K=64: the loop's header runs 64 times (the
+    // compiler counts K down to 0), and with cols = 2048 its load moves 2048 x 4 bytes an
+    // iteration.
+    let r = report(
+        "loop_k.cl",
+        &[
+            "--arch",
+            "gfx900",
+            "--grid",
+            "16",
+            "--block",
+            "256",
+            "--arg",
+            "K=64",
+            "--arg",
+            "cols=2048",
+        ],
+    );
+    let inferred = &r["defaults"]["loops_inferred"];
+    assert_eq!(inferred[0]["iterations"], 64, "{inferred}");
+    let load = r["defaults"]["addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["iteration_stride"].is_number())
+        .expect("the loop's load");
+    assert_eq!(load["iteration_stride"], 8192);
+    // Without the argument the loop runs its body once, and says so.
+    let r = report(
+        "loop_k.cl",
+        &["--arch", "gfx900", "--grid", "16", "--block", "256"],
+    );
+    assert_eq!(
+        r["defaults"]["loops_once"].as_array().map(Vec::len),
+        Some(1)
+    );
+}
+
+#[test]
+fn local_ids_read_the_same_tile_in_every_workgroup() {
+    if !have_clang_22() {
+        return;
+    }
+    // The A and B panels are indexed by the local id alone: every workgroup reads the same
+    // 2 x 64 x 64 x 8 bytes, which stay in the caches, and the 8 MFMAs of each of the 64
+    // iterations keep the matrix cores busy: matrix-bound on gfx942 and gfx90a, no hints.
+    for arch in ["gfx942", "gfx90a"] {
+        let r = report("mfma_tile.cl", &["--arch", arch]);
+        assert_eq!(
+            r["bottleneck"]["kind"], "matrix-core",
+            "{arch}: {}",
+            r["bottleneck"]
+        );
+        let reason = r["defaults"]["addresses"][0]["wave_stride_reason"]
+            .as_str()
+            .unwrap();
+        assert!(
+            reason.contains("every workgroup reads the same addresses"),
+            "{reason}"
+        );
+    }
+}
+
+#[test]
+fn rows_a_launch_argument_apart_are_distinct_addresses() {
+    if !have_clang_22() {
+        return;
+    }
+    // Rodinia nw's eight loads `in[index + cols * r]`: with cols = 2048 they are 8192 bytes
+    // apart, so each reads lines of its own and no load hits the first level on lines
+    // another brought (each op misses the L1 on its first touch of each line).
+    let r = report(
+        "rows.cl",
+        &[
+            "--arch",
+            "gfx900",
+            "--grid",
+            "64",
+            "--block",
+            "64",
+            "--arg",
+            "cols=2048",
+        ],
+    );
+    let loads: Vec<&Value> = r["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            i["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("global_load"))
+        })
+        .collect();
+    assert_eq!(loads.len(), 8);
+    for l in &loads {
+        assert!(f(&l["first_level_hit_rate"]) < 0.5, "{}", l["text"]);
+    }
+}
+
+#[test]
+fn products_are_models_with_their_numbers() {
+    // MI300A: 228 CUs (6 XCDs of 38); the error for an unknown name lists the products.
+    let o = command()
+        .args(&["occupancy", "--regs", "64", "--arch", "mi300a"])
+        .output();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = command()
+        .args(&["analyze", "examples/lighting_ps.txt", "--arch", "mi300"])
+        .output();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("products: mi300x, mi300a"), "{err}");
+}
+
+#[test]
+fn a_2d_block_and_a_definition_compile_and_launch() {
+    if !have_clang_22() {
+        return;
+    }
+    // -D BLOCK_SIZE=16 and a 16x16 block: workgroups of 256 work-items (4 wave64s) holding
+    // 16 x 16 x 4 = 1024 bytes of LDS; a 64x64 grid is 4096 workgroups, 64 on each of Vega
+    // 64's 64 CUs.
+    let r = report(
+        "tile2d.cl",
+        &[
+            "--arch",
+            "vega64",
+            "-D",
+            "BLOCK_SIZE=16",
+            "--grid",
+            "64x64",
+            "--block",
+            "16x16",
+            "--arg",
+            "cols=1024",
+        ],
+    );
+    assert_eq!(r["occupancy"]["lds_bytes"], 1024);
+    assert_eq!(r["kernel_time"]["workgroups"], 4096);
+    assert_eq!(r["kernel_time"]["workgroups_per_cu"], 64);
+    assert_eq!(r["waves"], 64 * 4);
+    // Without the definition the kernel does not compile: bad input, exit 1.
+    let o = command()
+        .args(&["analyze", "tile2d.cl", "--arch", "vega64"])
+        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
+        .output();
+    assert_eq!(o.status.code(), Some(1));
+    // A block over 1024 work-items on the command line is refused with the rule: bad usage.
+    let o = command()
+        .args(&[
+            "analyze", "vadd.cl", "--arch", "vega64", "--grid", "4", "--block", "64x32",
+        ])
+        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
+        .output();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most 1024"));
+}
