@@ -255,11 +255,11 @@ fn rows_a_launch_argument_apart_are_distinct_addresses() {
 fn products_are_models_with_their_numbers() {
     // MI300A: 228 CUs (6 XCDs of 38); the error for an unknown name lists the products.
     let o = command()
-        .args(&["occupancy", "--regs", "64", "--arch", "mi300a"])
+        .args(["occupancy", "--regs", "64", "--arch", "mi300a"])
         .output();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = command()
-        .args(&["analyze", "examples/lighting_ps.txt", "--arch", "mi300"])
+        .args(["analyze", "examples/lighting_ps.txt", "--arch", "mi300"])
         .output();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -295,13 +295,13 @@ fn a_2d_block_and_a_definition_compile_and_launch() {
     assert_eq!(r["waves"], 64 * 4);
     // Without the definition the kernel does not compile: bad input, exit 1.
     let o = command()
-        .args(&["analyze", "tile2d.cl", "--arch", "vega64"])
+        .args(["analyze", "tile2d.cl", "--arch", "vega64"])
         .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
         .output();
     assert_eq!(o.status.code(), Some(1));
     // A block over 1024 work-items on the command line is refused with the rule: bad usage.
     let o = command()
-        .args(&[
+        .args([
             "analyze", "vadd.cl", "--arch", "vega64", "--grid", "4", "--block", "64x32",
         ])
         .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
