@@ -314,7 +314,7 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
     };
     let value = match (facts.op, &mov.operands[..]) {
         (ScalarOp::Mov, [dst, k]) if facts.bits == 32 && single_sgpr(dst) == Some(r) => {
-            constant(mov, k)?
+            constant(mov, k).or_else(fixed)?
         }
         // A register pair set to an inline constant (-16..64, sign-extended
         // to 64 bits): a 64-bit offset counter whose low half the loop
