@@ -56,6 +56,8 @@ pub const PRODUCTS: &[(&str, &str)] = &[
         include_str!("../../data/products/rx5700xt.toml"),
     ),
     ("vega64", include_str!("../../data/products/vega64.toml")),
+    ("mi50", include_str!("../../data/products/mi50.toml")),
+    ("mi100", include_str!("../../data/products/mi100.toml")),
 ];
 
 /// One number of a model and where it comes from.
