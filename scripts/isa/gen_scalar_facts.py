@@ -19,6 +19,10 @@ The grammar (mnemonic split at '_'):
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
                                               zero-extended for u32)
   s_cbranch_scc(0|1)                          op branch_scc0/branch_scc1: taken when SCC is 0/1
+  v_cmp_COND_(i32|u32)                        op cmp, per lane into a lane mask (VCC or an SGPR
+                                              pair); COND in eq ne gt ge lt le, ne written lg
+                                              (the vector loops' exit tests: lane counters
+                                              against a bound)
 Other scalar mnemonics (64-bit, float compares, carries in) are not described: no row.
 
 Usage:  python3 scripts/isa/gen_scalar_facts.py [--check]
@@ -63,6 +67,11 @@ def facts(name):
     m = re.fullmatch(r"s_cmp(k?)_([a-z]+)_([iu])32", name)
     if m and m.group(2) in CONDS:
         return ["cmp", m.group(2), m.group(3), "k" if m.group(1) else "-"]
+    m = re.fullmatch(r"v_cmp_([a-z]+)_([iu])32", name)
+    if m:
+        cond = "lg" if m.group(1) == "ne" else m.group(1)
+        if cond in CONDS:
+            return ["cmp", cond, m.group(2), "-"]
     return None
 
 
@@ -86,7 +95,7 @@ HEADER = """\
 #
 # Columns (tab separated; sorted by mnemonic; '-' = none):
 #   mnemonic  as in instructions.tsv.
-#   op        add sub mov cmp (32-bit, wrapping; cmp sets SCC); lshl lshr ashr (shift the first
+#   op        add sub mov cmp (32-bit, wrapping; s_cmp sets SCC, v_cmp a lane mask); lshl lshr ashr (shift the first
 #             operand by the second's low 5 bits); mul (low 32 bits of the product);
 #             branch_scc0/branch_scc1: a conditional branch taken when SCC is 0/1.
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).

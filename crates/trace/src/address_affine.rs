@@ -399,13 +399,20 @@ impl<'a> Eval<'a> {
         if base.file != RegFile::Sgpr {
             return None;
         }
-        // The base must still hold the pointer the hardware set: its value at the load is the
-        // entry value of the pointer's first SGPR.
-        match self.reg(RegFile::Sgpr, base.first, d) {
-            Val::Lin(l) if l == Lin::atom(Atom::Entry(pointer)) => {}
+        // The base must hold the pointer the hardware set, or it plus a constant (clang
+        // addresses the hidden arguments from `s[4:5] + 40`): its value at the load is the
+        // entry value of the pointer's first SGPR and a number.
+        let moved = match self.reg(RegFile::Sgpr, base.first, d) {
+            Val::Lin(l) => {
+                let c = l.0.get(&(Var::One, Vec::new())).copied().unwrap_or(0);
+                if l.sub(&Lin::constant(c)) != Lin::atom(Atom::Entry(pointer)) {
+                    return None;
+                }
+                u32::try_from(c).ok()?
+            }
             _ => return None,
-        }
-        let at = offset.checked_add(4 * u32::from(k))?;
+        };
+        let at = offset.checked_add(moved)?.checked_add(4 * u32::from(k))?;
         declared.kernarg_values.get(&at).copied()
     }
 
@@ -1359,6 +1366,46 @@ pub(crate) fn uniform_number(program: &Program, cfg: &Cfg, r: u16, at: usize) ->
         Val::Lin(l) => l.as_const(),
         _ => None,
     }
+}
+
+/// A value affine in the work-item and workgroup ids and the loop iterations, every factor a
+/// number (`v_i = 64 x group + lane + 256 x iteration`): what a vector loop's exit test
+/// compares.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct AffineValue {
+    /// The constant term.
+    pub constant: i64,
+    /// Per work-item id x, y, z.
+    pub lane: [i64; 3],
+    /// Per workgroup id x, y, z.
+    pub group: [i64; 3],
+    /// Per completed iteration of each loop (loop id, factor).
+    pub iterations: Vec<(usize, i64)>,
+}
+
+/// Operand `o` as instruction `at` reads it, when it is an [`AffineValue`] (no unknown factor).
+pub(crate) fn affine_value(
+    program: &Program,
+    cfg: &Cfg,
+    o: &Operand,
+    at: usize,
+) -> Option<AffineValue> {
+    let mut eval = Eval::new(program, cfg);
+    let l = eval.operand(o, at).lin().ok()?;
+    let mut out = AffineValue::default();
+    for ((v, atoms), c) in &l.0 {
+        if !atoms.is_empty() {
+            return None;
+        }
+        match v {
+            Var::One => out.constant = *c,
+            Var::Lane(d) => out.lane[usize::from(*d).min(2)] = *c,
+            Var::Group(d) => out.group[usize::from(*d).min(2)] = *c,
+            Var::Iter(id) => out.iterations.push((*id, *c)),
+            Var::Phi(_) => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The number instruction `d` writes to SGPR `r`, when the code and the launch fix it

@@ -21,6 +21,7 @@ mod source_hints;
 mod template;
 mod tracer;
 mod tripcount;
+mod vector_trip;
 
 pub use address_affine::{
     address_forms, apply_derived_addresses, derive_address_patterns, AddressForm, AffineAddress,

@@ -33,6 +33,9 @@ pub struct InferredTrip {
     pub start: i64,
     /// What one iteration does to the counter.
     pub step: CounterStep,
+    /// A vector loop (its lanes leave one by one): how its count was found; `sgpr`, `start`
+    /// and `step` then say nothing.
+    pub lanes: Option<String>,
 }
 
 /// What one iteration does to a loop counter: `counter = counter OP operand`.
@@ -69,6 +72,9 @@ impl InferredTrip {
     /// How the count was found, for reports:
     /// `` `s_cmp_lt_u32 s4, 16` (s4 from 0, +1 per iteration) ``.
     pub fn reason(&self) -> String {
+        if let Some(lanes) = &self.lanes {
+            return lanes.clone();
+        }
         format!(
             "`{}` (s{} from {}, {} per iteration)",
             self.compare, self.sgpr, self.start, self.step
@@ -79,8 +85,33 @@ impl InferredTrip {
 /// The inferred trip count of every loop that has one, by loop id.
 pub fn infer_trip_counts(program: &Program, cfg: &Cfg) -> Vec<Option<InferredTrip>> {
     (0..cfg.loops.len())
-        .map(|l| infer_loop(program, cfg, l))
+        .map(|l| infer_loop(program, cfg, l).or_else(|| vector_loop(program, cfg, l)))
         .collect()
+}
+
+/// A vector loop's count ([`crate::vector_trip`]) as an inferred trip, for the program's wave
+/// size (its declared one, else 64).
+fn vector_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTrip> {
+    let wave = program.declared.wave_size.unwrap_or(64);
+    let v = crate::vector_trip::infer_vector_loop(
+        program,
+        cfg,
+        loop_id,
+        wave,
+        MAX_INFERRED_ITERATIONS,
+    )?;
+    Some(InferredTrip {
+        loop_id,
+        iterations: v.iterations,
+        compare: v.compare,
+        sgpr: 0,
+        start: 0,
+        step: CounterStep {
+            op: ScalarOp::Add,
+            operand: 0,
+        },
+        lanes: Some(v.reason),
+    })
 }
 
 fn single_sgpr(op: &Operand) -> Option<u16> {
@@ -281,6 +312,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         sgpr: r,
         start: signed_value(start),
         step,
+        lanes: None,
     })
 }
 

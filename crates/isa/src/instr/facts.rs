@@ -49,6 +49,18 @@ impl Instruction {
         out
     }
 
+    /// For a branch on EXEC (`s_cbranch_execz`, `s_cbranch_execnz`): whether it is taken when
+    /// no lane is active (`Some(true)`) or when some lane is (`Some(false)`); `None` for any
+    /// other instruction. (The ISA's condition codes, kept here beside `reads`, which names the
+    /// same branches' implicit EXEC read.)
+    pub fn branch_on_exec_zero(&self) -> Option<bool> {
+        match self.base_mnemonic() {
+            "s_cbranch_execz" => Some(true),
+            "s_cbranch_execnz" => Some(false),
+            _ => None,
+        }
+    }
+
     /// Registers this instruction reads (explicit sources and implicit
     /// ones: EXEC for vector ops, SCC/VCC/EXEC for conditional branches).
     pub fn reads(&self) -> Vec<RegRange> {
