@@ -165,6 +165,10 @@ pub struct DeclaredResources {
     /// launch's `args`, grid and block, never by a reader): loads from the segment at these
     /// offsets are known numbers.
     pub kernarg_values: std::collections::BTreeMap<u32, u32>,
+    /// DWORDs of the dispatch packet the launch gives, by byte offset (the workgroup and grid
+    /// sizes, `get_local_size`/`get_global_size` read there), for loads through the dispatch
+    /// pointer (filled from a launch, never by a reader).
+    pub dispatch_values: std::collections::BTreeMap<u32, u32>,
 }
 
 /// One kernel argument as the HSA metadata lists it.
@@ -184,6 +188,13 @@ pub struct KernelArg {
 }
 
 impl DeclaredResources {
+    /// The first of the two SGPRs holding the dispatch packet's address at entry, when the
+    /// descriptor enables it: after the enabled private segment buffer (4 SGPRs).
+    pub fn dispatch_sgpr(&self) -> Option<u16> {
+        let [buffer, dispatch, _, _] = self.user_sgpr_enables;
+        (dispatch == Some(true)).then_some(if buffer == Some(true) { 4 } else { 0 })
+    }
+
     /// The first of the two SGPRs holding the kernel-argument segment's address at entry,
     /// when the descriptor enables it: after the enabled private segment buffer (4 SGPRs),
     /// dispatch pointer (2) and queue pointer (2).

@@ -411,6 +411,7 @@ fn code_object_resources(
         // no launch values (the report says so when a launch names one).
         args: Vec::new(),
         kernarg_values: Default::default(),
+        dispatch_values: Default::default(),
     }
 }
 

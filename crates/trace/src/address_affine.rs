@@ -387,10 +387,9 @@ impl<'a> Eval<'a> {
     /// a DWORD the launch gives (`DeclaredResources::kernarg_values`).
     fn kernarg_dword(&mut self, d: usize, part: &Instruction, k: u16) -> Option<u32> {
         let declared = &self.program.declared;
-        if declared.kernarg_values.is_empty() {
+        if declared.kernarg_values.is_empty() && declared.dispatch_values.is_empty() {
             return None;
         }
-        let pointer = declared.kernarg_sgpr()?;
         let base = part.operands.get(part.defs).and_then(Operand::reg)?;
         let offset = match part.operands.get(part.defs + 1) {
             Some(Operand::Imm(v)) => u32::try_from(*v).ok()?,
@@ -399,21 +398,31 @@ impl<'a> Eval<'a> {
         if base.file != RegFile::Sgpr {
             return None;
         }
-        // The base must hold the pointer the hardware set, or it plus a constant (clang
-        // addresses the hidden arguments from `s[4:5] + 40`): its value at the load is the
-        // entry value of the pointer's first SGPR and a number.
-        let moved = match self.reg(RegFile::Sgpr, base.first, d) {
+        // The base must hold a pointer the hardware set (the kernel-argument segment's, or the
+        // dispatch packet's), or it plus a constant (clang addresses the hidden arguments from
+        // `s[4:5] + 40`): its value at the load is the entry value of the pointer's first
+        // SGPR and a number.
+        let (pointer, moved) = match self.reg(RegFile::Sgpr, base.first, d) {
             Val::Lin(l) => {
                 let c = l.0.get(&(Var::One, Vec::new())).copied().unwrap_or(0);
-                if l.sub(&Lin::constant(c)) != Lin::atom(Atom::Entry(pointer)) {
-                    return None;
+                match l.sub(&Lin::constant(c)).0.into_iter().collect::<Vec<_>>()[..] {
+                    [((Var::One, ref atoms), 1)] => match atoms[..] {
+                        [Atom::Entry(p)] => (p, u32::try_from(c).ok()?),
+                        _ => return None,
+                    },
+                    _ => return None,
                 }
-                u32::try_from(c).ok()?
             }
             _ => return None,
         };
         let at = offset.checked_add(moved)?.checked_add(4 * u32::from(k))?;
-        declared.kernarg_values.get(&at).copied()
+        if Some(pointer) == declared.kernarg_sgpr() {
+            declared.kernarg_values.get(&at).copied()
+        } else if Some(pointer) == declared.dispatch_sgpr() {
+            declared.dispatch_values.get(&at).copied()
+        } else {
+            None
+        }
     }
 
     /// The value of operand `o` as instruction `at` reads it (DWORD 0 of a range).

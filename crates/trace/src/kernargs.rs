@@ -142,6 +142,22 @@ pub fn apply_kernel_args(
             p.declared.kernarg_values.insert(start, w);
         }
     }
+    // The dispatch packet (hsa_kernel_dispatch_packet_t): the workgroup size in three 16-bit
+    // fields at bytes 4, 6 and 8, the grid's work-items in three 32-bit ones at 12, 16, 20.
+    if let (Some(b), Some(g)) = (block, grid) {
+        let lo = |x: u64| (x as u32) & 0xffff;
+        p.declared
+            .dispatch_values
+            .insert(4, lo(b[0]) | (lo(b[1]) << 16));
+        // Bytes 8-11: the z size and the packet's reserved half.
+        p.declared.dispatch_values.insert(8, lo(b[2]));
+        for d in 0..3 {
+            let items = global.map_or(g[d].saturating_mul(b[d]), |gl| gl[d]);
+            p.declared
+                .dispatch_values
+                .insert(12 + 4 * d as u32, u32::try_from(items).unwrap_or(u32::MAX));
+        }
+    }
     if lds_extra > 0 {
         let total = u64::from(p.declared.lds_bytes.unwrap_or(0)) + lds_extra;
         p.declared.lds_bytes = Some(u32::try_from(total).unwrap_or(u32::MAX));

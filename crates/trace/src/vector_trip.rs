@@ -48,9 +48,10 @@ pub(crate) fn infer_vector_loop(
     }
     let branch = cfg.branch_of_block(exiting)?;
     let exit_when_taken = !lp.contains(branch.taken);
-    // The branch out is taken when no lane is left.
-    let execz = instrs[branch.instr].inst.branch_on_exec_zero() == Some(true);
-    if !(execz && exit_when_taken) {
+    // The loop is left when no lane is: a branch out taken on EXEC zero, or a branch back
+    // taken while some lane is active (`s_cbranch_execnz` to the header).
+    let on_zero = instrs[branch.instr].inst.branch_on_exec_zero()?;
+    if on_zero != exit_when_taken {
         return None;
     }
     // The lanes' exit test: the block's last vector compare into a lane mask.

@@ -309,3 +309,28 @@ fn a_2d_block_and_a_definition_compile_and_launch() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at most 1024"));
 }
+
+#[test]
+fn a_grid_stride_loop_runs_until_its_last_lane_passes_the_bound() {
+    if !have_clang_22() {
+        return;
+    }
+    // 4 workgroups of 64: the grid is 256 work-items, so lane l of the first wave visits
+    // l, l + 256, ... below n = 2560: 10 iterations for every lane (2560 / 256), and the
+    // loop's header runs 10 times. With n = 2600 lanes 0-39 need an 11th (2560 + l < 2600).
+    for (n, want) in [("2560", 10), ("2600", 11)] {
+        let arg = format!("n={n}");
+        let r = report(
+            "grid_stride.cl",
+            &[
+                "--arch", "mi210", "--grid", "4", "--block", "64", "--arg", &arg,
+            ],
+        );
+        let inferred = &r["defaults"]["loops_inferred"];
+        assert_eq!(inferred[0]["iterations"], want, "n = {n}: {inferred}");
+        assert!(inferred[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("vector loop"));
+    }
+}
