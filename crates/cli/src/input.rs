@@ -406,9 +406,20 @@ fn code_object_resources(
         user_sgpr_enables: kd.map_or([None; 4], |k| {
             [0, 1, 2, 3].map(|bit| Some(k.kernel_code_properties & (1 << bit) != 0))
         }),
-        // The note's argument list is not read yet: a code object's kernel arguments take
-        // no launch values (the report says so when a launch names one).
-        args: Vec::new(),
+        // The note's argument list, as a listing's `.amdgpu_metadata` gives it: `--arg` values
+        // and the launch's hidden counts land at these offsets.
+        args: md.map_or_else(Vec::new, |m| {
+            m.args
+                .iter()
+                .map(|a| shadersim_asm::KernelArg {
+                    name: a.name.clone(),
+                    offset: a.offset,
+                    size: a.size,
+                    value_kind: a.value_kind.clone(),
+                    type_name: a.type_name.clone(),
+                })
+                .collect()
+        }),
         kernarg_values: Default::default(),
     }
 }

@@ -84,7 +84,7 @@ pub fn apply_kernel_args(
             return Err(HintsError::at(
                 value.span(),
                 if named.is_empty() {
-                    format!("[launch] args: `{name}`: the program's metadata names no kernel arguments (OpenCL C compiled by shadersim names them; a listing needs clang's -cl-kernel-arg-info)")
+                    format!("[launch] args: `{name}`: the program's metadata names no kernel arguments (OpenCL C compiled by shadersim names them; a listing or code object needs clang's -cl-kernel-arg-info; HIP and Triton code objects name none)")
                 } else {
                     format!(
                         "[launch] args: the kernel has no argument `{name}`; its arguments: {}",
