@@ -38,6 +38,7 @@ mod source_lines;
 mod sweep;
 mod terascale;
 mod texture_reuse;
+mod triton;
 mod trust_defaults;
 mod trust_inputs;
 mod validate;
