@@ -178,11 +178,12 @@ pub fn parse_launch(name: &str, text: &str, stem: &str) -> Result<TritonLaunch, 
         Some((w, k)) if w > 0 => (w, k),
         Some((w, k)) => return Err(bad(&k, format!("{w} lanes per wave"))),
         None => {
-            // Triton's defaults: wave64 on GCN/CDNA (gfx9 and older), wave32 on RDNA.
-            let w = match &arch {
-                Some(a) if a.starts_with("gfx1") && a.len() >= 7 => 32,
-                _ => 64,
-            };
+            // Triton's defaults: wave64 on GCN/CDNA, wave32 where the ISA has it (RDNA).
+            let wave32 = arch
+                .as_deref()
+                .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
+                .is_some_and(|t| t.gen.has_wave32());
+            let w = if wave32 { 32 } else { 64 };
             notes.push(format!(
                 "{name}: no `warp_size`; {w} lanes per wave (Triton's default for the target)"
             ));
@@ -280,6 +281,11 @@ mod tests {
         // Triton's default 4 warps x 32 lanes.
         assert_eq!((t.block, t.shared, t.kernel.as_str()), (128, 0, "k"));
         assert!(t.notes.iter().any(|n| n.contains("no `num_warps`")));
+        // No warp size anywhere: gfx1100 (RDNA 3) runs wave32 by default, gfx90a wave64.
+        let t = parse_launch("k.json", r#"{"arch": "gfx1100"}"#, "k").unwrap();
+        assert_eq!(t.block, 4 * 32);
+        let t = parse_launch("k.json", r#"{"arch": "gfx90a"}"#, "k").unwrap();
+        assert_eq!(t.block, 4 * 64);
         let t = parse_launch("k.json", r#"{"threads_per_warp": 32, "num_warps": 2}"#, "k").unwrap();
         assert_eq!(t.block, 64);
     }
