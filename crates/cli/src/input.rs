@@ -97,6 +97,8 @@ pub struct Listing {
     pub file: ProgramFile,
     /// The TeraScale file the programs were lowered from, if it is one.
     pub r600: Option<shadersim_r600::R600File>,
+    /// The launch a Triton cache entry's json gives, for a code object read with one.
+    pub triton: Option<crate::triton::TritonLaunch>,
 }
 
 /// Read FILE (`-` = standard input) and parse it; `arch` gives the target
@@ -138,11 +140,14 @@ pub fn read_listing_with(
         }
         ("<stdin>".to_string(), buf)
     } else {
+        // A Triton cache entry (a directory) is read as its code object.
+        let entry = crate::triton::entry(path)?;
+        let path = entry.as_ref().map_or(path, |(hsaco, _)| hsaco.as_str());
         let bytes = std::fs::read(path)
             .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
         (path.to_string(), bytes)
     };
-    let beside = (path != "-").then_some(path);
+    let beside = (path != "-").then_some(name.as_str());
     let (listing, notes) = parse_listing(&name, beside, &bytes, arch)?;
     for w in listing.file.formatted_warnings() {
         eprintln!("{w}");
@@ -203,7 +208,11 @@ fn compiled_listing(
             eprintln!("{source}: note: registers, LDS and occupancy from the driver's statistics");
         }
     }
-    Ok(Listing { file, r600: None })
+    Ok(Listing {
+        file,
+        r600: None,
+        triton: None,
+    })
 }
 
 /// Parse a listing's bytes (`name` for messages): a TeraScale file with its
@@ -220,15 +229,43 @@ pub fn parse_listing(
 ) -> Result<(Listing, Vec<String>), CliError> {
     // Code objects (ELF, clang offload bundles), recognised by their magic:
     // decoded by shadersim itself, then read as the listing they print.
+    // A `.hsaco` with Triton's json beside it also gives its launch.
     if shadersim_codeobj::detect(bytes).is_some() {
-        return code_object_listing(name, bytes, arch).map(|l| (l, Vec::new()));
+        let json = path.and_then(|p| crate::triton::json_beside(std::path::Path::new(p)));
+        let triton = match (&json, path) {
+            (Some(j), Some(p)) => Some(crate::triton::read_launch(j, std::path::Path::new(p))?),
+            _ => None,
+        };
+        // The json's target reads a code object that does not name its own.
+        let arch = arch.or(triton.as_ref().and_then(|t| t.arch.as_deref()));
+        let mut listing = code_object_listing(name, bytes, arch)?;
+        let mut notes = Vec::new();
+        if let Some(t) = &triton {
+            for p in &listing.file.programs {
+                let gpu = p.target.as_ref().map(|t| t.name.as_str());
+                if let (Some(gpu), Some(said)) = (gpu, t.arch.as_deref()) {
+                    if !said.starts_with(gpu) {
+                        notes.push(format!("{}: warning: the json says {said}, the code object {gpu}; the code object's is used", t.json));
+                    }
+                }
+            }
+        }
+        listing.triton = triton;
+        return Ok((listing, notes));
     }
     // TeraScale files (LLVM's R600 backend) have their own reader.
     if let Ok(text) = std::str::from_utf8(bytes) {
         if shadersim_r600::looks_like_r600(text) {
             let (r600, file) = crate::commands::vliw::read_program_file(name, text, arch)?;
             let r600 = Some(r600);
-            return Ok((Listing { file, r600 }, Vec::new()));
+            return Ok((
+                Listing {
+                    file,
+                    r600,
+                    triton: None,
+                },
+                Vec::new(),
+            ));
         }
     }
     let target = match arch {
@@ -253,7 +290,14 @@ pub fn parse_listing(
             notes.push(format!("{name}: note: registers, LDS and occupancy from the driver's statistics in {stats_path}"));
         }
     }
-    Ok((Listing { file, r600: None }, notes))
+    Ok((
+        Listing {
+            file,
+            r600: None,
+            triton: None,
+        },
+        notes,
+    ))
 }
 
 /// A code object (AMDGPU ELF, clang offload bundle, or a host ELF embedding
@@ -291,7 +335,11 @@ fn code_object_listing(name: &str, bytes: &[u8], arch: Option<&str>) -> Result<L
     }
     let file = merged
         .ok_or_else(|| CliError::Input(format!("{name}: error: no code object in the file")))?;
-    Ok(Listing { file, r600: None })
+    Ok(Listing {
+        file,
+        r600: None,
+        triton: None,
+    })
 }
 
 /// One code object's programs: decoded, read as a listing for its own GPU,
@@ -407,9 +455,20 @@ fn code_object_resources(
         user_sgpr_enables: kd.map_or([None; 4], |k| {
             [0, 1, 2, 3].map(|bit| Some(k.kernel_code_properties & (1 << bit) != 0))
         }),
-        // The note's argument list is not read yet: a code object's kernel arguments take
-        // no launch values (the report says so when a launch names one).
-        args: Vec::new(),
+        // The note's argument list, as a listing's `.amdgpu_metadata` gives it: `--arg` values
+        // and the launch's hidden counts land at these offsets.
+        args: md.map_or_else(Vec::new, |m| {
+            m.args
+                .iter()
+                .map(|a| shadersim_asm::KernelArg {
+                    name: a.name.clone(),
+                    offset: a.offset,
+                    size: a.size,
+                    value_kind: a.value_kind.clone(),
+                    type_name: a.type_name.clone(),
+                })
+                .collect()
+        }),
         kernarg_values: Default::default(),
         dispatch_values: Default::default(),
     }

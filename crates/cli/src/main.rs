@@ -10,6 +10,7 @@ mod error;
 mod input;
 mod output;
 mod progress;
+mod triton;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

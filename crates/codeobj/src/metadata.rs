@@ -30,6 +30,24 @@ pub struct KernelMetadata {
     pub max_flat_workgroup_size: Option<u32>,
     /// `.reqd_workgroup_size`.
     pub reqd_workgroup_size: Option<[u32; 3]>,
+    /// `.args`: the kernel's arguments in the note's order (hidden ones included).
+    pub args: Vec<KernelArgMetadata>,
+}
+
+/// One entry of a kernel's `.args` (AMDGPUUsage, "Code Object V3 Kernel Argument Metadata Map").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KernelArgMetadata {
+    /// `.name`: the source name (clang writes it with `-cl-kernel-arg-info`; HIP and Triton
+    /// code objects leave it out).
+    pub name: Option<String>,
+    /// `.offset`: byte offset in the kernel-argument segment.
+    pub offset: u32,
+    /// `.size`: bytes.
+    pub size: u32,
+    /// `.value_kind`: `by_value`, `global_buffer`, `dynamic_shared_pointer`, `hidden_*`, ...
+    pub value_kind: String,
+    /// `.type_name` (`int`, `'float*'`), when given.
+    pub type_name: Option<String>,
 }
 
 /// The note's target (`amdhsa.target`) and kernels.
@@ -87,6 +105,12 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
             ".private_segment_fixed_size" => k.private_segment_fixed_size = num(v),
             ".wavefront_size" => k.wavefront_size = num(v),
             ".max_flat_workgroup_size" => k.max_flat_workgroup_size = num(v),
+            ".args" => {
+                let Value::Array(a) = v else {
+                    return Err(format!("kernel `{}`: `.args` is not an array", k.name));
+                };
+                k.args = a.iter().map(arg).collect::<Result<_, _>>()?;
+            }
             ".reqd_workgroup_size" => {
                 if let Value::Array(a) = v {
                     let d: Vec<u32> = a.iter().filter_map(num).collect();
@@ -101,10 +125,50 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
     if k.name.is_empty() {
         return Err("an `amdhsa.kernels` entry has no `.name`".into());
     }
+    // `.args` may come before `.name` in the map: name the kernel in its errors now.
+    for (i, a) in k.args.iter().enumerate() {
+        if a.value_kind.is_empty() {
+            return Err(format!(
+                "kernel `{}`: argument {i} has no `.value_kind`",
+                k.name
+            ));
+        }
+    }
     if let Some(size) = k.reqd_workgroup_size {
         check_workgroup_size(&k.name, size)?;
     }
     Ok(k)
+}
+
+/// One `.args` entry. `.offset` and `.size` are required by AMDGPUUsage; an entry without
+/// them (or with a value past 32 bits) is an error, since a launch would put its value at a
+/// wrong place. A missing `.value_kind` is reported by the caller, which knows the kernel.
+fn arg(v: &Value) -> Result<KernelArgMetadata, MetadataError> {
+    let Value::Map(map) = v else {
+        return Err("a kernel's `.args` entry is not a map".into());
+    };
+    let mut a = KernelArgMetadata::default();
+    let (mut offset, mut size) = (None, None);
+    let num = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+    for (key, v) in map {
+        match key.as_str().unwrap_or("") {
+            ".name" => a.name = v.as_str().map(str::to_string),
+            ".offset" => offset = num(v),
+            ".size" => size = num(v),
+            ".value_kind" => a.value_kind = v.as_str().unwrap_or("").to_string(),
+            ".type_name" => a.type_name = v.as_str().map(str::to_string),
+            _ => {}
+        }
+    }
+    let what = || {
+        a.name
+            .as_deref()
+            .map_or_else(String::new, |n| format!(" `{n}`"))
+    };
+    a.offset =
+        offset.ok_or_else(|| format!("kernel argument{} has no 32-bit `.offset`", what()))?;
+    a.size = size.ok_or_else(|| format!("kernel argument{} has no 32-bit `.size`", what()))?;
+    Ok(a)
 }
 
 /// The most work-items a workgroup holds on every AMDGPU target (HSA's

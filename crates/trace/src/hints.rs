@@ -46,6 +46,9 @@ pub struct LaunchHints {
     /// bytes (`args = { n = 1048576, alpha = 2.5, tile = 4096 }`).
     #[serde(default)]
     pub args: std::collections::BTreeMap<String, Spanned<ArgValue>>,
+    /// Dynamic LDS bytes per workgroup the launch allocates beyond the kernel's own (HIP's
+    /// `sharedMemBytes` for `extern __shared__`, Triton's `shared`).
+    pub shared: Option<Spanned<i64>>,
 }
 
 /// A kernel argument's value as the host passes it.

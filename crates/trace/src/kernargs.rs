@@ -4,11 +4,15 @@
 //! offset). A load from the segment at such an offset is then a known number to the address
 //! and trip-count readers, so `for (k = 0; k < K; k++)` runs K times and `in[i * cols]` moves
 //! by `cols` elements. A `__local` pointer argument (`dynamic_shared_pointer`) takes its bytes
-//! of LDS, added to the workgroup's.
+//! of LDS, added to the workgroup's, as does the launch's dynamic shared memory (`shared`).
 
 use crate::hints::{ArgValue, HintsError, LaunchHints};
 use shadersim_asm::Program;
 use std::collections::BTreeMap;
+
+/// The most LDS bytes a launch may add to a workgroup (a `__local` pointer's size, `shared`):
+/// 160 KiB, the largest LDS of any AMD GPU (gfx950), so no launch is refused that some GPU runs.
+const MAX_DYNAMIC_LDS: u64 = 163_840;
 
 /// The program with the launch's argument values (and dynamic LDS) applied, or `None` when
 /// the launch gives nothing the segment holds.
@@ -34,7 +38,7 @@ pub fn apply_kernel_args(
         (None, Some(g), Some(b)) => Some([0, 1, 2].map(|i| g[i].div_ceil(b[i].max(1)))),
         _ => None,
     };
-    if launch.args.is_empty() && grid.is_none() && block.is_none() {
+    if launch.args.is_empty() && grid.is_none() && block.is_none() && launch.shared.is_none() {
         return Ok(None);
     }
     let args = &program.declared.args;
@@ -75,6 +79,21 @@ pub fn apply_kernel_args(
         }
     }
     let mut lds_extra: u64 = 0;
+    if let Some(shared) = &launch.shared {
+        // The same bound as a `__local` pointer's bytes: the most LDS a workgroup has anywhere.
+        match u64::try_from(*shared.get_ref()) {
+            Ok(n) if n <= MAX_DYNAMIC_LDS => lds_extra += n,
+            _ => {
+                return Err(HintsError::at(
+                    shared.span(),
+                    format!(
+                        "[launch] shared: {} bytes of dynamic LDS; give 0 to {MAX_DYNAMIC_LDS}",
+                        shared.get_ref()
+                    ),
+                ))
+            }
+        }
+    }
     for (name, value) in &launch.args {
         let Some(a) = args
             .iter()
@@ -84,7 +103,7 @@ pub fn apply_kernel_args(
             return Err(HintsError::at(
                 value.span(),
                 if named.is_empty() {
-                    format!("[launch] args: `{name}`: the program's metadata names no kernel arguments (OpenCL C compiled by shadersim names them; a listing needs clang's -cl-kernel-arg-info)")
+                    format!("[launch] args: `{name}`: the program's metadata names no kernel arguments (OpenCL C compiled by shadersim names them; a listing or code object needs clang's -cl-kernel-arg-info; HIP and Triton code objects name none)")
                 } else {
                     format!(
                         "[launch] args: the kernel has no argument `{name}`; its arguments: {}",
@@ -96,7 +115,9 @@ pub fn apply_kernel_args(
         let bad =
             |why: String| HintsError::at(value.span(), format!("[launch] args: `{name}`: {why}"));
         match (a.value_kind.as_str(), *value.get_ref()) {
-            ("dynamic_shared_pointer", ArgValue::Int(n)) if (0..=163_840).contains(&n) => {
+            ("dynamic_shared_pointer", ArgValue::Int(n))
+                if (0..=MAX_DYNAMIC_LDS as i64).contains(&n) =>
+            {
                 lds_extra += n as u64;
             }
             ("dynamic_shared_pointer", _) => {

@@ -379,7 +379,7 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     // The same reading path as `analyze` (TeraScale reader, the model's GPU
     // for a file that names none, the driver's statistics beside it).
     let gpu = config.chosen.as_ref().map(|a| a.isa.name.clone());
-    let (crate::input::Listing { file, .. }, _) =
+    let (crate::input::Listing { file, triton, .. }, _) =
         match crate::input::parse_listing(&name, Some(&name), &bytes, gpu.as_deref()) {
             Ok(f) => f,
             Err(e) => return fail(e.message()),
@@ -409,13 +409,15 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
         .collect();
     let lines = programs
         .par_iter()
-        .map(|&i| match analyze_program(job, &file, i, config) {
-            Ok(mut line) => {
-                line["warnings"] = json!(warnings);
-                line.to_string()
-            }
-            Err(e) => error_line(&name, Some(&file.programs[i].name), &e),
-        })
+        .map(
+            |&i| match analyze_program(job, &file, i, config, triton.as_ref()) {
+                Ok(mut line) => {
+                    line["warnings"] = json!(warnings);
+                    line.to_string()
+                }
+                Err(e) => error_line(&name, Some(&file.programs[i].name), &e),
+            },
+        )
         .collect();
     FileResult { lines, notes }
 }
@@ -442,6 +444,7 @@ fn analyze_program(
     file: &ProgramFile,
     index: usize,
     config: &BatchConfig,
+    triton: Option<&crate::triton::TritonLaunch>,
 ) -> Result<Value, String> {
     let program = &file.programs[index];
     // `--set` is already in the chosen model; a program's own model takes it here.
@@ -464,6 +467,7 @@ fn analyze_program(
         arch,
         hints.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
         sets,
+        triton,
     )
     .map_err(|e| e.message())?;
     let analysis = analyse(&prepared, config.latency_tolerance).map_err(|e| e.message())?;

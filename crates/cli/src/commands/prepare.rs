@@ -26,6 +26,7 @@ pub const DISPATCH_KEYS: &[&str] = &[
     "grid",
     "global",
     "block",
+    "shared",
 ];
 
 /// Put a `--set` dispatch override into the hints (it wins over the file).
@@ -43,6 +44,15 @@ fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliErro
             .launch
             .args
             .insert(name.to_string(), Spanned::new(0..0, v));
+        return Ok(());
+    }
+    if key == "shared" {
+        let bytes = value.parse::<i64>().map_err(|_| {
+            CliError::Usage(format!(
+                "--set shared={value}: dynamic LDS takes a whole number of bytes"
+            ))
+        })?;
+        hints.launch.shared = Some(Spanned::new(0..0, bytes));
         return Ok(());
     }
     if let Some(slot) = match key {
@@ -168,6 +178,8 @@ pub struct Loaded {
     pub arch: ArchSpec,
     /// The TeraScale file the programs came from, if it is one.
     pub r600: Option<shadersim_r600::R600File>,
+    /// The launch a Triton cache entry's json gives.
+    pub triton: Option<crate::triton::TritonLaunch>,
 }
 
 /// Read the file, pick the program and the model (the file's GPU unless
@@ -189,8 +201,10 @@ pub fn load_with(
         .and_then(|a| a.parse::<shadersim_isa::Target>().ok())
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
-    let crate::input::Listing { file, r600 } =
+    let crate::input::Listing { file, r600, triton } =
         crate::input::read_listing_with(file, gpu.as_deref(), defines)?;
+    // A Triton entry's json names its kernel.
+    let function = function.or(triton.as_ref().map(|t| t.kernel.as_str()));
     let program = select_program(&file, function)?;
     let arch = match chosen {
         Some(a) => a,
@@ -206,6 +220,7 @@ pub fn load_with(
         program,
         arch,
         r600,
+        triton,
     })
 }
 
@@ -268,6 +283,7 @@ pub fn prepare_loaded_text(
         loaded.arch.clone(),
         hints,
         sets,
+        loaded.triton.as_ref(),
     )?;
     prepared.r600.clone_from(&loaded.r600);
     Ok(prepared)
@@ -276,13 +292,14 @@ pub fn prepare_loaded_text(
 /// Prepare program `program` of `file` on `arch` with the hints `(name,
 /// text)` and the `--set` pairs (model parameters and dispatch keys): the
 /// one preparing path of `analyze`, `compare`, `sweep`, `validate` and
-/// `batch`.
+/// `batch`. A Triton entry's launch (`triton`) fills what the hints and `--set` leave open.
 pub fn prepare_program(
     file: &ProgramFile,
     program: usize,
     mut arch: ArchSpec,
     hints: Option<(&str, &str)>,
     sets: &[(String, String)],
+    triton: Option<&crate::triton::TritonLaunch>,
 ) -> Result<Prepared, CliError> {
     let program = &file.programs[program];
     let (dispatch_sets, mut arch_sets): (Vec<_>, Vec<_>) = sets
@@ -310,6 +327,9 @@ pub fn prepare_program(
     };
     for (k, v) in &dispatch_sets {
         set_dispatch(&mut hints, k, v)?;
+    }
+    if let Some(t) = triton {
+        t.apply(&mut hints);
     }
     // `--set` wins over the hints file: a `cu_count` given on the command
     // line (a model parameter) is not overridden by the file's.
@@ -351,6 +371,11 @@ pub fn prepare_program(
         }
         other => CliError::Input(format!("{}: error: {other}", file.file_name)),
     })?;
+    let mut sim = sim;
+    if let Some(t) = triton {
+        // What the launch took from Triton's json, first among the report's notes.
+        sim.notes.splice(0..0, t.notes.iter().cloned());
+    }
     Ok(Prepared {
         file_name: file.file_name.clone(),
         sim,

@@ -224,3 +224,38 @@ fn a_code_object_requiring_an_empty_workgroup_is_an_error_not_a_hang() {
         "{err}"
     );
 }
+
+/// The loop's block in the JSON report: `(executions per wave, the inferred count's reason)`.
+fn loop_runs(args: &[&str]) -> (f64, String) {
+    let v = analyze_json(args);
+    let block = v["blocks"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .find(|b| !b["loop_id"].is_null())
+        .expect("a loop block");
+    let reason = v["defaults"]["loops_inferred"][0]["reason"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    (block["executions"].as_f64().expect("executions"), reason)
+}
+
+#[test]
+fn arg_sets_a_code_objects_loop_count() {
+    // loop_sum.args.o is loop_sum.cl compiled with -cl-kernel-arg-info: the note names the
+    // arguments (`n` at offset 16, 4 bytes, by_value), so `--arg n=N` puts N in the segment
+    // the loop's bound is loaded from, and the loop runs N times per wave.
+    let file = fixture("gfx1100/loop_sum.args.o");
+    for n in [10, 40] {
+        let arg = format!("n={n}");
+        let (runs, reason) = loop_runs(&[&file, "--arg", &arg, "--grid", "16", "--block", "64"]);
+        assert_eq!(runs, f64::from(n), "{reason}");
+        assert!(reason.contains(&format!("from {n}")), "{reason}");
+    }
+    // The same code without the names: `--arg` is refused, naming the flag that adds them.
+    let (code, _, err) =
+        without_llvm(&["analyze", &fixture("gfx1100/loop_sum.o"), "--arg", "n=10"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("-cl-kernel-arg-info"), "{err}");
+}

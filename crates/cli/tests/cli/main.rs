@@ -39,6 +39,7 @@ mod source_lines;
 mod sweep;
 mod terascale;
 mod texture_reuse;
+mod triton;
 mod trust_defaults;
 mod trust_inputs;
 mod validate;
