@@ -19,8 +19,11 @@ fn bandwidth_per_clock_is_the_cards_bandwidth_over_its_cus_and_clock() {
         if a.param("dram_bytes_per_clock").is_none() {
             continue; // TeraScale: no cache hierarchy yet
         }
-        // GB/s x 1000 = MB/s; per CU; per million clocks = bytes per clock.
-        let want = p(&a, "dram_gb_per_s") * 1000.0 / p(&a, "gpu_cus") / p(&a, "clock_mhz");
+        // GB/s x 1000 = MB/s, of which a stream achieves dram_stream_fraction; per CU; per
+        // million clocks = bytes per clock.
+        let want = p(&a, "dram_gb_per_s") * p(&a, "dram_stream_fraction") * 1000.0
+            / p(&a, "gpu_cus")
+            / p(&a, "clock_mhz");
         assert!(close(p(&a, "dram_bytes_per_clock"), want), "{name}");
         if a.param("l2_bytes_per_clock").is_some() {
             // 64 bytes per clock per L2 channel (GCN-WP), shared by the CUs; cdna3 states its
@@ -34,12 +37,13 @@ fn bandwidth_per_clock_is_the_cards_bandwidth_over_its_cus_and_clock() {
 
 #[test]
 fn each_chip_has_its_own_bandwidth() {
-    // Vega 64: 484 GB/s over 64 CUs at 1546 MHz = 4.8916 bytes per clock per
-    // CU (not 484 / 64 / 1000 = 7.56, the generic model's 1 GHz).
+    // Vega 64: 484 GB/s x 0.848 achieved by a stream (gcn's dram_stream_fraction) over 64
+    // CUs at 1546 MHz = 4.148 bytes per clock per CU (not 484 x 0.848 / 64 / 1000 = 6.41,
+    // the generic model's 1 GHz).
     let v = ArchSpec::builtin("gfx900").unwrap();
     assert!(close(
         p(&v, "dram_bytes_per_clock"),
-        484_000.0 / 64.0 / 1546.0
+        484_000.0 * 0.848 / 64.0 / 1546.0
     ));
     // HD 7970: 264 GB/s / 32 CUs / 925 MHz = 8.919; R9 290X: 320 / 44 / 1000
     // = 7.273; RX 480: 256 / 36 / 1266 = 5.617; RX 7600: 288 / 32 / 2655 =
@@ -52,7 +56,10 @@ fn each_chip_has_its_own_bandwidth() {
     ] {
         let a = ArchSpec::builtin(chip).unwrap();
         assert!(
-            close(p(&a, "dram_bytes_per_clock"), gbs * 1000.0 / cus / mhz),
+            close(
+                p(&a, "dram_bytes_per_clock"),
+                gbs * p(&a, "dram_stream_fraction") * 1000.0 / cus / mhz
+            ),
             "{chip}: {}",
             p(&a, "dram_bytes_per_clock")
         );
@@ -65,7 +72,7 @@ fn derived_numbers_follow_set_unless_set_themselves() {
     a.set("clock_mhz", "1000").unwrap();
     assert!(close(
         p(&a, "dram_bytes_per_clock"),
-        484_000.0 / 64.0 / 1000.0
+        484_000.0 * 0.848 / 64.0 / 1000.0
     ));
     a.set("dram_bytes_per_clock", "2").unwrap();
     a.set("clock_mhz", "1546").unwrap();

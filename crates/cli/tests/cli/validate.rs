@@ -77,11 +77,12 @@ fn a_chase_step_converts_to_nanoseconds_at_the_recorded_clock() {
         .unwrap();
     assert!((r * 16.0 - 1.0).abs() < 0.03, "{r}");
     // GB/s = bytes per clock per CU x CUs x MHz / 1000: the stream is bound by the model's DRAM
-    // share, dram_bytes_per_clock = 512 GB/s / 80 CUs / 2250 MHz (its formula), so
-    // x 80 x 2250 / 1000 = 512 GB/s: the clock and the CUs cancel.
+    // share, dram_bytes_per_clock = 512 GB/s x 0.891 (what gpu-benches' stream achieved on the
+    // RX 6900 XT) / 80 CUs / 2250 MHz (its formula), so x 80 x 2250 / 1000 = 456.2 GB/s: the
+    // clock and the CUs cancel.
     let bw = point(&v, "rdna2-dram-bandwidth-clpeak-win");
     assert!(
-        (bw["simulated"].as_f64().unwrap() - 512.0).abs() < 0.5,
+        (bw["simulated"].as_f64().unwrap() - 512.0 * 0.891).abs() < 0.5,
         "{bw}"
     );
 }
