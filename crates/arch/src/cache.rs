@@ -69,6 +69,9 @@ pub struct CacheLevelSpec {
     /// N CUs get N shares. False (the default): a level of each CU's own (an L1, an L0).
     #[serde(default)]
     pub shared: bool,
+    /// Sets chosen by a hash of the address (an XOR fold) rather than its low bits.
+    #[serde(default)]
+    pub hashed_sets: bool,
 }
 
 impl CacheSpec {

@@ -210,6 +210,7 @@ pub fn hierarchy_shared(
                         b
                     }
                 }),
+            hashed_sets: l.hashed_sets,
         });
     }
     let shared: Vec<bool> = cache.level.iter().map(|l| l.shared).collect();

@@ -33,6 +33,10 @@ pub struct LevelConfig {
     pub latency: u32,
     /// Bytes per clock it can deliver to this compute unit; `None`: not modelled (unlimited).
     pub bytes_per_clock: Option<f64>,
+    /// Sets chosen by an XOR fold of the line address instead of its low bits, as a cache
+    /// that spreads addresses over its channels by a hash does (power-of-two strides then
+    /// spread over the sets instead of piling into a few).
+    pub hashed_sets: bool,
 }
 
 /// A level whose numbers do not make a cache.
@@ -185,10 +189,17 @@ impl Level {
         } else {
             address / u64::from(self.config.line_bytes)
         };
-        let set_index = if self.mask_ok {
-            line & self.set_mask
+        let key = if self.config.hashed_sets {
+            // Fold the line number's higher bits onto the set bits (XOR of three slices).
+            let bits = 64 - self.set_mask.leading_zeros();
+            line ^ (line >> bits) ^ (line >> (2 * bits))
         } else {
-            line % self.sets
+            line
+        };
+        let set_index = if self.mask_ok {
+            key & self.set_mask
+        } else {
+            key % self.sets
         };
         let ways = self.ways as usize;
         // A cache level with no dense store is sparse (a dense one has a way at least).

@@ -10,6 +10,7 @@ fn level(name: &str, cap: Option<u64>, line: u32, ways: u32, lat: u32) -> LevelC
         ways,
         latency: lat,
         bytes_per_clock: None,
+        hashed_sets: false,
     }
 }
 
