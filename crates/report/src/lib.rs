@@ -8,6 +8,7 @@
 //! * [`compare_view`]: `compare`'s variants, deltas and verdicts as a text table or HTML page.
 //! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
 //! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
+//! * [`utilization`]: the utilization bars (units and memory-level bandwidth) both reports show.
 //! * [`timeline`]: a run's events as Chrome trace JSON and binned series.
 //! * [`numbers`]: the number formats and plurals every text report shares.
 //!
@@ -25,5 +26,6 @@ pub mod occupancy_view;
 pub mod source_lines;
 pub mod sweep_view;
 pub mod timeline;
+pub mod utilization;
 
 pub use analyze_view::numbers;
