@@ -5,6 +5,8 @@
 //! [`Comparison`]).
 
 use crate::analyze_view::Utilization;
+pub use crate::compare_assumed::AssumedEffect;
+use crate::compare_assumed::{judge, Judgement};
 use crate::markup::esc;
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
@@ -52,6 +54,9 @@ pub struct Variant {
     /// that charge this run's unit work, with the share of the work each
     /// charges (0..1), largest first.
     pub assumed_costs: Vec<NamedValue>,
+    /// What those costs can do to `clocks_per_wave`: the resource that sets
+    /// it, and how far doubling or removing them could move it.
+    pub assumed_effect: AssumedEffect,
 }
 
 /// A number named by its unit or op category.
@@ -186,14 +191,9 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
     }
 }
 
-/// A difference smaller than this share of the work charged by assumed
-/// costs is not declared a win across models (an assumption, not a
-/// measurement, would decide it).
-const ASSUMED_SHARE_LIMIT: f64 = 0.10;
-
 /// One program on two models: per second for the whole GPU (clocks and CU
 /// counts differ, so per clock per CU would mislead), no mixed units, and no
-/// winner where assumed costs could decide it.
+/// winner where assumed costs could decide it ([`judge`]).
 fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     if a.throughput_unit != b.throughput_unit {
         return format!(
@@ -218,43 +218,18 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
             a.label, b.label
         );
     }
-    let (win, lose, _, _, pct) = winner(a, b, ta, tb);
-    let shaky: Vec<String> = [a, b]
-        .iter()
-        .filter_map(|v| {
-            let share: f64 = v
-                .assumed_costs
-                .iter()
-                .map(|c| c.value)
-                .fold(0.0, |a, b| a + b);
-            (share >= ASSUMED_SHARE_LIMIT).then(|| {
-                let names: Vec<String> = v
-                    .assumed_costs
-                    .iter()
-                    .take(3)
-                    .map(|c| format!("{} {}", c.name, numbers::pct(c.value)))
-                    .collect();
-                format!(
-                    "{} of {}'s unit work is charged by assumed costs ({})",
-                    numbers::pct(share.min(1.0)),
-                    v.label,
-                    names.join(", ")
-                )
-            })
-        })
-        .collect();
-    if shaky.is_empty() {
-        format!(
-            "{} runs {pct} more {unit} per second than {} ({figures}); {}-bound vs {}-bound",
-            win.label, lose.label, a.bottleneck, b.bottleneck
-        )
-    } else {
-        format!(
-            "no verdict: {} runs {pct} more {unit} per second than {} ({figures}), but {}, so an assumption, not a measurement, could decide it",
-            win.label,
-            lose.label,
-            shaky.join(" and ")
-        )
+    let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
+    let said = format!(
+        "{} runs {pct} more {unit} per second than {} ({figures})",
+        win.label, lose.label
+    );
+    let bound = format!("{}-bound vs {}-bound", a.bottleneck, b.bottleneck);
+    match judge(win, lose, tw, tl) {
+        Judgement::Silent => format!("{said}; {bound}"),
+        Judgement::Holds(note) => format!("{said}; {bound}; {note}"),
+        Judgement::Withheld(why) => format!(
+            "no verdict: {said}, but {why}, so an assumption, not a measurement, could decide it"
+        ),
     }
 }
 

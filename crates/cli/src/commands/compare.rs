@@ -256,6 +256,7 @@ pub fn variant(label: String, r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec
         clock_mhz: r.throughput.clock_mhz,
         gpu_cus: r.throughput.gpu_cus,
         assumed_costs: assumed_costs(r, arch),
+        assumed_effect: shadersim_report::compare_view::AssumedEffect::of(r),
         label,
         file: r.file.clone(),
         arch: r.arch.clone(),

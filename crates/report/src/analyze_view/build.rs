@@ -305,6 +305,7 @@ impl AnalyzeReport {
                     .map(|x| BoundView {
                         resource: x.resource.clone(),
                         clocks_per_wave: round(x.clocks_per_wave),
+                        assumed_clocks_per_wave: round(x.assumed_clocks_per_wave),
                         detail: x.detail.clone(),
                     })
                     .collect(),

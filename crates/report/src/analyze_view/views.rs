@@ -167,7 +167,7 @@ pub struct Throughput {
 }
 
 /// Utilization of each unit (0..1).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Utilization {
     /// Vector ALU (averaged over SIMDs).
     pub valu: f64,
@@ -269,6 +269,10 @@ pub struct BoundView {
     pub resource: String,
     /// CU clocks per wave it alone needs.
     pub clocks_per_wave: f64,
+    /// The part of `clocks_per_wave` charged at costs whose parameter's
+    /// source is an assumption: what `compare` weighs before letting such a
+    /// cost block a verdict.
+    pub assumed_clocks_per_wave: f64,
     /// How.
     pub detail: String,
 }
