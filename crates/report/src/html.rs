@@ -76,7 +76,7 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     if let Some(l) = &r.latency_tolerance {
         let bracket = esc(&match (l.clocks, l.fails_at) {
             (Some(c), Some(f)) => format!(
-                " The tolerance lies between {c} (a simulation passed) and {f} (one failed)."
+                " The tolerance lies somewhere between {c} (a simulation passed) and {f} (one failed): {c} is the latency known to pass, not a measured limit."
             ),
             (Some(c), None) => {
                 format!(" A simulation passed at {c}; none failed within the search's budget.")

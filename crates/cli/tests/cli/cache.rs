@@ -158,3 +158,46 @@ fn a_dram_bound_stream_shows_a_dram_bar_near_the_verdict() {
     let shown: f64 = shown[shown.rfind('>').unwrap() + 1..].parse().unwrap();
     assert!((shown - said).abs() <= 1.0, "{shown} vs {said}");
 }
+
+#[test]
+fn a_latency_bracket_is_said_to_be_one() {
+    // Issue 47 item 7: "absorbs 0 clocks of VMEM latency but not 85" read
+    // as "absorbs none". Four waves of the load loop wait on every load:
+    // latency-bound, and the two-run search leaves a bracket. The text and
+    // HTML reports say the tolerance lies in it, and name the parameter
+    // searched (with the cache hierarchy on, the extra latency per miss).
+    let asm = scratch("latency.s", LOAD_LOOP);
+    let hints = scratch(
+        "latency.toml",
+        "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 4\n[[loop]]\nlabel = \".Lloop\"\niterations = 4\n",
+    );
+    for (memory, what) in [
+        ("hierarchy", "extra latency per first-level miss"),
+        ("flat", "VMEM latency"),
+    ] {
+        let set = format!("memory={memory}");
+        let base = [
+            "analyze", &asm, "--arch", "gcn", "--hints", &hints, "--set", &set,
+        ];
+        let o = shadersim(&base);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let verdict = out.lines().find(|l| l.contains("bottleneck")).unwrap();
+        assert!(verdict.contains("latency-bound"), "{verdict}");
+        assert!(!verdict.contains("but not"), "{verdict}");
+        assert!(
+            verdict.contains(&format!("its tolerance of {what} lies somewhere from ")),
+            "{verdict}"
+        );
+        let line = out
+            .lines()
+            .find(|l| l.contains("latency tolerance"))
+            .unwrap();
+        assert!(line.contains("the tolerance lies between"), "{line}");
+        let o = shadersim(&[&base[..], &["--format", "html"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let page = text(&o.stdout);
+        assert!(page.contains("lies somewhere from"), "{memory}");
+        assert!(page.contains("not a measured limit"), "{memory}");
+    }
+}

@@ -366,13 +366,18 @@ impl LatencyView {
         })
     }
 
-    /// The bracket's failing end in words (`; fell below at F` or that no
+    /// The bracket's failing end in words (`a simulation at F fell below: the
+    /// tolerance lies between C and F`, or that no
     /// latency the budget reached failed), and whether the precision asked
     /// for was reached, for the text report's line after what the passing
     /// end loses.
     pub fn bracket_words(&self) -> String {
         let ends = match (self.clocks, self.fails_at) {
-            (Some(_), Some(f)) => format!("a simulation at {f} fell below"),
+            // Say that the answer is a bracket: the lower end passed, the
+            // upper failed, and the tolerance lies anywhere between.
+            (Some(c), Some(f)) => {
+                format!("a simulation at {f} fell below: the tolerance lies between {c} and {f}")
+            }
             (Some(_), None) => "none of the budget's probes fell below".into(),
             (None, _) => return String::new(),
         };
