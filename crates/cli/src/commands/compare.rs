@@ -130,7 +130,7 @@ pub fn run(args: Args) -> CliResult {
                 hints: job.hints,
                 sets: &sets,
                 function: args.run.function.as_deref(),
-                defines: &args.run.define,
+                source: args.run.source(),
             })
             .map_err(|e| in_variant(e, job, jobs.len()))
         })

@@ -112,8 +112,8 @@ pub struct RunRequest<'a> {
     pub sets: &'a [(String, String)],
     /// Program to simulate when the file holds several.
     pub function: Option<&'a str>,
-    /// Preprocessor definitions for source compiled in place (`-D`).
-    pub defines: &'a [String],
+    /// How source handed instead of a listing is compiled (`-D`, `--port-es`).
+    pub source: crate::input::SourceOptions<'a>,
 }
 
 /// A simulation ready to run, with what the reports need besides it.
@@ -173,15 +173,15 @@ pub struct Loaded {
 /// Read the file, pick the program and the model (the file's GPU unless
 /// `arch` names one). Notes and warnings about the file print here, once.
 pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
-    load_with(file, arch, function, &[])
+    load_with(file, arch, function, Default::default())
 }
 
-/// [`load`] compiling source with the preprocessor definitions `defines` (`-D`).
+/// [`load`] compiling source with `source`'s options (`-D`, `--port-es`).
 pub fn load_with(
     file: &str,
     arch: Option<&str>,
     function: Option<&str>,
-    defines: &[String],
+    source: crate::input::SourceOptions<'_>,
 ) -> Result<Loaded, CliError> {
     let chosen = arch.map(load_arch).transpose()?;
     // Read (or compile) for the GPU named, else the chosen model's.
@@ -190,7 +190,7 @@ pub fn load_with(
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
     let crate::input::Listing { file, r600 } =
-        crate::input::read_listing_with(file, gpu.as_deref(), defines)?;
+        crate::input::read_listing_with(file, gpu.as_deref(), source)?;
     let program = select_program(&file, function)?;
     let arch = match chosen {
         Some(a) => a,
@@ -363,7 +363,7 @@ pub fn prepare_program(
 /// Read the file and hints, pick the model, apply the overrides and
 /// prepare the simulation.
 pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
-    let loaded = load_with(req.file, req.arch, req.function, req.defines)?;
+    let loaded = load_with(req.file, req.arch, req.function, req.source)?;
     prepare_loaded(&loaded, req.hints, req.sets)
 }
 
