@@ -163,8 +163,7 @@ pub fn read_listing_with(
         }
         ("<stdin>".to_string(), buf)
     } else {
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+        let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
         (path.to_string(), bytes)
     };
     let beside = (path != "-").then_some(path);

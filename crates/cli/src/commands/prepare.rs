@@ -137,6 +137,10 @@ pub struct Prepared {
 /// A GPU name that is not a model (`gfx1031`, `navi21`, `vega10`) picks
 /// the model of that chip or its family, as a file naming the GPU would.
 pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
+    // A model file: the arch crate words a missing one its own way.
+    if name.ends_with(".toml") || name.contains('/') {
+        crate::error::require_file(name)?;
+    }
     ArchSpec::load(name, &[]).or_else(|e| {
         // A GPU name picks its chip's or family's model.
         if let Some(model) = name
@@ -228,13 +232,12 @@ pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
         // then has to come from a file).
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+            .map_err(|e| crate::error::cannot_read("<stdin>", &e))?;
         let text = shadersim_trace::hints_text(&bytes)
             .map_err(|e| CliError::Input(e.render("<stdin>", &String::from_utf8_lossy(&bytes))))?;
         return Ok(("<stdin>".to_string(), text.to_string()));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
     let text = shadersim_trace::hints_text(&bytes)
         .map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
     Ok((path.to_string(), text.to_string()))
