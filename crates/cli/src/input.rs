@@ -421,6 +421,7 @@ fn code_object_resources(
             .and_then(|m| m.private_segment_fixed_size)
             .or_else(|| kd.map(|k| k.private_segment_fixed_size)),
         occupancy: None,
+        occupancy_from_radv: false,
         wave_size,
         workgroup_size: md.and_then(|m| m.reqd_workgroup_size),
         instruction_count: None,

@@ -238,6 +238,10 @@ pub struct OccupancyView {
     /// shadersim's occupancy stated as RADV states it (wave32-sized waves
     /// on RDNA), to compare with `declared_waves_per_simd`.
     pub radv_convention_waves_per_simd: u32,
+    /// Who gave `declared_waves_per_simd`: `radv` (its statistics, in its
+    /// convention) or `compiler` (a listing's occupancy comment, in
+    /// hardware waves); `null` with no figure.
+    pub declared_by: Option<String>,
 }
 
 /// A name and a count.
