@@ -307,3 +307,14 @@ fn a_missing_file_is_worded_one_way_whatever_reads_it() {
         assert!(!err.contains("os error"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn archs_params_says_how_the_cache_hierarchy_is_switched_off() {
+    // Issue 47 item 10: it said "off with --set vmem_latency=N", which no
+    // longer switches it off; `memory=flat` does.
+    let o = shadersim(&["archs", "--params", "gcn"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let line = out.lines().find(|l| l.starts_with("cache: ")).unwrap();
+    assert!(line.contains("off with --set memory=flat"), "{line}");
+    assert!(!line.contains("vmem_latency=N"), "{line}");
+}
