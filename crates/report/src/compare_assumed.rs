@@ -227,6 +227,8 @@ mod tests {
                 Vec::new()
             },
             assumed_effect: effect,
+            hints: None,
+            overrides: Vec::new(),
         }
     }
 

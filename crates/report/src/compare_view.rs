@@ -7,7 +7,7 @@
 use crate::analyze_view::Utilization;
 pub use crate::compare_assumed::AssumedEffect;
 use crate::compare_assumed::{judge, Judgement};
-use crate::markup::esc;
+pub use crate::compare_html::to_html;
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -57,6 +57,10 @@ pub struct Variant {
     /// What those costs can do to `clocks_per_wave`: the resource that sets
     /// it, and how far doubling or removing them could move it.
     pub assumed_effect: AssumedEffect,
+    /// The hints file the run read (`null`: none).
+    pub hints: Option<String>,
+    /// The `--set` overrides the run took (`KEY=VALUE`), in command-line order.
+    pub overrides: Vec<String>,
 }
 
 /// A number named by its unit or op category.
@@ -330,7 +334,7 @@ fn amount_delta(d: f64) -> String {
 }
 
 /// The table's rows: a name, each variant's value, each delta's value.
-fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
+pub(crate) fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
     let mut rows = Vec::new();
     let vs = &c.variants;
     let ds = &c.deltas;
@@ -426,7 +430,7 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
 }
 
 /// The header: variant labels, then one `B-A` per delta.
-fn header(c: &Comparison) -> (Vec<String>, Vec<String>) {
+pub(crate) fn header(c: &Comparison) -> (Vec<String>, Vec<String>) {
     (
         c.variants.iter().map(|v| v.label.clone()).collect(),
         c.deltas
@@ -482,44 +486,5 @@ pub fn to_text(c: &Comparison) -> String {
     for v in &c.verdicts {
         let _ = writeln!(out, "verdict: {v}");
     }
-    out
-}
-
-/// A self-contained HTML page (no scripts, no external resources).
-pub fn to_html(c: &Comparison) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>shadersim compare</title>\n\
-         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-         td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
-         td:first-child{text-align:left}.verdict{font-weight:bold}</style></head><body>\n\
-         <h1>shadersim compare</h1>\n<ul>\n",
-    );
-    for v in &c.variants {
-        let _ = writeln!(
-            out,
-            "<li>{}: {} on <code>{}</code></li>",
-            esc(&v.label),
-            esc(&v.file),
-            esc(&v.arch)
-        );
-    }
-    out.push_str("</ul>\n");
-    for v in &c.verdicts {
-        let _ = writeln!(out, "<p class=\"verdict\">{}</p>", esc(v));
-    }
-    out.push_str("<table>\n<tr><th></th>");
-    let (labels, delta_labels) = header(c);
-    for l in labels.iter().chain(&delta_labels) {
-        let _ = write!(out, "<th>{}</th>", esc(l));
-    }
-    out.push_str("</tr>\n");
-    for (name, vals, deltas) in rows(c) {
-        let _ = write!(out, "<tr><td>{}</td>", esc(&name));
-        for x in vals.iter().chain(&deltas) {
-            let _ = write!(out, "<td>{}</td>", esc(x));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n</body></html>\n");
     out
 }

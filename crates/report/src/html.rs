@@ -84,7 +84,9 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             (None, _) => String::new(),
         });
         o.push_str("<h2>Latency tolerance</h2>");
-        if l.curve.len() >= 2 {
+        // A log axis draws positive latencies only: one of them is a lone
+        // point in an empty plot, not a curve.
+        if l.curve.iter().filter(|p| p.0 > 0).count() >= 2 {
             let _ = write!(
                 o,
                 "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{bracket}{}</p>",
@@ -93,12 +95,17 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             );
             o.push_str(&latency_svg(l));
         } else {
-            // A budgeted search whose probes all failed early has one
-            // finished latency (the base): no curve to draw, but its
-            // bracket is still the answer.
+            // A budgeted search whose probes all failed early finished too
+            // few latencies to draw: say them, and the bracket.
+            let ran: Vec<String> = l
+                .curve
+                .iter()
+                .map(|(c, t)| format!("{c} clocks: {} per clock", numbers::significant(*t)))
+                .collect();
             let _ = write!(
                 o,
-                "<p>Only the zero-latency run ran to its end (the search's probes stopped early, once they could no longer pass): no curve to draw.{bracket}</p>"
+                "<p>Too few latencies ran to their end to draw a curve ({}; the search's other probes stopped early, once they could no longer pass).{bracket}</p>",
+                esc(&ran.join("; "))
             );
         }
     }

@@ -6,7 +6,7 @@
 //! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn);
 //!   [`activity`]: what its charts draw; [`markup`]: escaping and colours every drawing shares.
 //! * [`compare_view`]: `compare`'s variants, deltas and verdicts as a text table or HTML page;
-//!   [`compare_assumed`]: when an assumed cost may withhold a verdict.
+//!   [`compare_assumed`]: when an assumed cost may withhold a verdict; [`compare_html`]: its page.
 //! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
 //! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
 //! * [`utilization`]: the utilization bars (units and memory-level bandwidth) both reports show.
@@ -21,6 +21,7 @@ pub mod blocks;
 pub mod cfg_svg;
 pub mod cfg_view;
 pub mod compare_assumed;
+pub mod compare_html;
 pub mod compare_view;
 pub mod html;
 pub mod markup;

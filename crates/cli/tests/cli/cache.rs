@@ -199,5 +199,18 @@ fn a_latency_bracket_is_said_to_be_one() {
         let page = text(&o.stdout);
         assert!(page.contains("lies somewhere from"), "{memory}");
         assert!(page.contains("not a measured limit"), "{memory}");
+        // Flat memory finishes only latencies 0 and the model's 320: one
+        // point on a log axis is no curve (issue 47 item 6); say them.
+        if memory == "flat" {
+            assert!(
+                !page.contains("aria-label=\"latency tolerance\""),
+                "{memory}"
+            );
+            assert!(
+                page.contains("Too few latencies ran to their end"),
+                "{memory}"
+            );
+            assert!(page.contains("320 clocks: "), "{memory}");
+        }
     }
 }

@@ -417,3 +417,60 @@ fn a_hints_file_that_fits_one_gpu_but_not_another_names_that_gpu_before_simulati
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 47 item 6: the HTML page was a bare table. Every row now has its
+/// unit, and the page records what made it: each variant's file, model,
+/// hints and `--set` overrides; the JSON carries the same record.
+#[test]
+fn the_html_page_gives_units_and_records_its_inputs() {
+    let dir = std::env::temp_dir().join(format!("shadersim-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hints = dir.join("four.toml");
+    std::fs::write(&hints, "[dispatch]\nwaves = 100\n").unwrap();
+    let hints = hints.display().to_string();
+    let args = |format: &'static str| {
+        vec![
+            "compare".to_string(),
+            EIGHT.into(),
+            FOUR.into(),
+            "--arch".into(),
+            "gfx900".into(),
+            "--set".into(),
+            "stage=pixel".into(),
+            "--hints-b".into(),
+            hints.clone(),
+            "--no-latency-search".into(),
+            "--format".into(),
+            format.into(),
+        ]
+    };
+    let run = |f| {
+        let a = args(f);
+        stdout(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let page = run("html");
+    assert!(page.contains("<th>unit</th>"), "{page}");
+    for unit in [
+        "CU clocks per wave",
+        "per clock per CU",
+        "share of clocks the unit was busy",
+        "ops issued per wave",
+    ] {
+        assert!(page.contains(unit), "{unit}");
+    }
+    let made = &page[page.find("<h2>Made from</h2>").expect("a record")..];
+    for needed in [
+        EIGHT,
+        FOUR,
+        "gfx900",
+        hints.as_str(),
+        "stage=pixel",
+        "none (defaults)",
+    ] {
+        assert!(made.contains(needed), "{needed}: {made}");
+    }
+    let v: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(v["variants"][0]["hints"], serde_json::Value::Null);
+    assert_eq!(v["variants"][1]["hints"], hints.as_str());
+    assert_eq!(v["variants"][1]["overrides"][0], "stage=pixel");
+}
