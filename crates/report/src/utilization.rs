@@ -37,6 +37,24 @@ pub fn bandwidth_bars(r: &AnalyzeReport) -> Vec<Bar> {
     })
 }
 
+/// The text report's line of [`bandwidth_bars`] (`None` without a level
+/// that has a bandwidth): the verdict can name a memory level's bandwidth,
+/// so a bandwidth-bound headline has its figure beside the units'.
+pub fn bandwidth_line(r: &AnalyzeReport) -> Option<String> {
+    let bars = bandwidth_bars(r);
+    if bars.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = bars
+        .iter()
+        .map(|b| format!("{} {}", b.name, crate::numbers::pct(b.share)))
+        .collect();
+    Some(format!(
+        "  bandwidth used     {} ({BANDWIDTH_MEANING})",
+        parts.join("  ")
+    ))
+}
+
 /// The execution units' bars: the four every model has, and the others
 /// when they did any work.
 pub fn unit_bars(r: &AnalyzeReport) -> Vec<Bar> {

@@ -121,20 +121,8 @@ impl AnalyzeReport {
                 }
             );
         }
-        // The verdict can name a memory level's bandwidth: show each level's
-        // share beside the units', so a bandwidth-bound headline has its bar.
-        let bandwidth = crate::utilization::bandwidth_bars(self);
-        if !bandwidth.is_empty() {
-            let parts: Vec<String> = bandwidth
-                .iter()
-                .map(|b| format!("{} {}", b.name, pct(b.share)))
-                .collect();
-            let _ = writeln!(
-                o,
-                "  bandwidth used     {} ({})",
-                parts.join("  "),
-                crate::utilization::BANDWIDTH_MEANING
-            );
+        if let Some(line) = crate::utilization::bandwidth_line(self) {
+            let _ = writeln!(o, "{line}");
         }
         if let Some(m) = &self.matrix {
             let _ = writeln!(
