@@ -143,6 +143,11 @@ pub struct DeclaredResources {
     pub scratch_bytes: Option<u32>,
     /// Occupancy the compiler computed (waves per SIMD), if printed.
     pub occupancy: Option<u32>,
+    /// `occupancy` is Mesa RADV's "Subgroups per SIMD" (its statistics), which
+    /// counts wave32-sized waves on RDNA; else it is a compiler's comment
+    /// (LLVM's `; Occupancy:`), in hardware waves. Reports compare with the
+    /// convention of whichever gave it.
+    pub occupancy_from_radv: bool,
     /// Wave size (32 or 64), if the file says.
     pub wave_size: Option<u32>,
     /// Required workgroup size, if the file says.

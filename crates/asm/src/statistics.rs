@@ -96,7 +96,10 @@ pub fn apply_driver_statistics(file: &mut ProgramFile, stats: &[ExecutableStatis
         }
         d.lds_bytes = e.lds_bytes.or(d.lds_bytes);
         d.scratch_bytes = e.scratch_bytes.or(d.scratch_bytes);
-        d.occupancy = e.waves_per_simd.or(d.occupancy);
+        if e.waves_per_simd.is_some() {
+            d.occupancy = e.waves_per_simd;
+            d.occupancy_from_radv = true;
+        }
         d.wave_size = e.subgroup_size.or(d.wave_size);
         d.instruction_count = e.instructions.or(d.instruction_count);
         applied += 1;

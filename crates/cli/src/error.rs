@@ -64,6 +64,43 @@ impl CliError {
     }
 }
 
+/// Why a file could not be read, in the one wording every command uses:
+/// `no such file` for a missing file (not the platform's "No such file or
+/// directory (os error 2)", which one path printed and others did not),
+/// else the system's reason without its error number.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => {
+            let text = e.to_string();
+            let text = match text.find(" (os error") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            // Lower case, as the other reasons and messages are.
+            let mut c = text.chars();
+            c.next().map_or(String::new(), |f| {
+                f.to_lowercase().collect::<String>() + c.as_str()
+            })
+        }
+    }
+}
+
+/// `PATH: error: cannot read: REASON`, the error for a file that could not
+/// be read ([`io_reason`]).
+pub fn cannot_read(path: &str, e: &std::io::Error) -> CliError {
+    CliError::Input(format!("{path}: error: cannot read: {}", io_reason(e)))
+}
+
+/// The same error when `path` does not exist, checked before handing it to
+/// a library (a mesh reader, a model loader) that words it its own way.
+pub fn require_file(path: &str) -> Result<(), CliError> {
+    std::fs::metadata(path)
+        .map(|_| ())
+        .map_err(|e| cannot_read(path, &e))
+}
+
 /// Messages that already carry a position (`file:1:2: error: ...`) or an
 /// `error:` prefix are printed unchanged; others get `error: ` in front.
 fn with_error_prefix(msg: &str) -> String {

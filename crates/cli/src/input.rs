@@ -57,9 +57,32 @@ pub struct RunArgs {
     /// A preprocessor definition for OpenCL C compiled in place, `-D BLOCK_SIZE=16` (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// GLSL compiled in place: port OpenGL ES GLSL older than 3.10 to `#version 310 es` first,
+    /// as `compile --port-es` does (Vulkan SPIR-V takes no older ES).
+    #[arg(long)]
+    pub port_es: bool,
+}
+
+/// How source handed to a command instead of a listing is compiled: what
+/// `compile` takes as options, passed through by every command that
+/// compiles in place.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceOptions<'a> {
+    /// OpenCL C preprocessor definitions (`-D NAME[=VALUE]`).
+    pub defines: &'a [String],
+    /// Port old OpenGL ES GLSL to ES 3.10 first (`--port-es`).
+    pub port_es: bool,
 }
 
 impl RunArgs {
+    /// The options for source compiled in place (`-D`, `--port-es`).
+    pub fn source(&self) -> SourceOptions<'_> {
+        SourceOptions {
+            defines: &self.define,
+            port_es: self.port_es,
+        }
+    }
+
     /// The `--set` pairs with the launch options (`--grid`, `--global`, `--block`) among them,
     /// as the keys of `[launch]`.
     pub fn sets(&self) -> Result<Vec<(String, String)>, CliError> {
@@ -109,22 +132,23 @@ pub fn read_input(path: &str, arch: Option<&str>) -> Result<ProgramFile, CliErro
 
 /// [`read_input`], keeping a TeraScale file's own reading.
 pub fn read_listing(path: &str, arch: Option<&str>) -> Result<Listing, CliError> {
-    read_listing_with(path, arch, &[])
+    read_listing_with(path, arch, SourceOptions::default())
 }
 
-/// [`read_listing`] compiling source with the preprocessor definitions `defines` (`-D`).
+/// [`read_listing`] compiling source with `source`'s options (`-D`, `--port-es`).
 pub fn read_listing_with(
     path: &str,
     arch: Option<&str>,
-    defines: &[String],
+    source: SourceOptions<'_>,
 ) -> Result<Listing, CliError> {
+    let SourceOptions { defines, port_es } = source;
     // Shader source is compiled for the chosen GPU first; hints then refer
     // to the lines of the compiled listing (`shadersim compile` prints it).
     if path != "-" && crate::commands::compile::source_kind(path).is_some() {
         let target = source_target(path, arch)?;
         let compiled =
-            crate::commands::compile::compile_source(path, &target, None, false, defines)?;
-        return compiled_listing(path, compiled, &target, arch);
+            crate::commands::compile::compile_source(path, &target, None, port_es, defines)?;
+        return compiled_listing(path, compiled, &target, arch, port_es);
     }
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
@@ -134,17 +158,17 @@ pub fn read_listing_with(
         // Source on standard input is compiled as a source file would be.
         if let Some(ext) = crate::commands::compile::stdin_source_kind(&buf, None) {
             let target = source_target("<stdin>", arch)?;
-            let compiled =
-                crate::commands::compile::compile_stdin(&buf, ext, &target, None, false, defines)?;
-            return compiled_listing("-", compiled, &target, arch);
+            let compiled = crate::commands::compile::compile_stdin(
+                &buf, ext, &target, None, port_es, defines,
+            )?;
+            return compiled_listing("-", compiled, &target, arch, port_es);
         }
         ("<stdin>".to_string(), buf)
     } else {
         // A Triton cache entry (a directory) is read as its code object.
         let entry = crate::triton::entry(path)?;
         let path = entry.as_ref().map_or(path, |(hsaco, _)| hsaco.as_str());
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+        let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
         (path.to_string(), bytes)
     };
     let beside = (path != "-").then_some(name.as_str());
@@ -179,11 +203,14 @@ fn compiled_listing(
     compiled: crate::commands::compile::Compiled,
     target: &Target,
     arch: Option<&str>,
+    port_es: bool,
 ) -> Result<Listing, CliError> {
     let source = if path == "-" { "<stdin>" } else { path };
+    // The command that prints the same listing, so hints' lines can be read.
+    let port = if port_es { " --port-es" } else { "" };
     let name = format!("<listing compiled from {source}>");
     let arch = arch.unwrap_or(&target.name);
-    eprintln!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile {path} --arch {arch}` prints", target.name);
+    eprintln!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile{port} {path} --arch {arch}` prints", target.name);
     let mut file = read_program_bytes(
         &name,
         compiled.listing.as_bytes(),
@@ -443,6 +470,7 @@ fn code_object_resources(
             .and_then(|m| m.private_segment_fixed_size)
             .or_else(|| kd.map(|k| k.private_segment_fixed_size)),
         occupancy: None,
+        occupancy_from_radv: false,
         wave_size,
         workgroup_size: md.and_then(|m| m.reqd_workgroup_size),
         instruction_count: None,

@@ -5,7 +5,9 @@
 //! [`Comparison`]).
 
 use crate::analyze_view::Utilization;
-use crate::markup::esc;
+pub use crate::compare_assumed::AssumedEffect;
+use crate::compare_assumed::{judge, Judgement};
+pub use crate::compare_html::to_html;
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -52,6 +54,13 @@ pub struct Variant {
     /// that charge this run's unit work, with the share of the work each
     /// charges (0..1), largest first.
     pub assumed_costs: Vec<NamedValue>,
+    /// What those costs can do to `clocks_per_wave`: the resource that sets
+    /// it, and how far doubling or removing them could move it.
+    pub assumed_effect: AssumedEffect,
+    /// The hints file the run read (`null`: none).
+    pub hints: Option<String>,
+    /// The `--set` overrides the run took (`KEY=VALUE`), in command-line order.
+    pub overrides: Vec<String>,
 }
 
 /// A number named by its unit or op category.
@@ -186,14 +195,9 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
     }
 }
 
-/// A difference smaller than this share of the work charged by assumed
-/// costs is not declared a win across models (an assumption, not a
-/// measurement, would decide it).
-const ASSUMED_SHARE_LIMIT: f64 = 0.10;
-
 /// One program on two models: per second for the whole GPU (clocks and CU
 /// counts differ, so per clock per CU would mislead), no mixed units, and no
-/// winner where assumed costs could decide it.
+/// winner where assumed costs could decide it ([`judge`]).
 fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     if a.throughput_unit != b.throughput_unit {
         return format!(
@@ -218,43 +222,18 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
             a.label, b.label
         );
     }
-    let (win, lose, _, _, pct) = winner(a, b, ta, tb);
-    let shaky: Vec<String> = [a, b]
-        .iter()
-        .filter_map(|v| {
-            let share: f64 = v
-                .assumed_costs
-                .iter()
-                .map(|c| c.value)
-                .fold(0.0, |a, b| a + b);
-            (share >= ASSUMED_SHARE_LIMIT).then(|| {
-                let names: Vec<String> = v
-                    .assumed_costs
-                    .iter()
-                    .take(3)
-                    .map(|c| format!("{} {}", c.name, numbers::pct(c.value)))
-                    .collect();
-                format!(
-                    "{} of {}'s unit work is charged by assumed costs ({})",
-                    numbers::pct(share.min(1.0)),
-                    v.label,
-                    names.join(", ")
-                )
-            })
-        })
-        .collect();
-    if shaky.is_empty() {
-        format!(
-            "{} runs {pct} more {unit} per second than {} ({figures}); {}-bound vs {}-bound",
-            win.label, lose.label, a.bottleneck, b.bottleneck
-        )
-    } else {
-        format!(
-            "no verdict: {} runs {pct} more {unit} per second than {} ({figures}), but {}, so an assumption, not a measurement, could decide it",
-            win.label,
-            lose.label,
-            shaky.join(" and ")
-        )
+    let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
+    let said = format!(
+        "{} runs {pct} more {unit} per second than {} ({figures})",
+        win.label, lose.label
+    );
+    let bound = format!("{}-bound vs {}-bound", a.bottleneck, b.bottleneck);
+    match judge(win, lose, tw, tl) {
+        Judgement::Silent => format!("{said}; {bound}"),
+        Judgement::Holds(note) => format!("{said}; {bound}; {note}"),
+        Judgement::Withheld(why) => format!(
+            "no verdict: {said}, but {why}, so an assumption, not a measurement, could decide it"
+        ),
     }
 }
 
@@ -355,7 +334,7 @@ fn amount_delta(d: f64) -> String {
 }
 
 /// The table's rows: a name, each variant's value, each delta's value.
-fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
+pub(crate) fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
     let mut rows = Vec::new();
     let vs = &c.variants;
     let ds = &c.deltas;
@@ -451,7 +430,7 @@ fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
 }
 
 /// The header: variant labels, then one `B-A` per delta.
-fn header(c: &Comparison) -> (Vec<String>, Vec<String>) {
+pub(crate) fn header(c: &Comparison) -> (Vec<String>, Vec<String>) {
     (
         c.variants.iter().map(|v| v.label.clone()).collect(),
         c.deltas
@@ -507,44 +486,5 @@ pub fn to_text(c: &Comparison) -> String {
     for v in &c.verdicts {
         let _ = writeln!(out, "verdict: {v}");
     }
-    out
-}
-
-/// A self-contained HTML page (no scripts, no external resources).
-pub fn to_html(c: &Comparison) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>shadersim compare</title>\n\
-         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-         td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
-         td:first-child{text-align:left}.verdict{font-weight:bold}</style></head><body>\n\
-         <h1>shadersim compare</h1>\n<ul>\n",
-    );
-    for v in &c.variants {
-        let _ = writeln!(
-            out,
-            "<li>{}: {} on <code>{}</code></li>",
-            esc(&v.label),
-            esc(&v.file),
-            esc(&v.arch)
-        );
-    }
-    out.push_str("</ul>\n");
-    for v in &c.verdicts {
-        let _ = writeln!(out, "<p class=\"verdict\">{}</p>", esc(v));
-    }
-    out.push_str("<table>\n<tr><th></th>");
-    let (labels, delta_labels) = header(c);
-    for l in labels.iter().chain(&delta_labels) {
-        let _ = write!(out, "<th>{}</th>", esc(l));
-    }
-    out.push_str("</tr>\n");
-    for (name, vals, deltas) in rows(c) {
-        let _ = write!(out, "<tr><td>{}</td>", esc(&name));
-        for x in vals.iter().chain(&deltas) {
-            let _ = write!(out, "<td>{}</td>", esc(x));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n</body></html>\n");
     out
 }

@@ -61,7 +61,7 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     }
     summary(&mut o, r);
     o.push_str("<h2>Utilization</h2>");
-    o.push_str(&utilization_svg(r));
+    o.push_str(&crate::utilization::html_section(r));
     if let Some(a) = &r.activity {
         o.push_str("<h2>Activity over time</h2><p>Waves resident on the CU, split into executing (between an issue and their next chance to issue), stalled (sitting on an instruction they cannot issue) and waiting (on a counter, a barrier or their turn); below, each unit's busy share.</p>");
         o.push_str(&activity_svg(a));
@@ -76,7 +76,7 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     if let Some(l) = &r.latency_tolerance {
         let bracket = esc(&match (l.clocks, l.fails_at) {
             (Some(c), Some(f)) => format!(
-                " The tolerance lies between {c} (a simulation passed) and {f} (one failed)."
+                " The tolerance lies somewhere between {c} (a simulation passed) and {f} (one failed): {c} is the latency known to pass, not a measured limit."
             ),
             (Some(c), None) => {
                 format!(" A simulation passed at {c}; none failed within the search's budget.")
@@ -84,7 +84,9 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             (None, _) => String::new(),
         });
         o.push_str("<h2>Latency tolerance</h2>");
-        if l.curve.len() >= 2 {
+        // A log axis draws positive latencies only: one of them is a lone
+        // point in an empty plot, not a curve.
+        if l.curve.iter().filter(|p| p.0 > 0).count() >= 2 {
             let _ = write!(
                 o,
                 "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{bracket}{}</p>",
@@ -93,12 +95,17 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             );
             o.push_str(&latency_svg(l));
         } else {
-            // A budgeted search whose probes all failed early has one
-            // finished latency (the base): no curve to draw, but its
-            // bracket is still the answer.
+            // A budgeted search whose probes all failed early finished too
+            // few latencies to draw: say them, and the bracket.
+            let ran: Vec<String> = l
+                .curve
+                .iter()
+                .map(|(c, t)| format!("{c} clocks: {} per clock", numbers::significant(*t)))
+                .collect();
             let _ = write!(
                 o,
-                "<p>Only the zero-latency run ran to its end (the search's probes stopped early, once they could no longer pass): no curve to draw.{bracket}</p>"
+                "<p>Too few latencies ran to their end to draw a curve ({}; the search's other probes stopped early, once they could no longer pass).{bracket}</p>",
+                esc(&ran.join("; "))
             );
         }
     }
@@ -126,43 +133,6 @@ fn summary(o: &mut String, r: &AnalyzeReport) {
         );
     }
     o.push_str("</table>");
-}
-
-fn utilization_svg(r: &AnalyzeReport) -> String {
-    let u = &r.utilization;
-    let rows: Vec<(&str, f64)> = [
-        ("VALU", u.valu),
-        ("SALU", u.salu),
-        ("SMEM", u.smem),
-        ("VMEM", u.vmem),
-        ("LDS", u.lds),
-        ("export", u.export),
-        ("GDS", u.gds),
-        ("trans", u.trans),
-        ("ray", u.ray),
-        ("matrix", u.matrix),
-    ]
-    .into_iter()
-    .filter(|(n, v)| *v > 0.0 || matches!(*n, "VALU" | "VMEM" | "LDS" | "export"))
-    .collect();
-    let (w, bar) = (520, 400.0);
-    let h = rows.len() * 20 + 6;
-    let mut s = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"utilization\">");
-    for (i, (name, v)) in rows.iter().enumerate() {
-        let y = i * 20 + 3;
-        let _ = write!(
-            s,
-            "<text x=\"0\" y=\"{}\">{name}</text><rect x=\"60\" y=\"{y}\" width=\"{bar}\" height=\"14\" fill=\"#eee\"/><rect x=\"60\" y=\"{y}\" width=\"{:.1}\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{:.1}%</text>",
-            y + 11,
-            bar * v.clamp(0.0, 1.0),
-            if *v >= 0.9 { "#d62728" } else { "#1f77b4" },
-            60.0 + bar + 6.0,
-            y + 11,
-            100.0 * v
-        );
-    }
-    s.push_str("</svg>");
-    s
 }
 
 /// A chart frame: width, height, plot margins.

@@ -13,9 +13,15 @@ const DEFAULT_VERTICES_PER_TRIANGLE: f64 = 1.0;
 /// its header line and label), every conditional branch, every memory
 /// instruction with its default format/filter/pattern, and the dispatch
 /// section. Values are the defaults, so the template changes nothing
-/// until edited.
-pub fn hints_template(file_name: &str, program: &Program, cfg: &Cfg) -> String {
-    template(file_name, program, cfg, None)
+/// until edited. `wave_slots` is the model's wave slots per SIMD, the
+/// most `waves_per_simd` can cap to (`None`: no model at hand).
+pub fn hints_template(
+    file_name: &str,
+    program: &Program,
+    cfg: &Cfg,
+    wave_slots: Option<u32>,
+) -> String {
+    template(file_name, program, cfg, None, wave_slots)
 }
 
 /// [`hints_template`] keyed by source location (`source = "FILE:LINE"`)
@@ -31,12 +37,13 @@ pub fn hints_template_by_source(
     program: &Program,
     cfg: &Cfg,
     source_files: &[(u32, String)],
+    wave_slots: Option<u32>,
 ) -> Result<String, &'static str> {
     if program.instructions.iter().all(|i| i.source.is_none()) {
         return Err(crate::NO_SOURCE_LINES);
     }
     let keys = crate::source_hints::SourceKeys::new(program, cfg, source_files);
-    Ok(template(file_name, program, cfg, Some(&keys)))
+    Ok(template(file_name, program, cfg, Some(&keys), wave_slots))
 }
 
 /// The key line of a `[[loop]]`, `[[branch]]` or `[[memory]]` entry: its
@@ -57,6 +64,7 @@ fn template(
     program: &Program,
     cfg: &Cfg,
     source_keys: Option<&crate::source_hints::SourceKeys>,
+    wave_slots: Option<u32>,
 ) -> String {
     let by_source = source_keys.is_some();
     let mut out = String::new();
@@ -143,7 +151,14 @@ fn template(
     let _ = writeln!(
         out,
         "{}",
-        resource("sgprs", usage.sgprs, d.sgprs.is_some(), "SGPRs per wave")
+        resource(
+            "sgprs",
+            usage.sgprs,
+            d.sgprs.is_some(),
+            // The file's `.amdhsa_next_free_sgpr`: LLVM's NumSgprs and the
+            // report's allocation are larger (issue 47: 28 beside LLVM's 32).
+            "SGPRs per wave as .amdhsa_next_free_sgpr counts them (occupancy adds VCC, flat scratch and XNACK, as LLVM's NumSgprs does)"
+        )
     );
     let _ = writeln!(
         out,
@@ -163,10 +178,21 @@ fn template(
         out,
         "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate"
     );
-    let _ = writeln!(
-        out,
-        "# waves_per_simd = 10        # cap on occupancy; default: what registers and LDS allow"
-    );
+    // The cap's example is the model's own slot count (a 10 on a
+    // 16-slot RDNA 3 model read as its limit).
+    let _ = match wave_slots {
+        Some(s) => {
+            let line = format!("# waves_per_simd = {s}");
+            writeln!(
+                out,
+                "{line:<29}# cap on occupancy, at most the model's {s} wave slots; default: what registers and LDS allow"
+            )
+        }
+        None => writeln!(
+            out,
+            "# waves_per_simd = N         # cap on occupancy, at most the model's wave slots per SIMD; default: what registers and LDS allow"
+        ),
+    };
     let _ = writeln!(
         out,
         "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"

@@ -454,6 +454,9 @@ pub(super) fn merge_declared(into: &mut DeclaredResources, from: DeclaredResourc
     into.lds_bytes = from.lds_bytes.or(into.lds_bytes);
     into.scratch_bytes = from.scratch_bytes.or(into.scratch_bytes);
     into.wave_size = from.wave_size.or(into.wave_size);
+    if into.occupancy.is_none() {
+        into.occupancy_from_radv = from.occupancy_from_radv;
+    }
     into.occupancy = into.occupancy.or(from.occupancy);
     into.workgroup_size = from.workgroup_size.or(into.workgroup_size);
     into.user_sgprs = from.user_sgprs.or(into.user_sgprs);

@@ -112,7 +112,7 @@ pub fn run(args: Args) -> CliResult {
         hints: args.run.hints.as_deref(),
         sets: &sets,
         function: args.run.function.as_deref(),
-        defines: &args.run.define,
+        source: args.run.source(),
     })?;
     if let Some(p) = args.latency_precision {
         prepared.sim.latency_budget = SearchBudget::precise(p);

@@ -79,7 +79,9 @@ pub fn run(args: Args) -> CliResult {
             // the parameters behind each.
             if let Some(c) = &spec.cache {
                 out += &format!(
-                    "cache: vector {}; scalar {}; off with --set {}=N\n",
+                    // Setting the flat latency no longer switches the
+                    // hierarchy off; `memory=flat` does.
+                    "cache: vector {}; scalar {}; off with --set memory=flat (every request then takes {})\n",
                     c.vector.join(" -> "),
                     c.scalar.join(" -> "),
                     c.flat_latency

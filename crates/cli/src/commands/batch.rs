@@ -264,7 +264,7 @@ fn collect_jobs(paths: &[PathBuf]) -> Result<Vec<Job>, CliError> {
             ));
         }
         let meta = std::fs::metadata(root)
-            .map_err(|e| CliError::input(format!("{}: error: cannot read: {e}", root.display())))?;
+            .map_err(|e| crate::error::cannot_read(&root.display().to_string(), &e))?;
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(root, &mut files, &mut visited);
@@ -374,7 +374,7 @@ fn analyze_file(job: &Job, config: &BatchConfig) -> FileResult {
     };
     let bytes = match std::fs::read(&job.path) {
         Ok(b) => b,
-        Err(e) => return fail(format!("{name}: error: cannot read: {e}")),
+        Err(e) => return fail(crate::error::cannot_read(&name, &e).message()),
     };
     // The same reading path as `analyze` (TeraScale reader, the model's GPU
     // for a file that names none, the driver's statistics beside it).
@@ -568,8 +568,7 @@ struct Results {
 
 fn read_results(path: &Path) -> Result<Results, CliError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("{shown}: error: cannot read: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| crate::error::cannot_read(&shown, &e))?;
     let mut results = Results {
         order: Vec::new(),
         records: HashMap::new(),

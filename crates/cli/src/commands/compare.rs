@@ -130,7 +130,7 @@ pub fn run(args: Args) -> CliResult {
                 hints: job.hints,
                 sets: &sets,
                 function: args.run.function.as_deref(),
-                defines: &args.run.define,
+                source: args.run.source(),
             })
             .map_err(|e| in_variant(e, job, jobs.len()))
         })
@@ -150,7 +150,11 @@ pub fn run(args: Args) -> CliResult {
             let analysis = analyse(prepared, !args.no_latency_search)
                 .map_err(|e| in_variant(e, job, jobs.len()))?;
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
-            Ok(variant(job.label.clone(), &report, &prepared.sim.arch))
+            let mut v = variant(job.label.clone(), &report, &prepared.sim.arch);
+            // What made it, for the HTML page's record.
+            v.hints = job.hints.map(str::to_string);
+            v.overrides = sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
+            Ok(v)
         })
         .inspect(|_| progress.inc())
         .collect();
@@ -256,6 +260,9 @@ pub fn variant(label: String, r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec
         clock_mhz: r.throughput.clock_mhz,
         gpu_cus: r.throughput.gpu_cus,
         assumed_costs: assumed_costs(r, arch),
+        assumed_effect: shadersim_report::compare_view::AssumedEffect::of(r),
+        hints: None,
+        overrides: Vec::new(),
         label,
         file: r.file.clone(),
         arch: r.arch.clone(),

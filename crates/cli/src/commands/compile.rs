@@ -216,11 +216,8 @@ fn compile_opencl(
     include_dir: Option<&Path>,
     defines: &[String],
 ) -> Result<String, CliError> {
-    if !Path::new(path).is_file() {
-        return Err(CliError::Input(format!(
-            "{path}: error: cannot read: no such file"
-        )));
-    }
+    // clang's own message for a missing file is not ours: check first.
+    crate::error::require_file(path)?;
     for clang in CLANGS {
         let version = match run_with_timeout(clang, &["--version"]) {
             Ok(v) => v,
@@ -456,7 +453,7 @@ pub fn run(args: Args) -> CliResult {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
-            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+            .map_err(|e| crate::error::cannot_read("<stdin>", &e))?;
         let ext = stdin_source_kind(&bytes, args.stage.as_deref()).ok_or_else(|| {
             CliError::Usage(
                 "standard input is not source shadersim recognises: give --stage for GLSL (or a `#pragma shader_stage(...)` line); OpenCL C needs a `__kernel`; SPIR-V its magic number".into(),

@@ -35,8 +35,7 @@ pub fn compile(
     stage: Option<&str>,
     port_es: bool,
 ) -> Result<Compiled, CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
     let family = shadersim_radv::family_for(&target.name).ok_or_else(|| {
         CliError::input(format!(
             "{path}: error: Mesa RADV cannot compile for {} (it knows gfx6 to gfx11 chips); pick such a GPU with --arch, or compile OpenCL C with clang",
@@ -89,9 +88,8 @@ pub fn compile(
         }
         out
     };
-    let spirv = std::fs::read(&spirv_path).map_err(|e| {
-        CliError::input(format!("{}: error: cannot read: {e}", spirv_path.display()))
-    })?;
+    let spirv = std::fs::read(&spirv_path)
+        .map_err(|e| crate::error::cannot_read(&spirv_path.display().to_string(), &e))?;
     let words =
         words_from_bytes(&spirv).map_err(|e| CliError::input(format!("{path}: error: {e}")))?;
     let reflection = reflect(&words).map_err(|e| CliError::input(format!("{path}: error: {e}")))?;

@@ -99,7 +99,7 @@ pub(crate) fn port_message(path: &str, version: OldEs, line: Option<u32>) -> Str
          from `#version 310 es` (glslang: \"ES shaders for SPIR-V require version 310 or higher\").\n\
          To port it: {steps}.\n\
          Or let shadersim port it: `shadersim compile --port-es {path} --arch GPU -o OUT.s`, then \
-         analyze OUT.s (docs/cli.md, \"GLSL from OpenGL and OpenGL ES\")"
+         analyze OUT.s, or `shadersim analyze --port-es {path} --arch GPU` (docs/cli.md, \"GLSL from OpenGL and OpenGL ES\")"
     )
 }
 

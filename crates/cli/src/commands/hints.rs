@@ -25,15 +25,23 @@ pub fn run(args: Args) -> CliResult {
     let program = select_program(&file, args.program.function.as_deref())?;
     let cfg = Cfg::build(program)
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;
+    // The model the program would run on (`--arch`, else its GPU's), for
+    // the wave-slot figure the occupancy cap's example shows.
+    let model = match args.program.arch.as_deref() {
+        Some(a) => crate::commands::prepare::load_arch(a).ok(),
+        None => crate::commands::prepare::model_of(program).ok(),
+    };
+    let slots = model.and_then(|m| m.get_u32("wave_slots_per_simd").ok());
     let text = match args.by_source {
         true => shadersim_trace::hints_template_by_source(
             &file.file_name,
             program,
             &cfg,
             &file.source_files,
+            slots,
         )
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?,
-        false => hints_template(&file.file_name, program, &cfg),
+        false => hints_template(&file.file_name, program, &cfg, slots),
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())

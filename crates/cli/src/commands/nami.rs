@@ -117,7 +117,7 @@ pub fn run(args: Args) -> CliResult {
 
 fn read(path: &PathBuf) -> Result<String, CliError> {
     std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))
+        .map_err(|e| crate::error::cannot_read(&path.display().to_string(), &e))
 }
 
 fn load_scene(arg: &str, params: &NamiParams) -> Result<Scene, CliError> {

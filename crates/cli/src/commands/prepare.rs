@@ -122,8 +122,8 @@ pub struct RunRequest<'a> {
     pub sets: &'a [(String, String)],
     /// Program to simulate when the file holds several.
     pub function: Option<&'a str>,
-    /// Preprocessor definitions for source compiled in place (`-D`).
-    pub defines: &'a [String],
+    /// How source handed instead of a listing is compiled (`-D`, `--port-es`).
+    pub source: crate::input::SourceOptions<'a>,
 }
 
 /// A simulation ready to run, with what the reports need besides it.
@@ -147,6 +147,10 @@ pub struct Prepared {
 /// A GPU name that is not a model (`gfx1031`, `navi21`, `vega10`) picks
 /// the model of that chip or its family, as a file naming the GPU would.
 pub fn load_arch(name: &str) -> Result<ArchSpec, CliError> {
+    // A model file: the arch crate words a missing one its own way.
+    if name.ends_with(".toml") || name.contains('/') {
+        crate::error::require_file(name)?;
+    }
     ArchSpec::load(name, &[]).or_else(|e| {
         // A GPU name picks its chip's or family's model.
         if let Some(model) = name
@@ -185,15 +189,15 @@ pub struct Loaded {
 /// Read the file, pick the program and the model (the file's GPU unless
 /// `arch` names one). Notes and warnings about the file print here, once.
 pub fn load(file: &str, arch: Option<&str>, function: Option<&str>) -> Result<Loaded, CliError> {
-    load_with(file, arch, function, &[])
+    load_with(file, arch, function, Default::default())
 }
 
-/// [`load`] compiling source with the preprocessor definitions `defines` (`-D`).
+/// [`load`] compiling source with `source`'s options (`-D`, `--port-es`).
 pub fn load_with(
     file: &str,
     arch: Option<&str>,
     function: Option<&str>,
-    defines: &[String],
+    source: crate::input::SourceOptions<'_>,
 ) -> Result<Loaded, CliError> {
     let chosen = arch.map(load_arch).transpose()?;
     // Read (or compile) for the GPU named, else the chosen model's.
@@ -202,7 +206,7 @@ pub fn load_with(
         .map(|t| t.name);
     let gpu = named_gpu.or_else(|| chosen.as_ref().map(|a| a.isa.name.clone()));
     let crate::input::Listing { file, r600, triton } =
-        crate::input::read_listing_with(file, gpu.as_deref(), defines)?;
+        crate::input::read_listing_with(file, gpu.as_deref(), source)?;
     // A Triton entry's json names its kernel.
     let function = function.or(triton.as_ref().map(|t| t.kernel.as_str()));
     let program = select_program(&file, function)?;
@@ -243,13 +247,12 @@ pub fn read_hints(path: &str) -> Result<(String, String), CliError> {
         // then has to come from a file).
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .map_err(|e| CliError::input(format!("<stdin>: error: cannot read: {e}")))?;
+            .map_err(|e| crate::error::cannot_read("<stdin>", &e))?;
         let text = shadersim_trace::hints_text(&bytes)
             .map_err(|e| CliError::Input(e.render("<stdin>", &String::from_utf8_lossy(&bytes))))?;
         return Ok(("<stdin>".to_string(), text.to_string()));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
     let text = shadersim_trace::hints_text(&bytes)
         .map_err(|e| CliError::Input(e.render(path, &String::from_utf8_lossy(&bytes))))?;
     Ok((path.to_string(), text.to_string()))
@@ -388,7 +391,7 @@ pub fn prepare_program(
 /// Read the file and hints, pick the model, apply the overrides and
 /// prepare the simulation.
 pub fn prepare(req: RunRequest<'_>) -> Result<Prepared, CliError> {
-    let loaded = load_with(req.file, req.arch, req.function, req.defines)?;
+    let loaded = load_with(req.file, req.arch, req.function, req.source)?;
     prepare_loaded(&loaded, req.hints, req.sets)
 }
 

@@ -37,8 +37,7 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let mut shaders = Vec::new();
     for path in &args.spirv {
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError::input(format!("{path}: error: cannot read: {e}")))?;
+        let bytes = std::fs::read(path).map_err(|e| crate::error::cannot_read(path, &e))?;
         let words =
             words_from_bytes(&bytes).map_err(|e| CliError::input(format!("{path}: error: {e}")))?;
         let reflection =

@@ -290,6 +290,8 @@ pub fn run(args: Args) -> CliResult {
             Some(super::rt_hints::WaveSteps::new(args.hints_wave_size)?)
         }
     };
+    // The mesh readers word a missing file their own way.
+    crate::error::require_file(&args.mesh.display().to_string())?;
     let scene = load_scene(&args.mesh).map_err(CliError::input)?;
     let opts = TraversalOptions {
         stack_entries: args.stack,
@@ -333,8 +335,8 @@ pub fn run(args: Args) -> CliResult {
         },
         RaySpec::File(p) => {
             let name = p.display().to_string();
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CliError::input(format!("{name}: error: {e}")))?;
+            let text =
+                std::fs::read_to_string(p).map_err(|e| crate::error::cannot_read(&name, &e))?;
             RaySource::File {
                 rays: parse_ray_file(&text, &name).map_err(CliError::input)?,
                 next: 0,

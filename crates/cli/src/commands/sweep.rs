@@ -209,7 +209,7 @@ pub fn run(args: Args) -> CliResult {
         &args.file,
         args.run.arch.as_deref(),
         args.run.function.as_deref(),
-        &args.run.define,
+        args.run.source(),
     )?;
     let run_point = |values: &Vec<String>| -> Result<Row, CliError> {
         // The varied values come after the fixed ones: the later `--set` wins.

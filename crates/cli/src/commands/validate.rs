@@ -99,8 +99,7 @@ pub fn run(args: Args) -> CliResult {
     }
     let path = points_path(args.points.as_deref());
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| CliError::input(format!("{shown}: error: cannot read: {e}")))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| crate::error::cannot_read(&shown, &e))?;
     let mut file = PointsFile::parse(&text).map_err(|e| match e {
         shadersim_validate::ValidateError::Parse { .. } => CliError::Input(format!("{shown}:{e}")),
         other => CliError::Input(format!("{shown}: error: {other}")),

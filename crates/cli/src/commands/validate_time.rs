@@ -52,7 +52,10 @@ fn predict(dir: &Path, p: &KernelTimePoint) -> KernelTimeRow {
             hints: None,
             sets: &sets,
             function: Some(&p.function),
-            defines: &defines,
+            source: crate::input::SourceOptions {
+                defines: &defines,
+                port_es: false,
+            },
         })?;
         let analysis = analyse(&prepared, false)?;
         let k =

@@ -245,7 +245,7 @@ fn a_missing_path_or_stdin_is_an_error() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).starts_with("no/such/dir: error: cannot read: No such file or directory"),
+        stderr(&o).starts_with("no/such/dir: error: cannot read: no such file"),
         "{}",
         stderr(&o)
     );

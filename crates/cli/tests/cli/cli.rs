@@ -272,3 +272,49 @@ fn the_latency_search_states_its_bracket_budget_and_precision() {
         assert!(stderr(&o).contains("--latency-precision"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn a_missing_file_is_worded_one_way_whatever_reads_it() {
+    // Issue 47 item 8: "no such file" from one path, "No such file or
+    // directory (os error 2)" from others. Every kind of input a command
+    // reads (listing, OpenCL C, GLSL, SPIR-V, hints, model file, mesh,
+    // scene, batch path) now says `PATH: error: cannot read: no such file`.
+    let ps = "examples/lighting_ps.txt";
+    let cases: [&[&str]; 11] = [
+        &["analyze", "no/such/file.s"],
+        &["cfg", "no/such/file.s"],
+        &["analyze", "no/such/file.cl", "--arch", "gfx900"],
+        &["compile", "no/such/file.cl", "--arch", "gfx900"],
+        &["compile", "no/such/file.frag", "--arch", "gfx1030"],
+        &["compile", "no/such/file.spv", "--arch", "gfx1030"],
+        &["analyze", ps, "--hints", "no/such/file.toml"],
+        &["analyze", ps, "--arch", "no/such/file.toml"],
+        &["rt", "no/such/file.obj"],
+        &["nami", "no/such/file.toml"],
+        &["batch", "no/such/file.s"],
+    ];
+    for args in cases {
+        let o = shadersim(args);
+        let err = stderr(&o);
+        let path = args.iter().find(|a| a.starts_with("no/such/")).unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        // Warnings about the listing may come first; the error is one line.
+        assert!(
+            err.lines()
+                .any(|l| l == format!("{path}: error: cannot read: no such file")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn archs_params_says_how_the_cache_hierarchy_is_switched_off() {
+    // Issue 47 item 10: it said "off with --set vmem_latency=N", which no
+    // longer switches it off; `memory=flat` does.
+    let o = shadersim(&["archs", "--params", "gcn"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let line = out.lines().find(|l| l.starts_with("cache: ")).unwrap();
+    assert!(line.contains("off with --set memory=flat"), "{line}");
+    assert!(!line.contains("vmem_latency=N"), "{line}");
+}

@@ -157,15 +157,19 @@ fn assert_code_object_runs_as_its_listing(gfx: &str, kernel: &str) {
             "{gfx} {kernel}: {key}"
         );
     }
-    // Only the listing carries clang's `; Occupancy:` remark (declared_waves_per_simd);
+    // Only the listing carries clang's `; Occupancy:` remark (declared_waves_per_simd,
+    // declared_by);
     // everything computed agrees.
     let (mut a, mut b) = (co["occupancy"].clone(), s["occupancy"].clone());
     assert_eq!(
         b["declared_waves_per_simd"], a["waves_per_simd"],
         "{gfx} {kernel}"
     );
-    a["declared_waves_per_simd"] = serde_json::Value::Null;
-    b["declared_waves_per_simd"] = serde_json::Value::Null;
+    assert_eq!(b["declared_by"], "compiler", "{gfx} {kernel}");
+    for key in ["declared_waves_per_simd", "declared_by"] {
+        a[key] = serde_json::Value::Null;
+        b[key] = serde_json::Value::Null;
+    }
     assert_eq!(a, b, "{gfx} {kernel}: occupancy");
     assert_eq!(
         co["instructions"].as_array().map(Vec::len),

@@ -119,6 +119,9 @@ fn analyze_compiles_glsl_and_uses_the_drivers_figures() {
         r["occupancy"]["declared_waves_per_simd"],
         r["occupancy"]["radv_convention_waves_per_simd"]
     );
+    // RADV's figure is compared in RADV's convention (issue 47 item 8: a
+    // clang listing's is not).
+    assert_eq!(r["occupancy"]["declared_by"], "radv");
 }
 
 #[test]

@@ -70,3 +70,33 @@ fn port_es_compiles_a_glmark2_shader() {
     assert!(err.contains("after --port-es"), "{err}");
     assert!(!err.contains("ported.frag"), "{err}");
 }
+
+#[test]
+fn analyze_ports_old_es_glsl_as_compile_does() {
+    // Issue 47 item 8: `analyze` had no `--port-es`; it passes the option
+    // to the compile, and its note names the command that prints the same
+    // listing.
+    if !have_radv() {
+        return;
+    }
+    let (code, out, err) = shadersim_text(&[
+        "analyze",
+        "--port-es",
+        ES100,
+        "--arch",
+        "gfx1030",
+        "--no-latency-search",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("image_sample"), "{out}");
+    assert!(
+        err.contains(&format!(
+            "`shadersim compile --port-es {ES100} --arch gfx1030`"
+        )),
+        "{err}"
+    );
+    // Without it the error offers it.
+    let (code, _, err) = shadersim_text(&["analyze", ES100, "--arch", "gfx1030"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("shadersim analyze --port-es"), "{err}");
+}

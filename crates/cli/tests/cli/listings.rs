@@ -231,3 +231,43 @@ fn occupancy_matches_the_driver_for_every_vega10_listing() {
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+#[test]
+fn the_hints_templates_resource_comments_match_the_model_and_the_file() {
+    // Issue 47 item 8: the gfx1100 template offered `# waves_per_simd = 10`
+    // on a 16-slot model, and the gfx942 template's `sgprs` did not say it
+    // counts as `.amdhsa_next_free_sgpr` does (LLVM's NumSgprs adds VCC
+    // and the other reserved SGPRs).
+    for (file, slots) in [
+        ("tests/fixtures/llvm/gfx1100/loop_sum.s", 16),
+        ("tests/fixtures/llvm/gfx942/lds_reduce.s", 8),
+        ("tests/fixtures/llvm/gfx900/loop_sum.s", 10),
+    ] {
+        let o = shadersim(&["hints", file], None);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let t = text(&o.stdout);
+        assert!(
+            t.contains(&format!("# waves_per_simd = {slots} ")),
+            "{file}: {t}"
+        );
+        assert!(
+            t.contains(&format!("the model's {slots} wave slots")),
+            "{t}"
+        );
+        // The template's SGPRs are the file's next_free_sgpr.
+        let listing = std::fs::read_to_string(root().join(file)).unwrap();
+        let free: u32 = listing
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(".amdhsa_next_free_sgpr "))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let line = t.lines().find(|l| l.starts_with("# sgprs = ")).unwrap();
+        assert!(line.starts_with(&format!("# sgprs = {free} ")), "{line}");
+        assert!(
+            line.contains(".amdhsa_next_free_sgpr") && line.contains("NumSgprs"),
+            "{line}"
+        );
+    }
+}

@@ -306,3 +306,41 @@ fn a_cdna_wave_holds_up_to_512_vgprs_and_agprs() {
     ]);
     assert_eq!(waves(&v, "cdna2"), 0);
 }
+
+#[test]
+fn a_clang_listings_occupancy_comment_is_not_read_in_radvs_convention() {
+    // Issue 47 item 8: on a clang listing the note spoke of "RADV's
+    // convention" (wave32-sized waves), which is RADV's statistics' alone;
+    // LLVM's `; Occupancy:` counts hardware waves. Reduced: gfx1100's
+    // loop_sum listing with its comment changed to 32 (RADV's way of
+    // saying 16) and to 12.
+    let text =
+        std::fs::read_to_string(crate::root().join("tests/fixtures/llvm/gfx1100/loop_sum.s"))
+            .unwrap();
+    assert!(text.contains("; Occupancy: 16"));
+    let dir = std::env::temp_dir().join(format!("shadersim-occupancy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (figure, shown) in [
+        ("32", "differs from shadersim's 16"),
+        ("12", "differs from shadersim's 16"),
+    ] {
+        let path = dir.join(format!("loop_sum_occ{figure}.s"));
+        std::fs::write(
+            &path,
+            text.replace("; Occupancy: 16", &format!("; Occupancy: {figure}")),
+        )
+        .unwrap();
+        let p = path.display().to_string();
+        let o = shadersim(&["analyze", &p, "--no-latency-search"]);
+        assert_eq!(o.status.code(), Some(0));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let line = out
+            .lines()
+            .find(|l| l.contains("the compiler's own figure"))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(line.contains(shown), "{line}");
+        assert!(!line.contains("RADV"), "{line}");
+        let v = json(&["analyze", &p, "--no-latency-search", "--format", "json"]);
+        assert_eq!(v["occupancy"]["declared_by"], "compiler");
+    }
+}

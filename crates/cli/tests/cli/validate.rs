@@ -274,3 +274,31 @@ fn a_pointer_chase_step_per_cdna2_level_is_its_latency_plus_the_loads_service() 
         step(550.0)
     );
 }
+
+#[test]
+fn every_json_key_validate_prints_is_in_the_reference() {
+    // Issue 47 item 10: docs/cli.md lacked `independent` and `calibrates`.
+    // Every key of the report, of a point and of a summary is named in the
+    // `validate` section.
+    let v = json(&["validate", "--arch", "gfx900", "--format", "json"]);
+    let docs = std::fs::read_to_string(crate::root().join("docs/cli.md")).unwrap();
+    let start = docs.find("### `validate`").unwrap();
+    let end = start + docs[start..].find("\n## ").unwrap();
+    let section = &docs[start..end];
+    let keys =
+        |o: &serde_json::Value| -> Vec<String> { o.as_object().unwrap().keys().cloned().collect() };
+    let mut all = keys(&v);
+    all.extend(keys(&v["points"][0]));
+    all.extend(keys(&v["overall"]));
+    all.extend(keys(&v["independent"]));
+    // A key is named when it stands as a whole word (in `{a, b}` lists too).
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let named = |k: &str| {
+        section.match_indices(k).any(|(i, _)| {
+            !word(section[..i].chars().next_back()) && !word(section[i + k.len()..].chars().next())
+        })
+    };
+    for k in all {
+        assert!(named(&k), "validate's JSON key `{k}` is not in docs/cli.md");
+    }
+}

@@ -211,15 +211,7 @@ impl Simulation {
                         fmt_num(per_wave)
                     )
                 });
-                // The search's bracket: a simulation passed at its lower
-                // end and failed at its upper one.
-                let lat = latency.map_or(String::new(), |l| match (l.clocks, l.fails_at) {
-                    (Some(c), Some(f)) => {
-                        format!("; it absorbs {c} clocks of VMEM latency but not {f}")
-                    }
-                    (Some(c), None) => format!("; it absorbs at least {c} clocks of VMEM latency"),
-                    (None, _) => String::new(),
-                });
+                let lat = latency.map_or(String::new(), bracket_words);
                 // Occupancy limits only if the slots it allows were all
                 // taken at some point (not in a one-wave run).
                 let slots_filled = f64::from(stats.peak_waves) >= capacity;
@@ -345,4 +337,30 @@ fn memory_bottleneck(
         clocks_per_wave: per_wave,
         bounds: bounds.to_vec(),
     })
+}
+
+/// The latency search's bracket in words: a simulation passed at its lower
+/// end and failed at its upper one, so the tolerance lies somewhere between
+/// and the lower end is no measured limit ("absorbs 0 but not 85" read as
+/// "absorbs none"); named by the parameter searched.
+fn bracket_words(l: &LatencyTolerance) -> String {
+    let what = if l.parameter == "vmem_latency" {
+        "VMEM latency"
+    } else {
+        "extra latency per first-level miss"
+    };
+    match (l.clocks, l.fails_at) {
+        (Some(c), Some(f)) => format!(
+            "; its tolerance of {what} lies somewhere from {c} to {f} clocks (throughput stayed within 5% with {c}, fell below with {f}{})",
+            if f > c + 1 {
+                "; the search did not look between"
+            } else {
+                ""
+            }
+        ),
+        (Some(c), None) => format!(
+            "; it absorbs at least {c} clocks of {what} (no simulation the search ran fell 5% below)"
+        ),
+        (None, _) => String::new(),
+    }
 }

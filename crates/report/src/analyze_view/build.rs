@@ -282,6 +282,13 @@ impl AnalyzeReport {
                 declared_waves_per_simd: sim.program.declared.occupancy,
                 radv_convention_waves_per_simd: occ
                     .as_radv_states(sim.program.target.as_ref().map_or(arch.isa.gen, |t| t.gen)),
+                declared_by: sim.program.declared.occupancy.map(|_| {
+                    if sim.program.declared.occupancy_from_radv {
+                        "radv".to_string()
+                    } else {
+                        "compiler".to_string()
+                    }
+                }),
             },
             issued: st
                 .category_names
@@ -305,6 +312,7 @@ impl AnalyzeReport {
                     .map(|x| BoundView {
                         resource: x.resource.clone(),
                         clocks_per_wave: round(x.clocks_per_wave),
+                        assumed_clocks_per_wave: round(x.assumed_clocks_per_wave),
                         detail: x.detail.clone(),
                     })
                     .collect(),

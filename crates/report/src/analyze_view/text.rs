@@ -121,6 +121,9 @@ impl AnalyzeReport {
                 }
             );
         }
+        if let Some(line) = crate::utilization::bandwidth_line(self) {
+            let _ = writeln!(o, "{line}");
+        }
         if let Some(m) = &self.matrix {
             let _ = writeln!(
                 o,
@@ -175,18 +178,23 @@ impl AnalyzeReport {
             if self.cus > 1 { format!("{} CUs together", self.cus) } else { "CU".to_string() }
         );
         if let Some(d) = oc.declared_waves_per_simd {
+            // RADV's convention (wave32-sized waves) is only RADV's: a
+            // compiler's comment counts hardware waves.
+            let radv = oc.declared_by.as_deref() == Some("radv");
             let verdict = if d == oc.waves_per_simd {
                 "agrees".to_string()
-            } else if d == oc.radv_convention_waves_per_simd {
+            } else if radv && d == oc.radv_convention_waves_per_simd {
                 format!(
                     "agrees: RADV counts wave32-sized waves on RDNA, {} hardware waves",
                     oc.waves_per_simd
                 )
-            } else {
+            } else if radv {
                 format!(
                     "differs; shadersim's figure on RADV's convention is {}",
                     oc.radv_convention_waves_per_simd
                 )
+            } else {
+                format!("differs from shadersim's {}", oc.waves_per_simd)
             };
             let _ = writeln!(
                 o,

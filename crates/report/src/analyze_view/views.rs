@@ -167,7 +167,7 @@ pub struct Throughput {
 }
 
 /// Utilization of each unit (0..1).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Utilization {
     /// Vector ALU (averaged over SIMDs).
     pub valu: f64,
@@ -238,6 +238,10 @@ pub struct OccupancyView {
     /// shadersim's occupancy stated as RADV states it (wave32-sized waves
     /// on RDNA), to compare with `declared_waves_per_simd`.
     pub radv_convention_waves_per_simd: u32,
+    /// Who gave `declared_waves_per_simd`: `radv` (its statistics, in its
+    /// convention) or `compiler` (a listing's occupancy comment, in
+    /// hardware waves); `null` with no figure.
+    pub declared_by: Option<String>,
 }
 
 /// A name and a count.
@@ -269,6 +273,10 @@ pub struct BoundView {
     pub resource: String,
     /// CU clocks per wave it alone needs.
     pub clocks_per_wave: f64,
+    /// The part of `clocks_per_wave` charged at costs whose parameter's
+    /// source is an assumption: what `compare` weighs before letting such a
+    /// cost block a verdict.
+    pub assumed_clocks_per_wave: f64,
     /// How.
     pub detail: String,
 }
@@ -362,13 +370,18 @@ impl LatencyView {
         })
     }
 
-    /// The bracket's failing end in words (`; fell below at F` or that no
+    /// The bracket's failing end in words (`a simulation at F fell below: the
+    /// tolerance lies between C and F`, or that no
     /// latency the budget reached failed), and whether the precision asked
     /// for was reached, for the text report's line after what the passing
     /// end loses.
     pub fn bracket_words(&self) -> String {
         let ends = match (self.clocks, self.fails_at) {
-            (Some(_), Some(f)) => format!("a simulation at {f} fell below"),
+            // Say that the answer is a bracket: the lower end passed, the
+            // upper failed, and the tolerance lies anywhere between.
+            (Some(c), Some(f)) => {
+                format!("a simulation at {f} fell below: the tolerance lies between {c} and {f}")
+            }
             (Some(_), None) => "none of the budget's probes fell below".into(),
             (None, _) => return String::new(),
         };
