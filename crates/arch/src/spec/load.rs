@@ -11,14 +11,7 @@ use std::sync::OnceLock;
 impl ArchSpec {
     /// Names and descriptions of the built-in models.
     pub fn builtin_list() -> Vec<(String, String)> {
-        BUILTIN
-            .iter()
-            .filter_map(|(name, _)| {
-                ArchSpec::builtin(name)
-                    .ok()
-                    .map(|a| (a.name, a.description))
-            })
-            .collect()
+        listed(BUILTIN, ArchSpec::builtin)
     }
 
     /// A built-in model by name.
@@ -30,28 +23,12 @@ impl ArchSpec {
     pub fn builtin(name: &str) -> Result<ArchSpec, ArchError> {
         static PARSED: [OnceLock<Result<ArchSpec, ArchError>>; BUILTIN.len()] =
             [const { OnceLock::new() }; BUILTIN.len()];
-        let index = BUILTIN
-            .iter()
-            .position(|(n, _)| *n == name)
-            .ok_or_else(|| ArchError::Unknown {
-                name: name.to_string(),
-                known: ArchSpec::known_names(),
-            })?;
-        PARSED[index]
-            .get_or_init(|| ArchSpec::from_toml(&format!("<builtin {name}>"), BUILTIN[index].1))
-            .clone()
+        parsed_once(BUILTIN, &PARSED, name, "builtin")
     }
 
     /// Names and descriptions of the GPUs known by product name.
     pub fn product_list() -> Vec<(String, String)> {
-        PRODUCTS
-            .iter()
-            .filter_map(|(name, _)| {
-                ArchSpec::product(name)
-                    .ok()
-                    .map(|a| (a.name, a.description))
-            })
-            .collect()
+        listed(PRODUCTS, ArchSpec::product)
     }
 
     /// A GPU by product name (`mi300a`, `rx7900xtx`): its model with the product's numbers.
@@ -59,16 +36,7 @@ impl ArchSpec {
     pub fn product(name: &str) -> Result<ArchSpec, ArchError> {
         static PARSED: [OnceLock<Result<ArchSpec, ArchError>>; PRODUCTS.len()] =
             [const { OnceLock::new() }; PRODUCTS.len()];
-        let index = PRODUCTS
-            .iter()
-            .position(|(n, _)| *n == name)
-            .ok_or_else(|| ArchError::Unknown {
-                name: name.to_string(),
-                known: ArchSpec::known_names(),
-            })?;
-        PARSED[index]
-            .get_or_init(|| ArchSpec::from_toml(&format!("<product {name}>"), PRODUCTS[index].1))
-            .clone()
+        parsed_once(PRODUCTS, &PARSED, name, "product")
     }
 
     /// Every name `--arch` takes besides a model file: models, products, and processors
@@ -368,4 +336,35 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = offset - before.rfind('\n').map_or(0, |p| p + 1) + 1;
     (line, col)
+}
+
+/// Names and descriptions of the models of `table`, as `get` reads them.
+fn listed(
+    table: &[(&str, &str)],
+    get: fn(&str) -> Result<ArchSpec, ArchError>,
+) -> Vec<(String, String)> {
+    table
+        .iter()
+        .filter_map(|(name, _)| get(name).ok().map(|a| (a.name, a.description)))
+        .collect()
+}
+
+/// The model `name` of `table` (`(name, TOML text)`), parsed on first use into its slot of
+/// `parsed` and cloned after; `kind` names the table in the file name errors show.
+fn parsed_once(
+    table: &[(&str, &str)],
+    parsed: &[OnceLock<Result<ArchSpec, ArchError>>],
+    name: &str,
+    kind: &str,
+) -> Result<ArchSpec, ArchError> {
+    let index = table
+        .iter()
+        .position(|(n, _)| *n == name)
+        .ok_or_else(|| ArchError::Unknown {
+            name: name.to_string(),
+            known: ArchSpec::known_names(),
+        })?;
+    parsed[index]
+        .get_or_init(|| ArchSpec::from_toml(&format!("<{kind} {name}>"), table[index].1))
+        .clone()
 }
