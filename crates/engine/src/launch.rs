@@ -15,9 +15,6 @@ use shadersim_trace::{HintsError, LaunchHints};
 /// is many rounds of resident workgroups deep and in its steady state.
 pub const MAX_SIMULATED_GROUPS: u64 = 2048;
 
-/// Most work-items in one dimension of a launch (HIP's and OpenCL's grid sizes are 32-bit).
-const MAX_DIM: u64 = u32::MAX as u64;
-
 /// The dispatch keys a launch must agree with.
 #[derive(Debug, Clone, Copy)]
 pub struct LaunchKeys<'a> {
@@ -45,85 +42,55 @@ pub fn apply_launch(
         workgroup_size: workgroup_hint,
         declared,
     } = keys;
-    let dims = |v: &toml::Spanned<shadersim_trace::Dims>, key: &str| {
-        v.get_ref()
-            .parse(MAX_DIM)
-            .map_err(|m| HintsError::at(v.span(), format!("[launch] {key}: {m}")))
-    };
-    let block = match &launch.block {
-        Some(b) => {
-            let d = dims(b, "block")?;
-            let threads = d.iter().product::<u64>();
-            if threads > 1024 {
-                return Err(HintsError::at(
-                    b.span(),
-                    format!("[launch] block: {threads} work-items per workgroup; AMD GPUs take at most 1024"),
-                ));
-            }
-            if let Some(w) = workgroup_hint.filter(|w| u64::from(*w.get_ref()) != threads) {
-                return Err(HintsError::at(
-                    w.span(),
-                    format!("workgroup_size = {} disagrees with the launch's block of {threads} work-items", w.get_ref()),
-                )
-                );
-            }
-            if let Some(r) = declared.filter(|r| r.map(u64::from) != d) {
-                return Err(HintsError::at(
-                    b.span(),
-                    format!("[launch] block {}x{}x{} differs from the {}x{}x{} the kernel requires (reqd_work_group_size)", d[0], d[1], d[2], r[0], r[1], r[2]),
-                )
-                );
-            }
-            Some([d[0] as u32, d[1] as u32, d[2] as u32])
-        }
-        None if launch.grid.is_some() || launch.global.is_some() => {
-            let b = match declared {
-                Some(r) => r,
-                None => [dispatch.workgroup_size, 1, 1],
-            };
-            notes.push(format!(
-                "launch: no block given; workgroups of {}x{}x{} work-items ({})",
-                b[0],
-                b[1],
-                b[2],
-                if declared.is_some() {
-                    "the kernel's required size"
-                } else {
-                    "the default workgroup size; give --block"
-                }
-            ));
-            Some(b)
-        }
-        None => None,
-    };
-    let Some(block) = block else {
+    let Some(shape) = launch.shape(declared, dispatch.workgroup_size)? else {
         return Ok(());
     };
-    dispatch.workgroup_size = block.iter().product();
-    let (grid, global) = match (&launch.grid, &launch.global) {
-        (Some(g), None) => (dims(g, "grid")?, None),
-        (None, Some(g)) => {
-            let d = dims(g, "global")?;
-            let grid = [0, 1, 2].map(|i| d[i].div_ceil(u64::from(block[i])));
-            if (0..3).any(|i| d[i] % u64::from(block[i]) != 0) {
-                notes.push(format!(
-                    "launch: the global size {}x{}x{} is no multiple of the block; the last workgroups of a dimension are partial and are simulated whole",
-                    d[0], d[1], d[2]
-                ));
+    let threads = shape.block.iter().product::<u64>();
+    if let (Some(b), true) = (&launch.block, shape.block_given) {
+        if let Some(w) = workgroup_hint.filter(|w| u64::from(*w.get_ref()) != threads) {
+            return Err(HintsError::at(
+                w.span(),
+                format!(
+                    "workgroup_size = {} disagrees with the launch's block of {threads} work-items",
+                    w.get_ref()
+                ),
+            ));
+        }
+        if let Some(r) = declared.filter(|r| r.map(u64::from) != shape.block) {
+            let d = shape.block;
+            return Err(HintsError::at(
+                b.span(),
+                format!("[launch] block {}x{}x{} differs from the {}x{}x{} the kernel requires (reqd_work_group_size)", d[0], d[1], d[2], r[0], r[1], r[2]),
+            ));
+        }
+    } else {
+        let b = shape.block;
+        notes.push(format!(
+            "launch: no block given; workgroups of {}x{}x{} work-items ({})",
+            b[0],
+            b[1],
+            b[2],
+            if declared.is_some() {
+                "the kernel's required size"
+            } else {
+                "the default workgroup size; give --block"
             }
-            (grid, Some(d))
-        }
-        (Some(g), Some(_)) => return Err(HintsError::at(
-            g.span(),
-            "[launch] gives both grid and global; give one (grid: workgroups, global: work-items)",
-        )),
-        (None, None) => {
-            notes.push(
-                "launch: a block but no grid; the kernel time needs --grid or --global".into(),
-            );
-            return Ok(());
-        }
+        ));
+    }
+    // At most 1024 work-items a dimension (checked by `shape`): they fit.
+    let block = shape.block.map(|d| d as u32);
+    dispatch.workgroup_size = block.iter().product();
+    let Some(grid) = shape.grid else {
+        notes.push("launch: a block but no grid; the kernel time needs --grid or --global".into());
+        return Ok(());
     };
+    let global = shape.global;
+    if let Some(d) = global.filter(|d| (0..3).any(|i| d[i] % u64::from(block[i]) != 0)) {
+        notes.push(format!(
+            "launch: the global size {}x{}x{} is no multiple of the block; the last workgroups of a dimension are partial and are simulated whole",
+            d[0], d[1], d[2]
+        ));
+    }
     if let Some(w) = waves_hint {
         return Err(HintsError::at(
             w.span(),

@@ -146,7 +146,17 @@ impl Simulation {
         // would declare: everything below (occupancy) sees them.
         // The launch's argument values (and `__local` sizes) go into the kernel-argument
         // segment the code loads from, before anything reads the program.
-        let with_args = shadersim_trace::apply_kernel_args(program, &hints.launch)?;
+        // A grid without a block has workgroups of the run's size: the hint's, else the
+        // dispatch default's (the kernel's required size wins inside).
+        let default_threads = hints
+            .dispatch
+            .workgroup_size
+            .as_ref()
+            .map_or(DispatchConfig::new(Stage::Compute).workgroup_size, |w| {
+                *w.get_ref()
+            });
+        let with_args =
+            shadersim_trace::apply_kernel_args(program, &hints.launch, default_threads)?;
         let program = with_args.as_ref().unwrap_or(program);
         let with_resources = hints.with_declared_resources(program)?;
         let program = with_resources.as_ref().unwrap_or(program);

@@ -51,6 +51,81 @@ pub struct LaunchHints {
     pub shared: Option<Spanned<i64>>,
 }
 
+/// The grid and block a launch states, read once for everyone who needs them (the dispatch,
+/// the kernel-argument segment's hidden sizes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchShape {
+    /// Work-items per workgroup, per dimension.
+    pub block: [u64; 3],
+    /// Whether the launch gave the block (else the kernel's required size or the default).
+    pub block_given: bool,
+    /// Workgroups per dimension (from `grid`, or `global` over the block, rounded up).
+    pub grid: Option<[u64; 3]>,
+    /// The global size, when the launch gave one.
+    pub global: Option<[u64; 3]>,
+}
+
+/// Most work-items in one dimension of a launch (HIP's and OpenCL's grid sizes are 32-bit).
+const MAX_LAUNCH_DIM: u64 = u32::MAX as u64;
+
+impl LaunchHints {
+    /// The launch's shape, or `None` when it gives neither a block nor a grid. Without a block,
+    /// a grid's workgroups are the kernel's required size (`declared`), else `default_threads`
+    /// wide. A block of more than 1024 work-items, or both `grid` and `global`, is an error at
+    /// the key.
+    pub fn shape(
+        &self,
+        declared: Option<[u32; 3]>,
+        default_threads: u32,
+    ) -> Result<Option<LaunchShape>, HintsError> {
+        let dims = |v: &Spanned<Dims>, key: &str| {
+            v.get_ref()
+                .parse(MAX_LAUNCH_DIM)
+                .map_err(|m| HintsError::at(v.span(), format!("[launch] {key}: {m}")))
+        };
+        let given = self.block.as_ref().map(|b| dims(b, "block")).transpose()?;
+        if let (Some(d), Some(b)) = (given, &self.block) {
+            let threads = d.iter().product::<u64>();
+            if threads > 1024 {
+                return Err(HintsError::at(
+                    b.span(),
+                    format!("[launch] block: {threads} work-items per workgroup; AMD GPUs take at most 1024"),
+                ));
+            }
+        }
+        if let (Some(g), Some(_)) = (&self.grid, &self.global) {
+            return Err(HintsError::at(
+                g.span(),
+                "[launch] gives both grid and global; give one (grid: workgroups, global: work-items)",
+            ));
+        }
+        if given.is_none() && self.grid.is_none() && self.global.is_none() {
+            return Ok(None);
+        }
+        let block = given.unwrap_or_else(|| {
+            declared.map_or([u64::from(default_threads.max(1)), 1, 1], |d| {
+                d.map(u64::from)
+            })
+        });
+        let global = self
+            .global
+            .as_ref()
+            .map(|g| dims(g, "global"))
+            .transpose()?;
+        let grid = match (&self.grid, global) {
+            (Some(g), _) => Some(dims(g, "grid")?),
+            (None, Some(g)) => Some([0, 1, 2].map(|i| g[i].div_ceil(block[i].max(1)))),
+            (None, None) => None,
+        };
+        Ok(Some(LaunchShape {
+            block,
+            block_given: given.is_some(),
+            grid,
+            global,
+        }))
+    }
+}
+
 /// A kernel argument's value as the host passes it.
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
 #[serde(untagged)]

@@ -15,29 +15,17 @@ use std::collections::BTreeMap;
 const MAX_DYNAMIC_LDS: u64 = 163_840;
 
 /// The program with the launch's argument values (and dynamic LDS) applied, or `None` when
-/// the launch gives nothing the segment holds.
+/// the launch gives nothing the segment holds; a grid without a block has workgroups of the
+/// kernel's required size, else `default_threads` wide (the run's workgroup size).
 pub fn apply_kernel_args(
     program: &Program,
     launch: &LaunchHints,
+    default_threads: u32,
 ) -> Result<Option<Program>, HintsError> {
-    let dims =
-        |d: &Option<toml::Spanned<crate::hints::Dims>>| -> Result<Option<[u64; 3]>, HintsError> {
-            d.as_ref()
-                .map(|v| {
-                    v.get_ref()
-                        .parse(u64::from(u32::MAX))
-                        .map_err(|m| HintsError::at(v.span(), m))
-                })
-                .transpose()
-        };
-    let block =
-        dims(&launch.block)?.or_else(|| program.declared.workgroup_size.map(|w| w.map(u64::from)));
-    let global = dims(&launch.global)?;
-    let grid = match (dims(&launch.grid)?, global, block) {
-        (Some(g), _, _) => Some(g),
-        (None, Some(g), Some(b)) => Some([0, 1, 2].map(|i| g[i].div_ceil(b[i].max(1)))),
-        _ => None,
-    };
+    let shape = launch.shape(program.declared.workgroup_size, default_threads)?;
+    let block = shape.map(|s| s.block);
+    let grid = shape.and_then(|s| s.grid);
+    let global = shape.and_then(|s| s.global);
     if launch.args.is_empty() && grid.is_none() && block.is_none() && launch.shared.is_none() {
         return Ok(None);
     }
