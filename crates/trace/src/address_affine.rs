@@ -9,7 +9,7 @@
 //! uniform add in a loop (its value at the header merges the value before the loop with
 //! `itself + step`) is `value before + step x iteration` of that loop.
 //!
-//! From that form [`derive_address_patterns`] gives the facts a `[[memory]]` hint would give:
+//! From that form [`crate::derive_address_patterns`] gives the facts a `[[memory]]` hint would give:
 //! the lane pattern (`a` bytes between lanes: `uniform`, `linear` or `stride:a`), the wave
 //! stride (`a` x the wave size: waves of a workgroup cover consecutive work-item ids, and a
 //! workgroup id's factor is taken to be the workgroup's size) and the iteration stride (`c`,
@@ -25,247 +25,13 @@
 use crate::buffers::Finder;
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
-use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, ScalarOp, VmemPath};
+use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, ScalarOp};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// A value the whole wave shares whose number the program does not show.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Atom {
-    /// An SGPR's value at program entry (a user or system SGPR).
-    Entry(u16),
-    /// A trap temporary the program reads (system values such as gfx12's workgroup ids).
-    Ttmp(u16),
-    /// DWORD `dword` written by instruction `instr` (a scalar load, or uniform arithmetic the
-    /// evaluation keeps opaque).
-    Def { instr: usize, dword: u16 },
-}
-
-/// What a term varies with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Var {
-    /// Nothing: a uniform value (a constant, or the product of its atoms).
-    One,
-    /// The lane's work-item id in dimension 0 (x), 1 (y) or 2 (z).
-    Lane(u8),
-    /// The workgroup id in dimension 0 (x), 1 (y) or 2 (z): the same for the whole wave.
-    Group(u8),
-    /// The loop iteration (completed iterations of the current entry) of loop `id`.
-    Iter(usize),
-    /// Placeholder for a register's value at a loop header while its update is evaluated.
-    Phi(u32),
-}
-
-/// One term's key: what it varies with and the product of the unknown uniform factors.
-type Mono = (Var, Vec<Atom>);
-
-/// A sum of integer multiples of terms (no zero coefficients).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Lin(BTreeMap<Mono, i64>);
-
-/// Most atoms multiplied in one term: beyond this the value is called non-affine.
-const MAX_ATOMS: usize = 3;
-
-impl Lin {
-    fn constant(c: i64) -> Lin {
-        Lin::term((Var::One, Vec::new()), c)
-    }
-
-    fn term(m: Mono, c: i64) -> Lin {
-        let mut l = Lin::default();
-        if c != 0 {
-            l.0.insert(m, c);
-        }
-        l
-    }
-
-    fn var(v: Var) -> Lin {
-        Lin::term((v, Vec::new()), 1)
-    }
-
-    fn atom(a: Atom) -> Lin {
-        Lin::term((Var::One, vec![a]), 1)
-    }
-
-    fn add(&self, o: &Lin) -> Lin {
-        let mut out = self.clone();
-        for (m, c) in &o.0 {
-            let e = out.0.entry(m.clone()).or_insert(0);
-            *e = e.wrapping_add(*c);
-            if *e == 0 {
-                out.0.remove(m);
-            }
-        }
-        out
-    }
-
-    fn scale(&self, k: i64) -> Lin {
-        Lin(self
-            .0
-            .iter()
-            .map(|(m, c)| (m.clone(), c.wrapping_mul(k)))
-            .filter(|(_, c)| *c != 0)
-            .collect())
-    }
-
-    fn sub(&self, o: &Lin) -> Lin {
-        self.add(&o.scale(-1))
-    }
-
-    fn as_const(&self) -> Option<i64> {
-        match self.0.len() {
-            0 => Some(0),
-            1 => {
-                let ((v, atoms), c) = self.0.iter().next()?;
-                (*v == Var::One && atoms.is_empty()).then_some(*c)
-            }
-            _ => None,
-        }
-    }
-
-    /// The product, or `None` when two varying terms meet (or too many unknown factors).
-    fn mul(&self, o: &Lin) -> Option<Lin> {
-        let mut out = Lin::default();
-        for ((va, aa), ca) in &self.0 {
-            for ((vb, ab), cb) in &o.0 {
-                let v = match (va, vb) {
-                    (Var::One, v) | (v, Var::One) => *v,
-                    _ => return None,
-                };
-                let mut atoms: Vec<Atom> = aa.iter().chain(ab).cloned().collect();
-                if atoms.len() > MAX_ATOMS {
-                    return None;
-                }
-                atoms.sort();
-                out = out.add(&Lin::term((v, atoms), ca.wrapping_mul(*cb)));
-            }
-        }
-        Some(out)
-    }
-
-    fn has(&self, f: impl Fn(Var) -> bool) -> bool {
-        self.0.keys().any(|(v, _)| f(*v))
-    }
-
-    /// Lane-invariant and loop-invariant: only uniform terms (workgroup ids included).
-    fn uniform(&self) -> bool {
-        !self.has(|v| !matches!(v, Var::One | Var::Group(_)))
-    }
-}
-
-/// Why an address has no affine form.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Bad {
-    /// It comes from data a vector or LDS load returned (line, mnemonic).
-    Data(u32, String),
-    /// Something else the evaluation cannot follow, in words.
-    Other(String),
-}
-
-/// The value of a register as the evaluation sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Val {
-    Lin(Lin),
-    /// VGPR 0 at entry: work-item id x, or x, y and z packed 10 bits apart (read through a
-    /// mask or bit-field extract); used as it is, it is x.
-    Tid0,
-    Bad(Bad),
-}
-
-impl Val {
-    fn lin(self) -> Result<Lin, Bad> {
-        match self {
-            Val::Lin(l) => Ok(l),
-            Val::Tid0 => Ok(Lin::var(Var::Lane(0))),
-            Val::Bad(b) => Err(b),
-        }
-    }
-}
-
-/// VALU arithmetic the evaluation follows, by the table's mnemonic (`InstrInfo::mnemonic`;
-/// VOPD halves without their `v_dual_` prefix). The sources are counted after the
-/// destinations (a carry-out destination, `vcc`, is a destination).
-pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
-    ("v_mov_b32", VectorOp::Mov),
-    ("v_readfirstlane_b32", VectorOp::Mov),
-    ("v_add_u32", VectorOp::Add),
-    ("v_add_i32", VectorOp::Add),
-    ("v_add_nc_u32", VectorOp::Add),
-    ("v_add_co_u32", VectorOp::Add),
-    ("v_add3_u32", VectorOp::Add3),
-    ("v_sub_u32", VectorOp::Sub),
-    ("v_sub_i32", VectorOp::Sub),
-    ("v_sub_nc_u32", VectorOp::Sub),
-    ("v_sub_co_u32", VectorOp::Sub),
-    ("v_subrev_u32", VectorOp::SubRev),
-    ("v_subrev_nc_u32", VectorOp::SubRev),
-    ("v_subrev_co_u32", VectorOp::SubRev),
-    ("v_subrev_i32", VectorOp::SubRev),
-    ("v_lshlrev_b32", VectorOp::ShlRev),
-    ("v_lshlrev_b64", VectorOp::ShlRev),
-    ("v_lshl_b32", VectorOp::Shl),
-    ("v_lshl_b64", VectorOp::Shl),
-    ("v_lshl_add_u32", VectorOp::ShlAdd),
-    ("v_lshl_add_u64", VectorOp::ShlAdd),
-    // Compilers emit `or` for an add whose operands share no set bit (LLVM's `or disjoint`):
-    // `x | (y << 4)` is `x + (y << 4)` where it feeds an address.
-    ("v_or_b32", VectorOp::Add),
-    ("v_lshl_or_b32", VectorOp::ShlAdd),
-    ("v_add_lshl_u32", VectorOp::AddShl),
-    ("v_mul_lo_u32", VectorOp::Mul),
-    ("v_mul_lo_i32", VectorOp::Mul),
-    ("v_mul_u32_u24", VectorOp::Mul),
-    ("v_mul_i32_i24", VectorOp::Mul),
-    ("v_mad_u32_u24", VectorOp::Mad),
-    ("v_mad_i32_i24", VectorOp::Mad),
-    ("v_mad_u64_u32", VectorOp::Mad),
-    ("v_mad_co_u64_u32", VectorOp::Mad),
-    ("v_mad_co_i64_i32", VectorOp::Mad),
-    ("v_mad_i64_i32", VectorOp::Mad),
-    ("v_and_b32", VectorOp::And),
-    ("v_bfe_u32", VectorOp::Bfe),
-];
-
-/// What a VALU mnemonic of [`VECTOR_ARITHMETIC`] computes (64-bit forms: of the low DWORD, the
-/// 64-bit value read as the same affine value).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VectorOp {
-    /// `a` (a copy; `readfirstlane` of a uniform value).
-    Mov,
-    /// `a + b`.
-    Add,
-    /// `a + b + c`.
-    Add3,
-    /// `a - b`.
-    Sub,
-    /// `b - a`.
-    SubRev,
-    /// `b << a`.
-    ShlRev,
-    /// `a << b` (gfx6/gfx7 spelling).
-    Shl,
-    /// `(a << b) + c`.
-    ShlAdd,
-    /// `(a + b) << c`.
-    AddShl,
-    /// `a x b`.
-    Mul,
-    /// `a x b + c`.
-    Mad,
-    /// `a & b`: only the work-item id x mask (`0x3ff`) of VGPR 0 at entry.
-    And,
-    /// `bfe(a, offset, width)`: only the y and z fields of VGPR 0 at entry.
-    Bfe,
-}
-
-/// Scalar mnemonics the table's scalar facts do not cover but the evaluation follows: the
-/// carry-in halves of 64-bit adds (their low half is the add), the 64-bit shift, and the
-/// shift-and-add forms. `(mnemonic, shift)`: `s_lshlN_add_u32` is `(a << N) + b`.
-const SCALAR_SHIFT_ADD: &[(&str, u32)] = &[
-    ("s_lshl1_add_u32", 1),
-    ("s_lshl2_add_u32", 2),
-    ("s_lshl3_add_u32", 3),
-    ("s_lshl4_add_u32", 4),
-];
+use crate::address_ops::{address_terms, SCALAR_SHIFT_ADD};
+pub use crate::address_ops::{VectorOp, VECTOR_ARITHMETIC};
+pub(crate) use crate::affine_terms::Val;
+use crate::affine_terms::{Atom, Bad, Lin, Var};
 
 /// Deepest chain of definitions followed from one memory op.
 const MAX_DEPTH: usize = 48;
@@ -319,40 +85,8 @@ pub enum AddressForm {
     Unknown(String),
 }
 
-/// The facts derived for one op, each with its reason (`None`: not derived, the default
-/// stays, and the reason says why).
-#[derive(Debug, Clone, PartialEq)]
-pub struct DerivedAddress {
-    /// Instruction index.
-    pub instr: usize,
-    /// Source line.
-    pub line: u32,
-    /// What the code says.
-    pub form: AddressForm,
-    /// The lane pattern, or why none was derived.
-    pub pattern: Result<shadersim_mem::LanePattern, String>,
-    /// Why that pattern (`linear: address = base + 4 x id.x`).
-    pub pattern_reason: String,
-    /// Bytes between consecutive waves.
-    pub wave_stride: Result<u64, String>,
-    /// Bytes between consecutive workgroups' first waves, when the code fixes it (`Some(0)`:
-    /// every workgroup reads the same addresses); `None`: the waves of the next workgroup
-    /// continue the wave stride.
-    pub group_stride: Option<u64>,
-    /// Bytes the address lies past its buffer's base beyond lanes, workgroups and loops
-    /// (`AffineAddress::offset`), when the code fixes them.
-    pub offset: Option<i64>,
-    /// Why that wave stride.
-    pub wave_stride_reason: String,
-    /// Bytes between executions by one wave (`None`: the op is in no loop, it runs once per
-    /// wave and has no iteration stride).
-    pub iteration_stride: Option<Result<u64, String>>,
-    /// Why that iteration stride.
-    pub iteration_stride_reason: String,
-}
-
 /// The evaluator: reaching definitions, the merge stack and memoized results.
-struct Eval<'a> {
+pub(crate) struct Eval<'a> {
     program: &'a Program,
     cfg: &'a Cfg,
     finder: Finder<'a>,
@@ -366,7 +100,7 @@ struct Eval<'a> {
 }
 
 impl<'a> Eval<'a> {
-    fn new(program: &'a Program, cfg: &'a Cfg) -> Eval<'a> {
+    pub(crate) fn new(program: &'a Program, cfg: &'a Cfg) -> Eval<'a> {
         Eval {
             program,
             cfg,
@@ -426,7 +160,7 @@ impl<'a> Eval<'a> {
     }
 
     /// The value of operand `o` as instruction `at` reads it (DWORD 0 of a range).
-    fn operand(&mut self, o: &Operand, at: usize) -> Val {
+    pub(crate) fn operand(&mut self, o: &Operand, at: usize) -> Val {
         match o {
             Operand::Imm(v) => Val::Lin(Lin::constant(*v)),
             Operand::Off => Val::Lin(Lin::default()),
@@ -448,7 +182,7 @@ impl<'a> Eval<'a> {
     }
 
     /// The value of register `r` as instruction `at` reads it.
-    fn reg(&mut self, file: RegFile, r: u16, at: usize) -> Val {
+    pub(crate) fn reg(&mut self, file: RegFile, r: u16, at: usize) -> Val {
         if file == RegFile::Ttmp {
             // Scalar, hence uniform; set by the hardware, not by the program.
             return Val::Lin(Lin::atom(Atom::Ttmp(r)));
@@ -605,7 +339,7 @@ impl<'a> Eval<'a> {
     }
 
     /// The value definition `d` writes to register `r`.
-    fn def(&mut self, d: usize, file: RegFile, r: u16) -> Val {
+    pub(crate) fn def(&mut self, d: usize, file: RegFile, r: u16) -> Val {
         if let Some(v) = self.memo.get(&(d, file, r)) {
             return v.clone();
         }
@@ -970,54 +704,6 @@ fn reg_name(file: RegFile, r: u16) -> String {
     }
 }
 
-/// The address registers of a global, flat or buffer op, with the immediate offset: the terms
-/// to add (`None`: the op is not one whose address is read from the code: scratch, image, LDS,
-/// cache control, or a buffer index scaled by a descriptor stride).
-fn address_terms(inst: &Instruction) -> Option<Result<(Vec<Operand>, i64), String>> {
-    let facts = inst.info.memory?;
-    facts.op?;
-    let uses = inst.operands.get(inst.defs..).unwrap_or(&[]);
-    let offset = inst
-        .modifier("offset")
-        .and_then(|m| m.int_value())
-        .unwrap_or(0);
-    let is_sgpr = |o: &Operand| o.reg().is_some_and(|r| r.file == RegFile::Sgpr);
-    match facts.path {
-        VmemPath::Global | VmemPath::Flat => {
-            let mut terms = vec![uses.first()?.clone()];
-            if facts.path == VmemPath::Global {
-                // `saddr` (then `vaddr` is a 32-bit offset).
-                if let Some(s) = uses.iter().skip(1).rev().find(|o| is_sgpr(o)) {
-                    terms.push(s.clone());
-                }
-            }
-            Some(Ok((terms, offset)))
-        }
-        VmemPath::Buffer | VmemPath::TypedBuffer => {
-            let rsrc = uses.iter().position(is_sgpr)?;
-            let mut terms = vec![uses[rsrc].clone()];
-            if let Some(so) = uses.get(rsrc + 1) {
-                terms.push(so.clone());
-            }
-            let idxen = inst.modifier("idxen").is_some();
-            // `offen` adds a byte offset, gfx6/gfx7's `addr64` a 64-bit address.
-            let offen = inst.modifier("offen").is_some() || inst.modifier("addr64").is_some();
-            if idxen {
-                return Some(Err(
-                    "buffer index x the descriptor's stride: the stride is not read from the code"
-                        .into(),
-                ));
-            }
-            if offen {
-                let vaddr = rsrc.checked_sub(1).and_then(|i| uses.get(i))?;
-                terms.push(vaddr.clone());
-            }
-            Some(Ok((terms, offset)))
-        }
-        _ => None,
-    }
-}
-
 /// The affine form of the address of every global, flat and buffer op of `program`, by
 /// instruction index.
 pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressForm> {
@@ -1107,322 +793,4 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
                 || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))
         }),
     })
-}
-
-/// Derive every global, flat and buffer op's lane pattern, wave stride and iteration stride
-/// from its address arithmetic, for waves of `wave_size` lanes.
-pub fn derive_address_patterns(
-    program: &Program,
-    cfg: &Cfg,
-    wave_size: u32,
-) -> Vec<DerivedAddress> {
-    let forms = address_forms(program, cfg);
-    let mut out = Vec::new();
-    for (i, form) in forms {
-        let s = &program.instructions[i];
-        let element = shadersim_mem::MemAccess::from_info(&s.inst.info)
-            .map(|a| i64::from(a.bytes_per_lane()))
-            .unwrap_or(4);
-        let in_loop = cfg
-            .block_of
-            .get(i)
-            .and_then(|&b| cfg.innermost_loop.get(b).copied().flatten())
-            .is_some();
-        let not = |why: &str| Err::<u64, String>(why.to_string());
-        let d = match &form {
-            AddressForm::DataDependent { line, mnemonic } => {
-                let why = format!(
-                    "data-dependent: the address comes from the `{mnemonic}` at line {line}"
-                );
-                DerivedAddress {
-                    instr: i,
-                    line: s.pos.line,
-                    form: form.clone(),
-                    pattern: Err(why.clone()),
-                    pattern_reason: why.clone(),
-                    wave_stride: not(&why),
-                    wave_stride_reason: why.clone(),
-                    group_stride: None,
-                    offset: None,
-                    iteration_stride: in_loop.then(|| not(&why)),
-                    iteration_stride_reason: why,
-                }
-            }
-            AddressForm::Unknown(w) => {
-                let why = format!("not derived: {w}");
-                DerivedAddress {
-                    instr: i,
-                    line: s.pos.line,
-                    form: form.clone(),
-                    pattern: Err(why.clone()),
-                    pattern_reason: why.clone(),
-                    wave_stride: not(&why),
-                    wave_stride_reason: why.clone(),
-                    group_stride: None,
-                    offset: None,
-                    iteration_stride: in_loop.then(|| not(&why)),
-                    iteration_stride_reason: why,
-                }
-            }
-            AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size),
-        };
-        out.push(d);
-    }
-    out
-}
-
-fn derive(
-    instr: usize,
-    line: u32,
-    form: &AddressForm,
-    a: &AffineAddress,
-    element: i64,
-    wave_size: u32,
-) -> DerivedAddress {
-    use shadersim_mem::LanePattern;
-    let words = &a.words;
-    let (pattern, pattern_reason) = if a.lane_used[1] || a.lane_used[2] {
-        let why = format!(
-            "2D: address = {words}; a 2D lane pattern needs the workgroup's width, not derived"
-        );
-        (Err(why.clone()), why)
-    } else {
-        match a.lane[0] {
-            Some(0) => (
-                Ok(LanePattern::Uniform),
-                format!("uniform: address = {words}, the same for every lane"),
-            ),
-            Some(x) if x == element => (
-                Ok(LanePattern::Linear),
-                format!("linear: address = {words}"),
-            ),
-            Some(x) if x > 0 => (
-                Ok(LanePattern::Stride { bytes: x as u64 }),
-                format!("stride {x} B: address = {words}"),
-            ),
-            Some(x) => {
-                let why = format!("lane stride {x} B (downwards): address = {words}; not derived");
-                (Err(why.clone()), why)
-            }
-            None => {
-                let why = format!(
-                    "the lane stride is an unknown uniform value: address = {words}; not derived"
-                );
-                (Err(why.clone()), why)
-            }
-        }
-    };
-    let (wave_stride, wave_stride_reason) = match (a.lane_used, a.lane[0]) {
-        ([_, true, _] | [_, _, true], _) => {
-            let why = "2D lanes: the wave stride is not derived".to_string();
-            (Err(why.clone()), why)
-        }
-        (_, Some(x)) if x > 0 => {
-            let ws = (x as u64).saturating_mul(u64::from(wave_size));
-            let across = match a.group {
-                Some(0) => "; the address does not move with the workgroup id: every workgroup reads the same addresses".to_string(),
-                Some(g) if g > 0 => format!("; workgroups {g} B apart"),
-                _ if a.group_used => "; the workgroup id's factor taken to be the workgroup's size".to_string(),
-                _ => String::new(),
-            };
-            (
-                Ok(ws),
-                format!(
-                    "wave stride {ws} B: {x} B per work-item x {wave_size} lanes (waves of a workgroup cover consecutive local ids{across})"
-                ),
-            )
-        }
-        (_, Some(0)) if !a.uniform_scaled => (
-            Ok(0),
-            "wave stride 0 B: every wave reads the same addresses".to_string(),
-        ),
-        _ => {
-            let why =
-                "the address does not move with the work-item id; the wave stride is not derived"
-                    .to_string();
-            (Err(why.clone()), why)
-        }
-    };
-    let (iteration_stride, iteration_stride_reason) = match a.iteration {
-        None => (None, String::new()),
-        Some(Some(0)) => (
-            Some(Ok(0)),
-            "iteration stride 0 B: the loop does not move the address (every iteration reuses it)"
-                .to_string(),
-        ),
-        Some(Some(c)) if c > 0 => (
-            Some(Ok(c as u64)),
-            format!("iteration stride {c} B: the loop adds {c} to the address each iteration"),
-        ),
-        Some(Some(c)) => {
-            let why = format!("iteration stride {c} B (downwards): not derived");
-            (Some(Err(why.clone())), why)
-        }
-        Some(None) => {
-            let why = "the loop moves the address by an unknown uniform value (a kernel argument): not derived".to_string();
-            (Some(Err(why.clone())), why)
-        }
-    };
-    let iteration_stride_reason = if a.outer_loops.is_empty() || iteration_stride.is_none() {
-        iteration_stride_reason
-    } else {
-        let list: Vec<String> = a.outer_loops.iter().map(u32::to_string).collect();
-        format!(
-            "{iteration_stride_reason}; the address also moves with the loop{} at line {} (not modelled)",
-            if list.len() == 1 { "" } else { "s" },
-            list.join(", ")
-        )
-    };
-    // Workgroups apart by the code's own factor, when the lanes' is known too (the wave
-    // stride came from the code).
-    let group_stride = match (&wave_stride, a.group) {
-        (Ok(_), Some(g)) if g >= 0 && !a.lane_used[1] && !a.lane_used[2] => Some(g as u64),
-        _ => None,
-    };
-    DerivedAddress {
-        instr,
-        line,
-        form: form.clone(),
-        pattern,
-        pattern_reason,
-        wave_stride,
-        wave_stride_reason,
-        group_stride,
-        offset: a.offset.filter(|&o| o != 0),
-        iteration_stride,
-        iteration_stride_reason,
-    }
-}
-
-/// Give every global, flat and buffer op the lane pattern, wave stride and iteration stride its
-/// code shows where `memory` (the `[[memory]]` hints) does not give them: hints win per key.
-/// Returns where each op's facts came from, for the report's `defaults` (ops whose three
-/// facts all came from hints are left out).
-pub fn apply_derived_addresses(
-    program: &Program,
-    cfg: &Cfg,
-    memory: &mut HashMap<usize, crate::MemoryFacts>,
-    wave_size: u32,
-) -> Vec<crate::AddressDefault> {
-    use crate::FactSource;
-    let mut out = Vec::new();
-    for d in derive_address_patterns(program, cfg, wave_size) {
-        let facts = memory.entry(d.instr).or_default();
-        let (pattern, pattern_from, pattern_reason) = match (&facts.pattern, &d.pattern) {
-            (Some(p), _) => (p.to_string(), FactSource::Hint, String::new()),
-            (None, Ok(p)) => {
-                facts.pattern = Some(p.clone());
-                (p.to_string(), FactSource::Code, d.pattern_reason.clone())
-            }
-            (None, Err(why)) => (
-                shadersim_mem::LanePattern::default().to_string(),
-                FactSource::Default,
-                why.clone(),
-            ),
-        };
-        let (wave_stride, wave_stride_from, wave_stride_reason) =
-            match (facts.wave_stride, &d.wave_stride) {
-                (Some(w), _) => (Some(w), FactSource::Hint, String::new()),
-                (None, Ok(w)) => {
-                    facts.wave_stride = Some(*w);
-                    facts.group_stride = d.group_stride;
-                    facts.offset = d.offset;
-                    (Some(*w), FactSource::Code, d.wave_stride_reason.clone())
-                }
-                (None, Err(why)) => (None, FactSource::Default, why.clone()),
-            };
-        let (iteration_stride, iteration_stride_from, iteration_stride_reason) =
-            match (facts.iteration_stride, &d.iteration_stride) {
-                (Some(i), _) => (Some(i), Some(FactSource::Hint), String::new()),
-                (None, Some(Ok(i))) => {
-                    facts.iteration_stride = Some(*i);
-                    (
-                        Some(*i),
-                        Some(FactSource::Code),
-                        d.iteration_stride_reason.clone(),
-                    )
-                }
-                (None, Some(Err(why))) => (None, Some(FactSource::Default), why.clone()),
-                (None, None) => (None, None, String::new()),
-            };
-        let all_hinted = pattern_from == FactSource::Hint
-            && wave_stride_from == FactSource::Hint
-            && iteration_stride_from.is_none_or(|f| f == FactSource::Hint);
-        if !all_hinted {
-            out.push(crate::AddressDefault {
-                line: d.line,
-                pattern,
-                pattern_from,
-                pattern_reason,
-                wave_stride,
-                wave_stride_from,
-                wave_stride_reason,
-                iteration_stride,
-                iteration_stride_from,
-                iteration_stride_reason,
-            });
-        }
-    }
-    out
-}
-
-/// The number SGPR `r` holds as instruction `at` reads it, when the code and the launch fix it
-/// (constants, the scalar arithmetic the evaluation follows, and loads of kernel arguments the
-/// launch gives); `None` for anything that varies or is unknown.
-pub(crate) fn uniform_number(program: &Program, cfg: &Cfg, r: u16, at: usize) -> Option<i64> {
-    let mut eval = Eval::new(program, cfg);
-    match eval.reg(RegFile::Sgpr, r, at) {
-        Val::Lin(l) => l.as_const(),
-        _ => None,
-    }
-}
-
-/// A value affine in the work-item and workgroup ids and the loop iterations, every factor a
-/// number (`v_i = 64 x group + lane + 256 x iteration`): what a vector loop's exit test
-/// compares.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(crate) struct AffineValue {
-    /// The constant term.
-    pub constant: i64,
-    /// Per work-item id x, y, z.
-    pub lane: [i64; 3],
-    /// Per workgroup id x, y, z.
-    pub group: [i64; 3],
-    /// Per completed iteration of each loop (loop id, factor).
-    pub iterations: Vec<(usize, i64)>,
-}
-
-/// Operand `o` as instruction `at` reads it, when it is an [`AffineValue`] (no unknown factor).
-pub(crate) fn affine_value(
-    program: &Program,
-    cfg: &Cfg,
-    o: &Operand,
-    at: usize,
-) -> Option<AffineValue> {
-    let mut eval = Eval::new(program, cfg);
-    let l = eval.operand(o, at).lin().ok()?;
-    let mut out = AffineValue::default();
-    for ((v, atoms), c) in &l.0 {
-        if !atoms.is_empty() {
-            return None;
-        }
-        match v {
-            Var::One => out.constant = *c,
-            Var::Lane(d) => out.lane[usize::from(*d).min(2)] = *c,
-            Var::Group(d) => out.group[usize::from(*d).min(2)] = *c,
-            Var::Iter(id) => out.iterations.push((*id, *c)),
-            Var::Phi(_) => return None,
-        }
-    }
-    Some(out)
-}
-
-/// The number instruction `d` writes to SGPR `r`, when the code and the launch fix it
-/// ([`uniform_number`]'s rules).
-pub(crate) fn uniform_def(program: &Program, cfg: &Cfg, d: usize, r: u16) -> Option<i64> {
-    let mut eval = Eval::new(program, cfg);
-    match eval.def(d, RegFile::Sgpr, r) {
-        Val::Lin(l) => l.as_const(),
-        _ => None,
-    }
 }

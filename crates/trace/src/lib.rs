@@ -11,6 +11,10 @@
 //! with its position in the hints file); expansion always terminates.
 
 mod address_affine;
+mod address_derive;
+mod address_ops;
+mod affine_query;
+mod affine_terms;
 mod buffers;
 mod cursor;
 mod defaults;
@@ -23,10 +27,8 @@ mod tracer;
 mod tripcount;
 mod vector_trip;
 
-pub use address_affine::{
-    address_forms, apply_derived_addresses, derive_address_patterns, AddressForm, AffineAddress,
-    DerivedAddress, VectorOp, VECTOR_ARITHMETIC,
-};
+pub use address_affine::{address_forms, AddressForm, AffineAddress, VectorOp, VECTOR_ARITHMETIC};
+pub use address_derive::{apply_derived_addresses, derive_address_patterns, DerivedAddress};
 pub use buffers::{
     find_buffers, memory_roots, Buffer, BufferFound, BufferMap, BufferUse, Root, BUFFER_SPACING,
     BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,

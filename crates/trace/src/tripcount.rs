@@ -219,7 +219,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
             .any(|i| writes_sgpr(&instrs[i].inst, r))
     };
     let fixed =
-        |r: u16| crate::address_affine::uniform_number(program, cfg, r, cmp_idx).map(|v| v as u32);
+        |r: u16| crate::affine_query::uniform_number(program, cfg, r, cmp_idx).map(|v| v as u32);
     let (r, bound, cond) = match (single_sgpr(lhs), single_sgpr(rhs)) {
         (Some(r), None) => (r, constant(cmp, rhs)?, cond),
         (None, Some(r)) if !cmp_facts.imm16 => (r, constant(cmp, lhs)?, cond.mirrored()),
@@ -339,7 +339,7 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
     let mov = &instrs[mov_idx].inst;
     // Any write whose number the code and the launch fix (a copy of a kernel argument,
     // `K - 1`, the argument's load itself).
-    let fixed = || crate::address_affine::uniform_def(program, cfg, mov_idx, r).map(|v| v as u32);
+    let fixed = || crate::affine_query::uniform_def(program, cfg, mov_idx, r).map(|v| v as u32);
     let Some(facts) = mov.info.scalar else {
         return fixed()
             .and_then(|v| writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(v));

@@ -9,7 +9,7 @@
 //! numbers), and each lane of the first workgroup's first wave is stepped until its exit test
 //! holds. Anything else (an unknown factor, a second exit, 2D lanes) is not inferred.
 
-use crate::address_affine::{affine_value, AffineValue};
+use crate::affine_query::{affine_value, AffineValue};
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
 use shadersim_isa::{Operand, ScalarOp};
