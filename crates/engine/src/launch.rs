@@ -43,6 +43,18 @@ pub fn apply_launch(
         declared,
     } = keys;
     let Some(shape) = launch.shape(declared, dispatch.workgroup_size)? else {
+        // No launch: say what ran instead (the same words whether a hint or the default gave
+        // the numbers, so a hints file spelling out the defaults changes nothing).
+        notes.push(format!(
+            "no launch grid: {} workgroups of {} work-items ({}) on one CU, as [dispatch] `waves` and `workgroup_size` say (500 and 64 unless given); give --grid (or --global) and --block for the kernel's time on the whole GPU",
+            dispatch.count,
+            dispatch.workgroup_size,
+            if declared.is_some_and(|d| d[1] > 1 || d[2] > 1) {
+                "the kernel's required shape"
+            } else {
+                "one-dimensional"
+            }
+        ));
         return Ok(());
     };
     let threads = shape.block.iter().product::<u64>();

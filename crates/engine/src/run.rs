@@ -327,6 +327,34 @@ impl Simulation {
         // checked above, on their own).
         plan.defaults.addresses =
             shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size);
+        // A kernel that reads its second or third work-item id, run in one-dimensional
+        // workgroups because nothing gave a block, says so.
+        let block_2d = hints.launch.block.as_ref().is_some_and(|b| {
+            b.get_ref()
+                .parse(u64::MAX)
+                .is_ok_and(|d| d[1] > 1 || d[2] > 1)
+        }) || program
+            .declared
+            .workgroup_size
+            .is_some_and(|w| w[1] > 1 || w[2] > 1);
+        if stage == Stage::Compute && !block_2d {
+            // From the address forms themselves, not the defaults list: a `[[memory]]` hint
+            // that gives an op's pattern does not make the kernel one-dimensional.
+            let yz = shadersim_trace::address_forms(program, &cfg)
+                .into_iter()
+                .find_map(|(i, f)| match f {
+                    shadersim_trace::AddressForm::Affine(a) if a.lane_used[1] || a.lane_used[2] => {
+                        Some(program.instructions[i].pos.line)
+                    }
+                    _ => None,
+                });
+            if let Some(line) = yz {
+                notes.push(format!(
+                    "line {line}: the kernel reads its work-item id in y or z, but the workgroups are one-dimensional ({} work-items); give the block's shape, e.g. --block 16x16",
+                    dispatch.workgroup_size
+                ));
+            }
+        }
         let mut lane_tally = (!plan.lane_branches.is_empty())
             .then(|| crate::lanes::LaneTally::new(program.instructions.len()));
         let group_waves = if stage == Stage::Compute {

@@ -334,3 +334,45 @@ fn a_grid_stride_loop_runs_until_its_last_lane_passes_the_bound() {
             .contains("vector loop"));
     }
 }
+
+#[test]
+fn without_a_launch_the_report_says_what_ran_instead() {
+    if !have_clang_22() {
+        return;
+    }
+    // No grid: no kernel time, and a note naming the defaults the run took (500 workgroups of
+    // 64 work-items, the dispatch's defaults) and how to get the time.
+    let r = report("vadd.cl", &["--arch", "mi300x"]);
+    assert!(r["kernel_time_us"].is_null());
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("no launch grid: 500 workgroups of 64 work-items"),
+        "{notes}"
+    );
+    // A kernel reading get_local_id(1) run in the default one-dimensional workgroups says so;
+    // with a 16x16 block it does not.
+    let r = report("tile2d.cl", &["--arch", "vega64", "-D", "BLOCK_SIZE=16"]);
+    assert!(
+        r["notes"]
+            .to_string()
+            .contains("one-dimensional (64 work-items)"),
+        "{}",
+        r["notes"]
+    );
+    let r = report(
+        "tile2d.cl",
+        &[
+            "--arch",
+            "vega64",
+            "-D",
+            "BLOCK_SIZE=16",
+            "--block",
+            "16x16",
+        ],
+    );
+    assert!(
+        !r["notes"].to_string().contains("one-dimensional"),
+        "{}",
+        r["notes"]
+    );
+}
