@@ -19,11 +19,13 @@ The grammar (mnemonic split at '_'):
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
                                               zero-extended for u32)
   s_cbranch_scc(0|1)                          op branch_scc0/branch_scc1: taken when SCC is 0/1
-  v_cmp_COND_(i32|u32)                        op cmp, per lane into a lane mask (VCC or an SGPR
+  s_cmp_(eq|lg)_u64                           op cmp, bits 64: a register pair against a pair or a
+                                              constant (a 64-bit loop counter's exit test)
+  v_cmp_COND_(i32|u32|i64|u64)                op cmp, per lane into a lane mask (VCC or an SGPR
                                               pair); COND in eq ne gt ge lt le, ne written lg
                                               (the vector loops' exit tests: lane counters
-                                              against a bound)
-Other scalar mnemonics (64-bit, float compares, carries in) are not described: no row.
+                                              against a bound); bits 64 for the 64-bit forms
+Other scalar mnemonics (float compares, carries in) are not described: no row.
 
 Usage:  python3 scripts/isa/gen_scalar_facts.py [--check]
         --check: regenerate into memory and fail if the committed file differs.
@@ -67,11 +69,14 @@ def facts(name):
     m = re.fullmatch(r"s_cmp(k?)_([a-z]+)_([iu])32", name)
     if m and m.group(2) in CONDS:
         return ["cmp", m.group(2), m.group(3), "k" if m.group(1) else "-"]
-    m = re.fullmatch(r"v_cmp_([a-z]+)_([iu])32", name)
+    m = re.fullmatch(r"s_cmp_(eq|lg)_u64", name)
+    if m:
+        return ["cmp", m.group(1), "u", "-", "64"]
+    m = re.fullmatch(r"v_cmp_([a-z]+)_([iu])(32|64)", name)
     if m:
         cond = "lg" if m.group(1) == "ne" else m.group(1)
         if cond in CONDS:
-            return ["cmp", cond, m.group(2), "-"]
+            return ["cmp", cond, m.group(2), "-", m.group(3)]
     return None
 
 
@@ -101,7 +106,7 @@ HEADER = """\
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).
 #   sign      i (signed) or u (unsigned): how cmp compares and how a 16-bit immediate extends.
 #   imm16     k: the second operand (the only one for movk) is the 16-bit immediate (SOPK).
-#   bits      32, or 64 for a move of a register pair.
+#   bits      32, or 64 for a move or compare of register pairs.
 """
 
 

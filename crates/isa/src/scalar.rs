@@ -40,10 +40,17 @@ impl CmpCond {
 
     /// Whether `a COND b` holds, comparing as signed or unsigned 32-bit values.
     pub fn holds(self, a: u32, b: u32, signed: bool) -> bool {
-        let ord = if signed {
-            (a as i32).cmp(&(b as i32))
-        } else {
-            a.cmp(&b)
+        self.holds_wide(u64::from(a), u64::from(b), signed, 32)
+    }
+
+    /// Whether `a COND b` holds for values of `bits` bits (32 or 64; the low bits of `a` and
+    /// `b`), compared signed or unsigned.
+    pub fn holds_wide(self, a: u64, b: u64, signed: bool, bits: u8) -> bool {
+        let ord = match (bits, signed) {
+            (64, true) => (a as i64).cmp(&(b as i64)),
+            (64, false) => a.cmp(&b),
+            (_, true) => (a as u32 as i32).cmp(&(b as u32 as i32)),
+            (_, false) => (a as u32).cmp(&(b as u32)),
         };
         use std::cmp::Ordering::*;
         match self {

@@ -9,6 +9,7 @@ use shadersim_isa::{Instruction, Operand, RegFile, VmemPath};
 /// destinations (a carry-out destination, `vcc`, is a destination).
 pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_mov_b32", VectorOp::Mov),
+    ("v_mov_b64", VectorOp::Mov),
     ("v_readfirstlane_b32", VectorOp::Mov),
     ("v_add_u32", VectorOp::Add),
     ("v_add_i32", VectorOp::Add),

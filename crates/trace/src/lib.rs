@@ -26,6 +26,7 @@ mod template;
 mod tracer;
 mod tripcount;
 mod vector_trip;
+mod wide_trip;
 
 pub use address_affine::{address_forms, AddressForm, AffineAddress, VectorOp, VECTOR_ARITHMETIC};
 pub use address_derive::{apply_derived_addresses, derive_address_patterns, DerivedAddress};

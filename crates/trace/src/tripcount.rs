@@ -33,9 +33,10 @@ pub struct InferredTrip {
     pub start: i64,
     /// What one iteration does to the counter.
     pub step: CounterStep,
-    /// A vector loop (its lanes leave one by one): how its count was found; `sgpr`, `start`
-    /// and `step` then say nothing.
-    pub lanes: Option<String>,
+    /// How the count was found when the 32-bit counter rule did not find it (a vector loop,
+    /// whose lanes leave one by one; a 64-bit counter): `sgpr`, `start` and `step` then say
+    /// nothing.
+    pub found: Option<String>,
 }
 
 /// What one iteration does to a loop counter: `counter = counter OP operand`.
@@ -72,8 +73,8 @@ impl InferredTrip {
     /// How the count was found, for reports:
     /// `` `s_cmp_lt_u32 s4, 16` (s4 from 0, +1 per iteration) ``.
     pub fn reason(&self) -> String {
-        if let Some(lanes) = &self.lanes {
-            return lanes.clone();
+        if let Some(found) = &self.found {
+            return found.clone();
         }
         format!(
             "`{}` (s{} from {}, {} per iteration)",
@@ -85,7 +86,11 @@ impl InferredTrip {
 /// The inferred trip count of every loop that has one, by loop id.
 pub fn infer_trip_counts(program: &Program, cfg: &Cfg) -> Vec<Option<InferredTrip>> {
     (0..cfg.loops.len())
-        .map(|l| infer_loop(program, cfg, l).or_else(|| vector_loop(program, cfg, l)))
+        .map(|l| {
+            infer_loop(program, cfg, l)
+                .or_else(|| wide_loop(program, cfg, l))
+                .or_else(|| vector_loop(program, cfg, l))
+        })
         .collect()
 }
 
@@ -110,7 +115,24 @@ fn vector_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredT
             op: ScalarOp::Add,
             operand: 0,
         },
-        lanes: Some(v.reason),
+        found: Some(v.reason),
+    })
+}
+
+/// A 64-bit counter's count ([`crate::wide_trip`]) as an inferred trip.
+fn wide_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTrip> {
+    let w = crate::wide_trip::infer_wide_loop(program, cfg, loop_id, MAX_INFERRED_ITERATIONS)?;
+    Some(InferredTrip {
+        loop_id,
+        iterations: w.iterations,
+        compare: w.compare,
+        sgpr: 0,
+        start: 0,
+        step: CounterStep {
+            op: ScalarOp::Add,
+            operand: 0,
+        },
+        found: Some(w.reason),
     })
 }
 
@@ -312,7 +334,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         sgpr: r,
         start: signed_value(start),
         step,
-        lanes: None,
+        found: None,
     })
 }
 

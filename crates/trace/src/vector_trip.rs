@@ -58,8 +58,7 @@ pub(crate) fn infer_vector_loop(
     let block = &cfg.blocks[exiting];
     let cmp_idx = (block.start..branch.instr).rev().find(|&i| {
         let inst = &instrs[i].inst;
-        inst.class() == shadersim_isa::InstrClass::Valu
-            && matches!(inst.info.scalar.map(|f| f.op), Some(ScalarOp::Cmp(_)))
+        inst.class().is_valu() && matches!(inst.info.scalar.map(|f| f.op), Some(ScalarOp::Cmp(_)))
     })?;
     let cmp = &instrs[cmp_idx].inst;
     let facts = cmp.info.scalar?;
@@ -95,9 +94,11 @@ pub(crate) fn infer_vector_loop(
             let at = |v: &AffineValue, step: i64| {
                 v.constant
                     .wrapping_add(v.lane[0].wrapping_mul(lane))
-                    .wrapping_add(step.wrapping_mul(t as i64)) as u32
+                    .wrapping_add(step.wrapping_mul(t as i64)) as u64
             };
-            if cond.holds(at(&a, step_a), at(&b, step_b), facts.signed) {
+            // A 64-bit compare reads the pair as the same affine value (the evaluator follows
+            // the low DWORD's arithmetic and its carry into the high one).
+            if cond.holds_wide(at(&a, step_a), at(&b, step_b), facts.signed, facts.bits) {
                 break;
             }
             t += 1;
