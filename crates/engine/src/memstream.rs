@@ -51,9 +51,9 @@ pub struct StreamSpec {
     pub footprint: u64,
     /// Bytes between consecutive waves' bases (`None`: the default of the path).
     pub wave_stride: Option<u64>,
-    /// Bytes between consecutive workgroups' first waves (`None`: a workgroup's waves
-    /// continue the wave stride; `Some(0)`: every workgroup reads the same addresses).
-    pub group_stride: Option<u64>,
+    /// Bytes between workgroups one apart in x, y and z (`None`: a workgroup's waves continue
+    /// the wave stride; all 0: every workgroup reads the same addresses).
+    pub group_stride: Option<[i64; 3]>,
     /// Bytes past the base the op's address lies (the code's constant offset).
     pub offset: i64,
     /// Bytes between consecutive executions by one wave (`None`: the default of the path).
@@ -82,8 +82,9 @@ pub struct StreamSpec {
 struct Stream {
     base: u64,
     wave_stride: u64,
-    /// Bytes between consecutive workgroups' first waves.
-    group_stride: u64,
+    /// Bytes between workgroups one apart in x, y and z (two's complement: a negative factor
+    /// wraps, as the address arithmetic does).
+    group_stride: [u64; 3],
     iteration_stride: u64,
     requests: Box<[u64]>,
     /// The tile walk replacing `requests` and the strides (image ops without address hints).
@@ -133,6 +134,9 @@ pub struct MemorySystem {
     total_waves: u64,
     /// Waves of a workgroup (1 outside compute): a wave's place in its group and its group.
     group_waves: u64,
+    /// Workgroups per row and per plane of the grid (x, then x times y): the simulated CU's
+    /// `n`-th workgroup is the grid's `n`-th in x-fastest order (without a launch, one row).
+    group_grid: [u64; 2],
     /// Per static op.
     op_stats: Vec<OpCacheStats>,
     /// Per wave slot: the walk class and execution whose lines its wave last computed, and
@@ -247,6 +251,7 @@ impl MemorySystem {
         group_waves: u32,
         cus: u32,
         chip_shares: f64,
+        grid: Option<[u64; 3]>,
     ) -> Result<Option<MemorySystem>, SimError> {
         let (Some(hierarchy), Some(cache)) = (
             hierarchy_shared(arch, cus, chip_shares)?,
@@ -305,9 +310,14 @@ impl MemorySystem {
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride,
-                group_stride: s
-                    .group_stride
-                    .unwrap_or(wave_stride.wrapping_mul(u64::from(group_waves.max(1)))),
+                group_stride: s.group_stride.map_or(
+                    [
+                        wave_stride.wrapping_mul(u64::from(group_waves.max(1))),
+                        0,
+                        0,
+                    ],
+                    |g| g.map(|c| c as u64),
+                ),
                 iteration_stride: s.iteration_stride.unwrap_or(is),
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
                 region: s.region,
@@ -338,6 +348,9 @@ impl MemorySystem {
             miss_extra,
             total_waves: u64::from(total_waves.max(1)),
             group_waves: u64::from(group_waves.max(1)),
+            group_grid: grid.map_or([u64::MAX, u64::MAX], |g| {
+                [g[0].max(1), g[0].max(1).saturating_mul(g[1].max(1))]
+            }),
         }))
     }
 
@@ -416,9 +429,12 @@ impl MemorySystem {
                 wave as u64 / self.group_waves,
                 wave as u64 % self.group_waves,
             );
+            let [row, plane] = self.group_grid;
             let start = in_group
                 .wrapping_mul(s.wave_stride)
-                .wrapping_add(group.wrapping_mul(s.group_stride))
+                .wrapping_add((group % row).wrapping_mul(s.group_stride[0]))
+                .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
+                .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
                 .wrapping_add(step.wrapping_mul(s.iteration_stride));
             (start, &s.requests)
         };

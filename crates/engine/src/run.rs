@@ -325,19 +325,21 @@ impl Simulation {
         plan.wave_lanes = wave_size;
         // Address patterns read from the code fill the keys the hints left out (the hints were
         // checked above, on their own).
+        // The workgroup's shape: the launch's block, else the kernel's required size, else one
+        // row of the dispatch's work-items (what the run simulates).
+        let block = hints
+            .launch
+            .shape(program.declared.workgroup_size, dispatch.workgroup_size)?
+            .map(|s| s.block.map(|d| d as u32))
+            .or(program.declared.workgroup_size)
+            .unwrap_or([dispatch.workgroup_size.max(1), 1, 1]);
         plan.defaults.addresses =
-            shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size);
+            shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size, block);
         // A kernel that reads its second or third work-item id, run in one-dimensional
-        // workgroups because nothing gave a block, says so.
-        let block_2d = hints.launch.block.as_ref().is_some_and(|b| {
-            b.get_ref()
-                .parse(u64::MAX)
-                .is_ok_and(|d| d[1] > 1 || d[2] > 1)
-        }) || program
-            .declared
-            .workgroup_size
-            .is_some_and(|w| w[1] > 1 || w[2] > 1);
-        if stage == Stage::Compute && !block_2d {
+        // workgroups because nothing gave a block, says so (a block the launch gave, even one
+        // row high, is the user's statement of the shape).
+        let block_given = hints.launch.block.is_some() || program.declared.workgroup_size.is_some();
+        if stage == Stage::Compute && !block_given {
             // From the address forms themselves, not the defaults list: a `[[memory]]` hint
             // that gives an op's pattern does not make the kernel one-dimensional.
             let yz = shadersim_trace::address_forms(program, &cfg)

@@ -60,10 +60,10 @@ pub struct AffineAddress {
     /// the instruction's immediate offset (the coalescer's lines hold that); `None` when the
     /// uniform part holds more than the buffer's address (an unknown scaled value).
     pub offset: Option<i64>,
-    /// Bytes per workgroup id x when that is a number and y and z do not appear (`Some(0)`:
-    /// the address does not move with the workgroup: every workgroup reads the same data);
-    /// `None`: an unknown factor (a workgroup size the launch did not give).
-    pub group: Option<i64>,
+    /// Bytes per workgroup id x, y, z (`Some(0)`: the address does not move with that id;
+    /// every id `Some(0)`: every workgroup reads the same data); `None`: an unknown factor (a
+    /// workgroup size the launch did not give).
+    pub group: [Option<i64>; 3],
     /// Whether the uniform part holds more than bases: a scaled or multiplied unknown (a
     /// workgroup id times the workgroup size, an offset argument), which may differ by wave.
     pub uniform_scaled: bool,
@@ -783,11 +783,7 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
             });
             plain_base.then(|| constant.wrapping_sub(immediate))
         },
-        group: if l.has(|v| matches!(v, Var::Group(1) | Var::Group(2))) {
-            None
-        } else {
-            coefficient(Var::Group(0)).1
-        },
+        group: [0u8, 1, 2].map(|d| coefficient(Var::Group(d)).1),
         uniform_scaled: l.0.iter().any(|((v, atoms), c)| {
             matches!(v, Var::Group(_))
                 || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))

@@ -24,10 +24,10 @@ pub struct DerivedAddress {
     pub pattern_reason: String,
     /// Bytes between consecutive waves.
     pub wave_stride: Result<u64, String>,
-    /// Bytes between consecutive workgroups' first waves, when the code fixes it (`Some(0)`:
+    /// Bytes between workgroups one apart in x, y and z, when the code fixes them (all 0:
     /// every workgroup reads the same addresses); `None`: the waves of the next workgroup
     /// continue the wave stride.
-    pub group_stride: Option<u64>,
+    pub group_stride: Option<[i64; 3]>,
     /// Bytes the address lies past its buffer's base beyond lanes, workgroups and loops
     /// (`AffineAddress::offset`), when the code fixes them.
     pub offset: Option<i64>,
@@ -41,11 +41,13 @@ pub struct DerivedAddress {
 }
 
 /// Derive every global, flat and buffer op's lane pattern, wave stride and iteration stride
-/// from its address arithmetic, for waves of `wave_size` lanes.
+/// from its address arithmetic, for waves of `wave_size` lanes in workgroups of `block`
+/// work-items (x, y, z; the waves cover local ids in x-fastest order).
 pub fn derive_address_patterns(
     program: &Program,
     cfg: &Cfg,
     wave_size: u32,
+    block: [u32; 3],
 ) -> Vec<DerivedAddress> {
     let forms = address_forms(program, cfg);
     let mut out = Vec::new();
@@ -95,7 +97,7 @@ pub fn derive_address_patterns(
                     iteration_stride_reason: why,
                 }
             }
-            AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size),
+            AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size, block),
         };
         out.push(d);
     }
@@ -109,14 +111,15 @@ fn derive(
     a: &AffineAddress,
     element: i64,
     wave_size: u32,
+    block: [u32; 3],
 ) -> DerivedAddress {
     use shadersim_mem::LanePattern;
     let words = &a.words;
-    let (pattern, pattern_reason) = if a.lane_used[1] || a.lane_used[2] {
-        let why = format!(
-            "2D: address = {words}; a 2D lane pattern needs the workgroup's width, not derived"
-        );
-        (Err(why.clone()), why)
+    // A dimension one work-item deep holds id 0 in every lane: its factor moves nothing.
+    let multi = (1..3).any(|d| a.lane_used[d] && block[d] > 1);
+    let in_block = multi.then(|| lanes_in_block(a, element, wave_size, block));
+    let (pattern, pattern_reason) = if let Some(b) = &in_block {
+        (b.pattern.clone(), b.pattern_reason.clone())
     } else {
         match a.lane[0] {
             Some(0) => (
@@ -143,19 +146,11 @@ fn derive(
             }
         }
     };
-    let (wave_stride, wave_stride_reason) = match (a.lane_used, a.lane[0]) {
-        ([_, true, _] | [_, _, true], _) => {
-            let why = "2D lanes: the wave stride is not derived".to_string();
-            (Err(why.clone()), why)
-        }
+    let (wave_stride, wave_stride_reason) = match (in_block, a.lane[0]) {
+        (Some(b), _) => (b.wave_stride, b.wave_stride_reason),
         (_, Some(x)) if x > 0 => {
             let ws = (x as u64).saturating_mul(u64::from(wave_size));
-            let across = match a.group {
-                Some(0) => "; the address does not move with the workgroup id: every workgroup reads the same addresses".to_string(),
-                Some(g) if g > 0 => format!("; workgroups {g} B apart"),
-                _ if a.group_used => "; the workgroup id's factor taken to be the workgroup's size".to_string(),
-                _ => String::new(),
-            };
+            let across = groups_apart(a);
             (
                 Ok(ws),
                 format!(
@@ -207,7 +202,7 @@ fn derive(
     // Workgroups apart by the code's own factor, when the lanes' is known too (the wave
     // stride came from the code).
     let group_stride = match (&wave_stride, a.group) {
-        (Ok(_), Some(g)) if g >= 0 && !a.lane_used[1] && !a.lane_used[2] => Some(g as u64),
+        (Ok(_), [Some(x), Some(y), Some(z)]) => Some([x, y, z]),
         _ => None,
     };
     DerivedAddress {
@@ -225,6 +220,121 @@ fn derive(
     }
 }
 
+/// The lane pattern and wave stride of an address that moves with the work-item id in more
+/// than one dimension of the workgroup.
+struct BlockLanes {
+    pattern: Result<shadersim_mem::LanePattern, String>,
+    pattern_reason: String,
+    wave_stride: Result<u64, String>,
+    wave_stride_reason: String,
+}
+
+/// Lanes of a workgroup of `block` work-items: wave `k`'s lane `l` holds local id
+/// `t = k x wave_size + l`, that is x = t mod bx, y = (t / bx) mod by, z = t / (bx by) (x fastest,
+/// as the hardware fills a wave). The first wave's offsets are the pattern; the waves after it
+/// must move by one stride, the same for every lane, for the wave stride to be derived.
+fn lanes_in_block(a: &AffineAddress, element: i64, wave_size: u32, block: [u32; 3]) -> BlockLanes {
+    use shadersim_mem::LanePattern;
+    let words = &a.words;
+    let shape = format!("{}x{}x{}", block[0], block[1], block[2]);
+    let not = |why: String| BlockLanes {
+        pattern: Err(why.clone()),
+        pattern_reason: why.clone(),
+        wave_stride: Err(why.clone()),
+        wave_stride_reason: why,
+    };
+    let [Some(fx), Some(fy), Some(fz)] = a.lane else {
+        return not(format!(
+            "lanes in a {shape} workgroup: address = {words}; a work-item id's factor is an unknown uniform value, not derived"
+        ));
+    };
+    let factor = [fx, fy, fz];
+    let [bx, by, _] = block.map(|b| i64::from(b.max(1)));
+    let threads: i64 = block.iter().map(|&b| i64::from(b.max(1))).product();
+    let at =
+        |t: i64| factor[0] * (t % bx) + factor[1] * ((t / bx) % by) + factor[2] * (t / (bx * by));
+    let lanes = i64::from(wave_size);
+    if threads < lanes {
+        return not(format!(
+            "lanes in a {shape} workgroup: address = {words}; the workgroup fills part of a wave, not derived"
+        ));
+    }
+    let first: Vec<i64> = (0..lanes).map(at).collect();
+    if first.iter().any(|&o| o < 0) {
+        return not(format!(
+            "lanes in a {shape} workgroup: address = {words}; lanes below the first lane's address, not derived"
+        ));
+    }
+    let stride = first.get(1).copied().unwrap_or(0);
+    let pattern = if first
+        .iter()
+        .enumerate()
+        .all(|(t, &o)| o == t as i64 * stride)
+    {
+        match stride {
+            0 => LanePattern::Uniform,
+            s if s == element => LanePattern::Linear,
+            s => LanePattern::Stride { bytes: s as u64 },
+        }
+    } else {
+        LanePattern::List(first.iter().map(|&o| o as u64).collect())
+    };
+    let name = match &pattern {
+        LanePattern::List(_) => format!(
+            "a list of {lanes} offsets, {} lanes to a row",
+            bx.min(lanes)
+        ),
+        p => p.to_string(),
+    };
+    let pattern_reason = format!("{name} (lanes in a {shape} workgroup): address = {words}");
+    let waves = (threads + lanes - 1) / lanes;
+    let step = if waves > 1 { at(lanes) - first[0] } else { 0 };
+    let uniform_steps = (1..waves).all(|k| {
+        (0..lanes)
+            .filter(|l| k * lanes + l < threads)
+            .all(|l| at(k * lanes + l) - first[l as usize] == k * step)
+    });
+    let (wave_stride, wave_stride_reason) = if waves == 1 {
+        (
+            Ok(0),
+            format!("one wave per {shape} workgroup: no wave stride within it"),
+        )
+    } else if uniform_steps && step >= 0 {
+        (
+            Ok(step as u64),
+            format!("wave stride {step} B: each wave of the {shape} workgroup is the one before moved by {step} B (local ids x fastest)"),
+        )
+    } else {
+        let why =
+            format!("the waves of a {shape} workgroup do not move by one stride: not derived");
+        (Err(why.clone()), why)
+    };
+    BlockLanes {
+        pattern: Ok(pattern),
+        pattern_reason,
+        wave_stride,
+        wave_stride_reason,
+    }
+}
+
+/// What the address does across workgroups, for the wave stride's reason.
+fn groups_apart(a: &AffineAddress) -> String {
+    match a.group {
+        [Some(0), Some(0), Some(0)] => "; the address does not move with the workgroup id: every workgroup reads the same addresses".to_string(),
+        [Some(g), Some(0), Some(0)] if g > 0 => format!("; workgroups {g} B apart"),
+        [Some(x), Some(y), Some(z)] => {
+            let dims: Vec<String> = [("x", x), ("y", y), ("z", z)]
+                .iter()
+                .filter(|(_, c)| *c != 0)
+                .map(|(d, c)| format!("{c} B in {d}"))
+                .collect();
+            format!("; workgroups apart by {}", dims.join(", "))
+        }
+        _ if a.group_used => "; the workgroup id's factor taken to be the workgroup's size".to_string(),
+        _ => String::new(),
+    }
+}
+
 /// Give every global, flat and buffer op the lane pattern, wave stride and iteration stride its
 /// code shows where `memory` (the `[[memory]]` hints) does not give them: hints win per key.
 /// Returns where each op's facts came from, for the report's `defaults` (ops whose three
@@ -234,10 +344,11 @@ pub fn apply_derived_addresses(
     cfg: &Cfg,
     memory: &mut HashMap<usize, crate::MemoryFacts>,
     wave_size: u32,
+    block: [u32; 3],
 ) -> Vec<crate::AddressDefault> {
     use crate::FactSource;
     let mut out = Vec::new();
-    for d in derive_address_patterns(program, cfg, wave_size) {
+    for d in derive_address_patterns(program, cfg, wave_size, block) {
         let facts = memory.entry(d.instr).or_default();
         let (pattern, pattern_from, pattern_reason) = match (&facts.pattern, &d.pattern) {
             (Some(p), _) => (p.to_string(), FactSource::Hint, String::new()),

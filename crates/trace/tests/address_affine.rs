@@ -51,7 +51,8 @@ fn derived(rel: &str, function: Option<&str>) -> Vec<DerivedAddress> {
     let cfg = Cfg::build(&p).unwrap();
     // The wave size the file declares (gfx900: 64; clang's gfx1100 default: 32).
     let wave = p.wave_size().map_or(64, |w| w.0);
-    derive_address_patterns(&p, &cfg, wave)
+    // One-dimensional workgroups of 64 work-items, the engine's default.
+    derive_address_patterns(&p, &cfg, wave, [64, 1, 1])
 }
 
 #[test]
@@ -235,7 +236,7 @@ fn gfx940s_64_bit_shift_add_is_followed() {
          s_endpgm\n",
     );
     let cfg = Cfg::build(&p).unwrap();
-    let d = derive_address_patterns(&p, &cfg, 64);
+    let d = derive_address_patterns(&p, &cfg, 64, [64, 1, 1]);
     let (pattern, wave, iteration) = at(&d, 3);
     assert_eq!(pattern.as_deref(), Ok("linear"));
     assert_eq!(wave, Ok(256));

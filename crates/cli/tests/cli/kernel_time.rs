@@ -376,3 +376,92 @@ fn without_a_launch_the_report_says_what_ran_instead() {
         r["notes"]
     );
 }
+
+#[test]
+fn a_2d_block_in_a_2d_grid_reads_each_tile_once() {
+    if !have_clang_22() {
+        return;
+    }
+    // tile2d reads in[y x cols + x] with x = 16 gx + tx, y = 16 gy + ty: 4 B per tx, 4 x cols
+    // = 128 B per ty (cols = 32), 64 B per gx and 16 x 128 = 2048 B per gy. A 16x16 block's
+    // wave64 holds local ids 0-63, x fastest: 4 rows of 16 lanes, lane l at 4 (l mod 16) +
+    // 128 (l / 16); the next wave is the same 4 rows further, 4 x 128 = 512 B on.
+    let r = report(
+        "tile2d.cl",
+        &[
+            "--arch",
+            "vega64",
+            "-D",
+            "BLOCK_SIZE=16",
+            "--grid",
+            "2x2048",
+            "--block",
+            "16x16",
+            "--arg",
+            "cols=32",
+        ],
+    );
+    let load = &r["defaults"]["addresses"][0];
+    let lanes: Vec<u64> = (0..64u64).map(|l| 4 * (l % 16) + 128 * (l / 16)).collect();
+    let list = lanes
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    assert_eq!(load["pattern"], format!("list:{list}"), "{load}");
+    assert_eq!(load["wave_stride"], 512, "{load}");
+    // 4096 workgroups on 64 CUs: 64 on the busiest, the grid's first 64 in x-fastest order
+    // (gx 0-1, gy 0-31): image rows 0-511, each 32 floats = 128 B = two 64-B lines, read once
+    // and written once: 2 x 512 x 128 = 131072 DRAM bytes, plus the kernel arguments' lines.
+    // (Workgroups numbered along x alone, 64 B apart, would overlap and move far less.)
+    let dram = f(&r["cache"]["dram"]["bytes"]);
+    assert!(
+        (131072.0..=131072.0 + 4.0 * 64.0).contains(&dram),
+        "{dram} DRAM bytes"
+    );
+    // The block was given: no note that the kernel reads y ids in one-dimensional workgroups.
+    assert!(
+        !r["notes"].to_string().contains("one-dimensional"),
+        "{}",
+        r["notes"]
+    );
+}
+
+#[test]
+fn counters_of_64_bits_run_their_counts() {
+    if !have_clang_22() {
+        return;
+    }
+    // loop_k64: `for (ulong k = 0; k < K; k++)` counts a register pair down from K = 64 to 0
+    // (`s_cmp_eq_u64`): 64 header executions. The grid-stride row loop around it compares
+    // 64-bit lane counters (`v_cmp_le_u64`): 4 x 256 = 1024 work-items over n = 2048 rows
+    // take 2 trips.
+    let r = report(
+        "loop_k64.cl",
+        &[
+            "--arch",
+            "gfx942",
+            "--grid",
+            "4",
+            "--block",
+            "256",
+            "--arg",
+            "n=2048",
+            "--arg",
+            "K=64",
+            "--arg",
+            "cols=2048",
+        ],
+    );
+    let inferred = r["defaults"]["loops_inferred"].as_array().unwrap();
+    let counts: Vec<u64> = inferred
+        .iter()
+        .map(|l| l["iterations"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [2, 64], "{inferred:?}");
+    assert!(inferred[1]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("64-bit counter"));
+    assert_eq!(r["defaults"]["loops_once"], serde_json::json!([]));
+}

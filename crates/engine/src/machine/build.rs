@@ -156,6 +156,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                 group_waves,
                 cus,
                 input.dispatch.chip_shares,
+                input.dispatch.launch.as_ref().map(|l| l.grid),
             )?,
         })
     }

@@ -60,10 +60,10 @@ pub struct MemoryFacts {
     pub active_lanes: Option<f64>,
     /// Bytes between consecutive waves' addresses.
     pub wave_stride: Option<u64>,
-    /// Bytes between consecutive workgroups' first waves, when the code fixes it (`Some(0)`:
-    /// every workgroup reads the same addresses); `None`: a workgroup's waves continue the
-    /// wave stride of the waves before (derived from the code, never a hint key).
-    pub group_stride: Option<u64>,
+    /// Bytes between workgroups one apart in x, y and z, when the code fixes them (all 0: every
+    /// workgroup reads the same addresses); `None`: a workgroup's waves continue the wave
+    /// stride of the waves before (derived from the code, never a hint key).
+    pub group_stride: Option<[i64; 3]>,
     /// Bytes the op's address lies past its buffer's base, when the code fixes them (rows a
     /// launch argument apart); derived from the code, never a hint key.
     pub offset: Option<i64>,
