@@ -51,12 +51,28 @@ pub struct LaunchPlan {
     pub groups_per_cu: u64,
     /// Workgroups the simulated CU runs (at most `launch::MAX_SIMULATED_GROUPS`).
     pub simulated_groups: u64,
+    /// Workgroups with work: past the kernel's entry guard (all of them without one). The
+    /// busiest CU's count, the CUs with work and the simulated workgroups follow these; the
+    /// others end at once and cost only their dispatch.
+    pub working_groups: u64,
+    /// The entry guard that emptied the other workgroups: its line and compare.
+    pub guard: Option<(u32, String)>,
 }
 
 impl LaunchPlan {
     /// Workgroups of the whole dispatch.
     pub fn workgroups(&self) -> u64 {
         self.grid.iter().product()
+    }
+
+    /// Only `working` workgroups pass the entry guard `compare` at `line`: the busiest CU's
+    /// workgroups with work are `ceil(working / gpu_cus)` (at least one is simulated).
+    pub fn guarded(&mut self, working: u64, line: u32, compare: String) {
+        self.working_groups = working;
+        self.guard = Some((line, compare));
+        self.groups_per_cu = working.div_ceil(u64::from(self.gpu_cus.max(1))).max(1);
+        self.active_cus = working.clamp(1, u64::from(self.gpu_cus)) as u32;
+        self.simulated_groups = self.groups_per_cu.min(crate::launch::MAX_SIMULATED_GROUPS);
     }
 
     /// Shares of the chip-wide levels' bandwidth each busy CU gets (`gpu_cus / active_cus`).

@@ -134,6 +134,8 @@ pub fn apply_launch(
         active_cus,
         groups_per_cu,
         simulated_groups,
+        working_groups: workgroups,
+        guard: None,
     };
     dispatch.chip_shares = plan.chip_shares();
     dispatch.launch = Some(plan);

@@ -226,6 +226,18 @@ impl Simulation {
                 &mut dispatch,
                 &mut notes,
             )?;
+            // Workgroups whose lanes all fail the kernel's entry guard end at once: the
+            // busiest CU's share is of the workgroups with work.
+            if let Some(plan) = dispatch.launch.as_mut() {
+                if let Some(g) = shadersim_trace::entry_guard(program, &cfg, plan.grid, plan.block)
+                {
+                    if g.working_groups < plan.workgroups() {
+                        plan.guarded(g.working_groups, g.line, g.compare);
+                        dispatch.count = plan.simulated_groups as u32;
+                        dispatch.chip_shares = plan.chip_shares();
+                    }
+                }
+            }
         } else if let Some(g) = [
             &hints.launch.grid,
             &hints.launch.global,

@@ -9,14 +9,15 @@ use shadersim_trace::Hints;
 
 #[test]
 fn l2_traffic_counts_the_first_levels_misses() {
-    // GCN, four wave64s, one linear buffer_load_dword each: 64 lanes x 4
+    // GCN, one workgroup of four wave64s, one linear buffer_load_dword each
+    // (offset 4 x work-item id x): 64 lanes x 4
     // bytes = 256 bytes = 4 requests of the coalescer's 64-byte lines
     // (l2_line_bytes). The hint makes 3 of every 4 requests hit the first
     // level (l1), spread evenly (error diffusion: the 1st of each 4 misses,
     // owed 0.75 < 1), so 1 request per wave goes on to l2: 1 request and
     // 64 bytes per wave at L2, where the coalescer's count would say 4.
-    let text = "buffer_load_dword v0, v1, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
-    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 4\n[[memory]]\nline = 1\nhit_rate = 0.75\n";
+    let text = "v_lshlrev_b32 v1, 2, v0\nbuffer_load_dword v0, v1, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+    let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 256\nwaves = 1\n[[memory]]\nline = 2\nhit_rate = 0.75\n";
     let arch = ArchSpec::builtin("gcn").unwrap();
     let program = shadersim_testkit::program(text);
     let sim = Simulation::prepare(&program, arch, &Hints::parse(hints).unwrap()).unwrap();

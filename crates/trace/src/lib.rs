@@ -18,6 +18,7 @@ mod affine_terms;
 mod buffers;
 mod cursor;
 mod defaults;
+mod entry_guard;
 mod hints;
 mod kernargs;
 mod lanes;
@@ -36,6 +37,7 @@ pub use buffers::{
 };
 pub use cursor::{TraceCursor, TraceRun, TraceStep, TraceSummary, TraceWalk};
 pub use defaults::{AddressDefault, FactSource, ImageDefault, PlanDefaults};
+pub use entry_guard::{entry_guard, EntryGuard, MAX_GUARDED_GROUPS};
 pub use hints::*;
 pub use kernargs::apply_kernel_args;
 pub use lanes::{lane_branch, LaneBranch};

@@ -465,3 +465,43 @@ fn counters_of_64_bits_run_their_counts() {
         .contains("64-bit counter"));
     assert_eq!(r["defaults"]["loops_once"], serde_json::json!([]));
 }
+
+#[test]
+fn workgroups_past_the_entry_guard_have_no_work() {
+    if !have_clang_22() {
+        return;
+    }
+    // `if (i < n)` with i the global id: 1024 workgroups of 64 on Vega 64's 64 CUs, n = 4096
+    // rows: only workgroups 0-63 hold a row, one on each CU. With n = 4100 workgroup 64 holds
+    // rows 4096-4099 (lanes 0-3 pass), so 65 workgroups have work and the busiest CU runs 2.
+    for (n, working, per_cu) in [(4096, 64, 1), (4100, 65, 2)] {
+        let r = report(
+            "guarded.cl",
+            &[
+                "--arch",
+                "vega64",
+                "--grid",
+                "1024",
+                "--block",
+                "64",
+                "--arg",
+                &format!("n={n}"),
+                "--arg",
+                "m=16",
+            ],
+        );
+        let k = &r["kernel_time"];
+        assert_eq!(k["workgroups"], 1024, "{k}");
+        assert_eq!(k["workgroups_with_work"], working, "{k}");
+        assert_eq!(k["workgroups_per_cu"], per_cu, "{k}");
+        assert_eq!(k["active_cus"], 64, "{k}");
+        assert!(k["statement"].as_str().unwrap().contains("entry guard"));
+    }
+    // Without n the guard's bound is unknown: every workgroup counts.
+    let r = report(
+        "guarded.cl",
+        &["--arch", "vega64", "--grid", "1024", "--block", "64"],
+    );
+    assert_eq!(r["kernel_time"]["workgroups_with_work"], 1024);
+    assert_eq!(r["kernel_time"]["workgroups_per_cu"], 16);
+}

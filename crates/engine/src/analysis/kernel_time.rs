@@ -1,7 +1,7 @@
 //! The whole dispatch's duration on the whole GPU, from one simulated compute unit.
 //!
 //! The launch (`LaunchPlan`) deals `W` workgroups to the GPU's `C` CUs; the busiest CU runs
-//! `ceil(W / C)` of them, which is what the run simulated (with the chip-wide levels' bandwidth
+//! `ceil(W / C)` of them (of the workgroups with work, when an entry guard empties the others), which is what the run simulated (with the chip-wide levels' bandwidth
 //! shared by the CUs that have work). The kernel time is
 //!
 //! `launch + max(busiest CU's clocks, W / GPU dispatch rate) / clock`
@@ -33,6 +33,8 @@ pub struct KernelTime {
     pub bound: &'static str,
     /// Workgroups of the dispatch.
     pub workgroups: u64,
+    /// Workgroups with work (past the kernel's entry guard; all of them without one).
+    pub working_groups: u64,
     /// CUs of the GPU, and those with work.
     pub gpu_cus: u32,
     /// CUs with at least one workgroup.
@@ -92,7 +94,8 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
     let simds = u64::from(arch.get_u32("simds")?.max(1));
     let resident = (u64::from(sim.occupancy.waves_per_simd) * simds / group_waves.max(1)).max(1);
     let rounds = plan.groups_per_cu.div_ceil(resident);
-    let last = workgroups % u64::from(plan.gpu_cus);
+    let working = plan.working_groups;
+    let last = working % u64::from(plan.gpu_cus);
     let tail_cus = if last == 0 {
         plan.active_cus
     } else {
@@ -100,13 +103,19 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
     };
     let extrapolated = simulated < plan.groups_per_cu;
     let statement = format!(
-        "{us:.2} us = {launch_us:.2} us launch + {body:.2} us bound by the {bound}: {workgroups} workgroups on {active} of {cus} CUs, {per_cu} on the busiest ({rounds} round{s} of up to {resident} resident{tail}), {cu_clocks:.0} clocks at {clock_mhz} MHz{extra}; starting every workgroup at {rate} per clock takes {dispatch_us:.2} us",
+        "{us:.2} us = {launch_us:.2} us launch + {body:.2} us bound by the {bound}: {workgroups} workgroups{guard} on {active} of {cus} CUs, {per_cu} on the busiest ({rounds} round{s} of up to {resident} resident{tail}), {cu_clocks:.0} clocks at {clock_mhz} MHz{extra}; starting every workgroup at {rate} per clock takes {dispatch_us:.2} us",
         body = cu_us.max(dispatch_us),
         active = plan.active_cus,
         cus = plan.gpu_cus,
         per_cu = plan.groups_per_cu,
         s = if rounds == 1 { "" } else { "s" },
-        tail = if last != 0 && workgroups > u64::from(plan.gpu_cus) {
+        guard = match &plan.guard {
+            Some((line, compare)) => format!(
+                ", {working} with work (the others' lanes all fail the entry guard `{compare}` at line {line} and skip the body; only their dispatch is charged),"
+            ),
+            None => String::new(),
+        },
+        tail = if last != 0 && working > u64::from(plan.gpu_cus) {
             format!(
                 "; {tail_cus} CUs take {} and the other {} one fewer, sitting idle at the end",
                 plan.groups_per_cu,
@@ -131,6 +140,7 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
         dispatch_us,
         bound,
         workgroups,
+        working_groups: working,
         gpu_cus: plan.gpu_cus,
         active_cus: plan.active_cus,
         workgroups_per_cu: plan.groups_per_cu,

@@ -20,6 +20,8 @@ pub struct KernelTimeView {
     pub bound: String,
     /// Workgroups of the dispatch.
     pub workgroups: u64,
+    /// Workgroups with work (past the kernel's entry guard; all of them without one).
+    pub workgroups_with_work: u64,
     /// CUs of the GPU.
     pub gpu_cus: u32,
     /// CUs with at least one workgroup.
@@ -55,6 +57,7 @@ impl From<&KernelTime> for KernelTimeView {
             dispatch_us: round(k.dispatch_us),
             bound: k.bound.to_string(),
             workgroups: k.workgroups,
+            workgroups_with_work: k.working_groups,
             gpu_cus: k.gpu_cus,
             active_cus: k.active_cus,
             workgroups_per_cu: k.workgroups_per_cu,

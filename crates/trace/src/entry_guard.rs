@@ -1,0 +1,125 @@
+//! Workgroups that reach a kernel's body. A kernel that opens with a guard on its work-item id
+//! (`if (i < n)`, or a grid-stride loop's first test: LLVM compiles both to a `v_cmp` of the
+//! lane's id against a bound, `s_and_saveexec` of that mask, and `s_cbranch_execz` past the
+//! body) does nothing in a workgroup whose lanes all fail the test: a launch of more workgroups
+//! than the data needs (AMD's yAx exercises launch 2048 one-wave workgroups over 512 waves of
+//! rows) keeps most CUs' workgroups empty. The compare's two sides are evaluated as values
+//! affine in the work-item and workgroup ids (address_affine's evaluator, with the launch's
+//! numbers), and each workgroup of the grid is tested by its lanes' extreme values (the
+//! ordered compares hold for some lane exactly when they hold at one of the extremes).
+//! What an empty workgroup still runs past the guard's target (a reduction's epilogue) is not
+//! charged: it is small beside a body. Anything else (equality tests, an unknown factor, more
+//! than [`MAX_GUARDED_GROUPS`] workgroups) is not inferred.
+
+use crate::affine_query::affine_value;
+use shadersim_asm::Program;
+use shadersim_cfg::Cfg;
+use shadersim_isa::{CmpCond, InstrClass, ScalarOp, SpecialReg};
+
+/// Grids of more workgroups than this are not tested one by one.
+pub const MAX_GUARDED_GROUPS: u64 = 1 << 22;
+
+/// The workgroups of a launch whose lanes pass a kernel's entry guard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryGuard {
+    /// Workgroups with at least one lane past the guard.
+    pub working_groups: u64,
+    /// Line of the guard's compare.
+    pub line: u32,
+    /// The compare as written (`v_cmp_gt_i32_e32 vcc, s8, v0`).
+    pub compare: String,
+}
+
+/// The entry guard of `program` and the workgroups of a `grid` of `block`-shaped workgroups
+/// it lets through, or `None` when the kernel opens with no guard this reader follows.
+pub fn entry_guard(
+    program: &Program,
+    cfg: &Cfg,
+    grid: [u64; 3],
+    block: [u32; 3],
+) -> Option<EntryGuard> {
+    let instrs = &program.instructions;
+    let branch = cfg.branch_of_block(0)?;
+    if instrs[branch.instr].inst.branch_on_exec_zero() != Some(true) {
+        return None;
+    }
+    let entry = &cfg.blocks[0];
+    // The mask EXEC is set from: the last EXEC write before the branch, `s_and_saveexec`.
+    let exec_write = (entry.start..branch.instr).rev().find(|&i| {
+        instrs[i]
+            .inst
+            .writes()
+            .iter()
+            .any(|w| w.touches(SpecialReg::ExecLo))
+    })?;
+    let saveexec = &instrs[exec_write].inst;
+    let mask = saveexec.operands.get(saveexec.defs)?.reg()?;
+    let cmp_idx = (entry.start..exec_write).rev().find(|&i| {
+        let inst = &instrs[i].inst;
+        inst.class().is_valu() && inst.writes().contains(&mask)
+    })?;
+    let cmp = &instrs[cmp_idx].inst;
+    let facts = cmp.info.scalar?;
+    let ScalarOp::Cmp(cond) = facts.op else {
+        return None;
+    };
+    if matches!(cond, CmpCond::Eq | CmpCond::Lg) || cmp.class() == InstrClass::Salu {
+        return None;
+    }
+    let [a, b] = &cmp.operands[cmp.defs..] else {
+        return None;
+    };
+    let a = affine_value(program, cfg, a, cmp_idx)?;
+    let b = affine_value(program, cfg, b, cmp_idx)?;
+    if !a.iterations.is_empty() || !b.iterations.is_empty() {
+        return None;
+    }
+    let workgroups = grid
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+        .filter(|&w| w <= MAX_GUARDED_GROUPS)?;
+    // Every lane's part of each side, over the block's work-items: its extremes.
+    let lane_range = |lane: [i64; 3]| {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        for z in 0..i64::from(block[2].max(1)) {
+            for y in 0..i64::from(block[1].max(1)) {
+                for x in [0, i64::from(block[0].max(1)) - 1] {
+                    let v = lane[0]
+                        .wrapping_mul(x)
+                        .wrapping_add(lane[1].wrapping_mul(y))
+                        .wrapping_add(lane[2].wrapping_mul(z));
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+        }
+        (lo, hi)
+    };
+    let (a_lo, a_hi) = lane_range(a.lane);
+    let (b_lo, b_hi) = lane_range(b.lane);
+    // One side uniform: the ordered compare holds for some lane iff it holds at an extreme.
+    if (a_lo != a_hi) && (b_lo != b_hi) {
+        return None;
+    }
+    let holds = |x: i64, y: i64| cond.holds_wide(x as u64, y as u64, facts.signed, facts.bits);
+    let mut working = 0u64;
+    for g in 0..workgroups {
+        let id = [g % grid[0], g / grid[0] % grid[1], g / (grid[0] * grid[1])];
+        let at = |v: &crate::affine_query::AffineValue| {
+            (0..3).fold(v.constant, |acc, d| {
+                acc.wrapping_add(v.group[d].wrapping_mul(id[d] as i64))
+            })
+        };
+        let (ua, ub) = (at(&a), at(&b));
+        let any = [(a_lo, b_lo), (a_hi, b_hi), (a_lo, b_hi), (a_hi, b_lo)]
+            .iter()
+            .any(|&(x, y)| holds(ua.wrapping_add(x), ub.wrapping_add(y)));
+        working += u64::from(any);
+    }
+    Some(EntryGuard {
+        working_groups: working,
+        line: program.instructions[cmp_idx].pos.line,
+        compare: format!("{} {}", cmp.mnemonic, cmp.operand_text),
+    })
+}
