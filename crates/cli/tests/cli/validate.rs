@@ -53,7 +53,7 @@ fn the_whole_suite_meets_the_issue_bar() {
         .collect();
     assert_eq!(
         models,
-        ["cdna2", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
+        ["cdna2", "cdna3", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
     );
 }
 
@@ -211,8 +211,8 @@ fn regen_reproduces_the_committed_listings() {
         compared += 1;
     }
     let _ = std::fs::remove_dir_all(&out);
-    // 5 GPUs x 6 kernels, and the pointer chase for gfx90a.
-    assert_eq!(compared, 31);
+    // 5 GPUs x 6 kernels, and the pointer chase for gfx90a and gfx942.
+    assert_eq!(compared, 32);
 }
 
 /// Clocks of one step of gpu-benches' pointer chase (validation/asm/chase_pointer.gfx90a.s: the
