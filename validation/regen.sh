@@ -18,3 +18,5 @@ for gpu in gfx900 gfx1010 gfx1030 gfx1100 gfx1201; do
 done
 # CDNA 2 (gfx90a): the pointer chase of its published latency measurements.
 "$bin" compile kernels/chase_pointer.cl --arch gfx90a > "$out/chase_pointer.gfx90a.s"
+# CDNA 3 (gfx942): the same chase, run on the MI300X and MI325X by the SC25 CDNA 3 study.
+"$bin" compile kernels/chase_pointer.cl --arch gfx942 > "$out/chase_pointer.gfx942.s"

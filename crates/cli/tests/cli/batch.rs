@@ -579,10 +579,14 @@ fn more_memory_latency_helps_no_program() {
             let noise = if lines_up { 3.0 } else { 1.0 };
             assert!(p.abs() < noise, "{}: {c}", m["metric"]);
         }
-        // Most programs get slower, a handful faster within that noise
-        // (throughput: reduce on navi21 +2.7%, many_lights_wave32 on gfx1100
-        // +0.11%, lighting_wave32 on gfx1100 +0.01% as RADV and ACO listings).
-        assert!(m["helped"].as_u64().unwrap() <= 5, "{}", m["metric"]);
+        // Most programs get slower, a handful faster within that noise (with
+        // RDNA 2's LDS latency at 42 clocks, issue 44: clocks per wave reduce on
+        // navi21 -1.1%, mfma_gemm on gfx90a -0.37% as LLVM and code-object
+        // listings, f64_math on gfx1200 -0.28%, reduce on gfx1100 -0.22%,
+        // many_lights_wave32 on gfx1100 -0.09%; throughput: reduce on navi21
+        // +0.57%, many_lights_wave32 on gfx1100 +0.11%, lighting on gfx1100 and
+        // navi21 +0.01% as RADV and ACO listings).
+        assert!(m["helped"].as_u64().unwrap() <= 6, "{}", m["metric"]);
     }
     let clocks = &d["metrics"][0];
     assert!(clocks["hurt"].as_u64().unwrap() > 0);

@@ -43,6 +43,7 @@ mod triton;
 mod trust_defaults;
 mod trust_inputs;
 mod validate;
+mod validate_levels;
 mod visual;
 mod wrong_assembly;
 

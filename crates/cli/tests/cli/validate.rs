@@ -53,7 +53,7 @@ fn the_whole_suite_meets_the_issue_bar() {
         .collect();
     assert_eq!(
         models,
-        ["cdna2", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
+        ["cdna2", "cdna3", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
     );
 }
 
@@ -61,13 +61,14 @@ fn the_whole_suite_meets_the_issue_bar() {
 fn a_chase_step_converts_to_nanoseconds_at_the_recorded_clock() {
     let v = json(&["validate", "--arch", "rdna2", "--format", "json"]);
     let l2 = point(&v, "rdna2-l2-latency");
-    // The L2 chase (1 MB footprint, past the 16 KB L0 and 128 KB GL1, inside the 4 MB L2)
-    // takes l2_latency 160 + the chase's 20 clocks of its own (see the test below) = 180 clocks
-    // per load; at the recorded 2250 MHz a clock is 1/2.25 ns: 180 / 2.25 = 80.0 ns, the
-    // published "just above 80 ns".
-    assert_eq!(l2["reading"].as_f64().unwrap(), 180.0);
-    assert!((l2["simulated"].as_f64().unwrap() - 80.0).abs() < 1e-9);
-    assert!(l2["error"].as_f64().unwrap().abs() < 1e-9);
+    // Chips and Cheese's L2 chase (1 MB footprint, past the 16 KB L0 and 128 KB GL1, inside the
+    // 4 MB L2) takes l2_latency 204 + the chase's 20 clocks of its own (see the test below) =
+    // 224 clocks per load; at the recorded 2570 MHz a clock is 1/2.57 ns: 224 / 2.57 = 87.2 ns
+    // against the published "just above 80 ns" (l2_latency is set from gpu-benches' chase, this
+    // point is its check: +8.9%).
+    assert_eq!(l2["reading"].as_f64().unwrap(), 224.0);
+    assert!((l2["simulated"].as_f64().unwrap() - 224.0 / 2.57).abs() < 1e-9);
+    assert!((l2["error"].as_f64().unwrap() - (224.0 / 2.57 / 80.0 - 1.0)).abs() < 1e-9);
     // A ratio is the two readings' quotient, no clock: FP64 FMA on RDNA 2 takes 16 clocks per
     // wave32 (valu_f64_clocks) for 32 x 2 FLOPs, 4 per clock per SIMD; FP32 FMA 1 clock for
     // 64 FLOPs; so 1/16 at the peak. The loops' overheads (SALU and waits) differ a little:
@@ -131,11 +132,11 @@ fn a_chase_step_is_the_level_latency_plus_the_address_chain() {
     //   result (salu_latency 2); s_waitcnt lgkmcnt(0) passes; v_add_co_u32 issues, its carry
     //   is ready 5 clocks later (valu_latency); v_add_co_ci_u32 needs it, and the load needs
     //   its result 5 clocks after that.
-    // The base step is 180 = 160 + 20; each term answers for itself:
+    // The base step is 224 = 204 + 20; each term answers for itself:
     let base = chase_step(&[]);
-    assert_eq!(base, 180.0);
+    assert_eq!(base, 224.0);
     // the level's latency, one for one;
-    assert_eq!(chase_step(&["l2_latency=170"]), base + 10.0);
+    assert_eq!(chase_step(&["l2_latency=214"]), base + 10.0);
     // the two dependent adds in series: +1 each;
     assert_eq!(chase_step(&["valu_latency=6"]), base + 2.0);
     // the shift's busy clocks (in-order issue holds everything behind it): +1;
@@ -144,8 +145,8 @@ fn a_chase_step_is_the_level_latency_plus_the_address_chain() {
     assert_eq!(chase_step(&["salu_latency=3"]), base + 1.0);
     // the load's service: 4 more clocks per 64 lanes are 2 more for a wave32.
     assert_eq!(chase_step(&["buffer_coalesced_load_clocks=8"]), base + 2.0);
-    // So the model's level latencies are a published chase step minus these 20 clocks
-    // (crates/arch/data/rdna2.toml), and `validate` gives the step back.
+    // So a Chips and Cheese chase step is the level's latency plus these 20 clocks
+    // (crates/arch/data/rdna2.toml), which `validate` compares with the published step.
 }
 
 #[test]
@@ -210,8 +211,8 @@ fn regen_reproduces_the_committed_listings() {
         compared += 1;
     }
     let _ = std::fs::remove_dir_all(&out);
-    // 5 GPUs x 6 kernels, and the pointer chase for gfx90a.
-    assert_eq!(compared, 31);
+    // 5 GPUs x 6 kernels, and the pointer chase for gfx90a and gfx942.
+    assert_eq!(compared, 32);
 }
 
 /// Clocks of one step of gpu-benches' pointer chase (validation/asm/chase_pointer.gfx90a.s: the
