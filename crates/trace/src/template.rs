@@ -46,15 +46,36 @@ pub fn hints_template_by_source(
     Ok(template(file_name, program, cfg, Some(&keys), wave_slots))
 }
 
-/// The key line of a `[[loop]]`, `[[branch]]` or `[[memory]]` entry: its
-/// `source` when keyed by source and there is one, else its listing line.
-fn key_line(source: Option<String>, by_source: bool, line: u32, text: &str) -> String {
-    match (source, by_source) {
-        (Some(src), _) => format!("source = {:<22} # {text}", format!("\"{src}\"")),
-        (None, true) => format!(
-            "# No source line names this alone (no .loc, or it maps to several): by listing line.\nline = {line:<24} # {text}"
+/// A `[[loop]]`, `[[branch]]` or `[[memory]]` entry (`table`) keyed by its
+/// `source` when there is one, else by its listing line, with `body` (its
+/// value lines) after the key. In a by-source template an entry no source
+/// line names alone is written commented out: its listing line fits only
+/// this GPU's listing, and the file must fit every GPU's (its values are the
+/// defaults, so leaving it out changes nothing).
+fn write_entry(
+    out: &mut String,
+    table: &str,
+    (source, by_source): (Option<String>, bool),
+    (line, text): (u32, &str),
+    body: &str,
+) {
+    let entry = match &source {
+        Some(src) => format!(
+            "[[{table}]]\nsource = {:<22} # {text}\n{body}",
+            format!("\"{src}\"")
         ),
-        (None, false) => format!("line = {line:<24} # {text}"),
+        None => format!("[[{table}]]\nline = {line:<24} # {text}\n{body}"),
+    };
+    if by_source && source.is_none() {
+        let _ = writeln!(
+            out,
+            "# No source line names this alone (no .loc, or it maps to several). A listing line fits\n# only this GPU's listing, so the entry is left out; uncomment it to use it here alone:"
+        );
+        for l in entry.lines() {
+            let _ = writeln!(out, "# {l}");
+        }
+    } else {
+        out.push_str(&entry);
     }
 }
 
@@ -265,31 +286,26 @@ fn template(
                 "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
             );
         }
-        let _ = writeln!(out, "[[loop]]");
         let key = source_keys.and_then(|k| k.loop_key(l.id));
-        let _ = writeln!(
-            out,
-            "{}",
-            key_line(key, by_source, first.pos.line, &first.text)
+        let body = match &inferred[l.id] {
+            Some(t) => format!(
+                "# Inferred from {}; the run uses it without this hint.\niterations = {}\n",
+                t.reason(),
+                t.iterations
+            ),
+            // The default the run uses: the body once.
+            None => format!(
+                "iterations = {}\n",
+                crate::default_iterations(program, cfg, l)
+            ),
+        };
+        write_entry(
+            &mut out,
+            "loop",
+            (key, by_source),
+            (first.pos.line, &first.text),
+            &body,
         );
-        match &inferred[l.id] {
-            Some(t) => {
-                let _ = writeln!(
-                    out,
-                    "# Inferred from {}; the run uses it without this hint.",
-                    t.reason()
-                );
-                let _ = writeln!(out, "iterations = {}", t.iterations);
-            }
-            None => {
-                // The default the run uses: the body once.
-                let _ = writeln!(
-                    out,
-                    "iterations = {}",
-                    crate::default_iterations(program, cfg, l)
-                );
-            }
-        }
     }
     let mut wrote_branch_header = false;
     let mut branch_lines = std::collections::HashSet::new();
@@ -336,10 +352,14 @@ fn template(
                     line_of(br.taken),
                     line_of(br.not_taken)
                 );
-                let _ = writeln!(out, "[[branch]]");
                 let key = source_keys.and_then(|k| k.branch(br.instr));
-                let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
-                let _ = writeln!(out, "taken = false");
+                write_entry(
+                    &mut out,
+                    "branch",
+                    (key, by_source),
+                    (s.pos.line, &s.text),
+                    "taken = false\n",
+                );
             }
             kind => {
                 let l = kind
@@ -440,23 +460,33 @@ fn template(
             }
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "[[memory]]");
-        let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
+        let mut body = String::new();
         for (k, v) in keys {
-            let _ = writeln!(out, "{k} = {v}");
+            let _ = writeln!(body, "{k} = {v}");
         }
         if vector {
-            let _ = writeln!(out, "# wave_stride = 256");
-            let _ = writeln!(out, "# iteration_stride = 65536");
-            let _ = writeln!(out, "# region = 4096");
-            let _ = writeln!(out, "# hit_rate = 0.7");
+            let _ = writeln!(body, "# wave_stride = 256");
+            let _ = writeln!(body, "# iteration_stride = 65536");
+            let _ = writeln!(body, "# region = 4096");
+            let _ = writeln!(body, "# hit_rate = 0.7");
             let found = match roots.get(&index) {
                 Some(Some(words)) => format!("found: {words}"),
                 _ => "no root found: the default buffer 0".to_string(),
             };
-            let _ = writeln!(out, "# buffer = \"b{}\"              # {found}", s.pos.line);
-            let _ = writeln!(out, "# base = 0x10000000000");
+            let _ = writeln!(
+                body,
+                "# buffer = \"b{}\"              # {found}",
+                s.pos.line
+            );
+            let _ = writeln!(body, "# base = 0x10000000000");
         }
+        write_entry(
+            &mut out,
+            "memory",
+            (key, by_source),
+            (s.pos.line, &s.text),
+            &body,
+        );
     }
     out
 }
