@@ -241,3 +241,30 @@ fn a_register_of_a_file_its_position_never_takes_is_an_error_at_the_operand() {
     )
     .unwrap();
 }
+
+/// Issue 47 item 14: `s_delay_alu ,,` was read as a delay of nothing by analyze, cfg, hints
+/// and liveness. llvm-mc-22 -mcpu=gfx1100 refuses it ("unknown token in expression") and a
+/// trailing `|` ("expected a field name"); it takes the fields and a raw number (`0x91`).
+#[test]
+fn s_delay_alu_operands_that_are_no_fields_are_an_error() {
+    for bad in ["s_delay_alu ,,", "s_delay_alu instid0(VALU_DEP_1)|"] {
+        let e = read(
+            Some("gfx1100"),
+            &format!("v_mov_b32 v0, v1\n  {bad}\ns_endpgm\n"),
+        )
+        .unwrap_err();
+        assert_eq!(at(&e).0, 2, "{e}");
+        assert!(e.message.contains("is not an s_delay_alu operand"), "{e}");
+    }
+    for good in [
+        "s_delay_alu 0x91",
+        "s_delay_alu 0",
+        "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)",
+    ] {
+        read(
+            Some("gfx1100"),
+            &format!("v_mov_b32 v0, v1\n{good}\ns_endpgm\n"),
+        )
+        .unwrap();
+    }
+}

@@ -294,6 +294,9 @@ impl LineReader<'_> {
                 }
             }
         }
+        if let Some(why) = bad_delay_alu(&inst) {
+            return Err(self.error(n, col, why));
+        }
         // A register of a file its position never takes on any generation
         // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
         // which refuses it "invalid operand for instruction"). Only the
@@ -550,4 +553,24 @@ impl LineReader<'_> {
         }));
         Ok(())
     }
+}
+
+/// Why the operands of an `s_delay_alu` are none the hint can mean
+/// (`s_delay_alu ,,`, a trailing `|`), as llvm-mc-22 refuses them ("unknown
+/// token in expression", "expected a field name"); `None` for fields it
+/// reads, a number (the raw field) or any other instruction.
+fn bad_delay_alu(inst: &Instruction) -> Option<String> {
+    if inst.class() != InstrClass::WaitDelayAlu {
+        return None;
+    }
+    let text = inst.operand_text.trim();
+    let number = text.parse::<u32>().is_ok()
+        || text
+            .strip_prefix("0x")
+            .is_some_and(|h| u32::from_str_radix(h, 16).is_ok());
+    (!text.is_empty() && !number && inst.delay_alu().is_none()).then(|| {
+        format!(
+            "`{text}` is not an s_delay_alu operand: write fields `instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)`, or a number"
+        )
+    })
 }
