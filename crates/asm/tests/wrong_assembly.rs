@@ -268,3 +268,25 @@ fn s_delay_alu_operands_that_are_no_fields_are_an_error() {
         .unwrap();
     }
 }
+
+/// Issue 47 item 20: `v_add_f32 v1, foo@@, v2` was read. llvm-mc-22 -mcpu=gfx900 refuses an
+/// empty or unknown relocation variant ("invalid variant '@'", "invalid variant 'lo'") and
+/// takes `rel32@lo+4`, `abs64`, `gotpcrel32@hi` and a trailing lone `@` (part of the name).
+#[test]
+fn unknown_relocation_variants_are_an_error() {
+    for bad in [
+        "v_add_f32 v1, foo@@, v2",
+        "s_mov_b32 s0, foo@lo",
+        "s_mov_b32 s0, foo@bar",
+    ] {
+        let e = read(Some("gfx900"), &format!("{bad}\ns_endpgm\n")).unwrap_err();
+        assert!(e.message.contains("is no relocation variant"), "{bad}: {e}");
+    }
+    for good in [
+        "s_add_u32 s0, s0, foo@rel32@lo+4",
+        "s_mov_b32 s0, foo@abs64",
+        "s_mov_b32 s0, foo@gotpcrel32@hi",
+    ] {
+        read(Some("gfx900"), &format!("{good}\ns_endpgm\n")).unwrap();
+    }
+}

@@ -108,7 +108,35 @@ fn malformed_operand(t: &str) -> Option<String> {
             "not a number (an integer must fit in 64 bits, a float must be finite)".to_string(),
         );
     }
-    None
+    bad_symbol_variant(core)
+}
+
+/// Relocation variants a symbol operand takes in LLVM's AMDGPU assembler
+/// (`foo@rel32@lo`, `foo@abs64`), each optionally with `@lo` or `@hi`.
+const SYMBOL_VARIANTS: &[&str] = &["rel32", "abs32", "rel64", "abs64", "gotpcrel", "gotpcrel32"];
+
+/// Why a symbol's `@` variant is none LLVM knows (`foo@@`, `foo@lo`,
+/// `foo@bar`: llvm-mc-22 says "invalid variant"), or `None`. A trailing
+/// lone `@` (`foo@`) is part of the name to llvm-mc, and a variant
+/// starting with a digit is not a relocation (left to the other checks).
+fn bad_symbol_variant(core: &str) -> Option<String> {
+    let (_, variants) = core.trim_end_matches('|').split_once('@')?;
+    let variants = variants.split(['+', '-']).next().unwrap_or("");
+    if variants.is_empty() || variants.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let parts: Vec<&str> = variants.split('@').collect();
+    let known = match parts[..] {
+        [r] => SYMBOL_VARIANTS.contains(&r),
+        [r, half] => SYMBOL_VARIANTS.contains(&r) && matches!(half, "lo" | "hi"),
+        _ => false,
+    };
+    (!known).then(|| {
+        format!(
+            "`@{variants}` is no relocation variant (llvm-mc-22: invalid variant); write `@{}`, optionally with `@lo` or `@hi`",
+            SYMBOL_VARIANTS.join("`, `@")
+        )
+    })
 }
 
 /// Column (0-based) of operand `name` in an instruction's text: its first
