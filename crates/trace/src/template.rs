@@ -225,88 +225,22 @@ fn template(
         );
     }
 
+    loop_entries(&mut out, program, cfg, source_keys);
+    branch_entries(&mut out, program, cfg, source_keys);
+    memory_entries(&mut out, program, cfg, source_keys);
+    out
+}
+
+/// The template's `[[branch]]` entries: one per conditional branch line
+/// (loop branches as comments: their loop's iterations decide them).
+fn branch_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
     let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
-    if !cfg.loops.is_empty() {
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "# Loops: `iterations` is how many times the loop's header block runs each time"
-        );
-        let _ = writeln!(
-            out,
-            "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
-        );
-        let _ = writeln!(
-            out,
-            "# Per wave: a list [12, 9, 30] (one count per wave, launch order), a range \"4..16\""
-        );
-        let _ = writeln!(
-            out,
-            "# (drawn uniformly per wave and entry) or {{ mean = 8.0, max = 32 }} (geometric)."
-        );
-    }
-    // A line with several copies (repeats, a device function followed from
-    // several calls) gets one entry: its hint applies to every copy.
-    let mut loop_lines = std::collections::HashSet::new();
-    // A loop whose count its code fixes runs that count without a hint;
-    // the template writes it, so the file states what the run does.
-    let inferred = crate::infer_trip_counts(program, cfg);
-    for l in &cfg.loops {
-        let header = &cfg.blocks[l.header];
-        let first = &program.instructions[header.start];
-        if !loop_lines.insert(first.pos.line) {
-            continue;
-        }
-        let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
-        let parent = match l.parent {
-            Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
-            None => String::new(),
-        };
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
-            first.pos.line,
-            header
-                .label
-                .as_ref()
-                .map_or(String::new(), |l| format!("{l} ")),
-            l.depth,
-            size,
-            l.blocks.len()
-        );
-        // A loop whose header ends in its exit test (a top-tested loop)
-        // runs its body one time fewer than its header.
-        let top_tested = cfg
-            .branch_of_block(l.header)
-            .is_some_and(|b| b.kind == BranchKind::LoopExit { loop_id: l.id });
-        if top_tested {
-            let _ = writeln!(
-                out,
-                "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
-            );
-        }
-        let key = source_keys.and_then(|k| k.loop_key(l.id));
-        let body = match &inferred[l.id] {
-            Some(t) => format!(
-                "# Inferred from {}; the run uses it without this hint.\niterations = {}\n",
-                t.reason(),
-                t.iterations
-            ),
-            // The default the run uses: the body once.
-            None => format!(
-                "iterations = {}\n",
-                crate::default_iterations(program, cfg, l)
-            ),
-        };
-        write_entry(
-            &mut out,
-            "loop",
-            (key, by_source),
-            (first.pos.line, &first.text),
-            &body,
-        );
-    }
     let mut wrote_branch_header = false;
     let mut branch_lines = std::collections::HashSet::new();
     for br in &cfg.branches {
@@ -354,7 +288,7 @@ fn template(
                 );
                 let key = source_keys.and_then(|k| k.branch(br.instr));
                 write_entry(
-                    &mut out,
+                    out,
                     "branch",
                     (key, by_source),
                     (s.pos.line, &s.text),
@@ -376,6 +310,17 @@ fn template(
             }
         }
     }
+}
+
+/// The template's `[[memory]]` entries: one per memory instruction line
+/// (by source: one per source line, LDS ops left out), with its defaults.
+fn memory_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
     let mut wrote_mem_header = false;
     let mut memory_lines = std::collections::HashSet::new();
     let mut memory_sources = std::collections::HashSet::new();
@@ -481,12 +426,104 @@ fn template(
             let _ = writeln!(body, "# base = 0x10000000000");
         }
         write_entry(
-            &mut out,
+            out,
             "memory",
             (key, by_source),
             (s.pos.line, &s.text),
             &body,
         );
     }
-    out
+}
+
+/// The template's `[[loop]]` entries: one per loop, with its header line,
+/// label, depth and size, and its inferred or default iterations.
+fn loop_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
+    let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
+    if !cfg.loops.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Loops: `iterations` is how many times the loop's header block runs each time"
+        );
+        let _ = writeln!(
+            out,
+            "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
+        );
+        let _ = writeln!(
+            out,
+            "# Per wave: a list [12, 9, 30] (one count per wave, launch order), a range \"4..16\""
+        );
+        let _ = writeln!(
+            out,
+            "# (drawn uniformly per wave and entry) or {{ mean = 8.0, max = 32 }} (geometric)."
+        );
+    }
+    // A line with several copies (repeats, a device function followed from
+    // several calls) gets one entry: its hint applies to every copy.
+    let mut loop_lines = std::collections::HashSet::new();
+    // A loop whose count its code fixes runs that count without a hint;
+    // the template writes it, so the file states what the run does.
+    let inferred = crate::infer_trip_counts(program, cfg);
+    for l in &cfg.loops {
+        let header = &cfg.blocks[l.header];
+        let first = &program.instructions[header.start];
+        if !loop_lines.insert(first.pos.line) {
+            continue;
+        }
+        let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
+        let parent = match l.parent {
+            Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
+            None => String::new(),
+        };
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
+            first.pos.line,
+            header
+                .label
+                .as_ref()
+                .map_or(String::new(), |l| format!("{l} ")),
+            l.depth,
+            size,
+            l.blocks.len()
+        );
+        // A loop whose header ends in its exit test (a top-tested loop)
+        // runs its body one time fewer than its header.
+        let top_tested = cfg
+            .branch_of_block(l.header)
+            .is_some_and(|b| b.kind == BranchKind::LoopExit { loop_id: l.id });
+        if top_tested {
+            let _ = writeln!(
+                out,
+                "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
+            );
+        }
+        let key = source_keys.and_then(|k| k.loop_key(l.id));
+        let body = match &inferred[l.id] {
+            Some(t) => format!(
+                "# Inferred from {}; the run uses it without this hint.\niterations = {}\n",
+                t.reason(),
+                t.iterations
+            ),
+            // The default the run uses: the body once.
+            None => format!(
+                "iterations = {}\n",
+                crate::default_iterations(program, cfg, l)
+            ),
+        };
+        write_entry(
+            out,
+            "loop",
+            (key, by_source),
+            (first.pos.line, &first.text),
+            &body,
+        );
+    }
 }
