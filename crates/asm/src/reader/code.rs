@@ -307,23 +307,8 @@ impl LineReader<'_> {
                 }
             }
         }
-        // Operands that are no operand at all (`[]`, `'`, `1e999`, `0.0.0`,
-        // `-0x8000000000000000`, an invisible character inside `s1`): the
-        // parser keeps what it cannot read as text, which liveness and the
-        // engine then ignore; llvm-mc refuses each of them.
-        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
-            for op in &half.operands {
-                let (Operand::Text(t) | Operand::Symbol(t)) = op else {
-                    continue;
-                };
-                if let Some(why) = malformed_operand(t) {
-                    let at = operand_column(trimmed, t);
-                    return Err(self.error(n, col + at, format!("`{t}` is not an operand: {why}")));
-                }
-            }
-        }
-        if let Some(why) = bad_delay_alu(&inst) {
-            return Err(self.error(n, col, why));
+        if let Some((at, why)) = malformed_operands(&inst, trimmed) {
+            return Err(self.error(n, col + at, why));
         }
         // A register of a file its position never takes on any generation
         // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
@@ -601,4 +586,24 @@ fn bad_delay_alu(inst: &Instruction) -> Option<String> {
             "`{text}` is not an s_delay_alu operand: write fields `instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)`, or a number"
         )
     })
+}
+
+/// The first operand of `inst` (its text `trimmed`) that is no operand at
+/// all (`[]`, `'`, `1e999`, `0.0.0`, `-0x8000000000000000`, an invisible
+/// character inside `s1`, `foo@@`), or `s_delay_alu` fields that are none:
+/// its column and why. The parser keeps what it cannot read as text, which
+/// liveness and the engine then ignore; llvm-mc refuses each of them.
+fn malformed_operands(inst: &Instruction, trimmed: &str) -> Option<(usize, String)> {
+    for half in std::iter::once(inst).chain(inst.dual.as_deref()) {
+        for op in &half.operands {
+            let (Operand::Text(t) | Operand::Symbol(t)) = op else {
+                continue;
+            };
+            if let Some(why) = malformed_operand(t) {
+                let at = operand_column(trimmed, t);
+                return Some((at, format!("`{t}` is not an operand: {why}")));
+            }
+        }
+    }
+    bad_delay_alu(inst).map(|why| (0, why))
 }
