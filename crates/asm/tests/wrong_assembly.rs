@@ -290,3 +290,26 @@ fn unknown_relocation_variants_are_an_error() {
         read(Some("gfx900"), &format!("{good}\ns_endpgm\n")).unwrap();
     }
 }
+
+/// Issue 47 item 20: the returning forms of 64-bit global atomics were refused ("never takes
+/// a VGPR as operand 3"): the operand table had probed their return with a one-register
+/// destination only. llvm-mc-22 takes each line below (gfx90a: the f64 ops; gfx900: `_x2`).
+#[test]
+fn returning_64_bit_global_atomics_are_read() {
+    for (gpu, line) in [
+        (
+            "gfx90a",
+            "global_atomic_add_f64 v[0:1], v[0:1], v[2:3], off glc",
+        ),
+        (
+            "gfx900",
+            "global_atomic_add_x2 v[0:1], v[0:1], v[2:3], off glc",
+        ),
+        (
+            "gfx900",
+            "global_atomic_cmpswap_x2 v[0:1], v[0:1], v[2:5], off glc",
+        ),
+    ] {
+        read(Some(gpu), &format!("{line}\ns_endpgm\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+}
