@@ -98,6 +98,8 @@ TAILS = ["sc0", "th:TH_ATOMIC_RETURN", "glc dmask:0x1", "dmask:0x3", "dmask:0xf"
          "dmask:0x1 dim:SQ_RSRC_IMG_1D r128", "dmask:0x1 a16 dim:SQ_RSRC_IMG_1D",
          ":: v_dual_mov_b32 v1, v1", "lds"]
 RETURNS = ["glc", "sc0", "th:TH_ATOMIC_RETURN"]
+# Destinations of an atomic's returning form: one register, or a pair for 64-bit data.
+RETURN_DESTINATIONS = ["v0", "v[0:1]"]
 KIND_ORDER = "vasio"
 MAX_OPERANDS = 8
 LINE_RE = re.compile(r"^[^:]+:(\d+):(\d+): error: (.*)$")
@@ -391,16 +393,20 @@ def probe_cpu(job):
     # operands of the shortest one (`global_atomic_add v[0:1], v2, off`,
     # `global_atomic_add v0, v[0:1], v2, off glc`), so each position also
     # takes what that longer form takes there.
+    # The destination is as wide as the data: a 64-bit atomic returns a
+    # pair (`global_atomic_add_x2 v[0:1], v[0:1], v[2:3], off glc`), which
+    # a `v0` destination never probed, leaving that position SGPR-only.
     longer = {}
     lines, owners = [], []
     for n, (ops, mod) in forms.items():
-        for r in RETURNS:
-            lines.append(line_of(n, ["v0"] + ops) + f" {r}" + (f" {mod}" if mod else ""))
-            owners.append((n, r))
-    for (n, r), err in zip(owners, run_at(llvm_mc, cpu, lines)):
+        for dst in RETURN_DESTINATIONS:
+            for r in RETURNS:
+                lines.append(line_of(n, [dst] + ops) + f" {r}" + (f" {mod}" if mod else ""))
+                owners.append((n, r, dst))
+    for (n, r, dst), err in zip(owners, run_at(llvm_mc, cpu, lines)):
         if err is None and n not in longer:
             ops, mod = forms[n]
-            longer[n] = (["v0"] + ops, f"{r} {mod}".strip())
+            longer[n] = ([dst] + ops, f"{r} {mod}".strip())
     for n, more in kinds_of(llvm_mc, cpu, longer).items():
         for i in range(len(kinds[n])):
             kinds[n][i] |= more[i]

@@ -241,3 +241,75 @@ fn a_register_of_a_file_its_position_never_takes_is_an_error_at_the_operand() {
     )
     .unwrap();
 }
+
+/// Issue 47 item 14: `s_delay_alu ,,` was read as a delay of nothing by analyze, cfg, hints
+/// and liveness. llvm-mc-22 -mcpu=gfx1100 refuses it ("unknown token in expression") and a
+/// trailing `|` ("expected a field name"); it takes the fields and a raw number (`0x91`).
+#[test]
+fn s_delay_alu_operands_that_are_no_fields_are_an_error() {
+    for bad in ["s_delay_alu ,,", "s_delay_alu instid0(VALU_DEP_1)|"] {
+        let e = read(
+            Some("gfx1100"),
+            &format!("v_mov_b32 v0, v1\n  {bad}\ns_endpgm\n"),
+        )
+        .unwrap_err();
+        assert_eq!(at(&e).0, 2, "{e}");
+        assert!(e.message.contains("is not an s_delay_alu operand"), "{e}");
+    }
+    for good in [
+        "s_delay_alu 0x91",
+        "s_delay_alu 0",
+        "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)",
+    ] {
+        read(
+            Some("gfx1100"),
+            &format!("v_mov_b32 v0, v1\n{good}\ns_endpgm\n"),
+        )
+        .unwrap();
+    }
+}
+
+/// Issue 47 item 20: `v_add_f32 v1, foo@@, v2` was read. llvm-mc-22 -mcpu=gfx900 refuses an
+/// empty or unknown relocation variant ("invalid variant '@'", "invalid variant 'lo'") and
+/// takes `rel32@lo+4`, `abs64`, `gotpcrel32@hi` and a trailing lone `@` (part of the name).
+#[test]
+fn unknown_relocation_variants_are_an_error() {
+    for bad in [
+        "v_add_f32 v1, foo@@, v2",
+        "s_mov_b32 s0, foo@lo",
+        "s_mov_b32 s0, foo@bar",
+    ] {
+        let e = read(Some("gfx900"), &format!("{bad}\ns_endpgm\n")).unwrap_err();
+        assert!(e.message.contains("is no relocation variant"), "{bad}: {e}");
+    }
+    for good in [
+        "s_add_u32 s0, s0, foo@rel32@lo+4",
+        "s_mov_b32 s0, foo@abs64",
+        "s_mov_b32 s0, foo@gotpcrel32@hi",
+    ] {
+        read(Some("gfx900"), &format!("{good}\ns_endpgm\n")).unwrap();
+    }
+}
+
+/// Issue 47 item 20: the returning forms of 64-bit global atomics were refused ("never takes
+/// a VGPR as operand 3"): the operand table had probed their return with a one-register
+/// destination only. llvm-mc-22 takes each line below (gfx90a: the f64 ops; gfx900: `_x2`).
+#[test]
+fn returning_64_bit_global_atomics_are_read() {
+    for (gpu, line) in [
+        (
+            "gfx90a",
+            "global_atomic_add_f64 v[0:1], v[0:1], v[2:3], off glc",
+        ),
+        (
+            "gfx900",
+            "global_atomic_add_x2 v[0:1], v[0:1], v[2:3], off glc",
+        ),
+        (
+            "gfx900",
+            "global_atomic_cmpswap_x2 v[0:1], v[0:1], v[2:5], off glc",
+        ),
+    ] {
+        read(Some(gpu), &format!("{line}\ns_endpgm\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+}

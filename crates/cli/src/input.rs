@@ -412,7 +412,40 @@ fn code_object_programs(
         p.declared = code_object_resources(obj, f, u32::from(target.gen.number()), uses_vcc);
         p.stage = Some(shadersim_asm::Stage::Compute);
     }
+    orphan_kernel_copies(obj, &mut file);
     Ok(file)
+}
+
+/// A warning for each of clang's callable copies of a kernel
+/// (`__clang_ocl_kern_imp_NAME`) whose kernel is no function of the code
+/// object (its symbol missing or damaged): a run of the file would simulate
+/// the copy, a device function that takes its arguments in registers and
+/// returns, and not the kernel the GPU launches (issue 47 saw 3.6 times the
+/// kernel's clocks), so it says which function that is.
+fn orphan_kernel_copies(obj: &shadersim_codeobj::CodeObject, file: &mut ProgramFile) {
+    let names: Vec<String> = file.programs.iter().map(|p| p.name.clone()).collect();
+    for copy in &names {
+        let Some(kernel) = copy.strip_prefix(CLANG_KERNEL_COPY) else {
+            continue;
+        };
+        if names.iter().any(|n| n == kernel) {
+            continue;
+        }
+        let described = obj
+            .metadata
+            .as_ref()
+            .is_some_and(|m| m.kernels.iter().any(|k| k.name == kernel));
+        file.warnings.push(shadersim_asm::Warning {
+            pos: None,
+            message: format!(
+                "`{copy}` is clang's callable copy of kernel `{kernel}`, which is no function of the code object (its symbol is missing or damaged{}): the program `{copy}` is that copy, a device function taking its arguments in registers, not the kernel the GPU launches; its figures are not the kernel's",
+                match described {
+                    true => "; the metadata note still lists the kernel",
+                    false => "",
+                }
+            ),
+        });
+    }
 }
 
 /// A kernel's resources from its metadata note (preferred: exact counts) and

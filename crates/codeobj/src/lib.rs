@@ -17,6 +17,7 @@ mod elf;
 mod error;
 pub mod listing;
 mod metadata;
+mod rejected;
 
 pub use bundle::{bundle_entries, BundleEntry, BUNDLE_MAGIC};
 pub use descriptor::{KernelDescriptor, DESCRIPTOR_SIZE};

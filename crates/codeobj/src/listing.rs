@@ -64,6 +64,12 @@ fn check_runnable(obj: &CodeObject, f: &Function, decoded: &[Decoded]) -> Result
             format!("function `{}` at address 0x{:x}: {what}", f.name, d.address),
         )
     };
+    if let Some((d, why)) = decoded
+        .iter()
+        .find_map(|d| crate::rejected::rejected(&obj.processor, d).map(|why| (d, why)))
+    {
+        return Err(at(d, why));
+    }
     if let Some(d) = decoded.iter().find(|d| d.text == "v_illegal") {
         let words: Vec<String> = d.words.iter().map(|w| format!("{w:08X}")).collect();
         return Err(at(

@@ -734,6 +734,18 @@ fn choose_wave_size(
             Ok(64)
         }
         Some((w, _)) if w == 32 || w == 64 => Ok(w),
-        _ => Ok(default),
+        _ => {
+            // A bare listing (an ACO paste from RenderDoc) that names neither
+            // exec/vcc nor its wave size could be either on a GPU that runs
+            // both: the width taken is a default, and a report says so.
+            if wave32 {
+                let other = if default == 32 { 64 } else { 32 };
+                notes.push(format!(
+                    "default: wave{default}, the `{}` model's wave size: the program does not show its own (no wave-size declaration, no exec/vcc operand); for wave{other} code give [dispatch] wave_size = {other} in the hints, or --set wave_size={other}",
+                    arch.name
+                ));
+            }
+            Ok(default)
+        }
     }
 }

@@ -438,6 +438,7 @@ fn loop_header_line(
                 .iter()
                 .filter_map(|&i| cfg.innermost_loop[cfg.block_of[i]])
                 .collect();
+            let file = program.instructions[found[0]].source.map(|l| l.file);
             for &id in &inside {
                 let elsewhere: BTreeSet<u32> = cfg
                     .branches
@@ -446,6 +447,22 @@ fn loop_header_line(
                     .filter_map(|b| program.instructions[b.instr].source)
                     .map(|l| l.line)
                     .collect();
+                // A line before every line the loop's branches come from
+                // (in the same file) is the loop's own `for`/`while` line
+                // whose test the compiler moved (pathfinder's `for` on line
+                // 60, its branches from the `if (...) break` on line 97);
+                // the body of an unrolled inner loop comes after them.
+                let same_file_branches = cfg
+                    .branches
+                    .iter()
+                    .filter(|b| b.kind.loop_id() == Some(id))
+                    .filter_map(|b| program.instructions[b.instr].source)
+                    .filter(|l| Some(l.file) == file)
+                    .map(|l| l.line)
+                    .min();
+                if same_file_branches.is_some_and(|first| src.line < first) {
+                    continue;
+                }
                 if !elsewhere.is_empty() {
                     let b = &cfg.blocks[cfg.loops[id].header];
                     return Err(HintsError::at(
@@ -522,53 +539,77 @@ impl<'a> SourceKeys<'a> {
         }
     }
 
-    /// `FILE:LINE` of instruction `idx` (the file by its last path
-    /// component), and what it parses to.
-    fn key_of(&self, idx: usize) -> Option<(String, SourceRef)> {
-        let loc = self.program.instructions[idx].source?;
-        let path = &self.source_files.iter().find(|(n, _)| *n == loc.file)?.1;
+    /// The source keys of instruction `idx`, each with what it parses to:
+    /// `FILE:LINE` (the file by its last path component), then
+    /// `FILE:LINE:COLUMN`, which tells apart the branches one source line
+    /// compiles to (`if (a && b)`: one branch per `&&`, at its column).
+    fn keys_of(&self, idx: usize) -> Vec<(String, SourceRef)> {
+        let Some(loc) = self.program.instructions[idx].source else {
+            return Vec::new();
+        };
+        let Some((_, path)) = self.source_files.iter().find(|(n, _)| *n == loc.file) else {
+            return Vec::new();
+        };
         let name = path.rsplit('/').next().unwrap_or(path);
-        let text = format!("{name}:{}", loc.line);
-        let src = parse_source_ref(&text).ok()?;
-        Some((text, src))
+        let line = format!("{name}:{}", loc.line);
+        let mut texts = vec![line.clone()];
+        if loc.column > 0 {
+            texts.push(format!("{line}:{}", loc.column));
+        }
+        texts
+            .into_iter()
+            .filter_map(|text| parse_source_ref(&text).ok().map(|src| (text, src)))
+            .collect()
     }
 
     /// The source key of memory instruction `idx`.
     pub(crate) fn memory(&self, idx: usize) -> Option<String> {
-        let (text, src) = self.key_of(idx)?;
-        instructions_from(self.program, self.source_files, &src, &(0..0)).ok()?;
-        Some(text)
+        self.keys_of(idx).into_iter().find_map(|(text, src)| {
+            instructions_from(self.program, self.source_files, &src, &(0..0)).ok()?;
+            Some(text)
+        })
     }
 
     /// The source key that names the branch at `idx` alone.
     pub(crate) fn branch(&self, idx: usize) -> Option<String> {
-        let (text, src) = self.key_of(idx)?;
-        let found = instructions_from(self.program, self.source_files, &src, &(0..0)).ok()?;
-        let line = branch_line(self.program, self.cfg, &src, &found, &(0..0)).ok()?;
-        (line == self.program.instructions[idx].pos.line).then_some(text)
+        self.keys_of(idx).into_iter().find_map(|(text, src)| {
+            let found = instructions_from(self.program, self.source_files, &src, &(0..0)).ok()?;
+            let line = branch_line(self.program, self.cfg, &src, &found, &(0..0)).ok()?;
+            (line == self.program.instructions[idx].pos.line).then_some(text)
+        })
     }
 
-    /// A source key that names loop `id` alone: the line of its back-edge
-    /// branch, else of its header's instructions, else of any instruction
-    /// of its own blocks.
+    /// A source key that names loop `id` alone: of the lines of its own
+    /// branches (guard, exit tests, back edges) and of the instructions of
+    /// its blocks that name it, the first in the source, a `FILE:LINE` key
+    /// before a `FILE:LINE:COLUMN` one. A loop's `for`/`while` line comes
+    /// before its body's lines, so that is the line picked, wherever the
+    /// compiler put its test (pathfinder: the `for` on line 60, not the
+    /// `if (...) break` on line 97 its back edge comes from).
     pub(crate) fn loop_key(&self, id: usize) -> Option<String> {
         let (cfg, program) = (self.cfg, self.program);
         let lp = &cfg.loops[id];
         let header_line = program.instructions[cfg.blocks[lp.header].start].pos.line;
-        let latches = lp
-            .back_edges
+        let branches = cfg
+            .branches
             .iter()
-            .map(|&(latch, _)| cfg.blocks[latch].end - 1);
-        let header = cfg.blocks[lp.header].start..cfg.blocks[lp.header].end;
-        let rest = lp
+            .filter(|b| b.kind.loop_id() == Some(id))
+            .map(|b| b.instr);
+        let own = lp
             .blocks
             .iter()
             .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end);
-        latches.chain(header).chain(rest).find_map(|i| {
-            let (text, src) = self.key_of(i)?;
-            let found = instructions_from(program, self.source_files, &src, &(0..0)).ok()?;
-            let line = loop_header_line(program, cfg, &src, &found, &(0..0)).ok()?;
-            (line == header_line).then_some(text)
-        })
+        let mut tried = BTreeSet::new();
+        branches
+            .chain(own)
+            .flat_map(|i| self.keys_of(i))
+            .filter(|(text, _)| tried.insert(text.clone()))
+            .filter_map(|(text, src)| {
+                let found = instructions_from(program, self.source_files, &src, &(0..0)).ok()?;
+                let line = loop_header_line(program, cfg, &src, &found, &(0..0)).ok()?;
+                (line == header_line).then_some((src.line, src.column.is_some(), text))
+            })
+            .min()
+            .map(|(_, _, text)| text)
     }
 }

@@ -46,15 +46,36 @@ pub fn hints_template_by_source(
     Ok(template(file_name, program, cfg, Some(&keys), wave_slots))
 }
 
-/// The key line of a `[[loop]]`, `[[branch]]` or `[[memory]]` entry: its
-/// `source` when keyed by source and there is one, else its listing line.
-fn key_line(source: Option<String>, by_source: bool, line: u32, text: &str) -> String {
-    match (source, by_source) {
-        (Some(src), _) => format!("source = {:<22} # {text}", format!("\"{src}\"")),
-        (None, true) => format!(
-            "# No source line names this alone (no .loc, or it maps to several): by listing line.\nline = {line:<24} # {text}"
+/// A `[[loop]]`, `[[branch]]` or `[[memory]]` entry (`table`) keyed by its
+/// `source` when there is one, else by its listing line, with `body` (its
+/// value lines) after the key. In a by-source template an entry no source
+/// line names alone is written commented out: its listing line fits only
+/// this GPU's listing, and the file must fit every GPU's (its values are the
+/// defaults, so leaving it out changes nothing).
+fn write_entry(
+    out: &mut String,
+    table: &str,
+    (source, by_source): (Option<String>, bool),
+    (line, text): (u32, &str),
+    body: &str,
+) {
+    let entry = match &source {
+        Some(src) => format!(
+            "[[{table}]]\nsource = {:<22} # {text}\n{body}",
+            format!("\"{src}\"")
         ),
-        (None, false) => format!("line = {line:<24} # {text}"),
+        None => format!("[[{table}]]\nline = {line:<24} # {text}\n{body}"),
+    };
+    if by_source && source.is_none() {
+        let _ = writeln!(
+            out,
+            "# No source line names this alone (no .loc, or it maps to several). A listing line fits\n# only this GPU's listing, so the entry is left out; uncomment it to use it here alone:"
+        );
+        for l in entry.lines() {
+            let _ = writeln!(out, "# {l}");
+        }
+    } else {
+        out.push_str(&entry);
     }
 }
 
@@ -204,93 +225,22 @@ fn template(
         );
     }
 
+    loop_entries(&mut out, program, cfg, source_keys);
+    branch_entries(&mut out, program, cfg, source_keys);
+    memory_entries(&mut out, program, cfg, source_keys);
+    out
+}
+
+/// The template's `[[branch]]` entries: one per conditional branch line
+/// (loop branches as comments: their loop's iterations decide them).
+fn branch_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
     let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
-    if !cfg.loops.is_empty() {
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "# Loops: `iterations` is how many times the loop's header block runs each time"
-        );
-        let _ = writeln!(
-            out,
-            "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
-        );
-        let _ = writeln!(
-            out,
-            "# Per wave: a list [12, 9, 30] (one count per wave, launch order), a range \"4..16\""
-        );
-        let _ = writeln!(
-            out,
-            "# (drawn uniformly per wave and entry) or {{ mean = 8.0, max = 32 }} (geometric)."
-        );
-    }
-    // A line with several copies (repeats, a device function followed from
-    // several calls) gets one entry: its hint applies to every copy.
-    let mut loop_lines = std::collections::HashSet::new();
-    // A loop whose count its code fixes runs that count without a hint;
-    // the template writes it, so the file states what the run does.
-    let inferred = crate::infer_trip_counts(program, cfg);
-    for l in &cfg.loops {
-        let header = &cfg.blocks[l.header];
-        let first = &program.instructions[header.start];
-        if !loop_lines.insert(first.pos.line) {
-            continue;
-        }
-        let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
-        let parent = match l.parent {
-            Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
-            None => String::new(),
-        };
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
-            first.pos.line,
-            header
-                .label
-                .as_ref()
-                .map_or(String::new(), |l| format!("{l} ")),
-            l.depth,
-            size,
-            l.blocks.len()
-        );
-        // A loop whose header ends in its exit test (a top-tested loop)
-        // runs its body one time fewer than its header.
-        let top_tested = cfg
-            .branch_of_block(l.header)
-            .is_some_and(|b| b.kind == BranchKind::LoopExit { loop_id: l.id });
-        if top_tested {
-            let _ = writeln!(
-                out,
-                "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
-            );
-        }
-        let _ = writeln!(out, "[[loop]]");
-        let key = source_keys.and_then(|k| k.loop_key(l.id));
-        let _ = writeln!(
-            out,
-            "{}",
-            key_line(key, by_source, first.pos.line, &first.text)
-        );
-        match &inferred[l.id] {
-            Some(t) => {
-                let _ = writeln!(
-                    out,
-                    "# Inferred from {}; the run uses it without this hint.",
-                    t.reason()
-                );
-                let _ = writeln!(out, "iterations = {}", t.iterations);
-            }
-            None => {
-                // The default the run uses: the body once.
-                let _ = writeln!(
-                    out,
-                    "iterations = {}",
-                    crate::default_iterations(program, cfg, l)
-                );
-            }
-        }
-    }
     let mut wrote_branch_header = false;
     let mut branch_lines = std::collections::HashSet::new();
     for br in &cfg.branches {
@@ -336,10 +286,14 @@ fn template(
                     line_of(br.taken),
                     line_of(br.not_taken)
                 );
-                let _ = writeln!(out, "[[branch]]");
                 let key = source_keys.and_then(|k| k.branch(br.instr));
-                let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
-                let _ = writeln!(out, "taken = false");
+                write_entry(
+                    out,
+                    "branch",
+                    (key, by_source),
+                    (s.pos.line, &s.text),
+                    "taken = false\n",
+                );
             }
             kind => {
                 let l = kind
@@ -356,6 +310,17 @@ fn template(
             }
         }
     }
+}
+
+/// The template's `[[memory]]` entries: one per memory instruction line
+/// (by source: one per source line, LDS ops left out), with its defaults.
+fn memory_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
     let mut wrote_mem_header = false;
     let mut memory_lines = std::collections::HashSet::new();
     let mut memory_sources = std::collections::HashSet::new();
@@ -440,23 +405,125 @@ fn template(
             }
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "[[memory]]");
-        let _ = writeln!(out, "{}", key_line(key, by_source, s.pos.line, &s.text));
+        let mut body = String::new();
         for (k, v) in keys {
-            let _ = writeln!(out, "{k} = {v}");
+            let _ = writeln!(body, "{k} = {v}");
         }
         if vector {
-            let _ = writeln!(out, "# wave_stride = 256");
-            let _ = writeln!(out, "# iteration_stride = 65536");
-            let _ = writeln!(out, "# region = 4096");
-            let _ = writeln!(out, "# hit_rate = 0.7");
+            let _ = writeln!(body, "# wave_stride = 256");
+            let _ = writeln!(body, "# iteration_stride = 65536");
+            let _ = writeln!(body, "# region = 4096");
+            let _ = writeln!(body, "# hit_rate = 0.7");
             let found = match roots.get(&index) {
                 Some(Some(words)) => format!("found: {words}"),
                 _ => "no root found: the default buffer 0".to_string(),
             };
-            let _ = writeln!(out, "# buffer = \"b{}\"              # {found}", s.pos.line);
-            let _ = writeln!(out, "# base = 0x10000000000");
+            let _ = writeln!(
+                body,
+                "# buffer = \"b{}\"              # {found}",
+                s.pos.line
+            );
+            let _ = writeln!(body, "# base = 0x10000000000");
         }
+        write_entry(
+            out,
+            "memory",
+            (key, by_source),
+            (s.pos.line, &s.text),
+            &body,
+        );
     }
-    out
+}
+
+/// The template's `[[loop]]` entries: one per loop, with its header line,
+/// label, depth and size, and its inferred or default iterations.
+fn loop_entries(
+    out: &mut String,
+    program: &Program,
+    cfg: &Cfg,
+    source_keys: Option<&crate::source_hints::SourceKeys>,
+) {
+    let by_source = source_keys.is_some();
+    let line_of = |b: usize| program.instructions[cfg.blocks[b].start].pos.line;
+    if !cfg.loops.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Loops: `iterations` is how many times the loop's header block runs each time"
+        );
+        let _ = writeln!(
+            out,
+            "# the loop is entered (nested loops multiply). 0 skips a loop that has a guard."
+        );
+        let _ = writeln!(
+            out,
+            "# Per wave: a list [12, 9, 30] (one count per wave, launch order), a range \"4..16\""
+        );
+        let _ = writeln!(
+            out,
+            "# (drawn uniformly per wave and entry) or {{ mean = 8.0, max = 32 }} (geometric)."
+        );
+    }
+    // A line with several copies (repeats, a device function followed from
+    // several calls) gets one entry: its hint applies to every copy.
+    let mut loop_lines = std::collections::HashSet::new();
+    // A loop whose count its code fixes runs that count without a hint;
+    // the template writes it, so the file states what the run does.
+    let inferred = crate::infer_trip_counts(program, cfg);
+    for l in &cfg.loops {
+        let header = &cfg.blocks[l.header];
+        let first = &program.instructions[header.start];
+        if !loop_lines.insert(first.pos.line) {
+            continue;
+        }
+        let size: usize = l.blocks.iter().map(|&b| cfg.blocks[b].len()).sum();
+        let parent = match l.parent {
+            Some(p) => format!(", inside the loop at line {}", line_of(cfg.loops[p].header)),
+            None => String::new(),
+        };
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Loop at line {} {}(depth {}, {} instructions in {} blocks{parent})",
+            first.pos.line,
+            header
+                .label
+                .as_ref()
+                .map_or(String::new(), |l| format!("{l} ")),
+            l.depth,
+            size,
+            l.blocks.len()
+        );
+        // A loop whose header ends in its exit test (a top-tested loop)
+        // runs its body one time fewer than its header.
+        let top_tested = cfg
+            .branch_of_block(l.header)
+            .is_some_and(|b| b.kind == BranchKind::LoopExit { loop_id: l.id });
+        if top_tested {
+            let _ = writeln!(
+                out,
+                "# Its exit test is at the top: the rest of the body runs iterations - 1 times."
+            );
+        }
+        let key = source_keys.and_then(|k| k.loop_key(l.id));
+        let body = match &inferred[l.id] {
+            Some(t) => format!(
+                "# Inferred from {}; the run uses it without this hint.\niterations = {}\n",
+                t.reason(),
+                t.iterations
+            ),
+            // The default the run uses: the body once.
+            None => format!(
+                "iterations = {}\n",
+                crate::default_iterations(program, cfg, l)
+            ),
+        };
+        write_entry(
+            out,
+            "loop",
+            (key, by_source),
+            (first.pos.line, &first.text),
+            &body,
+        );
+    }
 }

@@ -108,7 +108,35 @@ fn malformed_operand(t: &str) -> Option<String> {
             "not a number (an integer must fit in 64 bits, a float must be finite)".to_string(),
         );
     }
-    None
+    bad_symbol_variant(core)
+}
+
+/// Relocation variants a symbol operand takes in LLVM's AMDGPU assembler
+/// (`foo@rel32@lo`, `foo@abs64`), each optionally with `@lo` or `@hi`.
+const SYMBOL_VARIANTS: &[&str] = &["rel32", "abs32", "rel64", "abs64", "gotpcrel", "gotpcrel32"];
+
+/// Why a symbol's `@` variant is none LLVM knows (`foo@@`, `foo@lo`,
+/// `foo@bar`: llvm-mc-22 says "invalid variant"), or `None`. A trailing
+/// lone `@` (`foo@`) is part of the name to llvm-mc, and a variant
+/// starting with a digit is not a relocation (left to the other checks).
+fn bad_symbol_variant(core: &str) -> Option<String> {
+    let (_, variants) = core.trim_end_matches('|').split_once('@')?;
+    let variants = variants.split(['+', '-']).next().unwrap_or("");
+    if variants.is_empty() || variants.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let parts: Vec<&str> = variants.split('@').collect();
+    let known = match parts[..] {
+        [r] => SYMBOL_VARIANTS.contains(&r),
+        [r, half] => SYMBOL_VARIANTS.contains(&r) && matches!(half, "lo" | "hi"),
+        _ => false,
+    };
+    (!known).then(|| {
+        format!(
+            "`@{variants}` is no relocation variant (llvm-mc-22: invalid variant); write `@{}`, optionally with `@lo` or `@hi`",
+            SYMBOL_VARIANTS.join("`, `@")
+        )
+    })
 }
 
 /// Column (0-based) of operand `name` in an instruction's text: its first
@@ -279,20 +307,8 @@ impl LineReader<'_> {
                 }
             }
         }
-        // Operands that are no operand at all (`[]`, `'`, `1e999`, `0.0.0`,
-        // `-0x8000000000000000`, an invisible character inside `s1`): the
-        // parser keeps what it cannot read as text, which liveness and the
-        // engine then ignore; llvm-mc refuses each of them.
-        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
-            for op in &half.operands {
-                let (Operand::Text(t) | Operand::Symbol(t)) = op else {
-                    continue;
-                };
-                if let Some(why) = malformed_operand(t) {
-                    let at = operand_column(trimmed, t);
-                    return Err(self.error(n, col + at, format!("`{t}` is not an operand: {why}")));
-                }
-            }
+        if let Some((at, why)) = malformed_operands(&inst, trimmed) {
+            return Err(self.error(n, col + at, why));
         }
         // A register of a file its position never takes on any generation
         // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
@@ -550,4 +566,44 @@ impl LineReader<'_> {
         }));
         Ok(())
     }
+}
+
+/// Why the operands of an `s_delay_alu` are none the hint can mean
+/// (`s_delay_alu ,,`, a trailing `|`), as llvm-mc-22 refuses them ("unknown
+/// token in expression", "expected a field name"); `None` for fields it
+/// reads, a number (the raw field) or any other instruction.
+fn bad_delay_alu(inst: &Instruction) -> Option<String> {
+    if inst.class() != InstrClass::WaitDelayAlu {
+        return None;
+    }
+    let text = inst.operand_text.trim();
+    let number = text.parse::<u32>().is_ok()
+        || text
+            .strip_prefix("0x")
+            .is_some_and(|h| u32::from_str_radix(h, 16).is_ok());
+    (!text.is_empty() && !number && inst.delay_alu().is_none()).then(|| {
+        format!(
+            "`{text}` is not an s_delay_alu operand: write fields `instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)`, or a number"
+        )
+    })
+}
+
+/// The first operand of `inst` (its text `trimmed`) that is no operand at
+/// all (`[]`, `'`, `1e999`, `0.0.0`, `-0x8000000000000000`, an invisible
+/// character inside `s1`, `foo@@`), or `s_delay_alu` fields that are none:
+/// its column and why. The parser keeps what it cannot read as text, which
+/// liveness and the engine then ignore; llvm-mc refuses each of them.
+fn malformed_operands(inst: &Instruction, trimmed: &str) -> Option<(usize, String)> {
+    for half in std::iter::once(inst).chain(inst.dual.as_deref()) {
+        for op in &half.operands {
+            let (Operand::Text(t) | Operand::Symbol(t)) = op else {
+                continue;
+            };
+            if let Some(why) = malformed_operand(t) {
+                let at = operand_column(trimmed, t);
+                return Some((at, format!("`{t}` is not an operand: {why}")));
+            }
+        }
+    }
+    bad_delay_alu(inst).map(|why| (0, why))
 }

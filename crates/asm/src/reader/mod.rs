@@ -78,7 +78,17 @@ pub fn read_program_bytes(
         }
     };
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-        return Err(bad(nul, "binary data (NUL byte)"));
+        // Binary data that reached the text reader did not start with a
+        // code object's magic: show what it starts with, so a damaged code
+        // object reads as one.
+        let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        let mut e = bad(nul, "binary data (NUL byte)");
+        e.message = format!(
+            "{}, nor a code object: it starts with bytes {}, not an ELF's 7f 45 4c 46 (\\x7fELF) or a clang offload bundle's `__CLANG_OFFLOAD_BUNDLE__`",
+            e.message,
+            head.join(" ")
+        );
+        return Err(e);
     }
     let text = std::str::from_utf8(bytes).map_err(|e| bad(e.valid_up_to(), "invalid UTF-8"))?;
     read_program_text(file_name, text, options)

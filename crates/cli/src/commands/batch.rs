@@ -23,11 +23,7 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// File extensions a directory walk picks up: LLVM assembly (`.s`, `.asm`),
-/// `llvm-objdump -d` output (`.dis`) and RADV shader dumps (`.txt`). Files
-/// named explicitly on the command line are read whatever their extension.
-/// AMDGPU code objects and offload bundles are picked up by their magic.
-pub const PROGRAM_EXTENSIONS: &[&str] = &["s", "asm", "dis", "txt"];
+use super::batch_files::Job;
 
 /// Output formats of `batch --diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -108,12 +104,6 @@ struct BatchConfig {
     latency_tolerance: bool,
 }
 
-/// One file to analyze and the directory it was found under (for hints).
-struct Job {
-    path: PathBuf,
-    root: PathBuf,
-}
-
 /// What one file gives: its JSON lines, and notes for standard error.
 struct FileResult {
     lines: Vec<String>,
@@ -171,7 +161,7 @@ fn analyze_corpus(args: &Args, pool: &rayon::ThreadPool) -> CliResult {
         hints_dir: args.hints_dir.clone(),
         latency_tolerance: args.latency_tolerance,
     };
-    let jobs = collect_jobs(&args.paths)?;
+    let jobs = super::batch_files::collect_jobs(&args.paths)?;
     let mut out = crate::output::open(args.output.as_deref())?;
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
@@ -246,120 +236,6 @@ fn analyze_corpus(args: &Args, pool: &rayon::ThreadPool) -> CliResult {
 // `[dispatch]` keys `analyze --set` accepts; batch refuses them (they
 // differ per program, so they belong in the hints files).
 use super::analyze::DISPATCH_KEYS;
-
-/// Expand the command-line paths into files, in order: a file as given, a
-/// directory as its program files in sorted order. Each directory is walked
-/// once (a symbolic link back to a directory already walked is not followed
-/// again: links can form loops), and only regular files are read: a FIFO, a
-/// socket or a device could block the run or never end, so each is skipped
-/// with a note on standard error. A path that does not exist, or `-`
-/// (batch reads files, not standard input), is an error before anything runs.
-fn collect_jobs(paths: &[PathBuf]) -> Result<Vec<Job>, CliError> {
-    let mut jobs = Vec::new();
-    let mut visited = std::collections::HashSet::new();
-    for root in paths {
-        if root.as_os_str() == "-" {
-            return Err(CliError::Usage(
-                "batch reads files and directories, not standard input (`-`); analyze reads one program from it".into(),
-            ));
-        }
-        let meta = std::fs::metadata(root)
-            .map_err(|e| crate::error::cannot_read(&root.display().to_string(), &e))?;
-        if meta.is_dir() {
-            let mut files = Vec::new();
-            walk(root, &mut files, &mut visited);
-            files.sort();
-            jobs.extend(files.into_iter().map(|path| Job {
-                path,
-                root: root.clone(),
-            }));
-        } else if meta.is_file() {
-            jobs.push(Job {
-                path: root.clone(),
-                root: root.parent().map(Path::to_path_buf).unwrap_or_default(),
-            });
-        } else {
-            eprintln!("{}", skipped_note(root, &meta));
-        }
-    }
-    Ok(jobs)
-}
-
-/// The note for a path that is neither a directory nor a regular file.
-fn skipped_note(path: &Path, meta: &std::fs::Metadata) -> String {
-    #[cfg(unix)]
-    let kind = {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            "a FIFO"
-        } else if t.is_socket() {
-            "a socket"
-        } else if t.is_block_device() || t.is_char_device() {
-            "a device"
-        } else {
-            "not a regular file"
-        }
-    };
-    #[cfg(not(unix))]
-    let kind = {
-        let _ = meta;
-        "not a regular file"
-    };
-    format!(
-        "{}: note: skipped: {kind}, not a regular file (reading it could block the batch)",
-        path.display()
-    )
-}
-
-/// The program files below `dir` (unsorted), each directory once: `visited`
-/// holds the canonical paths of the directories walked so far.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut std::collections::HashSet<PathBuf>) {
-    let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    if !visited.insert(canonical) {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        // Follows links: a link to a directory is walked (once), a link to
-        // a file is read.
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
-        };
-        let is_program = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&e))
-            || (meta.is_file() && is_device_code_object(&path));
-        if meta.is_dir() {
-            walk(&path, files, visited);
-        } else if is_program && meta.is_file() {
-            files.push(path);
-        } else if is_program {
-            eprintln!("{}", skipped_note(&path, &meta));
-        }
-    }
-}
-
-/// Whether `path` starts as an AMDGPU code object (ELF with e_machine
-/// EM_AMDGPU) or a clang offload bundle does: a walk picks these up whatever
-/// their extension (`.co`, `.hsaco`, Triton's cache files). Host binaries
-/// that embed bundles are read when named, not collected by a walk.
-fn is_device_code_object(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 24];
-    let Ok(mut f) = std::fs::File::open(path) else {
-        return false;
-    };
-    if f.read_exact(&mut head).is_err() {
-        return false;
-    }
-    head.starts_with(shadersim_codeobj::BUNDLE_MAGIC)
-        || (head.starts_with(b"\x7fELF") && u16::from_le_bytes([head[18], head[19]]) == 224)
-}
 
 fn error_line(file: &str, function: Option<&str>, error: &str) -> String {
     json!({ "file": file, "function": function, "error": error }).to_string()

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod archs;
 pub mod batch;
+mod batch_files;
 pub mod cfg;
 pub mod coalesce;
 pub mod compare;

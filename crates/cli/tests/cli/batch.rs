@@ -591,3 +591,50 @@ fn more_memory_latency_helps_no_program() {
     let clocks = &d["metrics"][0];
     assert!(clocks["hurt"].as_u64().unwrap() > 0);
 }
+
+/// Issue 47 item 15: every file a walk meets gets a line or a counted skip. A folder of a
+/// code object, the same with its magic damaged under its `.co` name and under a name
+/// without an extension, and a README: the good one gives its kernel's line, the damaged
+/// `.co` an error line that says it is no code object by its first bytes, and the other two
+/// are counted in one note on standard error ("skipped 2 files ...") with their names.
+#[test]
+fn a_walk_reads_or_counts_every_file_it_meets() {
+    let dir = scratch("walk_counts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let good = root().join("tests/fixtures/codeobj/gfx1100/loop_sum.co");
+    let bytes = std::fs::read(&good).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[..4].copy_from_slice(b"XXXX");
+    std::fs::copy(&good, dir.join("loop_sum.co")).unwrap();
+    std::fs::write(dir.join("damaged.co"), &damaged).unwrap();
+    std::fs::write(dir.join("sub/damaged_kernel"), &damaged).unwrap();
+    std::fs::write(dir.join("README.md"), "a corpus\n").unwrap();
+    let out = dir.join("out.jsonl");
+    let o = shadersim(&["batch", dir.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let got = lines(&out);
+    let files: Vec<&str> = got.iter().map(|l| l["file"].as_str().unwrap()).collect();
+    // Sorted: damaged.co before loop_sum.co.
+    assert_eq!(files.len(), 2, "{got:?}");
+    assert!(
+        files[0].ends_with("damaged.co") && files[1].ends_with("loop_sum.co"),
+        "{files:?}"
+    );
+    let error = got[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains(
+            "nor a code object: it starts with bytes 58 58 58 58, not an ELF's 7f 45 4c 46"
+        ),
+        "{error}"
+    );
+    assert!(got[1]["error"].is_null(), "{:?}", got[1]);
+    assert!(
+        err.contains(&format!(
+            "{}: note: skipped 2 files the walk met: 2 neither a listing (.s, .asm, .dis, .txt) nor a code object (no AMDGPU ELF or bundle magic): README.md, sub/damaged_kernel",
+            dir.display()
+        )),
+        "{err}"
+    );
+}

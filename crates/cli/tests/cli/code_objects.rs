@@ -263,3 +263,66 @@ fn arg_sets_a_code_objects_loop_count() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("-cl-kernel-arg-info"), "{err}");
 }
+
+/// `bytes` (a 64-bit little-endian ELF) with the symbol-table entry of the function named
+/// `name` made an object symbol (its `st_info` type field 2 -> 1): the damage that leaves a
+/// kernel no function of the code object.
+fn kernel_symbol_made_object(mut bytes: Vec<u8>, name: &str) -> Vec<u8> {
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as usize;
+    let u32_at = |b: &[u8], o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap()) as usize;
+    let u64_at = |b: &[u8], o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap()) as usize;
+    // ELF64 header: e_shoff at 0x28, e_shnum at 0x3c; section headers of 64 bytes with
+    // sh_type at +4, sh_offset at +24, sh_size at +32, sh_link at +40.
+    let (shoff, shnum) = (u64_at(&bytes, 0x28), u16_at(&bytes, 0x3c));
+    let section = |i: usize| shoff + i * 64;
+    let symtab = (0..shnum)
+        .map(section)
+        .find(|&s| u32_at(&bytes, s + 4) == 2)
+        .expect(".symtab");
+    let strtab = section(u32_at(&bytes, symtab + 40));
+    let (syms, count) = (
+        u64_at(&bytes, symtab + 24),
+        u64_at(&bytes, symtab + 32) / 24,
+    );
+    let strings = u64_at(&bytes, strtab + 24);
+    for k in 0..count {
+        let entry = syms + k * 24;
+        let at = strings + u32_at(&bytes, entry);
+        let end = at + bytes[at..].iter().position(|&c| c == 0).unwrap();
+        if &bytes[at..end] == name.as_bytes() && bytes[entry + 4] & 0xf == 2 {
+            bytes[entry + 4] = (bytes[entry + 4] & 0xf0) | 1;
+            return bytes;
+        }
+    }
+    panic!("no function symbol `{name}`");
+}
+
+/// Issue 47 item 13: when the kernel's own symbol is damaged (here its type: a function made
+/// an object) and only clang's callable copy `__clang_ocl_kern_imp_loop_sum` remains, the run
+/// says which function it simulates, in `analyze`'s warnings and `batch`'s `warnings`.
+#[test]
+fn a_kernel_whose_symbol_is_damaged_says_that_its_callable_copy_runs() {
+    let bytes = std::fs::read(fixture("gfx1100/loop_sum.co")).unwrap();
+    let damaged = kernel_symbol_made_object(bytes, "loop_sum");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("loop_sum_damaged.co");
+    std::fs::write(&path, damaged).unwrap();
+    let path = path.to_str().unwrap();
+    let warning = "warning: `__clang_ocl_kern_imp_loop_sum` is clang's callable copy of kernel `loop_sum`, which is no function of the code object (its symbol is missing or damaged; the metadata note still lists the kernel)";
+    let (code, out, err) = without_llvm(&["analyze", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("{path}: {warning}")), "{err}");
+    assert!(out.contains("`__clang_ocl_kern_imp_loop_sum`"), "{out}");
+    let (code, out, err) = without_llvm(&["batch", path]);
+    assert_eq!(code, 0, "{err}");
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(
+        line["warnings"]
+            .to_string()
+            .contains("callable copy of kernel `loop_sum`"),
+        "{line}"
+    );
+    // The undamaged file names no such thing.
+    let (_, _, err) = without_llvm(&["analyze", &fixture("gfx1100/loop_sum.co")]);
+    assert!(!err.contains("callable copy"), "{err}");
+}

@@ -191,3 +191,102 @@ fn a_glsl_shader_through_radv_has_no_source_lines_and_says_so() {
         "{err}"
     );
 }
+
+/// Issue 47 item 3: a `hints --by-source` template written for any one of four GPUs
+/// drives `compare` across all four, for kernels with the shapes of Rodinia's hotspot
+/// (`heat_tile.cl`) and pathfinder (`step_relax.cl`): a loop over a kernel argument whose
+/// exit test sits mid-loop, and guards `if (a && b && ...)` that compile to one branch per
+/// `&&` from one source line. The loop is keyed by its `for` line; the guards by
+/// `FILE:LINE:COLUMN`, the column of each `&&`; an entry no source key names alone is
+/// left commented out (a listing line fits one GPU's listing only). The `.cl` is given by
+/// relative and by absolute path.
+#[test]
+fn a_by_source_template_from_each_of_four_gpus_drives_compare_across_them() {
+    if !have_clang_22() {
+        return;
+    }
+    const GPUS: [&str; 4] = ["vega10", "navi21", "gfx1100", "mi300x"];
+    let absolute = |rel: &str| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(rel)
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    // The `for` line of each kernel's step loop.
+    for (kernel, for_line) in [("heat_tile", 25), ("step_relax", 20)] {
+        let rel = format!("tests/fixtures/src/opencl/{kernel}.cl");
+        for (n, gpu) in GPUS.iter().enumerate() {
+            // Relative path for the first two templates, absolute for the others.
+            let path = match n < 2 {
+                true => rel.clone(),
+                false => absolute(&rel),
+            };
+            let template = stdout(&["hints", &path, "--arch", gpu, "--by-source"]);
+            assert!(
+                template.contains(&format!("[[loop]]\nsource = \"{kernel}.cl:{for_line}\"")),
+                "{gpu}: {template}"
+            );
+            assert!(!template.contains("\nline = "), "{gpu}: {template}");
+            let hints = hints_file(&format!("{kernel}_{gpu}.toml"), &template);
+            let v: serde_json::Value = serde_json::from_str(&stdout(&[
+                "compare",
+                &path,
+                "--arch",
+                &GPUS.join(","),
+                "--hints",
+                &hints,
+                "--no-latency-search",
+                "--format",
+                "json",
+            ]))
+            .unwrap();
+            assert_eq!(v["variants"].as_array().unwrap().len(), 4, "{kernel} {gpu}");
+        }
+    }
+}
+
+/// Issue 47 item 3, pathfinder's case reduced: `for_break.cl`'s loop branches all come
+/// from its `if (s > steps) break;` (line 11), its `for` line (9) holds only the step.
+/// The template keys the loop by the `for` line, which comes first in the source, and
+/// the hints reader takes it (before, it refused line 9 as "inside the loop whose
+/// branches come from source line 11" and the template used the `if`).
+#[test]
+fn a_loop_is_keyed_by_its_for_line_when_its_branches_come_from_a_break() {
+    if !have_clang_22() {
+        return;
+    }
+    const FILE: &str = "tests/fixtures/src/opencl/for_break.cl";
+    for gpu in ["vega10", "gfx1100"] {
+        let template = stdout(&["hints", FILE, "--arch", gpu, "--by-source"]);
+        assert!(
+            template.contains("[[loop]]\nsource = \"for_break.cl:9\""),
+            "{gpu}: {template}"
+        );
+    }
+    // Three iterations: the loop's load runs three times per wave.
+    let hints = hints_file(
+        "for_break.toml",
+        "[[loop]]\nsource = \"for_break.cl:9\"\niterations = 3\n",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&[
+        "analyze", FILE, "--arch", "gfx1100", "--hints", &hints, "--format", "json",
+    ]))
+    .unwrap();
+    assert!(
+        v["defaults"]["loops_once"].as_array().unwrap().is_empty(),
+        "{v}"
+    );
+    // Each wave: the loop's load three times, then the store once.
+    let waves = v["waves"].as_u64().unwrap();
+    let vmem = v["issued"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "vmem")
+        .unwrap()["count"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(vmem, waves * (3 + 1));
+}

@@ -295,3 +295,32 @@ fn address_patterns_are_listed_with_their_reasons() {
         (Some(256), Some("code"))
     );
 }
+
+/// Issue 47 item 9: lines of a real ACO listing (gfx1100 `blur.ps.s`, Mesa's RADV) that
+/// name neither exec nor vcc nor a wave size, as a RenderDoc paste gives them. The run takes
+/// the model's wave32 and says so, with how to choose wave64; a hint's width is no default.
+const BARE_ACO: &str = "\tv_add_f32_e32 v1, s0, v0\n\tv_add_f32_e32 v3, s4, v2\n\
+    \tv_subrev_f32_e32 v6, s0, v0\n\tv_fma_f32 v8, s0, 2.0, v0\n\ts_endpgm\n";
+
+#[test]
+fn a_listing_that_does_not_show_its_wave_size_lists_the_default_it_took() {
+    let file = temp_file("bare_aco.s", BARE_ACO);
+    let file = file.to_str().unwrap();
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["analyze", file, "--arch", "gfx1100", "--format", "json"];
+        args.extend(extra);
+        serde_json::from_str(&stdout(&shadersim(&args))).unwrap()
+    };
+    let notes = |v: &serde_json::Value| v["notes"].to_string();
+    let v = run(&[]);
+    assert_eq!(v["wave_size"], 32);
+    assert!(
+        notes(&v).contains("default: wave32, the `rdna3` model's wave size: the program does not show its own (no wave-size declaration, no exec/vcc operand); for wave64 code give [dispatch] wave_size = 64 in the hints, or --set wave_size=64"),
+        "{v}"
+    );
+    assert_eq!(run(&["--set", "wave_size=64"])["wave_size"], 64);
+    let hints = temp_file("wave64.toml", "[dispatch]\nwave_size = 64\n");
+    let v = run(&["--hints", hints.to_str().unwrap()]);
+    assert_eq!(v["wave_size"], 64);
+    assert!(!notes(&v).contains("wave size"), "{v}");
+}

@@ -1,0 +1,140 @@
+//! Encodings llvm-objdump-22 refuses ("invalid instruction encoding") whose fields the
+//! decoder would still print as an instruction: a reserved scalar source (`src_209`), `abs`
+//! on an operand of an integer op (`v_add3_u32 v0, |v46|, ...`), a VGPR or AGPR tuple that
+//! starts at an odd register on gfx90a and gfx94x. Each is refused at its instruction, so a
+//! damaged code object is an error and not a simulation of code no compiler wrote. Judged on
+//! the decoded text, which keeps the decoder's tables (decode.rs) as they are.
+
+use crate::decode::Decoded;
+
+/// Why llvm-objdump-22 would not decode `d` on `processor`, or `None`.
+pub(crate) fn rejected(processor: &str, d: &Decoded) -> Option<String> {
+    let (mnemonic, operands) = d.text.split_once(' ').unwrap_or((&d.text, ""));
+    if let Some(code) = reserved_source(operands) {
+        return Some(format!(
+            "`{}`: scalar source encoding {code} is reserved on {processor} (llvm-objdump-22: invalid instruction encoding)",
+            d.text
+        ));
+    }
+    if abs_on_integer(mnemonic, operands) {
+        return Some(format!(
+            "`{}`: `abs` (|x|) on an operand of an integer op, which has no such modifier (llvm-objdump-22: invalid instruction encoding)",
+            d.text
+        ));
+    }
+    if matches!(
+        processor,
+        "gfx90a" | "gfx940" | "gfx941" | "gfx942" | "gfx950"
+    ) {
+        if let Some(tuple) = odd_tuple(operands) {
+            return Some(format!(
+                "`{}`: register tuple `{tuple}` starts at an odd register; {processor} takes VGPR and AGPR tuples at even registers only (llvm-objdump-22: invalid instruction encoding)",
+                d.text
+            ));
+        }
+    }
+    None
+}
+
+/// The number of a source the decoder could only print as `src_N` (no name: reserved).
+fn reserved_source(operands: &str) -> Option<u32> {
+    operands
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find_map(|w| w.strip_prefix("src_")?.parse().ok())
+}
+
+/// An `|x|` operand on a vector op with no floating-point type in its name (`v_add3_u32`,
+/// `v_and_b32_e64`): llvm-mc-22 refuses `abs` on each (gfx9 to gfx12). `v_cndmask_*`
+/// takes it (its sources are selected bits, modifiers allowed).
+fn abs_on_integer(mnemonic: &str, operands: &str) -> bool {
+    if !mnemonic.starts_with("v_") || mnemonic.starts_with("v_cndmask") {
+        return false;
+    }
+    let float = mnemonic.split('_').any(|t| {
+        let t = t.strip_prefix('b').unwrap_or(t);
+        t.strip_prefix('f')
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            || t == "fp8"
+            || t == "bf8"
+    });
+    !float && operands.contains('|')
+}
+
+/// The first `v[a:b]` or `a[a:b]` whose first register `a` is odd.
+fn odd_tuple(operands: &str) -> Option<String> {
+    let mut rest = operands;
+    while let Some(i) = rest.find('[') {
+        let file = rest[..i].chars().last();
+        let after = &rest[i + 1..];
+        let end = after.find(']')?;
+        let inside = &after[..end];
+        if matches!(file, Some('v' | 'a')) {
+            if let Some((first, _)) = inside.split_once(':') {
+                if first.trim().parse::<u32>().is_ok_and(|r| r % 2 == 1) {
+                    return Some(format!("{}[{inside}]", file.unwrap_or('v')));
+                }
+            }
+        }
+        rest = &after[end..];
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rejected;
+    use crate::decode::decode;
+
+    /// Decode one instruction's dwords on `processor`; the verdict on it.
+    fn verdict(processor: &str, words: &[u32]) -> (String, Option<String>) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let d = decode(processor, &bytes, 0).unwrap();
+        (d[0].text.clone(), rejected(processor, &d[0]))
+    }
+
+    #[test]
+    fn a_reserved_scalar_source_is_refused() {
+        // VOP2 v_add_f32_e32 (gfx9 opcode 1 at bits 30:25), src0 = 209: no operand has that
+        // code; llvm-mc-22 -disassemble -mcpu=gfx900 says "invalid instruction encoding".
+        let (text, why) = verdict("gfx900", &[(1 << 25) | 209]);
+        assert!(text.contains("src_209"), "{text}");
+        assert!(why
+            .unwrap()
+            .contains("scalar source encoding 209 is reserved"));
+        // The same with src0 = 128 (inline constant 0) decodes and stands.
+        assert_eq!(verdict("gfx900", &[(1 << 25) | 128]).1, None);
+    }
+
+    #[test]
+    fn abs_on_an_integer_op_and_odd_tuples_on_gfx942_are_refused() {
+        let d = |text: &str| crate::decode::Decoded {
+            address: 0,
+            words: vec![0],
+            text: text.to_string(),
+            target: None,
+        };
+        // Each of these llvm-mc-22 refuses (gfx900 and gfx942 alike for abs).
+        assert!(rejected("gfx942", &d("v_add3_u32 v0, |v46|, v2, v3")).is_some());
+        assert!(rejected("gfx900", &d("v_and_b32_e64 v0, |v1|, v2")).is_some());
+        assert!(rejected("gfx942", &d("global_load_dwordx2 v[1:2], v[4:5], off")).is_some());
+        assert!(rejected("gfx90a", &d("v_mfma_f32_4x4x1f32 a[1:4], v0, v1, a[0:3]")).is_some());
+        // ... and these it takes.
+        assert_eq!(
+            rejected("gfx900", &d("v_cndmask_b32_e64 v0, |v1|, v2, vcc")),
+            None
+        );
+        assert_eq!(rejected("gfx900", &d("v_add_f32_e64 v0, |v1|, v2")), None);
+        assert_eq!(
+            rejected("gfx900", &d("global_load_dwordx2 v[1:2], v[4:5], off")),
+            None
+        );
+        assert_eq!(
+            rejected("gfx942", &d("global_load_dwordx2 v[2:3], v[4:5], off")),
+            None
+        );
+        assert_eq!(
+            rejected("gfx942", &d("s_load_dwordx2 s[0:1], s[4:5], 0x0")),
+            None
+        );
+    }
+}
