@@ -1,7 +1,8 @@
 //! The text rendering of an analyze report: the summary and the annotated
 //! listing.
 
-use super::numbers::{clocks, count, noun, pct, per_clock_unrounded, si, significant};
+use super::numbers::{clocks, count, noun, pct, si, significant};
+use super::views::per_clock_unrounded;
 use super::*;
 use std::fmt::Write;
 
