@@ -601,6 +601,20 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.waves[wid].advance(self.input.sim, self.issue_cat);
     }
 
+    /// Wave `wid` passes its free op `opi`: it stops sitting, `settle`
+    /// updates it (a sleep's wake-up clock, leaving a barrier), it moves on,
+    /// and the pass is counted and observed. (The one sequence every free
+    /// op that passes takes.)
+    #[inline(always)]
+    fn pass_free_op(&mut self, wid: usize, opi: usize, settle: impl FnOnce(&mut Wave<'_>)) {
+        self.unsit(wid);
+        settle(&mut self.waves[wid]);
+        self.advance(wid);
+        self.stats.free_ops += 1;
+        self.observer
+            .pass(self.now, self.observed_id(wid), opi as u32);
+    }
+
     /// Let wave `wid` take one free op if it can. Returns whether it did.
     /// (A bool, not a `Result`: no free op fails, and the turn's loop
     /// tests it for every free op.)
@@ -615,21 +629,12 @@ impl<O: Observer> ComputeUnit<'_, O> {
         match kind {
             OpKind::Unit | OpKind::NoPath => false,
             OpKind::Nop => {
-                self.unsit(wid);
-                self.advance(wid);
-                self.stats.free_ops += 1;
-                self.observer
-                    .pass(self.now, self.observed_id(wid), opi as u32);
+                self.pass_free_op(wid, opi, |_| {});
                 true
             }
             OpKind::Sleep => {
-                self.unsit(wid);
-                let w = &mut self.waves[wid];
-                w.ready_at = self.now + u64::from(cost).max(1);
-                self.advance(wid);
-                self.stats.free_ops += 1;
-                self.observer
-                    .pass(self.now, self.observed_id(wid), opi as u32);
+                let ready_at = self.now + u64::from(cost).max(1);
+                self.pass_free_op(wid, opi, |w| w.ready_at = ready_at);
                 true
             }
             OpKind::DepWait => {
@@ -643,11 +648,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     self.sleep_noting(wid, until, self.causes.dependency, until);
                     false
                 } else {
-                    self.unsit(wid);
-                    self.advance(wid);
-                    self.stats.free_ops += 1;
-                    self.observer
-                        .pass(self.now, self.observed_id(wid), opi as u32);
+                    self.pass_free_op(wid, opi, |_| {});
                     true
                 }
             }
@@ -665,11 +666,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                     m &= m - 1;
                 }
                 let Some(c) = unmet else {
-                    self.unsit(wid);
-                    self.advance(wid);
-                    self.stats.free_ops += 1;
-                    self.observer
-                        .pass(self.now, self.observed_id(wid), opi as u32);
+                    self.pass_free_op(wid, opi, |_| {});
                     return true;
                 };
                 // Only a returning op can satisfy it: sleep until one of
@@ -692,13 +689,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 }
                 if self.waves[wid].at_barrier && self.groups[gid].gen > self.waves[wid].barrier_gen
                 {
-                    self.unsit(wid);
-                    let w = &mut self.waves[wid];
-                    w.at_barrier = false;
-                    self.advance(wid);
-                    self.stats.free_ops += 1;
-                    self.observer
-                        .pass(self.now, self.observed_id(wid), opi as u32);
+                    self.pass_free_op(wid, opi, |w| w.at_barrier = false);
                     changed = true;
                 } else {
                     self.note_cause(wid, self.causes.barrier, u64::MAX);
