@@ -7,6 +7,9 @@
 //! violator fails, and a listed item that is now within the rule fails
 //! too, so the lists only shrink. The `planted_*` tests show each rule
 //! failing on a violation made for it.
+//!
+//! And ARCHITECTURE.md's code map stays true to the tree: every
+//! `crates/...` path it names exists.
 
 use shadersim_testkit::house_rules::{
     function_spans, import_circles, judge, line_count, rust_files, Allowed, ModuleFile,
@@ -263,5 +266,32 @@ fn a_listed_item_may_only_shrink() {
     assert_eq!(
         judge(&fixed, LISTED, MAX_FILE_LINES),
         ["big.rs: 700, within the rule now (listed at 900): take it off the list"]
+    );
+}
+
+/// The `crates/...` paths ARCHITECTURE.md names between backticks (a
+/// glob's folder for `*` patterns).
+fn architecture_paths() -> Vec<String> {
+    let text = read(&repo().join("ARCHITECTURE.md"));
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|quoted| quoted.starts_with("crates/") && !quoted.contains(' '))
+        .map(|path| match path.find('*') {
+            Some(star) => path[..star].to_string(),
+            None => path.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn every_path_architecture_md_names_exists() {
+    let missing: Vec<String> = architecture_paths()
+        .into_iter()
+        .filter(|p| !repo().join(p).exists())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names paths that do not exist: {missing:?}"
     );
 }
