@@ -57,7 +57,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
 /// modules in the circle. issue 46: shrink, never grow.
 const CIRCLES: &[Allowed] = &[
     ("cli: commands::prepare, input", 2),
-    ("report: compare_assumed, compare_html, compare_view", 3),
     ("trace: address_affine, affine_query, buffers, defaults, tracer::memory_hints, tracer::plan, tripcount, vector_trip", 8),
 ];
 
