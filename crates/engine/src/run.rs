@@ -539,20 +539,26 @@ impl Simulation {
         TraceWalk::new(&self.program, &self.cfg, &self.plan)
     }
 
-    /// Run the simulation.
-    pub fn run(&self) -> Result<SimStats, SimError> {
-        let walk = self.walk();
-        simulate(&SimInput {
+    /// What the machine reads of this run, over `walk` (from
+    /// [`Self::walk`]).
+    fn sim_input<'a>(&'a self, walk: &'a TraceWalk<'a>) -> SimInput<'a> {
+        SimInput {
             program: &self.program,
             sim: &self.compiled,
-            walk: &walk,
+            walk,
 
             arch: &self.arch,
             dispatch: &self.dispatch,
             occupancy: &self.occupancy,
             max_clocks: self.max_clocks,
             skip_idle: self.skip_idle,
-        })
+        }
+    }
+
+    /// Run the simulation.
+    pub fn run(&self) -> Result<SimStats, SimError> {
+        let walk = self.walk();
+        simulate(&self.sim_input(&walk))
     }
 
     /// Run the simulation, telling `observer` every launch, issue, stall
@@ -562,20 +568,7 @@ impl Simulation {
         observer: O,
     ) -> Result<SimStats, SimError> {
         let walk = self.walk();
-        crate::machine::simulate_observed(
-            &SimInput {
-                program: &self.program,
-                sim: &self.compiled,
-                walk: &walk,
-
-                arch: &self.arch,
-                dispatch: &self.dispatch,
-                occupancy: &self.occupancy,
-                max_clocks: self.max_clocks,
-                skip_idle: self.skip_idle,
-            },
-            observer,
-        )
+        crate::machine::simulate_observed(&self.sim_input(&walk), observer)
     }
 
     /// The same run with one model parameter changed (recompiled).

@@ -286,6 +286,15 @@ impl Report {
     /// The report as text.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
+        self.header_text(&mut s);
+        self.frame_text(&mut s);
+        self.nami_text(&mut s);
+        self.pipeline_text(&mut s);
+        s
+    }
+
+    /// The scene, the shader and the machine's parameters.
+    fn header_text(&self, s: &mut String) {
         let p = &self.parameters;
         let _ = writeln!(
             s,
@@ -319,7 +328,11 @@ impl Report {
             "         Nami timer {} clocks, ELT Nami FIFO {}, pixel FIFOs {}, cache takes a pixel every {} clocks",
             p.nami_timeout_clocks, p.elt_nami_fifo_depth, p.elt_pixel_fifo_depth, p.cache_clocks_per_pixel
         );
+    }
 
+    /// Frame timing, and the seed's headline figures beside the cycle model's.
+    fn frame_text(&self, s: &mut String) {
+        let p = &self.parameters;
         let _ = writeln!(s, "\nframe timing");
         let _ = writeln!(
             s,
@@ -375,6 +388,13 @@ impl Report {
             self.pixels_per_second / 1e9
         );
 
+        self.seed_figures_text(s);
+    }
+
+    /// The seed's headline figures per rasterizer speed, exact, rounded and
+    /// by the cycle model.
+    fn seed_figures_text(&self, s: &mut String) {
+        let p = &self.parameters;
         let _ = writeln!(
             s,
             "\nseed headline figures (every tile row has its own full-row triangles)"
@@ -397,25 +417,25 @@ impl Report {
                 let _ = writeln!(s, "{line}   {seed}");
             };
         row(
-            &mut s,
+            s,
             "clocks per full-tile triangle (cycle model)",
             &|f| group(f.simulated_clocks_per_full_tile_triangle),
             "",
         );
         row(
-            &mut s,
+            s,
             "triangles/rasterizer/tile row, exact",
             &|f| format!("{:.2}", f.triangles_per_rasterizer_per_tile_row_exact),
             "",
         );
         row(
-            &mut s,
+            s,
             "  rounded as the seed does",
             &|f| f.triangles_per_rasterizer_per_tile_row_rounded.to_string(),
             SEED_TEXT.triangles_per_rasterizer_per_tile_row,
         );
         row(
-            &mut s,
+            s,
             "  whole triangles that fit (cycle model)",
             &|f| {
                 f.triangles_per_rasterizer_per_tile_row_simulated
@@ -424,7 +444,7 @@ impl Report {
             "",
         );
         row(
-            &mut s,
+            s,
             &format!(
                 "triangles/s (x {} rows x {} frames), exact",
                 p.tile_rows(),
@@ -434,19 +454,19 @@ impl Report {
             "",
         );
         row(
-            &mut s,
+            s,
             "  rounded",
             &|f| group(f.triangles_per_second_rounded),
             SEED_TEXT.triangles_per_second,
         );
         row(
-            &mut s,
+            s,
             "  cycle model",
             &|f| group(f.triangles_per_second_simulated),
             "",
         );
         row(
-            &mut s,
+            s,
             &format!(
                 "pixels/s (x {} pixels per row), exact",
                 group(p.rasterizer_count * p.pixels_per_rasterizer())
@@ -455,13 +475,13 @@ impl Report {
             "",
         );
         row(
-            &mut s,
+            s,
             "  rounded",
             &|f| format!("{:.4} G", f.pixels_per_second_rounded as f64 / 1e9),
             SEED_TEXT.pixels_per_second,
         );
         row(
-            &mut s,
+            s,
             "  cycle model",
             &|f| format!("{:.4} G", f.pixels_per_second_simulated as f64 / 1e9),
             "",
@@ -474,7 +494,10 @@ impl Report {
             s,
             "   cycle model: whole triangles the modelled rasterizer finishes within the budget)"
         );
+    }
 
+    /// The Nami the SDNs sent: their fill and the cases that made them.
+    fn nami_text(&self, s: &mut String) {
         let _ = writeln!(s, "\nNami (SDN output)");
         let _ = writeln!(
             s,
@@ -509,7 +532,11 @@ impl Report {
                 group(cmp.other_max_tile_row_clocks)
             );
         }
+    }
 
+    /// SKE slots, backpressure between the blocks, and ordering.
+    fn pipeline_text(&self, s: &mut String) {
+        let p = &self.parameters;
         let k = &self.ske_slots;
         let _ = writeln!(s, "\nSKE slots");
         let _ = writeln!(
@@ -583,7 +610,6 @@ impl Report {
             group(o.stale_previous_colour_reads),
             group(o.out_of_order_cache_writes)
         );
-        s
     }
 }
 

@@ -1,13 +1,12 @@
 //! `compare`'s comparison: each variant's numbers, the deltas against the
 //! first variant with their one-line verdicts, and the text table and HTML
 //! page that show them. The CLI builds the variants from its runs and calls
-//! [`compare`], then [`to_text`] or [`to_html`] (JSON is the serialized
+//! [`compare`], then [`to_text`] or [`to_html`](crate::compare_html::to_html) (JSON is the serialized
 //! [`Comparison`]).
 
 use crate::analyze_view::Utilization;
-pub use crate::compare_assumed::AssumedEffect;
-use crate::compare_assumed::{judge, Judgement};
-pub use crate::compare_html::to_html;
+use crate::compare_assumed::ASSUMED_SHARE_LIMIT;
+pub use crate::compare_assumed::{round, AssumedEffect};
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -123,11 +122,6 @@ fn utilizations(u: &Utilization) -> [(&'static str, f64); 9] {
         ("ray", u.ray),
         ("trans", u.trans),
     ]
-}
-
-/// Round to 4 decimals so that the output does not carry float noise.
-pub fn round(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
 }
 
 /// Compare every variant with the first.
@@ -487,4 +481,98 @@ pub fn to_text(c: &Comparison) -> String {
         let _ = writeln!(out, "verdict: {v}");
     }
     out
+}
+
+/// What the assumed costs do to a verdict across models.
+pub enum Judgement {
+    /// None charge either variant.
+    Silent,
+    /// Some do, but the verdict does not depend on them: the note says why.
+    Holds(String),
+    /// The verdict depends on them: the reasons, for "no verdict".
+    Withheld(String),
+}
+
+/// The share of `v`'s unit work its assumed costs charge, and the largest
+/// three by name.
+fn charged(v: &Variant) -> (f64, String) {
+    let share: f64 = v.assumed_costs.iter().map(|c| c.value).sum();
+    let names: Vec<String> = v
+        .assumed_costs
+        .iter()
+        .take(3)
+        .map(|c: &NamedValue| format!("{} {}", c.name, numbers::pct(c.value)))
+        .collect();
+    (share.min(1.0), names.join(", "))
+}
+
+/// Judge the assumed costs of `win` (rate `tw`) against `lose` (rate `tl`):
+/// withheld when either's bound unit rests on them or when doubling the
+/// winner's and removing the loser's could reverse the difference.
+pub fn judge(win: &Variant, lose: &Variant, tw: f64, tl: f64) -> Judgement {
+    let charged_any = [win, lose].iter().any(|v| !v.assumed_costs.is_empty());
+    if !charged_any {
+        return Judgement::Silent;
+    }
+    let mut reasons = Vec::new();
+    for v in [win, lose] {
+        let e = &v.assumed_effect;
+        if e.bound_share >= ASSUMED_SHARE_LIMIT {
+            let (_, names) = charged(v);
+            reasons.push(format!(
+                "{} of {}'s {} clocks, its bound, are charged at assumed costs ({names})",
+                numbers::pct(e.bound_share),
+                v.label,
+                e.bound
+            ));
+        }
+    }
+    // The rates scale as 1 / clocks per wave: the winner's worst case and
+    // the loser's best.
+    let scaled = |v: &Variant, t: f64, by: f64| {
+        let c = v.clocks_per_wave;
+        if c > 0.0 {
+            t * c / (c + by).max(c * 1e-6)
+        } else {
+            t
+        }
+    };
+    let worst_win = scaled(win, tw, win.assumed_effect.doubled);
+    let best_lose = scaled(lose, tl, -lose.assumed_effect.removed);
+    if worst_win <= best_lose {
+        reasons.push(format!(
+            "doubling {}'s assumed costs and removing {}'s could reverse it ({} vs {} {}/s)",
+            win.label,
+            lose.label,
+            numbers::si(worst_win),
+            numbers::si(best_lose),
+            win.throughput_unit
+        ));
+    }
+    if !reasons.is_empty() {
+        return Judgement::Withheld(reasons.join("; "));
+    }
+    // Say which costs were weighed and why they do not decide it.
+    let notes: Vec<String> = [win, lose]
+        .iter()
+        .filter(|v| !v.assumed_costs.is_empty())
+        .map(|v| {
+            let (share, names) = charged(v);
+            let on_bound = if v.assumed_effect.bound_share > 0.0 {
+                numbers::pct(v.assumed_effect.bound_share)
+            } else {
+                "none".into()
+            };
+            format!(
+                "{} of {}'s unit work ({names}) but {on_bound} of its bound ({})",
+                numbers::pct(share),
+                v.label,
+                v.bottleneck
+            )
+        })
+        .collect();
+    Judgement::Holds(format!(
+        "assumed costs charge {}, and doubling or removing them cannot reverse it",
+        notes.join(" and ")
+    ))
 }

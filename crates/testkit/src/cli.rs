@@ -148,3 +148,21 @@ impl Run {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// A run's standard output as text; panics when it is not UTF-8 (the
+/// binary writes UTF-8, so that is a bug the test should show).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("standard output is UTF-8")
+}
+
+/// A run's standard error as text; panics when it is not UTF-8.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("standard error is UTF-8")
+}
+
+/// A successful run's standard output parsed as JSON; panics with its
+/// standard error when the run failed.
+pub fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("standard output is JSON")
+}

@@ -3,13 +3,15 @@
 //! short assembly text as one program ([`program`]), the fixture corpus's
 //! manifests ([`fixtures`]) and the checks for the external tools some tests
 //! need ([`tools`]: a missing tool skips the test, except on CI where it
-//! fails it).
+//! fails it), and the house rules' readers ([`house_rules`]: file and
+//! function lengths, import circles).
 //!
 //! A dev-dependency only (`publish = false`); nothing here is part of the
 //! simulator.
 
 pub mod cli;
 pub mod fixtures;
+pub mod house_rules;
 pub mod tools;
 
 use shadersim_asm::{read_program_text, Program, ReadOptions};

@@ -197,6 +197,31 @@ impl LineReader<'_> {
         let inst = Instruction::parse(trimmed, self.gen, self.table)
             .map_err(|e| self.error(n, col + e.column, e.message))?;
         self.refuse_illegal(n, col, &inst)?;
+        self.check_generation(n, col, &inst)?;
+        self.check_processor(n, col, &inst)?;
+        self.check_operand_count_and_text(n, col, trimmed, &inst)?;
+        self.check_operand_kinds(n, col, trimmed, &inst)?;
+        self.check_operand_limits(n, col, trimmed, &inst)?;
+        self.check_names_and_waits(n, col, trimmed, &inst)?;
+        self.ensure_program(n);
+        let p = self.current.as_mut().expect("program open");
+        p.instructions.push(SourceInstr {
+            inst,
+            pos: SourcePos {
+                line: n,
+                column: col as u32 + 1,
+            },
+            text: trimmed.to_string(),
+            address,
+            encoding,
+            source: self.loc,
+        });
+        Ok(())
+    }
+
+    /// A mnemonic the table does not list for the generation, or only by a family rule: an error
+    /// when the file names its GPU, else a warning.
+    fn check_generation(&mut self, n: u32, col: usize, inst: &Instruction) -> Result<(), AsmError> {
         if let Recognition::FamilyRule(prefix) = inst.recognition {
             self.warn(
                 n,
@@ -242,6 +267,12 @@ impl LineReader<'_> {
                 ),
             );
         }
+        Ok(())
+    }
+
+    /// A mnemonic this processor of the generation lacks: an error for a named processor, one
+    /// warning for a guessed one.
+    fn check_processor(&mut self, n: u32, col: usize, inst: &Instruction) -> Result<(), AsmError> {
         // The generation has the mnemonic but this processor of it may not
         // (gfx900 lacks the dot ops gfx906 has): llvm-mc refuses such a
         // line ("instruction not supported on this GPU"), so a named
@@ -249,7 +280,7 @@ impl LineReader<'_> {
         // the generation above.
         let processor = self.target.as_ref().map(|t| t.name.clone());
         if let (true, Some(processor)) = (inst.valid_for_gen, processor) {
-            for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+            for half in std::iter::once(inst).chain(inst.dual.as_deref()) {
                 if half.recognition != Recognition::Table {
                     continue;
                 }
@@ -282,10 +313,21 @@ impl LineReader<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Too few operands for the shortest form, and operands that are no operand at all.
+    fn check_operand_count_and_text(
+        &mut self,
+        n: u32,
+        col: usize,
+        trimmed: &str,
+        inst: &Instruction,
+    ) -> Result<(), AsmError> {
         // Too few operands for the mnemonic's shortest form (the table's
         // operand counts): llvm-mc refuses the line, so does the reader.
         // A `::` dual line is checked by halves.
-        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+        for half in std::iter::once(inst).chain(inst.dual.as_deref()) {
             if half.recognition == Recognition::Table {
                 // An instruction whose operand text the parser keeps whole
                 // (`s_waitcnt vmcnt(0)`, `s_clause 0x1`) has no operand
@@ -310,6 +352,17 @@ impl LineReader<'_> {
         if let Some((at, why)) = malformed_operands(&inst, trimmed) {
             return Err(self.error(n, col + at, why));
         }
+        Ok(())
+    }
+
+    /// Registers and names in positions that never take them.
+    fn check_operand_kinds(
+        &mut self,
+        n: u32,
+        col: usize,
+        trimmed: &str,
+        inst: &Instruction,
+    ) -> Result<(), AsmError> {
         // A register of a file its position never takes on any generation
         // (`s_mov_b32 v0, s1`: the table's kinds, probed with llvm-mc-22,
         // which refuses it "invalid operand for instruction"). Only the
@@ -380,11 +433,22 @@ impl LineReader<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// More operands than any instruction or than the encoding's forms take.
+    fn check_operand_limits(
+        &mut self,
+        n: u32,
+        col: usize,
+        trimmed: &str,
+        inst: &Instruction,
+    ) -> Result<(), AsmError> {
         // A stated limit for every instruction, whatever the table knows of
         // it (family-rule mnemonics, VOPD halves): no real instruction comes
         // near it, and the engine counts an instruction's registers in 16
         // bits (64 operands of at most 256 registers stay far below).
-        for half in std::iter::once(&inst).chain(inst.dual.as_deref()) {
+        for half in std::iter::once(inst).chain(inst.dual.as_deref()) {
             let named: usize = half
                 .operands
                 .iter()
@@ -433,6 +497,17 @@ impl LineReader<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// VALU sources that name nothing of this file, and wait fields wider than their counters.
+    fn check_names_and_waits(
+        &mut self,
+        n: u32,
+        col: usize,
+        trimmed: &str,
+        inst: &Instruction,
+    ) -> Result<(), AsmError> {
         // A VALU source that is a bare name (`banana`): no register,
         // constant or symbol of this file. llvm-mc-22 would accept it as an
         // external symbol (a literal the linker fills), but no compiler
@@ -480,19 +555,6 @@ impl LineReader<'_> {
                 self.warn(n, col + field_col, message);
             }
         }
-        self.ensure_program(n);
-        let p = self.current.as_mut().expect("program open");
-        p.instructions.push(SourceInstr {
-            inst,
-            pos: SourcePos {
-                line: n,
-                column: col as u32 + 1,
-            },
-            text: trimmed.to_string(),
-            address,
-            encoding,
-            source: self.loc,
-        });
         Ok(())
     }
 

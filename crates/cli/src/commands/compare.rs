@@ -8,7 +8,8 @@ use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_engine::analysis::latency::{SearchBudget, DEFAULT_PRECISION};
 use shadersim_report::analyze_view::AnalyzeReport;
-use shadersim_report::compare_view::{compare, round, to_html, to_text, NamedValue, Variant};
+use shadersim_report::compare_html::to_html;
+use shadersim_report::compare_view::{compare, round, to_text, NamedValue, Variant};
 
 /// Output formats of `compare`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

@@ -2,12 +2,9 @@
 
 use crate::{root, shadersim};
 use serde_json::Value;
+use shadersim_testkit::cli::stderr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Command;
 
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)

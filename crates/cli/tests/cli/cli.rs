@@ -2,15 +2,7 @@
 //! determinism, exit codes and error formats.
 
 use crate::{command, root, shadersim};
-use std::process::Output;
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use shadersim_testkit::cli::{stderr, stdout};
 
 const PS: &str = "tests/fixtures/llvm/gfx900/ps_textured.s";
 const KERNEL: &str = "tests/fixtures/llvm/gfx900/loop_sum.s";

@@ -1,20 +1,13 @@
 //! `shadersim coalesce` from the outside: output, JSON keys and exit codes.
 
 use crate::shadersim;
+use shadersim_testkit::cli::{stderr, stdout};
 use std::process::Output;
 
 fn coalesce(args: &[&str]) -> Output {
     let mut all = vec!["coalesce"];
     all.extend_from_slice(args);
     shadersim(&all)
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

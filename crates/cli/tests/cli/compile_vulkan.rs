@@ -3,6 +3,7 @@
 //! occupancy, and every failure is a clear error.
 
 use crate::{command, root, shadersim};
+use shadersim_testkit::cli::json;
 use shadersim_testkit::tools::have_radv;
 use std::process::{Command, Output};
 
@@ -15,11 +16,6 @@ fn shadersim_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("JSON report")
 }
 
 /// A statistic of the first executable of `stage` in a statistics file.

@@ -3,24 +3,12 @@
 //! prints as `0.0000`.
 
 use crate::{command, root, shadersim};
+use shadersim_testkit::cli::{json, stderr, stdout};
 use std::process::Output;
 
 /// Run shadersim with `args`, feeding `stdin` to it.
 fn shadersim_with_input(args: &[&str], stdin: &str) -> Output {
     command().args(args).stdin(stdin).output()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", stderr(o));
-    serde_json::from_str(&stdout(o)).unwrap()
 }
 
 /// A RADV dump holding "Pixel Shader" and "Vertex Shader as VS".

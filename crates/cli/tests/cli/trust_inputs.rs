@@ -6,12 +6,9 @@
 
 use crate::shadersim;
 use proptest::prelude::*;
+use shadersim_testkit::cli::stderr;
 use std::path::PathBuf;
 use std::process::Output;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A small compute kernel with one loop (runs in milliseconds).
 const KERNEL: &str = "tests/fixtures/llvm/gfx900/loop_sum.s";

@@ -14,25 +14,12 @@
 //!
 //! JSON keeps full precision (a contract); only renderings round.
 
-use super::Throughput;
-
 /// `v` rounded to 1e-6 for JSON (non-finite values as 0).
 pub fn round(v: f64) -> f64 {
     if v.is_finite() {
         (v * 1e6).round() / 1e6
     } else {
         0.0
-    }
-}
-
-/// Threads per clock per CU for the text line: `per_clock` is rounded to
-/// 1e-6 for JSON, which can leave nothing of a slow program's figure, so
-/// take it back from the per-second figure when there is one.
-pub fn per_clock_unrounded(t: &Throughput) -> f64 {
-    if t.clock_mhz > 0.0 && t.per_second_per_cu.is_finite() && t.per_second_per_cu > 0.0 {
-        t.per_second_per_cu / (t.clock_mhz * 1e6)
-    } else {
-        t.per_clock
     }
 }
 

@@ -1,7 +1,8 @@
 //! The text rendering of an analyze report: the summary and the annotated
 //! listing.
 
-use super::numbers::{clocks, count, noun, pct, per_clock_unrounded, si, significant};
+use super::numbers::{clocks, count, noun, pct, si, significant};
+use super::views::per_clock_unrounded;
 use super::*;
 use std::fmt::Write;
 
@@ -13,6 +14,16 @@ impl AnalyzeReport {
     /// The summary and the annotated listing.
     pub fn to_text(&self) -> String {
         let mut o = String::new();
+        self.summary_text(&mut o);
+        self.utilization_text(&mut o);
+        self.occupancy_text(&mut o);
+        self.verdicts_text(&mut o);
+        self.listing_text(&mut o);
+        o
+    }
+
+    /// The header, the stage, the clocks and the throughput.
+    fn summary_text(&self, o: &mut String) {
         let t = &self.throughput;
         let _ = writeln!(
             o,
@@ -75,6 +86,11 @@ impl AnalyzeReport {
                 );
             }
         }
+    }
+
+    /// Utilization and bandwidth, the matrix cores, the starve and stall
+    /// rates, lane utilization and the end drain.
+    fn utilization_text(&self, o: &mut String) {
         let u = &self.utilization;
         // TeraScale models have their own engines (ALU, fetch, sequencer,
         // RAT): name them instead of GCN's units, which they do not have.
@@ -170,6 +186,10 @@ impl AnalyzeReport {
                 pct(self.end_drain.stall_rate),
             );
         }
+    }
+
+    /// Occupancy, the issue mix and the caches.
+    fn occupancy_text(&self, o: &mut String) {
         let oc = &self.occupancy;
         let _ = writeln!(
             o,
@@ -236,6 +256,10 @@ impl AnalyzeReport {
                 );
             }
         }
+    }
+
+    /// The bottleneck, kernel time, latency tolerance, paths, dynamic VGPRs, defaults, notes and VLIW packing.
+    fn verdicts_text(&self, o: &mut String) {
         let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
         if let Some(k) = &self.kernel_time {
             let _ = writeln!(o, "  kernel time        {}", k.statement);
@@ -314,6 +338,10 @@ impl AnalyzeReport {
             let _ = writeln!(o);
             o.push_str(&v.to_text());
         }
+    }
+
+    /// The blocks and loops, and the annotated listing with its source lines.
+    fn listing_text(&self, o: &mut String) {
         let _ = writeln!(o);
         o.push_str(&crate::blocks::blocks_text(&self.blocks, &self.loops));
         let _ = writeln!(
@@ -383,10 +411,10 @@ impl AnalyzeReport {
             );
         };
         for i in &self.fetch_shader {
-            listing(&mut o, i);
+            listing(o, i);
         }
         for i in &self.instructions {
-            listing(&mut o, i);
+            listing(o, i);
         }
         if self.end_drain.implicit {
             let stall = if self.end_drain.stall_rate > 0.0 {
@@ -406,6 +434,5 @@ impl AnalyzeReport {
             );
         }
         o.push_str(&crate::source_lines::text_table(&self.source_lines, 20));
-        o
     }
 }

@@ -166,6 +166,17 @@ pub struct Throughput {
     pub gpu_cus: f64,
 }
 
+/// Threads per clock per CU for the text line: `per_clock` is rounded to
+/// 1e-6 for JSON, which can leave nothing of a slow program's figure, so
+/// take it back from the per-second figure when there is one.
+pub fn per_clock_unrounded(t: &Throughput) -> f64 {
+    if t.clock_mhz > 0.0 && t.per_second_per_cu.is_finite() && t.per_second_per_cu > 0.0 {
+        t.per_second_per_cu / (t.clock_mhz * 1e6)
+    } else {
+        t.per_clock
+    }
+}
+
 /// Utilization of each unit (0..1).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Utilization {
