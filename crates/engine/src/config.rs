@@ -65,16 +65,6 @@ impl LaunchPlan {
         self.grid.iter().product()
     }
 
-    /// Only `working` workgroups pass the entry guard `compare` at `line`: the busiest CU's
-    /// workgroups with work are `ceil(working / gpu_cus)` (at least one is simulated).
-    pub fn guarded(&mut self, working: u64, line: u32, compare: String) {
-        self.working_groups = working;
-        self.guard = Some((line, compare));
-        self.groups_per_cu = working.div_ceil(u64::from(self.gpu_cus.max(1))).max(1);
-        self.active_cus = working.clamp(1, u64::from(self.gpu_cus)) as u32;
-        self.simulated_groups = self.groups_per_cu.min(crate::launch::MAX_SIMULATED_GROUPS);
-    }
-
     /// Shares of the chip-wide levels' bandwidth each busy CU gets (`gpu_cus / active_cus`).
     pub fn chip_shares(&self) -> f64 {
         f64::from(self.gpu_cus) / f64::from(self.active_cus.max(1))

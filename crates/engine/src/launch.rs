@@ -141,3 +141,50 @@ pub fn apply_launch(
     dispatch.launch = Some(plan);
     Ok(())
 }
+
+impl LaunchPlan {
+    /// Only `working` workgroups pass the entry guard `compare` at `line`: the busiest CU's
+    /// workgroups with work are `ceil(working / gpu_cus)` (at least one is simulated).
+    pub fn guarded(&mut self, working: u64, line: u32, compare: String) {
+        self.working_groups = working;
+        self.guard = Some((line, compare));
+        self.groups_per_cu = working.div_ceil(u64::from(self.gpu_cus.max(1))).max(1);
+        self.active_cus = working.clamp(1, u64::from(self.gpu_cus)) as u32;
+        self.simulated_groups = self.groups_per_cu.min(MAX_SIMULATED_GROUPS);
+    }
+}
+
+/// Workgroups whose lanes all fail the kernel's entry guard
+/// ([`shadersim_trace::entry_guard`]) have no work: the busiest CU's share, the CUs with work and
+/// the simulated workgroups become those of the workgroups with work.
+pub fn apply_entry_guard(
+    program: &shadersim_asm::Program,
+    cfg: &shadersim_cfg::Cfg,
+    dispatch: &mut DispatchConfig,
+) {
+    let Some(plan) = dispatch.launch.as_mut() else {
+        return;
+    };
+    let Some(g) = shadersim_trace::entry_guard(program, cfg, plan.grid, plan.block) else {
+        return;
+    };
+    if g.working_groups < plan.workgroups() {
+        plan.guarded(g.working_groups, g.line, g.compare);
+        dispatch.count = plan.simulated_groups as u32;
+        dispatch.chip_shares = plan.chip_shares();
+    }
+}
+
+/// The workgroup's shape: the launch's block, else the kernel's required size, else one row of
+/// the dispatch's work-items (what the run simulates).
+pub fn block_shape(
+    launch: &LaunchHints,
+    program: &shadersim_asm::Program,
+    dispatch: &DispatchConfig,
+) -> Result<[u32; 3], HintsError> {
+    Ok(launch
+        .shape(program.declared.workgroup_size, dispatch.workgroup_size)?
+        .map(|s| s.block.map(|d| d as u32))
+        .or(program.declared.workgroup_size)
+        .unwrap_or([dispatch.workgroup_size.max(1), 1, 1]))
+}

@@ -226,18 +226,7 @@ impl Simulation {
                 &mut dispatch,
                 &mut notes,
             )?;
-            // Workgroups whose lanes all fail the kernel's entry guard end at once: the
-            // busiest CU's share is of the workgroups with work.
-            if let Some(plan) = dispatch.launch.as_mut() {
-                if let Some(g) = shadersim_trace::entry_guard(program, &cfg, plan.grid, plan.block)
-                {
-                    if g.working_groups < plan.workgroups() {
-                        plan.guarded(g.working_groups, g.line, g.compare);
-                        dispatch.count = plan.simulated_groups as u32;
-                        dispatch.chip_shares = plan.chip_shares();
-                    }
-                }
-            }
+            crate::launch::apply_entry_guard(program, &cfg, &mut dispatch);
         } else if let Some(g) = [
             &hints.launch.grid,
             &hints.launch.global,
@@ -337,14 +326,7 @@ impl Simulation {
         plan.wave_lanes = wave_size;
         // Address patterns read from the code fill the keys the hints left out (the hints were
         // checked above, on their own).
-        // The workgroup's shape: the launch's block, else the kernel's required size, else one
-        // row of the dispatch's work-items (what the run simulates).
-        let block = hints
-            .launch
-            .shape(program.declared.workgroup_size, dispatch.workgroup_size)?
-            .map(|s| s.block.map(|d| d as u32))
-            .or(program.declared.workgroup_size)
-            .unwrap_or([dispatch.workgroup_size.max(1), 1, 1]);
+        let block = crate::launch::block_shape(&hints.launch, program, &dispatch)?;
         plan.defaults.addresses =
             shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size, block);
         // A kernel that reads its second or third work-item id, run in one-dimensional
