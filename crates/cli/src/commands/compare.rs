@@ -60,6 +60,13 @@ struct Job<'a> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    let text = render(&args)?;
+    crate::output::write(args.output.as_deref(), text)
+}
+
+/// The comparison `args` asks for, rendered in its format: what `run` prints, and what
+/// [`crate::api::compare`] parses.
+pub fn render(args: &Args) -> Result<String, CliError> {
     let sets = args.run.sets()?;
     let archs: Vec<&str> = match &args.run.arch {
         Some(a) => a.split(',').map(str::trim).collect(),
@@ -168,7 +175,7 @@ pub fn run(args: Args) -> CliResult {
         }
         CompareFormat::Html => to_html(&comparison),
     };
-    crate::output::write(args.output.as_deref(), text)
+    Ok(text)
 }
 
 /// `e`, met while preparing or running `job`, with a note naming the
