@@ -123,6 +123,12 @@ fn parse(text: &str) -> Result<Value, Error> {
 
 /// `shadersim analyze PATH --format json` with `options`: the report as JSON.
 pub fn analyze(path: &str, options: &RunOptions) -> Result<Value, Error> {
+    parse(&analyze_text(path, options)?)
+}
+
+/// [`analyze`]'s report as the CLI prints it (keys in the CLI's order, which a parsed
+/// [`Value`] sorts): what the Python package parses.
+pub fn analyze_text(path: &str, options: &RunOptions) -> Result<String, Error> {
     let args = analyze::Args {
         file: path.to_string(),
         run: options.run_args(),
@@ -136,12 +142,17 @@ pub fn analyze(path: &str, options: &RunOptions) -> Result<Value, Error> {
         timeline_clocks: None,
         repack: false,
     };
-    parse(&analyze::render(&args)?)
+    Ok(analyze::render(&args)?)
 }
 
 /// `shadersim compare PATHS... --format json` with `options` (two files, or one file with
 /// several models in `options.arch`): the comparison as JSON.
 pub fn compare(paths: &[String], options: &RunOptions) -> Result<Value, Error> {
+    parse(&compare_text(paths, options)?)
+}
+
+/// [`compare`]'s report as the CLI prints it.
+pub fn compare_text(paths: &[String], options: &RunOptions) -> Result<String, Error> {
     if paths.is_empty() || paths.len() > 2 {
         return Err(CliError::Usage(format!(
             "compare takes one or two files, got {}",
@@ -158,11 +169,16 @@ pub fn compare(paths: &[String], options: &RunOptions) -> Result<Value, Error> {
         format: compare::CompareFormat::Json,
         output: None,
     };
-    parse(&compare::render(&args)?)
+    Ok(compare::render(&args)?)
 }
 
 /// `shadersim occupancy --regs N ... --format json`: one row per model unit, as JSON.
 pub fn occupancy(options: &OccupancyOptions) -> Result<Value, Error> {
+    parse(&occupancy_text(options)?)
+}
+
+/// [`occupancy`]'s table as the CLI prints it.
+pub fn occupancy_text(options: &OccupancyOptions) -> Result<String, Error> {
     if !(1..=4096).contains(&options.regs) {
         return Err(
             CliError::Usage(format!("regs must be from 1 to 4096, got {}", options.regs)).into(),
@@ -186,5 +202,5 @@ pub fn occupancy(options: &OccupancyOptions) -> Result<Value, Error> {
         format: occupancy::OccupancyFormat::Json,
         plot: None,
     };
-    parse(&occupancy::render(&args)?)
+    Ok(occupancy::render(&args)?)
 }
