@@ -40,6 +40,7 @@ mod sweep;
 mod terascale;
 mod texture_reuse;
 mod triton;
+mod triton_fixtures;
 mod trust_defaults;
 mod trust_inputs;
 mod validate;
