@@ -116,6 +116,17 @@ def test_usage_errors_are_usage():
         shadersim.occupancy(0)
 
 
+def test_glsl_from_python_is_a_clear_error():
+    # The command line builds GLSL pipelines in a child process of its own binary; a Python
+    # process cannot be that child, and says so instead of running Python with its arguments.
+    if shutil.which("glslangValidator") is None:
+        pytest.skip("glslangValidator (glslang-tools) is not installed")
+    frag = next((ROOT / "examples" / "glsl").glob("*.frag"))
+    with pytest.raises(shadersim.ShadersimError) as e:
+        shadersim.analyze(frag, arch="gfx1100")
+    assert "compiled by the shadersim binary in a child process" in e.value.message
+
+
 def test_occupancy_and_compare():
     # 104 VGPRs on CDNA 3: 512 per SIMD lane / 104 (a multiple of the 8-register granule)
     # = 4 waves.
@@ -161,6 +172,9 @@ def test_from_triton_on_a_fresh_compilation():
         if os.environ.get("CI"):
             pytest.fail(f"CI: triton must be installed (scripts/test-python.sh does): {e}")
         pytest.skip(f"triton is not importable ({e}); pip install triton to run this")
+
+    # Fusion stated, as the fixtures' script does: Triton warns that its default changes.
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
     @triton.jit
     def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
