@@ -88,7 +88,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// The report `args` asks for, rendered in its format (the timeline, when asked, is written
-/// to its file): what `run` prints, and what [`crate::api::analyze`] parses.
+/// to its file): what `run` prints, and what the library API (`api::analyze`) parses.
 pub fn render(args: &Args) -> Result<String, CliError> {
     if args.file == "-" && args.run.hints.as_deref() == Some("-") {
         return Err(CliError::Usage(

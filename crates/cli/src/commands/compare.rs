@@ -65,7 +65,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// The comparison `args` asks for, rendered in its format: what `run` prints, and what
-/// [`crate::api::compare`] parses.
+/// the library API (`api::compare`) parses.
 pub fn render(args: &Args) -> Result<String, CliError> {
     let sets = args.run.sets()?;
     let archs: Vec<&str> = match &args.run.arch {

@@ -303,7 +303,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// The table `args` asks for, rendered in its format (the plot, when asked, is written to its
-/// file): what `run` prints, and what [`crate::api::occupancy`] parses.
+/// file): what `run` prints, and what the library API (`api::occupancy`) parses.
 pub fn render(args: &Args) -> Result<String, CliError> {
     let (rows, notes) = rows(args)?;
     let text = match args.format {

@@ -25,6 +25,7 @@ mod diverge;
 mod docs_links;
 mod glsl_dialects;
 mod kernel_time;
+mod library_api;
 mod listings;
 mod liveness;
 mod mutations;
