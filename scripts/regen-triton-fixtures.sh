@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate tests/fixtures/triton: Triton cache entries (K.hsaco beside K.json, and LLVM's
 # K.amdgcn listing) of the kernels in scripts/triton/kernels.py, compiled by the PyPI `triton`
-# wheel for gfx942 and gfx1100. No GPU and no ROCm are needed: the wheel carries its LLVM.
+# wheel for gfx90a, gfx942, gfx1100 and gfx1200. No GPU and no ROCm are needed: the wheel carries its LLVM.
 #
 #   tests/fixtures/triton/<gfx>/<kernel>/<kernel>.{hsaco,json,amdgcn}
 #

@@ -24,7 +24,7 @@ const MAX_BYTES: u64 = 64 << 20;
 const TAB: &str = "    ";
 
 /// `FILE`, `LINE` and `COL` of a message starting `FILE:LINE:COL: error:`.
-fn place(msg: &str) -> Option<(&str, usize, usize)> {
+pub(crate) fn place(msg: &str) -> Option<(&str, usize, usize)> {
     let first = msg.lines().next()?;
     let head = &first[..first.find(": error:")?];
     let mut parts = head.rsplitn(3, ':');

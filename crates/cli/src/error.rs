@@ -31,9 +31,10 @@ impl CliError {
         }
     }
 
-    /// Print the error on stderr and return the exit code for it.
-    pub fn report(self) -> ExitCode {
-        let mut stderr = std::io::stderr().lock();
+    /// What [`CliError::report`] prints on standard error: the message (with `error: ` in
+    /// front unless it has a place or the prefix), the source snippet under a place, then
+    /// the notes. Empty for a closed pipe, which is no error.
+    pub fn rendered(&self) -> String {
         match self {
             CliError::Input(msg) => {
                 // Notes a caller added (`\nnote: ...`) go after the snippet
@@ -42,24 +43,30 @@ impl CliError {
                     Some(i) => (&msg[..i], &msg[i + 1..]),
                     None => (msg.as_str(), ""),
                 };
-                let _ = writeln!(stderr, "{}", with_error_prefix(error));
+                let mut out = with_error_prefix(error) + "\n";
                 if let Some(snippet) = crate::diagnostic::source_snippet(error) {
-                    let _ = write!(stderr, "{snippet}");
+                    out += &snippet;
                 }
                 if !notes.is_empty() {
-                    let _ = writeln!(stderr, "{notes}");
+                    out += notes;
+                    out += "\n";
                 }
-                ExitCode::from(1)
+                out
             }
-            CliError::Usage(msg) => {
-                let _ = writeln!(stderr, "error: {msg}");
-                ExitCode::from(2)
-            }
+            CliError::Usage(msg) => format!("error: {msg}\n"),
+            CliError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => String::new(),
+            CliError::Io(e) => format!("error: {e}\n"),
+        }
+    }
+
+    /// Print the error on stderr and return the exit code for it.
+    pub fn report(self) -> ExitCode {
+        let _ = write!(std::io::stderr().lock(), "{}", self.rendered());
+        match self {
+            CliError::Input(_) => ExitCode::from(1),
+            CliError::Usage(_) => ExitCode::from(2),
             CliError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            CliError::Io(e) => {
-                let _ = writeln!(stderr, "error: {e}");
-                ExitCode::from(1)
-            }
+            CliError::Io(_) => ExitCode::from(1),
         }
     }
 }

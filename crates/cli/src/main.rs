@@ -4,15 +4,8 @@
 //! calls the libraries and maps errors to exit codes (0 success, 1 bad input,
 //! 2 bad usage). Everything that computes something lives in a library crate.
 
-mod commands;
-mod diagnostic;
-mod error;
-mod input;
-mod output;
-mod progress;
-mod triton;
-
 use clap::{Parser, Subcommand};
+use shadersim_cli::commands;
 use std::process::ExitCode;
 
 /// Cycle-level simulator of AMD GPU shaders: where does the time go?

@@ -83,6 +83,13 @@ pub use crate::commands::prepare::{parse_sets, DISPATCH_KEYS};
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    let text = render(&args)?;
+    crate::output::write(args.output.as_deref(), text)
+}
+
+/// The report `args` asks for, rendered in its format (the timeline, when asked, is written
+/// to its file): what `run` prints, and what the library API (`api::analyze`) parses.
+pub fn render(args: &Args) -> Result<String, CliError> {
     if args.file == "-" && args.run.hints.as_deref() == Some("-") {
         return Err(CliError::Usage(
             "the program and the hints cannot both be read from standard input".into(),
@@ -179,5 +186,5 @@ pub fn run(args: Args) -> CliResult {
         let json = matches!(args.format, ReportFormat::Json);
         text = crate::commands::occupancy::append_comparison(text, json, vgprs);
     }
-    crate::output::write(args.output.as_deref(), text)
+    Ok(text)
 }

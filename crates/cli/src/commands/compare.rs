@@ -61,6 +61,13 @@ struct Job<'a> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
+    let text = render(&args)?;
+    crate::output::write(args.output.as_deref(), text)
+}
+
+/// The comparison `args` asks for, rendered in its format: what `run` prints, and what
+/// the library API (`api::compare`) parses.
+pub fn render(args: &Args) -> Result<String, CliError> {
     let sets = args.run.sets()?;
     let archs: Vec<&str> = match &args.run.arch {
         Some(a) => a.split(',').map(str::trim).collect(),
@@ -169,7 +176,7 @@ pub fn run(args: Args) -> CliResult {
         }
         CompareFormat::Html => to_html(&comparison),
     };
-    crate::output::write(args.output.as_deref(), text)
+    Ok(text)
 }
 
 /// `e`, met while preparing or running `job`, with a note naming the

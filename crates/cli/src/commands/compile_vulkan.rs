@@ -263,6 +263,17 @@ fn run_capture(path: &str, family: &str, modules: &[PathBuf]) -> Result<Capture,
             "error: cannot find shadersim's own executable: {e}"
         ))
     })?;
+    // The child is this binary's hidden `radv-capture`: a process that is not the shadersim
+    // binary (Python running the library) has no such command to run.
+    if !exe
+        .file_stem()
+        .is_some_and(|s| s.to_string_lossy().starts_with("shadersim"))
+    {
+        return Err(CliError::input(format!(
+            "{path}: error: GLSL and SPIR-V are compiled by the shadersim binary in a child process, which this process ({}) is not; run `shadersim compile` and analyze its listing",
+            exe.display()
+        )));
+    }
     let exe = exe.display().to_string();
     let mut args = vec!["radv-capture".to_string()];
     args.extend(modules.iter().map(|m| m.display().to_string()));

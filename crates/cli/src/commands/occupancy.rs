@@ -297,7 +297,15 @@ pub fn rows(args: &Args) -> Result<(Vec<OccupancyRow>, Vec<String>), CliError> {
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let (rows, notes) = rows(&args)?;
+    let text = render(&args)?;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// The table `args` asks for, rendered in its format (the plot, when asked, is written to its
+/// file): what `run` prints, and what the library API (`api::occupancy`) parses.
+pub fn render(args: &Args) -> Result<String, CliError> {
+    let (rows, notes) = rows(args)?;
     let text = match args.format {
         OccupancyFormat::Text => to_text(args.regs, &rows, &notes),
         OccupancyFormat::Json => {
@@ -308,8 +316,7 @@ pub fn run(args: Args) -> CliResult {
         std::fs::write(path, to_svg(&rows, args.regs))
             .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
     }
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(())
+    Ok(text)
 }
 
 /// The other vendors' models at `regs` registers per thread, for

@@ -1,12 +1,12 @@
 //! Triton cache entries as input (issue 48 item 1): `K.hsaco` beside `K.json`, read with the
 //! launch the json gives (block = num_warps x warp_size, dynamic LDS = shared, the kernel and
 //! target), the grid from `--grid`. The fixtures are scripts/regen-triton-fixtures.sh's output:
-//! the PyPI `triton` wheel's compilations for gfx942 and gfx1100, with LLVM's `.amdgcn` listing.
+//! the PyPI `triton` wheel's compilations, with LLVM's `.amdgcn` listing (triton_fixtures.rs checks all).
 
 use crate::{command, root};
 use serde_json::Value;
 
-/// The four committed entries: `<gfx>/<kernel>`.
+/// The entries of item 1 (the others are triton_fixtures.rs's): `<gfx>/<kernel>`.
 const ENTRIES: [&str; 4] = [
     "gfx942/add_kernel",
     "gfx942/softmax_kernel",
@@ -164,10 +164,13 @@ fn batch_over_a_triton_cache() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("line"))
         .collect();
-    // One line per entry (the .amdgcn listings and the json are not programs of their own).
-    assert_eq!(lines.len(), ENTRIES.len(), "{out}");
-    for l in &lines {
-        assert!(l["error"].is_null(), "{l}");
+    // One line per entry (the .amdgcn listings and the json are not programs of their own);
+    // only the entries the decoder cannot read yet carry an error.
+    let all = crate::triton_fixtures::entries();
+    assert_eq!(lines.len(), all.len(), "{out}");
+    let failed = lines.iter().filter(|l| !l["error"].is_null()).count();
+    assert_eq!(failed, crate::triton_fixtures::UNDECODED.len(), "{out}");
+    for l in lines.iter().filter(|l| l["error"].is_null()) {
         assert!(
             l["notes"].to_string().contains("Triton launch metadata"),
             "{l}"
