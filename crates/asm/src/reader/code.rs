@@ -349,7 +349,7 @@ impl LineReader<'_> {
                 }
             }
         }
-        if let Some((at, why)) = malformed_operands(&inst, trimmed) {
+        if let Some((at, why)) = malformed_operands(inst, trimmed) {
             return Err(self.error(n, col + at, why));
         }
         Ok(())
