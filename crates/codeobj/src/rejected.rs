@@ -3,7 +3,7 @@
 //! on an operand of an integer op (`v_add3_u32 v0, |v46|, ...`), a VGPR or AGPR tuple that
 //! starts at an odd register on gfx90a and gfx94x. Each is refused at its instruction, so a
 //! damaged code object is an error and not a simulation of code no compiler wrote. Judged on
-//! the decoded text, which keeps the decoder's tables (decode.rs) as they are.
+//! the decoded text, which keeps the decoder's tables (decode/) as they are.
 
 use crate::decode::Decoded;
 

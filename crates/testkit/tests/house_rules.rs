@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Files over 800 lines, by path from the repository root.
 /// issue 46: shrink, never grow.
-const LONG_FILES: &[Allowed] = &[("crates/codeobj/src/decode.rs", 1467)];
+const LONG_FILES: &[Allowed] = &[];
 
 /// Non-test functions over 150 lines, `path: name`.
 /// issue 46: shrink, never grow.
@@ -29,9 +29,9 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/target.rs: guess_target", 182),
     ("crates/cfg/src/graph.rs: build", 194),
     ("crates/cli/src/commands/rt.rs: run", 269),
-    ("crates/codeobj/src/decode.rs: decode", 243),
-    ("crates/codeobj/src/decode.rs: print", 154),
-    ("crates/codeobj/src/decode.rs: modifiers", 175),
+    ("crates/codeobj/src/decode/mod.rs: decode", 243),
+    ("crates/codeobj/src/decode/printer.rs: print", 154),
+    ("crates/codeobj/src/decode/printer.rs: modifiers", 175),
     ("crates/engine/src/analysis/bottleneck.rs: bottleneck", 236),
     ("crates/engine/src/ops/compile.rs: compile", 268),
     ("crates/engine/src/ops/mod.rs: compile", 175),

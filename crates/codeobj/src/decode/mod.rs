@@ -1,0 +1,456 @@
+//! Machine code -> instruction text in LLVM's syntax, without LLVM.
+//!
+//! Two generated tables drive it (both written by `scripts/isa/gen_encodings.py` from
+//! `llvm-mc-22 -show-encoding` and `-disassemble`, embedded here):
+//! * `data/formats.tsv`: per generation family, each encoding format's size, identification bits
+//!   and fields (the ISA guides' "Microcode Formats" layouts);
+//! * `data/encodings.tsv`: per family, format and opcode, the mnemonic LLVM prints, the
+//!   processors it holds for, and which field each printed operand comes from (found by
+//!   re-assembling the form with that operand changed).
+//!
+//! What this module adds (printer.rs, operand_text.rs) is how a field's value prints (registers, inline constants, literals,
+//! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
+//! op_sel), the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
+//! `s_sendmsg`, `s_wait_alu`) and the BVH image ops' address lists. Families covered: gfx9
+//! (gfx900, gfx90a, gfx942), gfx10 (gfx1010, gfx1030), gfx11 (gfx1100) and gfx12 (gfx1200).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const FORMATS_TSV: &str = include_str!("../../data/formats.tsv");
+const ENCODINGS_TSV: &str = include_str!("../../data/encodings.tsv");
+
+/// One field of an encoding format.
+#[derive(Debug, Clone)]
+struct Field {
+    name: String,
+    lo: u32,
+    width: u32,
+}
+
+/// One encoding format of a family.
+#[derive(Debug, Clone)]
+struct Format {
+    name: String,
+    bits: u32,
+    ident: Vec<(u32, u32, u64)>,
+    fields: Vec<Field>,
+}
+
+impl Format {
+    fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// One opcode row of the generated table.
+#[derive(Debug, Clone)]
+struct Row {
+    mnemonic: String,
+    processors: Vec<String>,
+    template: Vec<Operand>,
+    special: bool,
+}
+
+/// One printed operand of a row.
+#[derive(Debug, Clone)]
+enum Operand {
+    /// A fixed spelling (`vcc`, `off`, `null`).
+    Fixed(String),
+    /// A field: its name, the kind the form printed (`v`, `s`, `a`, `dec`, `hex`) and width.
+    Field {
+        field: String,
+        kind: String,
+        width: u32,
+    },
+    /// A BVH op's address VGPRs (`vaddr:nsa:W.W..|W.W..`): the register width of each address
+    /// operand as LLVM lists them apart (NSA), without and with A16.
+    Addresses { plain: Vec<u32>, a16: Vec<u32> },
+}
+
+struct Tables {
+    formats: HashMap<String, Vec<Format>>,
+    rows: HashMap<(String, String, u64), Vec<Row>>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut formats: HashMap<String, Vec<Format>> = HashMap::new();
+        for line in FORMATS_TSV
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let c: Vec<&str> = line.split('\t').collect();
+            let ident = c[3]
+                .split(' ')
+                .filter_map(|t| {
+                    let (lw, v) = t.split_once('=')?;
+                    let (lo, w) = lw.split_once(':')?;
+                    Some((lo.parse().ok()?, w.parse().ok()?, v.parse().ok()?))
+                })
+                .collect();
+            let fields = c[4]
+                .split(' ')
+                .filter_map(|t| {
+                    let mut p = t.split(':');
+                    Some(Field {
+                        name: p.next()?.to_string(),
+                        lo: p.next()?.parse().ok()?,
+                        width: p.next()?.parse().ok()?,
+                    })
+                })
+                .collect();
+            formats.entry(c[0].to_string()).or_default().push(Format {
+                name: c[1].to_string(),
+                bits: c[2].parse().unwrap_or(32),
+                ident,
+                fields,
+            });
+        }
+        let mut rows: HashMap<(String, String, u64), Vec<Row>> = HashMap::new();
+        for line in ENCODINGS_TSV
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let c: Vec<&str> = line.split('\t').collect();
+            let special = c[5] == "special";
+            let template = if special || c[5] == "-" {
+                Vec::new()
+            } else {
+                c[5].split(',')
+                    .map(|t| match t.strip_prefix('=') {
+                        Some(fixed) => Operand::Fixed(fixed.to_string()),
+                        None if t.contains(":nsa:") => {
+                            let lists = t.split(":nsa:").nth(1).unwrap_or("");
+                            let (plain, a16) = lists.split_once('|').unwrap_or((lists, ""));
+                            let widths = |l: &str| -> Vec<u32> {
+                                l.split('.').filter_map(|w| w.parse().ok()).collect()
+                            };
+                            Operand::Addresses {
+                                plain: widths(plain),
+                                a16: widths(a16),
+                            }
+                        }
+                        None => {
+                            let mut p = t.split(':');
+                            Operand::Field {
+                                field: p.next().unwrap_or("").to_string(),
+                                kind: p.next().unwrap_or("").to_string(),
+                                width: p.next().and_then(|w| w.parse().ok()).unwrap_or(1),
+                            }
+                        }
+                    })
+                    .collect()
+            };
+            rows.entry((
+                c[0].to_string(),
+                c[1].to_string(),
+                c[2].parse().unwrap_or(0),
+            ))
+            .or_default()
+            .push(Row {
+                mnemonic: c[3].to_string(),
+                processors: c[4].split(',').map(str::to_string).collect(),
+                template,
+                special,
+            });
+        }
+        Tables { formats, rows }
+    })
+}
+
+/// The table family and the processor whose rows a processor reads (processors of a family
+/// the generator did not assemble for read the closest one's).
+fn family_of(processor: &str) -> Option<(&'static str, &'static str)> {
+    let p = processor;
+    Some(match p {
+        "gfx90a" => ("gfx9", "gfx90a"),
+        "gfx906" | "gfx908" => ("gfx9", "gfx906"),
+        _ if p.starts_with("gfx94") || p.starts_with("gfx95") => ("gfx9", "gfx942"),
+        _ if p.starts_with("gfx90") => ("gfx9", "gfx900"),
+        _ if p.starts_with("gfx101") => ("gfx10", "gfx1010"),
+        _ if p.starts_with("gfx103") => ("gfx10", "gfx1030"),
+        _ if p.starts_with("gfx11") => ("gfx11", "gfx1100"),
+        _ if p.starts_with("gfx12") => ("gfx12", "gfx1200"),
+        _ => return None,
+    })
+}
+
+/// Whether shadersim can decode machine code for `processor`.
+pub fn supports(processor: &str) -> bool {
+    family_of(processor).is_some()
+}
+
+/// One decoded instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    /// Its address (the function's address plus its offset).
+    pub address: u64,
+    /// Its dwords, literal included.
+    pub words: Vec<u32>,
+    /// The instruction in LLVM syntax, as `llvm-objdump -d` prints it.
+    pub text: String,
+    /// A branch's target address.
+    pub target: Option<u64>,
+}
+
+/// Why machine code could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset of the instruction in the code given.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Decode `code` (a function's bytes, starting at `address`) for `processor`.
+pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>, DecodeError> {
+    let Some((family, cpu)) = family_of(processor) else {
+        return Err(DecodeError {
+            offset: 0,
+            message: format!(
+                "no decoding table for {processor} (shadersim decodes gfx9 (gfx900-gfx90c, gfx90a, gfx94x), gfx10, gfx11 and gfx12 machine code)"
+            ),
+        });
+    };
+    let t = tables();
+    let formats = &t.formats[family];
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    let word_at = |p: usize| -> Option<u32> {
+        code.get(p..p + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    while pos < code.len() {
+        let err = |m: String| DecodeError {
+            offset: pos,
+            message: m,
+        };
+        let w0 = word_at(pos)
+            .ok_or_else(|| err("truncated instruction (fewer than 4 bytes left)".into()))?;
+        let format = formats
+            .iter()
+            .find(|f| {
+                f.ident
+                    .iter()
+                    .all(|&(lo, w, v)| ((u64::from(w0) >> lo) & ((1 << w) - 1)) == v)
+            })
+            .ok_or_else(|| {
+                err(format!(
+                    "0x{w0:08X} matches no {family} encoding format shadersim decodes"
+                ))
+            })?;
+        let mut words = vec![w0];
+        for i in 1..(format.bits / 32) as usize {
+            words.push(word_at(pos + 4 * i).ok_or_else(|| {
+                err(format!(
+                    "truncated {}-bit {} instruction",
+                    format.bits, format.name
+                ))
+            })?);
+        }
+        // Up to 96 bits (gfx12's VGLOBAL, VBUFFER).
+        let bits = words
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, &w)| acc | u128::from(w) << (32 * i));
+        let get = |name: &str| {
+            format
+                .field(name)
+                .map(|f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+        };
+        if format.name == "VOPD" {
+            let find = |half: &str, op: u64| {
+                t.rows
+                    .get(&(family.to_string(), format!("VOPD{half}"), op))
+                    .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
+            };
+            let (opx, opy) = (get("opx").unwrap_or(0), get("opy").unwrap_or(0));
+            let (Some(x), Some(y)) = (find("X", opx), find("Y", opy)) else {
+                return Err(err(format!(
+                    "VOPD opcodes {opx}/{opy} (0x{w0:08X}) are not in the {family} table"
+                )));
+            };
+            let mut printer = Printer {
+                family,
+                cpu,
+                format,
+                bits,
+                literal: None,
+                literal_word: word_at(pos + 8),
+                dpp_src0: None,
+                plain_halves: false,
+            };
+            let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
+            let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
+            if let Some(lit) = printer.literal {
+                words.push(lit);
+            }
+            out.push(Decoded {
+                address: address.wrapping_add(pos as u64),
+                words: words.clone(),
+                text: format!("{tx} :: {ty}"),
+                target: None,
+            });
+            pos += words.len() * 4;
+            continue;
+        }
+        // gfx10 MUBUF/MTBUF keep the opcode's top bit apart (`op_hi`).
+        let op_width = format.field("op").map_or(0, |f| f.width);
+        let op = get("op").unwrap_or(0) | get("op_hi").unwrap_or(0) << op_width;
+        let lookup = |fmt: String| {
+            t.rows
+                .get(&(family.to_string(), fmt, op))
+                .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
+        };
+        // A memory atomic with its return bit set prints a destination: the `.rtn` row.
+        let returns = matches!(format.name.as_str(), "FLAT" | "GLOBAL" | "SCRATCH")
+            && if family == "gfx12" {
+                get("th").unwrap_or(0) & 1 != 0
+            } else {
+                get("glc").unwrap_or(0) != 0
+            };
+        let row = returns
+            .then(|| lookup(format!("{}.rtn", format.name)))
+            .flatten()
+            .or_else(|| lookup(format.name.clone()))
+            .ok_or_else(|| {
+                err(format!(
+                    "{} opcode {op} (0x{w0:08X}) is not in the {family} table for {cpu}",
+                    format.name
+                ))
+            })?;
+        if matches!(
+            format.name.as_str(),
+            "EXP" | "VINTRP" | "LDSDIR" | "VINTERP"
+        ) {
+            return Err(err(format!(
+                "{} ({}, 0x{w0:08X}) is not decoded yet: exports and parameter interpolation are graphics-only encodings",
+                row.mnemonic, format.name
+            )));
+        }
+        if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
+            let text = image_text(family, format, bits, row, &mut words, |i| {
+                word_at(pos + 4 * i)
+            })
+            .map_err(|m| err(format!("{m} (0x{w0:08X})")))?;
+            out.push(Decoded {
+                address: address.wrapping_add(pos as u64),
+                words: words.clone(),
+                text,
+                target: None,
+            });
+            pos += words.len() * 4;
+            continue;
+        }
+        // SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
+        // 233/234 (DPP8, gfx10+) means a second dword of operand controls.
+        if matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
+            let src0 = get("src0").unwrap_or(0);
+            let sdwa = src0 == 249 && (family == "gfx9" || family == "gfx10");
+            let dpp = src0 == 250 || (family != "gfx9" && (src0 == 233 || src0 == 234));
+            if sdwa && format.name != "VOPC" {
+                let ext = word_at(pos + 4)
+                    .ok_or_else(|| err(format!("truncated SDWA {} instruction", row.mnemonic)))?;
+                words.push(ext);
+                out.push(Decoded {
+                    address: address.wrapping_add(pos as u64),
+                    words: words.clone(),
+                    text: sdwa_text(
+                        family,
+                        row,
+                        get("vdst").unwrap_or(0),
+                        get("vsrc1").unwrap_or(0),
+                        ext,
+                    ),
+                    target: None,
+                });
+                pos += 8;
+                continue;
+            }
+            if dpp {
+                let ext = word_at(pos + 4)
+                    .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+                words.push(ext);
+                let text = dpp_text(family, cpu, row, format, bits, ext)
+                    .map_err(|m| err(format!("{m} (0x{w0:08X} 0x{ext:08X})")))?;
+                out.push(Decoded {
+                    address: address.wrapping_add(pos as u64),
+                    words: words.clone(),
+                    text,
+                    target: None,
+                });
+                pos += 8;
+                continue;
+            }
+            if sdwa {
+                return Err(err(format!(
+                    "{} in its {} form (0x{w0:08X}) is not decoded yet",
+                    row.mnemonic,
+                    if sdwa { "SDWA" } else { "DPP" }
+                )));
+            }
+        }
+        // gfx11+ VOP3 in a DPP form (source 0 of 250, 233/234): a third dword of DPP
+        // controls, source 0 the VGPR in its low byte (RDNA3 ISA chapter 16, "VOP3 DPP").
+        let vop3_dpp = matches!(family, "gfx11" | "gfx12")
+            && matches!(format.name.as_str(), "VOP3" | "VOP3P")
+            && matches!(get("src0"), Some(233 | 234 | 250));
+        let dpp_word = if vop3_dpp {
+            if format.name == "VOP3P" {
+                return Err(err(format!(
+                    "{} in its DPP form (0x{w0:08X}) is not decoded yet",
+                    row.mnemonic
+                )));
+            }
+            let d = word_at(pos + 8)
+                .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+            words.push(d);
+            Some(d)
+        } else {
+            None
+        };
+        let size_before_literal = words.len() * 4;
+        let mut printer = Printer {
+            family,
+            cpu,
+            format,
+            bits,
+            literal: None,
+            literal_word: word_at(pos + size_before_literal),
+            dpp_src0: dpp_word.map(|d| u64::from(d & 0xff)),
+            plain_halves: false,
+        };
+        let (mut text, target) =
+            printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
+        if let Some(d) = dpp_word {
+            let mn = row.mnemonic.as_str();
+            let dpp_mn = if mn.ends_with("_e64") {
+                format!("{mn}_dpp")
+            } else {
+                format!("{mn}_e64_dpp")
+            };
+            let controls = dpp_controls(family, cpu, row, get("src0").unwrap_or(0), d)
+                .map_err(|m| err(format!("{mn}: {m} (0x{w0:08X} 0x{d:08X})")))?;
+            text = format!("{dpp_mn}{}{controls}", &text[mn.len()..]);
+        }
+        if let Some(lit) = printer.literal {
+            words.push(lit);
+        }
+        pos += words.len() * 4;
+        out.push(Decoded {
+            address: address.wrapping_add((pos - words.len() * 4) as u64),
+            words,
+            text,
+            target,
+        });
+    }
+    Ok(out)
+}
+
+mod operand_text;
+mod printer;
+
+use operand_text::*;
+use printer::Printer;

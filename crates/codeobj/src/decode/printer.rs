@@ -1,0 +1,662 @@
+//! How one decoded instruction prints: its fields' values as registers, constants and literals,
+//! the modifiers of each format, and the operands LLVM prints in a syntax of their own.
+
+use super::*;
+
+pub(super) struct Printer<'a> {
+    pub(super) family: &'static str,
+    pub(super) cpu: &'static str,
+    pub(super) format: &'a Format,
+    pub(super) bits: u128,
+    pub(super) literal: Option<u32>,
+    pub(super) literal_word: Option<u32>,
+    /// A gfx11+ VOP3 in its DPP form: source 0 is this VGPR (from the DPP dword).
+    pub(super) dpp_src0: Option<u64>,
+    /// A VOP3 whose OP_SEL names an operand it lacks: LLVM then prints its 16-bit operands
+    /// as whole VGPRs (no .l/.h).
+    pub(super) plain_halves: bool,
+}
+
+/// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
+fn is_source(field: &str) -> bool {
+    matches!(
+        field,
+        "src0" | "src1" | "src2" | "ssrc0" | "ssrc1" | "srcx0" | "srcy0"
+    )
+}
+
+impl Printer<'_> {
+    pub(super) fn get(&self, name: &str) -> Option<u64> {
+        self.format
+            .field(name)
+            .map(|f| ((self.bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    }
+
+    pub(super) fn flag(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|v| v != 0)
+    }
+
+    pub(super) fn print(&mut self, row: &Row, address: u64, size: usize) -> (String, Option<u64>) {
+        let mn = row.mnemonic.as_str();
+        if row.special {
+            return (self.special(mn), None);
+        }
+        let mut ops = Vec::new();
+        let mut target = None;
+        let three_src = ["src0", "src1", "src2"];
+        if self.format.name == "VOP3"
+            && row
+                .template
+                .iter()
+                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
+        {
+            // OP_SEL bits 0-2 select source halves, bit 3 the destination's (a VGPR one).
+            let mut valid = 0u64;
+            for o in &row.template {
+                if let Operand::Field { field, kind, .. } = o {
+                    match field.as_str() {
+                        "src0" => valid |= 1,
+                        "src1" => valid |= 2,
+                        "src2" => valid |= 4,
+                        "vdst" if kind.starts_with('v') => valid |= 8,
+                        _ => {}
+                    }
+                }
+            }
+            if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
+                valid |= 4;
+            }
+            self.plain_halves = self.get("op_sel").unwrap_or(0) & !valid != 0;
+        }
+        let uses_sdst = row
+            .template
+            .iter()
+            .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
+        let global_off = self.format.name == "GLOBAL" && self.saddr_is_off();
+        // A matrix op's source C is as wide as its destination (the accumulator it
+        // updates), whatever the form the table was generated from put there (an inline
+        // constant `0` gives it no register width).
+        let mai_c_width = row.template.iter().find_map(|o| match o {
+            Operand::Field { field, width, .. } if field == "vdst" && is_mai(mn) => Some(*width),
+            _ => None,
+        });
+        for op in &row.template {
+            match op {
+                Operand::Fixed(s) => ops.push(s.clone()),
+                // Only image rows hold address lists; image_text prints them.
+                Operand::Addresses { .. } => ops.push("?".into()),
+                Operand::Field { field, kind, width } => {
+                    let v = self.get(field).unwrap_or(0);
+                    let text = match (field.as_str(), kind.as_str()) {
+                        ("simm16", _) if mn.starts_with("s_cbranch") || mn == "s_branch" => {
+                            // LLVM prints the field unsigned; the jump is signed dwords.
+                            let rel = v as u16 as i16;
+                            target = Some(
+                                address
+                                    .wrapping_add(size as u64)
+                                    .wrapping_add_signed(i64::from(rel) * 4),
+                            );
+                            v.to_string()
+                        }
+                        ("saddr", _) if self.saddr_is_off() => "off".into(),
+                        // A buffer access without offen/idxen names no VGPR address.
+                        ("vaddr", _)
+                            if self.format.name == "MUBUF"
+                                && !self.flag("offen")
+                                && !self.flag("idxen") =>
+                        {
+                            "off".into()
+                        }
+                        // gfx11+ scratch without SVE has no VGPR address.
+                        ("addr", _)
+                            if self.format.name == "SCRATCH"
+                                && self.format.field("sve").is_some()
+                                && !self.flag("sve") =>
+                        {
+                            "off".into()
+                        }
+                        ("addr", "v") if global_off => vreg("v", v, 2),
+                        ("sbase", _) => sreg(self.family, v * 2, *width),
+                        ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, *width),
+                        ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
+                        // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an
+                        // SGPR, an inline constant (Triton's `0` is 0x80) or a special value;
+                        // these encodings carry no literal and LLVM marks LDS_DIRECT invalid
+                        // there, so 254 and 255 stay register numbers the reader refuses.
+                        // gfx12's 7-bit one holds SGPRs and null only.
+                        ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
+                        ("literal", _) => {
+                            self.literal = self.literal_word;
+                            format!("0x{:x}", self.literal_word.unwrap_or(0))
+                        }
+                        // VOPD's Y destination keeps bits 7:1; bit 0 is the opposite of X's.
+                        ("vdsty", _) => {
+                            vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1)
+                        }
+                        (f, k) if is_source(f) => {
+                            let width = match (f, mai_c_width) {
+                                ("src2", Some(w)) => w,
+                                _ => *width,
+                            };
+                            let mut s = match (f, self.dpp_src0) {
+                                ("src0", Some(n)) if k == "v16" => self.half(f, n),
+                                ("src0", Some(n)) => vreg("v", n, width),
+                                _ if k == "v16" && v >= 256 => self.half(f, v - 256),
+                                _ => self.source(v, width),
+                            };
+                            // An AGPR source: by the template (v_accvgpr_read's source is
+                            // always one) or by a matrix op's ACC bits.
+                            let vgpr = s.starts_with("v[")
+                                || s.strip_prefix('v')
+                                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+                            if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
+                                s = s.replacen('v', "a", 1);
+                            }
+                            if let Some(i) = three_src.iter().position(|x| *x == f) {
+                                if self.format.name == "VOP3" {
+                                    let abs =
+                                        !uses_sdst && self.get("abs").unwrap_or(0) >> i & 1 != 0;
+                                    let neg = self.get("neg").unwrap_or(0) >> i & 1 != 0;
+                                    if abs {
+                                        s = format!("|{s}|");
+                                    }
+                                    if neg {
+                                        s = format!("-{s}");
+                                    }
+                                }
+                            }
+                            s
+                        }
+                        (_, "hex") => format!("0x{v:x}"),
+                        // LLVM prints a 16-bit immediate in decimal while it is an
+                        // inline-constant value (0..64), else in hex.
+                        (_, "dec") if v <= 64 => v.to_string(),
+                        (_, "dec") => format!("0x{v:x}"),
+                        ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
+                        (f, "v16") => self.half(f, v),
+                        (_, "v") => vreg("v", v, *width),
+                        (_, "a") => vreg("a", v, *width),
+                        (_, _) => sreg(self.family, v, *width),
+                    };
+                    ops.push(text);
+                }
+            }
+        }
+        let mut text = mn.to_string();
+        if !ops.is_empty() {
+            text.push(' ');
+            text.push_str(&ops.join(", "));
+        }
+        text.push_str(&self.modifiers(mn, row));
+        (text, target)
+    }
+
+    /// A 16-bit VGPR operand (gfx11's true16 `vN.l` / `vN.h`; `n` the VGPR bits of the field):
+    /// VOP3 names the whole VGPR and picks the half by OP_SEL (bits 0-2 the sources, 3 the
+    /// destination); the 32-bit encodings use bit 7 of the 8-bit VGPR number for the half
+    /// (RDNA3 ISA chapter 16, "VOP1"/"VOP2"/"VOPC": 16-bit operands address v0-v127 halves).
+    pub(super) fn half(&self, field: &str, n: u64) -> String {
+        if self.plain_halves {
+            return vreg("v", n, 1);
+        }
+        let (reg, hi) = if self.format.name == "VOP3" {
+            let bit = match field {
+                "src0" => 0,
+                "src1" => 1,
+                "src2" => 2,
+                _ => 3,
+            };
+            (n, self.get("op_sel").unwrap_or(0) >> bit & 1 != 0)
+        } else {
+            (n & 0x7f, n >> 7 & 1 != 0)
+        };
+        format!("v{reg}.{}", if hi { 'h' } else { 'l' })
+    }
+
+    /// SMEM's offset operand: gfx9 holds an SGPR in it when IMM is clear (and adds SOFFSET
+    /// when SOE is set); gfx11 prints
+    /// SOFFSET (`null` included) when the immediate is 0, and `sN offset:0x..` with both.
+    pub(super) fn smem_offset(&self, v: u64) -> String {
+        if self.family == "gfx9" {
+            // SOE with IMM: the SGPR in SOFFSET plus the immediate, which LLVM prints even
+            // when it is 0.
+            if self.flag("soe") && self.flag("imm") {
+                let soffset = self.get("soffset").unwrap_or(0);
+                return format!("{} offset:0x{v:x}", sreg(self.family, soffset, 1));
+            }
+            return if self.flag("imm") {
+                format!("0x{v:x}")
+            } else {
+                sreg(self.family, v, 1)
+            };
+        }
+        let null = self.null_code();
+        let soffset = self.get("soffset").unwrap_or(null);
+        if self.family == "gfx12" {
+            // RDNA4: a signed 24-bit offset, printed even when 0.
+            let off = (v as i64) << 40 >> 40;
+            let text = if off < 0 {
+                format!("-0x{:x}", -off)
+            } else {
+                format!("0x{off:x}")
+            };
+            return if soffset == null {
+                text
+            } else if off == 0 {
+                sreg(self.family, soffset, 1)
+            } else {
+                format!("{} offset:{text}", sreg(self.family, soffset, 1))
+            };
+        }
+        match (soffset == null, v) {
+            (true, 0) => "null".into(),
+            (true, _) => format!("0x{v:x}"),
+            (false, 0) => sreg(self.family, soffset, 1),
+            (false, _) => format!("{} offset:0x{v:x}", sreg(self.family, soffset, 1)),
+        }
+    }
+
+    /// The SOFFSET field is 8 bits wide (MUBUF/MTBUF before gfx12), the width of a scalar
+    /// source; SMEM's and gfx12's are 7 and name registers only.
+    pub(super) fn soffset_is_source(&self) -> bool {
+        self.format.field("soffset").is_some_and(|f| f.width == 8)
+    }
+
+    /// Whether a matrix instruction's operand `field` is an AGPR: ACC_CD (bit 15) for the
+    /// destination and source C, ACC bits 59/60 for sources A/B.
+    pub(super) fn mai_agpr(&self, mn: &str, field: &str) -> bool {
+        if self.format.name != "VOP3P" || !is_mai(mn) {
+            return false;
+        }
+        let bit = match field {
+            "vdst" | "src2" => 15,
+            "src0" => 59,
+            "src1" => 60,
+            _ => return false,
+        };
+        self.bits >> bit & 1 != 0
+    }
+
+    pub(super) fn saddr_is_off(&self) -> bool {
+        // gfx9 encodes `off` as 0x7f; gfx10+ as SGPR_NULL.
+        let v = self.get("saddr").unwrap_or(0);
+        if self.family == "gfx9" {
+            v == 0x7f
+        } else {
+            v == self.null_code()
+        }
+    }
+
+    /// The encoding of SGPR_NULL: 125 on gfx10, 124 from gfx11 on.
+    pub(super) fn null_code(&self) -> u64 {
+        if self.family == "gfx10" {
+            125
+        } else {
+            124
+        }
+    }
+
+    /// A 9-bit source operand: SGPR, special register, inline constant, literal or VGPR.
+    pub(super) fn source(&mut self, v: u64, width: u32) -> String {
+        match v {
+            0..=127 => sreg(self.family, v, width),
+            128..=192 => (v - 128).to_string(),
+            193..=208 => format!("-{}", v - 192),
+            // The apertures and flat-scratch base as llvm-objdump-22 names them on every
+            // family (it does not ask whether the processor has them).
+            230 => "src_flat_scratch_base_lo".into(),
+            231 => "src_flat_scratch_base_hi".into(),
+            235 => "src_shared_base".into(),
+            236 => "src_shared_limit".into(),
+            237 => "src_private_base".into(),
+            238 => "src_private_limit".into(),
+            239 => "src_pops_exiting_wave_id".into(),
+            240 => "0.5".into(),
+            241 => "-0.5".into(),
+            242 => "1.0".into(),
+            243 => "-1.0".into(),
+            244 => "2.0".into(),
+            245 => "-2.0".into(),
+            246 => "4.0".into(),
+            247 => "-4.0".into(),
+            248 => "0.15915494".into(),
+            251 => "src_vccz".into(),
+            252 => "src_execz".into(),
+            253 => "src_scc".into(),
+            255 => {
+                let lit = self.literal_word.unwrap_or(0);
+                self.literal = self.literal_word;
+                format!("0x{lit:x}")
+            }
+            256..=511 => vreg("v", v - 256, width),
+            _ => format!("src_{v}"),
+        }
+    }
+
+    pub(super) fn modifiers(&self, mn: &str, row: &Row) -> String {
+        let mut m = String::new();
+        let cpol = |m: &mut String| {
+            if self.format.field("th").is_some() {
+                m.push_str(&self.temporal_hint(mn));
+            } else if self.cpu == "gfx942" {
+                if self.flag("glc") {
+                    m.push_str(" sc0");
+                }
+                if self.flag("sc1") {
+                    m.push_str(" sc1");
+                }
+                if self.flag("slc") {
+                    m.push_str(" nt");
+                }
+            } else {
+                if self.flag("glc") {
+                    m.push_str(" glc");
+                }
+                if self.flag("slc") {
+                    m.push_str(" slc");
+                }
+                if self.flag("dlc") {
+                    m.push_str(" dlc");
+                }
+                if self.cpu == "gfx90a" && self.flag("sc1") {
+                    m.push_str(" scc");
+                }
+            }
+        };
+        match self.format.name.as_str() {
+            "SMEM" => {
+                cpol(&mut m);
+            }
+            "DS" => {
+                let o0 = self.get("offset0").unwrap_or(0);
+                let o1 = self.get("offset1").unwrap_or(0);
+                if mn.contains("2st64")
+                    || mn.contains("read2")
+                    || mn.contains("write2")
+                    || mn.contains("load_2")
+                    || mn.contains("store_2")
+                    || mn.contains("2addr")
+                {
+                    if o0 != 0 {
+                        m.push_str(&format!(" offset0:{o0}"));
+                    }
+                    if o1 != 0 {
+                        m.push_str(&format!(" offset1:{o1}"));
+                    }
+                } else if o0 | o1 << 8 != 0 {
+                    m.push_str(&format!(" offset:{}", o0 | o1 << 8));
+                }
+                if self.flag("gds") {
+                    m.push_str(" gds");
+                }
+            }
+            "FLAT" | "GLOBAL" | "SCRATCH" => {
+                let f = self.format.field("offset").map_or(12, |f| f.width);
+                let raw = self.get("offset").unwrap_or(0) as i64;
+                let off = if self.format.name == "FLAT" && self.family != "gfx11" {
+                    raw
+                } else {
+                    (raw << (64 - f)) >> (64 - f)
+                };
+                if off != 0 {
+                    m.push_str(&format!(" offset:{off}"));
+                }
+                cpol(&mut m);
+                if self.flag("lds") {
+                    m.push_str(" lds");
+                }
+            }
+            "MUBUF" | "MTBUF" => {
+                if self.flag("offen") {
+                    m.push_str(" offen");
+                }
+                if self.flag("idxen") {
+                    m.push_str(" idxen");
+                }
+                let off = self.get("offset").unwrap_or(0);
+                if off != 0 {
+                    m.push_str(&format!(" offset:{off}"));
+                }
+                cpol(&mut m);
+                if self.flag("lds") && self.format.name == "MUBUF" {
+                    m.push_str(" lds");
+                }
+                if self.flag("tfe") {
+                    m.push_str(" tfe");
+                }
+            }
+            "VOP3" => {
+                let sdst = row
+                    .template
+                    .iter()
+                    .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
+                let printed = row
+                    .template
+                    .iter()
+                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+                    .count();
+                // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
+                // counts it in op_sel: [src0,src1,src2,dst].
+                let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
+                let nsrc = if tied { printed.max(3) } else { printed };
+                let op_sel = self.get("op_sel").unwrap_or(0);
+                if !sdst && !self.plain_halves && op_sel != 0 {
+                    let bits: Vec<String> = (0..nsrc)
+                        .map(|i| (op_sel >> i & 1).to_string())
+                        .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
+                        .collect();
+                    m.push_str(&format!(" op_sel:[{}]", bits.join(",")));
+                }
+                if self.flag("clamp") {
+                    m.push_str(" clamp");
+                }
+                match self.get("omod").unwrap_or(0) {
+                    1 => m.push_str(" mul:2"),
+                    2 => m.push_str(" mul:4"),
+                    3 => m.push_str(" div:2"),
+                    _ => {}
+                }
+            }
+            "VOP3P" if is_mai(mn) => {
+                // CDNA MAI (MI200 ISA 12.11 "VOP3P-MAI"): CBSZ [10:8], ABID [14:11], BLGP
+                // [63:61]; ACC_CD [15] and ACC [60:59] pick AGPRs (printed as registers).
+                for (name, v) in [
+                    ("cbsz", self.bits >> 8 & 7),
+                    ("abid", self.bits >> 11 & 15),
+                    ("blgp", self.bits >> 61 & 7),
+                ] {
+                    if v != 0 {
+                        m.push_str(&format!(" {name}:{v}"));
+                    }
+                }
+            }
+            "VOP3P" => {
+                let nsrc = row
+                    .template
+                    .iter()
+                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+                    .count();
+                let op_sel = self.get("op_sel").unwrap_or(0);
+                let hi =
+                    self.get("op_sel_hi").unwrap_or(0) | self.get("op_sel_hi2").unwrap_or(0) << 2;
+                let list = |v: u64| {
+                    (0..nsrc)
+                        .map(|i| (v >> i & 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                let all = (1u64 << nsrc) - 1;
+                if op_sel & all != 0 {
+                    m.push_str(&format!(" op_sel:[{}]", list(op_sel)));
+                }
+                if hi & all != all {
+                    m.push_str(&format!(" op_sel_hi:[{}]", list(hi)));
+                }
+                let neg_lo = self.get("neg").unwrap_or(0);
+                let neg_hi = self.get("neg_hi").unwrap_or(0);
+                if neg_lo & all != 0 {
+                    m.push_str(&format!(" neg_lo:[{}]", list(neg_lo)));
+                }
+                if neg_hi & all != 0 {
+                    m.push_str(&format!(" neg_hi:[{}]", list(neg_hi)));
+                }
+                if self.flag("clamp") {
+                    m.push_str(" clamp");
+                }
+            }
+            _ => {}
+        }
+        m
+    }
+
+    /// gfx12's cache policy: ` th:TH_...` and ` scope:SCOPE_...` when not the defaults (the
+    /// names of LLVM's SIDefines.h `CPol::TH_*` and `SCOPE_*`, per loads, stores and atomics).
+    pub(super) fn temporal_hint(&self, mn: &str) -> String {
+        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        const ATOMIC: [&str; 8] = [
+            "RT",
+            "RETURN",
+            "NT",
+            "NT_RETURN",
+            "CASCADE_RT",
+            "CASCADE_RETURN",
+            "CASCADE_NT",
+            "CASCADE_NT_RETURN",
+        ];
+        const SCOPE: [&str; 4] = ["CU", "SE", "DEV", "SYS"];
+        let th = self.get("th").unwrap_or(0) as usize & 7;
+        let scope = self.get("scope").unwrap_or(0) as usize & 3;
+        let mut m = String::new();
+        if th != 0 {
+            let (kind, names) = if mn.contains("atomic") {
+                ("ATOMIC", ATOMIC)
+            } else if mn.contains("store") {
+                ("STORE", STORE)
+            } else {
+                ("LOAD", LOAD)
+            };
+            m.push_str(&format!(" th:TH_{kind}_{}", names[th]));
+        }
+        if scope != 0 {
+            m.push_str(&format!(" scope:SCOPE_{}", SCOPE[scope]));
+        }
+        m
+    }
+
+    /// Operands LLVM prints in a syntax of their own.
+    pub(super) fn special(&self, mn: &str) -> String {
+        let imm = self.get("simm16").unwrap_or(0);
+        match mn {
+            "s_waitcnt" => {
+                // Counter layouts: Vega ISA 4.4 (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt
+                // [11:8]); RDNA 2 ISA 4.4 (the same with a 6-bit lgkmcnt [13:8]); RDNA3 ISA
+                // 5.4 (vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]).
+                let vm_gcn = (imm & 0xf) | (imm >> 14 & 3) << 4;
+                let (vm, vm_max, exp, lgkm, lgkm_max) = if self.family == "gfx9" {
+                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0xf, 15)
+                } else if self.family == "gfx10" {
+                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0x3f, 63)
+                } else {
+                    (imm >> 10 & 0x3f, 63, imm & 7, imm >> 4 & 0x3f, 63)
+                };
+                let all_default = vm == vm_max && exp == 7 && lgkm == lgkm_max;
+                let mut parts = Vec::new();
+                if vm != vm_max || all_default {
+                    parts.push(format!("vmcnt({vm})"));
+                }
+                if exp != 7 || all_default {
+                    parts.push(format!("expcnt({exp})"));
+                }
+                if lgkm != lgkm_max || all_default {
+                    parts.push(format!("lgkmcnt({lgkm})"));
+                }
+                format!("{mn} {}", parts.join(" "))
+            }
+            "s_delay_alu" => {
+                // RDNA3 ISA 5.7 (s_delay_alu): instid0 [3:0], instskip [6:4], instid1 [10:7].
+                const ID: [&str; 12] = [
+                    "NO_DEP",
+                    "VALU_DEP_1",
+                    "VALU_DEP_2",
+                    "VALU_DEP_3",
+                    "VALU_DEP_4",
+                    "TRANS32_DEP_1",
+                    "TRANS32_DEP_2",
+                    "TRANS32_DEP_3",
+                    "FMA_ACCUM_CYCLE_1",
+                    "SALU_CYCLE_1",
+                    "SALU_CYCLE_2",
+                    "SALU_CYCLE_3",
+                ];
+                const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+                let id0 = (imm & 0xf) as usize;
+                let skip = (imm >> 4 & 7) as usize;
+                let id1 = (imm >> 7 & 0xf) as usize;
+                let mut parts = Vec::new();
+                if id0 != 0 {
+                    parts.push(format!("instid0({})", ID.get(id0).copied().unwrap_or("?")));
+                }
+                if skip != 0 {
+                    parts.push(format!(
+                        "instskip({})",
+                        SKIP.get(skip).copied().unwrap_or("?")
+                    ));
+                }
+                if id1 != 0 {
+                    parts.push(format!("instid1({})", ID.get(id1).copied().unwrap_or("?")));
+                }
+                if parts.is_empty() || id0 >= ID.len() || id1 >= ID.len() || skip >= SKIP.len() {
+                    format!("{mn} 0x{imm:x}")
+                } else {
+                    format!("{mn} {}", parts.join(" | "))
+                }
+            }
+            "s_wait_alu" | "s_waitcnt_depctr" => {
+                // LLVM's DepCtrInfo (AMDGPUAsmUtils.cpp), in its order: name, bit offset,
+                // width; a field prints when it is not at its maximum (the default).
+                const FIELDS: [(&str, u32, u32); 7] = [
+                    ("hold_cnt", 7, 1),
+                    ("sa_sdst", 0, 1),
+                    ("va_vdst", 12, 4),
+                    ("va_sdst", 9, 3),
+                    ("va_ssrc", 8, 1),
+                    ("va_vcc", 1, 1),
+                    ("vm_vsrc", 2, 3),
+                ];
+                let parts: Vec<String> = FIELDS
+                    .iter()
+                    .filter(|(n, _, _)| *n != "hold_cnt" || self.family == "gfx12")
+                    .filter_map(|&(n, lo, w)| {
+                        let v = imm >> lo & ((1 << w) - 1);
+                        (v != (1 << w) - 1).then(|| format!("depctr_{n}({v})"))
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    format!("{mn} 0x{imm:x}")
+                } else {
+                    format!("{mn} {}", parts.join(" "))
+                }
+            }
+            "s_sendmsg_rtn_b32" | "s_sendmsg_rtn_b64" => {
+                let w = if mn.ends_with("b64") { 2 } else { 1 };
+                let sdst = sreg(self.family, self.get("sdst").unwrap_or(0), w);
+                let msg = self.get("ssrc0").unwrap_or(0);
+                format!(
+                    "{mn} {sdst}, sendmsg({})",
+                    msg_name(msg).map_or(msg.to_string(), str::to_string)
+                )
+            }
+            "s_sendmsg" | "s_sendmsghalt" => match msg_name(imm & 0xff).filter(|_| imm >> 4 == 0) {
+                Some(n) => format!("{mn} sendmsg({n})"),
+                None => format!(
+                    "{mn} sendmsg({}, {}, {})",
+                    imm & 0xf,
+                    imm >> 4 & 7,
+                    imm >> 8 & 3
+                ),
+            },
+            _ => format!("{mn} 0x{imm:x}"),
+        }
+    }
+}
