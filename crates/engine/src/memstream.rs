@@ -429,12 +429,19 @@ impl MemorySystem {
                 wave as u64 / self.group_waves,
                 wave as u64 % self.group_waves,
             );
+            // Without a launch's grid the workgroups form one row: no division on this path.
             let [row, plane] = self.group_grid;
+            let across = if row == u64::MAX {
+                group.wrapping_mul(s.group_stride[0])
+            } else {
+                (group % row)
+                    .wrapping_mul(s.group_stride[0])
+                    .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
+                    .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
+            };
             let start = in_group
                 .wrapping_mul(s.wave_stride)
-                .wrapping_add((group % row).wrapping_mul(s.group_stride[0]))
-                .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
-                .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
+                .wrapping_add(across)
                 .wrapping_add(step.wrapping_mul(s.iteration_stride));
             (start, &s.requests)
         };

@@ -34,6 +34,18 @@ pub(crate) struct AffineValue {
     pub iterations: Vec<(usize, i64)>,
 }
 
+impl AffineValue {
+    /// The factor of loop `loop_id`'s completed iterations (0 when the value moves with no
+    /// loop); `None` when another loop moves it.
+    pub(crate) fn per_iteration(&self, loop_id: usize) -> Option<i64> {
+        match self.iterations[..] {
+            [] => Some(0),
+            [(id, c)] if id == loop_id => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// Operand `o` as instruction `at` reads it, when it is an [`AffineValue`] (no unknown factor).
 pub(crate) fn affine_value(
     program: &Program,

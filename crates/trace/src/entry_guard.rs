@@ -14,7 +14,7 @@
 use crate::affine_query::affine_value;
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
-use shadersim_isa::{CmpCond, InstrClass, ScalarOp, SpecialReg};
+use shadersim_isa::{CmpCond, ScalarOp, SpecialReg};
 
 /// Grids of more workgroups than this are not tested one by one.
 pub const MAX_GUARDED_GROUPS: u64 = 1 << 22;
@@ -63,7 +63,7 @@ pub fn entry_guard(
     let ScalarOp::Cmp(cond) = facts.op else {
         return None;
     };
-    if matches!(cond, CmpCond::Eq | CmpCond::Lg) || cmp.class() == InstrClass::Salu {
+    if matches!(cond, CmpCond::Eq | CmpCond::Lg) {
         return None;
     }
     let [a, b] = &cmp.operands[cmp.defs..] else {

@@ -71,14 +71,7 @@ pub(crate) fn infer_vector_loop(
     };
     let a = affine_value(program, cfg, a, cmp_idx)?;
     let b = affine_value(program, cfg, b, cmp_idx)?;
-    let iter = |v: &AffineValue| -> Option<i64> {
-        match v.iterations[..] {
-            [] => Some(0),
-            [(id, c)] if id == loop_id => Some(c),
-            _ => None,
-        }
-    };
-    let (step_a, step_b) = (iter(&a)?, iter(&b)?);
+    let (step_a, step_b) = (a.per_iteration(loop_id)?, b.per_iteration(loop_id)?);
     if step_a == 0 && step_b == 0 {
         return None;
     }

@@ -71,14 +71,7 @@ pub(crate) fn infer_wide_loop(
     if a.lane != [0; 3] || b.lane != [0; 3] {
         return None;
     }
-    let step = |v: &AffineValue| -> Option<i64> {
-        match v.iterations[..] {
-            [] => Some(0),
-            [(id, c)] if id == loop_id => Some(c),
-            _ => None,
-        }
-    };
-    let (step_a, step_b) = (step(&a)?, step(&b)?);
+    let (step_a, step_b) = (a.per_iteration(loop_id)?, b.per_iteration(loop_id)?);
     if step_a == 0 && step_b == 0 {
         return None;
     }
