@@ -524,3 +524,27 @@ fn a_workgroup_that_fills_the_lds_runs_alone_on_its_cu() {
     assert_eq!(r["kernel_time"]["resident_workgroups_per_cu"], 1);
     assert_eq!(r["kernel_time"]["rounds"], 20);
 }
+
+#[test]
+fn a_uniform_guard_leaves_workgroups_past_the_data_empty() {
+    if !have_clang_22() {
+        return;
+    }
+    // The loop's first index is i = 64 x workgroup id (block 64): `i < n` is a scalar
+    // compare. n = 4096: workgroups 0..63 pass (63 x 64 = 4032 < 4096, 64 x 64 = 4096 is
+    // not), 1024 - 64 = 960 are empty; n = 4097 lets workgroup 64 in too (4096 < 4097).
+    for (arch, n, working) in [
+        ("mi210", 4096, 64),
+        ("rx7900xtx", 4096, 64),
+        ("vega64", 4097, 65),
+    ] {
+        let n = format!("n={n}");
+        let r = report(
+            "guarded_uniform.cl",
+            &[
+                "--arch", arch, "--grid", "1024", "--block", "64", "--arg", &n, "--arg", "m=1024",
+            ],
+        );
+        assert_eq!(r["kernel_time"]["workgroups_with_work"], working, "{arch}");
+    }
+}
