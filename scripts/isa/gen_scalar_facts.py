@@ -21,8 +21,8 @@ The grammar (mnemonic split at '_'):
   s_cbranch_scc(0|1)                          op branch_scc0/branch_scc1: taken when SCC is 0/1
   s_cmp_(eq|lg)_u64                           op cmp, bits 64: a register pair against a pair or a
                                               constant (a 64-bit loop counter's exit test)
-  v_cmp_COND_(i32|u32|i64|u64)                op cmp, per lane into a lane mask (VCC or an SGPR
-                                              pair); COND in eq ne gt ge lt le, ne written lg
+  v_cmp[x]_COND_(i32|u32|i64|u64)             op cmp, per lane into a lane mask (VCC, an SGPR
+                                              pair, or EXEC for v_cmpx); COND in eq ne gt ge lt le, ne written lg
                                               (the vector loops' exit tests: lane counters
                                               against a bound); bits 64 for the 64-bit forms
 Other scalar mnemonics (float compares, carries in) are not described: no row.
@@ -72,7 +72,7 @@ def facts(name):
     m = re.fullmatch(r"s_cmp_(eq|lg)_u64", name)
     if m:
         return ["cmp", m.group(1), "u", "-", "64"]
-    m = re.fullmatch(r"v_cmp_([a-z]+)_([iu])(32|64)", name)
+    m = re.fullmatch(r"v_cmpx?_([a-z]+)_([iu])(32|64)", name)
     if m:
         cond = "lg" if m.group(1) == "ne" else m.group(1)
         if cond in CONDS:

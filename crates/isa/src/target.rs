@@ -94,6 +94,13 @@ impl GfxGen {
         matches!(self, GfxGen::Gfx10 | GfxGen::Gfx11 | GfxGen::Gfx12)
     }
 
+    /// Whether the hardware hands a wave its workgroup ids in trap temporaries rather than in
+    /// SGPRs the kernel descriptor enables (LLVM AMDGPU `FeatureArchitectedSGPRs`, gfx12):
+    /// `ttmp9` holds the id in x, `ttmp7` those in y (bits 15:0) and z (bits 31:16).
+    pub fn has_architected_workgroup_ids(self) -> bool {
+        matches!(self, GfxGen::Gfx12)
+    }
+
     /// Whether Mesa RADV 22.3's "Subgroups per SIMD" statistic counts
     /// wave32-sized waves (gfx10 on: a wave64 counts twice); on GCN it
     /// states the hardware's waves per SIMD.

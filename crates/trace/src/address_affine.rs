@@ -184,7 +184,11 @@ impl<'a> Eval<'a> {
     /// The value of register `r` as instruction `at` reads it.
     pub(crate) fn reg(&mut self, file: RegFile, r: u16, at: usize) -> Val {
         if file == RegFile::Ttmp {
-            // Scalar, hence uniform; set by the hardware, not by the program.
+            // Scalar, hence uniform; set by the hardware, not by the program. gfx12's ttmp9
+            // is the workgroup id in x (y and z share ttmp7, kept opaque).
+            if r == 9 && self.program.gen().has_architected_workgroup_ids() {
+                return Val::Lin(Lin::var(Var::Group(0)));
+            }
             return Val::Lin(Lin::atom(Atom::Ttmp(r)));
         }
         if !matches!(file, RegFile::Sgpr | RegFile::Vgpr) {

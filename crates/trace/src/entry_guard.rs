@@ -10,6 +10,10 @@
 //! A test of uniform values (`if (group x size >= n) return;`, a grid-stride loop whose first
 //! index is the workgroup's) is a scalar `s_cmp` and an SCC branch past a loop instead, read
 //! the same way with no lanes to range over.
+//! The guard may follow a prologue every workgroup runs (AMD's yAx exercise 2 fills 64 KiB of
+//! LDS and waits at a barrier before its grid-stride loop): the blocks every run passes
+//! through are searched in order for the first guard that skips the body (a loop in the
+//! skipped blocks and none after them), and an empty workgroup's prologue is not charged.
 //! What an empty workgroup still runs past the guard's target (a reduction's epilogue) is not
 //! charged: it is small beside a body. Anything else (equality tests, an unknown factor, more
 //! than [`MAX_GUARDED_GROUPS`] workgroups) is not inferred.
@@ -41,8 +45,22 @@ pub fn entry_guard(
     grid: [u64; 3],
     block: [u32; 3],
 ) -> Option<EntryGuard> {
-    let (cmp_idx, works_when) =
-        vector_guard(program, cfg).or_else(|| scalar_guard(program, cfg))?;
+    let (cmp_idx, works_when) = main_path(cfg).find_map(|b| {
+        let g = vector_guard(program, cfg, b).or_else(|| scalar_guard(program, cfg, b))?;
+        // Past a prologue, the guard must skip the body: the skipped blocks hold a loop nest
+        // deeper than any outside them (a prologue's own `if` around a loop leaves the main
+        // loop after it; an epilogue's reduction loop is shallower than the body's nest).
+        let branch = cfg.branch_of_block(b)?;
+        let skipped = branch.not_taken..branch.taken;
+        let deepest = |inside: bool| {
+            (0..cfg.loops.len())
+                .filter(|&l| skipped.contains(&cfg.loops[l].header) == inside)
+                .map(|l| loop_depth(cfg, l))
+                .max()
+                .unwrap_or(0)
+        };
+        (b == 0 || deepest(true) > deepest(false)).then_some(g)
+    })?;
     let instrs = &program.instructions;
     let cmp = &instrs[cmp_idx].inst;
     let facts = cmp.info.scalar?;
@@ -110,15 +128,16 @@ pub fn entry_guard(
     })
 }
 
-/// The vector form: `v_cmp`, `s_and_saveexec` of its mask, `s_cbranch_execz` past the body.
+/// The vector form: `v_cmp`, `s_and_saveexec` of its mask (or one `v_cmpx` writing EXEC),
+/// `s_cbranch_execz` past the body.
 /// The compare's index, and that a lane works when the compare holds.
-fn vector_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
+fn vector_guard(program: &Program, cfg: &Cfg, block: usize) -> Option<(usize, bool)> {
     let instrs = &program.instructions;
-    let branch = cfg.branch_of_block(0)?;
+    let branch = cfg.branch_of_block(block)?;
     if instrs[branch.instr].inst.branch_on_exec_zero() != Some(true) {
         return None;
     }
-    let entry = &cfg.blocks[0];
+    let entry = &cfg.blocks[block];
     // The mask EXEC is set from: the last EXEC write before the branch, `s_and_saveexec`.
     let exec_write = (entry.start..branch.instr).rev().find(|&i| {
         instrs[i]
@@ -128,6 +147,10 @@ fn vector_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
             .any(|w| w.touches(SpecialReg::ExecLo))
     })?;
     let saveexec = &instrs[exec_write].inst;
+    // gfx10+ writes EXEC with the compare itself (`v_cmpx_gt_i32_e64 s2, v0`).
+    if saveexec.class().is_valu() {
+        return Some((exec_write, true));
+    }
     let mask = saveexec.operands.get(saveexec.defs)?.reg()?;
     let cmp_idx = (entry.start..exec_write).rev().find(|&i| {
         let inst = &instrs[i].inst;
@@ -141,9 +164,9 @@ fn vector_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
 /// to a block past a loop, so the skipped blocks hold the body's work. The compare's index,
 /// and whether the workgroup works when the compare holds (the branch skips when it does
 /// not, for `s_cbranch_scc0`).
-fn scalar_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
+fn scalar_guard(program: &Program, cfg: &Cfg, block: usize) -> Option<(usize, bool)> {
     let instrs = &program.instructions;
-    let branch = cfg.branch_of_block(0)?;
+    let branch = cfg.branch_of_block(block)?;
     let skips_when = match instrs[branch.instr].inst.base_mnemonic() {
         "s_cbranch_scc1" => true,
         "s_cbranch_scc0" => false,
@@ -154,7 +177,7 @@ fn scalar_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
     if !cfg.loops.iter().any(|l| body.contains(&l.header)) {
         return None;
     }
-    let entry = &cfg.blocks[0];
+    let entry = &cfg.blocks[block];
     let cmp_idx = (entry.start..branch.instr).rev().find(|&i| {
         instrs[i]
             .inst
@@ -164,4 +187,17 @@ fn scalar_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
     })?;
     let inst = &instrs[cmp_idx].inst;
     (inst.class() == InstrClass::Salu).then_some((cmp_idx, !skips_when))
+}
+
+/// The blocks every run of the kernel passes through outside loops, in order: the entry and
+/// its chain of immediate post-dominators (a loop's blocks are stepped over to its exit).
+fn main_path(cfg: &Cfg) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(Some(0), |&b| cfg.ipdom.get(b).copied().flatten())
+        .take(cfg.blocks.len())
+        .filter(|&b| cfg.innermost_loop[b].is_none())
+}
+
+/// How many loops enclose loop `l`, itself included.
+fn loop_depth(cfg: &Cfg, l: usize) -> usize {
+    std::iter::successors(Some(l), |&l| cfg.loops[l].parent).count()
 }

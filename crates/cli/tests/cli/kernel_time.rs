@@ -548,3 +548,39 @@ fn a_uniform_guard_leaves_workgroups_past_the_data_empty() {
         assert_eq!(r["kernel_time"]["workgroups_with_work"], working, "{arch}");
     }
 }
+
+#[test]
+fn a_guard_after_a_prologue_still_decides_which_workgroups_work() {
+    if !have_clang_22() {
+        return;
+    }
+    // `after_fill` fills LDS and waits at a barrier in every workgroup, then tests
+    // i = global id < n = 4096 before its two-loop nest: 4096 / 64 = 64 of the 1024
+    // workgroups have rows. gfx1030 and on test with one `v_cmpx` writing EXEC; gfx12 reads
+    // the workgroup id from ttmp9. `guarded_prologue` guards only a loop before its barrier and
+    // runs its main loop in every workgroup: all 1024 work.
+    for arch in ["mi210", "rx6900xt", "rx7900xtx", "rx9070xt"] {
+        let launch = |function: &str| {
+            let r = report(
+                "guarded_after_fill.cl",
+                &[
+                    "--function",
+                    function,
+                    "--arch",
+                    arch,
+                    "--grid",
+                    "1024",
+                    "--block",
+                    "64",
+                    "--arg",
+                    "n=4096",
+                    "--arg",
+                    "m=256",
+                ],
+            );
+            r["kernel_time"]["workgroups_with_work"].clone()
+        };
+        assert_eq!(launch("after_fill"), 64, "{arch}");
+        assert_eq!(launch("guarded_prologue"), 1024, "{arch}");
+    }
+}
