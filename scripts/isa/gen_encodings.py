@@ -43,7 +43,12 @@ GENERATIONS = {
     9: ("gfx9", ["gfx900", "gfx906", "gfx90a", "gfx942"], ""),
     10: ("gfx10", ["gfx1010", "gfx1030"], "+wavefrontsize32"),
     11: ("gfx11", ["gfx1100"], "+wavefrontsize32"),
-    12: ("gfx12", ["gfx1200"], "+wavefrontsize32"),
+    # gfx12 as real true16 (16-bit VGPR halves `vN.l`/`vN.h`, what gfx11 is by default): the
+    # hardware's reading of every 16-bit operand field (RDNA4 ISA, "VOP1"/"VOP2"/"VOPC": bit 7
+    # of an 8-bit VGPR number picks the high half; VOP3's OP_SEL picks halves). Fake16 code
+    # (clang-22's default for gfx12) never sets those bits, so it reads the same registers; its
+    # listing prints `v4.l` where `llvm-objdump-22` without `--mattr=+real-true16` prints `v4`.
+    12: ("gfx12", ["gfx1200"], "+wavefrontsize32,+real-true16"),
 }
 
 # Field layouts: family -> format -> (size in bits, [(name, lo, width)], identification).
@@ -296,19 +301,21 @@ def split_ops(text):
     return mn, parts, mods
 
 
-REG = re.compile(r"^(-?\|?)(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\|?)$")
+# A register operand: optional neg/abs, file, number or range, a true16 half (`.l`/`.h`), abs.
+REG = re.compile(r"^(-?\|?)(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?(\|?)$")
 
 
 def mutate(tok):
     """Other spellings of operand `tok` that move only its field, most likely first."""
     m = REG.match(tok)
     if m:
-        pre, kind, one, lo, hi, post = m.groups()
+        pre, kind, one, lo, hi, half, post = m.groups()
+        half = half or ""
         if one is not None:
             # +13 sets bits 0, 2 and 3: a 7-bit SGPR field sharing its low bits with a narrower
             # one (VOP3's sdst over abs) is told apart by the bit above.
-            return [f"{pre}{kind}{int(one) + 13}{post}", f"{pre}{kind}{int(one) + 4}{post}",
-                    f"{pre}{kind}{int(one) + 2}{post}"]
+            return [f"{pre}{kind}{int(one) + 13}{half}{post}", f"{pre}{kind}{int(one) + 4}{half}{post}",
+                    f"{pre}{kind}{int(one) + 2}{half}{post}"]
         lo, hi = int(lo), int(hi)
         n = hi - lo + 1
         step = 8 if n <= 8 else 16
@@ -330,7 +337,7 @@ def mutate(tok):
 def kind_width(tok):
     m = REG.match(tok)
     if m:
-        _, kind, one, lo, hi, _ = m.groups()
+        _, kind, one, lo, hi, _, _ = m.groups()
         return ("v" if kind == "v" else "a" if kind == "a" else "s"), (1 if one is not None else int(hi) - int(lo) + 1)
     if tok in ("vcc", "exec"):
         return "s", 2
@@ -380,6 +387,18 @@ def run_dis(cpu, attrs, encodings):
     for i, t in zip(ok, texts):
         res[i] = t
     return res
+
+
+def valid_lines(cpu, attrs, lines):
+    """`lines` with the forms llvm-mc-22 assembles into an encoding its own printer calls invalid
+    (`v_s_rcp_f32 s0, v0` prints `v0/*Invalid register, operand has 'SReg_32' register class*/`:
+    gfx12's scalar transcendentals take SGPRs) written with SGPRs for their VGPRs."""
+    res = run_mc(cpu, attrs, lines)
+    out = list(lines)
+    for i, (text, _) in res.items():
+        if "/*Invalid register" in text:
+            out[i] = re.sub(r"\bv(\d+)\b", r"s\1", lines[i])
+    return out
 
 
 def spellings(mn, line):
@@ -494,7 +513,7 @@ def generate():
             lines.extend(returning_atomics(mn, line))
         lines = list(dict.fromkeys(lines))
         for cpu in cpus:
-            base = run_mc(cpu, attrs, lines)
+            base = run_mc(cpu, attrs, valid_lines(cpu, attrs, lines))
             # second pass: one operand changed at a time
             variants, owners = [], []
             parsed = {}

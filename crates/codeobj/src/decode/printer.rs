@@ -17,6 +17,20 @@ pub(super) struct Printer<'a> {
     pub(super) plain_halves: bool,
 }
 
+/// The width of a matrix op's source C: as wide as its destination (the accumulator it
+/// updates), whatever the form the table was generated from put there (an inline constant `0`
+/// gives it no register width). CDNA's v_mfma and RDNA's v_wmma; v_smfmac's and v_swmmac's
+/// source 2 is a single index VGPR (their C is the destination, tied).
+fn matrix_c_width(mn: &str, row: &Row) -> Option<u32> {
+    if !(mn.starts_with("v_mfma") || mn.starts_with("v_wmma")) {
+        return None;
+    }
+    row.template.iter().find_map(|o| match o {
+        Operand::Field { field, width, .. } if field == "vdst" => Some(*width),
+        _ => None,
+    })
+}
+
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
 fn is_source(field: &str) -> bool {
     matches!(
@@ -73,13 +87,7 @@ impl Printer<'_> {
             .iter()
             .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
         let global_off = self.format.name == "GLOBAL" && self.saddr_is_off();
-        // A matrix op's source C is as wide as its destination (the accumulator it
-        // updates), whatever the form the table was generated from put there (an inline
-        // constant `0` gives it no register width).
-        let mai_c_width = row.template.iter().find_map(|o| match o {
-            Operand::Field { field, width, .. } if field == "vdst" && is_mai(mn) => Some(*width),
-            _ => None,
-        });
+        let mai_c_width = matrix_c_width(mn, row);
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
@@ -172,7 +180,12 @@ impl Printer<'_> {
                         // inline-constant value (0..64), else in hex.
                         (_, "dec") if v <= 64 => v.to_string(),
                         (_, "dec") => format!("0x{v:x}"),
-                        ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
+                        // A matrix op's destination file is its ACC_CD bit's, whatever
+                        // file the table's form used.
+                        ("vdst", "v" | "a") if is_mai(mn) => {
+                            let file = if self.mai_agpr(mn, "vdst") { "a" } else { "v" };
+                            vreg(file, v, *width)
+                        }
                         (f, "v16") => self.half(f, v),
                         (_, "v") => vreg("v", v, *width),
                         (_, "a") => vreg("a", v, *width),
@@ -269,7 +282,10 @@ impl Printer<'_> {
             return false;
         }
         let bit = match field {
-            "vdst" | "src2" => 15,
+            "vdst" => 15,
+            // v_smfmac's source 2 is its index VGPR (its C is the destination, tied).
+            "src2" if mn.starts_with("v_smfmac") => return false,
+            "src2" => 15,
             "src0" => 59,
             "src1" => 60,
             _ => return false,
@@ -426,27 +442,7 @@ impl Printer<'_> {
                 }
             }
             "VOP3" => {
-                let sdst = row
-                    .template
-                    .iter()
-                    .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-                let printed = row
-                    .template
-                    .iter()
-                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
-                    .count();
-                // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
-                // counts it in op_sel: [src0,src1,src2,dst].
-                let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
-                let nsrc = if tied { printed.max(3) } else { printed };
-                let op_sel = self.get("op_sel").unwrap_or(0);
-                if !sdst && !self.plain_halves && op_sel != 0 {
-                    let bits: Vec<String> = (0..nsrc)
-                        .map(|i| (op_sel >> i & 1).to_string())
-                        .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
-                        .collect();
-                    m.push_str(&format!(" op_sel:[{}]", bits.join(",")));
-                }
+                m.push_str(&self.vop3_op_sel(mn, row));
                 if self.flag("clamp") {
                     m.push_str(" clamp");
                 }
@@ -507,6 +503,40 @@ impl Printer<'_> {
             _ => {}
         }
         m
+    }
+
+    /// VOP3's ` op_sel:[..]`: a bit per printed source, then the destination's (bit 3).
+    fn vop3_op_sel(&self, mn: &str, row: &Row) -> String {
+        let op_sel = self.get("op_sel").unwrap_or(0);
+        let sdst = row
+            .template
+            .iter()
+            .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
+        if sdst || self.plain_halves || op_sel == 0 {
+            return String::new();
+        }
+        // v_permlane*: OP_SEL bits 0 and 1 are FI and BOUND_CTRL, printed as a pair; LLVM
+        // ignores bits 2 and 3 (llvm-mc-22 -disassemble of D65C2082/D65C4082: no op_sel).
+        if mn.starts_with("v_permlane") {
+            return match op_sel & 3 {
+                0 => String::new(),
+                b => format!(" op_sel:[{},{}]", b & 1, b >> 1),
+            };
+        }
+        let printed = row
+            .template
+            .iter()
+            .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+            .count();
+        // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
+        // counts it in op_sel: [src0,src1,src2,dst].
+        let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
+        let nsrc = if tied { printed.max(3) } else { printed };
+        let bits: Vec<String> = (0..nsrc)
+            .map(|i| (op_sel >> i & 1).to_string())
+            .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
+            .collect();
+        format!(" op_sel:[{}]", bits.join(","))
     }
 
     /// gfx12's cache policy: ` th:TH_...` and ` scope:SCOPE_...` when not the defaults (the
@@ -644,10 +674,10 @@ impl Printer<'_> {
                 let msg = self.get("ssrc0").unwrap_or(0);
                 format!(
                     "{mn} {sdst}, sendmsg({})",
-                    msg_name(msg).map_or(msg.to_string(), str::to_string)
+                    msg_name(self.family, msg).map_or(msg.to_string(), str::to_string)
                 )
             }
-            "s_sendmsg" | "s_sendmsghalt" => match msg_name(imm & 0xff).filter(|_| imm >> 4 == 0) {
+            "s_sendmsg" | "s_sendmsghalt" => match msg_name(self.family, imm & 0xff).filter(|_| imm >> 4 == 0) {
                 Some(n) => format!("{mn} sendmsg({n})"),
                 None => format!(
                     "{mn} sendmsg({}, {}, {})",
