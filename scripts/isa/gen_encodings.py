@@ -320,6 +320,11 @@ def mutate(tok):
         n = hi - lo + 1
         step = 8 if n <= 8 else 16
         return [f"{pre}{kind}[{lo + step}:{hi + step}]{post}"]
+    m = re.fullmatch(r"attr(\d+)\.([xyzw])", tok)
+    if m:  # an interpolation attribute and channel (gfx9 VOP3 v_interp_*_e64: src0's bits)
+        return [f"attr{int(m.group(1)) + 4}.{m.group(2)}"]
+    if tok in INTERP_SLOTS:  # p10 / p20 / p0 (v_interp_mov)
+        return [INTERP_SLOTS[(INTERP_SLOTS.index(tok) + 1) % 3]]
     if tok == "off":
         return ["s[4:5]", "s4"]
     if tok in ("vcc", "exec"):
@@ -334,7 +339,17 @@ def mutate(tok):
     return []
 
 
+# v_interp_mov's parameter slots, by their encoding (0, 1, 2).
+INTERP_SLOTS = ["p10", "p20", "p0"]
+
+
 def kind_width(tok):
+    """The kind a printed operand token shows (register file v/a/s, `attr` an interpolation
+    attribute and channel, `pslot` a v_interp_mov slot, `i` an immediate) and its width."""
+    if re.fullmatch(r"attr\d+\.[xyzw]", tok):
+        return "attr", 0
+    if tok in INTERP_SLOTS:
+        return "pslot", 0
     m = REG.match(tok)
     if m:
         _, kind, one, lo, hi, _, _ = m.groups()
@@ -387,6 +402,15 @@ def run_dis(cpu, attrs, encodings):
     for i, t in zip(ok, texts):
         res[i] = t
     return res
+
+
+def buffer_address(line):
+    """A buffer op's form with `off` for its address (no VGPR): written with a VGPR and `offen`
+    so the address operand's field is found (an `off` there cannot be moved); the decoder prints
+    `off` when neither OFFEN nor IDXEN is set (issue 47 item 19: gfx12 buffer_load_b96)."""
+    if not line.startswith("buffer_") or ", off, " not in line:
+        return line
+    return line.replace(", off, ", ", v10, ", 1) + " offen"
 
 
 def valid_lines(cpu, attrs, lines):
@@ -509,6 +533,7 @@ def generate():
     for gen, (family, cpus, attrs) in GENERATIONS.items():
         lines = []
         for mn, line in forms[gen]:
+            line = buffer_address(line)
             lines.extend(spellings(mn, line))
             lines.extend(returning_atomics(mn, line))
         lines = list(dict.fromkeys(lines))
@@ -577,6 +602,7 @@ def generate():
                 sops = split_ops(t)[1] if t else []
                 if k < len(sops) and re.fullmatch(r"-?\|?v1\.l\|?", sops[k]):
                     half_sources.add((i, k))
+            int16_sources = int16_probe(family, cpu, attrs, base, parsed, field_of)
             for i, (text, words) in base.items():
                 mn, ops, mods = parsed[i]
                 # 16-bit VGPR operands: the disassembler (true16 on gfx11+) prints them as
@@ -610,7 +636,11 @@ def generate():
                         elif fld == "literal":
                             items.append("literal:hex:0")
                         elif k in half and fld in ("src0", "src1", "src2"):
-                            items.append(f"{fld}:v16:1")
+                            items.append(f"{fld}:v16:1" + (":i16" if (i, k) in int16_sources else ""))
+                        elif (i, k) in int16_sources:
+                            items.append(f"{fld}:{kind if kind in 'vsa' else 's'}:{max(width, 1)}:i16")
+                        elif kind in ("attr", "pslot"):
+                            items.append(f"{fld}:{kind}:0")
                         elif kind == "i":
                             items.append(f"{fld}:{'hex' if tok.startswith('0x') else 'dec'}:0")
                         else:
@@ -635,6 +665,33 @@ def generate():
 
 
 IMAGE_FORMATS = ("MIMG", "VIMAGE", "VSAMPLE")
+
+
+def int16_probe(family, cpu, attrs, base, parsed, field_of):
+    """The sources LLVM reads as 16-bit integers: with the field set to inline constant 240
+    (0.5), the disassembler prints the half-float's bits `0x3800` there, not `0.5` (issue 47
+    item 19). Returns {(form index, operand index)}; the template marks them `:i16`."""
+    probes, owners = [], []
+    for i, (text, words) in base.items():
+        fmt = identify(family, words)
+        if fmt not in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P") or parsed[i][0].startswith(("v_mfma", "v_smfmac")):
+            continue
+        size, fields, _ = FORMATS[family][fmt]
+        for k in range(len(parsed[i][1])):
+            fld = field_of.get((i, k), (None, None))[0]
+            if fld not in ("src0", "src1", "src2"):
+                continue
+            lo, w = next((lo, w) for n, lo, w in fields if n == fld)
+            v = field_value(words, 0, 32 * len(words))
+            v = v & ~(((1 << w) - 1) << lo) | (240 << lo)
+            probes.append([(v >> (32 * j)) & 0xFFFFFFFF for j in range(len(words))])
+            owners.append((i, k))
+    out = set()
+    for (i, k), t in zip(owners, run_dis(cpu, attrs, probes) if probes else []):
+        sops = split_ops(t)[1] if t else []
+        if k < len(sops) and re.fullmatch(r"-?\|?0x3800\|?", sops[k]):
+            out.add((i, k))
+    return out
 
 
 def nsa_address_lists(family, cpu, attrs, words):
@@ -670,12 +727,15 @@ def nsa_address_lists(family, cpu, attrs, words):
 
 def returning_atomics(mn, line):
     """A memory atomic's returning spellings: a destination (as wide as the data; half of it for
-    cmpswap) first, and the return bit of each generation."""
+    cmpswap) first, and the return bit of each generation (issue 47 item 20: the 64-bit ones)."""
     if "atomic" not in mn or not mn.startswith(("global_", "flat_", "scratch_", "buffer_")):
         return []
     ops = line[len(mn):].strip()
-    first = ops.split(",")[0].strip()
-    m = REG.match(first)
+    # The data operand: after the address for global/flat/scratch (whose address is one VGPR
+    # when the form uses saddr, so it does not give the width), first for buffer ops.
+    listed = [o.strip() for o in ops.split(",")]
+    data = listed[1] if not mn.startswith("buffer_") and len(listed) > 1 else listed[0]
+    m = REG.match(data)
     if not m:
         return []
     n = 1 if m.group(3) is not None else int(m.group(5)) - int(m.group(4)) + 1
@@ -690,8 +750,10 @@ def write(check):
     out = ["# Opcode table of the crates/codeobj decoder. GENERATED by scripts/isa/gen_encodings.py from",
            "# llvm-mc-22 -show-encoding of crates/asm/tests/data/llvm_forms.tsv -- do not edit.",
            "# Columns: family; format; opcode; mnemonic as LLVM prints it; processors it holds for;",
-           "# operand template (field:kind:width per printed operand, kind v/s/a register file or",
-           "# dec/hex immediate; =TEXT a fixed operand; `special` a printer of its own; - none)."]
+           "# operand template (field:kind:width per printed operand, kind v/s/a register file, v16 a",
+           "# 16-bit half, dec/hex immediate, attr/pslot an interpolation attribute/slot; a fourth",
+           "# `:i16` marks a source read as a 16-bit integer; =TEXT a fixed operand; `special` a",
+           "# printer of its own; - none)."]
     for (family, fmt, op, mn), r in sorted(rows.items()):
         out.append(f"{family}\t{fmt}\t{op}\t{mn}\t{','.join(r['cpus'])}\t{r['template']}")
     fmts = ["# Field layouts per family and format (ISA guides' Microcode Formats chapters; see",

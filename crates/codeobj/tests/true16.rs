@@ -51,11 +51,23 @@ fn gfx12_reads_true16_as_triton_s_llvm_wrote_it() {
         // A 16-bit destination from a 32-bit source: only the destination has halves.
         (&[0x7EC8157B], "v_cvt_f16_f32_e32 v100.l, v123"),
         // VOP3: OP_SEL bit 3 (0x4000 in the first dword) picks the destination's high half.
-        (&[0xD58A4064, 0x020101AC], "v_cvt_f16_f32_e64 v100.h, v172 op_sel:[0,1]"),
-        (&[0xD59C40A9, 0x02010080], "v_mov_b16_e64 v169.h, 0 op_sel:[0,1]"),
+        (
+            &[0xD58A4064, 0x020101AC],
+            "v_cvt_f16_f32_e64 v100.h, v172 op_sel:[0,1]",
+        ),
+        (
+            &[0xD59C40A9, 0x02010080],
+            "v_mov_b16_e64 v169.h, 0 op_sel:[0,1]",
+        ),
         // OP_SEL bit 0 (0x0800): source 0's high half.
-        (&[0xD59C08A9, 0x020101A9], "v_mov_b16_e64 v169.l, v169.h op_sel:[1,0]"),
-        (&[0xD59C40B0, 0x020101BE], "v_mov_b16_e64 v176.h, v190.l op_sel:[0,1]"),
+        (
+            &[0xD59C08A9, 0x020101A9],
+            "v_mov_b16_e64 v169.l, v169.h op_sel:[1,0]",
+        ),
+        (
+            &[0xD59C40B0, 0x020101BE],
+            "v_mov_b16_e64 v176.h, v190.l op_sel:[0,1]",
+        ),
     ];
     for (words, llvm) in cases {
         assert_eq!(text_on("gfx1200", words), llvm, "{words:08X?}");
@@ -90,13 +102,13 @@ fn the_rest_of_the_triton_fixtures_prints_as_llvm_does() {
             "v_wmma_f32_16x16x16_f16 v[0:7], v[136:143], v[160:167], v[0:7]",
         ),
         // gfx12's scalar transcendentals read an SGPR.
-        (
-            "gfx1200",
-            &[0xD6840005, 0x02010005],
-            "v_s_rcp_f32 s5, s5",
-        ),
+        ("gfx1200", &[0xD6840005, 0x02010005], "v_s_rcp_f32 s5, s5"),
         // gfx11+'s message 3.
-        ("gfx1100", &[0xBFB60003], "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)"),
+        (
+            "gfx1100",
+            &[0xBFB60003],
+            "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)",
+        ),
     ];
     for (processor, words, llvm) in cases {
         assert_eq!(text_on(processor, words), llvm, "{processor} {words:08X?}");

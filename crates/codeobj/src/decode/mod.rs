@@ -62,6 +62,9 @@ enum Operand {
         field: String,
         kind: String,
         width: u32,
+        /// A source LLVM reads as a 16-bit integer (its inline float constants print as the
+        /// half-float's bits, `0x3800` for 0.5).
+        int16: bool,
     },
     /// A BVH op's address VGPRs (`vaddr:nsa:W.W..|W.W..`): the register width of each address
     /// operand as LLVM lists them apart (NSA), without and with A16.
@@ -138,6 +141,7 @@ fn tables() -> &'static Tables {
                                 field: p.next().unwrap_or("").to_string(),
                                 kind: p.next().unwrap_or("").to_string(),
                                 width: p.next().and_then(|w| w.parse().ok()).unwrap_or(1),
+                                int16: p.next() == Some("i16"),
                             }
                         }
                     })

@@ -219,7 +219,9 @@ pub(super) fn dpp_text(
         match op {
             Operand::Fixed(f) => ops.push(f.clone()),
             Operand::Addresses { .. } => ops.push("?".into()),
-            Operand::Field { field, kind, width } => ops.push(match field.as_str() {
+            Operand::Field {
+                field, kind, width, ..
+            } => ops.push(match field.as_str() {
                 "vdst" => source(vdst, false, false, kind, *width),
                 "src0" => source(e & 0xff, bit(20), bit(21), kind, *width),
                 "vsrc1" => source(vsrc1, bit(22), bit(23), kind, *width),

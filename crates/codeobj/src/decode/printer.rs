@@ -31,6 +31,32 @@ fn matrix_c_width(mn: &str, row: &Row) -> Option<u32> {
     })
 }
 
+/// What every operand of a row prints by.
+struct RowFacts {
+    /// The row writes an SGPR destination (VOP3's ABS bits are then SDST's).
+    uses_sdst: bool,
+    /// A global access whose SADDR is `off`: its address is a VGPR pair.
+    global_off: bool,
+    /// A matrix op's source C width (matrix_c_width).
+    mai_c_width: Option<u32>,
+}
+
+/// One field operand of a row and its value.
+struct FieldOperand<'t> {
+    field: &'t str,
+    kind: &'t str,
+    width: u32,
+    int16: bool,
+    v: u64,
+}
+
+/// The inline constants 240-248 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)) as
+/// half-float bits, which LLVM prints for a 16-bit integer source (llvm-mc-22 -disassemble of
+/// v_add_u16_e32 with SRC0 240: `0x3800`; 247: `0xc400`; 248: `0x3118`).
+const HALF_CONSTANTS: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
 fn is_source(field: &str) -> bool {
     matches!(
@@ -55,143 +81,48 @@ impl Printer<'_> {
         if row.special {
             return (self.special(mn), None);
         }
-        let mut ops = Vec::new();
-        let mut target = None;
-        let three_src = ["src0", "src1", "src2"];
-        if self.format.name == "VOP3"
-            && row
+        self.plain_halves = self.op_sel_names_a_missing_operand(mn, row);
+        let facts = RowFacts {
+            uses_sdst: row
                 .template
                 .iter()
-                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
-        {
-            // OP_SEL bits 0-2 select source halves, bit 3 the destination's (a VGPR one).
-            let mut valid = 0u64;
-            for o in &row.template {
-                if let Operand::Field { field, kind, .. } = o {
-                    match field.as_str() {
-                        "src0" => valid |= 1,
-                        "src1" => valid |= 2,
-                        "src2" => valid |= 4,
-                        "vdst" if kind.starts_with('v') => valid |= 8,
-                        _ => {}
-                    }
-                }
-            }
-            if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
-                valid |= 4;
-            }
-            self.plain_halves = self.get("op_sel").unwrap_or(0) & !valid != 0;
-        }
-        let uses_sdst = row
-            .template
-            .iter()
-            .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-        let global_off = self.format.name == "GLOBAL" && self.saddr_is_off();
-        let mai_c_width = matrix_c_width(mn, row);
+                .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst")),
+            global_off: self.format.name == "GLOBAL" && self.saddr_is_off(),
+            mai_c_width: matrix_c_width(mn, row),
+        };
+        let mut ops = Vec::new();
+        let mut target = None;
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
                 // Only image rows hold address lists; image_text prints them.
                 Operand::Addresses { .. } => ops.push("?".into()),
-                Operand::Field { field, kind, width } => {
+                Operand::Field {
+                    field,
+                    kind,
+                    width,
+                    int16,
+                } => {
                     let v = self.get(field).unwrap_or(0);
-                    let text = match (field.as_str(), kind.as_str()) {
-                        ("simm16", _) if mn.starts_with("s_cbranch") || mn == "s_branch" => {
-                            // LLVM prints the field unsigned; the jump is signed dwords.
-                            let rel = v as u16 as i16;
-                            target = Some(
-                                address
-                                    .wrapping_add(size as u64)
-                                    .wrapping_add_signed(i64::from(rel) * 4),
-                            );
-                            v.to_string()
-                        }
-                        ("saddr", _) if self.saddr_is_off() => "off".into(),
-                        // A buffer access without offen/idxen names no VGPR address.
-                        ("vaddr", _)
-                            if self.format.name == "MUBUF"
-                                && !self.flag("offen")
-                                && !self.flag("idxen") =>
-                        {
-                            "off".into()
-                        }
-                        // gfx11+ scratch without SVE has no VGPR address.
-                        ("addr", _)
-                            if self.format.name == "SCRATCH"
-                                && self.format.field("sve").is_some()
-                                && !self.flag("sve") =>
-                        {
-                            "off".into()
-                        }
-                        ("addr", "v") if global_off => vreg("v", v, 2),
-                        ("sbase", _) => sreg(self.family, v * 2, *width),
-                        ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, *width),
-                        ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
-                        // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an
-                        // SGPR, an inline constant (Triton's `0` is 0x80) or a special value;
-                        // these encodings carry no literal and LLVM marks LDS_DIRECT invalid
-                        // there, so 254 and 255 stay register numbers the reader refuses.
-                        // gfx12's 7-bit one holds SGPRs and null only.
-                        ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
-                        ("literal", _) => {
-                            self.literal = self.literal_word;
-                            format!("0x{:x}", self.literal_word.unwrap_or(0))
-                        }
-                        // VOPD's Y destination keeps bits 7:1; bit 0 is the opposite of X's.
-                        ("vdsty", _) => {
-                            vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1)
-                        }
-                        (f, k) if is_source(f) => {
-                            let width = match (f, mai_c_width) {
-                                ("src2", Some(w)) => w,
-                                _ => *width,
-                            };
-                            let mut s = match (f, self.dpp_src0) {
-                                ("src0", Some(n)) if k == "v16" => self.half(f, n),
-                                ("src0", Some(n)) => vreg("v", n, width),
-                                _ if k == "v16" && v >= 256 => self.half(f, v - 256),
-                                _ => self.source(v, width),
-                            };
-                            // An AGPR source: by the template (v_accvgpr_read's source is
-                            // always one) or by a matrix op's ACC bits.
-                            let vgpr = s.starts_with("v[")
-                                || s.strip_prefix('v')
-                                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
-                            if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
-                                s = s.replacen('v', "a", 1);
-                            }
-                            if let Some(i) = three_src.iter().position(|x| *x == f) {
-                                if self.format.name == "VOP3" {
-                                    let abs =
-                                        !uses_sdst && self.get("abs").unwrap_or(0) >> i & 1 != 0;
-                                    let neg = self.get("neg").unwrap_or(0) >> i & 1 != 0;
-                                    if abs {
-                                        s = format!("|{s}|");
-                                    }
-                                    if neg {
-                                        s = format!("-{s}");
-                                    }
-                                }
-                            }
-                            s
-                        }
-                        (_, "hex") => format!("0x{v:x}"),
-                        // LLVM prints a 16-bit immediate in decimal while it is an
-                        // inline-constant value (0..64), else in hex.
-                        (_, "dec") if v <= 64 => v.to_string(),
-                        (_, "dec") => format!("0x{v:x}"),
-                        // A matrix op's destination file is its ACC_CD bit's, whatever
-                        // file the table's form used.
-                        ("vdst", "v" | "a") if is_mai(mn) => {
-                            let file = if self.mai_agpr(mn, "vdst") { "a" } else { "v" };
-                            vreg(file, v, *width)
-                        }
-                        (f, "v16") => self.half(f, v),
-                        (_, "v") => vreg("v", v, *width),
-                        (_, "a") => vreg("a", v, *width),
-                        (_, _) => sreg(self.family, v, *width),
+                    if field == "simm16" && (mn.starts_with("s_cbranch") || mn == "s_branch") {
+                        // LLVM prints the field unsigned; the jump is signed dwords.
+                        let rel = v as u16 as i16;
+                        target = Some(
+                            address
+                                .wrapping_add(size as u64)
+                                .wrapping_add_signed(i64::from(rel) * 4),
+                        );
+                        ops.push(v.to_string());
+                        continue;
+                    }
+                    let operand = FieldOperand {
+                        field,
+                        kind,
+                        width: *width,
+                        int16: *int16,
+                        v,
                     };
-                    ops.push(text);
+                    ops.push(self.field_text(mn, &facts, &operand));
                 }
             }
         }
@@ -202,6 +133,141 @@ impl Printer<'_> {
         }
         text.push_str(&self.modifiers(mn, row));
         (text, target)
+    }
+
+    /// A VOP3 with 16-bit operands whose OP_SEL names an operand it lacks (bits 0-2 the
+    /// sources, 3 the destination, a VGPR one): LLVM then prints its halves as whole VGPRs.
+    fn op_sel_names_a_missing_operand(&self, mn: &str, row: &Row) -> bool {
+        if self.format.name != "VOP3"
+            || !row
+                .template
+                .iter()
+                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
+        {
+            return false;
+        }
+        let mut valid = 0u64;
+        for o in &row.template {
+            if let Operand::Field { field, kind, .. } = o {
+                match field.as_str() {
+                    "src0" => valid |= 1,
+                    "src1" => valid |= 2,
+                    "src2" => valid |= 4,
+                    "vdst" if kind.starts_with('v') => valid |= 8,
+                    _ => {}
+                }
+            }
+        }
+        if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
+            valid |= 4;
+        }
+        self.get("op_sel").unwrap_or(0) & !valid != 0
+    }
+
+    /// How one field operand prints.
+    fn field_text(&mut self, mn: &str, facts: &RowFacts, op: &FieldOperand) -> String {
+        let (v, width) = (op.v, op.width);
+        match (op.field, op.kind) {
+            ("saddr", _) if self.saddr_is_off() => "off".into(),
+            // A buffer access without offen/idxen names no VGPR address.
+            ("vaddr", _)
+                if self.format.name == "MUBUF" && !self.flag("offen") && !self.flag("idxen") =>
+            {
+                "off".into()
+            }
+            // An index and an offset: a VGPR pair.
+            ("vaddr", _) if self.flag("offen") && self.flag("idxen") => vreg("v", v, 2),
+            // gfx11+ scratch without SVE has no VGPR address.
+            ("addr", _)
+                if self.format.name == "SCRATCH"
+                    && self.format.field("sve").is_some()
+                    && !self.flag("sve") =>
+            {
+                "off".into()
+            }
+            ("addr", "v") if facts.global_off => vreg("v", v, 2),
+            ("sbase", _) => sreg(self.family, v * 2, width),
+            ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, width),
+            ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
+            // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an SGPR, an inline
+            // constant (Triton's `0` is 0x80) or a special value; these encodings carry no
+            // literal and LLVM marks LDS_DIRECT invalid there, so 254 and 255 stay register
+            // numbers the reader refuses. gfx12's 7-bit one holds SGPRs and null only.
+            ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
+            ("literal", _) => {
+                self.literal = self.literal_word;
+                format!("0x{:x}", self.literal_word.unwrap_or(0))
+            }
+            // VOPD's Y destination keeps bits 7:1; bit 0 is the opposite of X's.
+            ("vdsty", _) => vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1),
+            // gfx9's VOP3 interpolation: an attribute (bits 5:0) and channel (7:6), and
+            // v_interp_mov's parameter slot (Vega ISA 12.13, "VOP3 interpolation").
+            (_, "attr") => format!(
+                "attr{}.{}",
+                v & 63,
+                ['x', 'y', 'z', 'w'][(v >> 6 & 3) as usize]
+            ),
+            (_, "pslot") => ["p10", "p20", "p0"]
+                .get(v as usize)
+                .map_or_else(|| format!("p{v}"), |s| s.to_string()),
+            (f, _) if is_source(f) => self.source_operand(mn, facts, op),
+            (_, "hex") => format!("0x{v:x}"),
+            // LLVM prints a 16-bit immediate in decimal while it is an inline-constant value
+            // (0..64), else in hex.
+            (_, "dec") if v <= 64 => v.to_string(),
+            (_, "dec") => format!("0x{v:x}"),
+            // A matrix op's destination file is its ACC_CD bit's, whatever file the table's
+            // form used.
+            ("vdst", "v" | "a") if is_mai(mn) => {
+                let file = if self.mai_agpr(mn, "vdst") { "a" } else { "v" };
+                vreg(file, v, width)
+            }
+            (f, "v16") => self.half(f, v),
+            (_, "v") => vreg("v", v, width),
+            (_, "a") => vreg("a", v, width),
+            (_, _) => sreg(self.family, v, width),
+        }
+    }
+
+    /// A 9-bit source field with its modifiers: the register, constant or literal, its half,
+    /// its register file, VOP3's abs and neg.
+    fn source_operand(&mut self, mn: &str, facts: &RowFacts, op: &FieldOperand) -> String {
+        let (f, k, v) = (op.field, op.kind, op.v);
+        let width = match (f, facts.mai_c_width) {
+            ("src2", Some(w)) => w,
+            _ => op.width,
+        };
+        let mut s = match (f, self.dpp_src0) {
+            ("src0", Some(n)) if k == "v16" => self.half(f, n),
+            ("src0", Some(n)) => vreg("v", n, width),
+            _ if k == "v16" && v >= 256 => self.half(f, v - 256),
+            // A 16-bit integer source's inline float constant: the half-float's bits.
+            _ if op.int16 && (240..=248).contains(&v) => {
+                format!("0x{:x}", HALF_CONSTANTS[(v - 240) as usize])
+            }
+            _ => self.source(v, width),
+        };
+        // An AGPR source: by the template (v_accvgpr_read's source is always one) or by a
+        // matrix op's ACC bits.
+        let vgpr = s.starts_with("v[")
+            || s.strip_prefix('v')
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+        if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
+            s = s.replacen('v', "a", 1);
+        }
+        if let Some(i) = ["src0", "src1", "src2"].iter().position(|x| *x == f) {
+            if self.format.name == "VOP3" {
+                let abs = !facts.uses_sdst && self.get("abs").unwrap_or(0) >> i & 1 != 0;
+                let neg = self.get("neg").unwrap_or(0) >> i & 1 != 0;
+                if abs {
+                    s = format!("|{s}|");
+                }
+                if neg {
+                    s = format!("-{s}");
+                }
+            }
+        }
+        s
     }
 
     /// A 16-bit VGPR operand (gfx11's true16 `vN.l` / `vN.h`; `n` the VGPR bits of the field):
@@ -423,11 +489,12 @@ impl Printer<'_> {
                 }
             }
             "MUBUF" | "MTBUF" => {
-                if self.flag("offen") {
-                    m.push_str(" offen");
-                }
+                // LLVM's order: `idxen offen`.
                 if self.flag("idxen") {
                     m.push_str(" idxen");
+                }
+                if self.flag("offen") {
+                    m.push_str(" offen");
                 }
                 let off = self.get("offset").unwrap_or(0);
                 if off != 0 {
@@ -542,8 +609,10 @@ impl Printer<'_> {
     /// gfx12's cache policy: ` th:TH_...` and ` scope:SCOPE_...` when not the defaults (the
     /// names of LLVM's SIDefines.h `CPol::TH_*` and `SCOPE_*`, per loads, stores and atomics).
     pub(super) fn temporal_hint(&self, mn: &str) -> String {
-        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
-        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        // Loads have no TH 7 (LLVM prints `th:0x7`); TH 3 at system scope is BYPASS for loads
+        // and stores (SIDefines.h: TH_BYPASS "only to be used with scope = 3"), LU or WB else.
+        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", ""];
+        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "NT_WB"];
         const ATOMIC: [&str; 8] = [
             "RT",
             "RETURN",
@@ -566,7 +635,16 @@ impl Printer<'_> {
             } else {
                 ("LOAD", LOAD)
             };
-            m.push_str(&format!(" th:TH_{kind}_{}", names[th]));
+            let name = match names[th] {
+                _ if th == 3 && scope == 3 && kind != "ATOMIC" => "BYPASS",
+                "" => "",
+                n => n,
+            };
+            if name.is_empty() {
+                m.push_str(&format!(" th:0x{th:x}"));
+            } else {
+                m.push_str(&format!(" th:TH_{kind}_{name}"));
+            }
         }
         if scope != 0 {
             m.push_str(&format!(" scope:SCOPE_{}", SCOPE[scope]));
@@ -677,15 +755,17 @@ impl Printer<'_> {
                     msg_name(self.family, msg).map_or(msg.to_string(), str::to_string)
                 )
             }
-            "s_sendmsg" | "s_sendmsghalt" => match msg_name(self.family, imm & 0xff).filter(|_| imm >> 4 == 0) {
-                Some(n) => format!("{mn} sendmsg({n})"),
-                None => format!(
-                    "{mn} sendmsg({}, {}, {})",
-                    imm & 0xf,
-                    imm >> 4 & 7,
-                    imm >> 8 & 3
-                ),
-            },
+            "s_sendmsg" | "s_sendmsghalt" => {
+                match msg_name(self.family, imm & 0xff).filter(|_| imm >> 4 == 0) {
+                    Some(n) => format!("{mn} sendmsg({n})"),
+                    None => format!(
+                        "{mn} sendmsg({}, {}, {})",
+                        imm & 0xf,
+                        imm >> 4 & 7,
+                        imm >> 8 & 3
+                    ),
+                }
+            }
             _ => format!("{mn} 0x{imm:x}"),
         }
     }
