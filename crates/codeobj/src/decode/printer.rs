@@ -405,6 +405,9 @@ impl Printer<'_> {
             251 => "src_vccz".into(),
             252 => "src_execz".into(),
             253 => "src_scc".into(),
+            // A VALU source on every family (llvm-mc-22 -disassemble prints it on gfx900 to
+            // gfx1200); as a SALU operand LLVM calls it invalid, and rejected.rs refuses it.
+            254 => "src_lds_direct".into(),
             255 => {
                 let lit = self.literal_word.unwrap_or(0);
                 self.literal = self.literal_word;
