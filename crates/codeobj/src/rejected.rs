@@ -119,7 +119,11 @@ mod tests {
         // class*/`, `v_mov_b32_e32 v0, src_lds_direct`; the same on the others, gfx10's
         // s_mov_b32 being SOP1 opcode 3).
         for gfx in ["gfx900", "gfx1030", "gfx1100", "gfx1200"] {
-            let salu = if gfx == "gfx1030" { 0xBE8003FE } else { 0xBE8000FE };
+            let salu = if gfx == "gfx1030" {
+                0xBE8003FE
+            } else {
+                0xBE8000FE
+            };
             let (text, why) = verdict(gfx, &[salu]);
             assert_eq!(text, "s_mov_b32 s0, src_lds_direct", "{gfx}");
             assert!(why.unwrap().contains("scalar ALU operand"), "{gfx}");

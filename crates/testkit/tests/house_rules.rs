@@ -29,8 +29,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/target.rs: guess_target", 182),
     ("crates/cfg/src/graph.rs: build", 194),
     ("crates/cli/src/commands/rt.rs: run", 269),
-    ("crates/codeobj/src/decode/mod.rs: decode", 243),
-    ("crates/codeobj/src/decode/printer.rs: modifiers", 175),
     ("crates/engine/src/analysis/bottleneck.rs: bottleneck", 236),
     ("crates/engine/src/ops/compile.rs: compile", 268),
     ("crates/engine/src/ops/mod.rs: compile", 175),

@@ -420,61 +420,9 @@ impl Printer<'_> {
 
     pub(super) fn modifiers(&self, mn: &str, row: &Row) -> String {
         let mut m = String::new();
-        let cpol = |m: &mut String| {
-            if self.format.field("th").is_some() {
-                m.push_str(&self.temporal_hint(mn));
-            } else if self.cpu == "gfx942" {
-                if self.flag("glc") {
-                    m.push_str(" sc0");
-                }
-                if self.flag("sc1") {
-                    m.push_str(" sc1");
-                }
-                if self.flag("slc") {
-                    m.push_str(" nt");
-                }
-            } else {
-                if self.flag("glc") {
-                    m.push_str(" glc");
-                }
-                if self.flag("slc") {
-                    m.push_str(" slc");
-                }
-                if self.flag("dlc") {
-                    m.push_str(" dlc");
-                }
-                if self.cpu == "gfx90a" && self.flag("sc1") {
-                    m.push_str(" scc");
-                }
-            }
-        };
         match self.format.name.as_str() {
-            "SMEM" => {
-                cpol(&mut m);
-            }
-            "DS" => {
-                let o0 = self.get("offset0").unwrap_or(0);
-                let o1 = self.get("offset1").unwrap_or(0);
-                if mn.contains("2st64")
-                    || mn.contains("read2")
-                    || mn.contains("write2")
-                    || mn.contains("load_2")
-                    || mn.contains("store_2")
-                    || mn.contains("2addr")
-                {
-                    if o0 != 0 {
-                        m.push_str(&format!(" offset0:{o0}"));
-                    }
-                    if o1 != 0 {
-                        m.push_str(&format!(" offset1:{o1}"));
-                    }
-                } else if o0 | o1 << 8 != 0 {
-                    m.push_str(&format!(" offset:{}", o0 | o1 << 8));
-                }
-                if self.flag("gds") {
-                    m.push_str(" gds");
-                }
-            }
+            "SMEM" => m.push_str(&self.cache_policy(mn)),
+            "DS" => m.push_str(&self.ds_modifiers(mn)),
             "FLAT" | "GLOBAL" | "SCRATCH" => {
                 let f = self.format.field("offset").map_or(12, |f| f.width);
                 let raw = self.get("offset").unwrap_or(0) as i64;
@@ -486,7 +434,7 @@ impl Printer<'_> {
                 if off != 0 {
                     m.push_str(&format!(" offset:{off}"));
                 }
-                cpol(&mut m);
+                m.push_str(&self.cache_policy(mn));
                 if self.flag("lds") {
                     m.push_str(" lds");
                 }
@@ -503,7 +451,7 @@ impl Printer<'_> {
                 if off != 0 {
                     m.push_str(&format!(" offset:{off}"));
                 }
-                cpol(&mut m);
+                m.push_str(&self.cache_policy(mn));
                 if self.flag("lds") && self.format.name == "MUBUF" {
                     m.push_str(" lds");
                 }
@@ -536,41 +484,97 @@ impl Printer<'_> {
                     }
                 }
             }
-            "VOP3P" => {
-                let nsrc = row
-                    .template
-                    .iter()
-                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
-                    .count();
-                let op_sel = self.get("op_sel").unwrap_or(0);
-                let hi =
-                    self.get("op_sel_hi").unwrap_or(0) | self.get("op_sel_hi2").unwrap_or(0) << 2;
-                let list = |v: u64| {
-                    (0..nsrc)
-                        .map(|i| (v >> i & 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
-                let all = (1u64 << nsrc) - 1;
-                if op_sel & all != 0 {
-                    m.push_str(&format!(" op_sel:[{}]", list(op_sel)));
-                }
-                if hi & all != all {
-                    m.push_str(&format!(" op_sel_hi:[{}]", list(hi)));
-                }
-                let neg_lo = self.get("neg").unwrap_or(0);
-                let neg_hi = self.get("neg_hi").unwrap_or(0);
-                if neg_lo & all != 0 {
-                    m.push_str(&format!(" neg_lo:[{}]", list(neg_lo)));
-                }
-                if neg_hi & all != 0 {
-                    m.push_str(&format!(" neg_hi:[{}]", list(neg_hi)));
-                }
-                if self.flag("clamp") {
-                    m.push_str(" clamp");
-                }
-            }
+            "VOP3P" => m.push_str(&self.vop3p_modifiers(row)),
             _ => {}
+        }
+        m
+    }
+
+    /// The cache policy of a memory op: gfx12's TH and SCOPE, gfx942's sc0/sc1/nt, else
+    /// glc/slc/dlc (and gfx90a's scc).
+    fn cache_policy(&self, mn: &str) -> String {
+        if self.format.field("th").is_some() {
+            return self.temporal_hint(mn);
+        }
+        let names: &[(&str, &str)] = if self.cpu == "gfx942" {
+            &[("glc", " sc0"), ("sc1", " sc1"), ("slc", " nt")]
+        } else if self.cpu == "gfx90a" {
+            &[
+                ("glc", " glc"),
+                ("slc", " slc"),
+                ("dlc", " dlc"),
+                ("sc1", " scc"),
+            ]
+        } else {
+            &[("glc", " glc"), ("slc", " slc"), ("dlc", " dlc")]
+        };
+        names
+            .iter()
+            .filter(|(field, _)| self.flag(field))
+            .map(|(_, text)| *text)
+            .collect()
+    }
+
+    /// DS offsets (two 8-bit ones for the two-address ops, else one 16-bit) and `gds`.
+    fn ds_modifiers(&self, mn: &str) -> String {
+        let mut m = String::new();
+        let o0 = self.get("offset0").unwrap_or(0);
+        let o1 = self.get("offset1").unwrap_or(0);
+        if mn.contains("2st64")
+            || mn.contains("read2")
+            || mn.contains("write2")
+            || mn.contains("load_2")
+            || mn.contains("store_2")
+            || mn.contains("2addr")
+        {
+            if o0 != 0 {
+                m.push_str(&format!(" offset0:{o0}"));
+            }
+            if o1 != 0 {
+                m.push_str(&format!(" offset1:{o1}"));
+            }
+        } else if o0 | o1 << 8 != 0 {
+            m.push_str(&format!(" offset:{}", o0 | o1 << 8));
+        }
+        if self.flag("gds") {
+            m.push_str(" gds");
+        }
+        m
+    }
+
+    /// VOP3P's op_sel, op_sel_hi (printed when not all set), neg_lo, neg_hi and clamp.
+    fn vop3p_modifiers(&self, row: &Row) -> String {
+        let mut m = String::new();
+        let nsrc = row
+            .template
+            .iter()
+            .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+            .count();
+        let op_sel = self.get("op_sel").unwrap_or(0);
+        let hi = self.get("op_sel_hi").unwrap_or(0) | self.get("op_sel_hi2").unwrap_or(0) << 2;
+        let list = |v: u64| {
+            (0..nsrc)
+                .map(|i| (v >> i & 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let all = (1u64 << nsrc) - 1;
+        if op_sel & all != 0 {
+            m.push_str(&format!(" op_sel:[{}]", list(op_sel)));
+        }
+        if hi & all != all {
+            m.push_str(&format!(" op_sel_hi:[{}]", list(hi)));
+        }
+        let neg_lo = self.get("neg").unwrap_or(0);
+        let neg_hi = self.get("neg_hi").unwrap_or(0);
+        if neg_lo & all != 0 {
+            m.push_str(&format!(" neg_lo:[{}]", list(neg_lo)));
+        }
+        if neg_hi & all != 0 {
+            m.push_str(&format!(" neg_hi:[{}]", list(neg_hi)));
+        }
+        if self.flag("clamp") {
+            m.push_str(" clamp");
         }
         m
     }
@@ -653,123 +657,5 @@ impl Printer<'_> {
             m.push_str(&format!(" scope:SCOPE_{}", SCOPE[scope]));
         }
         m
-    }
-
-    /// Operands LLVM prints in a syntax of their own.
-    pub(super) fn special(&self, mn: &str) -> String {
-        let imm = self.get("simm16").unwrap_or(0);
-        match mn {
-            "s_waitcnt" => {
-                // Counter layouts: Vega ISA 4.4 (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt
-                // [11:8]); RDNA 2 ISA 4.4 (the same with a 6-bit lgkmcnt [13:8]); RDNA3 ISA
-                // 5.4 (vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]).
-                let vm_gcn = (imm & 0xf) | (imm >> 14 & 3) << 4;
-                let (vm, vm_max, exp, lgkm, lgkm_max) = if self.family == "gfx9" {
-                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0xf, 15)
-                } else if self.family == "gfx10" {
-                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0x3f, 63)
-                } else {
-                    (imm >> 10 & 0x3f, 63, imm & 7, imm >> 4 & 0x3f, 63)
-                };
-                let all_default = vm == vm_max && exp == 7 && lgkm == lgkm_max;
-                let mut parts = Vec::new();
-                if vm != vm_max || all_default {
-                    parts.push(format!("vmcnt({vm})"));
-                }
-                if exp != 7 || all_default {
-                    parts.push(format!("expcnt({exp})"));
-                }
-                if lgkm != lgkm_max || all_default {
-                    parts.push(format!("lgkmcnt({lgkm})"));
-                }
-                format!("{mn} {}", parts.join(" "))
-            }
-            "s_delay_alu" => {
-                // RDNA3 ISA 5.7 (s_delay_alu): instid0 [3:0], instskip [6:4], instid1 [10:7].
-                const ID: [&str; 12] = [
-                    "NO_DEP",
-                    "VALU_DEP_1",
-                    "VALU_DEP_2",
-                    "VALU_DEP_3",
-                    "VALU_DEP_4",
-                    "TRANS32_DEP_1",
-                    "TRANS32_DEP_2",
-                    "TRANS32_DEP_3",
-                    "FMA_ACCUM_CYCLE_1",
-                    "SALU_CYCLE_1",
-                    "SALU_CYCLE_2",
-                    "SALU_CYCLE_3",
-                ];
-                const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
-                let id0 = (imm & 0xf) as usize;
-                let skip = (imm >> 4 & 7) as usize;
-                let id1 = (imm >> 7 & 0xf) as usize;
-                let mut parts = Vec::new();
-                if id0 != 0 {
-                    parts.push(format!("instid0({})", ID.get(id0).copied().unwrap_or("?")));
-                }
-                if skip != 0 {
-                    parts.push(format!(
-                        "instskip({})",
-                        SKIP.get(skip).copied().unwrap_or("?")
-                    ));
-                }
-                if id1 != 0 {
-                    parts.push(format!("instid1({})", ID.get(id1).copied().unwrap_or("?")));
-                }
-                if parts.is_empty() || id0 >= ID.len() || id1 >= ID.len() || skip >= SKIP.len() {
-                    format!("{mn} 0x{imm:x}")
-                } else {
-                    format!("{mn} {}", parts.join(" | "))
-                }
-            }
-            "s_wait_alu" | "s_waitcnt_depctr" => {
-                // LLVM's DepCtrInfo (AMDGPUAsmUtils.cpp), in its order: name, bit offset,
-                // width; a field prints when it is not at its maximum (the default).
-                const FIELDS: [(&str, u32, u32); 7] = [
-                    ("hold_cnt", 7, 1),
-                    ("sa_sdst", 0, 1),
-                    ("va_vdst", 12, 4),
-                    ("va_sdst", 9, 3),
-                    ("va_ssrc", 8, 1),
-                    ("va_vcc", 1, 1),
-                    ("vm_vsrc", 2, 3),
-                ];
-                let parts: Vec<String> = FIELDS
-                    .iter()
-                    .filter(|(n, _, _)| *n != "hold_cnt" || self.family == "gfx12")
-                    .filter_map(|&(n, lo, w)| {
-                        let v = imm >> lo & ((1 << w) - 1);
-                        (v != (1 << w) - 1).then(|| format!("depctr_{n}({v})"))
-                    })
-                    .collect();
-                if parts.is_empty() {
-                    format!("{mn} 0x{imm:x}")
-                } else {
-                    format!("{mn} {}", parts.join(" "))
-                }
-            }
-            "s_sendmsg_rtn_b32" | "s_sendmsg_rtn_b64" => {
-                let w = if mn.ends_with("b64") { 2 } else { 1 };
-                let sdst = sreg(self.family, self.get("sdst").unwrap_or(0), w);
-                let msg = self.get("ssrc0").unwrap_or(0);
-                format!(
-                    "{mn} {sdst}, sendmsg({})",
-                    msg_name(self.family, msg).map_or(msg.to_string(), str::to_string)
-                )
-            }
-            "s_sendmsg" | "s_sendmsghalt" => {
-                match msg_name(self.family, imm & 0xff).filter(|_| imm >> 4 == 0) {
-                    Some(n) => format!("{mn} sendmsg({n})"),
-                    None => format!(
-                        "{mn} sendmsg({}, {}, {})",
-                        imm & 0xf,
-                        imm >> 4 & 7,
-                        imm >> 8 & 3
-                    ),
-                }
-            }
-            _ => format!("{mn} 0x{imm:x}"),
-        }
     }
 }
