@@ -12,7 +12,9 @@
 #                        by scripts/codeobj/make_bundle.py in the format clang-offload-bundler
 #                        writes (that tool is not packaged with Debian's clang-22)
 #   bundle/<name>.host.o a host ELF (x86-64) whose .hip_fatbin section holds that bundle
-#   *.dis                llvm-objdump-22 -d --mcpu=<gfx> of the code object
+#   *.dis                llvm-objdump-22 -d --mcpu=<gfx> of the code object (gfx12 with
+#                        --mattr=+real-true16: the decoder reads gfx12 as true16, as LLVM
+#                        reads gfx11 by default)
 #   *.notes              llvm-readelf-22 --notes of it (the metadata note as YAML)
 #
 # Needs: clang-22, lld-22 (ld.lld-22), llvm-22 (llvm-objdump-22, llvm-objcopy-22, llvm-readelf-22),
@@ -39,7 +41,9 @@ JOBS=(
     "gfx1200|loop_sum lds_reduce bvh_traverse bvh_lds_stack wave_reduce_dpp wave_dpp8 half_axpy|"
 )
 dis() { # file gfx
-    llvm-objdump-22 -d --mcpu="$2" "$1" | sed "s|$OUT/$2/||" > "${1}.dis"
+    local mattr=()
+    [[ "$2" == gfx12* ]] && mattr=(--mattr=+real-true16)
+    llvm-objdump-22 -d --mcpu="$2" "${mattr[@]}" "$1" | sed "s|$OUT/$2/||" > "${1}.dis"
 }
 for job in "${JOBS[@]}"; do
     IFS='|' read -r gfx kernels variants <<<"$job"

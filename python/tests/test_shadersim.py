@@ -50,6 +50,26 @@ def test_analyze_a_triton_entry_gives_the_occupancy():
     assert report["kernel_time_us"] > 0
 
 
+def test_a_gfx1200_true16_gemm_gives_the_occupancy():
+    # Triton's LLVM writes this GEMM's fp16 code with real true16 instructions
+    # (`v_mov_b16_e32 v1.l, 0`), which the decoder reads as llvm-objdump-22
+    # --mattr=+real-true16 does (issue 48).
+    entry = FIXTURES / "gfx1200" / "matmul_kernel"
+    report = shadersim.analyze(str(entry), grid=1024)
+    md = metadata(entry)
+    # LLVM: `; NumVgprs: 207`, `; Occupancy: 7` (207 VGPRs in wave32 blocks of 24 on the
+    # 1536-VGPR RDNA 4 SIMD: 216 allocated, 1536 // 216 = 7 waves).
+    assert report["occupancy"]["waves_per_simd"] == llvm_occupancy(entry) == 7
+    assert report["occupancy"]["vgprs"] == 216
+    # shared = 16384 bytes of dynamic LDS (a whole number of RDNA's 1024-byte granules);
+    # block = num_warps x warp_size = 8 x 32; 1024 programs over the model's 64 CUs put 16
+    # on the busiest.
+    assert md["shared"] == report["occupancy"]["lds_bytes"] == 16384
+    assert report["wave_size"] == md["warp_size"] == 32
+    assert report["waves"] // report["workgroups"] == md["num_warps"] == 8
+    assert report["workgroups"] == 16
+
+
 def test_grid_forms_and_a_path_object():
     # (1024,) and "1024" are the same launch as 1024; a pathlib.Path is a path.
     a = shadersim.analyze(SOFTMAX, grid=(1024,))

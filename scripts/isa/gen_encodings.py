@@ -43,7 +43,12 @@ GENERATIONS = {
     9: ("gfx9", ["gfx900", "gfx906", "gfx90a", "gfx942"], ""),
     10: ("gfx10", ["gfx1010", "gfx1030"], "+wavefrontsize32"),
     11: ("gfx11", ["gfx1100"], "+wavefrontsize32"),
-    12: ("gfx12", ["gfx1200"], "+wavefrontsize32"),
+    # gfx12 as real true16 (16-bit VGPR halves `vN.l`/`vN.h`, what gfx11 is by default): the
+    # hardware's reading of every 16-bit operand field (RDNA4 ISA, "VOP1"/"VOP2"/"VOPC": bit 7
+    # of an 8-bit VGPR number picks the high half; VOP3's OP_SEL picks halves). Fake16 code
+    # (clang-22's default for gfx12) never sets those bits, so it reads the same registers; its
+    # listing prints `v4.l` where `llvm-objdump-22` without `--mattr=+real-true16` prints `v4`.
+    12: ("gfx12", ["gfx1200"], "+wavefrontsize32,+real-true16"),
 }
 
 # Field layouts: family -> format -> (size in bits, [(name, lo, width)], identification).
@@ -296,23 +301,30 @@ def split_ops(text):
     return mn, parts, mods
 
 
-REG = re.compile(r"^(-?\|?)(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\|?)$")
+# A register operand: optional neg/abs, file, number or range, a true16 half (`.l`/`.h`), abs.
+REG = re.compile(r"^(-?\|?)(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?(\|?)$")
 
 
 def mutate(tok):
     """Other spellings of operand `tok` that move only its field, most likely first."""
     m = REG.match(tok)
     if m:
-        pre, kind, one, lo, hi, post = m.groups()
+        pre, kind, one, lo, hi, half, post = m.groups()
+        half = half or ""
         if one is not None:
             # +13 sets bits 0, 2 and 3: a 7-bit SGPR field sharing its low bits with a narrower
             # one (VOP3's sdst over abs) is told apart by the bit above.
-            return [f"{pre}{kind}{int(one) + 13}{post}", f"{pre}{kind}{int(one) + 4}{post}",
-                    f"{pre}{kind}{int(one) + 2}{post}"]
+            return [f"{pre}{kind}{int(one) + 13}{half}{post}", f"{pre}{kind}{int(one) + 4}{half}{post}",
+                    f"{pre}{kind}{int(one) + 2}{half}{post}"]
         lo, hi = int(lo), int(hi)
         n = hi - lo + 1
         step = 8 if n <= 8 else 16
         return [f"{pre}{kind}[{lo + step}:{hi + step}]{post}"]
+    m = re.fullmatch(r"attr(\d+)\.([xyzw])", tok)
+    if m:  # an interpolation attribute and channel (gfx9 VOP3 v_interp_*_e64: src0's bits)
+        return [f"attr{int(m.group(1)) + 4}.{m.group(2)}"]
+    if tok in INTERP_SLOTS:  # p10 / p20 / p0 (v_interp_mov)
+        return [INTERP_SLOTS[(INTERP_SLOTS.index(tok) + 1) % 3]]
     if tok == "off":
         return ["s[4:5]", "s4"]
     if tok in ("vcc", "exec"):
@@ -327,10 +339,20 @@ def mutate(tok):
     return []
 
 
+# v_interp_mov's parameter slots, by their encoding (0, 1, 2).
+INTERP_SLOTS = ["p10", "p20", "p0"]
+
+
 def kind_width(tok):
+    """The kind a printed operand token shows (register file v/a/s, `attr` an interpolation
+    attribute and channel, `pslot` a v_interp_mov slot, `i` an immediate) and its width."""
+    if re.fullmatch(r"attr\d+\.[xyzw]", tok):
+        return "attr", 0
+    if tok in INTERP_SLOTS:
+        return "pslot", 0
     m = REG.match(tok)
     if m:
-        _, kind, one, lo, hi, _ = m.groups()
+        _, kind, one, lo, hi, _, _ = m.groups()
         return ("v" if kind == "v" else "a" if kind == "a" else "s"), (1 if one is not None else int(hi) - int(lo) + 1)
     if tok in ("vcc", "exec"):
         return "s", 2
@@ -380,6 +402,27 @@ def run_dis(cpu, attrs, encodings):
     for i, t in zip(ok, texts):
         res[i] = t
     return res
+
+
+def buffer_address(line):
+    """A buffer op's form with `off` for its address (no VGPR): written with a VGPR and `offen`
+    so the address operand's field is found (an `off` there cannot be moved); the decoder prints
+    `off` when neither OFFEN nor IDXEN is set (issue 47 item 19: gfx12 buffer_load_b96)."""
+    if not line.startswith("buffer_") or ", off, " not in line:
+        return line
+    return line.replace(", off, ", ", v10, ", 1) + " offen"
+
+
+def valid_lines(cpu, attrs, lines):
+    """`lines` with the forms llvm-mc-22 assembles into an encoding its own printer calls invalid
+    (`v_s_rcp_f32 s0, v0` prints `v0/*Invalid register, operand has 'SReg_32' register class*/`:
+    gfx12's scalar transcendentals take SGPRs) written with SGPRs for their VGPRs."""
+    res = run_mc(cpu, attrs, lines)
+    out = list(lines)
+    for i, (text, _) in res.items():
+        if "/*Invalid register" in text:
+            out[i] = re.sub(r"\bv(\d+)\b", r"s\1", lines[i])
+    return out
 
 
 def spellings(mn, line):
@@ -490,11 +533,12 @@ def generate():
     for gen, (family, cpus, attrs) in GENERATIONS.items():
         lines = []
         for mn, line in forms[gen]:
+            line = buffer_address(line)
             lines.extend(spellings(mn, line))
             lines.extend(returning_atomics(mn, line))
         lines = list(dict.fromkeys(lines))
         for cpu in cpus:
-            base = run_mc(cpu, attrs, lines)
+            base = run_mc(cpu, attrs, valid_lines(cpu, attrs, lines))
             # second pass: one operand changed at a time
             variants, owners = [], []
             parsed = {}
@@ -558,6 +602,7 @@ def generate():
                 sops = split_ops(t)[1] if t else []
                 if k < len(sops) and re.fullmatch(r"-?\|?v1\.l\|?", sops[k]):
                     half_sources.add((i, k))
+            int16_sources = int16_probe(family, cpu, attrs, base, parsed, field_of)
             for i, (text, words) in base.items():
                 mn, ops, mods = parsed[i]
                 # 16-bit VGPR operands: the disassembler (true16 on gfx11+) prints them as
@@ -591,7 +636,11 @@ def generate():
                         elif fld == "literal":
                             items.append("literal:hex:0")
                         elif k in half and fld in ("src0", "src1", "src2"):
-                            items.append(f"{fld}:v16:1")
+                            items.append(f"{fld}:v16:1" + (":i16" if (i, k) in int16_sources else ""))
+                        elif (i, k) in int16_sources:
+                            items.append(f"{fld}:{kind if kind in 'vsa' else 's'}:{max(width, 1)}:i16")
+                        elif kind in ("attr", "pslot"):
+                            items.append(f"{fld}:{kind}:0")
                         elif kind == "i":
                             items.append(f"{fld}:{'hex' if tok.startswith('0x') else 'dec'}:0")
                         else:
@@ -616,6 +665,33 @@ def generate():
 
 
 IMAGE_FORMATS = ("MIMG", "VIMAGE", "VSAMPLE")
+
+
+def int16_probe(family, cpu, attrs, base, parsed, field_of):
+    """The sources LLVM reads as 16-bit integers: with the field set to inline constant 240
+    (0.5), the disassembler prints the half-float's bits `0x3800` there, not `0.5` (issue 47
+    item 19). Returns {(form index, operand index)}; the template marks them `:i16`."""
+    probes, owners = [], []
+    for i, (text, words) in base.items():
+        fmt = identify(family, words)
+        if fmt not in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P") or parsed[i][0].startswith(("v_mfma", "v_smfmac")):
+            continue
+        size, fields, _ = FORMATS[family][fmt]
+        for k in range(len(parsed[i][1])):
+            fld = field_of.get((i, k), (None, None))[0]
+            if fld not in ("src0", "src1", "src2"):
+                continue
+            lo, w = next((lo, w) for n, lo, w in fields if n == fld)
+            v = field_value(words, 0, 32 * len(words))
+            v = v & ~(((1 << w) - 1) << lo) | (240 << lo)
+            probes.append([(v >> (32 * j)) & 0xFFFFFFFF for j in range(len(words))])
+            owners.append((i, k))
+    out = set()
+    for (i, k), t in zip(owners, run_dis(cpu, attrs, probes) if probes else []):
+        sops = split_ops(t)[1] if t else []
+        if k < len(sops) and re.fullmatch(r"-?\|?0x3800\|?", sops[k]):
+            out.add((i, k))
+    return out
 
 
 def nsa_address_lists(family, cpu, attrs, words):
@@ -651,12 +727,15 @@ def nsa_address_lists(family, cpu, attrs, words):
 
 def returning_atomics(mn, line):
     """A memory atomic's returning spellings: a destination (as wide as the data; half of it for
-    cmpswap) first, and the return bit of each generation."""
+    cmpswap) first, and the return bit of each generation (issue 47 item 20: the 64-bit ones)."""
     if "atomic" not in mn or not mn.startswith(("global_", "flat_", "scratch_", "buffer_")):
         return []
     ops = line[len(mn):].strip()
-    first = ops.split(",")[0].strip()
-    m = REG.match(first)
+    # The data operand: after the address for global/flat/scratch (whose address is one VGPR
+    # when the form uses saddr, so it does not give the width), first for buffer ops.
+    listed = [o.strip() for o in ops.split(",")]
+    data = listed[1] if not mn.startswith("buffer_") and len(listed) > 1 else listed[0]
+    m = REG.match(data)
     if not m:
         return []
     n = 1 if m.group(3) is not None else int(m.group(5)) - int(m.group(4)) + 1
@@ -671,8 +750,10 @@ def write(check):
     out = ["# Opcode table of the crates/codeobj decoder. GENERATED by scripts/isa/gen_encodings.py from",
            "# llvm-mc-22 -show-encoding of crates/asm/tests/data/llvm_forms.tsv -- do not edit.",
            "# Columns: family; format; opcode; mnemonic as LLVM prints it; processors it holds for;",
-           "# operand template (field:kind:width per printed operand, kind v/s/a register file or",
-           "# dec/hex immediate; =TEXT a fixed operand; `special` a printer of its own; - none)."]
+           "# operand template (field:kind:width per printed operand, kind v/s/a register file, v16 a",
+           "# 16-bit half, dec/hex immediate, attr/pslot an interpolation attribute/slot; a fourth",
+           "# `:i16` marks a source read as a 16-bit integer; =TEXT a fixed operand; `special` a",
+           "# printer of its own; - none)."]
     for (family, fmt, op, mn), r in sorted(rows.items()):
         out.append(f"{family}\t{fmt}\t{op}\t{mn}\t{','.join(r['cpus'])}\t{r['template']}")
     fmts = ["# Field layouts per family and format (ISA guides' Microcode Formats chapters; see",

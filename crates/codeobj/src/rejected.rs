@@ -1,5 +1,6 @@
-//! Encodings llvm-objdump-22 refuses ("invalid instruction encoding") whose fields the
-//! decoder would still print as an instruction: a reserved scalar source (`src_209`), `abs`
+//! Encodings llvm-objdump-22 refuses ("invalid instruction encoding", or an operand it marks
+//! invalid) whose fields the decoder would still print as an instruction: a reserved scalar
+//! source (`src_209`), `src_lds_direct` as a SALU operand (issue 47 item 14), `abs`
 //! on an operand of an integer op (`v_add3_u32 v0, |v46|, ...`), a VGPR or AGPR tuple that
 //! starts at an odd register on gfx90a and gfx94x. Each is refused at its instruction, so a
 //! damaged code object is an error and not a simulation of code no compiler wrote. Judged on
@@ -13,6 +14,12 @@ pub(crate) fn rejected(processor: &str, d: &Decoded) -> Option<String> {
     if let Some(code) = reserved_source(operands) {
         return Some(format!(
             "`{}`: scalar source encoding {code} is reserved on {processor} (llvm-objdump-22: invalid instruction encoding)",
+            d.text
+        ));
+    }
+    if mnemonic.starts_with("s_") && operands.contains("src_lds_direct") {
+        return Some(format!(
+            "`{}`: `src_lds_direct` as a scalar ALU operand, which takes SGPRs and constants only (llvm-objdump-22: invalid register, operand has 'SReg_32' register class)",
             d.text
         ));
     }
@@ -103,6 +110,27 @@ mod tests {
             .contains("scalar source encoding 209 is reserved"));
         // The same with src0 = 128 (inline constant 0) decodes and stands.
         assert_eq!(verdict("gfx900", &[(1 << 25) | 128]).1, None);
+    }
+
+    #[test]
+    fn lds_direct_is_a_valu_source_only() {
+        // Source code 254 (llvm-mc-22 -disassemble of BE8000FE / 7E0002FE on gfx1100:
+        // `s_mov_b32 s0, src_lds_direct/*Invalid register, operand has 'SReg_32' register
+        // class*/`, `v_mov_b32_e32 v0, src_lds_direct`; the same on the others, gfx10's
+        // s_mov_b32 being SOP1 opcode 3).
+        for gfx in ["gfx900", "gfx1030", "gfx1100", "gfx1200"] {
+            let salu = if gfx == "gfx1030" {
+                0xBE8003FE
+            } else {
+                0xBE8000FE
+            };
+            let (text, why) = verdict(gfx, &[salu]);
+            assert_eq!(text, "s_mov_b32 s0, src_lds_direct", "{gfx}");
+            assert!(why.unwrap().contains("scalar ALU operand"), "{gfx}");
+            let (text, why) = verdict(gfx, &[0x7E0002FE]);
+            assert_eq!(text, "v_mov_b32_e32 v0, src_lds_direct", "{gfx}");
+            assert_eq!(why, None, "{gfx}");
+        }
     }
 
     #[test]

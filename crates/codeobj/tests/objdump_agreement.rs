@@ -43,10 +43,31 @@ fn objdump_lines(dis: &str) -> HashMap<u64, (String, String)> {
     out
 }
 
-/// `llvm-objdump-22 -d --mcpu=GFX FILE`, or why it could not run.
+/// The Triton code objects of tests/fixtures/triton (`<gfx>/<kernel>/<kernel>.hsaco`), which
+/// have no committed listing: the live test compares them.
+fn triton_fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/triton");
+    let mut out = Vec::new();
+    for gfx in std::fs::read_dir(&root).expect("triton fixtures") {
+        for k in std::fs::read_dir(gfx.expect("entry").path()).expect("dir") {
+            let k = k.expect("entry").path();
+            let name = k.file_name().expect("name").to_string_lossy().to_string();
+            out.push(k.join(format!("{name}.hsaco")));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `llvm-objdump-22 -d --mcpu=GFX FILE` (with `--mattr=+real-true16` on gfx12, which the decoder
+/// reads as true16 as LLVM reads gfx11 by default), or why it could not run.
 fn live_objdump(file: &Path, gfx: &str) -> Result<String, String> {
+    let mut args = vec!["-d".to_string(), format!("--mcpu={gfx}")];
+    if gfx.starts_with("gfx12") {
+        args.push("--mattr=+real-true16".into());
+    }
     let out = std::process::Command::new("llvm-objdump-22")
-        .args(["-d", &format!("--mcpu={gfx}")])
+        .args(&args)
         .arg(file)
         .output()
         .map_err(|e| format!("llvm-objdump-22 not runnable ({e})"))?;
@@ -121,7 +142,9 @@ fn decoded_instructions_equal_live_llvm_objdump() {
     if !shadersim_testkit::tools::require(present, "llvm-objdump-22", "llvm-22") {
         return;
     }
-    let (compared, mismatches, unsupported) = compare(&fixtures(), &live_objdump);
+    let mut files = fixtures();
+    files.extend(triton_fixtures());
+    let (compared, mismatches, unsupported) = compare(&files, &live_objdump);
     eprintln!(
         "live llvm-objdump-22: compared {compared} instructions, {} mismatches",
         mismatches.len()

@@ -32,16 +32,6 @@ fn every_fixture_program_has_a_line_without_error() {
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = lines(&out);
     for r in &rows {
-        // Two Triton gfx1200 entries use true16 instructions the decoder lacks (issue noted in
-        // triton_fixtures.rs): their lines carry that error, every other line none.
-        let file = r["file"].as_str().unwrap_or("");
-        if crate::triton_fixtures::UNDECODED
-            .iter()
-            .any(|u| file.contains(u))
-        {
-            assert!(r["error"].to_string().contains("VOP1 opcode 28"), "{r}");
-            continue;
-        }
         assert!(r["error"].is_null(), "{r}");
     }
     // Every program file under tests/fixtures appears, in sorted order:
@@ -557,14 +547,9 @@ fn more_memory_latency_helps_no_program() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let d: Value = serde_json::from_slice(&o.stdout).unwrap();
-    // Every line is compared but the Triton gfx1200 entries the decoder cannot read yet
-    // (triton_fixtures.rs), errors in both runs.
-    let undecoded = crate::triton_fixtures::UNDECODED.len() as u64;
-    assert_eq!(
-        d["compared"].as_u64(),
-        Some(lines(&a).len() as u64 - undecoded)
-    );
-    assert_eq!(d["errors"].as_u64(), Some(undecoded));
+    // Every line is compared, none an error.
+    assert_eq!(d["compared"].as_u64(), Some(lines(&a).len() as u64));
+    assert_eq!(d["errors"].as_u64(), Some(0));
     // More memory latency never helps by more than scheduling noise: with
     // oldest-first arbitration, longer waits can reorder the waves of a
     // VALU-bound shader slightly (RADV many_lights on navi10: -0.77% clocks

@@ -121,6 +121,31 @@ fn damaged_code_objects_get_clear_errors() {
 }
 
 #[test]
+fn a_branch_out_of_its_kernel_is_an_error_at_the_branch() {
+    // Issue 47 item 17: the code object decodes; the branch whose target is no instruction of
+    // its kernel is the error, named at its line of the decoded listing. loop_sum's
+    // `s_cbranch_scc1 20` at 0x1938 (BF850014) made `s_cbranch_scc1 4096` (BF851000): target
+    // 0x1938 + 4 + 4096 * 4 = 0x593c, past the kernel's end.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut bytes = std::fs::read(fixture("gfx900/loop_sum.co")).expect("fixture");
+    let at = bytes
+        .windows(4)
+        .position(|w| w == 0xBF85_0014u32.to_le_bytes())
+        .expect("the branch");
+    bytes[at..at + 4].copy_from_slice(&0xBF85_1000u32.to_le_bytes());
+    let path = dir.path().join("out.co");
+    std::fs::write(&path, &bytes).expect("write");
+    for command in ["analyze", "cfg"] {
+        let (code, _, err) = without_llvm(&[command, path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("out.co:16:2: error: branch target 0x593c is not the address of an instruction of `loop_sum`"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn batch_walks_code_objects_by_their_magic() {
     let dir = tempfile::tempdir().expect("tempdir");
     let bytes = std::fs::read(fixture("gfx900/loop_sum.co")).expect("fixture");

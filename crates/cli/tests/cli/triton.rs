@@ -164,13 +164,13 @@ fn batch_over_a_triton_cache() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("line"))
         .collect();
-    // One line per entry (the .amdgcn listings and the json are not programs of their own);
-    // only the entries the decoder cannot read yet carry an error.
+    // One line per entry (the .amdgcn listings and the json are not programs of their own),
+    // none an error (the gfx1200 true16 entries included, issue 48).
     let all = crate::triton_fixtures::entries();
     assert_eq!(lines.len(), all.len(), "{out}");
     let failed = lines.iter().filter(|l| !l["error"].is_null()).count();
-    assert_eq!(failed, crate::triton_fixtures::UNDECODED.len(), "{out}");
-    for l in lines.iter().filter(|l| l["error"].is_null()) {
+    assert_eq!(failed, 0, "{out}");
+    for l in &lines {
         assert!(
             l["notes"].to_string().contains("Triton launch metadata"),
             "{l}"

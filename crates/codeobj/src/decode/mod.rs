@@ -62,6 +62,9 @@ enum Operand {
         field: String,
         kind: String,
         width: u32,
+        /// A source LLVM reads as a 16-bit integer (its inline float constants print as the
+        /// half-float's bits, `0x3800` for 0.5).
+        int16: bool,
     },
     /// A BVH op's address VGPRs (`vaddr:nsa:W.W..|W.W..`): the register width of each address
     /// operand as LLVM lists them apart (NSA), without and with A16.
@@ -138,6 +141,7 @@ fn tables() -> &'static Tables {
                                 field: p.next().unwrap_or("").to_string(),
                                 kind: p.next().unwrap_or("").to_string(),
                                 width: p.next().and_then(|w| w.parse().ok()).unwrap_or(1),
+                                int16: p.next() == Some("i16"),
                             }
                         }
                     })
@@ -214,22 +218,101 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             ),
         });
     };
-    let t = tables();
-    let formats = &t.formats[family];
+    let walk = Walk {
+        family,
+        cpu,
+        tables: tables(),
+        code,
+        address,
+    };
     let mut out = Vec::new();
     let mut pos = 0usize;
-    let word_at = |p: usize| -> Option<u32> {
-        code.get(p..p + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
     while pos < code.len() {
-        let err = |m: String| DecodeError {
+        let d = walk.one(pos).map_err(|message| DecodeError {
             offset: pos,
-            message: m,
-        };
-        let w0 = word_at(pos)
-            .ok_or_else(|| err("truncated instruction (fewer than 4 bytes left)".into()))?;
-        let format = formats
+            message,
+        })?;
+        pos += d.words.len() * 4;
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// The word walk over one function's code: each instruction's format, row and text.
+struct Walk<'a> {
+    family: &'static str,
+    cpu: &'static str,
+    tables: &'static Tables,
+    code: &'a [u8],
+    address: u64,
+}
+
+/// One instruction's identified format and its bits (up to 96: gfx12's VGLOBAL, VBUFFER).
+struct Fetched<'f> {
+    format: &'f Format,
+    words: Vec<u32>,
+    bits: u128,
+}
+
+impl Fetched<'_> {
+    fn get(&self, name: &str) -> Option<u64> {
+        self.format
+            .field(name)
+            .map(|f| ((self.bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
+    }
+}
+
+impl Walk<'_> {
+    fn word_at(&self, p: usize) -> Option<u32> {
+        self.code
+            .get(p..p + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// The instruction at byte `pos`, or why it cannot be decoded.
+    fn one(&self, pos: usize) -> Result<Decoded, String> {
+        let fetched = self.fetch(pos)?;
+        let address = self.address.wrapping_add(pos as u64);
+        if fetched.format.name == "VOPD" {
+            return self.vopd(pos, address, fetched);
+        }
+        let (format, w0) = (fetched.format, fetched.words[0]);
+        let row = self.row(&fetched)?;
+        if matches!(
+            format.name.as_str(),
+            "EXP" | "VINTRP" | "LDSDIR" | "VINTERP"
+        ) {
+            return Err(format!(
+                "{} ({}, 0x{w0:08X}) is not decoded yet: exports and parameter interpolation are graphics-only encodings",
+                row.mnemonic, format.name
+            ));
+        }
+        if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
+            let mut words = fetched.words.clone();
+            let text = image_text(self.family, format, fetched.bits, row, &mut words, |i| {
+                self.word_at(pos + 4 * i)
+            })
+            .map_err(|m| format!("{m} (0x{w0:08X})"))?;
+            return Ok(Decoded {
+                address,
+                words,
+                text,
+                target: None,
+            });
+        }
+        if let Some(d) = self.sdwa_or_dpp(pos, address, &fetched, row)? {
+            return Ok(d);
+        }
+        self.printed(pos, address, fetched, row)
+    }
+
+    /// The format whose identification bits the first dword matches, and the dwords it takes.
+    fn fetch(&self, pos: usize) -> Result<Fetched<'static>, String> {
+        let family = self.family;
+        let w0 = self
+            .word_at(pos)
+            .ok_or_else(|| "truncated instruction (fewer than 4 bytes left)".to_string())?;
+        let format = self.tables.formats[family]
             .iter()
             .find(|f| {
                 f.ident
@@ -237,175 +320,175 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
                     .all(|&(lo, w, v)| ((u64::from(w0) >> lo) & ((1 << w) - 1)) == v)
             })
             .ok_or_else(|| {
-                err(format!(
-                    "0x{w0:08X} matches no {family} encoding format shadersim decodes"
-                ))
+                format!("0x{w0:08X} matches no {family} encoding format shadersim decodes")
             })?;
         let mut words = vec![w0];
         for i in 1..(format.bits / 32) as usize {
-            words.push(word_at(pos + 4 * i).ok_or_else(|| {
-                err(format!(
-                    "truncated {}-bit {} instruction",
-                    format.bits, format.name
-                ))
+            words.push(self.word_at(pos + 4 * i).ok_or_else(|| {
+                format!("truncated {}-bit {} instruction", format.bits, format.name)
             })?);
         }
-        // Up to 96 bits (gfx12's VGLOBAL, VBUFFER).
         let bits = words
             .iter()
             .enumerate()
             .fold(0u128, |acc, (i, &w)| acc | u128::from(w) << (32 * i));
-        let get = |name: &str| {
-            format
-                .field(name)
-                .map(|f| ((bits >> f.lo) & ((1u128 << f.width) - 1)) as u64)
-        };
-        if format.name == "VOPD" {
-            let find = |half: &str, op: u64| {
-                t.rows
-                    .get(&(family.to_string(), format!("VOPD{half}"), op))
-                    .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
-            };
-            let (opx, opy) = (get("opx").unwrap_or(0), get("opy").unwrap_or(0));
-            let (Some(x), Some(y)) = (find("X", opx), find("Y", opy)) else {
-                return Err(err(format!(
-                    "VOPD opcodes {opx}/{opy} (0x{w0:08X}) are not in the {family} table"
-                )));
-            };
-            let mut printer = Printer {
-                family,
-                cpu,
-                format,
-                bits,
-                literal: None,
-                literal_word: word_at(pos + 8),
-                dpp_src0: None,
-                plain_halves: false,
-            };
-            let (tx, _) = printer.print(x, address.wrapping_add(pos as u64), 8);
-            let (ty, _) = printer.print(y, address.wrapping_add(pos as u64), 8);
-            if let Some(lit) = printer.literal {
-                words.push(lit);
-            }
-            out.push(Decoded {
-                address: address.wrapping_add(pos as u64),
-                words: words.clone(),
-                text: format!("{tx} :: {ty}"),
-                target: None,
-            });
-            pos += words.len() * 4;
-            continue;
-        }
-        // gfx10 MUBUF/MTBUF keep the opcode's top bit apart (`op_hi`).
-        let op_width = format.field("op").map_or(0, |f| f.width);
-        let op = get("op").unwrap_or(0) | get("op_hi").unwrap_or(0) << op_width;
-        let lookup = |fmt: String| {
-            t.rows
-                .get(&(family.to_string(), fmt, op))
-                .and_then(|rows| rows.iter().find(|r| r.processors.iter().any(|p| p == cpu)))
-        };
-        // A memory atomic with its return bit set prints a destination: the `.rtn` row.
-        let returns = matches!(format.name.as_str(), "FLAT" | "GLOBAL" | "SCRATCH")
-            && if family == "gfx12" {
-                get("th").unwrap_or(0) & 1 != 0
-            } else {
-                get("glc").unwrap_or(0) != 0
-            };
-        let row = returns
-            .then(|| lookup(format!("{}.rtn", format.name)))
-            .flatten()
-            .or_else(|| lookup(format.name.clone()))
-            .ok_or_else(|| {
-                err(format!(
-                    "{} opcode {op} (0x{w0:08X}) is not in the {family} table for {cpu}",
-                    format.name
-                ))
-            })?;
-        if matches!(
-            format.name.as_str(),
-            "EXP" | "VINTRP" | "LDSDIR" | "VINTERP"
-        ) {
-            return Err(err(format!(
-                "{} ({}, 0x{w0:08X}) is not decoded yet: exports and parameter interpolation are graphics-only encodings",
-                row.mnemonic, format.name
-            )));
-        }
-        if matches!(format.name.as_str(), "MIMG" | "VIMAGE" | "VSAMPLE") {
-            let text = image_text(family, format, bits, row, &mut words, |i| {
-                word_at(pos + 4 * i)
+        Ok(Fetched {
+            format,
+            words,
+            bits,
+        })
+    }
+
+    /// The table row of this processor for `format` and `op`.
+    fn lookup(&self, format: String, op: u64) -> Option<&'static Row> {
+        self.tables
+            .rows
+            .get(&(self.family.to_string(), format, op))
+            .and_then(|rows| {
+                rows.iter()
+                    .find(|r| r.processors.iter().any(|p| p == self.cpu))
             })
-            .map_err(|m| err(format!("{m} (0x{w0:08X})")))?;
-            out.push(Decoded {
-                address: address.wrapping_add(pos as u64),
-                words: words.clone(),
-                text,
-                target: None,
-            });
-            pos += words.len() * 4;
-            continue;
+    }
+
+    /// The row of a non-VOPD instruction: its opcode (gfx10 MUBUF/MTBUF keep the top bit
+    /// apart, `op_hi`), and for a memory atomic with its return bit set the `.rtn` row, which
+    /// prints a destination.
+    fn row(&self, fetched: &Fetched) -> Result<&'static Row, String> {
+        let format = fetched.format;
+        let op_width = format.field("op").map_or(0, |f| f.width);
+        let op = fetched.get("op").unwrap_or(0) | fetched.get("op_hi").unwrap_or(0) << op_width;
+        let returns = matches!(format.name.as_str(), "FLAT" | "GLOBAL" | "SCRATCH")
+            && if self.family == "gfx12" {
+                fetched.get("th").unwrap_or(0) & 1 != 0
+            } else {
+                fetched.get("glc").unwrap_or(0) != 0
+            };
+        returns
+            .then(|| self.lookup(format!("{}.rtn", format.name), op))
+            .flatten()
+            .or_else(|| self.lookup(format.name.clone(), op))
+            .ok_or_else(|| {
+                format!(
+                    "{} opcode {op} (0x{:08X}) is not in the {} table for {}",
+                    format.name, fetched.words[0], self.family, self.cpu
+                )
+            })
+    }
+
+    /// A VOPD pair: its X and Y halves' rows, printed `X :: Y`.
+    fn vopd(&self, pos: usize, address: u64, fetched: Fetched) -> Result<Decoded, String> {
+        let (opx, opy) = (
+            fetched.get("opx").unwrap_or(0),
+            fetched.get("opy").unwrap_or(0),
+        );
+        let (Some(x), Some(y)) = (
+            self.lookup("VOPDX".to_string(), opx),
+            self.lookup("VOPDY".to_string(), opy),
+        ) else {
+            return Err(format!(
+                "VOPD opcodes {opx}/{opy} (0x{:08X}) are not in the {} table",
+                fetched.words[0], self.family
+            ));
+        };
+        let mut printer = Printer {
+            family: self.family,
+            cpu: self.cpu,
+            format: fetched.format,
+            bits: fetched.bits,
+            literal: None,
+            literal_word: self.word_at(pos + 8),
+            dpp_src0: None,
+            plain_halves: false,
+        };
+        let (tx, _) = printer.print(x, address, 8);
+        let (ty, _) = printer.print(y, address, 8);
+        let mut words = fetched.words;
+        if let Some(lit) = printer.literal {
+            words.push(lit);
         }
-        // SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
-        // 233/234 (DPP8, gfx10+) means a second dword of operand controls.
-        if matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
-            let src0 = get("src0").unwrap_or(0);
-            let sdwa = src0 == 249 && (family == "gfx9" || family == "gfx10");
-            let dpp = src0 == 250 || (family != "gfx9" && (src0 == 233 || src0 == 234));
-            if sdwa && format.name != "VOPC" {
-                let ext = word_at(pos + 4)
-                    .ok_or_else(|| err(format!("truncated SDWA {} instruction", row.mnemonic)))?;
-                words.push(ext);
-                out.push(Decoded {
-                    address: address.wrapping_add(pos as u64),
-                    words: words.clone(),
-                    text: sdwa_text(
-                        family,
-                        row,
-                        get("vdst").unwrap_or(0),
-                        get("vsrc1").unwrap_or(0),
-                        ext,
-                    ),
-                    target: None,
-                });
-                pos += 8;
-                continue;
-            }
-            if dpp {
-                let ext = word_at(pos + 4)
-                    .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
-                words.push(ext);
-                let text = dpp_text(family, cpu, row, format, bits, ext)
-                    .map_err(|m| err(format!("{m} (0x{w0:08X} 0x{ext:08X})")))?;
-                out.push(Decoded {
-                    address: address.wrapping_add(pos as u64),
-                    words: words.clone(),
-                    text,
-                    target: None,
-                });
-                pos += 8;
-                continue;
-            }
-            if sdwa {
-                return Err(err(format!(
-                    "{} in its {} form (0x{w0:08X}) is not decoded yet",
-                    row.mnemonic,
-                    if sdwa { "SDWA" } else { "DPP" }
-                )));
-            }
+        Ok(Decoded {
+            address,
+            words,
+            text: format!("{tx} :: {ty}"),
+            target: None,
+        })
+    }
+
+    /// SDWA and DPP: a VOP1/VOP2/VOPC source 0 of 249 (SDWA, gfx9/gfx10), 250 (DPP16) or
+    /// 233/234 (DPP8, gfx10+) means a second dword of operand controls.
+    fn sdwa_or_dpp(
+        &self,
+        pos: usize,
+        address: u64,
+        fetched: &Fetched,
+        row: &Row,
+    ) -> Result<Option<Decoded>, String> {
+        let (family, format, w0) = (self.family, fetched.format, fetched.words[0]);
+        if !matches!(format.name.as_str(), "VOP1" | "VOP2" | "VOPC") {
+            return Ok(None);
         }
-        // gfx11+ VOP3 in a DPP form (source 0 of 250, 233/234): a third dword of DPP
-        // controls, source 0 the VGPR in its low byte (RDNA3 ISA chapter 16, "VOP3 DPP").
+        let src0 = fetched.get("src0").unwrap_or(0);
+        let sdwa = src0 == 249 && (family == "gfx9" || family == "gfx10");
+        let dpp = src0 == 250 || (family != "gfx9" && (src0 == 233 || src0 == 234));
+        if sdwa && format.name == "VOPC" {
+            return Err(format!(
+                "{} in its SDWA form (0x{w0:08X}) is not decoded yet",
+                row.mnemonic
+            ));
+        }
+        if !sdwa && !dpp {
+            return Ok(None);
+        }
+        let kind = if sdwa { "SDWA" } else { "DPP" };
+        let ext = self
+            .word_at(pos + 4)
+            .ok_or_else(|| format!("truncated {kind} {} instruction", row.mnemonic))?;
+        let text = if sdwa {
+            sdwa_text(
+                family,
+                row,
+                fetched.get("vdst").unwrap_or(0),
+                fetched.get("vsrc1").unwrap_or(0),
+                ext,
+            )
+        } else {
+            dpp_text(family, self.cpu, row, format, fetched.bits, ext)
+                .map_err(|m| format!("{m} (0x{w0:08X} 0x{ext:08X})"))?
+        };
+        Ok(Some(Decoded {
+            address,
+            words: vec![w0, ext],
+            text,
+            target: None,
+        }))
+    }
+
+    /// Every other instruction, printed by its row: gfx11+ VOP3 in a DPP form (source 0 of
+    /// 250, 233/234) takes a third dword of DPP controls, source 0 the VGPR in its low byte
+    /// (RDNA3 ISA chapter 16, "VOP3 DPP"); a literal follows the instruction.
+    fn printed(
+        &self,
+        pos: usize,
+        address: u64,
+        fetched: Fetched,
+        row: &Row,
+    ) -> Result<Decoded, String> {
+        let (family, format, w0) = (self.family, fetched.format, fetched.words[0]);
+        let mut words = fetched.words.clone();
+        let src0 = fetched.get("src0");
         let vop3_dpp = matches!(family, "gfx11" | "gfx12")
             && matches!(format.name.as_str(), "VOP3" | "VOP3P")
-            && matches!(get("src0"), Some(233 | 234 | 250));
+            && matches!(src0, Some(233 | 234 | 250));
         let dpp_word = if vop3_dpp {
             if format.name == "VOP3P" {
-                return Err(err(format!(
+                return Err(format!(
                     "{} in its DPP form (0x{w0:08X}) is not decoded yet",
                     row.mnemonic
-                )));
+                ));
             }
-            let d = word_at(pos + 8)
-                .ok_or_else(|| err(format!("truncated DPP {} instruction", row.mnemonic)))?;
+            let d = self
+                .word_at(pos + 8)
+                .ok_or_else(|| format!("truncated DPP {} instruction", row.mnemonic))?;
             words.push(d);
             Some(d)
         } else {
@@ -414,16 +497,15 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
         let size_before_literal = words.len() * 4;
         let mut printer = Printer {
             family,
-            cpu,
+            cpu: self.cpu,
             format,
-            bits,
+            bits: fetched.bits,
             literal: None,
-            literal_word: word_at(pos + size_before_literal),
+            literal_word: self.word_at(pos + size_before_literal),
             dpp_src0: dpp_word.map(|d| u64::from(d & 0xff)),
             plain_halves: false,
         };
-        let (mut text, target) =
-            printer.print(row, address.wrapping_add(pos as u64), size_before_literal);
+        let (mut text, target) = printer.print(row, address, size_before_literal);
         if let Some(d) = dpp_word {
             let mn = row.mnemonic.as_str();
             let dpp_mn = if mn.ends_with("_e64") {
@@ -431,25 +513,24 @@ pub fn decode(processor: &str, code: &[u8], address: u64) -> Result<Vec<Decoded>
             } else {
                 format!("{mn}_e64_dpp")
             };
-            let controls = dpp_controls(family, cpu, row, get("src0").unwrap_or(0), d)
-                .map_err(|m| err(format!("{mn}: {m} (0x{w0:08X} 0x{d:08X})")))?;
+            let controls = dpp_controls(family, self.cpu, row, src0.unwrap_or(0), d)
+                .map_err(|m| format!("{mn}: {m} (0x{w0:08X} 0x{d:08X})"))?;
             text = format!("{dpp_mn}{}{controls}", &text[mn.len()..]);
         }
         if let Some(lit) = printer.literal {
             words.push(lit);
         }
-        pos += words.len() * 4;
-        out.push(Decoded {
-            address: address.wrapping_add((pos - words.len() * 4) as u64),
+        Ok(Decoded {
+            address,
             words,
             text,
             target,
-        });
+        })
     }
-    Ok(out)
 }
 
 mod operand_text;
+mod own_syntax;
 mod printer;
 
 use operand_text::*;

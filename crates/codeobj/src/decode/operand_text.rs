@@ -219,7 +219,9 @@ pub(super) fn dpp_text(
         match op {
             Operand::Fixed(f) => ops.push(f.clone()),
             Operand::Addresses { .. } => ops.push("?".into()),
-            Operand::Field { field, kind, width } => ops.push(match field.as_str() {
+            Operand::Field {
+                field, kind, width, ..
+            } => ops.push(match field.as_str() {
                 "vdst" => source(vdst, false, false, kind, *width),
                 "src0" => source(e & 0xff, bit(20), bit(21), kind, *width),
                 "vsrc1" => source(vsrc1, bit(22), bit(23), kind, *width),
@@ -307,10 +309,21 @@ pub(super) fn dpp_controls(
     Ok(text)
 }
 
-/// Message names of `s_sendmsg` (LLVM's SIDefines.h `ID_*`, the RDNA3 ISA's message table).
-pub(super) fn msg_name(id: u64) -> Option<&'static str> {
+/// Message names of `s_sendmsg` (LLVM's SIDefines.h `ID_*`, the RDNA3 ISA's message table), per
+/// family as llvm-mc-22 -disassemble names them (ids 1-15 of `s_sendmsg` on gfx900, gfx1030,
+/// gfx1100 and gfx1200; the others print as numbers, and 3 on gfx9/gfx10 is MSG_GS_DONE with an
+/// operation, not named here).
+pub(super) fn msg_name(family: &str, id: u64) -> Option<&'static str> {
+    let before_gfx11 = matches!(family, "gfx9" | "gfx10");
     Some(match id {
         1 => "MSG_INTERRUPT",
+        2 if !before_gfx11 => "MSG_HS_TESSFACTOR",
+        3 if !before_gfx11 => "MSG_DEALLOC_VGPRS",
+        5 if family != "gfx12" => "MSG_STALL_WAVE_GEN",
+        6 if family != "gfx12" => "MSG_HALT_WAVES",
+        7 if before_gfx11 => "MSG_ORDERED_PS_DONE",
+        9 => "MSG_GS_ALLOC_REQ",
+        10 if before_gfx11 => "MSG_GET_DOORBELL",
         128 => "MSG_RTN_GET_DOORBELL",
         129 => "MSG_RTN_GET_DDID",
         130 => "MSG_RTN_GET_TMA",

@@ -17,6 +17,46 @@ pub(super) struct Printer<'a> {
     pub(super) plain_halves: bool,
 }
 
+/// The width of a matrix op's source C: as wide as its destination (the accumulator it
+/// updates), whatever the form the table was generated from put there (an inline constant `0`
+/// gives it no register width). CDNA's v_mfma and RDNA's v_wmma; v_smfmac's and v_swmmac's
+/// source 2 is a single index VGPR (their C is the destination, tied).
+fn matrix_c_width(mn: &str, row: &Row) -> Option<u32> {
+    if !(mn.starts_with("v_mfma") || mn.starts_with("v_wmma")) {
+        return None;
+    }
+    row.template.iter().find_map(|o| match o {
+        Operand::Field { field, width, .. } if field == "vdst" => Some(*width),
+        _ => None,
+    })
+}
+
+/// What every operand of a row prints by.
+struct RowFacts {
+    /// The row writes an SGPR destination (VOP3's ABS bits are then SDST's).
+    uses_sdst: bool,
+    /// A global access whose SADDR is `off`: its address is a VGPR pair.
+    global_off: bool,
+    /// A matrix op's source C width (matrix_c_width).
+    mai_c_width: Option<u32>,
+}
+
+/// One field operand of a row and its value.
+struct FieldOperand<'t> {
+    field: &'t str,
+    kind: &'t str,
+    width: u32,
+    int16: bool,
+    v: u64,
+}
+
+/// The inline constants 240-248 (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)) as
+/// half-float bits, which LLVM prints for a 16-bit integer source (llvm-mc-22 -disassemble of
+/// v_add_u16_e32 with SRC0 240: `0x3800`; 247: `0xc400`; 248: `0x3118`).
+const HALF_CONSTANTS: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
 /// Source fields: 9 bits (8 in SOP) that name an SGPR, a constant, a literal or a VGPR.
 fn is_source(field: &str) -> bool {
     matches!(
@@ -41,144 +81,48 @@ impl Printer<'_> {
         if row.special {
             return (self.special(mn), None);
         }
-        let mut ops = Vec::new();
-        let mut target = None;
-        let three_src = ["src0", "src1", "src2"];
-        if self.format.name == "VOP3"
-            && row
+        self.plain_halves = self.op_sel_names_a_missing_operand(mn, row);
+        let facts = RowFacts {
+            uses_sdst: row
                 .template
                 .iter()
-                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
-        {
-            // OP_SEL bits 0-2 select source halves, bit 3 the destination's (a VGPR one).
-            let mut valid = 0u64;
-            for o in &row.template {
-                if let Operand::Field { field, kind, .. } = o {
-                    match field.as_str() {
-                        "src0" => valid |= 1,
-                        "src1" => valid |= 2,
-                        "src2" => valid |= 4,
-                        "vdst" if kind.starts_with('v') => valid |= 8,
-                        _ => {}
-                    }
-                }
-            }
-            if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
-                valid |= 4;
-            }
-            self.plain_halves = self.get("op_sel").unwrap_or(0) & !valid != 0;
-        }
-        let uses_sdst = row
-            .template
-            .iter()
-            .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-        let global_off = self.format.name == "GLOBAL" && self.saddr_is_off();
-        // A matrix op's source C is as wide as its destination (the accumulator it
-        // updates), whatever the form the table was generated from put there (an inline
-        // constant `0` gives it no register width).
-        let mai_c_width = row.template.iter().find_map(|o| match o {
-            Operand::Field { field, width, .. } if field == "vdst" && is_mai(mn) => Some(*width),
-            _ => None,
-        });
+                .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst")),
+            global_off: self.format.name == "GLOBAL" && self.saddr_is_off(),
+            mai_c_width: matrix_c_width(mn, row),
+        };
+        let mut ops = Vec::new();
+        let mut target = None;
         for op in &row.template {
             match op {
                 Operand::Fixed(s) => ops.push(s.clone()),
                 // Only image rows hold address lists; image_text prints them.
                 Operand::Addresses { .. } => ops.push("?".into()),
-                Operand::Field { field, kind, width } => {
+                Operand::Field {
+                    field,
+                    kind,
+                    width,
+                    int16,
+                } => {
                     let v = self.get(field).unwrap_or(0);
-                    let text = match (field.as_str(), kind.as_str()) {
-                        ("simm16", _) if mn.starts_with("s_cbranch") || mn == "s_branch" => {
-                            // LLVM prints the field unsigned; the jump is signed dwords.
-                            let rel = v as u16 as i16;
-                            target = Some(
-                                address
-                                    .wrapping_add(size as u64)
-                                    .wrapping_add_signed(i64::from(rel) * 4),
-                            );
-                            v.to_string()
-                        }
-                        ("saddr", _) if self.saddr_is_off() => "off".into(),
-                        // A buffer access without offen/idxen names no VGPR address.
-                        ("vaddr", _)
-                            if self.format.name == "MUBUF"
-                                && !self.flag("offen")
-                                && !self.flag("idxen") =>
-                        {
-                            "off".into()
-                        }
-                        // gfx11+ scratch without SVE has no VGPR address.
-                        ("addr", _)
-                            if self.format.name == "SCRATCH"
-                                && self.format.field("sve").is_some()
-                                && !self.flag("sve") =>
-                        {
-                            "off".into()
-                        }
-                        ("addr", "v") if global_off => vreg("v", v, 2),
-                        ("sbase", _) => sreg(self.family, v * 2, *width),
-                        ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, *width),
-                        ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
-                        // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an
-                        // SGPR, an inline constant (Triton's `0` is 0x80) or a special value;
-                        // these encodings carry no literal and LLVM marks LDS_DIRECT invalid
-                        // there, so 254 and 255 stay register numbers the reader refuses.
-                        // gfx12's 7-bit one holds SGPRs and null only.
-                        ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
-                        ("literal", _) => {
-                            self.literal = self.literal_word;
-                            format!("0x{:x}", self.literal_word.unwrap_or(0))
-                        }
-                        // VOPD's Y destination keeps bits 7:1; bit 0 is the opposite of X's.
-                        ("vdsty", _) => {
-                            vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1)
-                        }
-                        (f, k) if is_source(f) => {
-                            let width = match (f, mai_c_width) {
-                                ("src2", Some(w)) => w,
-                                _ => *width,
-                            };
-                            let mut s = match (f, self.dpp_src0) {
-                                ("src0", Some(n)) if k == "v16" => self.half(f, n),
-                                ("src0", Some(n)) => vreg("v", n, width),
-                                _ if k == "v16" && v >= 256 => self.half(f, v - 256),
-                                _ => self.source(v, width),
-                            };
-                            // An AGPR source: by the template (v_accvgpr_read's source is
-                            // always one) or by a matrix op's ACC bits.
-                            let vgpr = s.starts_with("v[")
-                                || s.strip_prefix('v')
-                                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
-                            if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
-                                s = s.replacen('v', "a", 1);
-                            }
-                            if let Some(i) = three_src.iter().position(|x| *x == f) {
-                                if self.format.name == "VOP3" {
-                                    let abs =
-                                        !uses_sdst && self.get("abs").unwrap_or(0) >> i & 1 != 0;
-                                    let neg = self.get("neg").unwrap_or(0) >> i & 1 != 0;
-                                    if abs {
-                                        s = format!("|{s}|");
-                                    }
-                                    if neg {
-                                        s = format!("-{s}");
-                                    }
-                                }
-                            }
-                            s
-                        }
-                        (_, "hex") => format!("0x{v:x}"),
-                        // LLVM prints a 16-bit immediate in decimal while it is an
-                        // inline-constant value (0..64), else in hex.
-                        (_, "dec") if v <= 64 => v.to_string(),
-                        (_, "dec") => format!("0x{v:x}"),
-                        ("vdst", "v") if self.mai_agpr(mn, "vdst") => vreg("a", v, *width),
-                        (f, "v16") => self.half(f, v),
-                        (_, "v") => vreg("v", v, *width),
-                        (_, "a") => vreg("a", v, *width),
-                        (_, _) => sreg(self.family, v, *width),
+                    if field == "simm16" && (mn.starts_with("s_cbranch") || mn == "s_branch") {
+                        // LLVM prints the field unsigned; the jump is signed dwords.
+                        let rel = v as u16 as i16;
+                        target = Some(
+                            address
+                                .wrapping_add(size as u64)
+                                .wrapping_add_signed(i64::from(rel) * 4),
+                        );
+                        ops.push(v.to_string());
+                        continue;
+                    }
+                    let operand = FieldOperand {
+                        field,
+                        kind,
+                        width: *width,
+                        int16: *int16,
+                        v,
                     };
-                    ops.push(text);
+                    ops.push(self.field_text(mn, &facts, &operand));
                 }
             }
         }
@@ -189,6 +133,141 @@ impl Printer<'_> {
         }
         text.push_str(&self.modifiers(mn, row));
         (text, target)
+    }
+
+    /// A VOP3 with 16-bit operands whose OP_SEL names an operand it lacks (bits 0-2 the
+    /// sources, 3 the destination, a VGPR one): LLVM then prints its halves as whole VGPRs.
+    fn op_sel_names_a_missing_operand(&self, mn: &str, row: &Row) -> bool {
+        if self.format.name != "VOP3"
+            || !row
+                .template
+                .iter()
+                .any(|o| matches!(o, Operand::Field { kind, .. } if kind == "v16"))
+        {
+            return false;
+        }
+        let mut valid = 0u64;
+        for o in &row.template {
+            if let Operand::Field { field, kind, .. } = o {
+                match field.as_str() {
+                    "src0" => valid |= 1,
+                    "src1" => valid |= 2,
+                    "src2" => valid |= 4,
+                    "vdst" if kind.starts_with('v') => valid |= 8,
+                    _ => {}
+                }
+            }
+        }
+        if mn.starts_with("v_fmac") || mn.starts_with("v_mac") {
+            valid |= 4;
+        }
+        self.get("op_sel").unwrap_or(0) & !valid != 0
+    }
+
+    /// How one field operand prints.
+    fn field_text(&mut self, mn: &str, facts: &RowFacts, op: &FieldOperand) -> String {
+        let (v, width) = (op.v, op.width);
+        match (op.field, op.kind) {
+            ("saddr", _) if self.saddr_is_off() => "off".into(),
+            // A buffer access without offen/idxen names no VGPR address.
+            ("vaddr", _)
+                if self.format.name == "MUBUF" && !self.flag("offen") && !self.flag("idxen") =>
+            {
+                "off".into()
+            }
+            // An index and an offset: a VGPR pair.
+            ("vaddr", _) if self.flag("offen") && self.flag("idxen") => vreg("v", v, 2),
+            // gfx11+ scratch without SVE has no VGPR address.
+            ("addr", _)
+                if self.format.name == "SCRATCH"
+                    && self.format.field("sve").is_some()
+                    && !self.flag("sve") =>
+            {
+                "off".into()
+            }
+            ("addr", "v") if facts.global_off => vreg("v", v, 2),
+            ("sbase", _) => sreg(self.family, v * 2, width),
+            ("srsrc" | "ssamp", _) => sreg(self.family, v * 4, width),
+            ("offset", _) if self.format.name == "SMEM" => self.smem_offset(v),
+            // MUBUF/MTBUF's 8-bit SOFFSET (gfx9-gfx11) is a scalar source: an SGPR, an inline
+            // constant (Triton's `0` is 0x80) or a special value; these encodings carry no
+            // literal and LLVM marks LDS_DIRECT invalid there, so 254 and 255 stay register
+            // numbers the reader refuses. gfx12's 7-bit one holds SGPRs and null only.
+            ("soffset", _) if self.soffset_is_source() && v < 254 => self.source(v, 1),
+            ("literal", _) => {
+                self.literal = self.literal_word;
+                format!("0x{:x}", self.literal_word.unwrap_or(0))
+            }
+            // VOPD's Y destination keeps bits 7:1; bit 0 is the opposite of X's.
+            ("vdsty", _) => vreg("v", v << 1 | (!self.get("vdstx").unwrap_or(0) & 1), 1),
+            // gfx9's VOP3 interpolation: an attribute (bits 5:0) and channel (7:6), and
+            // v_interp_mov's parameter slot (Vega ISA 12.13, "VOP3 interpolation").
+            (_, "attr") => format!(
+                "attr{}.{}",
+                v & 63,
+                ['x', 'y', 'z', 'w'][(v >> 6 & 3) as usize]
+            ),
+            (_, "pslot") => ["p10", "p20", "p0"]
+                .get(v as usize)
+                .map_or_else(|| format!("p{v}"), |s| s.to_string()),
+            (f, _) if is_source(f) => self.source_operand(mn, facts, op),
+            (_, "hex") => format!("0x{v:x}"),
+            // LLVM prints a 16-bit immediate in decimal while it is an inline-constant value
+            // (0..64), else in hex.
+            (_, "dec") if v <= 64 => v.to_string(),
+            (_, "dec") => format!("0x{v:x}"),
+            // A matrix op's destination file is its ACC_CD bit's, whatever file the table's
+            // form used.
+            ("vdst", "v" | "a") if is_mai(mn) => {
+                let file = if self.mai_agpr(mn, "vdst") { "a" } else { "v" };
+                vreg(file, v, width)
+            }
+            (f, "v16") => self.half(f, v),
+            (_, "v") => vreg("v", v, width),
+            (_, "a") => vreg("a", v, width),
+            (_, _) => sreg(self.family, v, width),
+        }
+    }
+
+    /// A 9-bit source field with its modifiers: the register, constant or literal, its half,
+    /// its register file, VOP3's abs and neg.
+    fn source_operand(&mut self, mn: &str, facts: &RowFacts, op: &FieldOperand) -> String {
+        let (f, k, v) = (op.field, op.kind, op.v);
+        let width = match (f, facts.mai_c_width) {
+            ("src2", Some(w)) => w,
+            _ => op.width,
+        };
+        let mut s = match (f, self.dpp_src0) {
+            ("src0", Some(n)) if k == "v16" => self.half(f, n),
+            ("src0", Some(n)) => vreg("v", n, width),
+            _ if k == "v16" && v >= 256 => self.half(f, v - 256),
+            // A 16-bit integer source's inline float constant: the half-float's bits.
+            _ if op.int16 && (240..=248).contains(&v) => {
+                format!("0x{:x}", HALF_CONSTANTS[(v - 240) as usize])
+            }
+            _ => self.source(v, width),
+        };
+        // An AGPR source: by the template (v_accvgpr_read's source is always one) or by a
+        // matrix op's ACC bits.
+        let vgpr = s.starts_with("v[")
+            || s.strip_prefix('v')
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+        if (k == "a" || self.mai_agpr(mn, f)) && vgpr {
+            s = s.replacen('v', "a", 1);
+        }
+        if let Some(i) = ["src0", "src1", "src2"].iter().position(|x| *x == f) {
+            if self.format.name == "VOP3" {
+                let abs = !facts.uses_sdst && self.get("abs").unwrap_or(0) >> i & 1 != 0;
+                let neg = self.get("neg").unwrap_or(0) >> i & 1 != 0;
+                if abs {
+                    s = format!("|{s}|");
+                }
+                if neg {
+                    s = format!("-{s}");
+                }
+            }
+        }
+        s
     }
 
     /// A 16-bit VGPR operand (gfx11's true16 `vN.l` / `vN.h`; `n` the VGPR bits of the field):
@@ -269,7 +348,10 @@ impl Printer<'_> {
             return false;
         }
         let bit = match field {
-            "vdst" | "src2" => 15,
+            "vdst" => 15,
+            // v_smfmac's source 2 is its index VGPR (its C is the destination, tied).
+            "src2" if mn.starts_with("v_smfmac") => return false,
+            "src2" => 15,
             "src0" => 59,
             "src1" => 60,
             _ => return false,
@@ -323,6 +405,9 @@ impl Printer<'_> {
             251 => "src_vccz".into(),
             252 => "src_execz".into(),
             253 => "src_scc".into(),
+            // A VALU source on every family (llvm-mc-22 -disassemble prints it on gfx900 to
+            // gfx1200); as a SALU operand LLVM calls it invalid, and rejected.rs refuses it.
+            254 => "src_lds_direct".into(),
             255 => {
                 let lit = self.literal_word.unwrap_or(0);
                 self.literal = self.literal_word;
@@ -335,61 +420,9 @@ impl Printer<'_> {
 
     pub(super) fn modifiers(&self, mn: &str, row: &Row) -> String {
         let mut m = String::new();
-        let cpol = |m: &mut String| {
-            if self.format.field("th").is_some() {
-                m.push_str(&self.temporal_hint(mn));
-            } else if self.cpu == "gfx942" {
-                if self.flag("glc") {
-                    m.push_str(" sc0");
-                }
-                if self.flag("sc1") {
-                    m.push_str(" sc1");
-                }
-                if self.flag("slc") {
-                    m.push_str(" nt");
-                }
-            } else {
-                if self.flag("glc") {
-                    m.push_str(" glc");
-                }
-                if self.flag("slc") {
-                    m.push_str(" slc");
-                }
-                if self.flag("dlc") {
-                    m.push_str(" dlc");
-                }
-                if self.cpu == "gfx90a" && self.flag("sc1") {
-                    m.push_str(" scc");
-                }
-            }
-        };
         match self.format.name.as_str() {
-            "SMEM" => {
-                cpol(&mut m);
-            }
-            "DS" => {
-                let o0 = self.get("offset0").unwrap_or(0);
-                let o1 = self.get("offset1").unwrap_or(0);
-                if mn.contains("2st64")
-                    || mn.contains("read2")
-                    || mn.contains("write2")
-                    || mn.contains("load_2")
-                    || mn.contains("store_2")
-                    || mn.contains("2addr")
-                {
-                    if o0 != 0 {
-                        m.push_str(&format!(" offset0:{o0}"));
-                    }
-                    if o1 != 0 {
-                        m.push_str(&format!(" offset1:{o1}"));
-                    }
-                } else if o0 | o1 << 8 != 0 {
-                    m.push_str(&format!(" offset:{}", o0 | o1 << 8));
-                }
-                if self.flag("gds") {
-                    m.push_str(" gds");
-                }
-            }
+            "SMEM" => m.push_str(&self.cache_policy(mn)),
+            "DS" => m.push_str(&self.ds_modifiers(mn)),
             "FLAT" | "GLOBAL" | "SCRATCH" => {
                 let f = self.format.field("offset").map_or(12, |f| f.width);
                 let raw = self.get("offset").unwrap_or(0) as i64;
@@ -401,23 +434,24 @@ impl Printer<'_> {
                 if off != 0 {
                     m.push_str(&format!(" offset:{off}"));
                 }
-                cpol(&mut m);
+                m.push_str(&self.cache_policy(mn));
                 if self.flag("lds") {
                     m.push_str(" lds");
                 }
             }
             "MUBUF" | "MTBUF" => {
-                if self.flag("offen") {
-                    m.push_str(" offen");
-                }
+                // LLVM's order: `idxen offen`.
                 if self.flag("idxen") {
                     m.push_str(" idxen");
+                }
+                if self.flag("offen") {
+                    m.push_str(" offen");
                 }
                 let off = self.get("offset").unwrap_or(0);
                 if off != 0 {
                     m.push_str(&format!(" offset:{off}"));
                 }
-                cpol(&mut m);
+                m.push_str(&self.cache_policy(mn));
                 if self.flag("lds") && self.format.name == "MUBUF" {
                     m.push_str(" lds");
                 }
@@ -426,27 +460,7 @@ impl Printer<'_> {
                 }
             }
             "VOP3" => {
-                let sdst = row
-                    .template
-                    .iter()
-                    .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
-                let printed = row
-                    .template
-                    .iter()
-                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
-                    .count();
-                // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
-                // counts it in op_sel: [src0,src1,src2,dst].
-                let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
-                let nsrc = if tied { printed.max(3) } else { printed };
-                let op_sel = self.get("op_sel").unwrap_or(0);
-                if !sdst && !self.plain_halves && op_sel != 0 {
-                    let bits: Vec<String> = (0..nsrc)
-                        .map(|i| (op_sel >> i & 1).to_string())
-                        .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
-                        .collect();
-                    m.push_str(&format!(" op_sel:[{}]", bits.join(",")));
-                }
+                m.push_str(&self.vop3_op_sel(mn, row));
                 if self.flag("clamp") {
                     m.push_str(" clamp");
                 }
@@ -470,50 +484,142 @@ impl Printer<'_> {
                     }
                 }
             }
-            "VOP3P" => {
-                let nsrc = row
-                    .template
-                    .iter()
-                    .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
-                    .count();
-                let op_sel = self.get("op_sel").unwrap_or(0);
-                let hi =
-                    self.get("op_sel_hi").unwrap_or(0) | self.get("op_sel_hi2").unwrap_or(0) << 2;
-                let list = |v: u64| {
-                    (0..nsrc)
-                        .map(|i| (v >> i & 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
-                let all = (1u64 << nsrc) - 1;
-                if op_sel & all != 0 {
-                    m.push_str(&format!(" op_sel:[{}]", list(op_sel)));
-                }
-                if hi & all != all {
-                    m.push_str(&format!(" op_sel_hi:[{}]", list(hi)));
-                }
-                let neg_lo = self.get("neg").unwrap_or(0);
-                let neg_hi = self.get("neg_hi").unwrap_or(0);
-                if neg_lo & all != 0 {
-                    m.push_str(&format!(" neg_lo:[{}]", list(neg_lo)));
-                }
-                if neg_hi & all != 0 {
-                    m.push_str(&format!(" neg_hi:[{}]", list(neg_hi)));
-                }
-                if self.flag("clamp") {
-                    m.push_str(" clamp");
-                }
-            }
+            "VOP3P" => m.push_str(&self.vop3p_modifiers(row)),
             _ => {}
         }
         m
     }
 
+    /// The cache policy of a memory op: gfx12's TH and SCOPE, gfx942's sc0/sc1/nt, else
+    /// glc/slc/dlc (and gfx90a's scc).
+    fn cache_policy(&self, mn: &str) -> String {
+        if self.format.field("th").is_some() {
+            return self.temporal_hint(mn);
+        }
+        let names: &[(&str, &str)] = if self.cpu == "gfx942" {
+            &[("glc", " sc0"), ("sc1", " sc1"), ("slc", " nt")]
+        } else if self.cpu == "gfx90a" {
+            &[
+                ("glc", " glc"),
+                ("slc", " slc"),
+                ("dlc", " dlc"),
+                ("sc1", " scc"),
+            ]
+        } else {
+            &[("glc", " glc"), ("slc", " slc"), ("dlc", " dlc")]
+        };
+        names
+            .iter()
+            .filter(|(field, _)| self.flag(field))
+            .map(|(_, text)| *text)
+            .collect()
+    }
+
+    /// DS offsets (two 8-bit ones for the two-address ops, else one 16-bit) and `gds`.
+    fn ds_modifiers(&self, mn: &str) -> String {
+        let mut m = String::new();
+        let o0 = self.get("offset0").unwrap_or(0);
+        let o1 = self.get("offset1").unwrap_or(0);
+        if mn.contains("2st64")
+            || mn.contains("read2")
+            || mn.contains("write2")
+            || mn.contains("load_2")
+            || mn.contains("store_2")
+            || mn.contains("2addr")
+        {
+            if o0 != 0 {
+                m.push_str(&format!(" offset0:{o0}"));
+            }
+            if o1 != 0 {
+                m.push_str(&format!(" offset1:{o1}"));
+            }
+        } else if o0 | o1 << 8 != 0 {
+            m.push_str(&format!(" offset:{}", o0 | o1 << 8));
+        }
+        if self.flag("gds") {
+            m.push_str(" gds");
+        }
+        m
+    }
+
+    /// VOP3P's op_sel, op_sel_hi (printed when not all set), neg_lo, neg_hi and clamp.
+    fn vop3p_modifiers(&self, row: &Row) -> String {
+        let mut m = String::new();
+        let nsrc = row
+            .template
+            .iter()
+            .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+            .count();
+        let op_sel = self.get("op_sel").unwrap_or(0);
+        let hi = self.get("op_sel_hi").unwrap_or(0) | self.get("op_sel_hi2").unwrap_or(0) << 2;
+        let list = |v: u64| {
+            (0..nsrc)
+                .map(|i| (v >> i & 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let all = (1u64 << nsrc) - 1;
+        if op_sel & all != 0 {
+            m.push_str(&format!(" op_sel:[{}]", list(op_sel)));
+        }
+        if hi & all != all {
+            m.push_str(&format!(" op_sel_hi:[{}]", list(hi)));
+        }
+        let neg_lo = self.get("neg").unwrap_or(0);
+        let neg_hi = self.get("neg_hi").unwrap_or(0);
+        if neg_lo & all != 0 {
+            m.push_str(&format!(" neg_lo:[{}]", list(neg_lo)));
+        }
+        if neg_hi & all != 0 {
+            m.push_str(&format!(" neg_hi:[{}]", list(neg_hi)));
+        }
+        if self.flag("clamp") {
+            m.push_str(" clamp");
+        }
+        m
+    }
+
+    /// VOP3's ` op_sel:[..]`: a bit per printed source, then the destination's (bit 3).
+    fn vop3_op_sel(&self, mn: &str, row: &Row) -> String {
+        let op_sel = self.get("op_sel").unwrap_or(0);
+        let sdst = row
+            .template
+            .iter()
+            .any(|o| matches!(o, Operand::Field { field, .. } if field == "sdst"));
+        if sdst || self.plain_halves || op_sel == 0 {
+            return String::new();
+        }
+        // v_permlane*: OP_SEL bits 0 and 1 are FI and BOUND_CTRL, printed as a pair; LLVM
+        // ignores bits 2 and 3 (llvm-mc-22 -disassemble of D65C2082/D65C4082: no op_sel).
+        if mn.starts_with("v_permlane") {
+            return match op_sel & 3 {
+                0 => String::new(),
+                b => format!(" op_sel:[{},{}]", b & 1, b >> 1),
+            };
+        }
+        let printed = row
+            .template
+            .iter()
+            .filter(|o| matches!(o, Operand::Field { field, .. } if is_source(field)))
+            .count();
+        // v_fmac/v_mac's third source is its destination (tied, not printed), but LLVM
+        // counts it in op_sel: [src0,src1,src2,dst].
+        let tied = mn.starts_with("v_fmac") || mn.starts_with("v_mac");
+        let nsrc = if tied { printed.max(3) } else { printed };
+        let bits: Vec<String> = (0..nsrc)
+            .map(|i| (op_sel >> i & 1).to_string())
+            .chain(std::iter::once((op_sel >> 3 & 1).to_string()))
+            .collect();
+        format!(" op_sel:[{}]", bits.join(","))
+    }
+
     /// gfx12's cache policy: ` th:TH_...` and ` scope:SCOPE_...` when not the defaults (the
     /// names of LLVM's SIDefines.h `CPol::TH_*` and `SCOPE_*`, per loads, stores and atomics).
     pub(super) fn temporal_hint(&self, mn: &str) -> String {
-        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
-        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "BYPASS"];
+        // Loads have no TH 7 (LLVM prints `th:0x7`); TH 3 at system scope is BYPASS for loads
+        // and stores (SIDefines.h: TH_BYPASS "only to be used with scope = 3"), LU or WB else.
+        const LOAD: [&str; 8] = ["RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT", ""];
+        const STORE: [&str; 8] = ["RT", "NT", "HT", "WB", "NT_RT", "RT_NT", "NT_HT", "NT_WB"];
         const ATOMIC: [&str; 8] = [
             "RT",
             "RETURN",
@@ -536,127 +642,20 @@ impl Printer<'_> {
             } else {
                 ("LOAD", LOAD)
             };
-            m.push_str(&format!(" th:TH_{kind}_{}", names[th]));
+            let name = match names[th] {
+                _ if th == 3 && scope == 3 && kind != "ATOMIC" => "BYPASS",
+                "" => "",
+                n => n,
+            };
+            if name.is_empty() {
+                m.push_str(&format!(" th:0x{th:x}"));
+            } else {
+                m.push_str(&format!(" th:TH_{kind}_{name}"));
+            }
         }
         if scope != 0 {
             m.push_str(&format!(" scope:SCOPE_{}", SCOPE[scope]));
         }
         m
-    }
-
-    /// Operands LLVM prints in a syntax of their own.
-    pub(super) fn special(&self, mn: &str) -> String {
-        let imm = self.get("simm16").unwrap_or(0);
-        match mn {
-            "s_waitcnt" => {
-                // Counter layouts: Vega ISA 4.4 (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt
-                // [11:8]); RDNA 2 ISA 4.4 (the same with a 6-bit lgkmcnt [13:8]); RDNA3 ISA
-                // 5.4 (vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]).
-                let vm_gcn = (imm & 0xf) | (imm >> 14 & 3) << 4;
-                let (vm, vm_max, exp, lgkm, lgkm_max) = if self.family == "gfx9" {
-                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0xf, 15)
-                } else if self.family == "gfx10" {
-                    (vm_gcn, 63, imm >> 4 & 7, imm >> 8 & 0x3f, 63)
-                } else {
-                    (imm >> 10 & 0x3f, 63, imm & 7, imm >> 4 & 0x3f, 63)
-                };
-                let all_default = vm == vm_max && exp == 7 && lgkm == lgkm_max;
-                let mut parts = Vec::new();
-                if vm != vm_max || all_default {
-                    parts.push(format!("vmcnt({vm})"));
-                }
-                if exp != 7 || all_default {
-                    parts.push(format!("expcnt({exp})"));
-                }
-                if lgkm != lgkm_max || all_default {
-                    parts.push(format!("lgkmcnt({lgkm})"));
-                }
-                format!("{mn} {}", parts.join(" "))
-            }
-            "s_delay_alu" => {
-                // RDNA3 ISA 5.7 (s_delay_alu): instid0 [3:0], instskip [6:4], instid1 [10:7].
-                const ID: [&str; 12] = [
-                    "NO_DEP",
-                    "VALU_DEP_1",
-                    "VALU_DEP_2",
-                    "VALU_DEP_3",
-                    "VALU_DEP_4",
-                    "TRANS32_DEP_1",
-                    "TRANS32_DEP_2",
-                    "TRANS32_DEP_3",
-                    "FMA_ACCUM_CYCLE_1",
-                    "SALU_CYCLE_1",
-                    "SALU_CYCLE_2",
-                    "SALU_CYCLE_3",
-                ];
-                const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
-                let id0 = (imm & 0xf) as usize;
-                let skip = (imm >> 4 & 7) as usize;
-                let id1 = (imm >> 7 & 0xf) as usize;
-                let mut parts = Vec::new();
-                if id0 != 0 {
-                    parts.push(format!("instid0({})", ID.get(id0).copied().unwrap_or("?")));
-                }
-                if skip != 0 {
-                    parts.push(format!(
-                        "instskip({})",
-                        SKIP.get(skip).copied().unwrap_or("?")
-                    ));
-                }
-                if id1 != 0 {
-                    parts.push(format!("instid1({})", ID.get(id1).copied().unwrap_or("?")));
-                }
-                if parts.is_empty() || id0 >= ID.len() || id1 >= ID.len() || skip >= SKIP.len() {
-                    format!("{mn} 0x{imm:x}")
-                } else {
-                    format!("{mn} {}", parts.join(" | "))
-                }
-            }
-            "s_wait_alu" | "s_waitcnt_depctr" => {
-                // LLVM's DepCtrInfo (AMDGPUAsmUtils.cpp), in its order: name, bit offset,
-                // width; a field prints when it is not at its maximum (the default).
-                const FIELDS: [(&str, u32, u32); 7] = [
-                    ("hold_cnt", 7, 1),
-                    ("sa_sdst", 0, 1),
-                    ("va_vdst", 12, 4),
-                    ("va_sdst", 9, 3),
-                    ("va_ssrc", 8, 1),
-                    ("va_vcc", 1, 1),
-                    ("vm_vsrc", 2, 3),
-                ];
-                let parts: Vec<String> = FIELDS
-                    .iter()
-                    .filter(|(n, _, _)| *n != "hold_cnt" || self.family == "gfx12")
-                    .filter_map(|&(n, lo, w)| {
-                        let v = imm >> lo & ((1 << w) - 1);
-                        (v != (1 << w) - 1).then(|| format!("depctr_{n}({v})"))
-                    })
-                    .collect();
-                if parts.is_empty() {
-                    format!("{mn} 0x{imm:x}")
-                } else {
-                    format!("{mn} {}", parts.join(" "))
-                }
-            }
-            "s_sendmsg_rtn_b32" | "s_sendmsg_rtn_b64" => {
-                let w = if mn.ends_with("b64") { 2 } else { 1 };
-                let sdst = sreg(self.family, self.get("sdst").unwrap_or(0), w);
-                let msg = self.get("ssrc0").unwrap_or(0);
-                format!(
-                    "{mn} {sdst}, sendmsg({})",
-                    msg_name(msg).map_or(msg.to_string(), str::to_string)
-                )
-            }
-            "s_sendmsg" | "s_sendmsghalt" => match msg_name(imm & 0xff).filter(|_| imm >> 4 == 0) {
-                Some(n) => format!("{mn} sendmsg({n})"),
-                None => format!(
-                    "{mn} sendmsg({}, {}, {})",
-                    imm & 0xf,
-                    imm >> 4 & 7,
-                    imm >> 8 & 3
-                ),
-            },
-            _ => format!("{mn} 0x{imm:x}"),
-        }
     }
 }
