@@ -334,7 +334,6 @@ impl PointsFile {
     /// the same way, one gap per model and level.
     fn check_together(&self) -> Result<(), ValidateError> {
         let file = self;
-        levels::check_gaps(&file.gap)?;
         let mut seen = BTreeMap::new();
         for (i, p) in file.point.iter().enumerate() {
             if seen.insert(p.id.clone(), i).is_some() {
@@ -344,6 +343,7 @@ impl PointsFile {
                 });
             }
         }
+        levels::check_gaps(&file.gap)?;
         for p in &file.point {
             if let Some(r) = &p.relative_to {
                 let Some(&j) = seen.get(r) else {
