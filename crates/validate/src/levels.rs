@@ -64,21 +64,30 @@ pub fn check_gaps(gaps: &[Gap]) -> Result<(), ValidateError> {
     Ok(())
 }
 
+/// The latency points of one model's level, counted while the rows are read.
+#[derive(Default)]
+struct Tally {
+    calibration: usize,
+    independent: usize,
+    errors: Vec<f64>,
+}
+
 /// One entry per model and level named by a latency point or a gap, in model then [`LEVELS`]
 /// order.
 pub fn coverage(rows: &[Row], gaps: &[Gap]) -> Vec<LevelCoverage> {
     let rank = |l: &str| LEVELS.iter().position(|x| *x == l).unwrap_or(LEVELS.len());
-    let mut by_level: BTreeMap<(String, usize, String), (usize, Vec<f64>, usize)> = BTreeMap::new();
+    // Keyed by model, the level's place in LEVELS (the order), and the level.
+    let mut by_level: BTreeMap<(String, usize, String), Tally> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.kind == "latency") {
         let Some(level) = &r.level else { continue };
-        let e = by_level
+        let t = by_level
             .entry((r.model.clone(), rank(level), level.clone()))
             .or_default();
         if r.calibrates.is_some() {
-            e.0 += 1;
+            t.calibration += 1;
         } else {
-            e.2 += 1;
-            e.1.extend(r.error.map(f64::abs));
+            t.independent += 1;
+            t.errors.extend(r.error.map(f64::abs));
         }
     }
     for g in gaps {
@@ -88,28 +97,26 @@ pub fn coverage(rows: &[Row], gaps: &[Gap]) -> Vec<LevelCoverage> {
     }
     by_level
         .into_iter()
-        .map(
-            |((model, _, level), (calibration, mut errs, independent))| {
-                errs.sort_by(f64::total_cmp);
-                let n = errs.len();
-                let median = match n {
-                    0 => None,
-                    _ if n % 2 == 1 => Some(errs[n / 2]),
-                    _ => Some((errs[n / 2 - 1] + errs[n / 2]) / 2.0),
-                };
-                let reason = gaps
-                    .iter()
-                    .find(|g| g.model == model && g.level == level)
-                    .map(|g| g.reason.clone());
-                LevelCoverage {
-                    model,
-                    level,
-                    calibration,
-                    independent,
-                    independent_median_abs_error: median,
-                    reason,
-                }
-            },
-        )
+        .map(|((model, _, level), mut t)| {
+            t.errors.sort_by(f64::total_cmp);
+            let (errs, n) = (&t.errors, t.errors.len());
+            let median = match n {
+                0 => None,
+                _ if n % 2 == 1 => Some(errs[n / 2]),
+                _ => Some((errs[n / 2 - 1] + errs[n / 2]) / 2.0),
+            };
+            let reason = gaps
+                .iter()
+                .find(|g| g.model == model && g.level == level)
+                .map(|g| g.reason.clone());
+            LevelCoverage {
+                model,
+                level,
+                calibration: t.calibration,
+                independent: t.independent,
+                independent_median_abs_error: median,
+                reason,
+            }
+        })
         .collect()
 }
