@@ -471,7 +471,7 @@ ACO = {}
 # scheduling models charge them as the 32-bit integer multiply (SISchedule.td WriteIntMul, the
 # quarter-rate class): llvm-mca-22 -mcpu=gfx900 gives v_mad_u64_u32 the latency of v_mul_lo_u32 (4),
 # -mcpu=gfx1030/gfx1100 8 (v_mul_lo_u32 8, v_lshlrev_b64 6). The vkpeak INT32 points
-# (validation/points.toml) measure the quarter rate, not the 64-bit ALU's half rate.
+# (validation/points/) measure the quarter rate, not the 64-bit ALU's half rate.
 CLASS_OVERRIDE = {n: "valu.quarter" for n in ("v_mad_u64_u32", "v_mad_i64_i32", "v_mad_co_u64_u32",
                                                "v_mad_co_i64_i32")}
 

@@ -1,11 +1,11 @@
 //! Published hardware measurements and how shadersim reproduces them (`shadersim validate`).
 //!
-//! The data file (`validation/points.toml`) lists every measurement: the GPU, the quantity, the
-//! value with its unit and the clock it was taken at, the test's parameters and its source; and the
-//! run that reproduces it: a program (a listing the project compiled from its own kernel), the
-//! model, hints, and what to read from the runs. Every point is simulated twice with two counts of
-//! one loop ([`Measure::runs`]); the difference between the runs is the loop's steady state, free of
-//! the program's start, its end and a chase's first (cold) pass. From it:
+//! The data files (`validation/points/*.toml`, one per model) list every measurement: the GPU, the
+//! quantity, the value with its unit and the clock it was taken at, the test's parameters and its
+//! source; and the run that reproduces it: a program (a listing the project compiled from its own
+//! kernel), the model, hints, and what to read from the runs. Every point is simulated twice with
+//! two counts of one loop ([`Measure::runs`]); the difference between the runs is the loop's steady
+//! state, free of the program's start, its end and a chase's first (cold) pass. From it:
 //!
 //! * `clocks_per_unit` (a latency): clocks per unit (a load of a pointer chase, an FMA of a
 //!   dependent chain) = Δclocks / (Δiterations x `per_iteration`);
@@ -17,6 +17,7 @@
 //! back each run's clocks and waves ([`RunOutcome`]).
 
 pub mod kernel_times;
+pub mod levels;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -26,7 +27,11 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 pub struct PointsFile {
     /// Every measurement.
+    #[serde(default)]
     pub point: Vec<Point>,
+    /// Memory levels with fewer than two independent latency points, and why ([`levels`]).
+    #[serde(default)]
+    pub gap: Vec<levels::Gap>,
 }
 
 /// One published measurement and the run that reproduces it.
@@ -208,6 +213,16 @@ pub enum ValidateError {
         /// What is wrong.
         message: String,
     },
+    /// A gap entry is inconsistent.
+    #[error("gap `{model}` `{level}`: {message}")]
+    Gap {
+        /// The gap's model.
+        model: String,
+        /// The gap's level.
+        level: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// Line and column (1-based) of byte `at` in `text`.
@@ -226,6 +241,29 @@ impl PointsFile {
     /// reference present and read the same way, two increasing run counts, clocks and CU
     /// counts where the unit needs them.
     pub fn parse(text: &str) -> Result<PointsFile, ValidateError> {
+        let file = Self::parse_alone(text)?;
+        file.check_together()?;
+        Ok(file)
+    }
+
+    /// Join files parsed with [`PointsFile::parse_alone`] (a folder of them, one per model) and
+    /// check them as one: ids unique over all, a ratio's reference in any of them.
+    pub fn join(files: Vec<PointsFile>) -> Result<PointsFile, ValidateError> {
+        let mut all = PointsFile {
+            point: Vec::new(),
+            gap: Vec::new(),
+        };
+        for f in files {
+            all.point.extend(f.point);
+            all.gap.extend(f.gap);
+        }
+        all.check_together()?;
+        Ok(all)
+    }
+
+    /// Parse one file and check each point and gap on its own (what [`PointsFile::parse`]
+    /// checks, but ids and ratio references, which [`PointsFile::join`] checks over every file).
+    pub fn parse_alone(text: &str) -> Result<PointsFile, ValidateError> {
         let file: PointsFile = toml::from_str(text).map_err(|e| {
             let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
             ValidateError::Parse {
@@ -234,15 +272,12 @@ impl PointsFile {
                 message: e.message().to_string(),
             }
         })?;
-        let mut seen = BTreeMap::new();
-        for (i, p) in file.point.iter().enumerate() {
+        levels::check_gaps(&file.gap)?;
+        for p in &file.point {
             let bad = |message: String| ValidateError::Point {
                 id: p.id.clone(),
                 message,
             };
-            if seen.insert(p.id.clone(), i).is_some() {
-                return Err(bad("a second point has this id".into()));
-            }
             let [a, b] = p.measure.runs;
             if a == 0 || b <= a {
                 return Err(bad(format!(
@@ -292,6 +327,23 @@ impl PointsFile {
                 return Err(bad("unit = \"ratio\" and relative_to go together".into()));
             }
         }
+        Ok(file)
+    }
+
+    /// The checks over every point at once: unique ids, a ratio's reference present and read
+    /// the same way, one gap per model and level.
+    fn check_together(&self) -> Result<(), ValidateError> {
+        let file = self;
+        let mut seen = BTreeMap::new();
+        for (i, p) in file.point.iter().enumerate() {
+            if seen.insert(p.id.clone(), i).is_some() {
+                return Err(ValidateError::Point {
+                    id: p.id.clone(),
+                    message: "a second point has this id".into(),
+                });
+            }
+        }
+        levels::check_gaps(&file.gap)?;
         for p in &file.point {
             if let Some(r) = &p.relative_to {
                 let Some(&j) = seen.get(r) else {
@@ -311,7 +363,7 @@ impl PointsFile {
                 }
             }
         }
-        Ok(file)
+        Ok(())
     }
 
     /// The runs to simulate: two per point.
@@ -489,6 +541,9 @@ pub struct Report {
     pub calibration: Summary,
     /// The independent points per kind ([`KINDS`]: `independent latency`, ...).
     pub independent_by_kind: Vec<Summary>,
+    /// Per model and memory level: its latency points and, with fewer than two independent
+    /// ones, the stated reason ([`levels::coverage`]).
+    pub levels: Vec<levels::LevelCoverage>,
 }
 
 fn summarize(model: &str, rows: &[&Row]) -> Summary {
@@ -584,6 +639,7 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
             summarize(&format!("independent {k}"), &of_kind)
         })
         .collect();
+    let levels = levels::coverage(&rows, &file.gap);
     Report {
         points: rows,
         models,
@@ -591,6 +647,7 @@ pub fn report(file: &PointsFile, outcomes: &[Option<[RunOutcome; 2]>]) -> Report
         independent,
         calibration,
         independent_by_kind,
+        levels,
     }
 }
 
@@ -658,6 +715,29 @@ impl Report {
                 s.mean_abs_error * 100.0,
                 s.above_25_percent
             );
+        }
+        if !self.levels.is_empty() {
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "{:<8} {:<7} {:>4} {:>7} {:>12}  why fewer than two checks",
+                "model", "level", "sets", "checks", "median |err|"
+            );
+            for l in &self.levels {
+                let median = l
+                    .independent_median_abs_error
+                    .map_or("-".into(), |m| format!("{:.1}%", m * 100.0));
+                let _ = writeln!(
+                    out,
+                    "{:<8} {:<7} {:>4} {:>7} {:>12}  {}",
+                    l.model,
+                    l.level,
+                    l.calibration,
+                    l.independent,
+                    median,
+                    l.reason.as_deref().unwrap_or("")
+                );
+            }
         }
         out
     }

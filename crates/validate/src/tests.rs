@@ -141,3 +141,64 @@ fn summary_median_and_mean() {
     assert!((s.mean_abs_error - 0.15).abs() < 1e-12);
     assert_eq!(s.above_25_percent, 1);
 }
+
+fn outcome(clocks: u64) -> RunOutcome {
+    RunOutcome { clocks, waves: 1 }
+}
+
+#[test]
+fn level_coverage_counts_points_and_states_gaps() {
+    // Two latency points of rdna2's L2 (one sets the model, one checks it) and a gap for that
+    // level and for rdna4's DRAM, which no point names.
+    let set = point(
+        "ns",
+        "clocks_per_unit",
+        "level = \"l2\"\ncalibrates = \"rdna2.l2_latency\"",
+    );
+    let check =
+        point("ns", "clocks_per_unit", "level = \"l2\"").replace("id = \"p\"", "id = \"q\"");
+    let gaps = "[[gap]]\nmodel = \"rdna2\"\nlevel = \"l2\"\nreason = \"one check\"\n\
+                [[gap]]\nmodel = \"rdna4\"\nlevel = \"dram\"\nreason = \"none published\"\n";
+    let f = PointsFile::parse(&format!("{set}\n{check}\n{gaps}")).unwrap();
+    // Both points read 200 clocks a load = 100 ns at 2000 MHz (latency_reading_and_ns); the
+    // check was published as 100 ns, so its error is 0.
+    let runs = Some([outcome(1000), outcome(9000)]);
+    let r = report(&f, &[runs, runs]);
+    assert_eq!(r.levels.len(), 2);
+    let l2 = &r.levels[0];
+    assert_eq!((l2.model.as_str(), l2.level.as_str()), ("rdna2", "l2"));
+    assert_eq!((l2.calibration, l2.independent), (1, 1));
+    assert_eq!(l2.independent_median_abs_error, Some(0.0));
+    assert_eq!(l2.reason.as_deref(), Some("one check"));
+    let dram = &r.levels[1];
+    assert_eq!((dram.calibration, dram.independent), (0, 0));
+    assert_eq!(dram.independent_median_abs_error, None);
+    assert!(r.to_text().contains("none published"));
+}
+
+#[test]
+fn a_gap_needs_a_known_level_a_reason_and_no_twin() {
+    let gap = |level: &str, reason: &str| {
+        format!("[[gap]]\nmodel = \"rdna2\"\nlevel = \"{level}\"\nreason = \"{reason}\"\n")
+    };
+    let err = |text: String| PointsFile::parse(&text).unwrap_err().to_string();
+    assert!(err(gap("l9", "x")).contains("level is none of"));
+    assert!(err(gap("l2", " ")).contains("needs its reason"));
+    assert!(err(gap("l2", "x") + &gap("l2", "y")).contains("a second gap"));
+}
+
+#[test]
+fn files_joined_are_checked_as_one() {
+    // A folder of points files: ids must be unique over all of them, and a ratio may name a
+    // point of another file.
+    let a = PointsFile::parse_alone(&point("clocks", "clocks_per_unit", "")).unwrap();
+    let b = PointsFile::parse_alone(&point("clocks", "clocks_per_unit", "")).unwrap();
+    let err = PointsFile::join(vec![a.clone(), b])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("a second point has this id"), "{err}");
+    let ratio = point("ratio", "clocks_per_unit", "relative_to = \"p\"")
+        .replace("id = \"p\"", "id = \"r\"");
+    let c = PointsFile::parse_alone(&ratio).unwrap();
+    assert_eq!(PointsFile::join(vec![a, c]).unwrap().point.len(), 2);
+}

@@ -1,5 +1,5 @@
-//! `shadersim validate [--arch X,...] [--format text|json] [--points FILE]`: run every published
-//! measurement of the points file through the ordinary `analyze` path (read the listing, pick the
+//! `shadersim validate [--arch X,...] [--format text|json] [--points FILE|DIR]`: run every published
+//! measurement of the points files through the ordinary `analyze` path (read the listing, pick the
 //! model, apply the hints, `Simulation::prepare`, run) and print measured, simulated and error.
 //! The arithmetic and the table are `shadersim-validate`'s.
 
@@ -28,8 +28,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// The points file (default: `validation/points.toml` here, else the one in the source tree
-    /// the binary was built from; with `--suite kernel-time`, `validation/kernel_times.toml`).
+    /// The points file, or a folder of them (default: the folder `validation/points/` here, else
+    /// the one in the source tree the binary was built from; with `--suite kernel-time`,
+    /// `validation/kernel_times.toml`).
     #[arg(long)]
     pub points: Option<String>,
     /// Which measurements: `points` (microbenchmark rates and latencies) or `kernel-time`
@@ -47,16 +48,62 @@ pub enum Suite {
     KernelTime,
 }
 
-/// The points file to read.
+/// The points to read: `--points` (a file, or a folder of them), else `validation/points/` here,
+/// else the source tree's.
 fn points_path(arg: Option<&str>) -> PathBuf {
     if let Some(p) = arg {
         return PathBuf::from(p);
     }
-    let here = PathBuf::from("validation/points.toml");
-    if here.exists() {
+    let here = PathBuf::from("validation/points");
+    if here.is_dir() {
         return here;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation/points.toml")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation/points")
+}
+
+/// Read the points: one file, or every `*.toml` of a folder in name order (one per model), each
+/// parsed on its own (errors name the file, line and column) and then joined. Programs are
+/// relative to the file, so to the folder.
+fn read_points(path: &Path) -> Result<(PointsFile, PathBuf), CliError> {
+    let shown = path.display().to_string();
+    let one = |file: &Path, whole: bool| -> Result<PointsFile, CliError> {
+        let shown = file.display().to_string();
+        let text =
+            std::fs::read_to_string(file).map_err(|e| crate::error::cannot_read(&shown, &e))?;
+        let parsed = if whole {
+            PointsFile::parse(&text)
+        } else {
+            PointsFile::parse_alone(&text)
+        };
+        parsed.map_err(|e| match e {
+            shadersim_validate::ValidateError::Parse { .. } => {
+                CliError::Input(format!("{shown}:{e}"))
+            }
+            other => CliError::Input(format!("{shown}: error: {other}")),
+        })
+    };
+    if !path.is_dir() {
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        return Ok((one(path, true)?, dir));
+    }
+    let entries = std::fs::read_dir(path).map_err(|e| crate::error::cannot_read(&shown, &e))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CliError::Input(format!(
+            "{shown}: error: no points files (*.toml) in this folder"
+        )));
+    }
+    let parsed = files
+        .iter()
+        .map(|f| one(f, false))
+        .collect::<Result<Vec<_>, _>>()?;
+    let joined =
+        PointsFile::join(parsed).map_err(|e| CliError::Input(format!("{shown}: error: {e}")))?;
+    Ok((joined, path.to_path_buf()))
 }
 
 /// Simulate one point's two runs.
@@ -99,11 +146,7 @@ pub fn run(args: Args) -> CliResult {
     }
     let path = points_path(args.points.as_deref());
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| crate::error::cannot_read(&shown, &e))?;
-    let mut file = PointsFile::parse(&text).map_err(|e| match e {
-        shadersim_validate::ValidateError::Parse { .. } => CliError::Input(format!("{shown}:{e}")),
-        other => CliError::Input(format!("{shown}: error: {other}")),
-    })?;
+    let (mut file, dir) = read_points(&path)?;
     if !args.arch.is_empty() {
         let unknown: Vec<&String> = args
             .arch
@@ -132,8 +175,8 @@ pub fn run(args: Args) -> CliResult {
             .flat_map(|p| std::iter::once(p.id.clone()).chain(p.relative_to.clone()))
             .collect();
         file.point.retain(|p| keep.contains(&p.id));
+        file.gap.retain(|g| args.arch.contains(&g.model));
     }
-    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let plans = file.plans();
     let progress = crate::progress::Progress::start(None, "simulating the validation points");
     let outcomes: Vec<Result<[RunOutcome; 2], CliError>> = file

@@ -303,3 +303,24 @@ fn every_json_key_validate_prints_is_in_the_reference() {
         assert!(named(&k), "validate's JSON key `{k}` is not in docs/cli.md");
     }
 }
+
+#[test]
+fn a_points_folder_is_read_file_by_file() {
+    // validate reads every *.toml of a folder; an error names the file it is in, with its line.
+    let dir = tempfile::tempdir().unwrap();
+    let points = crate::root().join("validation/points");
+    std::fs::copy(points.join("rdna1.toml"), dir.path().join("a.toml")).unwrap();
+    std::fs::write(dir.path().join("b.toml"), "\n[[gap]]\nmodel = 3\n").unwrap();
+    let (code, _, err) = shadersim_text(&["validate", "--points", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("b.toml:3:"), "{err}");
+    // The same id in two files is one point too many.
+    std::fs::copy(points.join("rdna1.toml"), dir.path().join("b.toml")).unwrap();
+    let (code, _, err) = shadersim_text(&["validate", "--points", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("a second point has this id"), "{err}");
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = shadersim_text(&["validate", "--points", empty.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no points files"), "{err}");
+}

@@ -181,3 +181,56 @@ fn an_lds_chase_step_is_the_lds_latency_plus_its_address_shift() {
         (8.0 * (per_load + 1.0) + 5.0) / 8.0
     );
 }
+
+/// The memory levels of issue 44's six models (their `[[levels]]` in crates/arch/data, by the
+/// names `validate`'s `level` key uses).
+const SIX_MODELS: [(&str, &[&str]); 6] = [
+    ("gfx900", &["scalar", "lds", "l1", "l2", "dram"]),
+    (
+        "rdna2",
+        &["scalar", "lds", "l0", "gl1", "l2", "mall", "dram"],
+    ),
+    (
+        "rdna3",
+        &["scalar", "lds", "l0", "gl1", "l2", "mall", "dram"],
+    ),
+    ("rdna4", &["scalar", "lds", "l0", "l2", "mall", "dram"]),
+    ("cdna2", &["scalar", "lds", "l1", "l2", "dram"]),
+    ("cdna3", &["scalar", "lds", "l1", "l2", "mall", "dram"]),
+];
+
+#[test]
+fn every_level_of_the_six_models_has_two_checks_or_a_stated_reason() {
+    let (code, out, err) = shadersim_text(&["validate", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let levels = v["levels"].as_array().unwrap();
+    for (model, names) in SIX_MODELS {
+        for level in names {
+            let l = levels
+                .iter()
+                .find(|l| l["model"] == model && l["level"] == *level)
+                .unwrap_or_else(|| panic!("{model} {level}: no points and no stated reason"));
+            let checks = l["independent"].as_u64().unwrap();
+            let reason = l["reason"].as_str().unwrap_or("");
+            assert!(checks >= 2 || !reason.is_empty(), "{l}");
+            // A reason for fewer than two checks is stale once a level has two.
+            assert!(checks < 2 || reason.is_empty(), "stale gap: {l}");
+        }
+    }
+    // Issue 44's bar: the median |error| of the independent latency points at most 10%, and
+    // every one above 20% with its reason in the note.
+    let lat = v["independent_by_kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["model"] == "independent latency")
+        .unwrap();
+    assert!(lat["median_abs_error"].as_f64().unwrap() <= 0.10, "{lat}");
+    for p in v["points"].as_array().unwrap() {
+        let free = p["calibrates"].is_null() && p["kind"] == "latency";
+        if free && p["error"].as_f64().unwrap().abs() > 0.20 {
+            assert!(!p["note"].as_str().unwrap().trim().is_empty(), "{p}");
+        }
+    }
+}
