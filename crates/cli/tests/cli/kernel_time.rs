@@ -273,7 +273,12 @@ fn products_are_models_with_their_numbers() {
             && err.contains("compute unit: cdna3, gfx942"),
         "{err}"
     );
-    for family in ["gfx9* -> gcn", "gfx90a* -> cdna2", "gfx94* -> cdna3", "gfx103* -> rdna2"] {
+    for family in [
+        "gfx9* -> gcn",
+        "gfx90a* -> cdna2",
+        "gfx94* -> cdna3",
+        "gfx103* -> rdna2",
+    ] {
         assert!(
             err.contains(family) || family == "gfx103* -> rdna2" && err.contains("gfx10* -> rdna2"),
             "{family}: {err}"
@@ -282,10 +287,19 @@ fn products_are_models_with_their_numbers() {
     // Products and models as people write them: any case, with spaces or hyphens.
     for name in ["MI300X", "RX 7900 XTX", "rx-6900-xt", "RDNA3"] {
         let o = command()
-            .args(["analyze", "tests/fixtures/llvm/gfx942/stencil_f64.s", "--arch", name])
+            .args([
+                "analyze",
+                "tests/fixtures/llvm/gfx942/stencil_f64.s",
+                "--arch",
+                name,
+            ])
             .args(["--no-latency-search", "--format", "json"])
             .output();
-        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
