@@ -74,8 +74,13 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     }
     if let Some(l) = &r.latency_tolerance {
         let bracket = esc(&match (l.clocks, l.fails_at) {
+            (Some(c), Some(f)) if f > c + 1 => format!(
+                " The program {} clocks: a simulation passed at {c} and one failed at {f}, and the search tried nothing between, so {c} is the latency known to pass, not a measured limit (the shaded band).",
+                l.hides().unwrap_or_default()
+            ),
             (Some(c), Some(f)) => format!(
-                " The tolerance lies somewhere between {c} (a simulation passed) and {f} (one failed): {c} is the latency known to pass, not a measured limit."
+                " The program {} clocks: a simulation passed at {c} and one failed at {f}.",
+                l.hides().unwrap_or_default()
             ),
             (Some(c), None) => {
                 format!(" A simulation passed at {c}; none failed within the search's budget.")
