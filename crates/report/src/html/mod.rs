@@ -88,19 +88,20 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             (None, _) => String::new(),
         });
         o.push_str("<h2>Latency tolerance</h2>");
-        // A log axis draws positive latencies only: one of them is a lone
-        // point in an empty plot, not a curve.
-        if l.curve.iter().filter(|p| p.0 > 0).count() >= 2 {
+        // A log axis draws positive latencies only; the bracket's band is
+        // drawn even when few probes ran to their end.
+        if let Some(svg) = latency_svg(l) {
             let _ = write!(
                 o,
-                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{bracket}{}</p>",
+                "<p>Throughput against the {} at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot, and the one at the bracket's failing end is the cross); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance's passing end, the shaded band the bracket the tolerance lies in.{bracket}{}</p>",
+                if l.parameter == "vmem_latency" { "VMEM latency" } else { "extra latency per first-level miss" },
                 l.curve.len(),
                 latency_caption(l)
             );
-            o.push_str(&latency_svg(l));
+            o.push_str(&svg);
         } else {
-            // A budgeted search whose probes all failed early finished too
-            // few latencies to draw: say them, and the bracket.
+            // Nothing positive to place on a log axis: say the latencies
+            // that ran, and the bracket.
             let ran: Vec<String> = l
                 .curve
                 .iter()
