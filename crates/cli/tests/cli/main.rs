@@ -23,6 +23,7 @@ mod compile_vulkan;
 mod diagnostics;
 mod diverge;
 mod docs_links;
+mod documented_keys;
 mod glsl_dialects;
 mod kernel_time;
 mod library_api;

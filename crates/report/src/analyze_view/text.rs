@@ -15,6 +15,9 @@ impl AnalyzeReport {
     pub fn to_text(&self) -> String {
         let mut o = String::new();
         self.summary_text(&mut o);
+        // The verdict heads the bars it names (issue 47 item 5: "DRAM
+        // bandwidth-bound" sat far below bars that all read under 12%).
+        let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
         self.utilization_text(&mut o);
         self.occupancy_text(&mut o);
         self.verdicts_text(&mut o);
@@ -258,9 +261,9 @@ impl AnalyzeReport {
         }
     }
 
-    /// The bottleneck, kernel time, latency tolerance, paths, dynamic VGPRs, defaults, notes and VLIW packing.
+    /// The kernel time, latency tolerance, paths, dynamic VGPRs, defaults, notes and VLIW packing
+    /// (the bottleneck heads the utilization bars).
     fn verdicts_text(&self, o: &mut String) {
-        let _ = writeln!(o, "  bottleneck         {}", self.bottleneck.statement);
         if let Some(k) = &self.kernel_time {
             let _ = writeln!(o, "  kernel time        {}", k.statement);
         }

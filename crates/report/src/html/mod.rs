@@ -2,7 +2,7 @@
 //! script, no external font or file), so it opens offline and renders the
 //! same everywhere.
 //!
-//! Sections: the bottleneck statement, the summary, utilization bars, the
+//! Sections: the bottleneck statement, utilization bars, the summary, the
 //! activity over time (waves executing / stalled / waiting, and each
 //! unit's busy share), the first wave slots' timeline, the latency
 //! tolerance curve, the control-flow graph coloured by time, the block and
@@ -58,9 +58,11 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             esc(&k.statement)
         );
     }
-    summary(&mut o, r);
+    // The bars right under the verdict that names one of them (issue 47
+    // item 5), then the summary table.
     o.push_str("<h2>Utilization</h2>");
     o.push_str(&crate::utilization::html_section(r));
+    summary(&mut o, r);
     if let Some(a) = &r.activity {
         o.push_str("<h2>Activity over time</h2><p>Waves resident on the CU, split into executing (between an issue and their next chance to issue), stalled (sitting on an instruction they cannot issue) and waiting (on a counter, a barrier or their turn); below, each unit's busy share.</p>");
         o.push_str(&activity_svg(a));
