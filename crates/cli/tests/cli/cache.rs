@@ -140,6 +140,19 @@ fn a_dram_bound_stream_shows_a_dram_bar_near_the_verdict() {
         .parse()
         .unwrap();
     assert!((dram - said).abs() <= 1.0, "{bar} / {verdict}");
+    // The verdict heads the bars near the top: right after the summary's
+    // stage, clocks and throughput, then the unit bars, then the memory
+    // levels' bars.
+    let at = |prefix: &str| {
+        out.lines()
+            .position(|l| l.trim_start().starts_with(prefix))
+            .unwrap()
+    };
+    assert_eq!(
+        (at("bottleneck"), at("utilization"), at("bandwidth used")),
+        (5, 6, 7),
+        "{out}"
+    );
     assert!(
         bar.contains("L2 ") && bar.contains("bytes per clock"),
         "{bar}"
@@ -149,6 +162,10 @@ fn a_dram_bound_stream_shows_a_dram_bar_near_the_verdict() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let page = text(&o.stdout);
     let svg_at = page.find("aria-label=\"utilization\"").unwrap();
+    // On the page too: the verdict, its bars, then the summary table.
+    let verdict_at = page.find("id=\"bottleneck\"").unwrap();
+    let table_at = page.find("<table>").unwrap();
+    assert!(verdict_at < svg_at && svg_at < table_at, "{page}");
     let svg = &page[svg_at..svg_at + page[svg_at..].find("</svg>").unwrap()];
     let row = svg
         .split(">DRAM</text>")

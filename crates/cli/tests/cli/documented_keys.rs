@@ -142,4 +142,18 @@ fn every_key_analyze_compare_and_sweep_print_is_in_the_reference() {
         v["latency_fails_at"].as_u64(),
     );
     assert!(c.is_some() && f.is_some_and(|f| f > c.unwrap()), "{v}");
+    // The table reads it as the clocks hidden: `C to F-1` (or `C` when F = C + 1).
+    let (c, f) = (c.unwrap(), f.unwrap());
+    let o = shadersim(&[&["compare", kernel, "--arch", "gfx942,rdna3"], &latency[..]].concat());
+    let table = shadersim_testkit::cli::stdout(&o);
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("latency tolerance"))
+        .unwrap();
+    let shown = if f > c + 1 {
+        format!("{c} to {}", f - 1)
+    } else {
+        c.to_string()
+    };
+    assert!(row.contains(&shown), "{row}");
 }
