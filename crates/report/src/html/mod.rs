@@ -279,7 +279,45 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
 
 /// The analyze page: [`page`] with the control-flow graph drawn when the
 /// report has block times.
-pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg) -> String {
+pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg, made: &MadeFrom) -> String {
     let svg = (!r.blocks.is_empty()).then(|| crate::cfg_svg::cfg_svg(cfg, &r.blocks));
-    page(r, svg.as_deref())
+    let mut o = page(r, svg.as_deref());
+    // The record goes under the title line, as `compare`'s page keeps its
+    // own: a page read later says which hints and overrides made it.
+    if let Some(at) = o.find("<p class=\"bottleneck\"") {
+        o.insert_str(at, &made.html());
+    }
+    o
+}
+
+/// What made a run besides its file and model (which the page's title line
+/// names): the hints file and the `--set` overrides, as the command line
+/// gave them.
+#[derive(Debug, Clone, Default)]
+pub struct MadeFrom {
+    /// The hints file read (`None`: none, defaults).
+    pub hints: Option<String>,
+    /// The `--set` overrides, `KEY=VALUE`, in command-line order.
+    pub overrides: Vec<String>,
+}
+
+impl MadeFrom {
+    /// One line of the page: hints, overrides and the shadersim version.
+    fn html(&self) -> String {
+        format!(
+            "<p class=\"note made\">Hints: {}; --set: {}; shadersim {}</p>",
+            self.hints
+                .as_deref()
+                .map_or("none (defaults)".to_string(), |h| format!(
+                    "<code>{}</code>",
+                    esc(h)
+                )),
+            if self.overrides.is_empty() {
+                "none".to_string()
+            } else {
+                format!("<code>{}</code>", esc(&self.overrides.join(" ")))
+            },
+            env!("CARGO_PKG_VERSION")
+        )
+    }
 }
