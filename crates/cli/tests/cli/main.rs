@@ -33,6 +33,7 @@ mod mutations;
 mod nami_cli;
 mod occupancy;
 mod opencl_builtins;
+mod readme_examples;
 mod rt;
 mod rt_traversal;
 mod small_things;
