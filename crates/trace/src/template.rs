@@ -164,8 +164,52 @@ fn template(
             }
         },
     }
-    // Resources: what the file declares, else what the code names; a
-    // hint overrides either (for files that say nothing).
+    resource_lines(&mut out, program, model);
+    let _ = writeln!(
+        out,
+        "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
+    );
+    let _ = writeln!(
+        out,
+        "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate"
+    );
+    // The cap's example is the model's own slot count (a 10 on a
+    // 16-slot RDNA 3 model read as its limit).
+    let _ = match model.wave_slots {
+        Some(s) => {
+            let line = format!("# waves_per_simd = {s}");
+            writeln!(
+                out,
+                "{line:<29}# cap on occupancy, at most the model's {s} wave slots; default: what registers and LDS allow"
+            )
+        }
+        None => writeln!(
+            out,
+            "# waves_per_simd = N         # cap on occupancy, at most the model's wave slots per SIMD; default: what registers and LDS allow"
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"
+    );
+    if program.gen().has_wave32() {
+        let _ = writeln!(
+            out,
+            "# wave_size = 32             # RDNA: 32 | 64; default: what the file says, else the model's"
+        );
+    }
+
+    loop_entries(&mut out, program, cfg, source_keys);
+    branch_entries(&mut out, program, cfg, source_keys);
+    memory_entries(&mut out, program, cfg, source_keys);
+    out
+}
+
+/// The template's commented resource lines (`vgprs`, `sgprs`, `lds_bytes`):
+/// what the file declares, else what the code names; a hint overrides
+/// either (for files that say nothing). The `sgprs` line gives what the
+/// model's occupancy allocates for the count when a model is at hand.
+fn resource_lines(out: &mut String, program: &Program, model: ModelFigures) {
     let usage = program.register_usage();
     let d = &program.declared;
     let resource = |key: &str, value: u32, declared: bool, what: &str| {
@@ -208,44 +252,6 @@ fn template(
             "LDS bytes per workgroup"
         )
     );
-    let _ = writeln!(
-        out,
-        "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
-    );
-    let _ = writeln!(
-        out,
-        "waves = 500                  # waves (pixel, vertex) or workgroups (compute) to simulate"
-    );
-    // The cap's example is the model's own slot count (a 10 on a
-    // 16-slot RDNA 3 model read as its limit).
-    let _ = match model.wave_slots {
-        Some(s) => {
-            let line = format!("# waves_per_simd = {s}");
-            writeln!(
-                out,
-                "{line:<29}# cap on occupancy, at most the model's {s} wave slots; default: what registers and LDS allow"
-            )
-        }
-        None => writeln!(
-            out,
-            "# waves_per_simd = N         # cap on occupancy, at most the model's wave slots per SIMD; default: what registers and LDS allow"
-        ),
-    };
-    let _ = writeln!(
-        out,
-        "# cus = 1                    # CUs simulated side by side, sharing rasterizer and export path"
-    );
-    if program.gen().has_wave32() {
-        let _ = writeln!(
-            out,
-            "# wave_size = 32             # RDNA: 32 | 64; default: what the file says, else the model's"
-        );
-    }
-
-    loop_entries(&mut out, program, cfg, source_keys);
-    branch_entries(&mut out, program, cfg, source_keys);
-    memory_entries(&mut out, program, cfg, source_keys);
-    out
 }
 
 /// The template's `[[branch]]` entries: one per conditional branch line
