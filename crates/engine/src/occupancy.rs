@@ -215,8 +215,14 @@ impl Occupancy {
         let pool_simds = simds * pool_cus;
         let group_waves = usage.waves_per_group.max(1);
         // Waves of the workgroups whose LDS fits, spread over the SIMDs.
+        // A workgroup whose LDS fits runs even when its waves are fewer than
+        // the SIMDs sharing the pool (one 64 KiB one-wave group on a CU of
+        // four SIMDs): at least one wave per SIMD, as LLVM's occupancy from
+        // local memory clamps to 1. Dispatch still admits a workgroup only
+        // while its LDS fits (`lds_per_group`).
         let by_lds = match pool_bytes.checked_div(lds) {
-            Some(groups) => (groups * group_waves) / pool_simds,
+            Some(0) => 0,
+            Some(groups) => ((groups * group_waves) / pool_simds).max(1),
             None => slots,
         };
         let by_groups = match arch.param("barrier_workgroups_per_cu") {

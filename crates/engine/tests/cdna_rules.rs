@@ -251,3 +251,26 @@ fn wmma_costs_follow_the_shape_on_rdna3_and_rdna4() {
         assert_eq!(clocks, end, "{model} {line}");
     }
 }
+
+/// A workgroup of one wave holding all 64 KiB of a CU's LDS (AMD's yAx exercise 2 stages 8192
+/// doubles of x) runs: one workgroup per CU, which is fewer waves than the CU has SIMDs.
+/// cdna2: lds_bytes_per_cu 65536 / 65536 per group = 1 group x 1 wave = 1 wave over 4 SIMDs,
+/// 0.25 per SIMD; the rule clamps to 1 (LLVM never reports fewer than one wave per EU for a
+/// group that fits), and dispatch admits a second group only when its LDS fits (never here).
+#[test]
+fn a_workgroup_that_fills_the_lds_runs_one_per_cu() {
+    use shadersim_engine::{Limiter, Occupancy, ResourceUsage};
+    let usage = |lds_bytes| ResourceUsage {
+        vgprs: 104,
+        sgprs: 10,
+        sgprs_declared: false,
+        lds_bytes,
+        wave_size: 64,
+        waves_per_group: 1,
+    };
+    let arch = ArchSpec::builtin("cdna2").unwrap();
+    let full = Occupancy::for_usage(&arch, &usage(65536), None).unwrap();
+    assert_eq!((full.waves_per_simd, full.limiter), (1, Limiter::Lds));
+    // One byte more fits no workgroup at all: still refused.
+    assert!(Occupancy::for_usage(&arch, &usage(65537), None).is_err());
+}

@@ -28,7 +28,7 @@ use shadersim_cfg::Cfg;
 use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, ScalarOp};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::address_ops::{address_terms, SCALAR_SHIFT_ADD};
+use crate::address_ops::{address_terms, copied_dword, CopiedDword, SCALAR_SHIFT_ADD};
 pub use crate::address_ops::{VectorOp, VECTOR_ARITHMETIC};
 pub(crate) use crate::affine_terms::Val;
 use crate::affine_terms::{Atom, Bad, Lin, Var};
@@ -400,18 +400,17 @@ impl<'a> Eval<'a> {
         let mnemonic = mnemonic
             .strip_prefix("v_dual_")
             .map_or(mnemonic.to_string(), |m| format!("v_{m}"));
-        // The high DWORD of a 64-bit result: only a 64-bit copy passes it on.
-        if k > 0 {
-            let copy = matches!(mnemonic.as_str(), "s_mov_b64" | "v_mov_b64");
-            return match (copy, srcs.first()) {
-                (true, Some(Operand::Reg { range, .. })) => {
-                    self.reg(range.file, range.first + k, d)
-                }
-                _ => Val::Bad(Bad::Other(format!(
-                    "the high half of `{}` at line {line}",
-                    part.base_mnemonic()
-                ))),
-            };
+        // The high DWORD of a 64-bit result: only a copy passes it on (`copied_dword`).
+        match copied_dword(part, &mnemonic, k) {
+            Some(CopiedDword::Reg(file, r)) => return self.reg(file, r, d),
+            Some(CopiedDword::Constant(o)) => return self.operand(o, d),
+            None if k > 0 => {
+                let what = part.base_mnemonic();
+                return Val::Bad(Bad::Other(format!(
+                    "the high half of `{what}` at line {line}"
+                )));
+            }
+            None => {}
         }
         let src = |i: usize, me: &mut Self| -> Result<Lin, Bad> {
             match srcs.get(i) {

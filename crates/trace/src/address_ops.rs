@@ -138,3 +138,41 @@ pub(crate) fn address_terms(inst: &Instruction) -> Option<Result<(Vec<Operand>, 
         _ => None,
     }
 }
+
+/// Where one DWORD of a copy's result comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CopiedDword<'a> {
+    /// A register's value.
+    Reg(RegFile, u16),
+    /// An inline constant or literal (each half of `v_pk_mov_b32 v[2:3], 0, 0`).
+    Constant(&'a Operand),
+}
+
+/// The source of DWORD `k` of `inst`'s result when `inst` copies it unchanged, by the
+/// table's `mnemonic`: the high DWORD of `s_mov_b64`/`v_mov_b64` is its source's high DWORD;
+/// `v_pk_mov_b32` (gfx90a+) moves each DWORD on its own, DWORD k from source k's DWORD
+/// `op_sel[k]` (`v_pk_mov_b32 v[6:7], v[4:5], v[4:5] op_sel:[0,1]` copies v[4:5]). `None`
+/// for anything else, and for the low DWORD of a 64-bit move (the arithmetic table's `Mov`).
+pub fn copied_dword<'a>(inst: &'a Instruction, mnemonic: &str, k: u16) -> Option<CopiedDword<'a>> {
+    let srcs = &inst.operands[inst.defs..];
+    let (src, sel) = match mnemonic {
+        "s_mov_b64" | "v_mov_b64" if k > 0 => (srcs.first()?, k),
+        "v_pk_mov_b32" if k < 2 => (srcs.get(usize::from(k))?, op_sel(inst, usize::from(k))),
+        _ => return None,
+    };
+    match src {
+        Operand::Reg { range, .. } => Some(CopiedDword::Reg(range.file, range.first + sel)),
+        o if mnemonic == "v_pk_mov_b32" => Some(CopiedDword::Constant(o)),
+        _ => None,
+    }
+}
+
+/// Bit `i` of an instruction's `op_sel:[a,b,...]` modifier (0 when it has none).
+fn op_sel(inst: &Instruction, i: usize) -> u16 {
+    inst.modifiers
+        .iter()
+        .find(|m| m.key == "op_sel")
+        .and_then(|m| m.value.as_deref())
+        .and_then(|v| v.trim_matches(['[', ']']).split(',').nth(i))
+        .map_or(0, |b| u16::from(b.trim() == "1"))
+}

@@ -7,6 +7,9 @@
 //! affine in the work-item and workgroup ids (address_affine's evaluator, with the launch's
 //! numbers), and each workgroup of the grid is tested by its lanes' extreme values (the
 //! ordered compares hold for some lane exactly when they hold at one of the extremes).
+//! A test of uniform values (`if (group x size >= n) return;`, a grid-stride loop whose first
+//! index is the workgroup's) is a scalar `s_cmp` and an SCC branch past a loop instead, read
+//! the same way with no lanes to range over.
 //! What an empty workgroup still runs past the guard's target (a reduction's epilogue) is not
 //! charged: it is small beside a body. Anything else (equality tests, an unknown factor, more
 //! than [`MAX_GUARDED_GROUPS`] workgroups) is not inferred.
@@ -14,7 +17,7 @@
 use crate::affine_query::affine_value;
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
-use shadersim_isa::{CmpCond, ScalarOp, SpecialReg};
+use shadersim_isa::{CmpCond, InstrClass, ScalarOp, SpecialReg};
 
 /// Grids of more workgroups than this are not tested one by one.
 pub const MAX_GUARDED_GROUPS: u64 = 1 << 22;
@@ -38,26 +41,9 @@ pub fn entry_guard(
     grid: [u64; 3],
     block: [u32; 3],
 ) -> Option<EntryGuard> {
+    let (cmp_idx, works_when) =
+        vector_guard(program, cfg).or_else(|| scalar_guard(program, cfg))?;
     let instrs = &program.instructions;
-    let branch = cfg.branch_of_block(0)?;
-    if instrs[branch.instr].inst.branch_on_exec_zero() != Some(true) {
-        return None;
-    }
-    let entry = &cfg.blocks[0];
-    // The mask EXEC is set from: the last EXEC write before the branch, `s_and_saveexec`.
-    let exec_write = (entry.start..branch.instr).rev().find(|&i| {
-        instrs[i]
-            .inst
-            .writes()
-            .iter()
-            .any(|w| w.touches(SpecialReg::ExecLo))
-    })?;
-    let saveexec = &instrs[exec_write].inst;
-    let mask = saveexec.operands.get(saveexec.defs)?.reg()?;
-    let cmp_idx = (entry.start..exec_write).rev().find(|&i| {
-        let inst = &instrs[i].inst;
-        inst.class().is_valu() && inst.writes().contains(&mask)
-    })?;
     let cmp = &instrs[cmp_idx].inst;
     let facts = cmp.info.scalar?;
     let ScalarOp::Cmp(cond) = facts.op else {
@@ -114,7 +100,7 @@ pub fn entry_guard(
         let (ua, ub) = (at(&a), at(&b));
         let any = [(a_lo, b_lo), (a_hi, b_hi), (a_lo, b_hi), (a_hi, b_lo)]
             .iter()
-            .any(|&(x, y)| holds(ua.wrapping_add(x), ub.wrapping_add(y)));
+            .any(|&(x, y)| holds(ua.wrapping_add(x), ub.wrapping_add(y)) == works_when);
         working += u64::from(any);
     }
     Some(EntryGuard {
@@ -122,4 +108,60 @@ pub fn entry_guard(
         line: program.instructions[cmp_idx].pos.line,
         compare: format!("{} {}", cmp.mnemonic, cmp.operand_text),
     })
+}
+
+/// The vector form: `v_cmp`, `s_and_saveexec` of its mask, `s_cbranch_execz` past the body.
+/// The compare's index, and that a lane works when the compare holds.
+fn vector_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
+    let instrs = &program.instructions;
+    let branch = cfg.branch_of_block(0)?;
+    if instrs[branch.instr].inst.branch_on_exec_zero() != Some(true) {
+        return None;
+    }
+    let entry = &cfg.blocks[0];
+    // The mask EXEC is set from: the last EXEC write before the branch, `s_and_saveexec`.
+    let exec_write = (entry.start..branch.instr).rev().find(|&i| {
+        instrs[i]
+            .inst
+            .writes()
+            .iter()
+            .any(|w| w.touches(SpecialReg::ExecLo))
+    })?;
+    let saveexec = &instrs[exec_write].inst;
+    let mask = saveexec.operands.get(saveexec.defs)?.reg()?;
+    let cmp_idx = (entry.start..exec_write).rev().find(|&i| {
+        let inst = &instrs[i].inst;
+        inst.class().is_valu() && inst.writes().contains(&mask)
+    })?;
+    Some((cmp_idx, true))
+}
+
+/// The scalar form, a test of uniform values (`if (group x size >= n) return;`, or a
+/// grid-stride loop whose first index is the workgroup's): `s_cmp` and `s_cbranch_scc0/1`
+/// to a block past a loop, so the skipped blocks hold the body's work. The compare's index,
+/// and whether the workgroup works when the compare holds (the branch skips when it does
+/// not, for `s_cbranch_scc0`).
+fn scalar_guard(program: &Program, cfg: &Cfg) -> Option<(usize, bool)> {
+    let instrs = &program.instructions;
+    let branch = cfg.branch_of_block(0)?;
+    let skips_when = match instrs[branch.instr].inst.base_mnemonic() {
+        "s_cbranch_scc1" => true,
+        "s_cbranch_scc0" => false,
+        _ => return None,
+    };
+    // The skipped blocks, between the fall-through and the target, hold a loop.
+    let body = branch.not_taken..branch.taken;
+    if !cfg.loops.iter().any(|l| body.contains(&l.header)) {
+        return None;
+    }
+    let entry = &cfg.blocks[0];
+    let cmp_idx = (entry.start..branch.instr).rev().find(|&i| {
+        instrs[i]
+            .inst
+            .writes()
+            .iter()
+            .any(|w| w.touches(SpecialReg::Scc))
+    })?;
+    let inst = &instrs[cmp_idx].inst;
+    (inst.class() == InstrClass::Salu).then_some((cmp_idx, !skips_when))
 }

@@ -242,3 +242,37 @@ fn gfx940s_64_bit_shift_add_is_followed() {
     assert_eq!(wave, Ok(256));
     assert_eq!(iteration, None);
 }
+
+#[test]
+fn gfx90as_packed_move_copies_each_dword_by_its_op_sel() {
+    // `v_pk_mov_b32 vD[0:1], a, b op_sel:[x,y]` writes DWORD 0 from a's DWORD x and DWORD 1
+    // from b's DWORD y; clang-22 copies a 64-bit pointer with `op_sel:[0,1]` and a = b on
+    // gfx90a (AMD's yAx exercise 5). Here v[2:3] = s[0:1] + 8 x id: the copy v[4:5] is that
+    // address, so a dwordx2 load is linear in 8-byte elements and waves are 8 x 64 = 512 B
+    // apart. The same move with op_sel:[1,1] takes DWORD 0 from v3 (the address's high
+    // DWORD, from the 64-bit shift's high half): not an address this reader follows.
+    let load = |op_sel: &str| {
+        let p = shadersim_testkit::program_for(
+            "gfx90a",
+            &format!(
+                "v_mov_b32_e32 v1, 0\n\
+                 v_lshlrev_b64 v[2:3], 3, v[0:1]\n\
+                 v_mov_b32_e32 v6, s1\n\
+                 v_add_co_u32_e32 v2, vcc, s0, v2\n\
+                 v_addc_co_u32_e32 v3, vcc, v6, v3, vcc\n\
+                 v_pk_mov_b32 v[4:5], v[2:3], v[2:3] {op_sel}\n\
+                 global_load_dwordx2 v[8:9], v[4:5], off\n\
+                 s_waitcnt vmcnt(0)\n\
+                 s_endpgm\n"
+            ),
+        );
+        let cfg = Cfg::build(&p).unwrap();
+        let d = derive_address_patterns(&p, &cfg, 64, [64, 1, 1]);
+        at(&d, 7)
+    };
+    let (pattern, wave, _) = load("op_sel:[0,1]");
+    assert_eq!(pattern.as_deref(), Ok("linear"));
+    assert_eq!(wave, Ok(512));
+    let (pattern, _, _) = load("op_sel:[1,1]");
+    assert!(pattern.is_err(), "{pattern:?}");
+}

@@ -64,7 +64,8 @@ impl KernelTimePoint {
             .collect()
     }
 
-    /// The launch as `--set`-style pairs (`grid`/`global`, `block`, `arg.NAME`).
+    /// The launch as `--set`-style pairs (`grid`/`global`, `block`, `arg.NAME`, and
+    /// `clock_mhz` when the source states the clock).
     pub fn launch_sets(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         if let Some(g) = &self.grid {
@@ -76,6 +77,11 @@ impl KernelTimePoint {
         out.push(("block".to_string(), self.block.clone()));
         for (k, v) in &self.args {
             out.push((format!("arg.{k}"), value_text(v)));
+        }
+        // A point whose source states its clock runs the model at that clock: the
+        // model's clocks become time at the clock the measured GPU ran at.
+        if let Some(mhz) = self.clock_mhz {
+            out.push(("clock_mhz".to_string(), mhz.to_string()));
         }
         out
     }
@@ -327,5 +333,30 @@ defines = { M = 4 }
             ]
         );
         assert!(KernelTimesFile::parse("[[kernel]]\nid = \"a\"").is_err());
+    }
+
+    #[test]
+    fn a_stated_clock_runs_the_model_at_it() {
+        let f = KernelTimesFile::parse(
+            r#"
+[[kernel]]
+id = "a"
+gpu = "mi300a"
+measured_us = 9599.042
+source = "s"
+note = ""
+kernel = "k.cl"
+function = "f"
+grid = "2048"
+block = "64"
+clock_mhz = 2015.9
+"#,
+        )
+        .unwrap();
+        let sets = f.kernel[0].launch_sets();
+        assert_eq!(
+            sets.last(),
+            Some(&("clock_mhz".to_string(), "2015.9".to_string()))
+        );
     }
 }

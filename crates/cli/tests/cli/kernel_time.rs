@@ -542,3 +542,46 @@ fn workgroups_past_the_entry_guard_have_no_work() {
     assert_eq!(r["kernel_time"]["workgroups_with_work"], 1024);
     assert_eq!(r["kernel_time"]["workgroups_per_cu"], 16);
 }
+
+#[test]
+fn a_workgroup_that_fills_the_lds_runs_alone_on_its_cu() {
+    if !have_clang_22() {
+        return;
+    }
+    // 8192 doubles = 65536 B of LDS per workgroup = all of a gfx90a CU's (lds_bytes_per_cu
+    // 65536): one workgroup resident per CU. 2048 workgroups on the MI210's 104 CUs: 2048 /
+    // 104 = 19.7, so 20 on the busiest CU (2048 - 19 x 104 = 72 CUs take 20), in 20 rounds
+    // of one.
+    let r = report(
+        "lds_full.cl",
+        &["--arch", "mi210", "--grid", "2048", "--block", "64"],
+    );
+    assert_eq!(r["occupancy"]["waves_per_simd"], 1, "{}", r["occupancy"]);
+    assert_eq!(r["kernel_time"]["workgroups_per_cu"], 20);
+    assert_eq!(r["kernel_time"]["resident_workgroups_per_cu"], 1);
+    assert_eq!(r["kernel_time"]["rounds"], 20);
+}
+
+#[test]
+fn a_uniform_guard_leaves_workgroups_past_the_data_empty() {
+    if !have_clang_22() {
+        return;
+    }
+    // The loop's first index is i = 64 x workgroup id (block 64): `i < n` is a scalar
+    // compare. n = 4096: workgroups 0..63 pass (63 x 64 = 4032 < 4096, 64 x 64 = 4096 is
+    // not), 1024 - 64 = 960 are empty; n = 4097 lets workgroup 64 in too (4096 < 4097).
+    for (arch, n, working) in [
+        ("mi210", 4096, 64),
+        ("rx7900xtx", 4096, 64),
+        ("vega64", 4097, 65),
+    ] {
+        let n = format!("n={n}");
+        let r = report(
+            "guarded_uniform.cl",
+            &[
+                "--arch", arch, "--grid", "1024", "--block", "64", "--arg", &n, "--arg", "m=1024",
+            ],
+        );
+        assert_eq!(r["kernel_time"]["workgroups_with_work"], working, "{arch}");
+    }
+}

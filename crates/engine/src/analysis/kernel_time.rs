@@ -92,7 +92,15 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
             .div_ceil(sim.dispatch.wave_size.max(1)),
     );
     let simds = u64::from(arch.get_u32("simds")?.max(1));
-    let resident = (u64::from(sim.occupancy.waves_per_simd) * simds / group_waves.max(1)).max(1);
+    let by_waves = u64::from(sim.occupancy.waves_per_simd) * simds / group_waves.max(1);
+    // LDS may hold fewer workgroups than the wave slots do (one 64 KiB
+    // one-wave workgroup on a CU of four SIMDs): dispatch admits a workgroup
+    // only while its LDS fits, so the rounds count what the LDS holds.
+    let by_lds = match sim.occupancy.lds_allocated {
+        0 => by_waves,
+        lds => u64::from(arch.get_u32("lds_bytes_per_cu")? / lds),
+    };
+    let resident = by_waves.min(by_lds).max(1);
     let rounds = plan.groups_per_cu.div_ceil(resident);
     let working = plan.working_groups;
     let last = working % u64::from(plan.gpu_cus);
