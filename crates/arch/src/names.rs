@@ -30,6 +30,15 @@ pub fn alias_target(name: &str) -> Option<&'static str> {
     table().aliases.get(name).map(String::as_str)
 }
 
+/// The processor-name prefixes and the family model each runs, in the
+/// table's order (for listing the names `--arch` takes).
+pub fn families() -> impl Iterator<Item = (&'static str, &'static str)> {
+    table()
+        .family
+        .iter()
+        .map(|(prefix, model)| (prefix.as_str(), model.as_str()))
+}
+
 /// The family model that runs code for processor `processor` (`gfx1031`
 /// runs on `rdna2`): the entry with the longest matching name prefix.
 pub fn family_model(processor: &str) -> Option<&'static str> {

@@ -125,6 +125,7 @@ mod tests {
             occupancy_limiter: "slots".into(),
             bottleneck: effect.bound.clone(),
             latency_tolerance: None,
+            latency_fails_at: None,
             issued_per_wave: Vec::new(),
             per_second_gpu: rate,
             clock_mhz: 1000.0,

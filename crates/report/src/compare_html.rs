@@ -18,7 +18,7 @@ pub fn row_unit(name: &str) -> &'static str {
         "throughput/s, GPU" => "per second on the whole GPU (model's clock and CUs)",
         "assumed costs" => "share of the unit work charged at assumed costs",
         "occupancy" => "waves per SIMD (limiter)",
-        "latency tolerance" => "clocks of latency absorbed within 5% of throughput",
+        "latency tolerance" => "clocks of latency hidden within 5% of throughput (C to F-1: a simulation passed at C and one failed at F, nothing tried between)",
         n if n.ends_with(" utilization") => "share of clocks the unit was busy",
         n if n.ends_with(" ops/wave") => "ops issued per wave",
         _ => "",

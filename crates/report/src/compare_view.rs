@@ -40,6 +40,9 @@ pub struct Variant {
     pub bottleneck: String,
     /// Extra VMEM latency tolerated at unchanged throughput, when searched.
     pub latency_tolerance: Option<u64>,
+    /// The smallest latency the search saw fail (`null`: none, or not
+    /// searched): the tolerance lies from `latency_tolerance` to one below it.
+    pub latency_fails_at: Option<u64>,
     /// Ops issued per wave by category, in the model's category order.
     pub issued_per_wave: Vec<NamedValue>,
     /// Throughput in `throughput_unit` per second for the whole GPU (the
@@ -402,7 +405,13 @@ pub(crate) fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
     row("bottleneck", &|v| v.bottleneck.clone(), &|_| String::new());
     row(
         "latency tolerance",
-        &|v| v.latency_tolerance.map_or("-".into(), |l| l.to_string()),
+        &|v| match (v.latency_tolerance, v.latency_fails_at) {
+            // A bracket reads as one (issue 47 items 6, 7): the program
+            // hides at least C and at most F - 1 clocks.
+            (Some(c), Some(f)) if f > c + 1 => format!("{c} to {}", f - 1),
+            (Some(c), _) => c.to_string(),
+            (None, _) => "-".into(),
+        },
         &|d| d.latency_tolerance.map_or("-".into(), |l| format!("{l:+}")),
     );
     for (i, op) in vs[0].issued_per_wave.iter().enumerate() {

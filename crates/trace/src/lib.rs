@@ -42,6 +42,6 @@ pub use hints::*;
 pub use kernargs::apply_kernel_args;
 pub use lanes::{lane_branch, LaneBranch};
 pub use source_hints::{parse_source_ref, resolve_source_hints, SourceRef, NO_SOURCE_LINES};
-pub use template::{hints_template, hints_template_by_source};
+pub use template::{hints_template, hints_template_by_source, ModelFigures};
 pub use tracer::*;
 pub use tripcount::{infer_trip_counts, CounterStep, InferredTrip, MAX_INFERRED_ITERATIONS};

@@ -9,19 +9,32 @@ use std::fmt::Write;
 const DEFAULT_PIXELS_PER_TRIANGLE: f64 = 16.0;
 const DEFAULT_VERTICES_PER_TRIANGLE: f64 = 1.0;
 
+/// What the model the program would run on makes of it, for the template's
+/// comments: a commented default shows the figure the report uses (issue 47:
+/// `waves_per_simd = 10` on a 16-slot model, `sgprs = 28` where the report
+/// allocated 48).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ModelFigures {
+    /// The model's wave slots per SIMD, the most `waves_per_simd` can cap to.
+    pub wave_slots: Option<u32>,
+    /// SGPRs per wave as the model's occupancy rule allocates them (the
+    /// report's `occupancy` line and JSON `occupancy.sgprs`).
+    pub sgprs_allocated: Option<u32>,
+}
+
 /// Write a hints template for `program` of `file_name`: every loop (with
 /// its header line and label), every conditional branch, every memory
 /// instruction with its default format/filter/pattern, and the dispatch
 /// section. Values are the defaults, so the template changes nothing
-/// until edited. `wave_slots` is the model's wave slots per SIMD, the
-/// most `waves_per_simd` can cap to (`None`: no model at hand).
+/// until edited. `model` holds the figures of the model it would run on
+/// (`ModelFigures::default()`: no model at hand).
 pub fn hints_template(
     file_name: &str,
     program: &Program,
     cfg: &Cfg,
-    wave_slots: Option<u32>,
+    model: ModelFigures,
 ) -> String {
-    template(file_name, program, cfg, None, wave_slots)
+    template(file_name, program, cfg, None, model)
 }
 
 /// [`hints_template`] keyed by source location (`source = "FILE:LINE"`)
@@ -37,13 +50,13 @@ pub fn hints_template_by_source(
     program: &Program,
     cfg: &Cfg,
     source_files: &[(u32, String)],
-    wave_slots: Option<u32>,
+    model: ModelFigures,
 ) -> Result<String, &'static str> {
     if program.instructions.iter().all(|i| i.source.is_none()) {
         return Err(crate::NO_SOURCE_LINES);
     }
     let keys = crate::source_hints::SourceKeys::new(program, cfg, source_files);
-    Ok(template(file_name, program, cfg, Some(&keys), wave_slots))
+    Ok(template(file_name, program, cfg, Some(&keys), model))
 }
 
 /// A `[[loop]]`, `[[branch]]` or `[[memory]]` entry (`table`) keyed by its
@@ -85,7 +98,7 @@ fn template(
     program: &Program,
     cfg: &Cfg,
     source_keys: Option<&crate::source_hints::SourceKeys>,
-    wave_slots: Option<u32>,
+    model: ModelFigures,
 ) -> String {
     let by_source = source_keys.is_some();
     let mut out = String::new();
@@ -151,46 +164,7 @@ fn template(
             }
         },
     }
-    // Resources: what the file declares, else what the code names; a
-    // hint overrides either (for files that say nothing).
-    let usage = program.register_usage();
-    let d = &program.declared;
-    let resource = |key: &str, value: u32, declared: bool, what: &str| {
-        let line = format!("# {key} = {value}");
-        let from = if declared {
-            "the file declares it"
-        } else {
-            "default: computed from the code"
-        };
-        format!("{line:<29}# {what}; {from}")
-    };
-    let _ = writeln!(
-        out,
-        "{}",
-        resource("vgprs", usage.vgprs, d.vgprs.is_some(), "VGPRs per wave")
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        resource(
-            "sgprs",
-            usage.sgprs,
-            d.sgprs.is_some(),
-            // The file's `.amdhsa_next_free_sgpr`: LLVM's NumSgprs and the
-            // report's allocation are larger (issue 47: 28 beside LLVM's 32).
-            "SGPRs per wave as .amdhsa_next_free_sgpr counts them (occupancy adds VCC, flat scratch and XNACK, as LLVM's NumSgprs does)"
-        )
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        resource(
-            "lds_bytes",
-            d.lds_bytes.unwrap_or(0),
-            d.lds_bytes.is_some(),
-            "LDS bytes per workgroup"
-        )
-    );
+    resource_lines(&mut out, program, model);
     let _ = writeln!(
         out,
         "cu_count = 10                # CUs sharing the rasterizer / vertex grouper / export path"
@@ -201,7 +175,7 @@ fn template(
     );
     // The cap's example is the model's own slot count (a 10 on a
     // 16-slot RDNA 3 model read as its limit).
-    let _ = match wave_slots {
+    let _ = match model.wave_slots {
         Some(s) => {
             let line = format!("# waves_per_simd = {s}");
             writeln!(
@@ -229,6 +203,55 @@ fn template(
     branch_entries(&mut out, program, cfg, source_keys);
     memory_entries(&mut out, program, cfg, source_keys);
     out
+}
+
+/// The template's commented resource lines (`vgprs`, `sgprs`, `lds_bytes`):
+/// what the file declares, else what the code names; a hint overrides
+/// either (for files that say nothing). The `sgprs` line gives what the
+/// model's occupancy allocates for the count when a model is at hand.
+fn resource_lines(out: &mut String, program: &Program, model: ModelFigures) {
+    let usage = program.register_usage();
+    let d = &program.declared;
+    let resource = |key: &str, value: u32, declared: bool, what: &str| {
+        let line = format!("# {key} = {value}");
+        let from = if declared {
+            "the file declares it"
+        } else {
+            "default: computed from the code"
+        };
+        format!("{line:<29}# {what}; {from}")
+    };
+    // What the report's occupancy counts for that value, when a model is at hand.
+    let sgprs_used = model.sgprs_allocated.map_or(String::new(), |n| {
+        format!("; the model's occupancy allocates {n} for it (the report's SGPRs figure)")
+    });
+    let _ = writeln!(
+        out,
+        "{}",
+        resource("vgprs", usage.vgprs, d.vgprs.is_some(), "VGPRs per wave")
+    );
+    let _ = writeln!(
+        out,
+        "{}{sgprs_used}",
+        resource(
+            "sgprs",
+            usage.sgprs,
+            d.sgprs.is_some(),
+            // The file's `.amdhsa_next_free_sgpr`: LLVM's NumSgprs and the
+            // report's allocation are larger (issue 47: 28 beside LLVM's 32).
+            "SGPRs per wave as .amdhsa_next_free_sgpr counts them (occupancy adds VCC, flat scratch and XNACK, as LLVM's NumSgprs does)"
+        )
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        resource(
+            "lds_bytes",
+            d.lds_bytes.unwrap_or(0),
+            d.lds_bytes.is_some(),
+            "LDS bytes per workgroup"
+        )
+    );
 }
 
 /// The template's `[[branch]]` entries: one per conditional branch line

@@ -290,7 +290,8 @@ fn a_null_offset_reads_as_zero() {
 fn the_hints_template_says_what_was_found() {
     let p = program(VADD);
     let cfg = Cfg::build(&p).unwrap();
-    let t = shadersim_trace::hints_template("t.s", &p, &cfg, None);
+    let t =
+        shadersim_trace::hints_template("t.s", &p, &cfg, shadersim_trace::ModelFigures::default());
     assert!(
         t.contains(
             "# buffer = \"b13\"              # found: loaded at line 1 from s8 at entry + 0x8"

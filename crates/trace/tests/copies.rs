@@ -40,6 +40,11 @@ fn a_line_hint_applies_to_every_copy() {
     assert_eq!(facts.len(), 2, "both copies of the load");
     let trace = WaveTrace::expand(p, &cfg, &plan).unwrap();
     assert!(!trace.ops.is_empty());
-    let template = hints_template("calls_gfx900.s", p, &cfg, None);
+    let template = hints_template(
+        "calls_gfx900.s",
+        p,
+        &cfg,
+        shadersim_trace::ModelFigures::default(),
+    );
     assert_eq!(template.matches("[[loop]]").count(), 1, "{template}");
 }

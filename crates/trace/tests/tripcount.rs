@@ -122,7 +122,8 @@ fn template_writes_the_inferred_count() {
     let text = "s_mov_b32 s4, 0\n.L:\ns_nop 0\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, 10\ns_cbranch_scc1 .L\ns_endpgm\n";
     let p = program(text);
     let cfg = Cfg::build(&p).unwrap();
-    let t = shadersim_trace::hints_template("t.s", &p, &cfg, None);
+    let t =
+        shadersim_trace::hints_template("t.s", &p, &cfg, shadersim_trace::ModelFigures::default());
     assert!(
         t.contains("# Inferred from `s_cmp_lt_i32 s4, 10` (s4 from 0, +1 per iteration); the run uses it without this hint.\niterations = 10\n"),
         "{t}"

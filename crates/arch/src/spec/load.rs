@@ -40,13 +40,55 @@ impl ArchSpec {
     }
 
     /// Every name `--arch` takes besides a model file: models, products, and processors
-    /// (a `gfx` name runs on its chip's or family's model), for error messages.
+    /// (a `gfx` name runs on its chip's or family's model, by the prefixes of
+    /// `data/names.toml`), for error messages.
     fn known_names() -> String {
+        let mut families: Vec<(&str, &str)> = crate::names::families().collect();
+        // GCN and CDNA (gfx6..gfx94) before RDNA (gfx10..gfx12).
+        families.sort_by_key(|(prefix, _)| (prefix.starts_with("gfx1"), *prefix));
+        let families: Vec<String> = families
+            .iter()
+            .map(|(prefix, model)| format!("{prefix}* -> {model}"))
+            .collect();
         format!(
-            "models: {}; products: {}; or a processor such as gfx900, gfx90a, gfx942, gfx1030, gfx1100, gfx1201",
+            "models: {}; products: {}; processors by name prefix, the longest match winning: {} (a processor with a model of its own, such as gfx900 or gfx1102, runs on it), or a chip's name such as vega10, navi21, navi31",
             BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
-            PRODUCTS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            PRODUCTS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            families.join(", ")
         )
+    }
+
+    /// The error for a name `--arch` does not take. A family name that begins
+    /// some products' names (`mi300`: `mi300x`, `mi300a`) names them and the
+    /// model of their compute unit: the products differ in CUs, clocks and
+    /// memory, so none is picked for the user (issue 47).
+    fn unknown(name: &str) -> ArchError {
+        let key = product_key(name);
+        let members: Vec<String> = PRODUCTS
+            .iter()
+            .filter(|(n, _)| key.len() >= 2 && n.starts_with(&key))
+            .filter_map(|(n, _)| ArchSpec::product(n).ok())
+            .map(|p| {
+                let cu = ArchSpec::for_target(&p.isa).map_or_else(
+                    || p.isa.name.clone(),
+                    |m| format!("{}, {}", m.name, p.isa.name),
+                );
+                format!("{} ({}; compute unit: {cu})", p.name, p.description)
+            })
+            .collect();
+        let family = if members.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "no product is named `{name}`, but {} begin with it: {}; give one of them, or the compute unit's model or processor to simulate one CU without the product's CU count, clocks and memory; ",
+                if members.len() == 1 { "one name does" } else { "these names" },
+                members.join("; ")
+            )
+        };
+        ArchError::Unknown {
+            name: name.to_string(),
+            known: format!("{family}{}", ArchSpec::known_names()),
+        }
     }
 
     /// Parse a model from TOML text (resolving `base` against the built-ins).
@@ -292,14 +334,24 @@ impl ArchSpec {
                 message: format!("cannot read: {e}"),
             })?;
             ArchSpec::from_user_toml(arch, &text)?
-        } else if PRODUCTS.iter().any(|(n, _)| *n == arch) {
-            ArchSpec::product(arch)?
+        } else if PRODUCTS.iter().any(|(n, _)| *n == product_key(arch)) {
+            // Products as people write them: `MI300X`, `rx-7900-xtx`, `RX 7900 XTX`.
+            ArchSpec::product(&product_key(arch))?
         } else {
-            ArchSpec::builtin(arch)?
+            ArchSpec::builtin(&arch.to_ascii_lowercase())?
         };
         spec.set_all(overrides)?;
         Ok(spec)
     }
+}
+
+/// A product name as the table spells it: lower case, without the spaces,
+/// hyphens and underscores people put in (`RX 7900 XTX`, `mi-300x`).
+fn product_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// Line and column of the value of parameter `name` in a model file (the
@@ -360,10 +412,7 @@ fn parsed_once(
     let index = table
         .iter()
         .position(|(n, _)| *n == name)
-        .ok_or_else(|| ArchError::Unknown {
-            name: name.to_string(),
-            known: ArchSpec::known_names(),
-        })?;
+        .ok_or_else(|| ArchSpec::unknown(name))?;
     parsed[index]
         .get_or_init(|| ArchSpec::from_toml(&format!("<{kind} {name}>"), table[index].1))
         .clone()

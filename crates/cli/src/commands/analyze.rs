@@ -178,7 +178,14 @@ pub fn render(args: &Args) -> Result<String, CliError> {
     let mut text = match args.format {
         ReportFormat::Text => report.to_text(),
         ReportFormat::Json => report.to_json() + "\n",
-        ReportFormat::Html => shadersim_report::html::analyze_page(&report, &sim.cfg),
+        ReportFormat::Html => shadersim_report::html::analyze_page(
+            &report,
+            &sim.cfg,
+            &shadersim_report::html::MadeFrom {
+                hints: args.run.hints.clone(),
+                overrides: sets.iter().map(|(k, x)| format!("{k}={x}")).collect(),
+            },
+        ),
     };
     if args.occupancy_compare && matches!(args.format, ReportFormat::Html) {
         eprintln!("note: --occupancy-compare is shown in text and JSON reports, not HTML");

@@ -284,6 +284,7 @@ pub fn variant(label: String, r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec
         occupancy_limiter: r.occupancy.limiter.clone(),
         bottleneck: r.bottleneck.kind.clone(),
         latency_tolerance: r.latency_tolerance.as_ref().and_then(|l| l.clocks),
+        latency_fails_at: r.latency_tolerance.as_ref().and_then(|l| l.fails_at),
         issued_per_wave: r
             .issued
             .iter()

@@ -31,17 +31,28 @@ pub fn run(args: Args) -> CliResult {
         Some(a) => crate::commands::prepare::load_arch(a).ok(),
         None => crate::commands::prepare::model_of(program).ok(),
     };
-    let slots = model.and_then(|m| m.get_u32("wave_slots_per_simd").ok());
+    // The SGPRs the model's occupancy allocates (wave size does not enter
+    // the SGPR rule: 64 stands for either), which the report shows.
+    let figures = shadersim_trace::ModelFigures {
+        wave_slots: model
+            .as_ref()
+            .and_then(|m| m.get_u32("wave_slots_per_simd").ok()),
+        sgprs_allocated: model.as_ref().and_then(|m| {
+            shadersim_engine::Occupancy::compute(program, m, 64, 1, None)
+                .ok()
+                .map(|o| o.sgprs_allocated)
+        }),
+    };
     let text = match args.by_source {
         true => shadersim_trace::hints_template_by_source(
             &file.file_name,
             program,
             &cfg,
             &file.source_files,
-            slots,
+            figures,
         )
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?,
-        false => hints_template(&file.file_name, program, &cfg, slots),
+        false => hints_template(&file.file_name, program, &cfg, figures),
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())

@@ -264,6 +264,43 @@ fn products_are_models_with_their_numbers() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("products: mi300x, mi300a"), "{err}");
+    // Issue 47 item 8: `mi300` is the family of both; the error names them with their compute
+    // unit's model and processor (cdna3, gfx942: data/products/mi300x.toml's base and isa), and
+    // lists every processor prefix with the model it runs on (data/names.toml).
+    assert!(
+        err.contains("no product is named `mi300`, but these names begin with it: mi300x (AMD Instinct MI300X")
+            && err.contains("mi300a (AMD Instinct MI300A")
+            && err.contains("compute unit: cdna3, gfx942"),
+        "{err}"
+    );
+    for family in [
+        "gfx9* -> gcn",
+        "gfx90a* -> cdna2",
+        "gfx94* -> cdna3",
+        "gfx103* -> rdna2",
+    ] {
+        assert!(
+            err.contains(family) || family == "gfx103* -> rdna2" && err.contains("gfx10* -> rdna2"),
+            "{family}: {err}"
+        );
+    }
+    // Products and models as people write them: any case, with spaces or hyphens.
+    for name in ["MI300X", "RX 7900 XTX", "rx-6900-xt", "RDNA3"] {
+        let o = command()
+            .args([
+                "analyze",
+                "tests/fixtures/llvm/gfx942/stencil_f64.s",
+                "--arch",
+                name,
+            ])
+            .args(["--no-latency-search", "--format", "json"])
+            .output();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }
 
 #[test]

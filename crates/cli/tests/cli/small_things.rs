@@ -272,3 +272,34 @@ fn hints_bytes_and_trace_bounds_are_located() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_analyze_page_records_its_hints_and_overrides() {
+    // Issue 47 item 6: a page read later says what made it, as compare's
+    // page does: the file and model in the title line, then the hints file
+    // and the --set values as given.
+    let o = shadersim(&[
+        "analyze",
+        "examples/lighting_ps.txt",
+        "--arch",
+        "gfx900",
+        "--hints",
+        "examples/lighting_ps.toml",
+        "--set",
+        "waves=100",
+        "--no-latency-search",
+        "--format",
+        "html",
+    ]);
+    let page = stdout(&o);
+    assert!(
+        page.contains("examples/lighting_ps.txt &mdash; gfx900 ISA on the <b>gfx900</b> model"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Hints: <code>examples/lighting_ps.toml</code>; --set: <code>waves=100</code>; shadersim "),
+        "{page}"
+    );
+    let o = shadersim(&["analyze", KERNEL, "--no-latency-search", "--format", "html"]);
+    assert!(stdout(&o).contains("Hints: none (defaults); --set: none;"));
+}

@@ -55,6 +55,114 @@ fn the_whole_suite_meets_the_issue_bar() {
         models,
         ["cdna2", "cdna3", "gfx900", "rdna1", "rdna2", "rdna3", "rdna4"]
     );
+    readme_accuracy_is_this_run(&v);
+}
+
+/// Whether `shown` (a README figure) is `value` rounded to the digits it
+/// shows: within half a unit of its last digit.
+fn shows(shown: &str, value: f64) -> bool {
+    let shown = shown.trim().trim_end_matches('%');
+    let decimals = shown.split_once('.').map_or(0, |(_, d)| d.len());
+    let half = 0.5 * 10f64.powi(-(decimals as i32)) + 1e-9;
+    shown
+        .parse::<f64>()
+        .is_ok_and(|x| (x - value).abs() <= half)
+}
+
+/// Issue 47 item 10: the README's Accuracy tables are what `validate` prints
+/// now (511.2 GB/s stood there where the binary gave 512.0): every summary
+/// row and every point's measured, simulated and error figures, to the
+/// digits shown.
+fn readme_accuracy_is_this_run(v: &serde_json::Value) {
+    let readme = std::fs::read_to_string(crate::root().join("README.md")).unwrap();
+    let at = readme.find("## Accuracy (`shadersim validate`)").unwrap();
+    let section = &readme[at..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let cells = |l: &str| -> Vec<String> {
+        l.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let pct = |x: &serde_json::Value| 100.0 * x.as_f64().unwrap();
+    // The summary table: its rows by the names validate's JSON gives them.
+    let mut summaries: Vec<(String, &serde_json::Value)> = v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (format!("`{}`", m["model"].as_str().unwrap()), m))
+        .collect();
+    summaries.push(("all points".into(), &v["overall"]));
+    summaries.push(("calibration (*)".into(), &v["calibration"]));
+    summaries.push(("independent (no *)".into(), &v["independent"]));
+    for (name, kind) in [
+        ("latency", "latency"),
+        ("bandwidth", "bandwidth"),
+        ("issue rate", "rate"),
+    ] {
+        let k = v["independent_by_kind"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["model"].as_str().unwrap().ends_with(kind))
+            .unwrap();
+        summaries.push((format!("independent, {name}"), k));
+    }
+    for (name, m) in &summaries {
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("README's Accuracy table has no row {name}"));
+        let c = cells(row);
+        let now = [
+            m["points"].to_string(),
+            m["gpus"].to_string(),
+            m["above_25_percent"].to_string(),
+        ];
+        assert!(
+            c[1] == now[0]
+                && c[2] == now[1]
+                && shows(&c[3], pct(&m["median_abs_error"]))
+                && shows(&c[4], pct(&m["mean_abs_error"]))
+                && c[5] == now[2],
+            "README's Accuracy row `{row}` is not this run's: {m}"
+        );
+    }
+    // The points: `| GPU (`model`) | quantity [*] | unit | measured | simulated | error | source |`.
+    let points = v["points"].as_array().unwrap();
+    let mut rows = 0;
+    for row in section
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" (`"))
+    {
+        let c = cells(row);
+        let (gpu, model) = c[0].split_once(" (`").unwrap();
+        let model = model.trim_end_matches("`)");
+        let quantity = c[1].trim_end_matches('*').trim();
+        let p = points
+            .iter()
+            .find(|p| {
+                p["gpu"] == gpu
+                    && p["model"] == model
+                    && p["quantity"] == quantity
+                    && shows(&c[3], p["measured"].as_f64().unwrap())
+            })
+            .unwrap_or_else(|| panic!("README's point `{row}` is no point of this run"));
+        assert!(
+            shows(&c[4], p["simulated"].as_f64().unwrap()) && shows(&c[5], pct(&p["error"])),
+            "README's point `{row}` is not this run's: simulated {}, error {:+.1}%",
+            p["simulated"],
+            pct(&p["error"])
+        );
+        rows += 1;
+    }
+    assert_eq!(
+        rows,
+        points.len(),
+        "README lists {rows} of {} points",
+        points.len()
+    );
 }
 
 #[test]

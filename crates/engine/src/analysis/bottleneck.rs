@@ -340,9 +340,9 @@ fn memory_bottleneck(
 }
 
 /// The latency search's bracket in words: a simulation passed at its lower
-/// end and failed at its upper one, so the tolerance lies somewhere between
-/// and the lower end is no measured limit ("absorbs 0 but not 85" read as
-/// "absorbs none"); named by the parameter searched.
+/// end C and failed at its upper one F, so the shader hides at least C and
+/// at most F - 1 clocks ("absorbs 0 but not 85" read as "absorbs none",
+/// issue 47 item 7); named by the parameter searched.
 fn bracket_words(l: &LatencyTolerance) -> String {
     let what = if l.parameter == "vmem_latency" {
         "VMEM latency"
@@ -350,16 +350,15 @@ fn bracket_words(l: &LatencyTolerance) -> String {
         "extra latency per first-level miss"
     };
     match (l.clocks, l.fails_at) {
+        (Some(c), Some(f)) if f > c + 1 => format!(
+            "; it hides at least {c} and at most {} clocks of {what} with throughput within 5% (it stayed within 5% at {c} and fell below at {f}; the search tried nothing between)",
+            f - 1
+        ),
         (Some(c), Some(f)) => format!(
-            "; its tolerance of {what} lies somewhere from {c} to {f} clocks (throughput stayed within 5% with {c}, fell below with {f}{})",
-            if f > c + 1 {
-                "; the search did not look between"
-            } else {
-                ""
-            }
+            "; it hides exactly {c} clocks of {what} with throughput within 5% (it stayed within 5% at {c} and fell below at {f})"
         ),
         (Some(c), None) => format!(
-            "; it absorbs at least {c} clocks of {what} (no simulation the search ran fell 5% below)"
+            "; it hides at least {c} clocks of {what} (no latency the search tried made throughput fall 5% below)"
         ),
         (None, _) => String::new(),
     }

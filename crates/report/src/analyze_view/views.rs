@@ -370,29 +370,46 @@ pub struct LatencyView {
 }
 
 impl LatencyView {
-    /// The latencies the text report's line starts with: `C to F` for a
-    /// bracket, `at least C` when no failing latency was reached (`None`:
-    /// the search limit passed).
+    /// The latencies the text report's line starts with: `C to F-1` for a
+    /// bracket (a simulation passed at C and failed at F, so the shader hides
+    /// at most F - 1), `C` when F is C + 1, `at least C` when no failing
+    /// latency was reached (`None`: the search limit passed).
     pub fn bracket_range(&self) -> Option<String> {
         let c = self.clocks?;
         Some(match self.fails_at {
-            Some(f) => format!("{c} to {f}"),
+            Some(f) if f > c + 1 => format!("{c} to {}", f - 1),
+            Some(_) => c.to_string(),
             None => format!("at least {c}"),
         })
     }
 
-    /// The bracket's failing end in words (`a simulation at F fell below: the
-    /// tolerance lies between C and F`, or that no
-    /// latency the budget reached failed), and whether the precision asked
-    /// for was reached, for the text report's line after what the passing
-    /// end loses.
+    /// What the program hides, in words a new user reads right (issue 47
+    /// item 7: "absorbs 0 but not 85" read as "absorbs none"): `hides at
+    /// least C and at most F-1`, `hides exactly C`, or `hides at least C`,
+    /// to be followed by the clocks' unit.
+    pub fn hides(&self) -> Option<String> {
+        let c = self.clocks?;
+        Some(match self.fails_at {
+            Some(f) if f > c + 1 => format!("hides at least {c} and at most {}", f - 1),
+            Some(_) => format!("hides exactly {c}"),
+            None => format!("hides at least {c}"),
+        })
+    }
+
+    /// The bracket's failing end in words (`a simulation at F fell below;
+    /// the search tried nothing between`, or that no latency the budget
+    /// reached failed), and whether the precision asked for was reached,
+    /// for the text report's line after what the passing end loses.
     pub fn bracket_words(&self) -> String {
         let ends = match (self.clocks, self.fails_at) {
             // Say that the answer is a bracket: the lower end passed, the
-            // upper failed, and the tolerance lies anywhere between.
-            (Some(c), Some(f)) => {
-                format!("a simulation at {f} fell below: the tolerance lies between {c} and {f}")
+            // upper failed, and nothing between was tried.
+            (Some(c), Some(f)) if f > c + 1 => {
+                format!(
+                    "a simulation at {f} fell below; the search tried nothing between {c} and {f}"
+                )
             }
+            (Some(_), Some(f)) => format!("a simulation at {f} fell below"),
             (Some(_), None) => "none of the budget's probes fell below".into(),
             (None, _) => return String::new(),
         };

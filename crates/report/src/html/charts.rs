@@ -232,14 +232,30 @@ pub(super) fn units_svg(a: &Activity) -> String {
 }
 
 /// Throughput against latency on a log axis. A log axis cannot show 0,
-/// so it starts at the first positive probe; a latency of 0 (the
-/// zero-latency run, or a model latency of 0) is said in the caption
-/// ([`latency_caption`]) instead of marked.
-pub(super) fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
+/// so it starts at the least positive latency it marks (a probe, the
+/// bracket's ends, the model's latency); a latency of 0 (the zero-latency
+/// run, or a model latency of 0) is said in the caption
+/// ([`latency_caption`]) instead of marked. The search's bracket is a
+/// shaded band from its passing end C to its failing end F: the tolerance
+/// lies in it, and a wide one is the answer's width (issue 47 item 6: a
+/// wide bracket drew an empty plot with one point). `None` when nothing
+/// positive is there to place on the axis.
+pub(super) fn latency_svg(l: &crate::analyze_view::LatencyView) -> Option<String> {
     let f = Frame::new(240.0);
     let positive: Vec<(u64, f64)> = l.curve.iter().copied().filter(|p| p.0 > 0).collect();
-    let xmin = positive.iter().map(|p| p.0).min().unwrap_or(1) as f64;
-    let xmax = (positive.iter().map(|p| p.0).max().unwrap_or(1) as f64).max(xmin * 2.0);
+    let band = l.clocks.zip(l.fails_at);
+    let placed: Vec<u64> = positive
+        .iter()
+        .map(|p| p.0)
+        .chain(band.map(|(c, f)| [c, f]).into_iter().flatten())
+        .chain([l.model_latency])
+        .filter(|&lat| lat > 0)
+        .collect();
+    if positive.len() < 2 && band.is_none() {
+        return None;
+    }
+    let xmin = *placed.iter().min()? as f64;
+    let xmax = (*placed.iter().max()? as f64).max(xmin * 2.0);
     // Log scale (the search probes by factors of four), xmin to xmax.
     let fx = |lat: f64| (lat / xmin).ln() / (xmax / xmin).ln();
     let ymax = l
@@ -250,6 +266,33 @@ pub(super) fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         .max(1e-12)
         * 1.1;
     let mut s = f.open("latency tolerance");
+    let mut legends = 0;
+    if let Some((c, fail)) = band {
+        // C = 0 sits left of the axis: the band starts at its edge. A band
+        // narrower than 3 px is drawn 3 px wide so it stays visible.
+        let x0 = if c == 0 { f.left } else { f.x(fx(c as f64)) };
+        let x1 = f.x(fx(fail as f64)).max(x0 + 3.0);
+        let _ = write!(
+            s,
+            "<rect class=\"bracket\" x=\"{x0:.1}\" y=\"{}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#d62728\" fill-opacity=\"0.15\"><title>the tolerance lies here: passed at {c}, fell below at {fail}</title></rect>",
+            f.top,
+            x1 - x0,
+            f.ph()
+        );
+        let label = if fail > c + 1 {
+            format!("band {c} to {}", fail - 1)
+        } else {
+            format!("exactly {c}")
+        };
+        legend(&mut s, &f, legends, "#f4c7c7", &label);
+        legends += 1;
+        // The failing end ran no further than its verdict: a cross at the top.
+        let _ = write!(
+            s,
+            "<text x=\"{x1:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#d62728\">&#215;<title>{fail} clocks: fell below 95% (stopped early)</title></text>",
+            f.top + 12.0
+        );
+    }
     let mut pts = String::new();
     for &(lat, t) in &positive {
         let _ = write!(pts, "{:.1},{:.1} ", f.x(fx(lat as f64)), f.y(t / ymax));
@@ -283,11 +326,14 @@ pub(super) fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
             f.top,
             f.top + f.ph()
         );
-        legend(&mut s, &f, i, color, &format!("{name} {lat}"));
+        legend(&mut s, &f, legends + i, color, &format!("{name} {lat}"));
     }
-    // Ticks at the probes, skipping any closer than 40 px to the last.
+    // Ticks at the latencies placed, skipping any closer than 40 px to the last.
+    let mut ticks = placed.clone();
+    ticks.sort_unstable();
+    ticks.dedup();
     let mut last_x = f64::NEG_INFINITY;
-    for &(lat, _) in &positive {
+    for lat in ticks {
         let x = f.x(fx(lat as f64));
         if x - last_x < 40.0 {
             continue;
@@ -315,7 +361,7 @@ pub(super) fn latency_svg(l: &crate::analyze_view::LatencyView) -> String {
         f.x(0.5),
         f.h - 1.0
     );
-    s
+    Some(s)
 }
 
 /// What the latency chart cannot mark on its log axis, in words.

@@ -2,7 +2,7 @@
 //! script, no external font or file), so it opens offline and renders the
 //! same everywhere.
 //!
-//! Sections: the bottleneck statement, the summary, utilization bars, the
+//! Sections: the bottleneck statement, utilization bars, the summary, the
 //! activity over time (waves executing / stalled / waiting, and each
 //! unit's busy share), the first wave slots' timeline, the latency
 //! tolerance curve, the control-flow graph coloured by time, the block and
@@ -58,9 +58,11 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             esc(&k.statement)
         );
     }
-    summary(&mut o, r);
+    // The bars right under the verdict that names one of them (issue 47
+    // item 5), then the summary table.
     o.push_str("<h2>Utilization</h2>");
     o.push_str(&crate::utilization::html_section(r));
+    summary(&mut o, r);
     if let Some(a) = &r.activity {
         o.push_str("<h2>Activity over time</h2><p>Waves resident on the CU, split into executing (between an issue and their next chance to issue), stalled (sitting on an instruction they cannot issue) and waiting (on a counter, a barrier or their turn); below, each unit's busy share.</p>");
         o.push_str(&activity_svg(a));
@@ -74,8 +76,13 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
     }
     if let Some(l) = &r.latency_tolerance {
         let bracket = esc(&match (l.clocks, l.fails_at) {
+            (Some(c), Some(f)) if f > c + 1 => format!(
+                " The program {} clocks: a simulation passed at {c} and one failed at {f}, and the search tried nothing between, so {c} is the latency known to pass, not a measured limit (the shaded band).",
+                l.hides().unwrap_or_default()
+            ),
             (Some(c), Some(f)) => format!(
-                " The tolerance lies somewhere between {c} (a simulation passed) and {f} (one failed): {c} is the latency known to pass, not a measured limit."
+                " The program {} clocks: a simulation passed at {c} and one failed at {f}.",
+                l.hides().unwrap_or_default()
             ),
             (Some(c), None) => {
                 format!(" A simulation passed at {c}; none failed within the search's budget.")
@@ -83,19 +90,20 @@ pub fn page(r: &AnalyzeReport, cfg_svg: Option<&str>) -> String {
             (None, _) => String::new(),
         });
         o.push_str("<h2>Latency tolerance</h2>");
-        // A log axis draws positive latencies only: one of them is a lone
-        // point in an empty plot, not a curve.
-        if l.curve.iter().filter(|p| p.0 > 0).count() >= 2 {
+        // A log axis draws positive latencies only; the bracket's band is
+        // drawn even when few probes ran to their end.
+        if let Some(svg) = latency_svg(l) {
             let _ = write!(
                 o,
-                "<p>Throughput against the VMEM latency at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance.{bracket}{}</p>",
+                "<p>Throughput against the {} at the {} latencies simulated to the end (the main run and the search's probes; probes stopped early, once they could no longer pass, have no throughput to plot, and the one at the bracket's failing end is the cross); the dashed line is 95% of the zero-latency throughput, the vertical lines the model's latency and the tolerance's passing end, the shaded band the bracket the tolerance lies in.{bracket}{}</p>",
+                if l.parameter == "vmem_latency" { "VMEM latency" } else { "extra latency per first-level miss" },
                 l.curve.len(),
                 latency_caption(l)
             );
-            o.push_str(&latency_svg(l));
+            o.push_str(&svg);
         } else {
-            // A budgeted search whose probes all failed early finished too
-            // few latencies to draw: say them, and the bracket.
+            // Nothing positive to place on a log axis: say the latencies
+            // that ran, and the bracket.
             let ran: Vec<String> = l
                 .curve
                 .iter()
@@ -271,7 +279,45 @@ fn listing(o: &mut String, r: &AnalyzeReport) {
 
 /// The analyze page: [`page`] with the control-flow graph drawn when the
 /// report has block times.
-pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg) -> String {
+pub fn analyze_page(r: &AnalyzeReport, cfg: &shadersim_cfg::Cfg, made: &MadeFrom) -> String {
     let svg = (!r.blocks.is_empty()).then(|| crate::cfg_svg::cfg_svg(cfg, &r.blocks));
-    page(r, svg.as_deref())
+    let mut o = page(r, svg.as_deref());
+    // The record goes under the title line, as `compare`'s page keeps its
+    // own: a page read later says which hints and overrides made it.
+    if let Some(at) = o.find("<p class=\"bottleneck\"") {
+        o.insert_str(at, &made.html());
+    }
+    o
+}
+
+/// What made a run besides its file and model (which the page's title line
+/// names): the hints file and the `--set` overrides, as the command line
+/// gave them.
+#[derive(Debug, Clone, Default)]
+pub struct MadeFrom {
+    /// The hints file read (`None`: none, defaults).
+    pub hints: Option<String>,
+    /// The `--set` overrides, `KEY=VALUE`, in command-line order.
+    pub overrides: Vec<String>,
+}
+
+impl MadeFrom {
+    /// One line of the page: hints, overrides and the shadersim version.
+    fn html(&self) -> String {
+        format!(
+            "<p class=\"note made\">Hints: {}; --set: {}; shadersim {}</p>",
+            self.hints
+                .as_deref()
+                .map_or("none (defaults)".to_string(), |h| format!(
+                    "<code>{}</code>",
+                    esc(h)
+                )),
+            if self.overrides.is_empty() {
+                "none".to_string()
+            } else {
+                format!("<code>{}</code>", esc(&self.overrides.join(" ")))
+            },
+            env!("CARGO_PKG_VERSION")
+        )
+    }
 }
