@@ -1,6 +1,7 @@
 //! Trip counts a loop's own code fixes: a scalar counter set to a constant
 //! before the loop, stepped by a constant once per iteration, and compared
-//! against a constant by the loop's only exit test. Such a loop runs its
+//! against a constant by the loop's only exit test (at its bottom, its top,
+//! or in its middle when the test runs on every pass). Such a loop runs its
 //! real count when no hint gives `iterations` (instead of once), and the
 //! report says it was inferred.
 //!
@@ -203,8 +204,16 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let [(latch, _)] = lp.back_edges[..] else {
         return None;
     };
+    // The exit test at the bottom (the latch), at the top (the header), or in the middle of
+    // the body: then it must run on every pass (its block in this loop, not an inner one,
+    // and on every path to the latch), as LLVM places `if (s == steps - 1) break;` between a
+    // loop's barriers (issue 47 item 1, Rodinia pathfinder).
     let top_tested = exiting == lp.header && exiting != latch;
-    if exiting != latch && !top_tested {
+    let mid_tested = exiting != latch
+        && !top_tested
+        && cfg.innermost_loop[exiting] == Some(loop_id)
+        && dominates(cfg, exiting, latch);
+    if exiting != latch && !top_tested && !mid_tested {
         return None;
     }
     let block = &cfg.blocks[exiting];
@@ -296,9 +305,12 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         }
         _ => return None,
     };
-    // The compare reads R after this iteration's step unless the test is at
-    // the top and the step comes after it (in the body).
-    let stepped_before_test = !top_tested || (step_block == exiting && step_idx < cmp_idx);
+    // A bottom test reads R after this iteration's step. A test at the top or in the middle
+    // reads it stepped only when the step comes before it on every path (earlier in its block,
+    // or in a block that dominates it); a step after it (in the latch) is read next pass.
+    let stepped_before_test = exiting == latch
+        || (step_block == exiting && step_idx < cmp_idx)
+        || (step_block != exiting && dominates(cfg, step_block, exiting));
     let start = entry_value(program, cfg, loop_id, r)?;
     // Header executions: simulate the counter with the hardware's wrapping
     // 32-bit arithmetic.
