@@ -277,34 +277,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     if cfg.innermost_loop[step_block] != Some(loop_id) || !dominates(cfg, step_block, latch) {
         return None;
     }
-    let step_instr = &instrs[step_idx].inst;
-    let step_facts = step_instr.info.scalar?;
-    let op = step_facts.op;
-    let step = match &step_instr.operands[..] {
-        // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
-        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
-            CounterStep {
-                op,
-                operand: constant(step_instr, k)?,
-            }
-        }
-        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
-            if single_sgpr(a) == Some(r) {
-                CounterStep {
-                    op,
-                    operand: constant(step_instr, b)?,
-                }
-            } else if single_sgpr(b) == Some(r) && op.commutes() {
-                CounterStep {
-                    op,
-                    operand: constant(step_instr, a)?,
-                }
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    };
+    let step = counter_step(&instrs[step_idx].inst, r)?;
     // A bottom test reads R after this iteration's step. A test at the top or in the middle
     // reads it stepped only when the step comes before it on every path (earlier in its block,
     // or in a block that dominates it); a step after it (in the latch) is read next pass.
@@ -348,6 +321,38 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found: None,
     })
+}
+
+/// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each
+/// iteration: `r = r OP k` (or `r = k OP r` for an operation that commutes), `s_addk_i32 r, k`.
+fn counter_step(step_instr: &Instruction, r: u16) -> Option<CounterStep> {
+    let step_facts = step_instr.info.scalar?;
+    let op = step_facts.op;
+    match &step_instr.operands[..] {
+        // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
+        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
+            Some(CounterStep {
+                op,
+                operand: constant(step_instr, k)?,
+            })
+        }
+        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
+            if single_sgpr(a) == Some(r) {
+                Some(CounterStep {
+                    op,
+                    operand: constant(step_instr, b)?,
+                })
+            } else if single_sgpr(b) == Some(r) && op.commutes() {
+                Some(CounterStep {
+                    op,
+                    operand: constant(step_instr, a)?,
+                })
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
 }
 
 /// R's value on entry to the loop: the last write to R before the loop on
