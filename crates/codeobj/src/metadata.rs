@@ -94,6 +94,9 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
     };
     let mut k = KernelMetadata::default();
     let num = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+    // A `.reqd_workgroup_size` that is not three 32-bit counts, refused once the kernel's
+    // name is known: dropped, the kernel ran at a size the note does not give.
+    let mut malformed_size = None;
     for (key, v) in map {
         match key.as_str().unwrap_or("") {
             ".name" => k.name = v.as_str().unwrap_or("").to_string(),
@@ -112,11 +115,13 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
                 k.args = a.iter().map(arg).collect::<Result<_, _>>()?;
             }
             ".reqd_workgroup_size" => {
-                if let Value::Array(a) = v {
-                    let d: Vec<u32> = a.iter().filter_map(num).collect();
-                    if let [x, y, z] = d[..] {
-                        k.reqd_workgroup_size = Some([x, y, z]);
-                    }
+                let d: Option<Vec<u32>> = match v {
+                    Value::Array(a) => a.iter().map(num).collect(),
+                    _ => None,
+                };
+                match d.as_deref() {
+                    Some(&[x, y, z]) => k.reqd_workgroup_size = Some([x, y, z]),
+                    _ => malformed_size = Some(v.to_string()),
                 }
             }
             _ => {}
@@ -133,6 +138,13 @@ fn kernel(v: &Value) -> Result<KernelMetadata, MetadataError> {
                 k.name
             ));
         }
+    }
+    if let Some(text) = malformed_size {
+        return Err(format!(
+            "kernel `{}`: `.reqd_workgroup_size` {text} is not three counts of 0 to {}",
+            k.name,
+            u32::MAX
+        ));
     }
     if let Some(size) = k.reqd_workgroup_size {
         check_workgroup_size(&k.name, size)?;

@@ -250,6 +250,39 @@ fn a_workgroup_size_product_is_taken_without_wrapping() {
     assert!(note([32, 32, 2]).is_err());
 }
 
+#[test]
+fn a_workgroup_size_that_is_not_three_counts_is_refused() {
+    use rmpv::Value;
+    let note = |dims: Value| {
+        let kernel = Value::Map(vec![
+            (".reqd_workgroup_size".into(), dims),
+            (".name".into(), "k".into()),
+        ]);
+        let top = Value::Map(vec![("amdhsa.kernels".into(), Value::Array(vec![kernel]))]);
+        let mut bytes = Vec::new();
+        rmpv::encode::write_value(&mut bytes, &top).expect("encodes");
+        shadersim_codeobj::parse_metadata(&bytes)
+    };
+    // A count past 32 bits, a negative one, two counts, or no array were dropped, so the
+    // kernel ran at a workgroup size the note does not give (issue 47 item 11). Each is
+    // refused naming the kernel (given after the size in the map) and the value.
+    let big = Value::Array(vec![(1u64 << 40).into(), 4.into(), 1.into()]);
+    let e = note(big).unwrap_err();
+    assert!(
+        e.contains("kernel `k`: `.reqd_workgroup_size` [1099511627776, 4, 1] is not three counts of 0 to 4294967295"),
+        "{e}"
+    );
+    for bad in [
+        Value::Array(vec![(-1i64).into(), 4.into(), 1.into()]),
+        Value::Array(vec![64.into(), 4.into()]),
+        Value::from("64,4,1"),
+    ] {
+        let e = note(bad.clone()).unwrap_err();
+        assert!(e.contains("is not three counts"), "{bad}: {e}");
+    }
+    assert!(note(Value::Array(vec![64.into(), 4.into(), 1.into()])).is_ok());
+}
+
 /// `bytes` with every byte of `.text` set by `edit` (given the section's file range).
 fn with_text(mut bytes: Vec<u8>, edit: impl Fn(&mut [u8])) -> Vec<u8> {
     use object::{Object, ObjectSection};

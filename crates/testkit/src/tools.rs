@@ -6,6 +6,7 @@
 //! missing tool or file fails the test, so nothing CI is meant to run can
 //! silently skip.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,7 +30,12 @@ fn require_given(ci: bool, present: bool, what: &str, package: &str) -> bool {
             !ci,
             "{what} is missing on CI: .ci/run installs the Debian package {package}"
         );
-        eprintln!("skipped: no {what} (Debian package {package})");
+        // Straight to the process's standard error: the test harness captures `eprintln!`
+        // of a passing test, so a skip would leave no note in `cargo test`'s output.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: no {what} (Debian package {package})"
+        );
     }
     present
 }

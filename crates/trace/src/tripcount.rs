@@ -1,6 +1,7 @@
 //! Trip counts a loop's own code fixes: a scalar counter set to a constant
 //! before the loop, stepped by a constant once per iteration, and compared
-//! against a constant by the loop's only exit test. Such a loop runs its
+//! against a constant by the loop's only exit test (at its bottom, its top,
+//! or in its middle when the test runs on every pass). Such a loop runs its
 //! real count when no hint gives `iterations` (instead of once), and the
 //! report says it was inferred.
 //!
@@ -203,8 +204,16 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let [(latch, _)] = lp.back_edges[..] else {
         return None;
     };
+    // The exit test at the bottom (the latch), at the top (the header), or in the middle of
+    // the body: then it must run on every pass (its block in this loop, not an inner one,
+    // and on every path to the latch), as LLVM places `if (s == steps - 1) break;` between a
+    // loop's barriers (issue 47 item 1, Rodinia pathfinder).
     let top_tested = exiting == lp.header && exiting != latch;
-    if exiting != latch && !top_tested {
+    let mid_tested = exiting != latch
+        && !top_tested
+        && cfg.innermost_loop[exiting] == Some(loop_id)
+        && dominates(cfg, exiting, latch);
+    if exiting != latch && !top_tested && !mid_tested {
         return None;
     }
     let block = &cfg.blocks[exiting];
@@ -268,37 +277,13 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     if cfg.innermost_loop[step_block] != Some(loop_id) || !dominates(cfg, step_block, latch) {
         return None;
     }
-    let step_instr = &instrs[step_idx].inst;
-    let step_facts = step_instr.info.scalar?;
-    let op = step_facts.op;
-    let step = match &step_instr.operands[..] {
-        // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
-        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
-            CounterStep {
-                op,
-                operand: constant(step_instr, k)?,
-            }
-        }
-        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
-            if single_sgpr(a) == Some(r) {
-                CounterStep {
-                    op,
-                    operand: constant(step_instr, b)?,
-                }
-            } else if single_sgpr(b) == Some(r) && op.commutes() {
-                CounterStep {
-                    op,
-                    operand: constant(step_instr, a)?,
-                }
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    };
-    // The compare reads R after this iteration's step unless the test is at
-    // the top and the step comes after it (in the body).
-    let stepped_before_test = !top_tested || (step_block == exiting && step_idx < cmp_idx);
+    let step = counter_step(&instrs[step_idx].inst, r)?;
+    // A bottom test reads R after this iteration's step. A test at the top or in the middle
+    // reads it stepped only when the step comes before it on every path (earlier in its block,
+    // or in a block that dominates it); a step after it (in the latch) is read next pass.
+    let stepped_before_test = exiting == latch
+        || (step_block == exiting && step_idx < cmp_idx)
+        || (step_block != exiting && dominates(cfg, step_block, exiting));
     let start = entry_value(program, cfg, loop_id, r)?;
     // Header executions: simulate the counter with the hardware's wrapping
     // 32-bit arithmetic.
@@ -336,6 +321,38 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found: None,
     })
+}
+
+/// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each
+/// iteration: `r = r OP k` (or `r = k OP r` for an operation that commutes), `s_addk_i32 r, k`.
+fn counter_step(step_instr: &Instruction, r: u16) -> Option<CounterStep> {
+    let step_facts = step_instr.info.scalar?;
+    let op = step_facts.op;
+    match &step_instr.operands[..] {
+        // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
+        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
+            Some(CounterStep {
+                op,
+                operand: constant(step_instr, k)?,
+            })
+        }
+        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
+            if single_sgpr(a) == Some(r) {
+                Some(CounterStep {
+                    op,
+                    operand: constant(step_instr, b)?,
+                })
+            } else if single_sgpr(b) == Some(r) && op.commutes() {
+                Some(CounterStep {
+                    op,
+                    operand: constant(step_instr, a)?,
+                })
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
 }
 
 /// R's value on entry to the loop: the last write to R before the loop on

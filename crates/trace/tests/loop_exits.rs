@@ -175,3 +175,54 @@ fn a_traps_halt_loop_guards_nothing() {
         .unwrap();
     assert_eq!(runs[halt], 0);
 }
+
+#[test]
+fn the_step_count_from_the_launch_runs_in_full_without_hints() {
+    // step_relax(cost, src, dst, steps, cols): three 8-byte pointers, so `steps` is the
+    // DWORD at 0x18 of the kernel-argument segment on every GPU (`--arg steps=N` puts N
+    // there). The exit test is `s_cmp_eq_u32` of `steps - 1` against the counter `s`, set to
+    // 0 before the loop and stepped +1 in the latch, after the test: pass k (k = 1, 2, ...)
+    // tests s = k - 1, so the loop leaves on pass k = steps and its header runs `steps`
+    // times. Each pass relaxes and waits at the first barrier; all but the last then copy and
+    // wait at the second: [barrier before, relax, first barrier, exit test, copy, second
+    // barrier] = [1, N, N, N, N - 1, N - 1] with no hints at all.
+    for (gpu, text) in LISTINGS {
+        for steps in [1u32, 5, 17] {
+            let mut p = kernel(gpu, text);
+            p.declared.kernarg_values.insert(0x18, steps);
+            let cfg = Cfg::build(&p).unwrap();
+            let inferred = shadersim_trace::infer_trip_counts(&p, &cfg);
+            let trip = inferred[0].as_ref().unwrap_or_else(|| panic!("{gpu}"));
+            assert_eq!(
+                trip.iterations,
+                u64::from(steps),
+                "{gpu}: {}",
+                trip.reason()
+            );
+            assert_eq!((trip.start, trip.step.to_string()), (0, "+1".to_string()));
+            let at = places(&p, &cfg);
+            let runs = trace(&p, &cfg, "");
+            let [before, after_relax, after_copy] = at.barriers;
+            let n = u64::from(steps);
+            assert_eq!(
+                [
+                    runs[before],
+                    runs[at.relax],
+                    runs[after_relax],
+                    runs[at.exit_test],
+                    runs[at.copy],
+                    runs[after_copy]
+                ],
+                [1, n, n, n, n - 1, n - 1],
+                "{gpu} steps = {steps}"
+            );
+        }
+        // Without the launch's number the bound is unknown: nothing is inferred.
+        let p = kernel(gpu, text);
+        let cfg = Cfg::build(&p).unwrap();
+        assert!(
+            shadersim_trace::infer_trip_counts(&p, &cfg)[0].is_none(),
+            "{gpu}"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! `shadersim hints FILE`: print a complete hints template.
 
 use crate::error::{CliError, CliResult};
-use crate::input::{read_input, select_program, ProgramArgs};
+use crate::input::{read_listing_with, select_program, ProgramArgs, SourceOptions};
 use shadersim_cfg::Cfg;
 use shadersim_trace::hints_template;
 use std::io::Write;
@@ -17,11 +17,19 @@ pub struct Args {
     /// lines: one file then fits the program compiled for every GPU.
     #[arg(long)]
     pub by_source: bool,
+    /// A preprocessor definition for OpenCL C compiled in place, `-D BLOCK_SIZE=16`
+    /// (repeatable), as `analyze` and `compare` take it: the template is of the program they run.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
 }
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {
-    let file = read_input(&args.program.file, args.program.arch.as_deref())?;
+    let source = SourceOptions {
+        defines: &args.define,
+        port_es: false,
+    };
+    let file = read_listing_with(&args.program.file, args.program.arch.as_deref(), source)?.file;
     let program = select_program(&file, args.program.function.as_deref())?;
     let cfg = Cfg::build(program)
         .map_err(|e| CliError::Input(format!("{}: error: {e}", file.file_name)))?;

@@ -29,6 +29,7 @@ mod kernel_time;
 mod library_api;
 mod listings;
 mod liveness;
+mod loop_exits;
 mod mutations;
 mod nami_cli;
 mod occupancy;

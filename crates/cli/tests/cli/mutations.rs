@@ -1,7 +1,8 @@
 //! A mutation harness over real inputs (issue 35's "done when"): real
 //! compiler listings of every dialect and real hints files, each changed in
 //! one random place the way a hand edit, a truncated download or a
-//! different compiler version changes them, then given to `analyze`.
+//! different compiler version changes them, then given to `analyze`; and
+//! real code objects of four GPUs damaged in each of their parts (issue 47).
 //!
 //! Every run must end on its own within a time bound with exit code 0, 1 or
 //! 2; a failed run must say why on standard error without a panic; a run
@@ -392,6 +393,197 @@ fn mutated_hints_end_in_a_report_or_a_clear_error() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // The harness is not vacuous: some mutations still read and run, and
     // some are refused (the counts are fixed by the seed).
+    eprintln!("exit codes 0, 1, 2: {outcomes:?}");
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Code objects the harness damages: clang's linked kernels for four GPUs (GCN 5, RDNA 3,
+/// RDNA 4, CDNA 3), as `scripts/regen-fixtures.sh` makes them.
+const CODE_OBJECTS: &[&str] = &[
+    "tests/fixtures/codeobj/gfx900/loop_sum.co",
+    "tests/fixtures/codeobj/gfx1100/lds_reduce.co",
+    "tests/fixtures/codeobj/gfx1200/loop_sum.co",
+    "tests/fixtures/codeobj/gfx942/stencil_f64.co",
+];
+
+/// The parts of a code object a damage lands in.
+#[derive(Debug, Clone, Copy)]
+enum Part {
+    /// The 64-byte ELF header (class, machine, flags, the section table's place and size).
+    Header,
+    /// A field of a section header (type, offset, size, link, name).
+    Sections,
+    /// A byte of the metadata note (msgpack: kernel names, counts, `.args`, sizes).
+    Note,
+    /// A field of a `.symtab` entry (name, type, section, value, size).
+    Symbols,
+    /// A byte of a kernel's 64-byte descriptor (`NAME.kd`: register counts, rsrc words).
+    Descriptor,
+    /// The file cut short.
+    Truncation,
+}
+
+const PARTS: [Part; 6] = [
+    Part::Header,
+    Part::Sections,
+    Part::Note,
+    Part::Symbols,
+    Part::Descriptor,
+    Part::Truncation,
+];
+
+/// Damaged code objects per file and part.
+const CASES_PER_PART: usize = 3;
+
+/// Values written over a field: the ends of its range, sizes past the file, small numbers.
+fn field_value(rng: &mut Xorshift, len: usize) -> u64 {
+    match rng.below(7) {
+        0 => 0,
+        1 => u64::MAX,
+        2 => u64::from(u32::MAX),
+        3 => len as u64,
+        4 => len as u64 + 1 + rng.below(4096) as u64,
+        5 => rng.below(64) as u64,
+        _ => rng.next(),
+    }
+}
+
+/// Little-endian `value` into `bytes[at..at + width]`, as far as the file goes.
+fn put(bytes: &mut [u8], at: usize, width: usize, value: u64) {
+    for i in 0..width {
+        if let Some(b) = bytes.get_mut(at + i) {
+            *b = (value >> (8 * i)) as u8;
+        }
+    }
+}
+
+/// `bytes` damaged once in `part`, and what was done.
+fn damage(bytes: &[u8], part: Part, rng: &mut Xorshift) -> (Vec<u8>, String) {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let mut out = bytes.to_vec();
+    let elf = object::File::parse(bytes).expect("the fixture is an ELF file");
+    let range_of = |name: &str| {
+        elf.section_by_name(name)
+            .and_then(|s| s.file_range())
+            .unwrap_or_else(|| panic!("no {name} in the fixture"))
+    };
+    let len = bytes.len();
+    let what = match part {
+        Part::Header => {
+            // ELF64: e_ident 0-15, e_type 16, e_machine 18, e_flags 48, e_shoff 40,
+            // e_shentsize 58, e_shnum 60, e_shstrndx 62, or any byte of it.
+            let (at, width, field) = *[
+                (4usize, 1usize, "EI_CLASS"),
+                (5, 1, "EI_DATA"),
+                (16, 2, "e_type"),
+                (18, 2, "e_machine"),
+                (48, 4, "e_flags"),
+                (40, 8, "e_shoff"),
+                (58, 2, "e_shentsize"),
+                (60, 2, "e_shnum"),
+                (62, 2, "e_shstrndx"),
+                (rng.below(64), 1, "a byte"),
+            ]
+            .get(rng.below(10))
+            .unwrap();
+            let v = field_value(rng, len);
+            put(&mut out, at, width, v);
+            format!("header {field} at {at} = {v:#x}")
+        }
+        Part::Sections => {
+            let shoff = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+            let shnum = u16::from_le_bytes(bytes[60..62].try_into().unwrap()) as usize;
+            let index = rng.below(shnum);
+            // Elf64_Shdr: sh_name 0, sh_type 4, sh_offset 24, sh_size 32, sh_link 40,
+            // sh_entsize 56.
+            let (off, width, field) = *[
+                (0usize, 4usize, "sh_name"),
+                (4, 4, "sh_type"),
+                (24, 8, "sh_offset"),
+                (32, 8, "sh_size"),
+                (40, 4, "sh_link"),
+                (56, 8, "sh_entsize"),
+            ]
+            .get(rng.below(6))
+            .unwrap();
+            let v = field_value(rng, len);
+            put(&mut out, shoff + 64 * index + off, width, v);
+            format!("section {index} {field} = {v:#x}")
+        }
+        Part::Note => {
+            let (start, size) = range_of(".note");
+            let at = start as usize + rng.below(size as usize);
+            let v = rng.next() as u8;
+            out[at] = v;
+            format!("note byte {at:#x} = {v:#04x}")
+        }
+        Part::Symbols => {
+            let (start, size) = range_of(".symtab");
+            let index = rng.below(size as usize / 24);
+            // Elf64_Sym: st_name 0, st_info 4, st_shndx 6, st_value 8, st_size 16.
+            let (off, width, field) = *[
+                (0usize, 4usize, "st_name"),
+                (4, 1, "st_info"),
+                (6, 2, "st_shndx"),
+                (8, 8, "st_value"),
+                (16, 8, "st_size"),
+            ]
+            .get(rng.below(5))
+            .unwrap();
+            let v = field_value(rng, len);
+            put(&mut out, start as usize + 24 * index + off, width, v);
+            format!("symbol {index} {field} = {v:#x}")
+        }
+        Part::Descriptor => {
+            let kd = elf
+                .symbols()
+                .find(|s| s.name().is_ok_and(|n| n.ends_with(".kd")))
+                .expect("a kernel descriptor symbol");
+            let section = elf
+                .sections()
+                .find(|s| s.address() <= kd.address() && kd.address() < s.address() + s.size())
+                .expect("the descriptor's section");
+            let start =
+                section.file_range().expect("in the file").0 + kd.address() - section.address();
+            let at = start as usize + rng.below(64);
+            let v = rng.next() as u8;
+            out[at] = v;
+            format!("descriptor byte {} = {v:#04x}", at - start as usize)
+        }
+        Part::Truncation => {
+            let keep = rng.below(len);
+            out.truncate(keep);
+            format!("cut to {keep} of {len} bytes")
+        }
+    };
+    (out, what)
+}
+
+#[test]
+fn damaged_code_objects_end_in_a_report_or_a_clear_error() {
+    let dir = scratch().join("codeobj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Xorshift(0xc0de_0047);
+    let mut failures = Vec::new();
+    let mut outcomes = [0usize; 3];
+    for path in CODE_OBJECTS {
+        let bytes = std::fs::read(crate::root().join(path)).unwrap();
+        for part in PARTS {
+            for case in 0..CASES_PER_PART {
+                let (damaged, what) = damage(&bytes, part, &mut rng);
+                let file = dir.join(format!("{part:?}-{case}-{}", file_name(path)));
+                std::fs::write(&file, damaged).unwrap();
+                let file = file.to_str().unwrap();
+                let args = ["analyze", file, "--no-latency-search"];
+                if let Some(broke) = check_run(&args, &mut outcomes) {
+                    failures.push(format!("{path} ({what}), kept as {file}: {broke}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Not vacuous: some damage leaves a program that runs, some is refused.
     eprintln!("exit codes 0, 1, 2: {outcomes:?}");
     assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,0 +1,149 @@
+//! Issue 47 item 1: a loop whose exit test sits in the middle of its body (Rodinia
+//! pathfinder's `if (i == iteration - 1) break;` between two barriers) simulates end to end
+//! on gfx900, gfx1100 and gfx942: its count comes from the launch (`--arg`) or from a
+//! one-line hint keyed by the `for` line, and every block of the body runs as the source
+//! says. `step_relax.cl` is pathfinder's shape, written here.
+
+use crate::shadersim;
+use shadersim_testkit::tools::have_clang_22;
+
+const FILE: &str = "tests/fixtures/src/opencl/step_relax.cl";
+const GPUS: [&str; 3] = ["gfx900", "gfx1100", "gfx942"];
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = shadersim(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Executions per wave of the kernel's three `s_barrier`s (the one before the loop first,
+/// then the loop's two, fewer first: LLVM places the copy's barrier, in the latch, before or
+/// after the relaxation's) and of its `v_min3_i32` (the relaxation).
+fn counts(v: &serde_json::Value) -> ([u64; 3], u64) {
+    let instrs = v["instructions"].as_array().unwrap();
+    let of = |what: &str| -> Vec<u64> {
+        instrs
+            .iter()
+            .filter(|i| i["text"].as_str().unwrap().starts_with(what))
+            .map(|i| i["executions"].as_u64().unwrap())
+            .collect()
+    };
+    let barriers = of("s_barrier");
+    let relax = of("v_min3_i32");
+    assert_eq!(
+        (barriers.len(), relax.len()),
+        (3, 1),
+        "{barriers:?} {relax:?}"
+    );
+    let mut in_loop = [barriers[1], barriers[2]];
+    in_loop.sort_unstable();
+    ([barriers[0], in_loop[0], in_loop[1]], relax[0])
+}
+
+#[test]
+fn the_launchs_step_count_or_a_one_line_hint_runs_every_block_of_the_loop() {
+    if !have_clang_22() {
+        return;
+    }
+    // The source's loop for steps = N: N relaxations, each followed by the first barrier;
+    // the break on the last pass skips the copy and the second barrier, so N - 1 of those;
+    // the barrier before the loop once. The loop's header runs N times (no peeled pass).
+    let n = 6u64;
+    let hints =
+        std::env::temp_dir().join(format!("shadersim-loop_exits-{}.toml", std::process::id()));
+    // Line 20 is the `for (int s = 0; s < steps; ++s)` line.
+    std::fs::write(
+        &hints,
+        "[[loop]]\nsource = \"step_relax.cl:20\"\niterations = 6\n",
+    )
+    .unwrap();
+    let hints = hints.to_str().unwrap();
+    for gpu in GPUS {
+        // No hints: the bound is unknown, the loop runs its body once by default (two header
+        // executions: the exit test is mid-body) and the run ends.
+        let v = json(&[
+            "analyze",
+            FILE,
+            "--arch",
+            gpu,
+            "--no-latency-search",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            v["defaults"]["loops_once"].as_array().unwrap().len(),
+            1,
+            "{gpu}"
+        );
+        // The launch gives `steps`: the count is inferred from the exit test.
+        let arg = format!("steps={n}");
+        let v = json(&[
+            "analyze",
+            FILE,
+            "--arch",
+            gpu,
+            "--arg",
+            &arg,
+            "--no-latency-search",
+            "--format",
+            "json",
+        ]);
+        let inferred = v["defaults"]["loops_inferred"].as_array().unwrap();
+        assert_eq!(inferred.len(), 1, "{gpu}: {v}");
+        assert_eq!(inferred[0]["iterations"], n, "{gpu}: {inferred:?}");
+        assert_eq!(counts(&v), ([1, n - 1, n], n), "{gpu} --arg");
+        // A one-line hint keyed by the `for` line: the same counts.
+        let v = json(&[
+            "analyze",
+            FILE,
+            "--arch",
+            gpu,
+            "--hints",
+            hints,
+            "--no-latency-search",
+            "--format",
+            "json",
+        ]);
+        assert!(
+            v["defaults"]["loops_once"].as_array().unwrap().is_empty(),
+            "{gpu}"
+        );
+        assert_eq!(counts(&v), ([1, n - 1, n], n), "{gpu} hint");
+    }
+    let _ = std::fs::remove_file(hints);
+}
+
+#[test]
+fn hints_takes_the_defines_analyze_compiles_with() {
+    if !have_clang_22() {
+        return;
+    }
+    // Rodinia's hotspot.cl needs `-D BLOCK_SIZE=16`; without it the template could not be
+    // written for the program `analyze -D` runs. Reduced: a kernel that needs STEP.
+    let dir = tempfile::tempdir().unwrap();
+    let cl = dir.path().join("strided.cl");
+    std::fs::write(
+        &cl,
+        "kernel void strided(global int *a, int n) {\n    for (int i = 0; i < n; ++i)\n        a[i * STEP] += 1;\n}\n",
+    )
+    .unwrap();
+    let cl = cl.to_str().unwrap();
+    let o = shadersim(&["hints", cl, "--arch", "gfx1100", "--by-source"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("STEP"));
+    let o = shadersim(&[
+        "hints",
+        cl,
+        "--arch",
+        "gfx1100",
+        "--by-source",
+        "-D",
+        "STEP=4",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.contains("[[loop]]\nsource = \"strided.cl:2\""),
+        "{text}"
+    );
+}
