@@ -12,8 +12,9 @@
 //! the same way with no lanes to range over.
 //! The guard may follow a prologue every workgroup runs (AMD's yAx exercise 2 fills 64 KiB of
 //! LDS and waits at a barrier before its grid-stride loop): the blocks every run passes
-//! through are searched in order for the first guard that skips the body (a loop in the
-//! skipped blocks and none after them), and an empty workgroup's prologue is not charged.
+//! through are searched in order for the first guard that skips the body (the skipped blocks
+//! hold a loop nest deeper than any outside them, or no loop is outside them), and an empty
+//! workgroup's prologue is not charged.
 //! What an empty workgroup still runs past the guard's target (a reduction's epilogue) is not
 //! charged: it is small beside a body. Anything else (equality tests, an unknown factor, more
 //! than [`MAX_GUARDED_GROUPS`] workgroups) is not inferred.
@@ -47,9 +48,10 @@ pub fn entry_guard(
 ) -> Option<EntryGuard> {
     let (cmp_idx, works_when) = main_path(cfg).find_map(|b| {
         let g = vector_guard(program, cfg, b).or_else(|| scalar_guard(program, cfg, b))?;
-        // Past a prologue, the guard must skip the body: the skipped blocks hold a loop nest
-        // deeper than any outside them (a prologue's own `if` around a loop leaves the main
-        // loop after it; an epilogue's reduction loop is shallower than the body's nest).
+        // The guard must skip the body: the skipped blocks hold a loop nest deeper than any
+        // outside them, or there is no loop outside them (a prologue's own `if` around a loop,
+        // an LDS fill's `lid < size`, leaves the main loop after it; an epilogue's reduction
+        // loop is shallower than the body's nest).
         let branch = cfg.branch_of_block(b)?;
         let skipped = branch.not_taken..branch.taken;
         let deepest = |inside: bool| {
@@ -59,7 +61,8 @@ pub fn entry_guard(
                 .max()
                 .unwrap_or(0)
         };
-        (b == 0 || deepest(true) > deepest(false)).then_some(g)
+        let outside = deepest(false);
+        (outside == 0 || deepest(true) > outside).then_some(g)
     })?;
     let instrs = &program.instructions;
     let cmp = &instrs[cmp_idx].inst;
