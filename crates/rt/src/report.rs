@@ -338,7 +338,7 @@ fn json_report<'a>(
         "clock_ghz": clock_ghz,
         // Written from `layouts` (see `JsonReport`).
         "layouts": Value::Null,
-        "ra_rates": cost::ra_table().arch,
+        "ra_rates": cost::ra_rates(),
         "ra_utilization": utilization_json(),
     });
     JsonReport {
@@ -651,7 +651,7 @@ pub fn to_text(
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "Ray Accelerator per CU at {clock_ghz} GHz (rates from data/ray_accelerator.toml):"
+        "Ray Accelerator per CU at {clock_ghz} GHz (rates from the models' [ray_accelerator]):"
     );
     let mut archs: Vec<Arch> = runs.iter().map(|r| r.config.arch).collect();
     archs.dedup();

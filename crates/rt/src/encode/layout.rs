@@ -21,6 +21,9 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// Every generation, oldest first.
+    pub const ALL: [Arch; 3] = [Arch::Rdna2, Arch::Rdna3, Arch::Rdna4];
+
     /// Parse `rdna2`, `rdna3` or `rdna4`.
     pub fn parse(s: &str) -> Option<Arch> {
         match s {
