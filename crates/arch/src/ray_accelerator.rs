@@ -17,4 +17,10 @@ pub struct RayAccelerator {
     pub intersection_engines: u32,
     /// Where the numbers come from.
     pub source: String,
+    /// The RT IP 3.x node formats: BVH8 nodes, dual 4-wide pairs, oriented
+    /// bounding boxes and the 3.x forms of every node. Absent: 4-wide nodes
+    /// only. `shadersim rt` offers a generation's layouts from it; its JSON
+    /// lists the rates, not this flag.
+    #[serde(default, skip_serializing)]
+    pub rtip3_nodes: bool,
 }

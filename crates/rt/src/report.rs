@@ -614,7 +614,7 @@ pub fn to_text(
     let _ = writeln!(s);
     // Headline comparisons the seed makes.
     let find = |pred: &dyn Fn(&LayoutConfig) -> bool| runs.iter().find(|r| pred(&r.config));
-    let bvh4 = find(&|c| c.arch == Arch::Rdna4 && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
+    let bvh4 = find(&|c| c.arch.rtip3() && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
         .or_else(|| find(&|c| c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb));
     let bvh8 = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && !c.obb);
     let bvh8o = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && c.obb);

@@ -41,6 +41,13 @@ impl Arch {
             Arch::Rdna4 => "rdna4",
         }
     }
+
+    /// True when the model's Ray Accelerator reads the RT IP 3.x node
+    /// formats (BVH8, dual 4-wide pairs, oriented boxes): the model's
+    /// `[ray_accelerator] rtip3_nodes`.
+    pub fn rtip3(self) -> bool {
+        crate::cost::rates(self).rtip3_nodes
+    }
 }
 
 /// BVH layout and traversal mode.
@@ -101,10 +108,10 @@ impl LayoutConfig {
 
     /// Check that the generation supports the options.
     pub fn validate(&self) -> Result<(), String> {
-        if self.arch != Arch::Rdna4 && self.bvh != BvhKind::Bvh4 {
+        if !self.arch.rtip3() && self.bvh != BvhKind::Bvh4 {
             return Err(format!("{} exists only on rdna4", self.bvh.name()));
         }
-        if self.arch != Arch::Rdna4 && self.obb {
+        if !self.arch.rtip3() && self.obb {
             return Err("oriented bounding boxes exist only on rdna4".into());
         }
         if self.bvh == BvhKind::Bvh8 && self.fp16 {
@@ -115,7 +122,7 @@ impl LayoutConfig {
 
     /// True for the RT IP 3.x forms of the nodes (RDNA 4).
     pub fn rtip3(&self) -> bool {
-        self.arch == Arch::Rdna4
+        self.arch.rtip3()
     }
 
     /// Short name such as `rdna4 bvh8+obb`.
