@@ -13,7 +13,6 @@
 use crate::encode::Arch;
 use crate::traverse::RayCounters;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// Rates of one generation's Ray Accelerator: the model's `[ray_accelerator]`.
@@ -56,27 +55,11 @@ pub fn ra_table() -> &'static RaTable {
     })
 }
 
-/// The Ray Accelerator of every generation, by name, as the models state it.
-pub fn ra_rates() -> &'static BTreeMap<String, RaRates> {
-    static T: OnceLock<BTreeMap<String, RaRates>> = OnceLock::new();
-    T.get_or_init(|| {
-        Arch::ALL
-            .iter()
-            .map(|a| {
-                let model = shadersim_arch::ArchSpec::builtin(a.name())
-                    .expect("every generation `shadersim rt` knows is a built-in model");
-                let rates = model
-                    .ray_accelerator
-                    .expect("every generation `shadersim rt` knows has a [ray_accelerator]");
-                (a.name().to_string(), rates)
-            })
-            .collect()
-    })
-}
+pub use crate::encode::ra_rates;
 
 /// Rates of `arch`.
 pub fn rates(arch: Arch) -> &'static RaRates {
-    &ra_rates()[arch.name()]
+    arch.rates()
 }
 
 /// RA clocks one ray costs on `arch`.

@@ -6,7 +6,10 @@ use super::box8::DecodedBox8Table;
 use super::decoded::DecodedNodes;
 use super::memory::BvhMemory;
 use serde::Serialize;
+use shadersim_arch::RayAccelerator;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// GPU generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -46,8 +49,31 @@ impl Arch {
     /// formats (BVH8, dual 4-wide pairs, oriented boxes): the model's
     /// `[ray_accelerator] rtip3_nodes`.
     pub fn rtip3(self) -> bool {
-        crate::cost::rates(self).rtip3_nodes
+        self.rates().rtip3_nodes
     }
+
+    /// The model's Ray Accelerator (`[ray_accelerator]`).
+    pub fn rates(self) -> &'static RayAccelerator {
+        &ra_rates()[self.name()]
+    }
+}
+
+/// The Ray Accelerator of every generation, by name, as the models state it.
+pub fn ra_rates() -> &'static BTreeMap<String, RayAccelerator> {
+    static T: OnceLock<BTreeMap<String, RayAccelerator>> = OnceLock::new();
+    T.get_or_init(|| {
+        Arch::ALL
+            .iter()
+            .map(|a| {
+                let model = shadersim_arch::ArchSpec::builtin(a.name())
+                    .expect("every generation `shadersim rt` knows is a built-in model");
+                let rates = model
+                    .ray_accelerator
+                    .expect("every generation `shadersim rt` knows has a [ray_accelerator]");
+                (a.name().to_string(), rates)
+            })
+            .collect()
+    })
 }
 
 /// BVH layout and traversal mode.
