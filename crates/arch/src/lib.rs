@@ -17,10 +17,12 @@ mod cache;
 mod formula;
 mod names;
 mod range;
+mod ray_accelerator;
 mod spec;
 
 pub use cache::{CacheLevelSpec, CacheSpec};
 pub use formula::Formula;
 pub use names::{alias_target, default_model, family_model};
 pub use range::ParamRange;
+pub use ray_accelerator::RayAccelerator;
 pub use spec::*;

@@ -86,7 +86,7 @@ impl RunArgs {
     /// The `--set` pairs with the launch options (`--grid`, `--global`, `--block`) among them,
     /// as the keys of `[launch]`.
     pub fn sets(&self) -> Result<Vec<(String, String)>, CliError> {
-        let mut sets = crate::commands::prepare::parse_sets(&self.set)?;
+        let mut sets = parse_sets(&self.set)?;
         for (key, value) in [
             ("grid", &self.grid),
             ("global", &self.global),
@@ -104,6 +104,17 @@ impl RunArgs {
         }
         Ok(sets)
     }
+}
+
+/// Parse `--set KEY=VALUE` pairs.
+pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    sets.iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::Usage(format!("--set expects KEY=VALUE, got `{s}`")))
+        })
+        .collect()
 }
 
 /// The ISA target an `--arch` value stands for: a model's ISA, a gfx

@@ -1,6 +1,7 @@
 //! The Ray Accelerator cost model: box and triangle test rates per CU and
-//! clock for RDNA 2/3/4, read from `data/ray_accelerator.toml`, and the
-//! utilization arithmetic of seed 000.
+//! clock for RDNA 2/3/4, read from the models' `[ray_accelerator]`, and the
+//! utilization arithmetic of seed 000 over the measurements of
+//! `data/ray_accelerator.toml`.
 //!
 //! A lane's RA cost is `box tests / box rate + triangle tests / triangle
 //! rate` clocks, with box tests counted per child slot (a BVH8 node is 8 box
@@ -12,21 +13,10 @@
 use crate::encode::Arch;
 use crate::traverse::RayCounters;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// Rates of one generation's Ray Accelerator.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-pub struct RaRates {
-    /// Box tests per clock per CU.
-    pub box_tests_per_clock: f64,
-    /// Triangle tests per clock per CU.
-    pub triangle_tests_per_clock: f64,
-    /// Intersection engines per Ray Accelerator.
-    pub intersection_engines: u32,
-    /// Where the numbers come from.
-    pub source: String,
-}
+/// Rates of one generation's Ray Accelerator: the model's `[ray_accelerator]`.
+pub use shadersim_arch::RayAccelerator as RaRates;
 
 /// A published measurement of a whole GPU.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -49,16 +39,14 @@ pub struct RaMeasurement {
     pub source: String,
 }
 
-/// The whole data table.
+/// The published measurements (`data/ray_accelerator.toml`).
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 pub struct RaTable {
-    /// Rates by generation name.
-    pub arch: BTreeMap<String, RaRates>,
     /// Published measurements.
     pub measurement: Vec<RaMeasurement>,
 }
 
-/// The embedded table.
+/// The embedded measurements.
 pub fn ra_table() -> &'static RaTable {
     static T: OnceLock<RaTable> = OnceLock::new();
     T.get_or_init(|| {
@@ -67,9 +55,11 @@ pub fn ra_table() -> &'static RaTable {
     })
 }
 
+pub use crate::encode::ra_rates;
+
 /// Rates of `arch`.
 pub fn rates(arch: Arch) -> &'static RaRates {
-    &ra_table().arch[arch.name()]
+    arch.rates()
 }
 
 /// RA clocks one ray costs on `arch`.

@@ -338,7 +338,7 @@ fn json_report<'a>(
         "clock_ghz": clock_ghz,
         // Written from `layouts` (see `JsonReport`).
         "layouts": Value::Null,
-        "ra_rates": cost::ra_table().arch,
+        "ra_rates": cost::ra_rates(),
         "ra_utilization": utilization_json(),
     });
     JsonReport {
@@ -614,7 +614,7 @@ pub fn to_text(
     let _ = writeln!(s);
     // Headline comparisons the seed makes.
     let find = |pred: &dyn Fn(&LayoutConfig) -> bool| runs.iter().find(|r| pred(&r.config));
-    let bvh4 = find(&|c| c.arch == Arch::Rdna4 && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
+    let bvh4 = find(&|c| c.arch.rtip3() && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
         .or_else(|| find(&|c| c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb));
     let bvh8 = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && !c.obb);
     let bvh8o = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && c.obb);
@@ -651,7 +651,7 @@ pub fn to_text(
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "Ray Accelerator per CU at {clock_ghz} GHz (rates from data/ray_accelerator.toml):"
+        "Ray Accelerator per CU at {clock_ghz} GHz (rates from the models' [ray_accelerator]):"
     );
     let mut archs: Vec<Arch> = runs.iter().map(|r| r.config.arch).collect();
     archs.dedup();

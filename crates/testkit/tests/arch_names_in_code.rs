@@ -71,3 +71,100 @@ fn no_generation_or_architecture_name_is_tested_outside_the_readers() {
         offenders.join("\n")
     );
 }
+
+/// Name tables that parse an enum from architecture names (`"rdna2" =>
+/// Arch::Rdna2`) or print one (`Arch::Rdna2 => "rdna2"`) outside the model
+/// readers, by file under `crates/`, with the number of such arms: each is a
+/// second list of architectures beside the model data. issue 46: shrink,
+/// never grow.
+const NAME_TABLES: &[(&str, usize)] = &[("rt/src/encode/layout.rs", 6)];
+
+/// True for a string literal that names a generation or an architecture.
+fn names_an_architecture(s: &str) -> bool {
+    let s = s.trim();
+    s.starts_with('"')
+        && ["\"rdna", "\"gfx", "\"gcn", "\"cdna"]
+            .iter()
+            .any(|p| s.starts_with(p))
+}
+
+/// Match arms of `code` that go from an architecture name to something or
+/// back: a name literal on either side of `=>`.
+fn name_arms(code: &str) -> usize {
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .filter_map(|line| line.split_once("=>"))
+        .filter(|(left, right)| {
+            let left = left.trim().trim_start_matches('|').trim();
+            let right = right.trim().split([',', ')']).next().unwrap_or("");
+            names_an_architecture(left) || names_an_architecture(right)
+        })
+        .count()
+}
+
+#[test]
+fn no_enum_is_parsed_from_architecture_names_outside_the_readers() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&crates).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let src = entry.path().join("src");
+        if ALLOWED_CRATES.contains(&name.as_str()) || !src.is_dir() {
+            continue;
+        }
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            let arms = name_arms(code);
+            if arms > 0 {
+                let path = f.strip_prefix(&crates).unwrap().display().to_string();
+                found.push((path, arms));
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for (path, arms) in &found {
+        match NAME_TABLES.iter().find(|(p, _)| p == path) {
+            None => problems.push(format!("{path}: {arms} arms map architecture names")),
+            Some((_, n)) if arms > n => problems.push(format!(
+                "{path}: {arms} name arms, listed with {n}: shrink, never grow"
+            )),
+            Some((_, n)) if arms < n => problems.push(format!(
+                "{path}: {arms} name arms, listed with {n}: lower the list"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (path, _) in NAME_TABLES {
+        if !found.iter().any(|(p, _)| p == path) {
+            problems.push(format!(
+                "{path}: no name arms left: remove it from NAME_TABLES"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "an enum is parsed from architecture names outside the model data (ask the model, ArchSpec, instead):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn planted_name_table_is_found() {
+    let planted = r#"
+        match s {
+            "rdna2" => Some(Gen::Two),
+            "gfx1100" | "gfx1101" => Some(Gen::Three),
+            _ => None,
+        }
+        match g {
+            Gen::Two => "rdna2",
+            Gen::Four => other("rdna4"),
+        }
+        // "rdna4" => a comment is not code
+        let x = if a { "rdna2" } else { b };
+    "#;
+    assert_eq!(name_arms(planted), 3);
+}

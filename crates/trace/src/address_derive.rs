@@ -1,11 +1,11 @@
-//! From an op's address form ([`crate::address_affine`]) to the facts a `[[memory]]` hint
+//! From an op's address form ([`shadersim_infer::address_forms`]) to the facts a `[[memory]]` hint
 //! would give: the lane pattern, the wave stride, the workgroup stride, the constant offset and
 //! the iteration stride, each with the reason it was (or was not) derived; and their merge
 //! with the hints (hints win per key).
 
-use crate::address_affine::{address_forms, AddressForm, AffineAddress};
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
+use shadersim_infer::{address_forms, AddressForm, AffineAddress};
 use std::collections::HashMap;
 
 /// The facts derived for one op, each with its reason (`None`: not derived, the default

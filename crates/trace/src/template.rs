@@ -347,7 +347,7 @@ fn memory_entries(
     let mut wrote_mem_header = false;
     let mut memory_lines = std::collections::HashSet::new();
     let mut memory_sources = std::collections::HashSet::new();
-    let roots = crate::buffers::root_words(program, cfg);
+    let roots = shadersim_infer::root_words(program, cfg);
     for (index, s) in program.instructions.iter().enumerate() {
         let class = s.inst.class();
         if memory_lines.contains(&s.pos.line) {

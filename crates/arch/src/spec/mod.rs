@@ -247,7 +247,7 @@ struct ArchFile {
     units: BTreeMap<String, UnitSpec>,
     #[serde(default)]
     classes: BTreeMap<String, ClassSpec>,
-    ray_accelerator: Option<String>,
+    ray_accelerator: Option<crate::RayAccelerator>,
     cache: Option<crate::CacheSpec>,
     /// `"flat"`: the cache hierarchy is off (every vector request takes the
     /// `[cache] flat_latency` parameter), as `--set memory=flat`;
@@ -272,10 +272,9 @@ pub struct ArchSpec {
     pub units: BTreeMap<String, UnitSpec>,
     /// Class patterns (`valu.trans`, `vmem.*`) to their mapping.
     pub classes: BTreeMap<String, ClassSpec>,
-    /// The Ray Accelerator generation whose rates the `ray_node` cost rule
-    /// uses: a key of `crates/rt/data/ray_accelerator.toml` (the one table
-    /// `shadersim rt` reads too).
-    pub ray_accelerator: Option<String>,
+    /// The Ray Accelerator (`[ray_accelerator]`): the rates the `ray_node`
+    /// cost rule charges and `shadersim rt` reads. None: the model has none.
+    pub ray_accelerator: Option<crate::RayAccelerator>,
     /// The memory hierarchy (`[cache]`), if the model describes one.
     pub cache: Option<crate::CacheSpec>,
 }

@@ -79,7 +79,7 @@ fn parse_window(s: &str) -> Result<(u64, u64), CliError> {
     Ok((a, b))
 }
 
-pub use crate::commands::prepare::{parse_sets, DISPATCH_KEYS};
+pub use crate::commands::prepare::DISPATCH_KEYS;
 
 /// Run the command.
 pub fn run(args: Args) -> CliResult {

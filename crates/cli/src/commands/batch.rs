@@ -10,9 +10,9 @@
 //! input order before the next chunk starts, so the output is deterministic
 //! and memory does not grow with the corpus.
 
-use crate::commands::analyze::parse_sets;
 use crate::commands::prepare::{analyse, model_of, prepare_program, read_hints};
 use crate::error::{CliError, CliResult};
+use crate::input::parse_sets;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use shadersim_arch::ArchSpec;

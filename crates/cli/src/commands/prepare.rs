@@ -98,17 +98,6 @@ fn set_dispatch(hints: &mut Hints, key: &str, value: &str) -> Result<(), CliErro
     Ok(())
 }
 
-/// Parse `--set KEY=VALUE` pairs.
-pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, String)>, CliError> {
-    sets.iter()
-        .map(|s| {
-            s.split_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| CliError::Usage(format!("--set expects KEY=VALUE, got `{s}`")))
-        })
-        .collect()
-}
-
 /// What to simulate: the arguments `analyze` takes, already parsed.
 #[derive(Debug, Clone, Copy)]
 pub struct RunRequest<'a> {

@@ -126,12 +126,12 @@ fn layouts(args: &RtOptions) -> Result<Vec<LayoutConfig>, CliError> {
         .as_deref()
         .map(|o| on_off_both(o, "obb"))
         .transpose()?;
-    if obb_choice.as_ref().is_some_and(|o| o.contains(&true)) && !archs.contains(&Arch::Rdna4) {
+    if obb_choice.as_ref().is_some_and(|o| o.contains(&true)) && !archs.iter().any(|a| a.rtip3()) {
         return Err(usage("oriented bounding boxes exist only on rdna4"));
     }
     let mut out = Vec::new();
     for &arch in &archs {
-        let all = if arch == Arch::Rdna4 {
+        let all = if arch.rtip3() {
             vec![BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8]
         } else {
             vec![BvhKind::Bvh4]
@@ -142,7 +142,7 @@ fn layouts(args: &RtOptions) -> Result<Vec<LayoutConfig>, CliError> {
         };
         for bvh in wanted {
             let obbs = match (&obb_choice, arch, bvh) {
-                (_, a, _) if a != Arch::Rdna4 => vec![false],
+                (_, a, _) if !a.rtip3() => vec![false],
                 (Some(o), _, _) => o.clone(),
                 (None, _, BvhKind::Bvh8) => vec![false, true],
                 (None, _, _) => vec![false],

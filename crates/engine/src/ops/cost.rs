@@ -8,27 +8,21 @@ impl OpContext<'_> {
     /// Ray Accelerator clocks of one BVH intersection per wave: each lane
     /// tests one node (rdna-model.md 7): a 4-wide node is 4 box tests or 1
     /// triangle test, a BVH8 node (and a dual-BVH pair of 4-wide nodes) 8
-    /// box tests or 2 triangle tests; the rates come from the model's Ray
-    /// Accelerator (crates/rt/data/ray_accelerator.toml).
+    /// box tests or 2 triangle tests; the rates come from the model's
+    /// `[ray_accelerator]`.
     pub(super) fn ray_node_cost(
         &self,
         inst: &Instruction,
         facts: Option<&MemoryFacts>,
         op: &mut StaticOp,
     ) -> Result<u32, SimError> {
-        let key = self.arch.ray_accelerator.as_deref().ok_or_else(|| {
+        let rates = self.arch.ray_accelerator.as_ref().ok_or_else(|| {
             SimError::Model(format!(
                 "`{}` has no ray accelerator for `{}`",
                 self.arch.name,
                 inst.base_mnemonic()
             ))
         })?;
-        let rates = shadersim_rt::cost::ra_table()
-            .arch
-            .get(key)
-            .ok_or_else(|| {
-                SimError::Model(format!("no ray accelerator `{key}` in the rates table"))
-            })?;
         // The nodes the op tests are the ISA table's fact (memory_facts.tsv):
         // a node of width w is w box tests or w / 4 triangle tests.
         let shape = match inst.info.memory.map(|m| m.kind) {

@@ -6,7 +6,10 @@ use super::box8::DecodedBox8Table;
 use super::decoded::DecodedNodes;
 use super::memory::BvhMemory;
 use serde::Serialize;
+use shadersim_arch::RayAccelerator;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// GPU generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -21,6 +24,9 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// Every generation, oldest first.
+    pub const ALL: [Arch; 3] = [Arch::Rdna2, Arch::Rdna3, Arch::Rdna4];
+
     /// Parse `rdna2`, `rdna3` or `rdna4`.
     pub fn parse(s: &str) -> Option<Arch> {
         match s {
@@ -38,6 +44,36 @@ impl Arch {
             Arch::Rdna4 => "rdna4",
         }
     }
+
+    /// True when the model's Ray Accelerator reads the RT IP 3.x node
+    /// formats (BVH8, dual 4-wide pairs, oriented boxes): the model's
+    /// `[ray_accelerator] rtip3_nodes`.
+    pub fn rtip3(self) -> bool {
+        self.rates().rtip3_nodes
+    }
+
+    /// The model's Ray Accelerator (`[ray_accelerator]`).
+    pub fn rates(self) -> &'static RayAccelerator {
+        &ra_rates()[self.name()]
+    }
+}
+
+/// The Ray Accelerator of every generation, by name, as the models state it.
+pub fn ra_rates() -> &'static BTreeMap<String, RayAccelerator> {
+    static T: OnceLock<BTreeMap<String, RayAccelerator>> = OnceLock::new();
+    T.get_or_init(|| {
+        Arch::ALL
+            .iter()
+            .map(|a| {
+                let model = shadersim_arch::ArchSpec::builtin(a.name())
+                    .expect("every generation `shadersim rt` knows is a built-in model");
+                let rates = model
+                    .ray_accelerator
+                    .expect("every generation `shadersim rt` knows has a [ray_accelerator]");
+                (a.name().to_string(), rates)
+            })
+            .collect()
+    })
 }
 
 /// BVH layout and traversal mode.
@@ -98,10 +134,10 @@ impl LayoutConfig {
 
     /// Check that the generation supports the options.
     pub fn validate(&self) -> Result<(), String> {
-        if self.arch != Arch::Rdna4 && self.bvh != BvhKind::Bvh4 {
+        if !self.arch.rtip3() && self.bvh != BvhKind::Bvh4 {
             return Err(format!("{} exists only on rdna4", self.bvh.name()));
         }
-        if self.arch != Arch::Rdna4 && self.obb {
+        if !self.arch.rtip3() && self.obb {
             return Err("oriented bounding boxes exist only on rdna4".into());
         }
         if self.bvh == BvhKind::Bvh8 && self.fp16 {
@@ -112,7 +148,7 @@ impl LayoutConfig {
 
     /// True for the RT IP 3.x forms of the nodes (RDNA 4).
     pub fn rtip3(&self) -> bool {
-        self.arch == Arch::Rdna4
+        self.arch.rtip3()
     }
 
     /// Short name such as `rdna4 bvh8+obb`.

@@ -37,5 +37,5 @@ pub mod triangle;
 
 pub use blas_walk::{decode_blas, DecodedTriangle};
 pub use bvh4_encode::parent_of_bvh4;
-pub use layout::{Arch, BvhKind, EncodedBvh, LayoutConfig, NodeCounts, StructureRef};
+pub use layout::{ra_rates, Arch, BvhKind, EncodedBvh, LayoutConfig, NodeCounts, StructureRef};
 pub use scene_encode::{build_mesh_bvh, build_params, encode_built, encode_scene, MeshBuilds};

@@ -9,7 +9,7 @@
 //! uniform add in a loop (its value at the header merges the value before the loop with
 //! `itself + step`) is `value before + step x iteration` of that loop.
 //!
-//! From that form [`crate::derive_address_patterns`] gives the facts a `[[memory]]` hint would give:
+//! From that form `shadersim_trace::derive_address_patterns` gives the facts a `[[memory]]` hint would give:
 //! the lane pattern (`a` bytes between lanes: `uniform`, `linear` or `stride:a`), the wave
 //! stride (`a` x the wave size: waves of a workgroup cover consecutive work-item ids, and a
 //! workgroup id's factor is taken to be the workgroup's size) and the iteration stride (`c`,
