@@ -7,7 +7,7 @@ condition, signedness, and whether the second operand is the instruction's 16-bi
 (SOPK forms). The mnemonic grammar lives here, and only here; the Rust crates read the table.
 
 The grammar (mnemonic split at '_'):
-  s_add_(i32|u32) | s_sub_(i32|u32)           op add/sub, 32-bit, wrapping
+  s_add[_co]_(i32|u32) | s_sub[_co]_(i32|u32)  op add/sub, 32-bit, wrapping (gfx12 spells them _co)
   s_addk_i32 | s_addk_co_i32                  op add, immediate 16-bit (sign-extended)
   s_mov_b32 | s_mov_b64                       op mov (bits 64: a register pair, e.g. a 64-bit
                                               offset counter whose low half a loop compares)
@@ -45,7 +45,7 @@ CONDS = ["eq", "lg", "gt", "ge", "lt", "le"]
 
 
 def facts(name):
-    m = re.fullmatch(r"s_(add|sub)_([iu])32", name)
+    m = re.fullmatch(r"s_(add|sub)(?:_co)?_([iu])32", name)
     if m:
         return [m.group(1), "-", m.group(2), "-"]
     if name in ("s_addk_i32", "s_addk_co_i32"):

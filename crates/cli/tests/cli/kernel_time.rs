@@ -621,3 +621,31 @@ fn a_guard_after_a_prologue_still_decides_which_workgroups_work() {
         assert_eq!(launch("guarded_prologue"), 1024, "{arch}");
     }
 }
+
+#[test]
+fn gfx12s_renamed_scalar_adds_still_count_a_loop() {
+    if !have_clang_22() {
+        return;
+    }
+    // gfx12 spells the scalar add `s_add_co_i32`: `for (k = 0; k < K; k++)` with --arg K=64
+    // runs 64 times on every generation, as on gfx900 above.
+    for arch in ["rx6900xt", "rx7900xtx", "rx9070xt"] {
+        let r = report(
+            "loop_k.cl",
+            &[
+                "--arch",
+                arch,
+                "--grid",
+                "16",
+                "--block",
+                "256",
+                "--arg",
+                "K=64",
+                "--arg",
+                "cols=2048",
+            ],
+        );
+        let inferred = &r["defaults"]["loops_inferred"];
+        assert_eq!(inferred[0]["iterations"], 64, "{arch}: {inferred}");
+    }
+}
