@@ -224,7 +224,7 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
         "{} runs {pct} more {unit} per second than {} ({figures})",
         win.label, lose.label
     );
-    let bound = format!("{}-bound vs {}-bound", a.bottleneck, b.bottleneck);
+    let bound = format!("{} vs {}", bound_by(&a.bottleneck), bound_by(&b.bottleneck));
     match judge(win, lose, tw, tl) {
         Judgement::Silent => format!("{said}; {bound}"),
         Judgement::Holds(note) => format!("{said}; {bound}; {note}"),
@@ -283,11 +283,14 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
         )
     };
     let bound = if a.bottleneck == b.bottleneck {
-        format!("{}-bound in both", a.bottleneck)
+        format!("{} in both", bound_by(&a.bottleneck))
     } else {
         format!(
-            "{} is {}-bound, {} is {}-bound",
-            a.label, a.bottleneck, b.label, b.bottleneck
+            "{} is {}, {} is {}",
+            a.label,
+            bound_by(&a.bottleneck),
+            b.label,
+            bound_by(&b.bottleneck)
         )
     };
     // The category of the bottleneck's unit when it changed (a VMEM-bound
@@ -584,4 +587,25 @@ pub fn judge(win: &Variant, lose: &Variant, tw: f64, tl: f64) -> Judgement {
         "assumed costs charge {}, and doubling or removing them cannot reverse it",
         notes.join(" and ")
     ))
+}
+
+/// "DRAM bandwidth-bound" for a bottleneck kind; a kind that already says it ("no single
+/// bound") as it is.
+fn bound_by(kind: &str) -> String {
+    if kind.ends_with("bound") {
+        kind.to_string()
+    } else {
+        format!("{kind}-bound")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bound_by;
+
+    #[test]
+    fn a_kind_is_bound_once() {
+        assert_eq!(bound_by("DRAM bandwidth"), "DRAM bandwidth-bound");
+        assert_eq!(bound_by("no single bound"), "no single bound");
+    }
 }
