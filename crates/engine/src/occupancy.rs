@@ -100,6 +100,10 @@ pub struct Occupancy {
     pub lds_allocated: u32,
     /// Limit from each resource: (slots, vgpr, sgpr, lds, workgroups).
     pub limits: [u32; 5],
+    /// Workgroups the LDS holds at once per CU (`None`: the workgroup uses no LDS). Can be
+    /// fewer than the waves per SIMD imply: a 64 KiB one-wave workgroup fills a CU of four
+    /// SIMDs alone.
+    pub lds_workgroups_per_cu: Option<u32>,
     /// Whether register counts came from the compiler or were computed.
     pub vgprs_declared: bool,
     /// Lanes per wave the figures are for.
@@ -220,6 +224,7 @@ impl Occupancy {
         // four SIMDs): at least one wave per SIMD, as LLVM's occupancy from
         // local memory clamps to 1. Dispatch still admits a workgroup only
         // while its LDS fits (`lds_per_group`).
+        let lds_workgroups_per_cu = pool_bytes.checked_div(lds).map(|g| g / pool_cus);
         let by_lds = match pool_bytes.checked_div(lds) {
             Some(0) => 0,
             Some(groups) => ((groups * group_waves) / pool_simds).max(1),
@@ -261,6 +266,7 @@ impl Occupancy {
             sgprs_allocated: sgprs,
             lds_allocated: lds,
             limits: [slots, by_vgpr, by_sgpr, by_lds, by_groups],
+            lds_workgroups_per_cu,
             vgprs_declared: false,
             wave_size,
         })

@@ -96,10 +96,10 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
     // LDS may hold fewer workgroups than the wave slots do (one 64 KiB
     // one-wave workgroup on a CU of four SIMDs): dispatch admits a workgroup
     // only while its LDS fits, so the rounds count what the LDS holds.
-    let by_lds = match sim.occupancy.lds_allocated {
-        0 => by_waves,
-        lds => u64::from(arch.get_u32("lds_bytes_per_cu")? / lds),
-    };
+    let by_lds = sim
+        .occupancy
+        .lds_workgroups_per_cu
+        .map_or(by_waves, u64::from);
     let resident = by_waves.min(by_lds).max(1);
     let rounds = plan.groups_per_cu.div_ceil(resident);
     let working = plan.working_groups;
