@@ -277,14 +277,26 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     if cfg.innermost_loop[step_block] != Some(loop_id) || !dominates(cfg, step_block, latch) {
         return None;
     }
-    let step = counter_step(&instrs[step_idx].inst, r)?;
+    // A step by a register the code and the launch fix (a grid-stride loop over workgroups
+    // adds the workgroup count, a hidden kernel argument).
+    let step_fixed =
+        |k: u16| crate::affine_query::uniform_number(program, cfg, k, step_idx).map(|v| v as u32);
+    let step = counter_step(&instrs[step_idx].inst, r, step_fixed)?;
     // A bottom test reads R after this iteration's step. A test at the top or in the middle
     // reads it stepped only when the step comes before it on every path (earlier in its block,
     // or in a block that dominates it); a step after it (in the latch) is read next pass.
     let stepped_before_test = exiting == latch
         || (step_block == exiting && step_idx < cmp_idx)
         || (step_block != exiting && dominates(cfg, step_block, exiting));
-    let start = entry_value(program, cfg, loop_id, r)?;
+    // A counter that starts at the workgroup id (`for (i = get_group_id(0); i < n; i +=
+    // get_num_groups(0))`) is counted for the first workgroup, 0: the most trips any
+    // workgroup makes, and the others make at most as many.
+    let entry = entry_value(program, cfg, loop_id, r);
+    let group_start = match entry {
+        Some(_) => None,
+        None => Some(group_id_entry(program, cfg, loop_id, r)?),
+    };
+    let start = entry.unwrap_or(0);
     // Header executions: simulate the counter with the hardware's wrapping
     // 32-bit arithmetic.
     let mut value = start;
@@ -312,22 +324,37 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
             v as i64
         }
     };
+    let compare = format!("{} {}", cmp.mnemonic, cmp.operand_text);
+    let found = group_start.map(|dim| {
+        format!(
+            "`{compare}` (s{r} from the workgroup id ({}), {step} per iteration: {n} in the first workgroup, the most any makes)",
+            ["x", "y", "z"][usize::from(dim)]
+        )
+    });
     Some(InferredTrip {
         loop_id,
         iterations: n,
-        compare: format!("{} {}", cmp.mnemonic, cmp.operand_text),
+        compare,
         sgpr: r,
         start: signed_value(start),
         step,
-        found: None,
+        found,
     })
 }
 
 /// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each
 /// iteration: `r = r OP k` (or `r = k OP r` for an operation that commutes), `s_addk_i32 r, k`.
-fn counter_step(step_instr: &Instruction, r: u16) -> Option<CounterStep> {
+fn counter_step(
+    step_instr: &Instruction,
+    r: u16,
+    fixed: impl Fn(u16) -> Option<u32>,
+) -> Option<CounterStep> {
     let step_facts = step_instr.info.scalar?;
     let op = step_facts.op;
+    // The other operand: a constant, or an SGPR whose number the code and the launch fix.
+    let operand = |o: &Operand| {
+        constant(step_instr, o).or_else(|| single_sgpr(o).filter(|&k| k != r).and_then(&fixed))
+    };
     match &step_instr.operands[..] {
         // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
         [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
@@ -340,12 +367,12 @@ fn counter_step(step_instr: &Instruction, r: u16) -> Option<CounterStep> {
             if single_sgpr(a) == Some(r) {
                 Some(CounterStep {
                     op,
-                    operand: constant(step_instr, b)?,
+                    operand: operand(b)?,
                 })
             } else if single_sgpr(b) == Some(r) && op.commutes() {
                 Some(CounterStep {
                     op,
-                    operand: constant(step_instr, a)?,
+                    operand: operand(a)?,
                 })
             } else {
                 None
@@ -417,6 +444,23 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
         _ => fixed()?,
     };
     writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(value)
+}
+
+/// The dimension when R holds a workgroup id at entry (a system SGPR) and nothing before
+/// loop `loop_id` writes it: no block outside the loop from which the header is reached.
+fn group_id_entry(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u8> {
+    let dim = program
+        .declared
+        .workgroup_id_sgprs()
+        .iter()
+        .position(|g| *g == Some(r))?;
+    let lp = &cfg.loops[loop_id];
+    let before = reach(cfg, lp.header, lp.header, |b| cfg.blocks[b].preds.clone());
+    let written = before.iter().filter(|&&b| !lp.contains(b)).any(|&b| {
+        let blk = &cfg.blocks[b];
+        (blk.start..blk.end).any(|i| writes_sgpr(&program.instructions[i].inst, r))
+    });
+    (!written).then_some(dim as u8)
 }
 
 /// Whether no block on a path from instruction `mov_idx` (the last write to R before loop

@@ -649,3 +649,50 @@ fn gfx12s_renamed_scalar_adds_still_count_a_loop() {
         assert_eq!(inferred[0]["iterations"], 64, "{arch}: {inferred}");
     }
 }
+
+#[test]
+fn a_loop_over_rows_by_the_workgroup_count_runs_its_count_and_reads_its_rows() {
+    if !have_clang_22() {
+        return;
+    }
+    // `for (i = group; i < n; i += groups)` over 2048 workgroups: the first workgroup visits
+    // 0, 2048, ..., n - 2048 when n = 32768 (32768 / 2048 = 16 trips) and one more row, 32768,
+    // when n = 32769 (17); no workgroup makes more than the first.
+    for (n, want) in [("32768", 16), ("32769", 17)] {
+        let arg = format!("n={n}");
+        let r = report(
+            "group_stride.cl",
+            &[
+                "--arch", "mi210", "--grid", "2048", "--block", "64", "--arg", &arg, "--arg",
+                "m=4096",
+            ],
+        );
+        let inferred = r["defaults"]["loops_inferred"].as_array().unwrap();
+        let rows = inferred
+            .iter()
+            .find(|l| l["reason"].as_str().unwrap().contains("workgroup id"))
+            .unwrap_or_else(|| panic!("n = {n}: {inferred:?}"));
+        assert_eq!(rows["iterations"], want, "n = {n}: {rows}");
+        // The column loop: j = lane, lane + 64, ... below m = 4096: 64 trips.
+        assert!(
+            inferred.iter().any(|l| l["iterations"] == 64),
+            "{inferred:?}"
+        );
+        // A[i * m + j]: 8 B per lane, workgroups one row (4096 x 8 = 32768 B) apart, and the
+        // column loop moves 64 x 8 = 512 B; the second register holding j is followed.
+        let a = r["defaults"]["addresses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["pattern_from"] == "code" && a["iteration_stride"] == 512)
+            .unwrap_or_else(|| panic!("{}", r["defaults"]["addresses"]));
+        assert_eq!(a["pattern"], "linear");
+        assert!(
+            a["wave_stride_reason"]
+                .as_str()
+                .unwrap()
+                .contains("workgroups 32768 B apart"),
+            "{a}"
+        );
+    }
+}
