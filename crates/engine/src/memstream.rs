@@ -58,6 +58,10 @@ pub struct StreamSpec {
     pub offset: i64,
     /// Bytes between consecutive executions by one wave (`None`: the default of the path).
     pub iteration_stride: Option<u64>,
+    /// The loop around the op's own: after every `.0` executions the address moves by `.1`
+    /// bytes and the iteration stride starts again (`A[i * m + j]`: rows by `i`, columns by
+    /// `j`).
+    pub outer: Option<(u64, u64)>,
     /// Addresses wrap inside this many bytes.
     pub region: Option<u64>,
     /// `[[memory]] order = "random"`: the seed of the permutation the executions visit the
@@ -98,6 +102,10 @@ struct Stream {
     /// strides put them.
     simulated: bool,
     region: Option<u64>,
+    /// Executions per pass through the op's loop and the bytes the loop around moves the
+    /// address after each pass (`StreamSpec::outer`); period 0: no loop around moves it.
+    outer_period: u64,
+    outer_stride: u64,
     /// `None`: simulate; `Some(rate)`: hit-rate override; level override as a depth.
     hit_rate: Option<f64>,
     depth: Option<usize>,
@@ -321,6 +329,8 @@ impl MemorySystem {
                 iteration_stride: s.iteration_stride.unwrap_or(is),
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
                 region: s.region,
+                outer_period: s.outer.map_or(0, |o| o.0),
+                outer_stride: s.outer.map_or(0, |o| o.1),
                 order: s.random_order_seed.map(|seed| {
                     let elements = s.region.unwrap_or(0) / s.iteration_stride.unwrap_or(1).max(1);
                     Box::new(crate::visit_order::RandomOrder::new(elements, seed))
@@ -439,10 +449,18 @@ impl MemorySystem {
                     .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
                     .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
             };
+            // A loop around the op's own moves the address after every pass through it.
+            let along = if s.outer_period == 0 || s.order.is_some() {
+                step.wrapping_mul(s.iteration_stride)
+            } else {
+                (step / s.outer_period)
+                    .wrapping_mul(s.outer_stride)
+                    .wrapping_add((step % s.outer_period).wrapping_mul(s.iteration_stride))
+            };
             let start = in_group
                 .wrapping_mul(s.wave_stride)
                 .wrapping_add(across)
-                .wrapping_add(step.wrapping_mul(s.iteration_stride));
+                .wrapping_add(along);
             (start, &s.requests)
         };
         let stats = &mut self.op_stats[op];

@@ -327,8 +327,20 @@ impl Simulation {
         // Address patterns read from the code fill the keys the hints left out (the hints were
         // checked above, on their own).
         let block = crate::launch::block_shape(&hints.launch, program, &dispatch)?;
-        plan.defaults.addresses =
-            shadersim_trace::apply_derived_addresses(program, &cfg, &mut memory, wave_size, block);
+        plan.defaults.addresses = shadersim_trace::apply_derived_addresses(
+            program,
+            &cfg,
+            &mut memory,
+            wave_size,
+            block,
+            |id| {
+                let per_wave = plan.wave_iterations.contains_key(&id)
+                    || plan.drawn_iterations.contains_key(&id);
+                (!per_wave)
+                    .then(|| plan.iterations.get(id).copied())
+                    .flatten()
+            },
+        );
         // A kernel that reads its second or third work-item id, run in one-dimensional
         // workgroups because nothing gave a block, says so (a block the launch gave, even one
         // row high, is the user's statement of the shape).

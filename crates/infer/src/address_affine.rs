@@ -53,6 +53,10 @@ pub struct AffineAddress {
     pub words: String,
     /// Loops other than the op's innermost that move the address (header lines).
     pub outer_loops: Vec<u32>,
+    /// When the only other loop that moves the address is the one around the op's innermost
+    /// loop, by a number of bytes per iteration: that loop and its bytes (`A[i * m + j]` in a
+    /// loop over rows `i` around the loop over columns `j`).
+    pub parent: Option<(usize, i64)>,
     /// Whether the address moves with a workgroup id the descriptor names.
     pub group_used: bool,
     /// Bytes the registers' arithmetic adds to the buffer's address beyond the lanes, the
@@ -842,12 +846,27 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
             })
             .collect();
     outer_loops.dedup();
+    let moving: BTreeSet<usize> =
+        l.0.keys()
+            .filter_map(|(v, _)| match v {
+                Var::Iter(id) if Some(*id) != inner => Some(*id),
+                _ => None,
+            })
+            .collect();
+    let parent = match (
+        inner.and_then(|id| cfg.loops[id].parent),
+        &moving.iter().collect::<Vec<_>>()[..],
+    ) {
+        (Some(p), [only]) if **only == p => coefficient(Var::Iter(p)).1.map(|c| (p, c)),
+        _ => None,
+    };
     AddressForm::Affine(AffineAddress {
         lane,
         lane_used,
         iteration,
         words: eval.words(l),
         outer_loops,
+        parent,
         group_used: l.has(|v| matches!(v, Var::Group(_))),
         offset: {
             let constant = l.0.get(&(Var::One, Vec::new())).copied().unwrap_or(0);

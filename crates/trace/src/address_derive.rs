@@ -38,6 +38,9 @@ pub struct DerivedAddress {
     pub iteration_stride: Option<Result<u64, String>>,
     /// Why that iteration stride.
     pub iteration_stride_reason: String,
+    /// The loop around the op's innermost loop and the bytes one of its iterations moves the
+    /// address, when that is the only other loop that moves it, by a positive number.
+    pub parent_stride: Option<(usize, u64)>,
 }
 
 /// Derive every global, flat and buffer op's lane pattern, wave stride and iteration stride
@@ -79,6 +82,7 @@ pub fn derive_address_patterns(
                     offset: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
+                    parent_stride: None,
                 }
             }
             AddressForm::Unknown(w) => {
@@ -95,6 +99,7 @@ pub fn derive_address_patterns(
                     offset: None,
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
+                    parent_stride: None,
                 }
             }
             AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size, block),
@@ -217,6 +222,9 @@ fn derive(
         offset: a.offset.filter(|&o| o != 0),
         iteration_stride,
         iteration_stride_reason,
+        parent_stride: a
+            .parent
+            .and_then(|(id, c)| u64::try_from(c).ok().filter(|&c| c > 0).map(|c| (id, c))),
     }
 }
 
@@ -339,12 +347,17 @@ fn groups_apart(a: &AffineAddress) -> String {
 /// code shows where `memory` (the `[[memory]]` hints) does not give them: hints win per key.
 /// Returns where each op's facts came from, for the report's `defaults` (ops whose three
 /// facts all came from hints are left out).
+///
+/// `fixed_iterations` gives a loop's header executions per entry when every wave and entry
+/// runs the same number (the trace plan's): an op whose address also moves with the loop
+/// around its own then moves by that loop's bytes after every such count of executions.
 pub fn apply_derived_addresses(
     program: &Program,
     cfg: &Cfg,
     memory: &mut HashMap<usize, crate::MemoryFacts>,
     wave_size: u32,
     block: [u32; 3],
+    fixed_iterations: impl Fn(usize) -> Option<u32>,
 ) -> Vec<crate::AddressDefault> {
     use crate::FactSource;
     let mut out = Vec::new();
@@ -378,11 +391,29 @@ pub fn apply_derived_addresses(
                 (Some(i), _) => (Some(i), Some(FactSource::Hint), String::new()),
                 (None, Some(Ok(i))) => {
                     facts.iteration_stride = Some(*i);
-                    (
-                        Some(*i),
-                        Some(FactSource::Code),
-                        d.iteration_stride_reason.clone(),
-                    )
+                    let inner = cfg
+                        .block_of
+                        .get(d.instr)
+                        .and_then(|&b| cfg.innermost_loop.get(b).copied().flatten());
+                    // The loop around: its bytes after every pass through the op's own loop,
+                    // whose header runs the same count for every wave (a bottom-tested
+                    // body's op runs once per header execution).
+                    let outer = d.parent_stride.and_then(|(parent, bytes)| {
+                        let period = fixed_iterations(inner?)?;
+                        fixed_iterations(parent)?;
+                        (period > 0).then_some((u64::from(period), bytes))
+                    });
+                    facts.outer = outer;
+                    let reason = match outer {
+                        Some((period, bytes)) => d.iteration_stride_reason.replace(
+                            " (not modelled)",
+                            &format!(
+                                ", by {bytes} B per iteration after every {period} executions"
+                            ),
+                        ),
+                        None => d.iteration_stride_reason.clone(),
+                    };
+                    (Some(*i), Some(FactSource::Code), reason)
                 }
                 (None, Some(Err(why))) => (None, Some(FactSource::Default), why.clone()),
                 (None, None) => (None, None, String::new()),

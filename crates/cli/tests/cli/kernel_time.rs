@@ -694,5 +694,14 @@ fn a_loop_over_rows_by_the_workgroup_count_runs_its_count_and_reads_its_rows() {
                 .contains("workgroups 32768 B apart"),
             "{a}"
         );
+        // The row loop moves it by groups x m x 8 = 2048 x 4096 x 8 = 67108864 B after each
+        // pass through the column loop (64 executions), so no workgroup rereads a row.
+        assert!(
+            a["iteration_stride_reason"]
+                .as_str()
+                .unwrap()
+                .ends_with("by 67108864 B per iteration after every 64 executions"),
+            "{a}"
+        );
     }
 }

@@ -69,6 +69,10 @@ pub struct MemoryFacts {
     pub offset: Option<i64>,
     /// Bytes per execution by the same wave.
     pub iteration_stride: Option<u64>,
+    /// The loop around the op's own: (executions per pass through the op's loop, bytes one
+    /// iteration of the loop around moves the address); derived from the code, never a hint
+    /// key.
+    pub outer: Option<(u64, u64)>,
     /// Addresses wrap inside this many bytes.
     pub region: Option<u64>,
     /// `order = "random"`: executions visit the region's elements in the
