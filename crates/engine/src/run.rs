@@ -333,13 +333,7 @@ impl Simulation {
             &mut memory,
             wave_size,
             block,
-            |id| {
-                let per_wave = plan.wave_iterations.contains_key(&id)
-                    || plan.drawn_iterations.contains_key(&id);
-                (!per_wave)
-                    .then(|| plan.iterations.get(id).copied())
-                    .flatten()
-            },
+            |id| fixed_iterations(&plan, id),
         );
         // A kernel that reads its second or third work-item id, run in one-dimensional
         // workgroups because nothing gave a block, says so (a block the launch gave, even one
@@ -735,4 +729,13 @@ fn choose_wave_size(
             Ok(default)
         }
     }
+}
+
+/// Header executions per entry of loop `id` when every wave and entry runs the same count.
+fn fixed_iterations(plan: &shadersim_trace::TracePlan, id: usize) -> Option<u32> {
+    let per_wave =
+        plan.wave_iterations.contains_key(&id) || plan.drawn_iterations.contains_key(&id);
+    (!per_wave)
+        .then(|| plan.iterations.get(id).copied())
+        .flatten()
 }

@@ -619,6 +619,8 @@ fn a_guard_after_a_prologue_still_decides_which_workgroups_work() {
         };
         assert_eq!(launch("after_fill"), 64, "{arch}");
         assert_eq!(launch("guarded_prologue"), 1024, "{arch}");
+        // The same guard behind an assert's trap (`after_assert`): 64 again.
+        assert_eq!(launch("after_assert"), 64, "{arch}");
     }
 }
 
