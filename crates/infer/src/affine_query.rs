@@ -3,7 +3,7 @@
 //! numeric factors (a vector loop's exit test).
 
 use crate::address_affine::{Eval, Val};
-use crate::affine_terms::Var;
+use crate::affine_terms::{Lin, Var};
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
 use shadersim_isa::{Operand, RegFile};
@@ -79,4 +79,20 @@ pub(crate) fn uniform_def(program: &Program, cfg: &Cfg, d: usize, r: u16) -> Opt
         Val::Lin(l) => l.as_const(),
         _ => None,
     }
+}
+
+/// The dimension when SGPR `r`, as instruction `at` reads it, is the workgroup id in that
+/// dimension plus multiples of loop iterations (a loop counter that starts at the workgroup
+/// id, read at its loop's header: `i = get_group_id(0)`, stepped by the workgroup count).
+pub(crate) fn group_start(program: &Program, cfg: &Cfg, r: u16, at: usize) -> Option<u8> {
+    let mut eval = Eval::new(program, cfg);
+    let Val::Lin(l) = eval.reg(RegFile::Sgpr, r, at) else {
+        return None;
+    };
+    let start = Lin(l
+        .0
+        .into_iter()
+        .filter(|((v, _), _)| !matches!(v, Var::Iter(_)))
+        .collect());
+    (0..3u8).find(|&d| start == Lin::var(Var::Group(d)))
 }

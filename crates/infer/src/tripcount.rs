@@ -446,21 +446,11 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
     writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(value)
 }
 
-/// The dimension when R holds a workgroup id at entry (a system SGPR) and nothing before
-/// loop `loop_id` writes it: no block outside the loop from which the header is reached.
+/// The dimension when R holds a workgroup id as loop `loop_id` starts (a system SGPR, or
+/// gfx12's `ttmp9` copied), the loop's steps aside.
 fn group_id_entry(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u8> {
-    let dim = program
-        .declared
-        .workgroup_id_sgprs()
-        .iter()
-        .position(|g| *g == Some(r))?;
-    let lp = &cfg.loops[loop_id];
-    let before = reach(cfg, lp.header, lp.header, |b| cfg.blocks[b].preds.clone());
-    let written = before.iter().filter(|&&b| !lp.contains(b)).any(|&b| {
-        let blk = &cfg.blocks[b];
-        (blk.start..blk.end).any(|i| writes_sgpr(&program.instructions[i].inst, r))
-    });
-    (!written).then_some(dim as u8)
+    let header = cfg.blocks[cfg.loops[loop_id].header].start;
+    crate::affine_query::group_start(program, cfg, r, header)
 }
 
 /// Whether no block on a path from instruction `mov_idx` (the last write to R before loop
