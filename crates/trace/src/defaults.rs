@@ -226,11 +226,14 @@ impl PlanDefaults {
             .collect();
         loops_inferred.sort();
         loops_inferred.dedup();
+        let flag_exits = crate::tracer::flag_exits(program, cfg);
         let mut branches_not_taken: Vec<u32> = cfg
             .branches
             .iter()
             .filter(|b| matches!(b.kind, BranchKind::IfElse | BranchKind::Skip))
             .filter(|b| !hinted_branches.contains(&b.instr))
+            // A loop's exit test through a flag follows the loop's count.
+            .filter(|b| !flag_exits.contains_key(&b.instr))
             .map(|b| line_of(b.instr))
             .collect();
         branches_not_taken.sort_unstable();
