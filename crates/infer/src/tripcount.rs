@@ -273,27 +273,14 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         return None;
     }
     let step_block = cfg.block_of[step_idx];
-    // Behind a flag test the step may sit on the staying side only (hotspot's `i++` after the
-    // copy): it must then lie on every path from that side to the latch.
-    let on_every_pass = dominates(cfg, step_block, latch)
-        || flag.is_some_and(|f| {
-            let stay = if f.exit_when_taken {
-                branch.not_taken
-            } else {
-                branch.taken
-            };
-            stay == step_block
-                || !reach(cfg, stay, step_block, |b| {
-                    cfg.blocks[b]
-                        .succs
-                        .iter()
-                        .map(|e| e.to)
-                        .filter(|&t| t != lp.header && lp.contains(t))
-                        .collect()
-                })
-                .iter()
-                .any(|&b| b == latch && b != step_block)
-        });
+    let stay = flag.map(|f| {
+        if f.exit_when_taken {
+            branch.not_taken
+        } else {
+            branch.taken
+        }
+    });
+    let on_every_pass = step_on_every_pass(cfg, loop_id, latch, step_block, stay);
     if cfg.innermost_loop[step_block] != Some(loop_id) || !on_every_pass {
         return None;
     }
@@ -341,6 +328,32 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found: None,
     })
+}
+
+/// Whether the counter's step in `step_block` runs once on every pass that goes on: its block
+/// dominates the latch, or, behind a flag exit test whose staying side is `stay`, it lies on
+/// every path from that side to the latch (hotspot's `i++` after the copy).
+fn step_on_every_pass(
+    cfg: &Cfg,
+    loop_id: usize,
+    latch: usize,
+    step_block: usize,
+    stay: Option<usize>,
+) -> bool {
+    let lp = &cfg.loops[loop_id];
+    dominates(cfg, step_block, latch)
+        || stay.is_some_and(|stay| {
+            stay == step_block
+                || !reach(cfg, stay, step_block, |b| {
+                    cfg.blocks[b]
+                        .succs
+                        .iter()
+                        .map(|e| e.to)
+                        .filter(|&t| t != lp.header && lp.contains(t))
+                        .collect()
+                })
+                .contains(&latch)
+        })
 }
 
 /// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each

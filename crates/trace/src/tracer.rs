@@ -12,7 +12,7 @@ mod plan;
 pub(crate) use expand::too_long;
 pub use expand::{TraceError, WaveTrace};
 pub use memory_hints::{memory_facts, MemoryFacts, MAX_LATENCY_HINT};
-pub(crate) use plan::{decide, flag_exits};
+pub(crate) use plan::decide;
 pub use plan::{
     default_iterations, IterationDraw, TracePlan, WaveSet, DEFAULT_MAX_INSTRUCTIONS, DEFAULT_SEED,
 };

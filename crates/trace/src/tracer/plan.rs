@@ -626,7 +626,7 @@ pub fn default_iterations(program: &Program, cfg: &Cfg, lp: &shadersim_cfg::Loop
 
 /// The flag-register exit tests of `program`'s loops, by branch instruction: the loop and
 /// whether taking the branch leaves it.
-pub(crate) fn flag_exits(program: &Program, cfg: &Cfg) -> HashMap<usize, (usize, bool)> {
+fn flag_exits(program: &Program, cfg: &Cfg) -> HashMap<usize, (usize, bool)> {
     (0..cfg.loops.len())
         .filter_map(|l| shadersim_infer::flag_exit(program, cfg, l))
         .map(|f| (f.branch, (f.loop_id, f.exit_when_taken)))
