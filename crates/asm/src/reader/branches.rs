@@ -18,10 +18,13 @@ pub(super) fn stage_from_exports(p: &Program) -> Option<Stage> {
     None
 }
 
+/// Resolve every branch of `p` to an instruction index; `spans` are the file's functions
+/// (name, first address, end address) when it gives addresses.
 pub(super) fn resolve_branches(
     file: &str,
     dialect: Dialect,
     p: &mut Program,
+    spans: &[(String, u64, u64)],
 ) -> Result<(), AsmError> {
     let mut label_index: HashMap<String, usize> = HashMap::new();
     let mut label_line: HashMap<&str, u32> = HashMap::new();
@@ -87,7 +90,10 @@ pub(super) fn resolve_branches(
                 // SOPP branch: target = PC + 4 + simm16 * 4.
                 let simm = i64::from(*offset as u16 as i16);
                 let t = addr as i64 + 4 + simm * 4;
-                let idx = if Some(t as u64) == end_address {
+                // The end of the code is where a wave stops, unless another function of the
+                // file starts there (then the branch would run that function's code).
+                let into_other = in_other_function(spans, &p.name, t);
+                let idx = if Some(t as u64) == end_address && into_other.is_empty() {
                     Some(p.instructions.len())
                 } else {
                     addr_index.get(&(t as u64)).copied()
@@ -109,12 +115,13 @@ pub(super) fn resolve_branches(
                             file: file.to_string(),
                             pos: Some(s.pos),
                             message: format!(
-                                "branch target 0x{t:x} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}",
+                                "branch target 0x{t:x} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}",
                                 p.name,
                                 match (addresses.first().copied().flatten(), end_address) {
                                     (Some(a), Some(e)) => format!(" (its code spans 0x{a:x} to 0x{e:x})"),
                                     _ => String::new(),
-                                }
+                                },
+                                into_other
                             ),
                         })
                     }
@@ -128,6 +135,22 @@ pub(super) fn resolve_branches(
     p.labels.sort_by_key(|l| (l.index, l.line == 0, l.line));
     p.branch_targets = targets;
     Ok(())
+}
+
+/// Where a branch target outside its function lies when another function of the file holds
+/// it: a jump between functions (not a call, which `s_swappc`/`s_call` make and calls.rs
+/// follows), which the simulation cannot follow.
+fn in_other_function(spans: &[(String, u64, u64)], own: &str, target: i64) -> String {
+    spans
+        .iter()
+        .find(|(name, a, e)| name != own && (*a as i64..*e as i64).contains(&target))
+        .map(|(name, a, _)| {
+            format!(
+                "; it jumps into `{name}` (at +0x{:x}), another function of the file, which a branch does not enter (only calls do)",
+                target - *a as i64
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// Each instruction's address: the file's own (objdump), or, when the file gives none but
