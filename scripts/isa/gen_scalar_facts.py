@@ -15,10 +15,13 @@ The grammar (mnemonic split at '_'):
   s_lshl_b32 | s_lshr_b32                     op lshl/lshr: dst = a shifted by b & 31 (logical)
   s_ashr_i32                                  op ashr: dst = a shifted right by b & 31 (arithmetic)
   s_mul_i32                                   op mul: dst = a * b (low 32 bits)
+  s_and_b32 | s_and_b64                       op and: dst = a & b (bits 64: a lane mask, e.g.
+                                              `s_and_b64 vcc, exec, s[0:1]`, a loop's exit flag)
   s_cmp_COND_(i32|u32)                        op cmp; COND in eq lg gt ge lt le
   s_cmpk_COND_(i32|u32)                       op cmp, immediate 16-bit (sign-extended for i32,
                                               zero-extended for u32)
   s_cbranch_scc(0|1)                          op branch_scc0/branch_scc1: taken when SCC is 0/1
+  s_cbranch_vcc(n)z                           op branch_vccz/branch_vccnz: taken when VCC is zero/not zero
   s_cmp_(eq|lg)_u64                           op cmp, bits 64: a register pair against a pair or a
                                               constant (a 64-bit loop counter's exit test)
   v_cmp[x]_COND_(i32|u32|i64|u64)             op cmp, per lane into a lane mask (VCC, an SGPR
@@ -56,6 +59,12 @@ def facts(name):
         return ["mov", "-", "-", "-", "64"]
     if name == "s_movk_i32":
         return ["mov", "-", "i", "k"]
+    # A loop's exit flag: `s_and_b64 vcc, exec, s[0:1]` before `s_cbranch_vccnz` (a condition
+    # kept in a register pair and tested later, Rodinia hotspot's `break`).
+    if name == "s_and_b32":
+        return ["and", "-", "u", "-"]
+    if name == "s_and_b64":
+        return ["and", "-", "u", "-", "64"]
     m = re.fullmatch(r"s_(lshl|lshr)_b32", name)
     if m:
         return [m.group(1), "-", "u", "-"]
@@ -63,6 +72,9 @@ def facts(name):
         return ["ashr", "-", "i", "-"]
     if name == "s_mul_i32":
         return ["mul", "-", "i", "-"]
+    m = re.fullmatch(r"s_cbranch_vcc(n?)z", name)
+    if m:
+        return ["branch_vcc" + m.group(1) + "z", "-", "-", "-"]
     m = re.fullmatch(r"s_cbranch_scc([01])", name)
     if m:
         return ["branch_scc" + m.group(1), "-", "-", "-"]
@@ -101,12 +113,13 @@ HEADER = """\
 # Columns (tab separated; sorted by mnemonic; '-' = none):
 #   mnemonic  as in instructions.tsv.
 #   op        add sub mov cmp (32-bit, wrapping; s_cmp sets SCC, v_cmp a lane mask); lshl lshr ashr (shift the first
-#             operand by the second's low 5 bits); mul (low 32 bits of the product);
-#             branch_scc0/branch_scc1: a conditional branch taken when SCC is 0/1.
+#             operand by the second's low 5 bits); mul (low 32 bits of the product); and (bitwise);
+#             branch_scc0/branch_scc1: a conditional branch taken when SCC is 0/1;
+#             branch_vccz/branch_vccnz: taken when VCC is zero/not zero.
 #   cond      for cmp: eq lg gt ge lt le (first operand against second).
 #   sign      i (signed) or u (unsigned): how cmp compares and how a 16-bit immediate extends.
 #   imm16     k: the second operand (the only one for movk) is the 16-bit immediate (SOPK).
-#   bits      32, or 64 for a move or compare of register pairs.
+#   bits      32, or 64 for a move, and or compare of register pairs.
 """
 
 

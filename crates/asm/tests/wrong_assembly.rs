@@ -313,3 +313,53 @@ fn returning_64_bit_global_atomics_are_read() {
         read(Some(gpu), &format!("{line}\ns_endpgm\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
     }
 }
+
+#[test]
+fn forms_llvm_refuses_are_errors_at_their_operand() {
+    // Issue 47 item 14, the listing side of what the code-object decoder refuses (one rule set,
+    // shadersim_isa::refused). llvm-mc-22 on each line:
+    // `v_add3_u32 v0, |v46|, v2, v3` (gfx900, gfx942): "invalid operand for instruction";
+    // `global_load_dwordx2 v[1:2], v[4:5], off` on gfx942: "invalid operand for instruction"
+    // (gfx900 takes it); `s_mov_b32 s0, src_lds_direct` (gfx1100): "not a valid operand.";
+    // `src_209` is what llvm-objdump-22 prints for the reserved source 209 of an encoding it
+    // calls invalid (llvm-mc-22 would read the word as a symbol: no compiler prints it).
+    let cases = [
+        ("gfx900", "v_add3_u32 v0, |v46|, v2, v3", 16, "integer op"),
+        ("gfx942", "v_add3_u32 v0, |v46|, v2, v3", 16, "integer op"),
+        ("gfx900", "v_and_b32_e64 v0, |v1|, v2", 19, "integer op"),
+        (
+            "gfx942",
+            "global_load_dwordx2 v[1:2], v[4:5], off",
+            21,
+            "odd register",
+        ),
+        (
+            "gfx1100",
+            "s_mov_b32 s0, src_lds_direct",
+            15,
+            "scalar ALU operand",
+        ),
+        (
+            "gfx900",
+            "v_add_f32_e32 v0, src_209, v1",
+            19,
+            "209 is reserved",
+        ),
+    ];
+    for (gpu, line, column, why) in cases {
+        let e = read(Some(gpu), &format!("{line}\ns_endpgm\n")).unwrap_err();
+        assert_eq!(at(&e), (1, column), "{gpu} {line}: {e}");
+        assert!(e.message.contains(why), "{gpu} {line}: {e}");
+    }
+    // The forms LLVM takes read: abs on a float op, v_cndmask's selected bits, an odd tuple
+    // where the processor allows it, src_lds_direct as a VALU source.
+    for (gpu, line) in [
+        ("gfx900", "v_add_f32_e64 v0, |v1|, v2"),
+        ("gfx900", "v_cndmask_b32_e64 v0, |v1|, v2, vcc"),
+        ("gfx900", "global_load_dwordx2 v[1:2], v[4:5], off"),
+        ("gfx942", "global_load_dwordx2 v[2:3], v[4:5], off"),
+        ("gfx900", "v_mov_b32_e32 v0, src_lds_direct"),
+    ] {
+        read(Some(gpu), &format!("{line}\ns_endpgm\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+}

@@ -1,90 +1,14 @@
-//! Encodings llvm-objdump-22 refuses ("invalid instruction encoding", or an operand it marks
-//! invalid) whose fields the decoder would still print as an instruction: a reserved scalar
-//! source (`src_209`), `src_lds_direct` as a SALU operand (issue 47 item 14), `abs`
-//! on an operand of an integer op (`v_add3_u32 v0, |v46|, ...`), a VGPR or AGPR tuple that
-//! starts at an odd register on gfx90a and gfx94x. Each is refused at its instruction, so a
-//! damaged code object is an error and not a simulation of code no compiler wrote. Judged on
-//! the decoded text, which keeps the decoder's tables (decode/) as they are.
+//! Encodings llvm-objdump-22 refuses whose fields the decoder would still print as an
+//! instruction (issue 47 item 14): the rules are shadersim-isa's ([`shadersim_isa::refused`]),
+//! the ones the listing reader applies too, judged on the decoded text, which keeps the
+//! decoder's tables (decode/) as they are. Each is refused at its instruction, so a damaged
+//! code object is an error and not a simulation of code no compiler wrote.
 
 use crate::decode::Decoded;
 
 /// Why llvm-objdump-22 would not decode `d` on `processor`, or `None`.
 pub(crate) fn rejected(processor: &str, d: &Decoded) -> Option<String> {
-    let (mnemonic, operands) = d.text.split_once(' ').unwrap_or((&d.text, ""));
-    if let Some(code) = reserved_source(operands) {
-        return Some(format!(
-            "`{}`: scalar source encoding {code} is reserved on {processor} (llvm-objdump-22: invalid instruction encoding)",
-            d.text
-        ));
-    }
-    if mnemonic.starts_with("s_") && operands.contains("src_lds_direct") {
-        return Some(format!(
-            "`{}`: `src_lds_direct` as a scalar ALU operand, which takes SGPRs and constants only (llvm-objdump-22: invalid register, operand has 'SReg_32' register class)",
-            d.text
-        ));
-    }
-    if abs_on_integer(mnemonic, operands) {
-        return Some(format!(
-            "`{}`: `abs` (|x|) on an operand of an integer op, which has no such modifier (llvm-objdump-22: invalid instruction encoding)",
-            d.text
-        ));
-    }
-    if matches!(
-        processor,
-        "gfx90a" | "gfx940" | "gfx941" | "gfx942" | "gfx950"
-    ) {
-        if let Some(tuple) = odd_tuple(operands) {
-            return Some(format!(
-                "`{}`: register tuple `{tuple}` starts at an odd register; {processor} takes VGPR and AGPR tuples at even registers only (llvm-objdump-22: invalid instruction encoding)",
-                d.text
-            ));
-        }
-    }
-    None
-}
-
-/// The number of a source the decoder could only print as `src_N` (no name: reserved).
-fn reserved_source(operands: &str) -> Option<u32> {
-    operands
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .find_map(|w| w.strip_prefix("src_")?.parse().ok())
-}
-
-/// An `|x|` operand on a vector op with no floating-point type in its name (`v_add3_u32`,
-/// `v_and_b32_e64`): llvm-mc-22 refuses `abs` on each (gfx9 to gfx12). `v_cndmask_*`
-/// takes it (its sources are selected bits, modifiers allowed).
-fn abs_on_integer(mnemonic: &str, operands: &str) -> bool {
-    if !mnemonic.starts_with("v_") || mnemonic.starts_with("v_cndmask") {
-        return false;
-    }
-    let float = mnemonic.split('_').any(|t| {
-        let t = t.strip_prefix('b').unwrap_or(t);
-        t.strip_prefix('f')
-            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
-            || t == "fp8"
-            || t == "bf8"
-    });
-    !float && operands.contains('|')
-}
-
-/// The first `v[a:b]` or `a[a:b]` whose first register `a` is odd.
-fn odd_tuple(operands: &str) -> Option<String> {
-    let mut rest = operands;
-    while let Some(i) = rest.find('[') {
-        let file = rest[..i].chars().last();
-        let after = &rest[i + 1..];
-        let end = after.find(']')?;
-        let inside = &after[..end];
-        if matches!(file, Some('v' | 'a')) {
-            if let Some((first, _)) = inside.split_once(':') {
-                if first.trim().parse::<u32>().is_ok_and(|r| r % 2 == 1) {
-                    return Some(format!("{}[{inside}]", file.unwrap_or('v')));
-                }
-            }
-        }
-        rest = &after[end..];
-    }
-    None
+    shadersim_isa::refused::refused_form(Some(processor), &d.text).map(|r| r.message)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod affine_query;
 mod affine_terms;
 mod buffers;
 mod entry_guard;
+mod flag_exit;
 mod tripcount;
 mod vector_trip;
 mod wide_trip;
@@ -27,4 +28,5 @@ pub use buffers::{
     RootsOf, BUFFER_SPACING, BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
 pub use entry_guard::{entry_guard, EntryGuard, MAX_GUARDED_GROUPS};
+pub use flag_exit::{flag_exit, FlagExit};
 pub use tripcount::{infer_trip_counts, CounterStep, InferredTrip, MAX_INFERRED_ITERATIONS};

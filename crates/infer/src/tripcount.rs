@@ -9,6 +9,7 @@
 //! inferred. The arithmetic of every instruction comes from the ISA table's
 //! scalar facts ([`shadersim_isa::ScalarFacts`]), never from a spelling.
 
+use crate::flag_exit::dominates;
 use shadersim_asm::Program;
 use shadersim_cfg::Cfg;
 use shadersim_isa::{Instruction, Operand, RegFile, RegRange, ScalarOp};
@@ -65,7 +66,10 @@ impl std::fmt::Display for CounterStep {
             ScalarOp::Lshl => write!(f, "<< {}", k & 31),
             ScalarOp::Lshr | ScalarOp::Ashr => write!(f, ">> {}", k & 31),
             ScalarOp::Mul => write!(f, "x {}", k as i32),
-            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) => write!(f, "?"),
+            ScalarOp::And => write!(f, "& 0x{k:x}"),
+            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) | ScalarOp::BranchVcc(_) => {
+                write!(f, "?")
+            }
         }
     }
 }
@@ -182,18 +186,6 @@ fn constant(instr: &Instruction, op: &Operand) -> Option<u32> {
     }
 }
 
-fn dominates(cfg: &Cfg, a: usize, mut b: usize) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match cfg.idom[b] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    }
-}
-
 fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTrip> {
     let lp = &cfg.loops[loop_id];
     let instrs = &program.instructions;
@@ -204,6 +196,10 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let [(latch, _)] = lp.back_edges[..] else {
         return None;
     };
+    // An exit through a flag register (Rodinia hotspot): the SCC branch that sets the flag is
+    // the exit test, in the middle of the body.
+    let flag = crate::flag_exit::flag_exit(program, cfg, loop_id);
+    let exiting = flag.map_or(exiting, |f| f.test_block);
     // The exit test at the bottom (the latch), at the top (the header), or in the middle of
     // the body: then it must run on every pass (its block in this loop, not an inner one,
     // and on every path to the latch), as LLVM places `if (s == steps - 1) break;` between a
@@ -221,9 +217,12 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let ScalarOp::BranchScc(taken_when) = instrs[branch.instr].inst.info.scalar?.op else {
         return None;
     };
-    // Exactly one side leaves the loop.
-    let exit_when_taken = !lp.contains(branch.taken);
-    if exit_when_taken != lp.contains(branch.not_taken) {
+    // Exactly one side leaves the loop (through the flag, the side that sets it).
+    let exit_when_taken = match flag {
+        Some(f) => f.exit_when_taken,
+        None => !lp.contains(branch.taken),
+    };
+    if flag.is_none() && exit_when_taken != lp.contains(branch.not_taken) {
         return None;
     }
     // The compare that sets the SCC the branch reads: the last SCC writer
@@ -274,7 +273,15 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         return None;
     }
     let step_block = cfg.block_of[step_idx];
-    if cfg.innermost_loop[step_block] != Some(loop_id) || !dominates(cfg, step_block, latch) {
+    let stay = flag.map(|f| {
+        if f.exit_when_taken {
+            branch.not_taken
+        } else {
+            branch.taken
+        }
+    });
+    let on_every_pass = step_on_every_pass(cfg, loop_id, latch, step_block, stay);
+    if cfg.innermost_loop[step_block] != Some(loop_id) || !on_every_pass {
         return None;
     }
     // A step by a register the code and the launch fix (a grid-stride loop over workgroups
@@ -340,6 +347,32 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found,
     })
+}
+
+/// Whether the counter's step in `step_block` runs once on every pass that goes on: its block
+/// dominates the latch, or, behind a flag exit test whose staying side is `stay`, it lies on
+/// every path from that side to the latch (hotspot's `i++` after the copy).
+fn step_on_every_pass(
+    cfg: &Cfg,
+    loop_id: usize,
+    latch: usize,
+    step_block: usize,
+    stay: Option<usize>,
+) -> bool {
+    let lp = &cfg.loops[loop_id];
+    dominates(cfg, step_block, latch)
+        || stay.is_some_and(|stay| {
+            stay == step_block
+                || !reach(cfg, stay, step_block, |b| {
+                    cfg.blocks[b]
+                        .succs
+                        .iter()
+                        .map(|e| e.to)
+                        .filter(|&t| t != lp.header && lp.contains(t))
+                        .collect()
+                })
+                .contains(&latch)
+        })
 }
 
 /// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each

@@ -12,6 +12,7 @@
 //!   (data file embedded).
 //! * [`shape`]: the fewest operands each mnemonic takes.
 //! * [`instr`]: one parsed instruction and the facts derived from it.
+//! * [`refused`]: forms LLVM refuses that a reader or decoder could still take.
 //!
 //! Invariants: this crate does no I/O; every fact about a mnemonic comes
 //! from the table (or, for unknown mnemonics, from the family rules, which
@@ -23,6 +24,7 @@ pub mod instr;
 pub mod matrix;
 pub mod memory;
 pub mod operand;
+pub mod refused;
 pub mod scalar;
 pub mod shape;
 pub mod table;

@@ -81,10 +81,15 @@ pub enum ScalarOp {
     Ashr,
     /// `dst = a * b`, the low 32 bits.
     Mul,
+    /// `dst = a & b` (64 bits for a lane mask: `s_and_b64 vcc, exec, s[0:1]`).
+    And,
     /// `SCC = a COND b`.
     Cmp(CmpCond),
     /// A conditional branch taken when SCC equals this value.
     BranchScc(bool),
+    /// A conditional branch taken when "VCC is not zero" equals this value
+    /// (`s_cbranch_vccnz` true, `s_cbranch_vccz` false).
+    BranchVcc(bool),
 }
 
 /// The scalar facts of one mnemonic.
@@ -123,13 +128,16 @@ impl ScalarOp {
             ScalarOp::Lshr => a >> (b & 31),
             ScalarOp::Ashr => ((a as i32) >> (b & 31)) as u32,
             ScalarOp::Mul => a.wrapping_mul(b),
-            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) => return None,
+            ScalarOp::And => a & b,
+            ScalarOp::Mov | ScalarOp::Cmp(_) | ScalarOp::BranchScc(_) | ScalarOp::BranchVcc(_) => {
+                return None
+            }
         })
     }
 
     /// Whether `a OP b` equals `b OP a` (the counter may be either source).
     pub fn commutes(self) -> bool {
-        matches!(self, ScalarOp::Add | ScalarOp::Mul)
+        matches!(self, ScalarOp::Add | ScalarOp::Mul | ScalarOp::And)
     }
 }
 
@@ -191,9 +199,12 @@ pub fn parse_scalar_facts(
             ("lshr", None) => ScalarOp::Lshr,
             ("ashr", None) => ScalarOp::Ashr,
             ("mul", None) => ScalarOp::Mul,
+            ("and", None) => ScalarOp::And,
             ("cmp", Some(c)) => ScalarOp::Cmp(c),
             ("branch_scc0", None) => ScalarOp::BranchScc(false),
             ("branch_scc1", None) => ScalarOp::BranchScc(true),
+            ("branch_vccz", None) => ScalarOp::BranchVcc(false),
+            ("branch_vccnz", None) => ScalarOp::BranchVcc(true),
             (o, _) => return Err(err(format!("bad op `{o}` (with cond `{cond:?}`)"))),
         };
         let signed = match sign {
@@ -247,6 +258,16 @@ mod tests {
         assert!(get("s_cmp_ge_i32").unwrap().signed);
         assert!(get("s_cmp_lt_f32").is_none());
         assert_eq!(get("s_cbranch_scc1").unwrap().op, ScalarOp::BranchScc(true));
+        assert_eq!(
+            get("s_cbranch_vccnz").unwrap().op,
+            ScalarOp::BranchVcc(true)
+        );
+        assert_eq!(
+            get("s_cbranch_vccz").unwrap().op,
+            ScalarOp::BranchVcc(false)
+        );
+        assert_eq!(get("s_and_b64").unwrap().bits, 64);
+        assert_eq!(ScalarOp::And.apply(0xff, 0x0f), Some(0x0f));
         assert!(get("s_add_u64").is_none());
         assert_eq!(get("s_mov_b64").unwrap().bits, 64);
         assert_eq!(get("s_lshr_b32").unwrap().op, ScalarOp::Lshr);

@@ -432,6 +432,7 @@ impl<'w> TraceCursor<'w> {
                         &self.counter,
                         &self.limit,
                         drawn,
+                        plan.flag_exits.get(&br.instr).copied(),
                     ),
                 })
             }

@@ -226,11 +226,17 @@ impl PlanDefaults {
             .collect();
         loops_inferred.sort();
         loops_inferred.dedup();
+        let flag_exits: HashSet<usize> = (0..cfg.loops.len())
+            .filter_map(|l| shadersim_infer::flag_exit(program, cfg, l))
+            .map(|f| f.branch)
+            .collect();
         let mut branches_not_taken: Vec<u32> = cfg
             .branches
             .iter()
             .filter(|b| matches!(b.kind, BranchKind::IfElse | BranchKind::Skip))
             .filter(|b| !hinted_branches.contains(&b.instr))
+            // A loop's exit test through a flag follows the loop's count.
+            .filter(|b| !flag_exits.contains(&b.instr))
             .map(|b| line_of(b.instr))
             .collect();
         branches_not_taken.sort_unstable();

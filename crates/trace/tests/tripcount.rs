@@ -177,3 +177,77 @@ fn an_unknown_count_runs_the_body_once_even_when_the_test_is_at_the_top() {
     let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
     assert_eq!(plan.iterations, vec![1]);
 }
+
+/// Rodinia hotspot's loop (issue 47), reduced from clang-22's gfx900 code for
+/// tests/fixtures/src/opencl/heat_steps.cl with the bound a constant (`s_mov_b32 s2, 4`:
+/// iteration - 1 for iteration = 5): the break `if (i == iteration - 1)` is kept in s[0:1]
+/// (-1 on the side that leaves, 0 on the side that stays and steps the counter s12), and the
+/// latch leaves on `s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`.
+const FLAG_EXIT: &str = "\
+s_mov_b32 s2, 4
+s_mov_b32 s12, 0
+s_branch .LBB0_4
+.LBB0_2:
+s_or_b64 exec, exec, s[0:1]
+s_add_i32 s12, s12, 1
+s_mov_b64 s[0:1], 0
+s_barrier
+.LBB0_3:
+s_and_b64 vcc, exec, s[0:1]
+s_cbranch_vccnz .LBB0_11
+.LBB0_4:
+v_cmp_lt_u32_e32 vcc, s12, v0
+s_and_saveexec_b64 s[8:9], vcc
+s_cbranch_execz .LBB0_8
+v_mov_b32_e32 v9, 1
+.LBB0_8:
+s_or_b64 exec, exec, s[8:9]
+s_cmp_eq_u32 s12, s2
+s_mov_b64 s[0:1], -1
+s_barrier
+s_cbranch_scc1 .LBB0_3
+s_and_saveexec_b64 s[0:1], s[6:7]
+s_cbranch_execz .LBB0_2
+ds_write_b32 v5, v9
+s_branch .LBB0_2
+.LBB0_11:
+s_endpgm
+";
+
+#[test]
+fn a_break_kept_in_a_flag_register_is_the_exit_test() {
+    // s12 = 0, 1, 2, 3, 4 at the compare with s2 = 4: the header runs 5 times, the fifth
+    // pass takes `s_cbranch_scc1` with the flag set and leaves at the latch.
+    assert_eq!(inferred(FLAG_EXIT), vec![Some(5)]);
+    let p = program(FLAG_EXIT);
+    let cfg = Cfg::build(&p).unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &Hints::default()).unwrap();
+    assert_eq!(plan.iterations, vec![5]);
+    // The exit test is no default branch: it follows the loop's count.
+    let exit_line = 22;
+    assert!(
+        !plan.defaults.branches_not_taken.contains(&exit_line),
+        "{:?}",
+        plan.defaults.branches_not_taken
+    );
+    // Both barriers: the one before the break every pass (5), the one after the copy on the
+    // passes that stay (4); the header's compare 5 times.
+    let trace = shadersim_trace::WaveTrace::expand(&p, &cfg, &plan).unwrap();
+    let runs = |m: &str| -> Vec<u64> {
+        (0..p.instructions.len())
+            .filter(|&i| p.instructions[i].inst.mnemonic == m)
+            .map(|i| trace.executions[i])
+            .collect()
+    };
+    assert_eq!(runs("s_barrier"), vec![4, 5]);
+    assert_eq!(runs("v_cmp_lt_u32_e32"), vec![5]);
+    // An `iterations` hint drives the same branch: 3 passes, the copy's barrier twice.
+    let hints = Hints::parse("[[loop]]\nline = 13\niterations = 3\n").unwrap();
+    let plan = TracePlan::from_hints(&p, &cfg, &hints).unwrap();
+    let trace = shadersim_trace::WaveTrace::expand(&p, &cfg, &plan).unwrap();
+    let barriers: Vec<u64> = (0..p.instructions.len())
+        .filter(|&i| p.instructions[i].inst.mnemonic == "s_barrier")
+        .map(|i| trace.executions[i])
+        .collect();
+    assert_eq!(barriers, vec![2, 3]);
+}

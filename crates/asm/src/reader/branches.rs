@@ -18,10 +18,13 @@ pub(super) fn stage_from_exports(p: &Program) -> Option<Stage> {
     None
 }
 
+/// Resolve every branch of `p` to an instruction index; `spans` are the file's functions
+/// (name, first address, end address) when it gives addresses.
 pub(super) fn resolve_branches(
     file: &str,
     dialect: Dialect,
     p: &mut Program,
+    spans: &[(String, u64, u64)],
 ) -> Result<(), AsmError> {
     let mut label_index: HashMap<String, usize> = HashMap::new();
     let mut label_line: HashMap<&str, u32> = HashMap::new();
@@ -38,19 +41,20 @@ pub(super) fn resolve_branches(
         }
         label_index.insert(l.name.clone(), l.index);
     }
-    let addr_index: HashMap<u64, usize> = p
-        .instructions
+    let addresses = instruction_addresses(p);
+    let addr_index: HashMap<u64, usize> = addresses
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| s.address.map(|a| (a, i)))
+        .filter_map(|(i, a)| a.map(|a| (a, i)))
         .collect();
     let end_address = p
         .instructions
         .last()
-        .and_then(|s| s.address.map(|a| a + 4 * s.encoding.len() as u64));
+        .zip(addresses.last().copied().flatten())
+        .map(|(s, a)| a + 4 * s.encoding.len() as u64);
     let mut targets = Vec::with_capacity(p.instructions.len());
     let mut new_labels = Vec::new();
-    for s in &p.instructions {
+    for (s, &address) in p.instructions.iter().zip(&addresses) {
         let target = match s.inst.branch_target() {
             None => None,
             // A plain name (`foo`, kept as text by the operand parser) is
@@ -73,12 +77,12 @@ pub(super) fn resolve_branches(
                 }
             },
             Some(Operand::Imm(offset)) => {
-                let Some(addr) = s.address else {
+                let Some(addr) = address else {
                     return Err(AsmError {
                         file: file.to_string(),
                         pos: Some(s.pos),
                         message: format!(
-                            "numeric branch offset `{offset}` needs instruction addresses ({} output has none); use a label",
+                            "numeric branch offset `{offset}` needs instruction addresses ({} output has none) or every instruction's encoding (llvm-mc -show-encoding's `; encoding: [...]`); use a label",
                             dialect.name()
                         ),
                     });
@@ -86,7 +90,10 @@ pub(super) fn resolve_branches(
                 // SOPP branch: target = PC + 4 + simm16 * 4.
                 let simm = i64::from(*offset as u16 as i16);
                 let t = addr as i64 + 4 + simm * 4;
-                let idx = if Some(t as u64) == end_address {
+                // The end of the code is where a wave stops, unless another function of the
+                // file starts there (then the branch would run that function's code).
+                let into_other = in_other_function(spans, &p.name, t);
+                let idx = if Some(t as u64) == end_address && into_other.is_empty() {
                     Some(p.instructions.len())
                 } else {
                     addr_index.get(&(t as u64)).copied()
@@ -108,9 +115,14 @@ pub(super) fn resolve_branches(
                             file: file.to_string(),
                             pos: Some(s.pos),
                             message: format!(
-                            "branch target 0x{t:x} is not the address of an instruction of `{}`",
-                            p.name
-                        ),
+                                "branch target 0x{t:x} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}",
+                                p.name,
+                                match (addresses.first().copied().flatten(), end_address) {
+                                    (Some(a), Some(e)) => format!(" (its code spans 0x{a:x} to 0x{e:x})"),
+                                    _ => String::new(),
+                                },
+                                into_other
+                            ),
                         })
                     }
                 }
@@ -123,6 +135,43 @@ pub(super) fn resolve_branches(
     p.labels.sort_by_key(|l| (l.index, l.line == 0, l.line));
     p.branch_targets = targets;
     Ok(())
+}
+
+/// Where a branch target outside its function lies when another function of the file holds
+/// it: a jump between functions (not a call, which `s_swappc`/`s_call` make and calls.rs
+/// follows), which the simulation cannot follow.
+fn in_other_function(spans: &[(String, u64, u64)], own: &str, target: i64) -> String {
+    spans
+        .iter()
+        .find(|(name, a, e)| name != own && (*a as i64..*e as i64).contains(&target))
+        .map(|(name, a, _)| {
+            format!(
+                "; it jumps into `{name}` (at +0x{:x}), another function of the file, which a branch does not enter (only calls do)",
+                target - *a as i64
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// Each instruction's address: the file's own (objdump), or, when the file gives none but
+/// every instruction's encoding (llvm-mc -show-encoding), the sum of the sizes before it
+/// from 0. A numeric branch offset is then a word count from the next instruction, as
+/// llvm-mc-22 encodes it (`s_branch 3` is `[0x03,0x00,0x82,0xbf]`: 3 words past the next).
+fn instruction_addresses(p: &Program) -> Vec<Option<u64>> {
+    let given = p.instructions.iter().any(|s| s.address.is_some());
+    let sized = p.instructions.iter().all(|s| !s.encoding.is_empty());
+    if given || !sized {
+        return p.instructions.iter().map(|s| s.address).collect();
+    }
+    let mut at = 0u64;
+    p.instructions
+        .iter()
+        .map(|s| {
+            let here = at;
+            at += 4 * s.encoding.len() as u64;
+            Some(here)
+        })
+        .collect()
 }
 
 /// ACO encodes an export source it leaves undefined (a channel the shader

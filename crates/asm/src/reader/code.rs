@@ -203,6 +203,12 @@ impl LineReader<'_> {
         self.check_operand_kinds(n, col, trimmed, &inst)?;
         self.check_operand_limits(n, col, trimmed, &inst)?;
         self.check_names_and_waits(n, col, trimmed, &inst)?;
+        // Forms LLVM-22 refuses (a reserved source, `abs` on an integer op, ...): the same rules
+        // the code-object decoder applies (issue 47 item 14).
+        let processor = self.target.as_ref().map(|t| t.name.clone());
+        if let Some(r) = shadersim_isa::refused::refused_form(processor.as_deref(), trimmed) {
+            return Err(self.error(n, col + operand_column(trimmed, &r.operand), r.message));
+        }
         self.ensure_program(n);
         let p = self.current.as_mut().expect("program open");
         p.instructions.push(SourceInstr {

@@ -352,6 +352,29 @@ impl LineReader<'_> {
         if self.in_data_section {
             return Ok(());
         }
-        self.code(n, code, None, Vec::new())
+        let encoding = comment.and_then(mc_encoding).unwrap_or_default();
+        self.code(n, code, None, encoding)
     }
+}
+
+/// The words of llvm-mc's `-show-encoding` comment (`; encoding: [0x03,0x00,0x82,0xbf]`,
+/// little-endian bytes), which give a listing without addresses its instructions' sizes (a
+/// numeric branch offset counts words from the next instruction). `None` when a byte is a
+/// fixup placeholder (`[A,A,0x82,0xbf]`: a branch to a label) or the bytes are not whole words.
+fn mc_encoding(comment: &str) -> Option<Vec<u32>> {
+    let start = comment.find("encoding: [")? + "encoding: [".len();
+    let inner = &comment[start..start + comment[start..].find(']')?];
+    let bytes: Vec<u8> = inner
+        .split(',')
+        .map(|b| u8::from_str_radix(b.trim().strip_prefix("0x")?, 16).ok())
+        .collect::<Option<_>>()?;
+    if bytes.is_empty() || bytes.len() % 4 != 0 {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }

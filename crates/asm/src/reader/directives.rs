@@ -170,33 +170,7 @@ impl LineReader<'_> {
                         .insert(sym.trim().to_string(), value.trim().to_string());
                 }
             }
-            ".file" => {
-                // `.file 0 "/dir" "name.cl" md5 0x...` or `.file 1 "path"`;
-                // a `.file "name"` without number names the assembler input.
-                let (number, rest) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
-                if let Ok(number) = number.parse::<u32>() {
-                    let strings: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
-                    if let (0, [dir, _, ..]) = (number, strings.as_slice()) {
-                        self.compile_dir = Some(dir.to_string()).filter(|d| !d.is_empty());
-                    }
-                    // A name without a directory is relative to the compilation directory:
-                    // clang given `/abs/fir.cl` writes `.file 0 "/abs" "/abs/fir.cl"` and
-                    // then `.file 2 "fir.cl"`, the same file (issue 47 item 4: a `fir.cl:28`
-                    // hint found two files and was refused as ambiguous).
-                    let path = match (strings.as_slice(), &self.compile_dir) {
-                        ([dir, name, ..], _) if !name.starts_with('/') && !dir.is_empty() => {
-                            format!("{dir}/{name}")
-                        }
-                        ([name], Some(dir)) if !name.starts_with('/') => {
-                            format!("{dir}/{name}")
-                        }
-                        ([_, name, ..] | [name], _) => name.to_string(),
-                        ([], _) => String::new(),
-                    };
-                    self.source_files.retain(|(n, _)| *n != number);
-                    self.source_files.push((number, path));
-                }
-            }
+            ".file" => self.file_directive(arg),
             ".loc" => {
                 let mut nums = arg.split_whitespace().map(|w| w.parse::<u32>().ok());
                 self.loc = match (nums.next().flatten(), nums.next().flatten()) {
@@ -248,78 +222,111 @@ impl LineReader<'_> {
                     },
                 ))
             }
-            ".end_amdhsa_kernel" => {
-                if let Some((kname, d)) = self.descriptor.take() {
-                    // The descriptor may come before or after the code.
-                    let target = self
-                        .current
-                        .as_mut()
-                        .filter(|p| p.name == kname)
-                        .or_else(|| self.programs.iter_mut().rev().find(|p| p.name == kname));
-                    match target {
-                        Some(p) => {
-                            if p.stage.is_none() {
-                                p.stage = Some(Stage::Compute);
-                            }
-                            merge_declared(&mut p.declared, d)
-                        }
-                        None => {
-                            self.descriptors.insert(kname, d);
-                        }
-                    }
-                }
-            }
-            _ if name.starts_with(".amdhsa_") => {
-                if let Some((kernel, d)) = self.descriptor.as_mut() {
-                    let literal = shadersim_isa::operand::parse_int(arg);
-                    // clang 20+ writes register counts of kernels with calls
-                    // as expressions over `.set` symbols defined later.
-                    if literal.is_none()
-                        && matches!(name, ".amdhsa_next_free_vgpr" | ".amdhsa_next_free_sgpr")
-                    {
-                        self.deferred.push(Deferred {
-                            kernel: kernel.clone(),
-                            directive: name.to_string(),
-                            expr: arg.to_string(),
-                            line: n,
-                            column: col,
-                        });
-                    }
-                    let v = literal.and_then(|v| u32::try_from(v).ok());
-                    match name {
-                        ".amdhsa_next_free_vgpr" => d.vgprs = v,
-                        ".amdhsa_next_free_sgpr" => d.sgprs = v,
-                        ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
-                        ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
-                        ".amdhsa_user_sgpr_count" => d.user_sgprs = v,
-                        ".amdhsa_user_sgpr_private_segment_buffer" => {
-                            d.user_sgpr_enables[0] = v.map(|v| v != 0)
-                        }
-                        ".amdhsa_user_sgpr_dispatch_ptr" => {
-                            d.user_sgpr_enables[1] = v.map(|v| v != 0)
-                        }
-                        ".amdhsa_user_sgpr_queue_ptr" => d.user_sgpr_enables[2] = v.map(|v| v != 0),
-                        ".amdhsa_user_sgpr_kernarg_segment_ptr" => {
-                            d.user_sgpr_enables[3] = v.map(|v| v != 0)
-                        }
-                        ".amdhsa_system_sgpr_workgroup_id_x"
-                        | ".amdhsa_system_sgpr_workgroup_id_y"
-                        | ".amdhsa_system_sgpr_workgroup_id_z" => {
-                            let dim = usize::from(name.as_bytes()[name.len() - 1] - b'x');
-                            let ids = d.workgroup_ids.get_or_insert([true, false, false]);
-                            ids[dim] = v != Some(0);
-                        }
-                        ".amdhsa_wavefront_size32" => {
-                            d.wave_size = Some(if v == Some(1) { 32 } else { 64 })
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            ".end_amdhsa_kernel" => self.end_descriptor(),
+            _ if name.starts_with(".amdhsa_") => self.descriptor_field(n, col, name, arg),
             _ if KNOWN_DIRECTIVES.contains(&name) => {}
             _ => self.warn(n, col, format!("skipped unknown directive `{name}`")),
         }
         Ok(())
+    }
+
+    /// `.file 0 "/dir" "name.cl" md5 0x...` or `.file 1 "path"`: the source files `.loc` names.
+    fn file_directive(&mut self, arg: &str) {
+        // `.file 0 "/dir" "name.cl" md5 0x...` or `.file 1 "path"`;
+        // a `.file "name"` without number names the assembler input.
+        let (number, rest) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
+        if let Ok(number) = number.parse::<u32>() {
+            let strings: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
+            if let (0, [dir, _, ..]) = (number, strings.as_slice()) {
+                self.compile_dir = Some(dir.to_string()).filter(|d| !d.is_empty());
+            }
+            // A name without a directory is relative to the compilation directory:
+            // clang given `/abs/fir.cl` writes `.file 0 "/abs" "/abs/fir.cl"` and
+            // then `.file 2 "fir.cl"`, the same file (issue 47 item 4: a `fir.cl:28`
+            // hint found two files and was refused as ambiguous).
+            let path = match (strings.as_slice(), &self.compile_dir) {
+                ([dir, name, ..], _) if !name.starts_with('/') && !dir.is_empty() => {
+                    format!("{dir}/{name}")
+                }
+                ([name], Some(dir)) if !name.starts_with('/') => {
+                    format!("{dir}/{name}")
+                }
+                ([_, name, ..] | [name], _) => name.to_string(),
+                ([], _) => String::new(),
+            };
+            self.source_files.retain(|(n, _)| *n != number);
+            self.source_files.push((number, path));
+        }
+    }
+
+    /// `.end_amdhsa_kernel`: the descriptor read since `.amdhsa_kernel` goes to its kernel.
+    fn end_descriptor(&mut self) {
+        if let Some((kname, d)) = self.descriptor.take() {
+            // The descriptor may come before or after the code.
+            let target = self
+                .current
+                .as_mut()
+                .filter(|p| p.name == kname)
+                .or_else(|| self.programs.iter_mut().rev().find(|p| p.name == kname));
+            match target {
+                Some(p) => {
+                    if p.stage.is_none() {
+                        p.stage = Some(Stage::Compute);
+                    }
+                    merge_declared(&mut p.declared, d)
+                }
+                None => {
+                    self.descriptors.insert(kname, d);
+                }
+            }
+        }
+    }
+
+    /// One `.amdhsa_*` field of the descriptor being read.
+    fn descriptor_field(&mut self, n: u32, col: usize, name: &str, arg: &str) {
+        if let Some((kernel, d)) = self.descriptor.as_mut() {
+            let literal = shadersim_isa::operand::parse_int(arg);
+            // clang 20+ writes register counts of kernels with calls
+            // as expressions over `.set` symbols defined later.
+            if literal.is_none()
+                && matches!(name, ".amdhsa_next_free_vgpr" | ".amdhsa_next_free_sgpr")
+            {
+                self.deferred.push(Deferred {
+                    kernel: kernel.clone(),
+                    directive: name.to_string(),
+                    expr: arg.to_string(),
+                    line: n,
+                    column: col,
+                });
+            }
+            let v = literal.and_then(|v| u32::try_from(v).ok());
+            match name {
+                ".amdhsa_next_free_vgpr" => d.vgprs = v,
+                ".amdhsa_next_free_sgpr" => d.sgprs = v,
+                ".amdhsa_group_segment_fixed_size" => d.lds_bytes = v,
+                ".amdhsa_private_segment_fixed_size" => d.scratch_bytes = v,
+                ".amdhsa_user_sgpr_count" => d.user_sgprs = v,
+                ".amdhsa_user_sgpr_private_segment_buffer" => {
+                    d.user_sgpr_enables[0] = v.map(|v| v != 0)
+                }
+                ".amdhsa_user_sgpr_dispatch_ptr" => d.user_sgpr_enables[1] = v.map(|v| v != 0),
+                ".amdhsa_user_sgpr_queue_ptr" => d.user_sgpr_enables[2] = v.map(|v| v != 0),
+                ".amdhsa_user_sgpr_kernarg_segment_ptr" => {
+                    d.user_sgpr_enables[3] = v.map(|v| v != 0)
+                }
+                ".amdhsa_system_sgpr_workgroup_id_x"
+                | ".amdhsa_system_sgpr_workgroup_id_y"
+                | ".amdhsa_system_sgpr_workgroup_id_z" => {
+                    let dim = usize::from(name.as_bytes()[name.len() - 1] - b'x');
+                    let ids = d.workgroup_ids.get_or_insert([true, false, false]);
+                    ids[dim] = v != Some(0);
+                }
+                ".amdhsa_wavefront_size32" => {
+                    d.wave_size = Some(if v == Some(1) { 32 } else { 64 })
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Statistics comments LLVM prints per function.

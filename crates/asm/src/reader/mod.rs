@@ -482,12 +482,26 @@ impl LineReader<'_> {
         }
         let mut programs = std::mem::take(&mut self.programs);
         programs.retain(|p| !p.instructions.is_empty());
+        // Where each function's code lies (files with addresses): a branch into another
+        // function is named as such.
+        let spans: Vec<(String, u64, u64)> = programs
+            .iter()
+            .filter_map(|p| {
+                let first = p.instructions.first()?.address?;
+                let last = p.instructions.last()?;
+                Some((
+                    p.name.clone(),
+                    first,
+                    last.address? + 4 * last.encoding.len() as u64,
+                ))
+            })
+            .collect();
         for p in &mut programs {
             if p.stage.is_none() {
                 p.stage = stage_from_exports(p);
             }
             mark_undefined_export_sources(p);
-            resolve_branches(self.file, self.dialect, p)?;
+            resolve_branches(self.file, self.dialect, p, &spans)?;
             if kernels.contains(&p.name) {
                 check_kernel_end(self.file, p)?;
             }

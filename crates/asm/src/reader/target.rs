@@ -144,29 +144,35 @@ fn gens_text(bits: u8) -> String {
     parts.join(", ")
 }
 
-/// Guess the GPU of a file that does not name it, from what the listing
-/// carries, strongest first:
-/// 1. a header naming the processor (RGA's `asic(...)`, a `gfxNNN` comment);
-/// 2. the machine words of each instruction: the generations whose
-///    encoding of that mnemonic can be those words
-///    ([`shadersim_isa::gen_encoding`]); the generations that encode the
-///    most lines so win;
-/// 3. wave32-only operands (`vcc_lo`, `exec_lo`): gfx10 or later;
-/// 4. the mnemonics: generations whose compilers print every mnemonic of
-///    the file (the table's `gens`), gfx8's carry syntax, and the first
-///    mnemonic of [`TARGET_EVIDENCE`] that fits;
-/// 5. else the oldest remaining generation.
-///
-/// Returns the target, the line of the deciding evidence and the evidence
-/// in words for the warning.
-pub(super) fn guess_target(
-    text: &str,
-    dialect: Dialect,
-    aco_bare: bool,
-) -> Option<(Target, u32, String)> {
+/// What one pass over a listing's code lines shows about its generation.
+struct Scan {
+    /// The generations every mnemonic seen is printed for (narrowed as lines come).
+    gens: u8,
+    /// The first line of each TARGET_EVIDENCE mnemonic: (rank, line, word).
+    hits: Vec<(usize, u32, String)>,
+    /// The first code line and its mnemonic.
+    first_word: Option<(u32, String)>,
+    /// A gfx8 carry-out add (`v_add_u32_e32 v0, vcc, ...`) was seen.
+    saw_gfx8_carry: bool,
+    /// Lines with machine words, and how many of them fit each generation.
+    encoded: u32,
+    encoded_by: [u32; 7],
+    first_encoded: Option<u32>,
+    /// The first wave32 operand and its line.
+    wave32: Option<(u32, &'static str)>,
+}
+
+/// A scan ends early on a header that declares the target.
+enum Scanned {
+    Declared((Target, u32, String)),
+    Seen(Scan),
+}
+
+/// Read `text`'s code lines (for a RADV dump, only its `disasm:` sections) for evidence of
+/// the generation, or the target a header line declares.
+fn scan_lines(text: &str, dialect: Dialect, aco_bare: bool) -> Scanned {
     let table = InstrTable::builtin();
     let mut gens = shadersim_isa::target::GenSet::ALL.0;
-    // The first line of each TARGET_EVIDENCE mnemonic: (rank, line, word).
     let mut hits: Vec<(usize, u32, String)> = Vec::new();
     let mut first_word: Option<(u32, String)> = None;
     let mut saw_gfx8_carry = false;
@@ -181,7 +187,7 @@ pub(super) fn guess_target(
         let n = i as u32 + 1;
         let code_end = comment_start(line).unwrap_or(line.len());
         if let Some((target, what)) = header_target(line, code_end) {
-            return Some((target.clone(), n, format!("the listing says `{what}`")));
+            return Scanned::Declared((target.clone(), n, format!("the listing says `{what}`")));
         }
         if dialect == Dialect::Aco && !aco_bare {
             let t = line.trim();
@@ -248,6 +254,51 @@ pub(super) fn guess_target(
             }
         }
     }
+    Scanned::Seen(Scan {
+        gens,
+        hits,
+        first_word,
+        saw_gfx8_carry,
+        encoded,
+        encoded_by,
+        first_encoded,
+        wave32,
+    })
+}
+
+/// Guess the GPU of a file that does not name it, from what the listing
+/// carries, strongest first:
+/// 1. a header naming the processor (RGA's `asic(...)`, a `gfxNNN` comment);
+/// 2. the machine words of each instruction: the generations whose
+///    encoding of that mnemonic can be those words
+///    ([`shadersim_isa::gen_encoding`]); the generations that encode the
+///    most lines so win;
+/// 3. wave32-only operands (`vcc_lo`, `exec_lo`): gfx10 or later;
+/// 4. the mnemonics: generations whose compilers print every mnemonic of
+///    the file (the table's `gens`), gfx8's carry syntax, and the first
+///    mnemonic of [`TARGET_EVIDENCE`] that fits;
+/// 5. else the oldest remaining generation.
+///
+/// Returns the target, the line of the deciding evidence and the evidence
+/// in words for the warning.
+pub(super) fn guess_target(
+    text: &str,
+    dialect: Dialect,
+    aco_bare: bool,
+) -> Option<(Target, u32, String)> {
+    let Scan {
+        mut gens,
+        hits,
+        first_word,
+        saw_gfx8_carry,
+        encoded,
+        encoded_by,
+        first_encoded,
+        wave32,
+    } = match scan_lines(text, dialect, aco_bare) {
+        Scanned::Declared(t) => return Some(t),
+        Scanned::Seen(s) => s,
+    };
     let mut evidence = Vec::new();
     let mut decided_at = None;
     // The machine words narrowed the candidates.

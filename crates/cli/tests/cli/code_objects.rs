@@ -139,10 +139,25 @@ fn a_branch_out_of_its_kernel_is_an_error_at_the_branch() {
         let (code, _, err) = without_llvm(&[command, path.to_str().unwrap()]);
         assert_eq!(code, 1, "{err}");
         assert!(
-            err.contains("out.co:16:2: error: branch target 0x593c is not the address of an instruction of `loop_sum`"),
+            err.contains("out.co:16:2: error: branch target 0x593c (+4096 words from the next instruction) is not the address of an instruction of `loop_sum` (its code spans 0x1900 to 0x19a4)"),
             "{err}"
         );
     }
+    // The same branch made `s_cbranch_scc1 26` (BF85001A): 0x1938 + 4 + 26 * 4 = 0x19a4, the
+    // first instruction of clang's callable copy `__clang_ocl_kern_imp_loop_sum` (llvm-objdump-22
+    // of the fixture: `loop_sum` at 0x1900, the copy at 0x19a4). The error names it.
+    bytes[at..at + 4].copy_from_slice(&0xBF85_001Au32.to_le_bytes());
+    std::fs::write(&path, &bytes).expect("write");
+    let (code, _, err) = without_llvm(&["cfg", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "out.co:16:2: error: branch target 0x19a4 (+26 words from the next instruction)"
+        ) && err.contains(
+            "it jumps into `__clang_ocl_kern_imp_loop_sum` (at +0x0), another function of the file"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

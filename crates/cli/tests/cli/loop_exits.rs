@@ -147,3 +147,55 @@ fn hints_takes_the_defines_analyze_compiles_with() {
         "{text}"
     );
 }
+
+/// Executions per wave of the kernel's `s_barrier`s, in program order.
+fn barriers_in_order(v: &serde_json::Value) -> Vec<u64> {
+    v["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["text"].as_str().unwrap().starts_with("s_barrier"))
+        .map(|i| i["executions"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_break_kept_in_a_flag_register_is_counted_from_the_launch() {
+    if !have_clang_22() {
+        return;
+    }
+    // Rodinia hotspot's loop shape (heat_steps.cl, written here): `for (i = 0; i < iteration;
+    // i++) { compute; barrier; if (i == iteration - 1) break; copy; barrier; }`. LLVM keeps
+    // the break in an SGPR pair (`s_mov_b64 s[0:1], -1` before `s_cbranch_scc1` to the latch,
+    // `s_mov_b64 s[0:1], 0` on the staying side) and the latch leaves on
+    // `s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`. For iteration = N: the header runs N
+    // times; the first barrier (before the break) N times, the second (after the copy) N - 1
+    // times, the one before the loop once.
+    let n = 5u64;
+    let arg = format!("iteration={n}");
+    for gpu in GPUS {
+        let v = json(&[
+            "analyze",
+            "tests/fixtures/src/opencl/heat_steps.cl",
+            "--arch",
+            gpu,
+            "--arg",
+            &arg,
+            "--no-latency-search",
+            "--format",
+            "json",
+        ]);
+        let inferred = v["defaults"]["loops_inferred"].as_array().unwrap();
+        assert_eq!(inferred.len(), 1, "{gpu}: {v}");
+        assert_eq!(inferred[0]["iterations"], n, "{gpu}: {inferred:?}");
+        assert!(
+            v["defaults"]["loops_once"].as_array().unwrap().is_empty(),
+            "{gpu}"
+        );
+        let mut barriers = barriers_in_order(&v);
+        assert_eq!(barriers.len(), 3, "{gpu}: {barriers:?}");
+        // LLVM places the second barrier (in the latch's path) before or after the first.
+        barriers[1..].sort_unstable();
+        assert_eq!(barriers, [1, n - 1, n], "{gpu}");
+    }
+}

@@ -156,6 +156,7 @@ impl WaveTrace {
                             &counter,
                             &limit,
                             drawn,
+                            plan.flag_exits.get(&br.instr).copied(),
                         ),
                     }
                 }

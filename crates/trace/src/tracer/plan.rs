@@ -77,6 +77,11 @@ pub struct TracePlan {
     pub wave_lanes: u32,
     /// What the hints left to defaults (filled by [`TracePlan::from_hints`]).
     pub defaults: crate::PlanDefaults,
+    /// Branches that decide a loop's exit through a flag register
+    /// ([`shadersim_infer::flag_exit`], Rodinia hotspot's `break`), by instruction index: the
+    /// loop and whether taking the branch leaves it. Unhinted, such a branch stays while the
+    /// loop has iterations left and leaves on its last.
+    pub flag_exits: HashMap<usize, (usize, bool)>,
 }
 
 impl TracePlan {
@@ -99,6 +104,7 @@ impl TracePlan {
             lane_branches: HashMap::new(),
             wave_lanes: 64,
             defaults: crate::PlanDefaults::default(),
+            flag_exits: flag_exits(program, cfg),
         }
     }
 
@@ -618,9 +624,19 @@ pub fn default_iterations(program: &Program, cfg: &Cfg, lp: &shadersim_cfg::Loop
     }
 }
 
+/// The flag-register exit tests of `program`'s loops, by branch instruction: the loop and
+/// whether taking the branch leaves it.
+fn flag_exits(program: &Program, cfg: &Cfg) -> HashMap<usize, (usize, bool)> {
+    (0..cfg.loops.len())
+        .filter_map(|l| shadersim_infer::flag_exit(program, cfg, l))
+        .map(|f| (f.branch, (f.loop_id, f.exit_when_taken)))
+        .collect()
+}
+
 /// The block a wave goes to after conditional branch `br`: `taken_hint` is
 /// the plan's direction for it (a `taken` hint, or the wave's side of a
-/// `waves` hint), `drawn` a probability drawn for this execution.
+/// `waves` hint), `drawn` a probability drawn for this execution, `flag_exit`
+/// the loop whose exit it decides through a flag register and whether taking it leaves.
 pub(crate) fn decide(
     cfg: &Cfg,
     br: &shadersim_cfg::Branch,
@@ -628,8 +644,14 @@ pub(crate) fn decide(
     counter: &[u32],
     limit: &[u32],
     drawn: Option<bool>,
+    flag_exit: Option<(usize, bool)>,
 ) -> usize {
     let (t, f) = (br.taken, br.not_taken);
+    // A flag exit test nothing else decides: the leaving side on the loop's last iteration.
+    if let (Some((loop_id, exit_when_taken)), None, None) = (flag_exit, taken_hint, drawn) {
+        let leave = counter[loop_id] >= limit[loop_id];
+        return if leave == exit_when_taken { t } else { f };
+    }
     // A probability drawn for this execution decides an ordinary fork.
     let taken = || drawn.unwrap_or_else(|| taken_hint.unwrap_or(false));
     match br.kind {
