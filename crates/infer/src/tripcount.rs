@@ -295,15 +295,8 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     let stepped_before_test = exiting == latch
         || (step_block == exiting && step_idx < cmp_idx)
         || (step_block != exiting && dominates(cfg, step_block, exiting));
-    // A counter that starts at the workgroup id (`for (i = get_group_id(0); i < n; i +=
-    // get_num_groups(0))`) is counted for the first workgroup, 0: the most trips any
-    // workgroup makes, and the others make at most as many.
-    let entry = entry_value(program, cfg, loop_id, r);
-    let group_start = match entry {
-        Some(_) => None,
-        None => Some(group_id_entry(program, cfg, loop_id, r)?),
-    };
-    let start = entry.unwrap_or(0);
+    // A counter may start at the workgroup id (see `counter_start`).
+    let (start, group_start) = counter_start(program, cfg, loop_id, r)?;
     // Header executions: simulate the counter with the hardware's wrapping
     // 32-bit arithmetic.
     let mut value = start;
@@ -332,12 +325,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         }
     };
     let compare = format!("{} {}", cmp.mnemonic, cmp.operand_text);
-    let found = group_start.map(|dim| {
-        format!(
-            "`{compare}` (s{r} from the workgroup id ({}), {step} per iteration: {n} in the first workgroup, the most any makes)",
-            ["x", "y", "z"][usize::from(dim)]
-        )
-    });
+    let found = group_start.map(|dim| group_reason(&compare, r, dim, step, n));
     Some(InferredTrip {
         loop_id,
         iterations: n,
@@ -477,6 +465,29 @@ fn entry_value(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Option<u
         _ => fixed()?,
     };
     writes_only_before(cfg, instrs, loop_id, mov_idx, r).then_some(value)
+}
+
+/// The counter's value as the loop starts, and the workgroup id's dimension when that value is
+/// the workgroup id (`for (i = get_group_id(0); i < n; i += get_num_groups(0))`): counted for
+/// the first workgroup, 0, which makes the most trips any workgroup makes.
+fn counter_start(
+    program: &Program,
+    cfg: &Cfg,
+    loop_id: usize,
+    r: u16,
+) -> Option<(u32, Option<u8>)> {
+    match entry_value(program, cfg, loop_id, r) {
+        Some(v) => Some((v, None)),
+        None => Some((0, Some(group_id_entry(program, cfg, loop_id, r)?))),
+    }
+}
+
+/// How a count from a workgroup-id start was found, for reports.
+fn group_reason(compare: &str, r: u16, dim: u8, step: CounterStep, n: u64) -> String {
+    format!(
+        "`{compare}` (s{r} from the workgroup id ({}), {step} per iteration: {n} in the first workgroup, the most any makes)",
+        ["x", "y", "z"][usize::from(dim)]
+    )
 }
 
 /// The dimension when R holds a workgroup id as loop `loop_id` starts (a system SGPR, or
