@@ -29,8 +29,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/target.rs: guess_target", 182),
     ("crates/cfg/src/graph.rs: build", 194),
     ("crates/cli/src/commands/rt.rs: run", 269),
-    ("crates/engine/src/ops/compile.rs: compile", 268),
-    ("crates/engine/src/ops/mod.rs: compile", 175),
     ("crates/infer/src/address_affine.rs: def_value", 234),
     ("crates/r600/src/lower.rs: lower", 232),
     ("crates/r600/src/reader/mod.rs: read_r600", 254),
