@@ -26,16 +26,12 @@ const LONG_FILES: &[Allowed] = &[];
 const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/directives.rs: directive", 164),
     ("crates/asm/src/reader/target.rs: guess_target", 182),
-    ("crates/cfg/src/graph.rs: build", 194),
     ("crates/cli/src/commands/rt.rs: run", 269),
     ("crates/infer/src/address_affine.rs: def_value", 234),
-    ("crates/r600/src/lower.rs: lower", 232),
-    ("crates/r600/src/reader/mod.rs: read_r600", 254),
     ("crates/rt/src/encode/bvh4_encode.rs: encode_bvh4", 190),
     ("crates/rt/src/encode/bvh8_encode.rs: encode_bvh8", 154),
     ("crates/rt/src/mesh/ply.rs: parse", 238),
     ("crates/rt/src/report.rs: to_text", 198),
-    ("crates/trace/src/tracer/memory_hints.rs: memory_facts", 242),
 ];
 
 /// Import circles, `crate: module, module, ...` with the number of
