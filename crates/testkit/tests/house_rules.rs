@@ -27,7 +27,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/directives.rs: directive", 164),
     ("crates/asm/src/reader/target.rs: guess_target", 182),
     ("crates/cli/src/commands/rt.rs: run", 269),
-    ("crates/infer/src/address_affine.rs: def_value", 234),
     ("crates/rt/src/encode/bvh4_encode.rs: encode_bvh4", 190),
     ("crates/rt/src/encode/bvh8_encode.rs: encode_bvh8", 154),
     ("crates/rt/src/mesh/ply.rs: parse", 238),
