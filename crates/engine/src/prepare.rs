@@ -284,7 +284,8 @@ pub(crate) fn occupancy(
         wave_size,
         group_waves,
         dispatch.waves_per_simd,
-    )?;
+    )
+    .map_err(SimError::from)?;
     if let Some(h) = &d.dynamic_vgpr {
         let dynamic = dynamic_vgpr(h, arch, stage, wave_size)?;
         // The waves resident per SIMD are the slots enabled, not what
@@ -300,7 +301,8 @@ pub(crate) fn occupancy(
                 waves_per_group: group_waves,
             },
             dispatch.waves_per_simd,
-        )?;
+        )
+        .map_err(SimError::from)?;
         if dynamic.slots <= o.waves_per_simd {
             o.waves_per_simd = dynamic.slots;
             o.limiter = crate::occupancy::Limiter::DynamicVgprSlots;
