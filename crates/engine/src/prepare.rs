@@ -328,6 +328,16 @@ pub(crate) fn occupancy(
     Ok(occupancy)
 }
 
+/// The distinct traces of a run's waves.
+pub(crate) struct DistinctTraces {
+    /// Each distinct trace's length and executions per instruction.
+    pub(crate) traces: Vec<TraceSummary>,
+    /// The trace of each wave by launch order (empty: all run the first).
+    pub(crate) of_wave: Vec<u32>,
+    /// The first wave (launch order) of each trace, whose walk is the trace's.
+    pub(crate) first_waves: Vec<u32>,
+}
+
 /// The distinct traces the waves run: their summaries, the trace of each wave by launch
 /// order (empty: all run `trace`, the plan's own walk), and the first wave of each.
 /// Hints that name waves give waves different paths: one trace per distinct set of
@@ -338,16 +348,24 @@ pub(crate) fn distinct_traces(
     total: u32,
     wave_size: u32,
     lane_tally: &mut Option<crate::lanes::LaneTally>,
-) -> Result<(Vec<TraceSummary>, Vec<u32>, Vec<u32>), PrepareError> {
+) -> Result<DistinctTraces, PrepareError> {
     let plan = walk.plan;
     if !plan.varies_by_wave() {
         // The walk of each distinct trace is its first wave's (launch order).
-        return Ok((vec![trace], Vec::new(), vec![0]));
+        return Ok(DistinctTraces {
+            traces: vec![trace],
+            of_wave: Vec::new(),
+            first_waves: vec![0],
+        });
     }
     let mut trace_waves = Vec::new();
     if plan.draws() {
         let (traces, of_wave) = drawn_traces(walk, total, wave_size, lane_tally, &mut trace_waves)?;
-        return Ok((traces, of_wave, trace_waves));
+        return Ok(DistinctTraces {
+            traces,
+            of_wave,
+            first_waves: trace_waves,
+        });
     }
     let mut keys: Vec<Vec<(usize, u32)>> = Vec::new();
     let mut traces = Vec::new();
@@ -365,7 +383,11 @@ pub(crate) fn distinct_traces(
         };
         of_wave.push(t as u32);
     }
-    Ok((traces, of_wave, trace_waves))
+    Ok(DistinctTraces {
+        traces,
+        of_wave,
+        first_waves: trace_waves,
+    })
 }
 
 /// Each wave draws its own path; waves that drew the same path share its trace. Each

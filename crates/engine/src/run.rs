@@ -170,8 +170,11 @@ impl Simulation {
             prepare::occupancy(program, &arch, d, group_waves, &mut dispatch, &mut notes)?;
         let walk = TraceWalk::new(program, &cfg, &plan);
         let total = dispatch.count.saturating_mul(group_waves.max(1));
-        let (wave_traces, wave_trace, trace_waves) =
-            prepare::distinct_traces(&walk, trace, total, wave_size, &mut lane_tally)?;
+        let prepare::DistinctTraces {
+            traces: wave_traces,
+            of_wave: wave_trace,
+            first_waves: trace_waves,
+        } = prepare::distinct_traces(&walk, trace, total, wave_size, &mut lane_tally)?;
         let mut sim = SimProgram::compile(&CompileInput {
             program,
             walk: &walk,

@@ -427,7 +427,7 @@ fn write_header(
     let _ = writeln!(
         out,
         "<text x=\"14\" y=\"{mid}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {mid})\">{}</text>",
-        esc(&with_unit(METRICS[metric], &y_unit)),
+        esc(&with_unit(METRICS[metric], y_unit)),
         mid = TOP + (H - TOP - BOTTOM) / 2.0
     );
 }
