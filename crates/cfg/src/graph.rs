@@ -206,6 +206,178 @@ pub struct Cfg {
     pub branches: Vec<Branch>,
 }
 
+/// The basic blocks of `program` (successors not yet known) and the block of each
+/// instruction.
+fn split_blocks(program: &Program) -> (Vec<BasicBlock>, Vec<usize>) {
+    let n = program.instructions.len();
+    // Leaders: first instruction, branch targets, and the instruction
+    // after any branch or program end.
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    for (i, s) in program.instructions.iter().enumerate() {
+        if let Some(Some(t)) = program.branch_targets.get(i) {
+            leader[*t] = true;
+        }
+        if ends_block(s.inst.class()) {
+            leader[i + 1] = true;
+        }
+    }
+    // The first label of each instruction, as `Program::label_at` finds
+    // it, gathered once (asking per block scanned every label: a
+    // quadratic read of listings with thousands of blocks).
+    let mut label_of: Vec<Option<&str>> = vec![None; n + 1];
+    for l in &program.labels {
+        if let Some(slot @ None) = label_of.get_mut(l.index) {
+            *slot = Some(l.name.as_str());
+        }
+    }
+    let mut blocks = Vec::new();
+    let mut block_of = vec![0; n];
+    let mut start = 0;
+    for i in 1..=n {
+        if leader[i] || i == n {
+            let id = blocks.len();
+            for b in &mut block_of[start..i] {
+                *b = id;
+            }
+            blocks.push(BasicBlock {
+                id,
+                start,
+                end: i,
+                label: label_of[start].map(str::to_string),
+                succs: Vec::new(),
+                preds: Vec::new(),
+                reachable: false,
+            });
+            start = i;
+        }
+    }
+    (blocks, block_of)
+}
+
+/// Every block's successors by its last instruction, and its predecessors.
+fn link_blocks(program: &Program, blocks: &mut [BasicBlock], block_of: &[usize]) {
+    let (n, nb) = (program.instructions.len(), blocks.len());
+    // A branch to the end of the program (label after the last
+    // instruction) leaves the program: no successor block.
+    let block_at = |instr: usize| (instr < n).then(|| block_of[instr]);
+    for (b, block) in blocks.iter_mut().enumerate() {
+        let last = block.last();
+        let class = program.instructions[last].inst.class();
+        let next = (b + 1 < nb).then_some(b + 1);
+        let target = program
+            .branch_targets
+            .get(last)
+            .copied()
+            .flatten()
+            .and_then(block_at);
+        let mut succs = Vec::new();
+        match class {
+            // An indirect branch leaves the program, unless the reader
+            // resolved it: the return of a device function whose code
+            // was followed from a call jumps back after the call.
+            InstrClass::Branch | InstrClass::BranchIndirect => {
+                if let Some(t) = target {
+                    succs.push(Edge {
+                        to: t,
+                        kind: EdgeKind::Jump,
+                    });
+                }
+            }
+            InstrClass::BranchCond => {
+                if let Some(t) = target {
+                    succs.push(Edge {
+                        to: t,
+                        kind: EdgeKind::Taken,
+                    });
+                }
+                if let Some(f) = next {
+                    succs.push(Edge {
+                        to: f,
+                        kind: EdgeKind::FallThrough,
+                    });
+                }
+            }
+            InstrClass::Endpgm => {}
+            _ => {
+                if let Some(f) = next {
+                    succs.push(Edge {
+                        to: f,
+                        kind: EdgeKind::FallThrough,
+                    });
+                }
+            }
+        }
+        block.succs = succs;
+    }
+    for b in 0..nb {
+        for e in blocks[b].succs.clone() {
+            if !blocks[e.to].preds.contains(&b) {
+                blocks[e.to].preds.push(b);
+            }
+        }
+    }
+}
+
+/// Reachability (marked in `blocks`, from block 0), then each block's immediate dominator
+/// and immediate post-dominator.
+fn dominators(blocks: &mut [BasicBlock]) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+    let nb = blocks.len();
+    // Reachability and the petgraph view.
+    let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
+    let nodes: Vec<NodeIndex> = (0..nb).map(|_| graph.add_node(())).collect();
+    for b in blocks.iter() {
+        for e in &b.succs {
+            graph.update_edge(nodes[b.id], nodes[e.to], ());
+        }
+    }
+    let mut stack = vec![0usize];
+    blocks[0].reachable = true;
+    while let Some(b) = stack.pop() {
+        for e in blocks[b].succs.clone() {
+            if !blocks[e.to].reachable {
+                blocks[e.to].reachable = true;
+                stack.push(e.to);
+            }
+        }
+    }
+    let doms = simple_fast(&graph, nodes[0]);
+    let idom: Vec<Option<usize>> = (0..nb)
+        .map(|b| {
+            if !blocks[b].reachable {
+                return None;
+            }
+            doms.immediate_dominator(nodes[b]).map(|d| d.index())
+        })
+        .collect();
+    // Post-dominators: reverse graph from a virtual exit that every
+    // block without successors (s_endpgm, end of code) leads to.
+    let mut rev: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
+    let rnodes: Vec<NodeIndex> = (0..=nb).map(|_| rev.add_node(())).collect();
+    let exit = rnodes[nb];
+    for b in blocks.iter() {
+        if !b.reachable {
+            continue;
+        }
+        if b.succs.is_empty() {
+            rev.update_edge(exit, rnodes[b.id], ());
+        }
+        for e in &b.succs {
+            rev.update_edge(rnodes[e.to], rnodes[b.id], ());
+        }
+    }
+    let pdoms = simple_fast(&rev, exit);
+    let ipdom: Vec<Option<usize>> = (0..nb)
+        .map(|b| {
+            pdoms
+                .immediate_dominator(rnodes[b])
+                .map(|d| d.index())
+                .filter(|&d| d != nb)
+        })
+        .collect();
+    (idom, ipdom)
+}
+
 impl Cfg {
     /// Analyse `program`.
     pub fn build(program: &Program) -> Result<Cfg, CfgError> {
@@ -213,168 +385,10 @@ impl Cfg {
         if n == 0 {
             return Err(CfgError::Empty);
         }
-        // Leaders: first instruction, branch targets, and the instruction
-        // after any branch or program end.
-        let mut leader = vec![false; n + 1];
-        leader[0] = true;
-        for (i, s) in program.instructions.iter().enumerate() {
-            if let Some(Some(t)) = program.branch_targets.get(i) {
-                leader[*t] = true;
-            }
-            if ends_block(s.inst.class()) {
-                leader[i + 1] = true;
-            }
-        }
-        // The first label of each instruction, as `Program::label_at` finds
-        // it, gathered once (asking per block scanned every label: a
-        // quadratic read of listings with thousands of blocks).
-        let mut label_of: Vec<Option<&str>> = vec![None; n + 1];
-        for l in &program.labels {
-            if let Some(slot @ None) = label_of.get_mut(l.index) {
-                *slot = Some(l.name.as_str());
-            }
-        }
-        let mut blocks = Vec::new();
-        let mut block_of = vec![0; n];
-        let mut start = 0;
-        for i in 1..=n {
-            if leader[i] || i == n {
-                let id = blocks.len();
-                for b in &mut block_of[start..i] {
-                    *b = id;
-                }
-                blocks.push(BasicBlock {
-                    id,
-                    start,
-                    end: i,
-                    label: label_of[start].map(str::to_string),
-                    succs: Vec::new(),
-                    preds: Vec::new(),
-                    reachable: false,
-                });
-                start = i;
-            }
-        }
+        let (mut blocks, block_of) = split_blocks(program);
         let nb = blocks.len();
-        // A branch to the end of the program (label after the last
-        // instruction) leaves the program: no successor block.
-        let block_at = |instr: usize| (instr < n).then(|| block_of[instr]);
-        for (b, block) in blocks.iter_mut().enumerate() {
-            let last = block.last();
-            let class = program.instructions[last].inst.class();
-            let next = (b + 1 < nb).then_some(b + 1);
-            let target = program
-                .branch_targets
-                .get(last)
-                .copied()
-                .flatten()
-                .and_then(block_at);
-            let mut succs = Vec::new();
-            match class {
-                InstrClass::Branch => {
-                    if let Some(t) = target {
-                        succs.push(Edge {
-                            to: t,
-                            kind: EdgeKind::Jump,
-                        });
-                    }
-                }
-                InstrClass::BranchCond => {
-                    if let Some(t) = target {
-                        succs.push(Edge {
-                            to: t,
-                            kind: EdgeKind::Taken,
-                        });
-                    }
-                    if let Some(f) = next {
-                        succs.push(Edge {
-                            to: f,
-                            kind: EdgeKind::FallThrough,
-                        });
-                    }
-                }
-                InstrClass::Endpgm => {}
-                // An indirect branch leaves the program, unless the reader
-                // resolved it: the return of a device function whose code
-                // was followed from a call jumps back after the call.
-                InstrClass::BranchIndirect => {
-                    if let Some(t) = target {
-                        succs.push(Edge {
-                            to: t,
-                            kind: EdgeKind::Jump,
-                        });
-                    }
-                }
-                _ => {
-                    if let Some(f) = next {
-                        succs.push(Edge {
-                            to: f,
-                            kind: EdgeKind::FallThrough,
-                        });
-                    }
-                }
-            }
-            block.succs = succs;
-        }
-        for b in 0..nb {
-            for e in blocks[b].succs.clone() {
-                if !blocks[e.to].preds.contains(&b) {
-                    blocks[e.to].preds.push(b);
-                }
-            }
-        }
-        // Reachability and the petgraph view.
-        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
-        let nodes: Vec<NodeIndex> = (0..nb).map(|_| graph.add_node(())).collect();
-        for b in &blocks {
-            for e in &b.succs {
-                graph.update_edge(nodes[b.id], nodes[e.to], ());
-            }
-        }
-        let mut stack = vec![0usize];
-        blocks[0].reachable = true;
-        while let Some(b) = stack.pop() {
-            for e in blocks[b].succs.clone() {
-                if !blocks[e.to].reachable {
-                    blocks[e.to].reachable = true;
-                    stack.push(e.to);
-                }
-            }
-        }
-        let doms = simple_fast(&graph, nodes[0]);
-        let idom: Vec<Option<usize>> = (0..nb)
-            .map(|b| {
-                if !blocks[b].reachable {
-                    return None;
-                }
-                doms.immediate_dominator(nodes[b]).map(|d| d.index())
-            })
-            .collect();
-        // Post-dominators: reverse graph from a virtual exit that every
-        // block without successors (s_endpgm, end of code) leads to.
-        let mut rev: DiGraph<(), ()> = DiGraph::with_capacity(nb + 1, nb * 2);
-        let rnodes: Vec<NodeIndex> = (0..=nb).map(|_| rev.add_node(())).collect();
-        let exit = rnodes[nb];
-        for b in &blocks {
-            if !b.reachable {
-                continue;
-            }
-            if b.succs.is_empty() {
-                rev.update_edge(exit, rnodes[b.id], ());
-            }
-            for e in &b.succs {
-                rev.update_edge(rnodes[e.to], rnodes[b.id], ());
-            }
-        }
-        let pdoms = simple_fast(&rev, exit);
-        let ipdom: Vec<Option<usize>> = (0..nb)
-            .map(|b| {
-                pdoms
-                    .immediate_dominator(rnodes[b])
-                    .map(|d| d.index())
-                    .filter(|&d| d != nb)
-            })
-            .collect();
+        link_blocks(program, &mut blocks, &block_of);
+        let (idom, ipdom) = dominators(&mut blocks);
         let intervals = dominator_intervals(&idom);
         let dominates = |a: usize, b: usize| -> bool { dominates_via(&intervals, a, b) };
         check_reducible(&blocks, program, &dominates)?;

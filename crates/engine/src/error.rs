@@ -54,3 +54,13 @@ fn describe(waves: &[StuckWave]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+/// The occupancy rule's refusals keep their kind: a model error, or no wave fits (dispatch).
+impl From<shadersim_occupancy::amd::OccupancyError> for SimError {
+    fn from(e: shadersim_occupancy::amd::OccupancyError) -> SimError {
+        match e {
+            shadersim_occupancy::amd::OccupancyError::Model(m) => SimError::Model(m),
+            shadersim_occupancy::amd::OccupancyError::Dispatch(m) => SimError::Dispatch(m),
+        }
+    }
+}

@@ -36,6 +36,7 @@ mod memstream;
 pub mod observer;
 mod occupancy;
 mod ops;
+mod prepare;
 mod run;
 mod stats;
 mod view;

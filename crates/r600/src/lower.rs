@@ -14,7 +14,7 @@
 //! group result latency that spaces one wavefront's groups (the
 //! two-wavefront interleave, vliw5-model.md 4.2).
 
-use crate::reader::{Bundle, CfKind, Dst, Kernel, LoopRole, R600File, Slot, Src};
+use crate::reader::{Bundle, CfKind, CfWord, Dst, Kernel, LoopRole, R600File, Slot, Src};
 use shadersim_asm::{
     DeclaredResources, Dialect, Label, Program, ProgramFile, SourceInstr, SourcePos, Stage,
 };
@@ -165,21 +165,16 @@ fn pos_of(p: SourcePos) -> SourcePos {
     p
 }
 
-/// Lower one kernel of a file.
-pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
-    let mut instructions: Vec<SourceInstr> = Vec::new();
-    let mut facts: Vec<GroupFacts> = Vec::new();
-    let mut first_of_word: Vec<usize> = Vec::with_capacity(kernel.cf.len() + 1);
-    // Branches to patch once every word's first instruction is known:
-    // (instruction index, target word).
-    let mut branches: Vec<(usize, u32)> = Vec::new();
-    let push = |instructions: &mut Vec<SourceInstr>,
-                facts: &mut Vec<GroupFacts>,
-                inst: Instruction,
-                pos: SourcePos,
-                text: String,
-                f: GroupFacts| {
-        instructions.push(SourceInstr {
+/// The instructions lowered so far and the facts of each.
+#[derive(Default)]
+struct Lowering {
+    instructions: Vec<SourceInstr>,
+    facts: Vec<GroupFacts>,
+}
+
+impl Lowering {
+    fn push(&mut self, inst: Instruction, pos: SourcePos, text: String, f: GroupFacts) {
+        self.instructions.push(SourceInstr {
             inst,
             pos: pos_of(pos),
             text,
@@ -187,113 +182,106 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
             encoding: Vec::new(),
             source: None,
         });
-        facts.push(f);
-    };
-    for w in &kernel.cf {
-        first_of_word.push(instructions.len());
-        // A CF word that is one instruction of its own, with no registers.
-        let plain = |instructions: &mut Vec<SourceInstr>,
-                     facts: &mut Vec<GroupFacts>,
-                     name: &'static str,
-                     class: InstrClass,
-                     dwords: Option<u8>,
-                     f: GroupFacts| {
-            let inst = instr(name, class, dwords, vec![], vec![], &w.text);
-            push(instructions, facts, inst, w.pos, w.text.clone(), f);
-        };
-        match &w.kind {
-            CfKind::Alu { addr, .. } => {
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_clause",
-                    InstrClass::VliwClause,
-                    None,
-                    GroupFacts {
-                        alu_clause: true,
-                        ..Default::default()
-                    },
-                );
-                if let Some(c) = kernel.alu_clause(*addr) {
-                    for b in &c.bundles {
-                        let f = GroupFacts {
-                            slot_mask: b.slot_mask(),
-                            operations: b.ops.len() as u8,
-                            literals: b.literals() as u8,
-                            constants: b.constant_reads().min(255) as u8,
-                            ..Default::default()
-                        };
-                        push(
-                            &mut instructions,
-                            &mut facts,
-                            bundle_instr(b),
-                            b.pos(),
-                            group_text(b),
-                            f,
-                        );
-                    }
-                }
+        self.facts.push(f);
+    }
+
+    /// A CF word that is one instruction of its own, with no registers.
+    fn plain(
+        &mut self,
+        w: &CfWord,
+        name: &'static str,
+        class: InstrClass,
+        dwords: Option<u8>,
+        f: GroupFacts,
+    ) {
+        let inst = instr(name, class, dwords, vec![], vec![], &w.text);
+        self.push(inst, w.pos, w.text.clone(), f);
+    }
+
+    /// An ALU clause: its clause op, then one instruction per bundle.
+    fn alu_clause(&mut self, kernel: &Kernel, w: &CfWord, addr: u32) {
+        self.plain(
+            w,
+            "vliw_clause",
+            InstrClass::VliwClause,
+            None,
+            GroupFacts {
+                alu_clause: true,
+                ..Default::default()
+            },
+        );
+        if let Some(c) = kernel.alu_clause(addr) {
+            for b in &c.bundles {
+                let f = GroupFacts {
+                    slot_mask: b.slot_mask(),
+                    operations: b.ops.len() as u8,
+                    literals: b.literals() as u8,
+                    constants: b.constant_reads().min(255) as u8,
+                    ..Default::default()
+                };
+                self.push(bundle_instr(b), b.pos(), group_text(b), f);
             }
-            CfKind::Fetch { addr, .. } => {
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_clause",
-                    InstrClass::VliwClause,
-                    None,
-                    GroupFacts {
-                        fetch_clause: true,
-                        ..Default::default()
-                    },
-                );
-                if let Some(c) = kernel.fetch_clause(*addr) {
-                    for f in &c.fetches {
-                        let mut defs = Vec::new();
-                        if let Some((n, m)) = f.dst {
-                            for ch in 0..4u8 {
-                                if m & (1 << ch) != 0 {
-                                    defs.push(reg_op(reg_of(n, ch)));
-                                }
-                            }
+        }
+    }
+
+    /// A fetch clause: its clause op, one instruction per fetch, then the wait for them.
+    fn fetch_clause(&mut self, kernel: &Kernel, w: &CfWord, addr: u32) {
+        self.plain(
+            w,
+            "vliw_clause",
+            InstrClass::VliwClause,
+            None,
+            GroupFacts {
+                fetch_clause: true,
+                ..Default::default()
+            },
+        );
+        if let Some(c) = kernel.fetch_clause(addr) {
+            for f in &c.fetches {
+                let mut defs = Vec::new();
+                if let Some((n, m)) = f.dst {
+                    for ch in 0..4u8 {
+                        if m & (1 << ch) != 0 {
+                            defs.push(reg_op(reg_of(n, ch)));
                         }
-                        let uses = f
-                            .addr
-                            .map(|(n, c)| vec![reg_op(reg_of(n, c))])
-                            .unwrap_or_default();
-                        let inst = instr(
-                            "vliw_fetch",
-                            InstrClass::VliwFetch,
-                            Some(f.dwords() as u8),
-                            defs,
-                            uses,
-                            &f.text,
-                        );
-                        push(
-                            &mut instructions,
-                            &mut facts,
-                            inst,
-                            f.pos,
-                            f.text.clone(),
-                            GroupFacts::default(),
-                        );
                     }
                 }
-                let table = InstrTable::builtin();
-                if let Ok(wait) = Instruction::parse(
-                    "s_waitcnt vmcnt(0)",
-                    shadersim_isa::GfxGen::TeraScale.wait_layout(),
-                    table,
-                ) {
-                    push(
-                        &mut instructions,
-                        &mut facts,
-                        wait,
-                        w.pos,
-                        format!("(end of fetch clause: {})", w.text),
-                        GroupFacts::default(),
-                    );
-                }
+                let uses = f
+                    .addr
+                    .map(|(n, c)| vec![reg_op(reg_of(n, c))])
+                    .unwrap_or_default();
+                let inst = instr(
+                    "vliw_fetch",
+                    InstrClass::VliwFetch,
+                    Some(f.dwords() as u8),
+                    defs,
+                    uses,
+                    &f.text,
+                );
+                self.push(inst, f.pos, f.text.clone(), GroupFacts::default());
             }
+        }
+        let table = InstrTable::builtin();
+        if let Ok(wait) = Instruction::parse(
+            "s_waitcnt vmcnt(0)",
+            shadersim_isa::GfxGen::TeraScale.wait_layout(),
+            table,
+        ) {
+            self.push(
+                wait,
+                w.pos,
+                format!("(end of fetch clause: {})", w.text),
+                GroupFacts::default(),
+            );
+        }
+    }
+
+    /// The instructions of one CF word; a branch is noted in `branches` as (instruction
+    /// index, target word).
+    fn word(&mut self, kernel: &Kernel, w: &CfWord, branches: &mut Vec<(usize, u32)>) {
+        match &w.kind {
+            CfKind::Alu { addr, .. } => self.alu_clause(kernel, w, *addr),
+            CfKind::Fetch { addr, .. } => self.fetch_clause(kernel, w, *addr),
             CfKind::Branch { target, loop_role } => {
                 let t = match loop_role {
                     // Every lane has broken: the wavefront leaves the loop
@@ -301,25 +289,13 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                     LoopRole::Break => target + 1,
                     _ => *target,
                 };
-                branches.push((instructions.len(), t));
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_branch",
-                    InstrClass::BranchCond,
-                    None,
-                    GroupFacts::default(),
-                );
+                branches.push((self.instructions.len(), t));
+                let f = GroupFacts::default();
+                self.plain(w, "vliw_branch", InstrClass::BranchCond, None, f);
             }
             CfKind::Stack => {
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_stack",
-                    InstrClass::VliwClause,
-                    None,
-                    GroupFacts::default(),
-                );
+                let f = GroupFacts::default();
+                self.plain(w, "vliw_stack", InstrClass::VliwClause, None, f);
             }
             CfKind::Store { dwords, atomic } => {
                 let class = if *atomic {
@@ -327,29 +303,25 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
                 } else {
                     InstrClass::VmemGlobalStore
                 };
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_rat",
-                    class,
-                    Some((*dwords).min(4) as u8),
-                    GroupFacts::default(),
-                );
+                let dwords = Some((*dwords).min(4) as u8);
+                self.plain(w, "vliw_rat", class, dwords, GroupFacts::default());
             }
             CfKind::End => {
-                plain(
-                    &mut instructions,
-                    &mut facts,
-                    "vliw_end",
-                    InstrClass::Endpgm,
-                    None,
-                    GroupFacts::default(),
-                );
+                let f = GroupFacts::default();
+                self.plain(w, "vliw_end", InstrClass::Endpgm, None, f);
             }
             CfKind::Pad => {}
         }
     }
-    first_of_word.push(instructions.len());
+}
+
+/// Each branch's target instruction (the first of its word) and a label `@word` there.
+fn branch_labels(
+    kernel: &Kernel,
+    instructions: &[SourceInstr],
+    first_of_word: &[usize],
+    branches: Vec<(usize, u32)>,
+) -> (Vec<Option<usize>>, Vec<Label>) {
     let mut branch_targets = vec![None; instructions.len()];
     let mut labels: Vec<Label> = Vec::new();
     for (i, word) in branches {
@@ -368,6 +340,26 @@ pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
         }
     }
     labels.sort_by_key(|l| l.index);
+    (branch_targets, labels)
+}
+
+/// Lower one kernel of a file.
+pub fn lower(file: &R600File, kernel: &Kernel) -> Lowered {
+    let mut out = Lowering::default();
+    let mut first_of_word: Vec<usize> = Vec::with_capacity(kernel.cf.len() + 1);
+    // Branches to patch once every word's first instruction is known:
+    // (instruction index, target word).
+    let mut branches: Vec<(usize, u32)> = Vec::new();
+    for w in &kernel.cf {
+        first_of_word.push(out.instructions.len());
+        out.word(kernel, w, &mut branches);
+    }
+    let Lowering {
+        instructions,
+        facts,
+    } = out;
+    first_of_word.push(instructions.len());
+    let (branch_targets, labels) = branch_labels(kernel, &instructions, &first_of_word, branches);
     let target: Target = file.chip.parse().unwrap_or(Target {
         name: file.chip.clone(),
         gen: shadersim_isa::GfxGen::TeraScale,

@@ -270,48 +270,10 @@ fn literal(op: &Operand) -> Option<u32> {
 }
 
 fn reflect_module(module: &Module) -> Result<Reflection, String> {
-    let entry_inst = module
-        .entry_points
-        .first()
-        .ok_or("the SPIR-V module has no OpEntryPoint")?;
-    let stage = match entry_inst.operands.first() {
-        Some(Operand::ExecutionModel(ExecutionModel::Vertex)) => ShaderStage::Vertex,
-        Some(Operand::ExecutionModel(ExecutionModel::Fragment)) => ShaderStage::Fragment,
-        Some(Operand::ExecutionModel(ExecutionModel::GLCompute)) => ShaderStage::Compute,
-        Some(Operand::ExecutionModel(m)) => {
-            return Err(format!(
-                "the entry point is a {m:?} shader; shadersim compiles vertex, fragment and compute shaders"
-            ))
-        }
-        _ => return Err("malformed OpEntryPoint".into()),
-    };
-    let entry = match entry_inst.operands.get(2) {
-        Some(Operand::LiteralString(s)) => s.clone(),
-        _ => "main".to_string(),
-    };
+    let (stage, entry) = entry_of(module)?;
     // Variables the entry point lists as its interface (SPIR-V 1.4+ lists
     // every global it uses; older modules list inputs and outputs only).
-    let mut decorations: BTreeMap<u32, Decorations> = BTreeMap::new();
-    for a in &module.annotations {
-        if a.class.opcode != Op::Decorate {
-            continue;
-        }
-        let (Some(target), Some(Operand::Decoration(d))) =
-            (a.operands.first().and_then(id), a.operands.get(1))
-        else {
-            continue;
-        };
-        let e = decorations.entry(target).or_default();
-        let value = a.operands.get(2).and_then(literal);
-        match d {
-            Decoration::DescriptorSet => e.set = value,
-            Decoration::Binding => e.binding = value,
-            Decoration::Location => e.location = value,
-            Decoration::BuiltIn => e.builtin = true,
-            Decoration::BufferBlock => e.buffer_block = true,
-            _ => {}
-        }
-    }
+    let decorations = decorations_of(module);
     let types: BTreeMap<u32, &Instruction> = module
         .types_global_values
         .iter()
@@ -331,32 +293,7 @@ fn reflect_module(module: &Module) -> Result<Reflection, String> {
         outputs: Vec::new(),
         workgroup_size: None,
     };
-    for m in &module.execution_modes {
-        let size = |ops: &[Operand], by_id: bool| -> Option<[u32; 3]> {
-            let v: Vec<u32> = ops
-                .iter()
-                .skip(2)
-                .take(3)
-                .map(|o| {
-                    if by_id {
-                        id(o).and_then(constant)
-                    } else {
-                        literal(o)
-                    }
-                })
-                .collect::<Option<Vec<u32>>>()?;
-            (v.len() == 3).then(|| [v[0], v[1], v[2]])
-        };
-        match m.operands.get(1) {
-            Some(Operand::ExecutionMode(ExecutionMode::LocalSize)) => {
-                reflection.workgroup_size = size(&m.operands, false)
-            }
-            Some(Operand::ExecutionMode(ExecutionMode::LocalSizeId)) => {
-                reflection.workgroup_size = size(&m.operands, true)
-            }
-            _ => {}
-        }
-    }
+    reflection.workgroup_size = workgroup_size_of(module, &constant);
     for var in &module.types_global_values {
         if var.class.opcode != Op::Variable {
             continue;
@@ -441,6 +378,89 @@ fn reflect_module(module: &Module) -> Result<Reflection, String> {
     // numbered in that order, as the fixtures' pipelines were built.
     reflection.outputs.sort_by_key(|v| v.location);
     Ok(reflection)
+}
+
+/// The entry point's stage and name.
+fn entry_of(module: &Module) -> Result<(ShaderStage, String), String> {
+    let entry_inst = module
+        .entry_points
+        .first()
+        .ok_or("the SPIR-V module has no OpEntryPoint")?;
+    let stage = match entry_inst.operands.first() {
+        Some(Operand::ExecutionModel(ExecutionModel::Vertex)) => ShaderStage::Vertex,
+        Some(Operand::ExecutionModel(ExecutionModel::Fragment)) => ShaderStage::Fragment,
+        Some(Operand::ExecutionModel(ExecutionModel::GLCompute)) => ShaderStage::Compute,
+        Some(Operand::ExecutionModel(m)) => {
+            return Err(format!(
+                "the entry point is a {m:?} shader; shadersim compiles vertex, fragment and compute shaders"
+            ))
+        }
+        _ => return Err("malformed OpEntryPoint".into()),
+    };
+    let entry = match entry_inst.operands.get(2) {
+        Some(Operand::LiteralString(s)) => s.clone(),
+        _ => "main".to_string(),
+    };
+    Ok((stage, entry))
+}
+
+/// The decorations the reflection reads, by target id.
+fn decorations_of(module: &Module) -> BTreeMap<u32, Decorations> {
+    let mut decorations: BTreeMap<u32, Decorations> = BTreeMap::new();
+    for a in &module.annotations {
+        if a.class.opcode != Op::Decorate {
+            continue;
+        }
+        let (Some(target), Some(Operand::Decoration(d))) =
+            (a.operands.first().and_then(id), a.operands.get(1))
+        else {
+            continue;
+        };
+        let e = decorations.entry(target).or_default();
+        let value = a.operands.get(2).and_then(literal);
+        match d {
+            Decoration::DescriptorSet => e.set = value,
+            Decoration::Binding => e.binding = value,
+            Decoration::Location => e.location = value,
+            Decoration::BuiltIn => e.builtin = true,
+            Decoration::BufferBlock => e.buffer_block = true,
+            _ => {}
+        }
+    }
+    decorations
+}
+
+/// The workgroup size a compute entry declares (`LocalSize`, or `LocalSizeId` through
+/// `constant`), the last mode that gives one.
+fn workgroup_size_of(module: &Module, constant: &dyn Fn(u32) -> Option<u32>) -> Option<[u32; 3]> {
+    let mut workgroup_size = None;
+    for m in &module.execution_modes {
+        let size = |ops: &[Operand], by_id: bool| -> Option<[u32; 3]> {
+            let v: Vec<u32> = ops
+                .iter()
+                .skip(2)
+                .take(3)
+                .map(|o| {
+                    if by_id {
+                        id(o).and_then(constant)
+                    } else {
+                        literal(o)
+                    }
+                })
+                .collect::<Option<Vec<u32>>>()?;
+            (v.len() == 3).then(|| [v[0], v[1], v[2]])
+        };
+        match m.operands.get(1) {
+            Some(Operand::ExecutionMode(ExecutionMode::LocalSize)) => {
+                workgroup_size = size(&m.operands, false)
+            }
+            Some(Operand::ExecutionMode(ExecutionMode::LocalSizeId)) => {
+                workgroup_size = size(&m.operands, true)
+            }
+            _ => {}
+        }
+    }
+    workgroup_size
 }
 
 fn image_dim_and_sampled(image: &Instruction) -> (Option<Dim>, Option<u32>) {

@@ -225,19 +225,21 @@ fn tick(x: f64) -> String {
     }
 }
 
+/// The plot's size and margins (pixels) and its series' colours.
+const W: f64 = 720.0;
+const H: f64 = 420.0;
+const LEFT: f64 = 90.0;
+const RIGHT: f64 = 180.0;
+const TOP: f64 = 48.0;
+const BOTTOM: f64 = 60.0;
+const COLORS: &[&str] = &[
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+
 /// The plot: the metric against the first key, one polyline per value of
 /// the other keys. Non-numeric first-key values are placed evenly.
 pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
-    const W: f64 = 720.0;
-    const H: f64 = 420.0;
-    const LEFT: f64 = 90.0;
-    const RIGHT: f64 = 180.0;
-    const TOP: f64 = 48.0;
-    const BOTTOM: f64 = 60.0;
-    const COLORS: &[&str] = &[
-        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-        "#bcbd22", "#17becf",
-    ];
     let first = &axes[0];
     let numeric: Option<Vec<f64>> = first.values.iter().map(|v| v.parse().ok()).collect();
     let x_of = |v: &str| -> f64 {
@@ -268,61 +270,10 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
     };
     let sy = |y: f64| H - BOTTOM - (y - y0) / (y1 - y0) * (H - TOP - BOTTOM);
 
-    // Series: rows that share the values of every key but the first, in
-    // the order they first appear (grid order).
-    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-    for (row, y) in rows.iter().zip(&ys) {
-        let name = axes[1..]
-            .iter()
-            .zip(&row.values[1..])
-            .map(|(a, v)| format!("{}={v}", a.key))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let point = (x_of(&row.values[0]), *y);
-        match series.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, pts)) => pts.push(point),
-            None => series.push((name, vec![point])),
-        }
-    }
+    let series = series(axes, rows, &ys, &x_of);
 
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
-    );
-    let _ = writeln!(
-        out,
-        "<rect x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\" fill=\"white\"/>"
-    );
-    // The title names what was run: the program, its file and the model.
-    let what = first_result.map_or(String::new(), |r| {
-        let program = if r.label.is_empty() {
-            String::new()
-        } else {
-            format!("`{}` in ", r.label)
-        };
-        format!("{program}{} on {}", r.file, r.arch)
-    });
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">{} against {}</text>",
-        W / 2.0,
-        esc(METRICS[metric]),
-        esc(&first.key)
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"33\" text-anchor=\"middle\">{}</text>",
-        W / 2.0,
-        esc(&what)
-    );
-    // The y axis' name and unit, turned along the axis.
-    let _ = writeln!(
-        out,
-        "<text x=\"14\" y=\"{mid}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {mid})\">{}</text>",
-        esc(&with_unit(METRICS[metric], &y_unit)),
-        mid = TOP + (H - TOP - BOTTOM) / 2.0
-    );
+    write_header(&mut out, first_result, metric, &first.key, &y_unit);
     // Axes.
     let _ = writeln!(
         out,
@@ -404,4 +355,79 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The series of the plot: rows that share the values of every key but the first, in the
+/// order they first appear (grid order), as (name, points).
+fn series(
+    axes: &[Axis],
+    rows: &[Row],
+    ys: &[f64],
+    x_of: &dyn Fn(&str) -> f64,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    // Series: rows that share the values of every key but the first, in
+    // the order they first appear (grid order).
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (row, y) in rows.iter().zip(ys) {
+        let name = axes[1..]
+            .iter()
+            .zip(&row.values[1..])
+            .map(|(a, v)| format!("{}={v}", a.key))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let point = (x_of(&row.values[0]), *y);
+        match series.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, pts)) => pts.push(point),
+            None => series.push((name, vec![point])),
+        }
+    }
+    series
+}
+
+/// The plot's frame, title (what was run: the program, its file and the model) and y axis
+/// name.
+fn write_header(
+    out: &mut String,
+    first_result: Option<&Variant>,
+    metric: usize,
+    first_key: &str,
+    y_unit: &str,
+) {
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
+    );
+    let _ = writeln!(
+        out,
+        "<rect x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\" fill=\"white\"/>"
+    );
+    // The title names what was run: the program, its file and the model.
+    let what = first_result.map_or(String::new(), |r| {
+        let program = if r.label.is_empty() {
+            String::new()
+        } else {
+            format!("`{}` in ", r.label)
+        };
+        format!("{program}{} on {}", r.file, r.arch)
+    });
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">{} against {}</text>",
+        W / 2.0,
+        esc(METRICS[metric]),
+        esc(first_key)
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"33\" text-anchor=\"middle\">{}</text>",
+        W / 2.0,
+        esc(&what)
+    );
+    // The y axis' name and unit, turned along the axis.
+    let _ = writeln!(
+        out,
+        "<text x=\"14\" y=\"{mid}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {mid})\">{}</text>",
+        esc(&with_unit(METRICS[metric], y_unit)),
+        mid = TOP + (H - TOP - BOTTOM) / 2.0
+    );
 }

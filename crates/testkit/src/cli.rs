@@ -155,6 +155,13 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("standard output is UTF-8")
 }
 
+/// A successful run's standard output as text; panics with its standard error when the run
+/// failed.
+pub fn success_stdout(o: &Output) -> String {
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    stdout(o)
+}
+
 /// A run's standard error as text; panics when it is not UTF-8.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("standard error is UTF-8")

@@ -7,7 +7,7 @@
 //! of LDS, added to the workgroup's, as does the launch's dynamic shared memory (`shared`).
 
 use crate::hints::{ArgValue, HintsError, LaunchHints};
-use shadersim_asm::Program;
+use shadersim_asm::{KernelArg, Program};
 use std::collections::BTreeMap;
 
 /// The most LDS bytes a launch may add to a workgroup (a `__local` pointer's size, `shared`):
@@ -31,41 +31,7 @@ pub fn apply_kernel_args(
     }
     let args = &program.declared.args;
     let mut bytes: BTreeMap<u32, u8> = BTreeMap::new();
-    let mut put = |offset: u32, size: u32, value: u64| {
-        for i in 0..size.min(8) {
-            bytes.insert(offset + i, (value >> (8 * i)) as u8);
-        }
-    };
-    for a in args {
-        let dim = |prefix: &str| {
-            a.value_kind
-                .strip_prefix(prefix)
-                .and_then(|d| ["x", "y", "z"].iter().position(|n| *n == d))
-        };
-        if let (Some(d), Some(g)) = (dim("hidden_block_count_"), grid) {
-            put(a.offset, a.size, g[d]);
-        } else if let (Some(d), Some(b)) = (dim("hidden_group_size_"), block) {
-            put(a.offset, a.size, b[d]);
-        } else if let (Some(d), Some(b)) = (dim("hidden_remainder_"), block) {
-            put(a.offset, a.size, global.map_or(0, |g| g[d] % b[d].max(1)));
-        } else if dim("hidden_global_offset_").is_some() && (grid.is_some() || block.is_some()) {
-            put(a.offset, a.size, 0);
-        } else if a.value_kind == "hidden_grid_dims" {
-            if let Some(g) = grid {
-                put(
-                    a.offset,
-                    a.size,
-                    if g[2] > 1 {
-                        3
-                    } else if g[1] > 1 {
-                        2
-                    } else {
-                        1
-                    },
-                );
-            }
-        }
-    }
+    hidden_args(args, grid, block, global, &mut bytes);
     let mut lds_extra: u64 = 0;
     if let Some(shared) = &launch.shared {
         // The same bound as a `__local` pointer's bytes: the most LDS a workgroup has anywhere.
@@ -82,6 +48,103 @@ pub fn apply_kernel_args(
             }
         }
     }
+    lds_extra += named_args(launch, args, &mut bytes)?;
+    let mut p = program.clone();
+    // Whole DWORDs only: a load reads four bytes.
+    let starts: Vec<u32> = bytes.keys().map(|o| o & !3).collect();
+    for start in starts {
+        let word: Option<u32> = (0..4).try_fold(0u32, |acc, i| {
+            bytes
+                .get(&(start + i))
+                .map(|b| acc | (u32::from(*b) << (8 * i)))
+        });
+        if let Some(w) = word {
+            p.declared.kernarg_values.insert(start, w);
+        }
+    }
+    // The dispatch packet (hsa_kernel_dispatch_packet_t): the workgroup size in three 16-bit
+    // fields at bytes 4, 6 and 8, the grid's work-items in three 32-bit ones at 12, 16, 20.
+    if let (Some(b), Some(g)) = (block, grid) {
+        let lo = |x: u64| (x as u32) & 0xffff;
+        p.declared
+            .dispatch_values
+            .insert(4, lo(b[0]) | (lo(b[1]) << 16));
+        // Bytes 8-11: the z size and the packet's reserved half.
+        p.declared.dispatch_values.insert(8, lo(b[2]));
+        for d in 0..3 {
+            let items = global.map_or(g[d].saturating_mul(b[d]), |gl| gl[d]);
+            p.declared
+                .dispatch_values
+                .insert(12 + 4 * d as u32, u32::try_from(items).unwrap_or(u32::MAX));
+        }
+    }
+    if lds_extra > 0 {
+        let total = u64::from(p.declared.lds_bytes.unwrap_or(0)) + lds_extra;
+        p.declared.lds_bytes = Some(u32::try_from(total).unwrap_or(u32::MAX));
+    }
+    Ok(Some(p))
+}
+
+/// Write `size` bytes (at most 8) of `value` at `offset`, little-endian.
+fn put(bytes: &mut BTreeMap<u32, u8>, offset: u32, size: u32, value: u64) {
+    for i in 0..size.min(8) {
+        bytes.insert(offset + i, (value >> (8 * i)) as u8);
+    }
+}
+
+/// The hidden arguments the runtime writes from the grid and block.
+fn hidden_args(
+    args: &[KernelArg],
+    grid: Option<[u64; 3]>,
+    block: Option<[u64; 3]>,
+    global: Option<[u64; 3]>,
+    bytes: &mut BTreeMap<u32, u8>,
+) {
+    for a in args {
+        let dim = |prefix: &str| {
+            a.value_kind
+                .strip_prefix(prefix)
+                .and_then(|d| ["x", "y", "z"].iter().position(|n| *n == d))
+        };
+        if let (Some(d), Some(g)) = (dim("hidden_block_count_"), grid) {
+            put(bytes, a.offset, a.size, g[d]);
+        } else if let (Some(d), Some(b)) = (dim("hidden_group_size_"), block) {
+            put(bytes, a.offset, a.size, b[d]);
+        } else if let (Some(d), Some(b)) = (dim("hidden_remainder_"), block) {
+            put(
+                bytes,
+                a.offset,
+                a.size,
+                global.map_or(0, |g| g[d] % b[d].max(1)),
+            );
+        } else if dim("hidden_global_offset_").is_some() && (grid.is_some() || block.is_some()) {
+            put(bytes, a.offset, a.size, 0);
+        } else if a.value_kind == "hidden_grid_dims" {
+            if let Some(g) = grid {
+                put(
+                    bytes,
+                    a.offset,
+                    a.size,
+                    if g[2] > 1 {
+                        3
+                    } else if g[1] > 1 {
+                        2
+                    } else {
+                        1
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The arguments the launch names by value; the LDS bytes its `__local` pointers take.
+fn named_args(
+    launch: &LaunchHints,
+    args: &[KernelArg],
+    bytes: &mut BTreeMap<u32, u8>,
+) -> Result<u64, HintsError> {
+    let mut lds_extra: u64 = 0;
     for (name, value) in &launch.args {
         let Some(a) = args
             .iter()
@@ -129,7 +192,7 @@ pub fn apply_kernel_args(
                         )))
                     }
                 };
-                put(a.offset, a.size, word);
+                put(bytes, a.offset, a.size, word);
             }
             (kind, _) => {
                 return Err(bad(format!(
@@ -138,38 +201,5 @@ pub fn apply_kernel_args(
             }
         }
     }
-    let mut p = program.clone();
-    // Whole DWORDs only: a load reads four bytes.
-    let starts: Vec<u32> = bytes.keys().map(|o| o & !3).collect();
-    for start in starts {
-        let word: Option<u32> = (0..4).try_fold(0u32, |acc, i| {
-            bytes
-                .get(&(start + i))
-                .map(|b| acc | (u32::from(*b) << (8 * i)))
-        });
-        if let Some(w) = word {
-            p.declared.kernarg_values.insert(start, w);
-        }
-    }
-    // The dispatch packet (hsa_kernel_dispatch_packet_t): the workgroup size in three 16-bit
-    // fields at bytes 4, 6 and 8, the grid's work-items in three 32-bit ones at 12, 16, 20.
-    if let (Some(b), Some(g)) = (block, grid) {
-        let lo = |x: u64| (x as u32) & 0xffff;
-        p.declared
-            .dispatch_values
-            .insert(4, lo(b[0]) | (lo(b[1]) << 16));
-        // Bytes 8-11: the z size and the packet's reserved half.
-        p.declared.dispatch_values.insert(8, lo(b[2]));
-        for d in 0..3 {
-            let items = global.map_or(g[d].saturating_mul(b[d]), |gl| gl[d]);
-            p.declared
-                .dispatch_values
-                .insert(12 + 4 * d as u32, u32::try_from(items).unwrap_or(u32::MAX));
-        }
-    }
-    if lds_extra > 0 {
-        let total = u64::from(p.declared.lds_bytes.unwrap_or(0)) + lds_extra;
-        p.declared.lds_bytes = Some(u32::try_from(total).unwrap_or(u32::MAX));
-    }
-    Ok(Some(p))
+    Ok(lds_extra)
 }

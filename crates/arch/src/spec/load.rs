@@ -100,76 +100,9 @@ impl ArchSpec {
     /// Parse a model; `user`: a parameter without a source is sourced to
     /// the file. A parameter outside its range is an error at its line.
     fn parse_file(file: &str, text: &str, user: bool) -> Result<ArchSpec, ArchError> {
-        let mut parsed: ArchFile = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
-            ArchError::Parse {
-                file: file.to_string(),
-                line,
-                column,
-                message: e.message().trim().to_string(),
-            }
-        })?;
-        let missing = |key: &str| ArchError::Parse {
-            file: file.to_string(),
-            line: 1,
-            column: 1,
-            message: format!("a model without `base` needs `{key}`"),
-        };
-        if parsed.base.is_none() {
-            for (key, v) in [
-                ("name", &parsed.name),
-                ("description", &parsed.description),
-                ("isa", &parsed.isa),
-            ] {
-                if v.is_none() {
-                    return Err(missing(key));
-                }
-            }
-        }
-        for (name, p) in &mut parsed.params {
-            if user && p.source.trim().is_empty() {
-                p.source = format!("model file {file}");
-            }
-            let rule = crate::ParamRange::of(name);
-            if p.formula.is_none() && !rule.contains(p.value) {
-                let (line, column) = param_position(text, name);
-                return Err(ArchError::Parse {
-                    file: file.to_string(),
-                    line,
-                    column,
-                    message: format!("`{name}` = {} is out of range: it must be {rule}", p.value),
-                });
-            }
-        }
+        let parsed = Self::read_file(file, text, user)?;
         let base_name = parsed.base.clone();
-        let mut spec = match &base_name {
-            Some(base) => {
-                if Some(base) == parsed.name.as_ref() {
-                    return Err(ArchError::Invalid {
-                        name: base.clone(),
-                        message: "a model cannot be its own base".into(),
-                    });
-                }
-                ArchSpec::builtin(base)?
-            }
-            None => ArchSpec {
-                name: String::new(),
-                description: String::new(),
-                isa: Target {
-                    name: "gfx900".into(),
-                    gen: shadersim_isa::GfxGen::Gfx9,
-                },
-                params: BTreeMap::new(),
-                issue: parsed.issue.clone().ok_or_else(|| ArchError::Invalid {
-                    name: parsed.name.clone().unwrap_or_default(),
-                    message: "a model without `base` needs an [issue] table".into(),
-                })?,
-                units: BTreeMap::new(),
-                classes: BTreeMap::new(),
-                ray_accelerator: None,
-                cache: None,
-            },
-        };
+        let mut spec = Self::base_of(&parsed)?;
         spec.name = match parsed.name {
             Some(n) => n,
             None => std::path::Path::new(file)
@@ -259,6 +192,87 @@ impl ArchSpec {
         }
         spec.validate()?;
         Ok(spec)
+    }
+
+    /// The file's TOML, checked: a model without `base` names itself, and every number it
+    /// gives (not a formula's) is in its parameter's range. A user file's parameters without
+    /// a source cite the file.
+    fn read_file(file: &str, text: &str, user: bool) -> Result<ArchFile, ArchError> {
+        let mut parsed: ArchFile = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
+            ArchError::Parse {
+                file: file.to_string(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        let missing = |key: &str| ArchError::Parse {
+            file: file.to_string(),
+            line: 1,
+            column: 1,
+            message: format!("a model without `base` needs `{key}`"),
+        };
+        if parsed.base.is_none() {
+            for (key, v) in [
+                ("name", &parsed.name),
+                ("description", &parsed.description),
+                ("isa", &parsed.isa),
+            ] {
+                if v.is_none() {
+                    return Err(missing(key));
+                }
+            }
+        }
+        for (name, p) in &mut parsed.params {
+            if user && p.source.trim().is_empty() {
+                p.source = format!("model file {file}");
+            }
+            let rule = crate::ParamRange::of(name);
+            if p.formula.is_none() && !rule.contains(p.value) {
+                let (line, column) = param_position(text, name);
+                return Err(ArchError::Parse {
+                    file: file.to_string(),
+                    line,
+                    column,
+                    message: format!("`{name}` = {} is out of range: it must be {rule}", p.value),
+                });
+            }
+        }
+        Ok(parsed)
+    }
+
+    /// The model the file starts from: its `base`, else an empty one with the file's issue
+    /// rules.
+    fn base_of(parsed: &ArchFile) -> Result<ArchSpec, ArchError> {
+        Ok(match &parsed.base {
+            Some(base) => {
+                if Some(base) == parsed.name.as_ref() {
+                    return Err(ArchError::Invalid {
+                        name: base.clone(),
+                        message: "a model cannot be its own base".into(),
+                    });
+                }
+                ArchSpec::builtin(base)?
+            }
+            None => ArchSpec {
+                name: String::new(),
+                description: String::new(),
+                isa: Target {
+                    name: "gfx900".into(),
+                    gen: shadersim_isa::GfxGen::Gfx9,
+                },
+                params: BTreeMap::new(),
+                issue: parsed.issue.clone().ok_or_else(|| ArchError::Invalid {
+                    name: parsed.name.clone().unwrap_or_default(),
+                    message: "a model without `base` needs an [issue] table".into(),
+                })?,
+                units: BTreeMap::new(),
+                classes: BTreeMap::new(),
+                ray_accelerator: None,
+                cache: None,
+            },
+        })
     }
 
     /// Parameter names the model's units, classes, cache and formulas read.

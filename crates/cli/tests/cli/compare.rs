@@ -2,13 +2,8 @@
 //! the same with 4) and one file on several models.
 
 use crate::shadersim;
+use crate::stdout_of as stdout;
 use shadersim_testkit::tools::have_clang;
-
-fn stdout(args: &[&str]) -> String {
-    let o = shadersim(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
 
 const EIGHT: &str = "tests/programs/samples8.s";
 const FOUR: &str = "tests/programs/samples4.s";

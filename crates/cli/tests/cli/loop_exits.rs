@@ -4,17 +4,12 @@
 //! one-line hint keyed by the `for` line, and every block of the body runs as the source
 //! says. `step_relax.cl` is pathfinder's shape, written here.
 
+use crate::json_of as json;
 use crate::shadersim;
 use shadersim_testkit::tools::have_clang_22;
 
 const FILE: &str = "tests/fixtures/src/opencl/step_relax.cl";
 const GPUS: [&str; 3] = ["gfx900", "gfx1100", "gfx942"];
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = shadersim(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 /// Executions per wave of the kernel's three `s_barrier`s (the one before the loop first,
 /// then the loop's two, fewer first: LLVM places the copy's barrier, in the latch, before or

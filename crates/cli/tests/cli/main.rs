@@ -74,6 +74,16 @@ pub fn shadersim(args: &[&str]) -> Output {
     command().args(args).output()
 }
 
+/// `shadersim ARGS` in the repository root, which must succeed: its standard output.
+pub fn stdout_of(args: &[&str]) -> String {
+    shadersim_testkit::cli::success_stdout(&shadersim(args))
+}
+
+/// `shadersim ARGS` in the repository root, which must succeed: its standard output as JSON.
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    shadersim_testkit::cli::json(&shadersim(args))
+}
+
 /// `shadersim ARGS` in the repository root: the exit code (-1 when a
 /// signal ended it), standard output and standard error as text.
 pub fn shadersim_text(args: &[&str]) -> (i32, String, String) {

@@ -1,14 +1,9 @@
 //! `shadersim occupancy`, `archs` listing of the occupancy-only models and
 //! `analyze --arch` refusing them; RDNA 4 through the engine's own rule.
 
+use crate::json_of as json;
 use crate::shadersim;
 use std::path::PathBuf;
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = shadersim(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
 
 fn waves(v: &serde_json::Value, arch: &str) -> u64 {
     v.as_array()

@@ -3,16 +3,11 @@
 //! same loop count.
 
 use crate::shadersim;
+use crate::stdout_of as stdout;
 use shadersim_testkit::tools::have_clang_22;
 
 const MATMUL: &str = "tests/fixtures/src/opencl/matmul_tile.cl";
 const ARCHS: [&str; 4] = ["vega10", "navi21", "gfx1100", "gfx1200"];
-
-fn stdout(args: &[&str]) -> String {
-    let o = shadersim(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
 
 /// A hints file in a temporary directory of this module.
 fn hints_file(name: &str, text: &str) -> String {

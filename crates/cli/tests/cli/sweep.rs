@@ -2,12 +2,7 @@
 //! ones, usage errors and the SVG plot.
 
 use crate::shadersim;
-
-fn stdout(args: &[&str]) -> String {
-    let o = shadersim(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
+use crate::stdout_of as stdout;
 
 const BASE: &[&str] = &[
     "sweep",

@@ -3,13 +3,8 @@
 //! text, JSON (`defaults`) and HTML reports.
 
 use crate::shadersim;
+use shadersim_testkit::cli::success_stdout as stdout;
 use std::path::PathBuf;
-use std::process::Output;
-
-fn stdout(o: &Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shadersim-defaults-{}", std::process::id()));

@@ -1,13 +1,8 @@
 //! `shadersim validate`: the table of published measurements, its JSON, and the arithmetic of a
 //! few points (the unit conversion, and what a pointer chase adds to a load's latency).
 
+use crate::json_of as json;
 use crate::shadersim_text;
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (code, out, err) = shadersim_text(args);
-    assert_eq!(code, 0, "{err}");
-    serde_json::from_str(&out).unwrap()
-}
 
 fn point<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
     v["points"]

@@ -66,191 +66,16 @@ impl Simulation {
                 && (b.resource != "dispatch" || mean_resident < capacity - 0.5)
         };
         let chosen = bounds.iter().find(|b| explains(b)).cloned();
+        let frame = Frame {
+            per_wave,
+            capacity,
+            mean_resident,
+            simds,
+            interval,
+        };
         let (kind, statement) = match &chosen {
-            Some(b) => {
-                let issue_category = b.resource.strip_prefix("issue:");
-                let kind = match (b.resource.as_str(), issue_category) {
-                    ("valu", _) => "VALU".to_string(),
-                    ("vmem", _) => "VMEM rate".to_string(),
-                    ("export", _) => "export".to_string(),
-                    // Starvation only when the CU really stood empty.
-                    ("dispatch", _) if stats.starve_rate() >= 0.01 => {
-                        "dispatch starvation".to_string()
-                    }
-                    ("dispatch", _) => "dispatch rate".to_string(),
-                    ("dependency", _) => "dependency latency".to_string(),
-                    ("ray", _) => "ray accelerator".to_string(),
-                    // CDNA's matrix core per SIMD (the models' `matrix` unit).
-                    ("matrix", _) => "matrix-core".to_string(),
-                    ("lds", _) => "LDS".to_string(),
-                    ("smem", _) => "SMEM".to_string(),
-                    ("salu", _) => "SALU".to_string(),
-                    (_, Some(cat)) => format!("{cat} issue"),
-                    (other, None) => other.to_string(),
-                };
-                let extra = if b.resource == "dispatch" {
-                    format!(
-                        "; the CU is empty {:.0}% of the time and {} of its {} wave slots hold a wave on average",
-                        100.0 * stats.starve_rate(),
-                        fmt_num(mean_resident),
-                        fmt_num(capacity)
-                    )
-                } else if let Some(cat) = issue_category {
-                    // Issue slots of one category: one per SIMD turn.
-                    let slots = stats.clocks as f64 * simds / interval;
-                    let issued = stats
-                        .category_names
-                        .iter()
-                        .position(|c| c == cat)
-                        .map_or(0, |i| stats.category_issues[i]);
-                    format!(
-                        "; {cat} ops took {:.0}% of the {cat} issue slots",
-                        100.0 * issued as f64 / slots.max(1.0)
-                    )
-                } else if let Some(shared) = self
-                    .arch
-                    .units
-                    .get(&b.resource)
-                    .and_then(|u| u.shared.as_deref())
-                {
-                    let sharing = self.arch.param(shared).unwrap_or(1.0);
-                    let path = format!(
-                        "{} utilization {:.0}%",
-                        b.resource,
-                        100.0 * stats.utilization(&b.resource)
-                    );
-                    if f64::from(stats.cus) >= sharing {
-                        format!(
-                            "; the {} path shared by all {} CUs limits, not the CU ({path})",
-                            b.resource, stats.cus
-                        )
-                    } else {
-                        format!(
-                            "; the {} path is shared with {} CUs not simulated, assumed to saturate it ({path}; set [dispatch] cus = {sharing} to simulate them)",
-                            b.resource,
-                            sharing - f64::from(stats.cus)
-                        )
-                    }
-                } else {
-                    format!(
-                        "; {} utilization {:.0}%",
-                        b.resource,
-                        100.0 * stats.utilization(&b.resource)
-                    )
-                };
-                let measured = b.clocks_per_wave - b.assumed_clocks_per_wave;
-                let assumed_text = format!(
-                    "{} of these clocks are charged at assumed costs ({}: no published figure; --set a measured one)",
-                    fmt_num(b.assumed_clocks_per_wave),
-                    b.assumed_params.join(", ")
-                );
-                if b.assumed_clocks_per_wave > 0.0 && measured < 0.9 * per_wave {
-                    // The verdict would rest on an assumption: say so in
-                    // the verdict itself.
-                    let kind = format!("{kind} (assumed cost)");
-                    let statement = format!(
-                        "{kind}-bound only through assumed costs: {} = {} clocks per wave, the simulated CU needs {} clocks per wave; {assumed_text}; without them {} clocks per wave{extra}",
-                        b.detail,
-                        fmt_num(b.clocks_per_wave),
-                        fmt_num(per_wave),
-                        fmt_num(measured)
-                    );
-                    (kind, statement)
-                } else {
-                    let note = if b.assumed_clocks_per_wave > 0.0 {
-                        format!("; {assumed_text}")
-                    } else {
-                        String::new()
-                    };
-                    (
-                        kind.clone(),
-                        format!(
-                            "{kind}-bound: {} = {} clocks per wave, the simulated CU needs {} clocks per wave{extra}{note}",
-                            b.detail,
-                            fmt_num(b.clocks_per_wave),
-                            fmt_num(per_wave)
-                        ),
-                    )
-                }
-            }
-            None => {
-                let worst = (0..self.compiled.ops.len())
-                    .max_by(|&a, &b| stats.op_sat[a].cmp(&stats.op_sat[b]).then(b.cmp(&a)));
-                let wait = worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
-                    let op = &self.compiled.ops[o];
-                    let place = match op.source {
-                        crate::ops::OpSource::Program(i) if op.kind == OpKind::End => {
-                            let s = &self.program.instructions[i];
-                            format!(
-                                "the end-of-program drain (line {}, `{}`: outstanding memory and exports)",
-                                s.pos.line, s.text
-                            )
-                        }
-                        crate::ops::OpSource::Program(i) => {
-                            let s = &self.program.instructions[i];
-                            format!("line {} (`{}`)", s.pos.line, s.text)
-                        }
-                        crate::ops::OpSource::Fetch(i) => {
-                            format!("the fetch shader's `{}`", self.compiled.fetch_shader[i])
-                        }
-                        crate::ops::OpSource::ImplicitEnd => {
-                            "the implicit end-of-program drain (outstanding memory and exports)"
-                                .into()
-                        }
-                    };
-                    format!(
-                        "waves sit on {place} {:.0}% of the time",
-                        100.0 * stats.op_stall_rate(o)
-                    )
-                });
-                let top_text = top.map_or(String::new(), |b| {
-                    format!(
-                        "; the busiest resource, {}, needs {} of {} clocks per wave",
-                        b.resource,
-                        fmt_num(b.clocks_per_wave),
-                        fmt_num(per_wave)
-                    )
-                });
-                let lat = latency.map_or(String::new(), bracket_words);
-                // Occupancy limits only if the slots it allows were all
-                // taken at some point (not in a one-wave run).
-                let slots_filled = f64::from(stats.peak_waves) >= capacity;
-                let occ_limited = occ.waves_per_simd < occ.limits[0] && slots_filled;
-                let occ_text = if slots_filled {
-                    format!(
-                        "occupancy {} waves per SIMD (limited by {})",
-                        occ.waves_per_simd, occ.limiter
-                    )
-                } else {
-                    format!(
-                        "at most {} waves resident of the {} occupancy allows ({} per SIMD)",
-                        stats.peak_waves,
-                        fmt_num(capacity),
-                        occ.waves_per_simd
-                    )
-                };
-                // Waves that cannot issue a fifth of the turns they could:
-                // the stalls, not a unit, explain the clocks.
-                let stalled = stats.stall_rate() > 0.2;
-                let kind = match (stalled, occ_limited) {
-                    (true, true) => "occupancy",
-                    (true, false) => "memory latency",
-                    (false, _) => "no single bound",
-                };
-                let statement = if stalled {
-                    format!(
-                        "{kind}-bound: no unit is saturated (stall rate {:.0}%{}); {occ_text}{top_text}{lat}",
-                        100.0 * stats.stall_rate(),
-                        wait.map_or(String::new(), |w| format!(", {w}")),
-                    )
-                } else {
-                    format!(
-                        "no single bound: no resource needs 90% of the clocks and waves rarely stall (stall rate {:.1}%); {occ_text}{top_text}{lat}",
-                        100.0 * stats.stall_rate(),
-                    )
-                };
-                (kind.to_string(), statement)
-            }
+            Some(b) => self.bound_verdict(b, stats, &frame),
+            None => self.unbound_verdict(stats, latency, top, &frame),
         };
         Bottleneck {
             kind,
@@ -258,6 +83,244 @@ impl Simulation {
             clocks_per_wave: per_wave,
             bounds,
         }
+    }
+}
+
+/// The run's figures every verdict reads.
+struct Frame {
+    /// Simulated CU clocks per wave.
+    per_wave: f64,
+    /// Wave slots of the CU.
+    capacity: f64,
+    /// Waves resident on average.
+    mean_resident: f64,
+    /// SIMDs of the CU.
+    simds: f64,
+    /// Clocks between a SIMD's issue turns.
+    interval: f64,
+}
+
+impl Simulation {
+    /// The verdict when bound `b` explains the clocks: its kind and statement.
+    fn bound_verdict(
+        &self,
+        b: &ResourceBound,
+        stats: &SimStats,
+        frame: &Frame,
+    ) -> (String, String) {
+        let per_wave = frame.per_wave;
+        let kind = bound_kind(b, stats);
+        let extra = self.bound_extra(b, stats, frame);
+        let measured = b.clocks_per_wave - b.assumed_clocks_per_wave;
+        let assumed_text = format!(
+            "{} of these clocks are charged at assumed costs ({}: no published figure; --set a measured one)",
+            fmt_num(b.assumed_clocks_per_wave),
+            b.assumed_params.join(", ")
+        );
+        if b.assumed_clocks_per_wave > 0.0 && measured < 0.9 * per_wave {
+            // The verdict would rest on an assumption: say so in
+            // the verdict itself.
+            let kind = format!("{kind} (assumed cost)");
+            let statement = format!(
+                "{kind}-bound only through assumed costs: {} = {} clocks per wave, the simulated CU needs {} clocks per wave; {assumed_text}; without them {} clocks per wave{extra}",
+                b.detail,
+                fmt_num(b.clocks_per_wave),
+                fmt_num(per_wave),
+                fmt_num(measured)
+            );
+            (kind, statement)
+        } else {
+            let note = if b.assumed_clocks_per_wave > 0.0 {
+                format!("; {assumed_text}")
+            } else {
+                String::new()
+            };
+            (
+                kind.clone(),
+                format!(
+                    "{kind}-bound: {} = {} clocks per wave, the simulated CU needs {} clocks per wave{extra}{note}",
+                    b.detail,
+                    fmt_num(b.clocks_per_wave),
+                    fmt_num(per_wave)
+                ),
+            )
+        }
+    }
+
+    /// What the bound's own evidence adds to its statement.
+    fn bound_extra(&self, b: &ResourceBound, stats: &SimStats, frame: &Frame) -> String {
+        let Frame {
+            capacity,
+            mean_resident,
+            simds,
+            interval,
+            ..
+        } = *frame;
+        let issue_category = b.resource.strip_prefix("issue:");
+        if b.resource == "dispatch" {
+            format!(
+                "; the CU is empty {:.0}% of the time and {} of its {} wave slots hold a wave on average",
+                100.0 * stats.starve_rate(),
+                fmt_num(mean_resident),
+                fmt_num(capacity)
+            )
+        } else if let Some(cat) = issue_category {
+            // Issue slots of one category: one per SIMD turn.
+            let slots = stats.clocks as f64 * simds / interval;
+            let issued = stats
+                .category_names
+                .iter()
+                .position(|c| c == cat)
+                .map_or(0, |i| stats.category_issues[i]);
+            format!(
+                "; {cat} ops took {:.0}% of the {cat} issue slots",
+                100.0 * issued as f64 / slots.max(1.0)
+            )
+        } else if let Some(shared) = self
+            .arch
+            .units
+            .get(&b.resource)
+            .and_then(|u| u.shared.as_deref())
+        {
+            let sharing = self.arch.param(shared).unwrap_or(1.0);
+            let path = format!(
+                "{} utilization {:.0}%",
+                b.resource,
+                100.0 * stats.utilization(&b.resource)
+            );
+            if f64::from(stats.cus) >= sharing {
+                format!(
+                    "; the {} path shared by all {} CUs limits, not the CU ({path})",
+                    b.resource, stats.cus
+                )
+            } else {
+                format!(
+                    "; the {} path is shared with {} CUs not simulated, assumed to saturate it ({path}; set [dispatch] cus = {sharing} to simulate them)",
+                    b.resource,
+                    sharing - f64::from(stats.cus)
+                )
+            }
+        } else {
+            format!(
+                "; {} utilization {:.0}%",
+                b.resource,
+                100.0 * stats.utilization(&b.resource)
+            )
+        }
+    }
+
+    /// The verdict when no bound explains the clocks: stalls (occupancy or memory latency)
+    /// or no single bound.
+    fn unbound_verdict(
+        &self,
+        stats: &SimStats,
+        latency: Option<&LatencyTolerance>,
+        top: Option<ResourceBound>,
+        frame: &Frame,
+    ) -> (String, String) {
+        let (per_wave, capacity) = (frame.per_wave, frame.capacity);
+        let occ = &self.occupancy;
+        let wait = self.longest_wait(stats);
+        let top_text = top.map_or(String::new(), |b| {
+            format!(
+                "; the busiest resource, {}, needs {} of {} clocks per wave",
+                b.resource,
+                fmt_num(b.clocks_per_wave),
+                fmt_num(per_wave)
+            )
+        });
+        let lat = latency.map_or(String::new(), bracket_words);
+        // Occupancy limits only if the slots it allows were all
+        // taken at some point (not in a one-wave run).
+        let slots_filled = f64::from(stats.peak_waves) >= capacity;
+        let occ_limited = occ.waves_per_simd < occ.limits[0] && slots_filled;
+        let occ_text = if slots_filled {
+            format!(
+                "occupancy {} waves per SIMD (limited by {})",
+                occ.waves_per_simd, occ.limiter
+            )
+        } else {
+            format!(
+                "at most {} waves resident of the {} occupancy allows ({} per SIMD)",
+                stats.peak_waves,
+                fmt_num(capacity),
+                occ.waves_per_simd
+            )
+        };
+        // Waves that cannot issue a fifth of the turns they could:
+        // the stalls, not a unit, explain the clocks.
+        let stalled = stats.stall_rate() > 0.2;
+        let kind = match (stalled, occ_limited) {
+            (true, true) => "occupancy",
+            (true, false) => "memory latency",
+            (false, _) => "no single bound",
+        };
+        let statement = if stalled {
+            format!(
+                "{kind}-bound: no unit is saturated (stall rate {:.0}%{}); {occ_text}{top_text}{lat}",
+                100.0 * stats.stall_rate(),
+                wait.map_or(String::new(), |w| format!(", {w}")),
+            )
+        } else {
+            format!(
+                "no single bound: no resource needs 90% of the clocks and waves rarely stall (stall rate {:.1}%); {occ_text}{top_text}{lat}",
+                100.0 * stats.stall_rate(),
+            )
+        };
+        (kind.to_string(), statement)
+    }
+
+    /// Where waves sit longest, and how much of the time.
+    fn longest_wait(&self, stats: &SimStats) -> Option<String> {
+        let worst = (0..self.compiled.ops.len())
+            .max_by(|&a, &b| stats.op_sat[a].cmp(&stats.op_sat[b]).then(b.cmp(&a)));
+        worst.filter(|&o| stats.op_sat[o] > 0).map(|o| {
+            let op = &self.compiled.ops[o];
+            let place = match op.source {
+                crate::ops::OpSource::Program(i) if op.kind == OpKind::End => {
+                    let s = &self.program.instructions[i];
+                    format!(
+                        "the end-of-program drain (line {}, `{}`: outstanding memory and exports)",
+                        s.pos.line, s.text
+                    )
+                }
+                crate::ops::OpSource::Program(i) => {
+                    let s = &self.program.instructions[i];
+                    format!("line {} (`{}`)", s.pos.line, s.text)
+                }
+                crate::ops::OpSource::Fetch(i) => {
+                    format!("the fetch shader's `{}`", self.compiled.fetch_shader[i])
+                }
+                crate::ops::OpSource::ImplicitEnd => {
+                    "the implicit end-of-program drain (outstanding memory and exports)".into()
+                }
+            };
+            format!(
+                "waves sit on {place} {:.0}% of the time",
+                100.0 * stats.op_stall_rate(o)
+            )
+        })
+    }
+}
+
+/// The bottleneck kind of a bound's resource.
+fn bound_kind(b: &ResourceBound, stats: &SimStats) -> String {
+    match (b.resource.as_str(), b.resource.strip_prefix("issue:")) {
+        ("valu", _) => "VALU".to_string(),
+        ("vmem", _) => "VMEM rate".to_string(),
+        ("export", _) => "export".to_string(),
+        // Starvation only when the CU really stood empty.
+        ("dispatch", _) if stats.starve_rate() >= 0.01 => "dispatch starvation".to_string(),
+        ("dispatch", _) => "dispatch rate".to_string(),
+        ("dependency", _) => "dependency latency".to_string(),
+        ("ray", _) => "ray accelerator".to_string(),
+        // CDNA's matrix core per SIMD (the models' `matrix` unit).
+        ("matrix", _) => "matrix-core".to_string(),
+        ("lds", _) => "LDS".to_string(),
+        ("smem", _) => "SMEM".to_string(),
+        ("salu", _) => "SALU".to_string(),
+        (_, Some(cat)) => format!("{cat} issue"),
+        (other, None) => other.to_string(),
     }
 }
 

@@ -123,46 +123,7 @@ impl OpContext<'_> {
             return Ok(op);
         };
         if spec.issue == "free" {
-            op.kind = match class {
-                InstrClass::Endpgm => OpKind::End,
-                InstrClass::Barrier => OpKind::Barrier,
-                InstrClass::Sleep => OpKind::Sleep,
-                c if c.is_wait() => OpKind::Wait,
-                _ => OpKind::Nop,
-            };
-            if op.kind == OpKind::Wait {
-                let spec = if class == InstrClass::WaitIdle {
-                    Some(shadersim_isa::WaitSpec::all_zero(self.gen))
-                } else {
-                    inst.wait(self.gen).map_err(SimError::Model)?
-                };
-                match spec {
-                    Some(w) => {
-                        for (c, v) in w.waits {
-                            op.wait[c.index()] = v.min(254) as u8;
-                        }
-                    }
-                    // s_waitcnt_depctr / s_wait_alu wait on the wave's own
-                    // outstanding ALU writes; s_delay_alu is a scheduling
-                    // hint (the scoreboard already interlocks).
-                    None => match inst.depctr() {
-                        Some(d) if d.is_wait() => {
-                            op.kind = OpKind::DepWait;
-                            op.depctr = d;
-                        }
-                        _ => op.kind = OpKind::Nop,
-                    },
-                }
-            }
-            if op.kind == OpKind::Sleep {
-                let n = inst.operand_text.trim().parse::<u32>().unwrap_or(0);
-                op.cost =
-                    n.saturating_mul(self.arch.get_u32("sleep_clocks_per_unit").map_err(model)?);
-                op.cost_basis = format!("s_sleep {n}: {} clocks", op.cost);
-            }
-            if op.kind == OpKind::End {
-                op.wait = [0; 10];
-            }
+            self.free_op(inst, class, &mut op)?;
             return Ok(op);
         }
         op.category = self
@@ -189,79 +150,7 @@ impl OpContext<'_> {
                 op.dec_at_service.insert(*c);
             }
         }
-        let cost_name = spec.cost.as_deref().unwrap_or("");
-        op.cost = match cost_name {
-            "vmem_rate" => self.vmem_cost(inst, facts, &mut op, full_mask(self.wave_size))?,
-            "smem_dwords" => {
-                let per = self
-                    .arch
-                    .get_u32("smem_dwords_per_clock")
-                    .map_err(model)?
-                    .max(1);
-                let d = inst.data_dwords().unwrap_or(0);
-                let c = d.div_ceil(per).max(1);
-                op.cost_basis = format!("{d} DWORDs at {per} per clock");
-                op.stream = Some(self.scalar_stream(d, facts)?);
-                c
-            }
-            "export_bits" => {
-                let bits = inst.export_bits().unwrap_or(0);
-                let (param, what) = if bits > 64 {
-                    ("export_clocks_128bit", "128-bit")
-                } else {
-                    ("export_clocks_64bit", "64-bit or smaller")
-                };
-                // The rates are per 64 pixels; a wave32 export takes half.
-                let base = (self.arch.get_u32(param).map_err(model)? * self.wave_size)
-                    .div_ceil(64)
-                    .max(1);
-                let cus = self.arch.get_u32("cu_count").map_err(model)?.max(1);
-                op.cost_basis =
-                    format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
-                base * cus
-            }
-            "ray_node" => self.ray_node_cost(inst, facts, &mut op)?,
-            shadersim_arch::MATRIX_CYCLES_RULE => {
-                let c = self.matrix_cycles(inst, &mut op)?;
-                op.cost_basis = format!("{} on the {}", op.cost_basis, unit);
-                c
-            }
-            shadersim_arch::MATRIX_ISSUE_RULE => {
-                self.matrix_cycles(inst, &mut op)?;
-                let issue = self.matrix_issue_clocks(inst);
-                op.cost_basis = format!("{}; the {unit} issue {issue} clocks", op.cost_basis);
-                issue
-            }
-            "lds_bytes" => {
-                let per = self
-                    .arch
-                    .get_u32("lds_bytes_per_clock")
-                    .map_err(model)?
-                    .max(1);
-                let bytes = self.wave_size * 4 * inst.data_dwords().unwrap_or(1).max(1);
-                op.cost_basis = format!(
-                    "{} lanes x {} bytes at {per} bytes per clock",
-                    self.wave_size,
-                    bytes / self.wave_size
-                );
-                bytes.div_ceil(per).max(1)
-            }
-            "fetch_dwords" => {
-                // TeraScale fetch: the clocks a wavefront's fetch holds its
-                // SIMD's texture path grow with the DWORDs each lane reads
-                // (vliw5-model.md 4.4, terascale.md Fetch).
-                let per = self.arch.get_u32("fetch_clocks_per_dword").map_err(model)?;
-                let d = inst.data_dwords().unwrap_or(1).max(1);
-                op.cost_basis = format!("{d} DWORDs per lane at {per} clocks each");
-                (d * per).max(1)
-            }
-            "" => 0,
-            p => {
-                let c = self.arch.get_u32(p).map_err(model)?;
-                op.cost_basis = format!("{p} = {c}");
-                c
-            }
-        };
+        op.cost = self.unit_cost(inst, facts, spec, unit, &mut op)?;
         if matches!(
             class,
             InstrClass::Lds | InstrClass::LdsBvhStack | InstrClass::LdsParam
@@ -320,6 +209,153 @@ impl OpContext<'_> {
                 op.writes = writes.iter().filter_map(slot_range).collect();
             }
         }
+        self.set_hazard_flags(class, &reads, &writes, &mut op);
+        Ok(op)
+    }
+
+    /// An op that takes no issue slot (end, barrier, sleep, waits, no-ops): its kind, the
+    /// counts it waits for, a sleep's clocks.
+    fn free_op(
+        &self,
+        inst: &Instruction,
+        class: InstrClass,
+        op: &mut StaticOp,
+    ) -> Result<(), SimError> {
+        op.kind = match class {
+            InstrClass::Endpgm => OpKind::End,
+            InstrClass::Barrier => OpKind::Barrier,
+            InstrClass::Sleep => OpKind::Sleep,
+            c if c.is_wait() => OpKind::Wait,
+            _ => OpKind::Nop,
+        };
+        if op.kind == OpKind::Wait {
+            let spec = if class == InstrClass::WaitIdle {
+                Some(shadersim_isa::WaitSpec::all_zero(self.gen))
+            } else {
+                inst.wait(self.gen).map_err(SimError::Model)?
+            };
+            match spec {
+                Some(w) => {
+                    for (c, v) in w.waits {
+                        op.wait[c.index()] = v.min(254) as u8;
+                    }
+                }
+                // s_waitcnt_depctr / s_wait_alu wait on the wave's own
+                // outstanding ALU writes; s_delay_alu is a scheduling
+                // hint (the scoreboard already interlocks).
+                None => match inst.depctr() {
+                    Some(d) if d.is_wait() => {
+                        op.kind = OpKind::DepWait;
+                        op.depctr = d;
+                    }
+                    _ => op.kind = OpKind::Nop,
+                },
+            }
+        }
+        if op.kind == OpKind::Sleep {
+            let n = inst.operand_text.trim().parse::<u32>().unwrap_or(0);
+            op.cost = n.saturating_mul(self.arch.get_u32("sleep_clocks_per_unit").map_err(model)?);
+            op.cost_basis = format!("s_sleep {n}: {} clocks", op.cost);
+        }
+        if op.kind == OpKind::End {
+            op.wait = [0; 10];
+        }
+        Ok(())
+    }
+
+    /// The clocks the op holds its unit, by the class's cost rule.
+    fn unit_cost(
+        &self,
+        inst: &Instruction,
+        facts: Option<&MemoryFacts>,
+        spec: &shadersim_arch::ClassSpec,
+        unit: &str,
+        op: &mut StaticOp,
+    ) -> Result<u32, SimError> {
+        let cost_name = spec.cost.as_deref().unwrap_or("");
+        Ok(match cost_name {
+            "vmem_rate" => self.vmem_cost(inst, facts, op, full_mask(self.wave_size))?,
+            "smem_dwords" => {
+                let per = self
+                    .arch
+                    .get_u32("smem_dwords_per_clock")
+                    .map_err(model)?
+                    .max(1);
+                let d = inst.data_dwords().unwrap_or(0);
+                let c = d.div_ceil(per).max(1);
+                op.cost_basis = format!("{d} DWORDs at {per} per clock");
+                op.stream = Some(self.scalar_stream(d, facts)?);
+                c
+            }
+            "export_bits" => {
+                let bits = inst.export_bits().unwrap_or(0);
+                let (param, what) = if bits > 64 {
+                    ("export_clocks_128bit", "128-bit")
+                } else {
+                    ("export_clocks_64bit", "64-bit or smaller")
+                };
+                // The rates are per 64 pixels; a wave32 export takes half.
+                let base = (self.arch.get_u32(param).map_err(model)? * self.wave_size)
+                    .div_ceil(64)
+                    .max(1);
+                let cus = self.arch.get_u32("cu_count").map_err(model)?.max(1);
+                op.cost_basis =
+                    format!("{what} export: {base} clocks x {cus} CUs sharing the export path");
+                base * cus
+            }
+            "ray_node" => self.ray_node_cost(inst, facts, op)?,
+            shadersim_arch::MATRIX_CYCLES_RULE => {
+                let c = self.matrix_cycles(inst, op)?;
+                op.cost_basis = format!("{} on the {}", op.cost_basis, unit);
+                c
+            }
+            shadersim_arch::MATRIX_ISSUE_RULE => {
+                self.matrix_cycles(inst, op)?;
+                let issue = self.matrix_issue_clocks(inst);
+                op.cost_basis = format!("{}; the {unit} issue {issue} clocks", op.cost_basis);
+                issue
+            }
+            "lds_bytes" => {
+                let per = self
+                    .arch
+                    .get_u32("lds_bytes_per_clock")
+                    .map_err(model)?
+                    .max(1);
+                let bytes = self.wave_size * 4 * inst.data_dwords().unwrap_or(1).max(1);
+                op.cost_basis = format!(
+                    "{} lanes x {} bytes at {per} bytes per clock",
+                    self.wave_size,
+                    bytes / self.wave_size
+                );
+                bytes.div_ceil(per).max(1)
+            }
+            "fetch_dwords" => {
+                // TeraScale fetch: the clocks a wavefront's fetch holds its
+                // SIMD's texture path grow with the DWORDs each lane reads
+                // (vliw5-model.md 4.4, terascale.md Fetch).
+                let per = self.arch.get_u32("fetch_clocks_per_dword").map_err(model)?;
+                let d = inst.data_dwords().unwrap_or(1).max(1);
+                op.cost_basis = format!("{d} DWORDs per lane at {per} clocks each");
+                (d * per).max(1)
+            }
+            "" => 0,
+            p => {
+                let c = self.arch.get_u32(p).map_err(model)?;
+                op.cost_basis = format!("{p} = {c}");
+                c
+            }
+        })
+    }
+
+    /// The flags the hazard rules read: which registers a VALU or SALU op writes, whether a
+    /// VMEM op reads VGPRs, and the waits its issue category implies.
+    fn set_hazard_flags(
+        &self,
+        class: InstrClass,
+        reads: &[RegRange],
+        writes: &[RegRange],
+        op: &mut StaticOp,
+    ) {
         let vcc = |r: &RegRange| {
             r.file == RegFile::Special && r.first <= shadersim_isa::SpecialReg::VccHi as u16
         };
@@ -349,11 +385,10 @@ impl OpContext<'_> {
         if self.wait_sgpr_cats & cat_bit != 0
             && reads
                 .iter()
-                .chain(&writes)
+                .chain(writes)
                 .any(|r| r.file == RegFile::Sgpr || vcc(r))
         {
             op.flags |= op_flags::WAIT_VALU_SGPR;
         }
-        Ok(op)
     }
 }

@@ -311,14 +311,7 @@ impl SimProgram {
         let categories = arch.issue.categories.clone();
         let units: Vec<String> = arch.units.keys().cloned().collect();
         let rates = vmem_rates(arch)?;
-        let mut counter_max = [0u8; 10];
-        for c in Counter::of_gen(gen) {
-            let width_max = c.max_value(gen);
-            let v = arch
-                .param(&counter_param(*c))
-                .map_or(width_max, |v| v as u32);
-            counter_max[c.index()] = v.min(width_max).min(255) as u8;
-        }
+        let counter_max = counter_maxima(arch, gen);
         let cat_set = |names: &[String]| -> u16 {
             names
                 .iter()
@@ -343,28 +336,7 @@ impl SimProgram {
             wait_sgpr_cats: cat_set(&arch.issue.wait_valu_sgpr_writes),
         };
         let mut ops = Vec::new();
-        let mut fetch_shader = Vec::new();
-        let mut trace = Vec::new();
-        // Synthesized fetch shader (seed 004 assumption 4): one
-        // buffer_load_format_xyzw per input element, then a wait.
-        if input.vertex_inputs > 0 {
-            let table = InstrTable::builtin();
-            for i in 0..input.vertex_inputs {
-                fetch_shader.push(format!(
-                    "buffer_load_format_xyzw v[{0}:{1}], v0, s[8:11], 0 idxen",
-                    4 * i + 4,
-                    4 * i + 7
-                ));
-            }
-            fetch_shader.push("s_waitcnt vmcnt(0)".to_string());
-            for (i, text) in fetch_shader.iter().enumerate() {
-                let inst = Instruction::parse(text, gen, table)
-                    .map_err(|e| SimError::Model(format!("fetch shader: {e}")))?;
-                let op = ctx.compile(&inst, OpSource::Fetch(i), None)?;
-                trace.push(ops.len() as u32);
-                ops.push(op);
-            }
-        }
+        let (fetch_shader, trace) = fetch_shader(&ctx, input.vertex_inputs, &mut ops)?;
         let (wave_size, scoreboard) = (ctx.wave_size, ctx.scoreboard);
         let mut op_of_instr = Vec::with_capacity(input.program.instructions.len());
         for (i, s) in input.program.instructions.iter().enumerate() {
@@ -379,9 +351,7 @@ impl SimProgram {
         // VMEM ops under a partial EXEC mask: one op per distinct cost,
         // appended after the implicit end.
         let full = full_mask(wave_size);
-        let mut masked: Vec<StaticOp> = Vec::new();
-        let mut masked_of: HashMap<(u32, u64), u32> = HashMap::new();
-        let mut masked_by_cost: HashMap<(usize, u32, u32), u32> = HashMap::new();
+        let mut masked = MaskedOps::default();
         let mut in_trace = vec![false; ops.len()];
         for &o in &fetch_prefix {
             in_trace[o as usize] = true;
@@ -401,37 +371,7 @@ impl SimProgram {
                     && ops[op as usize].kind == OpKind::Unit
                     && ops[op as usize].class.is_vmem()
                 {
-                    let key = (i, exec);
-                    op = match masked_of.get(&key) {
-                        Some(&o) => o,
-                        None => {
-                            let s = &input.program.instructions[i as usize];
-                            let mut m = ctx.compile_masked(
-                                s,
-                                i as usize,
-                                input.memory.get(&(i as usize)),
-                                exec,
-                            )?;
-                            m.masked_from = Some(op);
-                            let cost_key = (i as usize, m.cost, m.l2_requests);
-                            let same = ops[op as usize].cost == m.cost
-                                && ops[op as usize].l2_requests == m.l2_requests;
-                            let o = match masked_by_cost.get(&cost_key) {
-                                // Every group still active: the full op.
-                                _ if same => op,
-                                Some(&o) => o,
-                                None => {
-                                    // After the implicit end's slot.
-                                    let o = (implicit_end + 1) as usize + masked.len();
-                                    masked.push(m);
-                                    masked_by_cost.insert(cost_key, o as u32);
-                                    o as u32
-                                }
-                            };
-                            masked_of.insert(key, o);
-                            o
-                        }
-                    };
+                    op = masked.op_under(&ctx, input, &ops, implicit_end, (i, exec), op)?;
                 }
                 if let Some(seen) = in_trace.get_mut(op as usize) {
                     *seen = true;
@@ -447,6 +387,11 @@ impl SimProgram {
             }
             trace_len.push(len);
         }
+        let MaskedOps {
+            ops: masked,
+            of: masked_of,
+            ..
+        } = masked;
         if needs_end || !masked.is_empty() {
             ops.push(StaticOp {
                 kind: OpKind::End,
@@ -478,6 +423,105 @@ impl SimProgram {
             units,
             wave_size,
             scoreboard,
+        })
+    }
+}
+
+/// The most each wait counter of the generation counts to on the model (its width, or less
+/// where the model says).
+fn counter_maxima(arch: &ArchSpec, gen: GfxGen) -> [u8; 10] {
+    let mut counter_max = [0u8; 10];
+    for c in Counter::of_gen(gen) {
+        let width_max = c.max_value(gen);
+        let v = arch
+            .param(&counter_param(*c))
+            .map_or(width_max, |v| v as u32);
+        counter_max[c.index()] = v.min(width_max).min(255) as u8;
+    }
+    counter_max
+}
+
+/// The synthesized fetch shader's text and its ops (pushed to `ops`), the trace prefix they
+/// make.
+fn fetch_shader(
+    ctx: &OpContext<'_>,
+    vertex_inputs: u32,
+    ops: &mut Vec<StaticOp>,
+) -> Result<(Vec<String>, Vec<u32>), SimError> {
+    let mut fetch_shader = Vec::new();
+    let mut trace = Vec::new();
+    // Synthesized fetch shader (seed 004 assumption 4): one
+    // buffer_load_format_xyzw per input element, then a wait.
+    if vertex_inputs > 0 {
+        let table = InstrTable::builtin();
+        for i in 0..vertex_inputs {
+            fetch_shader.push(format!(
+                "buffer_load_format_xyzw v[{0}:{1}], v0, s[8:11], 0 idxen",
+                4 * i + 4,
+                4 * i + 7
+            ));
+        }
+        fetch_shader.push("s_waitcnt vmcnt(0)".to_string());
+        for (i, text) in fetch_shader.iter().enumerate() {
+            let inst = Instruction::parse(text, ctx.gen, table)
+                .map_err(|e| SimError::Model(format!("fetch shader: {e}")))?;
+            let op = ctx.compile(&inst, OpSource::Fetch(i), None)?;
+            trace.push(ops.len() as u32);
+            ops.push(op);
+        }
+    }
+    Ok((fetch_shader, trace))
+}
+
+/// VMEM ops under a partial EXEC mask: one op per distinct cost, appended after the
+/// implicit end.
+#[derive(Default)]
+struct MaskedOps {
+    /// The ops, in order of first appearance.
+    ops: Vec<StaticOp>,
+    /// The op of each (instruction, mask) met.
+    of: HashMap<(u32, u64), u32>,
+    /// The op of each (instruction, cost, L2 requests).
+    by_cost: HashMap<(usize, u32, u32), u32>,
+}
+
+impl MaskedOps {
+    /// The op instruction `key.0` (full op `op`) runs as under mask `key.1`.
+    fn op_under(
+        &mut self,
+        ctx: &OpContext<'_>,
+        input: &CompileInput<'_>,
+        full_ops: &[StaticOp],
+        implicit_end: u32,
+        key: (u32, u64),
+        op: u32,
+    ) -> Result<u32, SimError> {
+        Ok(match self.of.get(&key) {
+            Some(&o) => o,
+            None => {
+                let i = key.0;
+                let s = &input.program.instructions[i as usize];
+                let mut m =
+                    ctx.compile_masked(s, i as usize, input.memory.get(&(i as usize)), key.1)?;
+                m.masked_from = Some(op);
+                let cost_key = (i as usize, m.cost, m.l2_requests);
+                let same = full_ops[op as usize].cost == m.cost
+                    && full_ops[op as usize].l2_requests == m.l2_requests;
+                let o = match self.by_cost.get(&cost_key) {
+                    // Every group still active: the full op.
+                    _ if same => op,
+                    Some(&o) => o,
+                    None => {
+                        // After the implicit end's slot.
+                        let o = (implicit_end + 1) as usize + self.ops.len();
+                        self.ops.push(m);
+                        self.by_cost.insert(cost_key, o as u32);
+                        o as u32
+                    }
+                };
+                self.of.insert(key, o);
+                o
+            }
         })
     }
 }

@@ -97,14 +97,8 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
     let mut objects: Vec<String> = Vec::new();
     let mut config: Vec<i64> = Vec::new();
     let mut pending_config: Vec<i64> = Vec::new();
-    enum Body {
-        Cf,
-        Fetch,
-        Alu,
-    }
     let mut body = Body::Cf;
     let mut open_ops: Vec<AluOp> = Vec::new();
-    let mut open_line = 0u32;
     let finish_kernel = |k: Option<Kernel>,
                          kernels: &mut Vec<Kernel>,
                          open: &mut Vec<AluOp>|
@@ -184,26 +178,7 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
                 pending_config.clear();
                 continue;
             }
-            let words = std::mem::take(&mut pending_config);
-            let get = |reg: i64| {
-                words
-                    .chunks(2)
-                    .find(|p| p.len() == 2 && p[0] == reg)
-                    .map(|p| p[1])
-            };
-            // SQ_PGM_RESOURCES of the compute (LS) or vertex stage:
-            // NUM_GPRS in bits 7:0, STACK_SIZE in 15:8; SQ_LDS_ALLOC in DWORDs.
-            let res = get(166100).or_else(|| get(165992)).or_else(|| get(165968));
-            cur = Some(Kernel {
-                name: label.to_string(),
-                line,
-                num_gprs: res.map(|v| (v & 0xff) as u32),
-                stack_size: res.map(|v| ((v >> 8) & 0xff) as u32),
-                lds_bytes: get(166120).map(|v| (v.max(0) as u32).saturating_mul(4)),
-                cf: Vec::new(),
-                alu_clauses: Vec::new(),
-                fetch_clauses: Vec::new(),
-            });
+            cur = Some(kernel_at(label, line, std::mem::take(&mut pending_config)));
             continue;
         }
         if skipping {
@@ -215,26 +190,8 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
                 format!("`{t}` outside a kernel (expected a kernel label first)"),
             ));
         };
-        if let Some(rest) = t.strip_prefix("Fetch clause starting at ") {
-            let start = parse_start(&cx, rest)?;
-            close_open(k, &mut open_ops, &cx)?;
-            k.fetch_clauses.push(FetchClause {
-                start,
-                line,
-                fetches: Vec::new(),
-            });
-            body = Body::Fetch;
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("ALU clause starting at ") {
-            let start = parse_start(&cx, rest)?;
-            close_open(k, &mut open_ops, &cx)?;
-            k.alu_clauses.push(AluClause {
-                start,
-                line,
-                bundles: Vec::new(),
-            });
-            body = Body::Alu;
+        if let Some(b) = clause_start(&cx, t, k, &mut open_ops)? {
+            body = b;
             continue;
         }
         match body {
@@ -249,79 +206,14 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
                     c.fetches.push(f);
                 }
             }
-            Body::Alu => {
-                if is_literal_line(t) {
-                    let Some(c) = k.alu_clauses.last_mut() else {
-                        continue;
-                    };
-                    if !open_ops.is_empty() {
-                        return Err(cx.err(
-                            t,
-                            "literal line inside an open group (the group's last operation has no `*`)",
-                        ));
-                    }
-                    match c.bundles.last_mut() {
-                        Some(b) => b.literal_lines += 1,
-                        None => return Err(cx.err(t, "literal line before any group")),
-                    }
-                    continue;
-                }
-                if open_ops.is_empty() {
-                    open_line = line;
-                }
-                let (op, last) = parse_alu(&cx, t)?;
-                let alone = matches!(op.name.as_str(), "GROUP_BARRIER")
-                    || alu_op(&op.name).is_some_and(|i| i.slots[1] == SlotClass::Lds);
-                open_ops.push(op);
-                if last || alone {
-                    let c = k.alu_clauses.last_mut().expect("in an ALU clause");
-                    c.bundles.push(Bundle {
-                        ops: std::mem::take(&mut open_ops),
-                        literal_lines: 0,
-                    });
-                }
-                let _ = open_line;
-            }
+            Body::Alu => alu_line(&cx, t, k, &mut open_ops)?,
         }
     }
     finish_kernel(cur.take(), &mut kernels, &mut open_ops)?;
     // The chip: given, else guessed from the groups.
     let chip = match chip {
         Some(c) => c.to_string(),
-        None => {
-            let vliw4 = kernels
-                .iter()
-                .flat_map(|k| &k.alu_clauses)
-                .flat_map(|c| &c.bundles)
-                .find(|b| {
-                    let trans = b
-                        .ops
-                        .iter()
-                        .filter(|o| {
-                            alu_op(&o.name).is_some_and(|i| {
-                                i.slot_class(ChipClass::Evergreen) == SlotClass::Trans
-                            })
-                        })
-                        .count();
-                    trans > 1
-                });
-            match vliw4 {
-                Some(b) => {
-                    warnings.push(Warning {
-                        pos: Some(b.pos()),
-                        message: "no -mcpu in the file: read as cayman (VLIW4), this group holds several t-only operations".into(),
-                    });
-                    "cayman".to_string()
-                }
-                None => {
-                    warnings.push(Warning {
-                        pos: None,
-                        message: "no -mcpu in the file: read as cypress (Evergreen VLIW5); use --arch to say".into(),
-                    });
-                    "cypress".to_string()
-                }
-            }
-        }
+        None => guess_chip(&kernels, &mut warnings),
     };
     let class = ChipClass::of_target(&chip).unwrap_or(ChipClass::Evergreen);
     for k in &mut kernels {
@@ -338,6 +230,144 @@ pub fn read_r600(file: &str, text: &str, chip: Option<&str>) -> Result<R600File,
         kernels,
         warnings,
     })
+}
+
+/// What the lines of a kernel are: CF words, or the lines of a fetch or ALU clause.
+enum Body {
+    Cf,
+    Fetch,
+    Alu,
+}
+
+/// A kernel at its label, with the resources its `.AMDGPU.config` words (register, value
+/// pairs) give.
+fn kernel_at(label: &str, line: u32, words: Vec<i64>) -> Kernel {
+    let get = |reg: i64| {
+        words
+            .chunks(2)
+            .find(|p| p.len() == 2 && p[0] == reg)
+            .map(|p| p[1])
+    };
+    // SQ_PGM_RESOURCES of the compute (LS) or vertex stage:
+    // NUM_GPRS in bits 7:0, STACK_SIZE in 15:8; SQ_LDS_ALLOC in DWORDs.
+    let res = get(166100).or_else(|| get(165992)).or_else(|| get(165968));
+    Kernel {
+        name: label.to_string(),
+        line,
+        num_gprs: res.map(|v| (v & 0xff) as u32),
+        stack_size: res.map(|v| ((v >> 8) & 0xff) as u32),
+        lds_bytes: get(166120).map(|v| (v.max(0) as u32).saturating_mul(4)),
+        cf: Vec::new(),
+        alu_clauses: Vec::new(),
+        fetch_clauses: Vec::new(),
+    }
+}
+
+/// A line that opens a fetch or ALU clause (closing an open group first): the clause's body.
+fn clause_start(
+    cx: &LineCx<'_>,
+    t: &str,
+    k: &mut Kernel,
+    open_ops: &mut Vec<AluOp>,
+) -> Result<Option<Body>, AsmError> {
+    let line = cx.line;
+    if let Some(rest) = t.strip_prefix("Fetch clause starting at ") {
+        let start = parse_start(cx, rest)?;
+        close_open(k, open_ops, cx)?;
+        k.fetch_clauses.push(FetchClause {
+            start,
+            line,
+            fetches: Vec::new(),
+        });
+        return Ok(Some(Body::Fetch));
+    }
+    if let Some(rest) = t.strip_prefix("ALU clause starting at ") {
+        let start = parse_start(cx, rest)?;
+        close_open(k, open_ops, cx)?;
+        k.alu_clauses.push(AluClause {
+            start,
+            line,
+            bundles: Vec::new(),
+        });
+        return Ok(Some(Body::Alu));
+    }
+    Ok(None)
+}
+
+/// A line of an ALU clause: a literal line of the last group, or an operation (a group
+/// ends at its `*` op, or with an op that issues alone).
+fn alu_line(
+    cx: &LineCx<'_>,
+    t: &str,
+    k: &mut Kernel,
+    open_ops: &mut Vec<AluOp>,
+) -> Result<(), AsmError> {
+    if is_literal_line(t) {
+        let Some(c) = k.alu_clauses.last_mut() else {
+            return Ok(());
+        };
+        if !open_ops.is_empty() {
+            return Err(cx.err(
+                t,
+                "literal line inside an open group (the group's last operation has no `*`)",
+            ));
+        }
+        match c.bundles.last_mut() {
+            Some(b) => b.literal_lines += 1,
+            None => return Err(cx.err(t, "literal line before any group")),
+        }
+        return Ok(());
+    }
+    let (op, last) = parse_alu(cx, t)?;
+    let alone = matches!(op.name.as_str(), "GROUP_BARRIER")
+        || alu_op(&op.name).is_some_and(|i| i.slots[1] == SlotClass::Lds);
+    open_ops.push(op);
+    if last || alone {
+        let c = k.alu_clauses.last_mut().expect("in an ALU clause");
+        c.bundles.push(Bundle {
+            ops: std::mem::take(open_ops),
+            literal_lines: 0,
+        });
+    }
+    Ok(())
+}
+
+/// The chip of a file without `-mcpu`: Cayman when a group holds several t-only operations
+/// (VLIW4), else Evergreen, with a warning either way.
+fn guess_chip(kernels: &[Kernel], warnings: &mut Vec<Warning>) -> String {
+    let vliw4 = kernels
+        .iter()
+        .flat_map(|k| &k.alu_clauses)
+        .flat_map(|c| &c.bundles)
+        .find(|b| {
+            let trans = b
+                .ops
+                .iter()
+                .filter(|o| {
+                    alu_op(&o.name)
+                        .is_some_and(|i| i.slot_class(ChipClass::Evergreen) == SlotClass::Trans)
+                })
+                .count();
+            trans > 1
+        });
+    match vliw4 {
+        Some(b) => {
+            warnings.push(Warning {
+                pos: Some(b.pos()),
+                message: "no -mcpu in the file: read as cayman (VLIW4), this group holds several t-only operations".into(),
+            });
+            "cayman".to_string()
+        }
+        None => {
+            warnings.push(Warning {
+                pos: None,
+                message:
+                    "no -mcpu in the file: read as cypress (Evergreen VLIW5); use --arch to say"
+                        .into(),
+            });
+            "cypress".to_string()
+        }
+    }
 }
 
 /// Every CF word's `@N` word address (jumps, loop words, `POP`) must name a

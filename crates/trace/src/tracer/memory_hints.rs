@@ -128,40 +128,7 @@ pub fn memory_facts(
             ));
         }
         if lds || smem {
-            let what = if lds { "an LDS" } else { "a scalar memory" };
-            let vector_only: [(&str, Option<Range<usize>>); 4] = [
-                ("format", h.format.as_ref().map(|v| v.span())),
-                ("filter", h.filter.as_ref().map(|v| v.span())),
-                ("box_fraction", h.box_fraction.as_ref().map(|v| v.span())),
-                ("active_lanes", h.active_lanes.as_ref().map(|v| v.span())),
-            ];
-            let lds_refuses: [(&str, Option<Range<usize>>); 8] = [
-                ("base", h.base.as_ref().map(|v| v.span())),
-                ("buffer", h.buffer.as_ref().map(|v| v.span())),
-                ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
-                (
-                    "iteration_stride",
-                    h.iteration_stride.as_ref().map(|v| v.span()),
-                ),
-                ("region", h.region.as_ref().map(|v| v.span())),
-                ("order", h.order.as_ref().map(|v| v.span())),
-                ("hit_rate", h.hit_rate.as_ref().map(|v| v.span())),
-                ("level", h.level.as_ref().map(|v| v.span())),
-            ];
-            let smem_refuses = [("pattern", h.pattern.as_ref().map(|v| v.span()))];
-            let refused = vector_only.iter().chain(if lds {
-                &lds_refuses[..]
-            } else {
-                &smem_refuses[..]
-            });
-            for (key, span) in refused {
-                if let Some(span) = span {
-                    return Err(HintsError::at(
-                        span.clone(),
-                        format!("`{key}` does not apply to {what} instruction; line {line} (`{}`) is a {class} op", s.text),
-                    ));
-                }
-            }
+            refuse_keys(h, s, class, lds, line)?;
         }
         if out.contains_key(&idx) {
             return Err(HintsError::at(
@@ -170,172 +137,237 @@ pub fn memory_facts(
             ));
         }
         let mut facts = MemoryFacts::default();
-        if let Some(f) = &h.format {
-            if !class.is_image() {
-                return Err(HintsError::at(
-                    f.span(),
-                    format!("`format` applies to image ops; line {line} (`{}`) is a {class} op (give it a `pattern`)", s.text),
-                ));
-            }
-            facts.format = Some(
-                f.get_ref()
-                    .parse()
-                    .map_err(|e: shadersim_mem::UnknownName| {
-                        HintsError::at(f.span(), e.to_string())
-                    })?,
-            );
-        }
-        if let Some(f) = &h.filter {
-            if !matches!(
-                class,
-                InstrClass::VmemImageSample | InstrClass::VmemImageGather4
-            ) {
-                return Err(HintsError::at(
-                    f.span(),
-                    format!(
-                        "`filter` applies to image samples; line {line} (`{}`) is a {class} op",
-                        s.text
-                    ),
-                ));
-            }
-            facts.filter = Some(
-                f.get_ref()
-                    .parse()
-                    .map_err(|e: shadersim_mem::UnknownName| {
-                        HintsError::at(f.span(), e.to_string())
-                    })?,
-            );
-        }
-        if let Some(p) = &h.pattern {
-            if class.is_image() {
-                return Err(HintsError::at(
-                    p.span(),
-                    format!("`pattern` applies to buffer, global, flat, scratch and LDS ops; line {line} (`{}`) is an image op", s.text),
-                ));
-            }
-            let pattern: shadersim_mem::LanePattern =
-                p.get_ref()
-                    .parse()
-                    .map_err(|e: shadersim_mem::PatternError| {
-                        HintsError::at(p.span(), e.to_string())
-                    })?;
-            if let shadersim_mem::LanePattern::List(offsets) = &pattern {
-                check_list_length(program, hints, offsets.len(), p.span())?;
-            }
-            facts.pattern = Some(pattern);
-        }
-        if let Some(l) = &h.latency {
-            if *l.get_ref() > MAX_LATENCY_HINT {
-                return Err(HintsError::at(
-                    l.span(),
-                    format!("latency must be at most {MAX_LATENCY_HINT} clocks"),
-                ));
-            }
-            facts.latency = Some(*l.get_ref());
-        }
-        if let Some(b) = &h.box_fraction {
-            if class != InstrClass::VmemImageBvh {
-                return Err(HintsError::at(
-                    b.span(),
-                    format!("`box_fraction` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
-                ));
-            }
-            let v = *b.get_ref();
-            if !(0.0..=1.0).contains(&v) {
-                return Err(HintsError::at(
-                    b.span(),
-                    "box_fraction must be between 0 and 1",
-                ));
-            }
-            facts.box_fraction = Some(v);
-        }
-        if let Some(a) = &h.active_lanes {
-            if class != InstrClass::VmemImageBvh {
-                return Err(HintsError::at(
-                    a.span(),
-                    format!("`active_lanes` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
-                ));
-            }
-            let v = *a.get_ref();
-            if !(v > 0.0 && v <= 1.0) {
-                return Err(HintsError::at(
-                    a.span(),
-                    "active_lanes must be above 0 and at most 1",
-                ));
-            }
-            facts.active_lanes = Some(v);
-        }
-        facts.wave_stride = h.wave_stride.as_ref().map(|v| *v.get_ref());
-        facts.iteration_stride = h.iteration_stride.as_ref().map(|v| *v.get_ref());
-        if let Some(r) = &h.region {
-            if *r.get_ref() == 0 {
-                return Err(HintsError::at(r.span(), "region must be at least 1 byte"));
-            }
-            facts.region = Some(*r.get_ref());
-        }
-        if let Some(o) = &h.order {
-            match o.get_ref().as_str() {
-                "stride" => {}
-                "random" => {
-                    // The permutation's elements are `iteration_stride` bytes
-                    // inside `region`: both must be given.
-                    let (Some(region), Some(stride)) = (facts.region, facts.iteration_stride)
-                    else {
-                        return Err(HintsError::at(
-                            o.span(),
-                            "order = \"random\" needs `region` (the bytes visited) and `iteration_stride` (the element size)",
-                        ));
-                    };
-                    if stride == 0 || stride > region {
-                        return Err(HintsError::at(
-                            o.span(),
-                            "order = \"random\" needs an `iteration_stride` of at least 1 byte and at most `region`",
-                        ));
-                    }
-                    facts.random_order_seed = Some(
-                        hints
-                            .trace
-                            .seed
-                            .as_ref()
-                            .map_or(DEFAULT_SEED, |s| *s.get_ref()),
-                    );
-                }
-                other => {
-                    return Err(HintsError::at(
-                        o.span(),
-                        format!("unknown order `{other}`; known: stride, random"),
-                    ))
-                }
-            }
-        }
-        if let Some(r) = &h.hit_rate {
-            let v = *r.get_ref();
-            if !(0.0..=1.0).contains(&v) {
-                return Err(HintsError::at(r.span(), "hit_rate must be between 0 and 1"));
-            }
-            if h.level.is_some() {
-                return Err(HintsError::at(
-                    r.span(),
-                    "give `hit_rate` or `level`, not both",
-                ));
-            }
-            facts.hit_rate = Some(v);
-        }
-        if let Some(l) = &h.level {
-            facts.level = Some((l.get_ref().clone(), l.span()));
-        }
-        facts.base = h.base.as_ref().map(|b| (*b.get_ref(), b.span()));
-        if let Some(b) = &h.buffer {
-            if b.get_ref().trim().is_empty() {
-                return Err(HintsError::at(b.span(), "a buffer name must not be empty"));
-            }
-            facts.buffer = Some((b.get_ref().clone(), b.span()));
-        }
+        op_facts(h, program, hints, s, line, &mut facts)?;
+        stream_facts(h, hints, &mut facts)?;
         for idx in copies {
             out.insert(idx, facts.clone());
         }
     }
     Ok(out)
+}
+
+/// An LDS or scalar memory op refuses the keys of vector memory (and LDS the stream and
+/// buffer keys, scalar memory the lane pattern).
+fn refuse_keys(
+    h: &crate::MemoryHint,
+    s: &shadersim_asm::SourceInstr,
+    class: shadersim_isa::InstrClass,
+    lds: bool,
+    line: u32,
+) -> Result<(), HintsError> {
+    let what = if lds { "an LDS" } else { "a scalar memory" };
+    let vector_only: [(&str, Option<Range<usize>>); 4] = [
+        ("format", h.format.as_ref().map(|v| v.span())),
+        ("filter", h.filter.as_ref().map(|v| v.span())),
+        ("box_fraction", h.box_fraction.as_ref().map(|v| v.span())),
+        ("active_lanes", h.active_lanes.as_ref().map(|v| v.span())),
+    ];
+    let lds_refuses: [(&str, Option<Range<usize>>); 8] = [
+        ("base", h.base.as_ref().map(|v| v.span())),
+        ("buffer", h.buffer.as_ref().map(|v| v.span())),
+        ("wave_stride", h.wave_stride.as_ref().map(|v| v.span())),
+        (
+            "iteration_stride",
+            h.iteration_stride.as_ref().map(|v| v.span()),
+        ),
+        ("region", h.region.as_ref().map(|v| v.span())),
+        ("order", h.order.as_ref().map(|v| v.span())),
+        ("hit_rate", h.hit_rate.as_ref().map(|v| v.span())),
+        ("level", h.level.as_ref().map(|v| v.span())),
+    ];
+    let smem_refuses = [("pattern", h.pattern.as_ref().map(|v| v.span()))];
+    let refused = vector_only.iter().chain(if lds {
+        &lds_refuses[..]
+    } else {
+        &smem_refuses[..]
+    });
+    for (key, span) in refused {
+        if let Some(span) = span {
+            return Err(HintsError::at(
+                span.clone(),
+                format!("`{key}` does not apply to {what} instruction; line {line} (`{}`) is a {class} op", s.text),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The keys about the op itself: image format and filter, lane pattern, latency, and the
+/// BVH keys, each checked against what the op is.
+fn op_facts(
+    h: &crate::MemoryHint,
+    program: &Program,
+    hints: &Hints,
+    s: &shadersim_asm::SourceInstr,
+    line: u32,
+    facts: &mut MemoryFacts,
+) -> Result<(), HintsError> {
+    use shadersim_isa::InstrClass;
+    let class = s.inst.class();
+    if let Some(f) = &h.format {
+        if !class.is_image() {
+            return Err(HintsError::at(
+                f.span(),
+                format!("`format` applies to image ops; line {line} (`{}`) is a {class} op (give it a `pattern`)", s.text),
+            ));
+        }
+        facts.format = Some(
+            f.get_ref()
+                .parse()
+                .map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?,
+        );
+    }
+    if let Some(f) = &h.filter {
+        if !matches!(
+            class,
+            InstrClass::VmemImageSample | InstrClass::VmemImageGather4
+        ) {
+            return Err(HintsError::at(
+                f.span(),
+                format!(
+                    "`filter` applies to image samples; line {line} (`{}`) is a {class} op",
+                    s.text
+                ),
+            ));
+        }
+        facts.filter = Some(
+            f.get_ref()
+                .parse()
+                .map_err(|e: shadersim_mem::UnknownName| HintsError::at(f.span(), e.to_string()))?,
+        );
+    }
+    if let Some(p) = &h.pattern {
+        if class.is_image() {
+            return Err(HintsError::at(
+                p.span(),
+                format!("`pattern` applies to buffer, global, flat, scratch and LDS ops; line {line} (`{}`) is an image op", s.text),
+            ));
+        }
+        let pattern: shadersim_mem::LanePattern = p
+            .get_ref()
+            .parse()
+            .map_err(|e: shadersim_mem::PatternError| HintsError::at(p.span(), e.to_string()))?;
+        if let shadersim_mem::LanePattern::List(offsets) = &pattern {
+            check_list_length(program, hints, offsets.len(), p.span())?;
+        }
+        facts.pattern = Some(pattern);
+    }
+    if let Some(l) = &h.latency {
+        if *l.get_ref() > MAX_LATENCY_HINT {
+            return Err(HintsError::at(
+                l.span(),
+                format!("latency must be at most {MAX_LATENCY_HINT} clocks"),
+            ));
+        }
+        facts.latency = Some(*l.get_ref());
+    }
+    if let Some(b) = &h.box_fraction {
+        if class != InstrClass::VmemImageBvh {
+            return Err(HintsError::at(
+                b.span(),
+                format!("`box_fraction` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
+            ));
+        }
+        let v = *b.get_ref();
+        if !(0.0..=1.0).contains(&v) {
+            return Err(HintsError::at(
+                b.span(),
+                "box_fraction must be between 0 and 1",
+            ));
+        }
+        facts.box_fraction = Some(v);
+    }
+    if let Some(a) = &h.active_lanes {
+        if class != InstrClass::VmemImageBvh {
+            return Err(HintsError::at(
+                a.span(),
+                format!("`active_lanes` applies to BVH intersections; line {line} (`{}`) is a {class} op", s.text),
+            ));
+        }
+        let v = *a.get_ref();
+        if !(v > 0.0 && v <= 1.0) {
+            return Err(HintsError::at(
+                a.span(),
+                "active_lanes must be above 0 and at most 1",
+            ));
+        }
+        facts.active_lanes = Some(v);
+    }
+    Ok(())
+}
+
+/// The stream, cache and buffer keys.
+fn stream_facts(
+    h: &crate::MemoryHint,
+    hints: &Hints,
+    facts: &mut MemoryFacts,
+) -> Result<(), HintsError> {
+    facts.wave_stride = h.wave_stride.as_ref().map(|v| *v.get_ref());
+    facts.iteration_stride = h.iteration_stride.as_ref().map(|v| *v.get_ref());
+    if let Some(r) = &h.region {
+        if *r.get_ref() == 0 {
+            return Err(HintsError::at(r.span(), "region must be at least 1 byte"));
+        }
+        facts.region = Some(*r.get_ref());
+    }
+    if let Some(o) = &h.order {
+        match o.get_ref().as_str() {
+            "stride" => {}
+            "random" => {
+                // The permutation's elements are `iteration_stride` bytes
+                // inside `region`: both must be given.
+                let (Some(region), Some(stride)) = (facts.region, facts.iteration_stride) else {
+                    return Err(HintsError::at(
+                        o.span(),
+                        "order = \"random\" needs `region` (the bytes visited) and `iteration_stride` (the element size)",
+                    ));
+                };
+                if stride == 0 || stride > region {
+                    return Err(HintsError::at(
+                        o.span(),
+                        "order = \"random\" needs an `iteration_stride` of at least 1 byte and at most `region`",
+                    ));
+                }
+                facts.random_order_seed = Some(
+                    hints
+                        .trace
+                        .seed
+                        .as_ref()
+                        .map_or(DEFAULT_SEED, |s| *s.get_ref()),
+                );
+            }
+            other => {
+                return Err(HintsError::at(
+                    o.span(),
+                    format!("unknown order `{other}`; known: stride, random"),
+                ))
+            }
+        }
+    }
+    if let Some(r) = &h.hit_rate {
+        let v = *r.get_ref();
+        if !(0.0..=1.0).contains(&v) {
+            return Err(HintsError::at(r.span(), "hit_rate must be between 0 and 1"));
+        }
+        if h.level.is_some() {
+            return Err(HintsError::at(
+                r.span(),
+                "give `hit_rate` or `level`, not both",
+            ));
+        }
+        facts.hit_rate = Some(v);
+    }
+    if let Some(l) = &h.level {
+        facts.level = Some((l.get_ref().clone(), l.span()));
+    }
+    facts.base = h.base.as_ref().map(|b| (*b.get_ref(), b.span()));
+    if let Some(b) = &h.buffer {
+        if b.get_ref().trim().is_empty() {
+            return Err(HintsError::at(b.span(), "a buffer name must not be empty"));
+        }
+        facts.buffer = Some((b.get_ref().clone(), b.span()));
+    }
+    Ok(())
 }
 
 /// The spans of a memory hint's keys, for an error about the hint as a whole.

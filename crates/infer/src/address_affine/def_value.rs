@@ -1,0 +1,315 @@
+//! The value one instruction gives the register it defines: the scalar ALU by the table's
+//! scalar facts, the named 64-bit and bitwise forms, and the VALU by
+//! [`VECTOR_ARITHMETIC`](super::VECTOR_ARITHMETIC). Anything else is opaque
+//! ([`Eval::opaque`]).
+
+use super::{reg_name, Eval};
+use crate::address_ops::{
+    copied_dword, CopiedDword, VectorOp, SCALAR_SHIFT_ADD, VECTOR_ARITHMETIC,
+};
+use crate::affine_terms::{Atom, Bad, Lin, Val, Var};
+use shadersim_isa::{InstrClass, Instruction, Operand, RegFile, RegRange, ScalarOp};
+
+/// The definition being evaluated: the instruction (or VOPD half) that writes the register,
+/// its sources, and the DWORD of its result the register is.
+struct Def<'p> {
+    d: usize,
+    line: u32,
+    part: &'p Instruction,
+    k: u16,
+    file: RegFile,
+    r: u16,
+    srcs: Vec<Operand>,
+}
+
+impl Def<'_> {
+    fn src(&self, i: usize, me: &mut Eval) -> Result<Lin, Bad> {
+        match self.srcs.get(i) {
+            Some(o) => me.operand(o, self.d).lin(),
+            None => Err(Bad::Other(format!(
+                "a missing source at line {}",
+                self.line
+            ))),
+        }
+    }
+
+    fn nonlinear(&self) -> Bad {
+        Bad::Other(format!(
+            "`{}` at line {} multiplies two lane-varying values",
+            self.part.base_mnemonic(),
+            self.line
+        ))
+    }
+
+    fn shift(&self, l: Lin, n: Lin) -> Result<Lin, Bad> {
+        match n.as_const() {
+            Some(n) if (0..63).contains(&n) => Ok(l.scale(1i64 << n)),
+            _ => Err(Bad::Other(format!(
+                "`{}` at line {} shifts by a variable amount",
+                self.part.base_mnemonic(),
+                self.line
+            ))),
+        }
+    }
+
+    fn opaque(&self, me: &mut Eval) -> Result<Lin, Bad> {
+        me.opaque(self.d, self.k, self.part, &self.srcs)
+    }
+}
+
+impl Eval<'_> {
+    pub(super) fn def_value(&mut self, d: usize, file: RegFile, r: u16) -> Val {
+        let program = self.program;
+        let s = &program.instructions[d];
+        let line = s.pos.line;
+        let inst = &s.inst;
+        let target = RegRange::single(file, r);
+        let part = std::iter::once(inst)
+            .chain(inst.dual.as_deref())
+            .find_map(|p| {
+                p.operands[..p.defs]
+                    .iter()
+                    .filter_map(Operand::reg)
+                    .find(|range| range.overlaps(&target))
+                    .map(|range| (p, range))
+            });
+        let Some((part, range)) = part else {
+            return Val::Bad(Bad::Other(format!(
+                "`{}` at line {line} writes {} implicitly",
+                inst.base_mnemonic(),
+                reg_name(file, r)
+            )));
+        };
+        let k = r - range.first;
+        let class = part.class();
+        if class == InstrClass::Smem {
+            // A load of the kernel-argument segment at a DWORD the launch gives is that number.
+            if let Some(v) = self.kernarg_dword(d, part, k) {
+                return Val::Lin(Lin::constant(i64::from(v)));
+            }
+            return Val::Lin(Lin::atom(Atom::Def { instr: d, dword: k }));
+        }
+        if class.is_vmem()
+            || matches!(
+                class,
+                InstrClass::Lds | InstrClass::LdsBvhStack | InstrClass::LdsParam
+            )
+        {
+            return Val::Bad(Bad::Data(line, part.base_mnemonic().to_string()));
+        }
+        let srcs: Vec<Operand> = part.operands[part.defs..].to_vec();
+        let mnemonic = part.info.mnemonic;
+        let mnemonic = mnemonic
+            .strip_prefix("v_dual_")
+            .map_or(mnemonic.to_string(), |m| format!("v_{m}"));
+        // The high DWORD of a 64-bit result: only a copy passes it on (`copied_dword`).
+        match copied_dword(part, &mnemonic, k) {
+            Some(CopiedDword::Reg(file, r)) => return self.reg(file, r, d),
+            Some(CopiedDword::Constant(o)) => return self.operand(o, d),
+            None if k > 0 => {
+                let what = part.base_mnemonic();
+                return Val::Bad(Bad::Other(format!(
+                    "the high half of `{what}` at line {line}"
+                )));
+            }
+            None => {}
+        }
+        let def = Def {
+            d,
+            line,
+            part,
+            k,
+            file,
+            r,
+            srcs,
+        };
+        match self.computed(&def, &mnemonic) {
+            Ok(l) => Val::Lin(l),
+            Err(b) => Val::Bad(b),
+        }
+    }
+
+    /// The arithmetic of `def` (mnemonic `mnemonic`, VOPD halves renamed as plain VALU).
+    fn computed(&mut self, def: &Def, mnemonic: &str) -> Result<Lin, Bad> {
+        if let Some(f) = def.part.info.scalar {
+            return self.scalar_value(def, f);
+        }
+        if let Some(v) = self.named_value(def, mnemonic) {
+            return v;
+        }
+        if let Some((_, n)) = SCALAR_SHIFT_ADD.iter().find(|(m, _)| *m == mnemonic) {
+            return Ok(def.src(0, self)?.scale(1 << n).add(&def.src(1, self)?));
+        }
+        let Some(&(_, op)) = VECTOR_ARITHMETIC.iter().find(|(m, _)| *m == mnemonic) else {
+            return def.opaque(self);
+        };
+        self.vector_value(def, op, mnemonic)
+    }
+
+    /// A scalar ALU op by the table's scalar facts.
+    fn scalar_value(&mut self, def: &Def, f: shadersim_isa::ScalarFacts) -> Result<Lin, Bad> {
+        let (part, srcs, line) = (def.part, &def.srcs, def.line);
+        if f.imm16 {
+            // SOPK: `s_movk_i32 sD, imm`, `s_addk_i32 sD, imm` (sD = sD + imm).
+            let imm = match srcs.last() {
+                Some(Operand::Imm(v)) => Lin::constant(i64::from(f.extend_imm16(*v) as i32)),
+                _ => {
+                    return Err(Bad::Other(format!(
+                        "`{}` at line {line}",
+                        part.base_mnemonic()
+                    )))
+                }
+            };
+            return match f.op {
+                ScalarOp::Mov => Ok(imm),
+                ScalarOp::Add => Ok(self.reg(def.file, def.r, def.d).lin()?.add(&imm)),
+                ScalarOp::Mul => self
+                    .reg(def.file, def.r, def.d)
+                    .lin()?
+                    .mul(&imm)
+                    .ok_or_else(|| def.nonlinear()),
+                _ => def.opaque(self),
+            };
+        }
+        let a = def.src(0, self);
+        // Two numbers (a launch's arguments, constants): the hardware's 32-bit result.
+        if let (Ok(Some(x)), Some(Ok(Some(y)))) = (
+            a.as_ref().map(Lin::as_const),
+            (srcs.len() > 1).then(|| def.src(1, self).map(|l| l.as_const())),
+        ) {
+            if let Some(v) = f.op.apply(x as u32, y as u32) {
+                return Ok(Lin::constant(i64::from(v)));
+            }
+        }
+        match f.op {
+            ScalarOp::Mov => a,
+            ScalarOp::Add => Ok(a?.add(&def.src(1, self)?)),
+            ScalarOp::Sub => Ok(a?.sub(&def.src(1, self)?)),
+            ScalarOp::Lshl => def.shift(a?, def.src(1, self)?),
+            ScalarOp::Mul => a?.mul(&def.src(1, self)?).ok_or_else(|| def.nonlinear()),
+            _ => def.opaque(self),
+        }
+    }
+
+    /// The forms known by name: 64-bit adds and shifts, moves, bitwise ops of numbers.
+    /// `None`: not one of them.
+    fn named_value(&mut self, def: &Def, mnemonic: &str) -> Option<Result<Lin, Bad>> {
+        let known = |me: &mut Self| -> Result<Option<Lin>, Bad> {
+            Ok(Some(match mnemonic {
+                // The carry-in halves of 64-bit adds compute the low half's add.
+                "s_addc_u32" | "s_add_co_ci_u32" | "s_add_u64" | "s_add_nc_u64"
+                | "s_add_co_u32" | "s_add_co_i32" => def.src(0, me)?.add(&def.src(1, me)?),
+                "s_lshl_b64" => def.shift(def.src(0, me)?, def.src(1, me)?)?,
+                // `(hi:lo) >> n` of a pair whose low DWORD is 0: the low DWORD of the
+                // result is `hi << (32 - n)`. gfx11+ sign-extends a scaled 32-bit index
+                // this way (`v_mov_b32 v1, 0` then `v_ashrrev_i64 v[0:1], 30, v[1:2]`:
+                // 4 x i as 64 bits).
+                "v_ashrrev_i64" | "v_lshrrev_b64" => {
+                    let n = def.src(0, me)?.as_const();
+                    if let (Some(n @ 1..=32), Some(Operand::Reg { range, .. })) =
+                        (n, def.srcs.get(1))
+                    {
+                        if range.count == 2
+                            && me.reg(range.file, range.first, def.d).lin()?.as_const() == Some(0)
+                        {
+                            let hi = me.reg(range.file, range.first + 1, def.d).lin()?;
+                            return Ok(Some(hi.scale(1i64 << (32 - n))));
+                        }
+                    }
+                    def.opaque(me)?
+                }
+                "s_mov_b64" => def.src(0, me)?,
+                // Bitwise ops of two numbers (a workgroup size masked out of its packed DWORD).
+                "s_and_b32" | "s_or_b32" | "s_xor_b32" => {
+                    if let (Some(x), Some(y)) =
+                        (def.src(0, me)?.as_const(), def.src(1, me)?.as_const())
+                    {
+                        let (x, y) = (x as u32, y as u32);
+                        let v = match mnemonic {
+                            "s_and_b32" => x & y,
+                            "s_or_b32" => x | y,
+                            _ => x ^ y,
+                        };
+                        return Ok(Some(Lin::constant(i64::from(v))));
+                    }
+                    def.opaque(me)?
+                }
+                _ => return Ok(None),
+            }))
+        };
+        known(self).transpose()
+    }
+
+    /// A VALU op of [`VECTOR_ARITHMETIC`].
+    fn vector_value(&mut self, def: &Def, op: VectorOp, mnemonic: &str) -> Result<Lin, Bad> {
+        let src = |i: usize, me: &mut Self| def.src(i, me);
+        match op {
+            VectorOp::Mov => {
+                let v = src(0, self)?;
+                if mnemonic == "v_readfirstlane_b32" && !v.uniform() {
+                    return def.opaque(self);
+                }
+                Ok(v)
+            }
+            VectorOp::Add => Ok(src(0, self)?.add(&src(1, self)?)),
+            VectorOp::Add3 => Ok(src(0, self)?.add(&src(1, self)?).add(&src(2, self)?)),
+            VectorOp::Sub => Ok(src(0, self)?.sub(&src(1, self)?)),
+            VectorOp::SubRev => Ok(src(1, self)?.sub(&src(0, self)?)),
+            VectorOp::ShlRev => {
+                let n = src(0, self)?;
+                def.shift(src(1, self)?, n)
+            }
+            VectorOp::Shl => {
+                let a = src(0, self)?;
+                def.shift(a, src(1, self)?)
+            }
+            VectorOp::ShlAdd => {
+                let a = src(0, self)?;
+                Ok(def.shift(a, src(1, self)?)?.add(&src(2, self)?))
+            }
+            VectorOp::AddShl => {
+                let a = src(0, self)?.add(&src(1, self)?);
+                def.shift(a, src(2, self)?)
+            }
+            VectorOp::Mul => src(0, self)?
+                .mul(&src(1, self)?)
+                .ok_or_else(|| def.nonlinear()),
+            VectorOp::Mad => Ok(src(0, self)?
+                .mul(&src(1, self)?)
+                .ok_or_else(|| def.nonlinear())?
+                .add(&src(2, self)?)),
+            VectorOp::And | VectorOp::Bfe => self.lane_field(def, op),
+        }
+    }
+
+    /// `v_and_b32` / `v_bfe_u32` of VGPR 0: the work-item id packed in it (x in bits 0-9,
+    /// y 10-19, z 20-29).
+    fn lane_field(&mut self, def: &Def, op: VectorOp) -> Result<Lin, Bad> {
+        let regs: Vec<Val> = def.srcs.iter().map(|o| self.operand(o, def.d)).collect();
+        let consts: Vec<Option<i64>> = regs
+            .iter()
+            .map(|v| match v {
+                Val::Lin(l) => l.as_const(),
+                _ => None,
+            })
+            .collect();
+        let tid = regs.iter().position(|v| *v == Val::Tid0);
+        let field = match (op, tid) {
+            (VectorOp::And, Some(t)) => {
+                let mask = consts.get(1 - t.min(1)).copied().flatten();
+                (mask == Some(0x3ff)).then_some(0)
+            }
+            (VectorOp::Bfe, Some(0)) => match (consts.get(1), consts.get(2)) {
+                (Some(Some(10)), Some(Some(10))) => Some(1),
+                (Some(Some(20)), Some(Some(10))) => Some(2),
+                (Some(Some(0)), Some(Some(10))) => Some(0),
+                _ => None,
+            },
+            _ => None,
+        };
+        match field {
+            Some(f) => Ok(Lin::var(Var::Lane(f))),
+            None => def.opaque(self),
+        }
+    }
+}
