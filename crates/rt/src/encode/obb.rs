@@ -8,6 +8,7 @@
 //! entries of nine 6-bit codes (AMD gpurt data, MIT).
 
 use crate::math::{Aabb, Vec3};
+use crate::mesh::Mesh;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -96,6 +97,14 @@ pub fn pad(b: Aabb) -> Aabb {
     }
 }
 
+/// Rotations projected together in [`RotatedBounds::of_points`]: two SSE
+/// registers' worth, and 104 is 13 of them.
+const LANES: usize = 8;
+const _: () = assert!(OBB_MATRIX_COUNT % LANES == 0);
+
+/// Point sets up to this size are searched for repeated points first.
+const DEDUP_MAX: usize = 64;
+
 /// The table's rotations laid out by element (`[row][column][rotation]`),
 /// so a point is rotated by all of them in one vectorizable loop.
 fn matrices_by_element() -> &'static [[[f32; OBB_MATRIX_COUNT]; 3]; 3] {
@@ -145,41 +154,101 @@ impl RotatedBounds {
     /// The bounds of `points`.
     pub fn of_points(points: &[Vec3]) -> RotatedBounds {
         let mut b = RotatedBounds::empty();
-        b.empty = points.is_empty();
+        b.set_points(points);
+        b
+    }
+
+    /// Make these the bounds of `points`, reusing the storage (every lane
+    /// is written, so what was there does not matter): a leaf's bounds are
+    /// needed only while its parent chooses, so one set of buffers serves
+    /// every leaf.
+    pub fn set_points(&mut self, points: &[Vec3]) {
+        self.empty = points.is_empty();
+        self.plain = Aabb::EMPTY;
         for &p in points {
-            b.plain.grow(p);
+            self.plain.grow(p);
         }
         // Each distinct point once (a leaf's triangles share corners; a
         // repeated point cannot move a min or max); small sets only, where
         // the quadratic search is cheaper than the rotations it saves.
-        let mut distinct: Vec<Vec3> = Vec::with_capacity(points.len());
+        let mut distinct = [Vec3::new(0.0, 0.0, 0.0); DEDUP_MAX];
+        let mut count = 0;
         let key = |v: &Vec3| v.0.map(f32::to_bits);
-        for p in points {
-            if points.len() > 64 || !distinct.iter().any(|d| key(d) == key(p)) {
-                distinct.push(*p);
-            }
-        }
-        let m = matrices_by_element();
-        for p in &distinct {
-            let [x, y, z] = p.0;
-            for row in 0..3 {
-                let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
-                let (lo, hi) = (&mut b.lo[row], &mut b.hi[row]);
-                for i in 0..OBB_MATRIX_COUNT {
-                    // `rotate`'s operations in its order, for every rotation.
-                    let mut v = z * m2[i] + 0.0;
-                    v += y * m1[i];
-                    v += x * m0[i];
-                    // `lo`/`hi` are never NaN (they start infinite) and `v`
-                    // is never -0.0, so the compare-and-select equals
-                    // `f32::min`/`max` (a NaN `v` is skipped by both) and
-                    // compiles to one `minps`/`maxps` instead of NaN fix-ups.
-                    lo[i] = if v < lo[i] { v } else { lo[i] };
-                    hi[i] = if v > hi[i] { v } else { hi[i] };
+        let distinct: &[Vec3] = if points.len() > DEDUP_MAX {
+            points
+        } else {
+            for p in points {
+                if !distinct[..count].iter().any(|d| key(d) == key(p)) {
+                    distinct[count] = *p;
+                    count += 1;
                 }
             }
+            &distinct[..count]
+        };
+        let m = matrices_by_element();
+        // Rotations in chunks of `LANES`, every point inside a chunk: the
+        // chunk's least and greatest stay in registers and each matrix
+        // element is loaded once per chunk, not once per point. Each lane
+        // still sees the points in order, so the result is the same.
+        for row in 0..3 {
+            for c in (0..OBB_MATRIX_COUNT).step_by(LANES) {
+                let lanes = |v: &[f32; OBB_MATRIX_COUNT]| -> [f32; LANES] {
+                    std::array::from_fn(|k| v[c + k])
+                };
+                let (m0, m1, m2) = (lanes(&m[row][0]), lanes(&m[row][1]), lanes(&m[row][2]));
+                let mut lo = [f32::INFINITY; LANES];
+                let mut hi = [f32::NEG_INFINITY; LANES];
+                for p in distinct {
+                    let [x, y, z] = p.0;
+                    for k in 0..LANES {
+                        // `rotate`'s operations in its order, for every rotation.
+                        let mut v = z * m2[k] + 0.0;
+                        v += y * m1[k];
+                        v += x * m0[k];
+                        // `lo`/`hi` are never NaN (they start infinite) and `v`
+                        // is never -0.0, so the compare-and-select equals
+                        // `f32::min`/`max` (a NaN `v` is skipped by both) and
+                        // compiles to one `minps`/`maxps` instead of NaN fix-ups.
+                        lo[k] = if v < lo[k] { v } else { lo[k] };
+                        hi[k] = if v > hi[k] { v } else { hi[k] };
+                    }
+                }
+                self.lo[row][c..c + LANES].copy_from_slice(&lo);
+                self.hi[row][c..c + LANES].copy_from_slice(&hi);
+            }
         }
-        b
+    }
+
+    /// Make these the bounds of the corners of triangles `prims` of `mesh`,
+    /// from their projections in `table` (the same bits as [`Self::set_points`]
+    /// on those corners: every projection is `rotate`'s, and min and max of
+    /// values that are never NaN nor -0.0 do not depend on order or repeats).
+    pub fn set_triangles(&mut self, table: &ProjectedVertices, mesh: &Mesh, prims: &[u32]) {
+        self.empty = prims.is_empty();
+        self.plain = Aabb::EMPTY;
+        for &p in prims {
+            for v in mesh.triangle(p as usize) {
+                self.plain.grow(v);
+            }
+        }
+        for row in 0..3 {
+            for c in (0..OBB_MATRIX_COUNT).step_by(LANES) {
+                let mut lo = [f32::INFINITY; LANES];
+                let mut hi = [f32::NEG_INFINITY; LANES];
+                for &p in prims {
+                    for &v in &mesh.triangles[p as usize] {
+                        let projected = &table.rows[v as usize][row][c..c + LANES];
+                        for k in 0..LANES {
+                            let x = projected[k];
+                            lo[k] = if x < lo[k] { x } else { lo[k] };
+                            hi[k] = if x > hi[k] { x } else { hi[k] };
+                        }
+                    }
+                }
+                self.lo[row][c..c + LANES].copy_from_slice(&lo);
+                self.hi[row][c..c + LANES].copy_from_slice(&hi);
+            }
+        }
     }
 
     /// Add the points `o` bounds.
@@ -245,6 +314,47 @@ impl RotatedBounds {
             *area = if empty || padded_empty { 0.0 } else { s };
         }
         out
+    }
+}
+
+/// Every vertex of a mesh in the frame of every rotation, projected once:
+/// a vertex is a corner of about six triangles, spread over several leaves,
+/// and a leaf's bounds are then loads instead of rotations.
+pub struct ProjectedVertices {
+    /// Per vertex, per axis and rotation: `rotate`'s coordinate.
+    rows: Vec<[[f32; OBB_MATRIX_COUNT]; 3]>,
+}
+
+impl ProjectedVertices {
+    /// Meshes with more vertices than this are not tabled (the table takes
+    /// 1248 bytes a vertex): their leaves rotate their points instead.
+    pub const MAX_VERTICES: usize = 1 << 17;
+
+    /// The table of `positions`, or `None` above [`Self::MAX_VERTICES`].
+    pub fn new(positions: &[Vec3]) -> Option<ProjectedVertices> {
+        if positions.len() > Self::MAX_VERTICES {
+            return None;
+        }
+        let m = matrices_by_element();
+        let rows = positions
+            .iter()
+            .map(|p| {
+                let [x, y, z] = p.0;
+                let mut out = [[0.0f32; OBB_MATRIX_COUNT]; 3];
+                for (row, o) in out.iter_mut().enumerate() {
+                    let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
+                    for i in 0..OBB_MATRIX_COUNT {
+                        // `rotate`'s operations in its order.
+                        let mut v = z * m2[i] + 0.0;
+                        v += y * m1[i];
+                        v += x * m0[i];
+                        o[i] = v;
+                    }
+                }
+                out
+            })
+            .collect();
+        Some(ProjectedVertices { rows })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::instance::InstanceNode;
 use super::memory::BvhMemory;
-use super::obb::{self, RotatedBounds};
+use super::obb::{self, ProjectedVertices, RotatedBounds};
 use super::triangle::{self};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::{Aabb, Vec3};
@@ -67,30 +67,51 @@ pub(super) fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<
 /// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
 /// children are its box children then its leaves, each in slot order (the
 /// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
-/// are computed once, and a subtree's are dropped once its parent has them.
+/// are computed once, from each vertex's projections made once (see
+/// [`ProjectedVertices`]), into buffers every leaf reuses, and a subtree's are
+/// dropped once its parent has them.
 pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
     let mut choice = vec![None; wide.nodes.len()];
     let mut points = Vec::new();
+    let mut leaf_bounds: Vec<RotatedBounds> = Vec::new();
+    let table = ProjectedVertices::new(&mesh.positions);
     for n in (0..wide.nodes.len()).rev() {
         let children = &wide.nodes[n].children;
-        let mut parts: Vec<RotatedBounds> = Vec::with_capacity(children.len());
+        let mut inner: Vec<RotatedBounds> = Vec::with_capacity(children.len());
         for (_, c) in children {
             if let WideChild::Node(k) = c {
-                parts.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
+                inner.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
             }
         }
+        let mut leaves = 0;
         for (_, c) in children {
             if let WideChild::Leaf(p) = c {
-                points.clear();
-                triangle_points(mesh, p, &mut points);
-                parts.push(RotatedBounds::of_points(&points));
+                if leaves == leaf_bounds.len() {
+                    leaf_bounds.push(RotatedBounds::empty());
+                }
+                match &table {
+                    Some(t) => leaf_bounds[leaves].set_triangles(t, mesh, p),
+                    None => {
+                        points.clear();
+                        triangle_points(mesh, p, &mut points);
+                        leaf_bounds[leaves].set_points(&points);
+                    }
+                }
+                leaves += 1;
             }
         }
-        let refs: Vec<&RotatedBounds> = parts.iter().collect();
+        let refs: Vec<&RotatedBounds> = inner.iter().chain(&leaf_bounds[..leaves]).collect();
         choice[n] = obb::choose_rotation_of(&refs, 1.0);
-        let mut union = RotatedBounds::empty();
-        for p in &parts {
+        // The union in slot order; min and max are exact and never meet a
+        // -0.0 (see `RotatedBounds`), so starting from the first part's
+        // storage instead of an empty one gives the same bits.
+        let mut inner = inner.into_iter();
+        let mut union = inner.next().unwrap_or_else(RotatedBounds::empty);
+        for p in inner {
+            union.add(&p);
+        }
+        for p in &leaf_bounds[..leaves] {
             union.add(p);
         }
         subtree[n] = Some(union);
