@@ -28,7 +28,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/asm/src/reader/directives.rs: directive", 164),
     ("crates/asm/src/reader/target.rs: guess_target", 182),
     ("crates/cfg/src/graph.rs: build", 194),
-    ("crates/cli/src/commands/rt.rs: run", 269),
     ("crates/engine/src/analysis/bottleneck.rs: bottleneck", 236),
     ("crates/engine/src/ops/compile.rs: compile", 268),
     ("crates/engine/src/ops/mod.rs: compile", 175),
@@ -38,10 +37,6 @@ const LONG_FUNCTIONS: &[Allowed] = &[
     ("crates/r600/src/reader/mod.rs: read_r600", 254),
     ("crates/radv/src/reflect.rs: reflect_module", 173),
     ("crates/report/src/sweep_view.rs: to_svg", 178),
-    ("crates/rt/src/encode/bvh4_encode.rs: encode_bvh4", 190),
-    ("crates/rt/src/encode/bvh8_encode.rs: encode_bvh8", 154),
-    ("crates/rt/src/mesh/ply.rs: parse", 238),
-    ("crates/rt/src/report.rs: to_text", 198),
     ("crates/trace/src/kernargs.rs: apply_kernel_args", 156),
     ("crates/trace/src/tracer/memory_hints.rs: memory_facts", 242),
 ];

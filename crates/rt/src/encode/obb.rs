@@ -8,7 +8,6 @@
 //! entries of nine 6-bit codes (AMD gpurt data, MIT).
 
 use crate::math::{Aabb, Vec3};
-use crate::mesh::Mesh;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -219,38 +218,6 @@ impl RotatedBounds {
         }
     }
 
-    /// Make these the bounds of the corners of triangles `prims` of `mesh`,
-    /// from their projections in `table` (the same bits as [`Self::set_points`]
-    /// on those corners: every projection is `rotate`'s, and min and max of
-    /// values that are never NaN nor -0.0 do not depend on order or repeats).
-    pub fn set_triangles(&mut self, table: &ProjectedVertices, mesh: &Mesh, prims: &[u32]) {
-        self.empty = prims.is_empty();
-        self.plain = Aabb::EMPTY;
-        for &p in prims {
-            for v in mesh.triangle(p as usize) {
-                self.plain.grow(v);
-            }
-        }
-        for row in 0..3 {
-            for c in (0..OBB_MATRIX_COUNT).step_by(LANES) {
-                let mut lo = [f32::INFINITY; LANES];
-                let mut hi = [f32::NEG_INFINITY; LANES];
-                for &p in prims {
-                    for &v in &mesh.triangles[p as usize] {
-                        let projected = &table.rows[v as usize][row][c..c + LANES];
-                        for k in 0..LANES {
-                            let x = projected[k];
-                            lo[k] = if x < lo[k] { x } else { lo[k] };
-                            hi[k] = if x > hi[k] { x } else { hi[k] };
-                        }
-                    }
-                }
-                self.lo[row][c..c + LANES].copy_from_slice(&lo);
-                self.hi[row][c..c + LANES].copy_from_slice(&hi);
-            }
-        }
-    }
-
     /// Add the points `o` bounds.
     pub fn add(&mut self, o: &RotatedBounds) {
         if o.empty {
@@ -314,47 +281,6 @@ impl RotatedBounds {
             *area = if empty || padded_empty { 0.0 } else { s };
         }
         out
-    }
-}
-
-/// Every vertex of a mesh in the frame of every rotation, projected once:
-/// a vertex is a corner of about six triangles, spread over several leaves,
-/// and a leaf's bounds are then loads instead of rotations.
-pub struct ProjectedVertices {
-    /// Per vertex, per axis and rotation: `rotate`'s coordinate.
-    rows: Vec<[[f32; OBB_MATRIX_COUNT]; 3]>,
-}
-
-impl ProjectedVertices {
-    /// Meshes with more vertices than this are not tabled (the table takes
-    /// 1248 bytes a vertex): their leaves rotate their points instead.
-    pub const MAX_VERTICES: usize = 1 << 17;
-
-    /// The table of `positions`, or `None` above [`Self::MAX_VERTICES`].
-    pub fn new(positions: &[Vec3]) -> Option<ProjectedVertices> {
-        if positions.len() > Self::MAX_VERTICES {
-            return None;
-        }
-        let m = matrices_by_element();
-        let rows = positions
-            .iter()
-            .map(|p| {
-                let [x, y, z] = p.0;
-                let mut out = [[0.0f32; OBB_MATRIX_COUNT]; 3];
-                for (row, o) in out.iter_mut().enumerate() {
-                    let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
-                    for i in 0..OBB_MATRIX_COUNT {
-                        // `rotate`'s operations in its order.
-                        let mut v = z * m2[i] + 0.0;
-                        v += y * m1[i];
-                        v += x * m0[i];
-                        o[i] = v;
-                    }
-                }
-                out
-            })
-            .collect();
-        Some(ProjectedVertices { rows })
     }
 }
 

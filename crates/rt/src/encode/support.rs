@@ -3,7 +3,7 @@
 
 use super::instance::InstanceNode;
 use super::memory::BvhMemory;
-use super::obb::{self, ProjectedVertices, RotatedBounds};
+use super::obb::{self, RotatedBounds};
 use super::triangle::{self};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::{Aabb, Vec3};
@@ -67,15 +67,13 @@ pub(super) fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<
 /// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
 /// children are its box children then its leaves, each in slot order (the
 /// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
-/// are computed once, from each vertex's projections made once (see
-/// [`ProjectedVertices`]), into buffers every leaf reuses, and a subtree's are
+/// are computed once, into buffers every leaf reuses, and a subtree's are
 /// dropped once its parent has them.
 pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
     let mut choice = vec![None; wide.nodes.len()];
     let mut points = Vec::new();
     let mut leaf_bounds: Vec<RotatedBounds> = Vec::new();
-    let table = ProjectedVertices::new(&mesh.positions);
     for n in (0..wide.nodes.len()).rev() {
         let children = &wide.nodes[n].children;
         let mut inner: Vec<RotatedBounds> = Vec::with_capacity(children.len());
@@ -90,14 +88,9 @@ pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Ve
                 if leaves == leaf_bounds.len() {
                     leaf_bounds.push(RotatedBounds::empty());
                 }
-                match &table {
-                    Some(t) => leaf_bounds[leaves].set_triangles(t, mesh, p),
-                    None => {
-                        points.clear();
-                        triangle_points(mesh, p, &mut points);
-                        leaf_bounds[leaves].set_points(&points);
-                    }
-                }
+                points.clear();
+                triangle_points(mesh, p, &mut points);
+                leaf_bounds[leaves].set_points(&points);
                 leaves += 1;
             }
         }
