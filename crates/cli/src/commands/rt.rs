@@ -491,7 +491,7 @@ fn verify_chunk(
         .map(|(b, batch)| {
             let bad = batch.iter().enumerate().find_map(|(j, r)| {
                 let i = b * VERIFY_BATCH + j;
-                let want = closest_hit(&scene, r);
+                let want = closest_hit(scene, r);
                 (hits[i] != want).then_some((i, want))
             });
             progress.inc_by(batch.len() as u64);

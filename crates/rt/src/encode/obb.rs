@@ -376,6 +376,32 @@ mod tests {
         assert_eq!(seen.len(), 26);
     }
 
+    /// Bounds set into storage that held another point set (larger, or
+    /// past the repeat search's 64 points) are the fresh bounds, bit for
+    /// bit: every lane is written.
+    #[test]
+    fn reused_bounds_equal_fresh_bounds() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut point = || Vec3::new(rng.next_f32() - 0.5, rng.next_f32(), rng.next_f32() * 3.0);
+        let big: Vec<Vec3> = (0..100).map(|_| point()).collect();
+        let mut small: Vec<Vec3> = (0..5).map(|_| point()).collect();
+        small.push(small[0]);
+        let mut reused = RotatedBounds::of_points(&big);
+        let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
+        for pts in [&small[..], &big[..], &[][..]] {
+            reused.set_points(pts);
+            let fresh = RotatedBounds::of_points(pts);
+            assert_eq!(reused.empty, pts.is_empty());
+            assert_eq!(bits(&reused.plain), bits(&fresh.plain));
+            for (i, m) in obb_matrices().iter().enumerate() {
+                assert_eq!(bits(&reused.rotated(i)), bits(&fresh.rotated(i)));
+                if !pts.is_empty() {
+                    assert_eq!(bits(&pad(reused.rotated(i))), bits(&rotated_bounds(m, pts)));
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_rotated_rod_gets_a_rotation_and_a_smaller_box() {
         // A rod along the table's first row direction: its box in that frame is thin.

@@ -179,3 +179,57 @@ pub(super) fn write_header(
     }
     mem.reserve_to(at + HEADER_BYTES);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::layout::BvhKind;
+    use crate::encode::scene_encode::build_mesh_bvh;
+    use crate::mesh::procedural;
+
+    /// The bottom-up choice (children's bounds unioned, leaf bounds in
+    /// reused buffers, unions started from the first part) is the rule's
+    /// own answer: `choose_rotation` on each child's points, box children
+    /// then leaves, index and boxes bit for bit.
+    #[test]
+    fn bvh8_rotations_equal_the_choice_from_each_childs_points() {
+        let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
+        for mesh in [
+            procedural::bumpy_sphere(8, 16),
+            procedural::thin_rotated_parts(4, 9, 5),
+        ] {
+            let (_, wide) = build_mesh_bvh(&mesh, BvhKind::Bvh8);
+            let fast = bvh8_rotations(&wide, &mesh);
+            let mut rotated = 0;
+            for (n, node) in wide.nodes.iter().enumerate() {
+                let mut sets: Vec<Vec<Vec3>> = Vec::new();
+                for (_, c) in &node.children {
+                    if let WideChild::Node(k) = c {
+                        sets.push(subtree_points(&wide, *k, &mesh));
+                    }
+                }
+                for (_, c) in &node.children {
+                    if let WideChild::Leaf(p) = c {
+                        let mut points = Vec::new();
+                        triangle_points(&mesh, p, &mut points);
+                        sets.push(points);
+                    }
+                }
+                let want = obb::choose_rotation(&sets, 1.0);
+                let got = &fast[n];
+                assert_eq!(
+                    want.as_ref().map(|w| w.0),
+                    got.as_ref().map(|g| g.0),
+                    "node {n}"
+                );
+                if let (Some(w), Some(g)) = (want, got) {
+                    let w: Vec<_> = w.1.iter().map(bits).collect();
+                    let g: Vec<_> = g.1.iter().map(bits).collect();
+                    assert_eq!(w, g, "node {n}");
+                    rotated += 1;
+                }
+            }
+            assert!(rotated > 0, "some node takes a rotation");
+        }
+    }
+}
