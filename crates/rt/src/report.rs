@@ -532,8 +532,84 @@ pub fn to_text(
         let _ = write!(s, "{:>w$}", r.config.label());
     }
     let _ = writeln!(s);
-    type Row<'a> = (&'a str, Box<dyn Fn(&LayoutRun) -> String + 'a>);
-    let rows: Vec<Row> = vec![
+    let rows = table_rows(clock_ghz);
+    for (name, f) in &rows {
+        let _ = write!(s, "{name:<28}");
+        for r in runs {
+            let _ = write!(s, "{:>w$}", f(r));
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s);
+    // Headline comparisons the seed makes.
+    let find = |pred: &dyn Fn(&LayoutConfig) -> bool| runs.iter().find(|r| pred(&r.config));
+    let bvh4 = find(&|c| c.arch.rtip3() && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
+        .or_else(|| find(&|c| c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb));
+    let bvh8 = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && !c.obb);
+    let bvh8o = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && c.obb);
+    if let (Some(a), Some(b)) = (bvh4, bvh8) {
+        let _ = writeln!(
+            s,
+            "BVH8 vs {}: {:.2}x the steps, {:.2}x the box tests, {:.2}x the bytes per ray, {:.2}x the BVH size",
+            a.config.label(),
+            b.per_ray(|c| c.steps) / a.per_ray(|c| c.steps).max(1e-12),
+            b.per_ray(|c| c.box_tests) / a.per_ray(|c| c.box_tests).max(1e-12),
+            b.per_ray(|c| c.bytes_fetched) / a.per_ray(|c| c.bytes_fetched).max(1e-12),
+            b.bvh_bytes as f64 / a.bvh_bytes as f64,
+        );
+    }
+    if let (Some(a), Some(b)) = (bvh8, bvh8o) {
+        let _ = writeln!(
+            s,
+            "OBB on BVH8: box tests/ray {:+.1}%, steps/ray {:+.1}%, {} of {} box nodes rotated",
+            100.0 * (b.per_ray(|c| c.box_tests) / a.per_ray(|c| c.box_tests).max(1e-12) - 1.0),
+            100.0 * (b.per_ray(|c| c.steps) / a.per_ray(|c| c.steps).max(1e-12) - 1.0),
+            b.nodes.with_obb,
+            b.nodes.box_quantized,
+        );
+    }
+    // The caller compares the hits ray by ray (`shadersim rt` refuses to
+    // report layouts that disagree); the counts are what is left here.
+    let identical = runs.windows(2).all(|w| w[0].hit_rays == w[1].hit_rays);
+    let hits = runs.first().map_or(0, |r| r.hit_rays);
+    let _ = writeln!(
+        s,
+        "closest hits: {hits} of {rays} rays hit; {} across layouts",
+        if identical { "identical" } else { "DIFFERENT" }
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Ray Accelerator per CU at {clock_ghz} GHz (rates from the models' [ray_accelerator]):"
+    );
+    let mut archs: Vec<Arch> = runs.iter().map(|r| r.config.arch).collect();
+    archs.dedup();
+    for a in archs {
+        let (b, t) = cost::peak_per_cu(a, clock_ghz);
+        let r = cost::rates(a);
+        let _ = writeln!(
+            s,
+            "  {}: {} box + {} triangle tests/clock = {:.1}G box or {:.1}G triangle tests/s",
+            a.name(),
+            r.box_tests_per_clock,
+            r.triangle_tests_per_clock,
+            b / 1e9,
+            t / 1e9
+        );
+    }
+    if !published {
+        return s;
+    }
+    write_published(&mut s);
+    s
+}
+
+/// A row of the text report's table: its name and each layout's cell.
+type Row = (&'static str, Box<dyn Fn(&LayoutRun) -> String>);
+
+/// The rows of the text report's table, in order.
+fn table_rows(clock_ghz: f64) -> Vec<Row> {
+    vec![
         ("BVH bytes", Box::new(|r| fmt_count(r.bvh_bytes as usize))),
         (
             "box nodes",
@@ -603,74 +679,11 @@ pub fn to_text(
             "RA-bound rays/s per CU",
             Box::new(move |r| fmt_num(r.ra_bound_rays_per_second(clock_ghz))),
         ),
-    ];
-    for (name, f) in &rows {
-        let _ = write!(s, "{name:<28}");
-        for r in runs {
-            let _ = write!(s, "{:>w$}", f(r));
-        }
-        let _ = writeln!(s);
-    }
-    let _ = writeln!(s);
-    // Headline comparisons the seed makes.
-    let find = |pred: &dyn Fn(&LayoutConfig) -> bool| runs.iter().find(|r| pred(&r.config));
-    let bvh4 = find(&|c| c.arch.rtip3() && c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb)
-        .or_else(|| find(&|c| c.bvh == crate::encode::BvhKind::Bvh4 && !c.obb));
-    let bvh8 = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && !c.obb);
-    let bvh8o = find(&|c| c.bvh == crate::encode::BvhKind::Bvh8 && c.obb);
-    if let (Some(a), Some(b)) = (bvh4, bvh8) {
-        let _ = writeln!(
-            s,
-            "BVH8 vs {}: {:.2}x the steps, {:.2}x the box tests, {:.2}x the bytes per ray, {:.2}x the BVH size",
-            a.config.label(),
-            b.per_ray(|c| c.steps) / a.per_ray(|c| c.steps).max(1e-12),
-            b.per_ray(|c| c.box_tests) / a.per_ray(|c| c.box_tests).max(1e-12),
-            b.per_ray(|c| c.bytes_fetched) / a.per_ray(|c| c.bytes_fetched).max(1e-12),
-            b.bvh_bytes as f64 / a.bvh_bytes as f64,
-        );
-    }
-    if let (Some(a), Some(b)) = (bvh8, bvh8o) {
-        let _ = writeln!(
-            s,
-            "OBB on BVH8: box tests/ray {:+.1}%, steps/ray {:+.1}%, {} of {} box nodes rotated",
-            100.0 * (b.per_ray(|c| c.box_tests) / a.per_ray(|c| c.box_tests).max(1e-12) - 1.0),
-            100.0 * (b.per_ray(|c| c.steps) / a.per_ray(|c| c.steps).max(1e-12) - 1.0),
-            b.nodes.with_obb,
-            b.nodes.box_quantized,
-        );
-    }
-    // The caller compares the hits ray by ray (`shadersim rt` refuses to
-    // report layouts that disagree); the counts are what is left here.
-    let identical = runs.windows(2).all(|w| w[0].hit_rays == w[1].hit_rays);
-    let hits = runs.first().map_or(0, |r| r.hit_rays);
-    let _ = writeln!(
-        s,
-        "closest hits: {hits} of {rays} rays hit; {} across layouts",
-        if identical { "identical" } else { "DIFFERENT" }
-    );
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "Ray Accelerator per CU at {clock_ghz} GHz (rates from the models' [ray_accelerator]):"
-    );
-    let mut archs: Vec<Arch> = runs.iter().map(|r| r.config.arch).collect();
-    archs.dedup();
-    for a in archs {
-        let (b, t) = cost::peak_per_cu(a, clock_ghz);
-        let r = cost::rates(a);
-        let _ = writeln!(
-            s,
-            "  {}: {} box + {} triangle tests/clock = {:.1}G box or {:.1}G triangle tests/s",
-            a.name(),
-            r.box_tests_per_clock,
-            r.triangle_tests_per_clock,
-            b / 1e9,
-            t / 1e9
-        );
-    }
-    if !published {
-        return s;
-    }
+    ]
+}
+
+/// The published GPU measurements' Ray Accelerator utilization (`--published`).
+fn write_published(s: &mut String) {
     let _ = writeln!(s, "RA utilization as seed 000 computes it (box fraction + triangle fraction, triangles at 1/clock):");
     for m in &cost::ra_table().measurement {
         if let Some(a) = Arch::parse(&m.arch) {
@@ -697,5 +710,4 @@ pub fn to_text(
             );
         }
     }
-    s
 }

@@ -9,7 +9,7 @@ use shadersim_rt::ray::{Hit, Ray};
 use shadersim_rt::rays::{parse_ray_file, Camera, DiffuseRays, RandomRays, RaySpec};
 use shadersim_rt::reference::closest_hit;
 use shadersim_rt::report::{timing_text, to_text, write_json, LayoutRun, LayoutTracer, RAY_CHUNK};
-use shadersim_rt::scene::load_scene;
+use shadersim_rt::scene::{load_scene, Scene};
 use shadersim_rt::traverse::{trace, TraversalOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -263,33 +263,7 @@ pub fn run(args: Args) -> CliResult {
     let args = *args.options;
     let configs = layouts(&args)?;
     let spec = RaySpec::parse(&args.rays).map_err(usage)?;
-    if args.format != "text" && args.format != "json" {
-        return Err(usage(format!(
-            "--format takes text or json, not `{}`",
-            args.format
-        )));
-    }
-    if args.heatmap.is_some() && !matches!(spec, RaySpec::Primary { .. }) {
-        return Err(usage("--heatmap needs primary rays (--rays primary:WxH)"));
-    }
-    if !(args.clock_ghz > 0.0 && args.clock_ghz.is_finite()) {
-        return Err(usage("--clock-ghz must be a positive number"));
-    }
-    let mut hint_steps = match &args.hints_for {
-        None => None,
-        Some(_) => {
-            if args.hints_out.is_none() {
-                return Err(usage("--hints-for needs --hints-out FILE"));
-            }
-            if configs.len() != 1 {
-                return Err(usage(format!(
-                    "--hints-for needs exactly one layout (choose with --arch and --bvh; these options give {})",
-                    configs.len()
-                )));
-            }
-            Some(super::rt_hints::WaveSteps::new(args.hints_wave_size)?)
-        }
-    };
+    let mut hint_steps = check_args(&args, &spec, configs.len())?;
     // The mesh readers word a missing file their own way.
     crate::error::require_file(&args.mesh.display().to_string())?;
     let scene = load_scene(&args.mesh).map_err(CliError::input)?;
@@ -317,32 +291,7 @@ pub fn run(args: Args) -> CliResult {
     let mut tracers = tracers.map_err(CliError::input)?;
     drop(builds);
     drop(encoding);
-    let bounds = scene.bounds();
-    let mut source = match &spec {
-        RaySpec::Primary { width, height } => RaySource::Primary {
-            camera: Camera::looking_at(&bounds),
-            width: *width,
-            height: *height,
-            next: 0,
-        },
-        RaySpec::Random(n) => RaySource::Random {
-            rays: RandomRays::new(&bounds, 0x5EED),
-            left: u64::from(*n),
-        },
-        RaySpec::Diffuse(n) => RaySource::Diffuse {
-            rays: DiffuseRays::new(&scene, 0x5EED, *n),
-            left: u64::from(*n),
-        },
-        RaySpec::File(p) => {
-            let name = p.display().to_string();
-            let text =
-                std::fs::read_to_string(p).map_err(|e| crate::error::cannot_read(&name, &e))?;
-            RaySource::File {
-                rays: parse_ray_file(&text, &name).map_err(CliError::input)?,
-                next: 0,
-            }
-        }
-    };
+    let mut source = ray_source(&spec, &scene)?;
     // Diffuse rays leave the hits the first layout finds (its own copy: the
     // tracers are busy with the rays).
     let bounce_bvh = match spec {
@@ -399,32 +348,7 @@ pub fn run(args: Args) -> CliResult {
             progress.inc_by(rays.len() as u64);
         }
         if args.verify {
-            // Brute force over every triangle is the slow part of a run: spread
-            // the rays over all cores, a few hundred at a time for the
-            // progress bar; the first mismatch in ray order is the one
-            // reported, whatever the thread count.
-            const VERIFY_BATCH: usize = 256;
-            let mismatch = rays
-                .par_chunks(VERIFY_BATCH)
-                .enumerate()
-                .map(|(b, batch)| {
-                    let bad = batch.iter().enumerate().find_map(|(j, r)| {
-                        let i = b * VERIFY_BATCH + j;
-                        let want = closest_hit(&scene, r);
-                        (hits[i] != want).then_some((i, want))
-                    });
-                    progress.inc_by(batch.len() as u64);
-                    bad
-                })
-                .find_first(Option::is_some)
-                .flatten();
-            if let Some((i, want)) = mismatch {
-                return Err(CliError::input(format!(
-                    "verify: ray {} hit {:?} but brute force finds {want:?}",
-                    done + i,
-                    hits[i]
-                )));
-            }
+            verify_chunk(&scene, &rays, &hits, done, &progress)?;
         }
         if json {
             all_hits.extend(hits);
@@ -436,24 +360,7 @@ pub fn run(args: Args) -> CliResult {
     let name = args.mesh.display().to_string();
     let mut out = std::io::stdout().lock();
     if let (Some(kernel), Some(path), Some(h)) = (&args.hints_for, &args.hints_out, &hint_steps) {
-        let h = super::rt_hints::traversal_hints(
-            kernel,
-            h,
-            &format!("{name} --rays {}", args.rays),
-            &runs[0].config.label(),
-        )?;
-        std::fs::write(path, &h.text)
-            .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
-        writeln!(
-            out,
-            "hints: {} ({} waves of {}, {:.1} loop iterations per wave, {:.0}% of lanes active, {:.0}% box nodes)",
-            path.display(),
-            h.waves,
-            args.hints_wave_size,
-            h.mean_iterations,
-            100.0 * h.active_lanes,
-            100.0 * h.box_fraction
-        )?;
+        write_hints(&mut out, &args, kernel, path, h, &name, &runs)?;
     }
     if json {
         let mut w = std::io::BufWriter::new(&mut out);
@@ -493,37 +400,187 @@ pub fn run(args: Args) -> CliResult {
         eprint!("{}", timing_text(&runs));
     }
     if let (Some(base), RaySpec::Primary { width, height }) = (&args.heatmap, &spec) {
-        // One colour scale for every layout so the images compare; its top is
-        // the 99.5th percentile of all pixels so a few outliers do not darken
-        // the rest (brighter pixels saturate). Counted in a histogram of
-        // step counts: the same order statistic as sorting every pixel.
-        let mut histogram: std::collections::BTreeMap<u32, u64> = Default::default();
-        for s in steps.iter().flatten() {
-            *histogram.entry(*s).or_default() += 1;
+        let size = (*width, *height);
+        write_heatmaps(&mut out, base, &runs, &steps, size, args.format == "text")?;
+    }
+    Ok(())
+}
+
+/// The checks of the options that need no file: usage errors (exit 2), and
+/// the per-wave step counter `--hints-for` fills.
+fn check_args(
+    args: &RtOptions,
+    spec: &RaySpec,
+    layouts: usize,
+) -> Result<Option<super::rt_hints::WaveSteps>, CliError> {
+    if args.format != "text" && args.format != "json" {
+        return Err(usage(format!(
+            "--format takes text or json, not `{}`",
+            args.format
+        )));
+    }
+    if args.heatmap.is_some() && !matches!(spec, RaySpec::Primary { .. }) {
+        return Err(usage("--heatmap needs primary rays (--rays primary:WxH)"));
+    }
+    if !(args.clock_ghz > 0.0 && args.clock_ghz.is_finite()) {
+        return Err(usage("--clock-ghz must be a positive number"));
+    }
+    Ok(match &args.hints_for {
+        None => None,
+        Some(_) => {
+            if args.hints_out.is_none() {
+                return Err(usage("--hints-for needs --hints-out FILE"));
+            }
+            if layouts != 1 {
+                return Err(usage(format!(
+                    "--hints-for needs exactly one layout (choose with --arch and --bvh; these options give {})",
+                    layouts
+                )));
+            }
+            Some(super::rt_hints::WaveSteps::new(args.hints_wave_size)?)
         }
-        let pixels: u64 = histogram.values().sum();
-        let rank = (pixels - 1) * 995 / 1000;
-        let mut seen = 0u64;
-        let mut max = 0u64;
-        for (&s, &n) in &histogram {
-            seen += n;
-            if seen > rank {
-                max = u64::from(s);
-                break;
+    })
+}
+
+/// The ray set `spec` names over `scene`.
+fn ray_source<'a>(spec: &RaySpec, scene: &'a Scene) -> Result<RaySource<'a>, CliError> {
+    Ok(match spec {
+        RaySpec::Primary { width, height } => RaySource::Primary {
+            camera: Camera::looking_at(&scene.bounds()),
+            width: *width,
+            height: *height,
+            next: 0,
+        },
+        RaySpec::Random(n) => RaySource::Random {
+            rays: RandomRays::new(&scene.bounds(), 0x5EED),
+            left: u64::from(*n),
+        },
+        RaySpec::Diffuse(n) => RaySource::Diffuse {
+            rays: DiffuseRays::new(scene, 0x5EED, *n),
+            left: u64::from(*n),
+        },
+        RaySpec::File(p) => {
+            let name = p.display().to_string();
+            let text =
+                std::fs::read_to_string(p).map_err(|e| crate::error::cannot_read(&name, &e))?;
+            RaySource::File {
+                rays: parse_ray_file(&text, &name).map_err(CliError::input)?,
+                next: 0,
             }
         }
-        let max = max.max(1);
-        for (r, steps) in runs.iter().zip(&steps) {
-            let path = heatmap_path(base, &r.config.label(), runs.len() > 1);
-            shadersim_rt::heatmap::write_png(&path, steps, *width, *height, max)
-                .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
-            if args.format == "text" {
-                writeln!(
-                    out,
-                    "heatmap: {} (steps per pixel, 0..{max})",
-                    path.display()
-                )?;
-            }
+    })
+}
+
+/// Check a chunk's closest hits against a brute-force test of every
+/// triangle; `done` rays came before the chunk.
+fn verify_chunk(
+    scene: &Scene,
+    rays: &[Ray],
+    hits: &[Option<Hit>],
+    done: usize,
+    progress: &Progress,
+) -> CliResult {
+    // Brute force over every triangle is the slow part of a run: spread
+    // the rays over all cores, a few hundred at a time for the
+    // progress bar; the first mismatch in ray order is the one
+    // reported, whatever the thread count.
+    const VERIFY_BATCH: usize = 256;
+    let mismatch = rays
+        .par_chunks(VERIFY_BATCH)
+        .enumerate()
+        .map(|(b, batch)| {
+            let bad = batch.iter().enumerate().find_map(|(j, r)| {
+                let i = b * VERIFY_BATCH + j;
+                let want = closest_hit(scene, r);
+                (hits[i] != want).then_some((i, want))
+            });
+            progress.inc_by(batch.len() as u64);
+            bad
+        })
+        .find_first(Option::is_some)
+        .flatten();
+    if let Some((i, want)) = mismatch {
+        return Err(CliError::input(format!(
+            "verify: ray {} hit {:?} but brute force finds {want:?}",
+            done + i,
+            hits[i]
+        )));
+    }
+    Ok(())
+}
+
+/// Write the `--hints-for` file from the first layout's per-wave steps and
+/// say what it holds.
+fn write_hints(
+    out: &mut impl Write,
+    args: &RtOptions,
+    kernel: &str,
+    path: &Path,
+    steps: &super::rt_hints::WaveSteps,
+    name: &str,
+    runs: &[LayoutRun],
+) -> CliResult {
+    let h = super::rt_hints::traversal_hints(
+        kernel,
+        steps,
+        &format!("{name} --rays {}", args.rays),
+        &runs[0].config.label(),
+    )?;
+    std::fs::write(path, &h.text)
+        .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
+    writeln!(
+        out,
+        "hints: {} ({} waves of {}, {:.1} loop iterations per wave, {:.0}% of lanes active, {:.0}% box nodes)",
+        path.display(),
+        h.waves,
+        args.hints_wave_size,
+        h.mean_iterations,
+        100.0 * h.active_lanes,
+        100.0 * h.box_fraction
+    )?;
+    Ok(())
+}
+
+/// Write one steps-per-pixel PNG per layout (`--heatmap`), naming each in
+/// the text report.
+fn write_heatmaps(
+    out: &mut impl Write,
+    base: &Path,
+    runs: &[LayoutRun],
+    steps: &[Vec<u32>],
+    (width, height): (u32, u32),
+    text: bool,
+) -> CliResult {
+    // One colour scale for every layout so the images compare; its top is
+    // the 99.5th percentile of all pixels so a few outliers do not darken
+    // the rest (brighter pixels saturate). Counted in a histogram of
+    // step counts: the same order statistic as sorting every pixel.
+    let mut histogram: std::collections::BTreeMap<u32, u64> = Default::default();
+    for s in steps.iter().flatten() {
+        *histogram.entry(*s).or_default() += 1;
+    }
+    let pixels: u64 = histogram.values().sum();
+    let rank = (pixels - 1) * 995 / 1000;
+    let mut seen = 0u64;
+    let mut max = 0u64;
+    for (&s, &n) in &histogram {
+        seen += n;
+        if seen > rank {
+            max = u64::from(s);
+            break;
+        }
+    }
+    let max = max.max(1);
+    for (r, steps) in runs.iter().zip(steps) {
+        let path = heatmap_path(base, &r.config.label(), runs.len() > 1);
+        shadersim_rt::heatmap::write_png(&path, steps, width, height, max)
+            .map_err(|e| CliError::input(format!("{}: error: {e}", path.display())))?;
+        if text {
+            writeln!(
+                out,
+                "heatmap: {} (steps per pixel, 0..{max})",
+                path.display()
+            )?;
         }
     }
     Ok(())

@@ -15,6 +15,7 @@ use super::support::{
 use super::triangle::{self, TriangleNode};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::Aabb;
+use crate::mesh::Mesh;
 use std::collections::VecDeque;
 
 /// One child slot of a 4-wide node before it is written.
@@ -86,31 +87,7 @@ pub(super) fn encode_bvh4(
                     for g in groups {
                         let coff = next;
                         next += triangle::TRIANGLE_NODE_BYTES;
-                        let t0 = mesh.triangles[g[0] as usize];
-                        let node = if g.len() == 2 {
-                            let t1 = mesh.triangles[g[1] as usize];
-                            let (v, rot) = triangle::pair_up(t0, t1).expect("checked pairable");
-                            TriangleNode {
-                                vertices: v.map(|i| mesh.positions[i as usize]),
-                                primitive: [g[0], g[1]],
-                                geometry: 0,
-                                triangle_id: triangle::triangle_id_byte(rot[0])
-                                    | (triangle::triangle_id_byte(rot[1]) << 8),
-                            }
-                        } else {
-                            let p = mesh.positions[t0[2] as usize];
-                            TriangleNode {
-                                vertices: [
-                                    mesh.positions[t0[0] as usize],
-                                    mesh.positions[t0[1] as usize],
-                                    p,
-                                    p,
-                                ],
-                                primitive: [g[0], g[0]],
-                                geometry: 0,
-                                triangle_id: triangle::triangle_id_byte(0),
-                            }
-                        };
+                        let node = triangle_node(mesh, &g);
                         node.write(mem, base + coff as u64, rtip3);
                         counts.triangle_pair += 1;
                         let ptr = pack_ptr(coff, if g.len() == 2 { TYPE_TRI1 } else { TYPE_TRI0 });
@@ -182,19 +159,73 @@ pub(super) fn encode_bvh4(
             counts.box_fp32 += 1;
         }
     }
-    // Parent pointers, one dword per 64-byte slot of the node region.
+    finish_bvh4(mem, &leaves, header, next, root, &parents, rtip3)
+}
+
+/// Parent pointer of node `ptr` in a 4-wide structure (the walk-back fetch).
+#[inline]
+pub fn parent_of_bvh4(mem: &BvhMemory, s: &StructureRef, ptr: u32) -> u32 {
+    let off = ptr_offset(ptr);
+    if off < HEADER_BYTES as u32 {
+        return INVALID_NODE;
+    }
+    mem.read(s.base + s.parent_table as u64 + 4 * ((off - HEADER_BYTES as u32) / 64) as u64)
+}
+
+/// The triangle node of a group of one triangle, or of two sharing an edge
+/// (already checked pairable).
+fn triangle_node(mesh: &Mesh, g: &[u32]) -> TriangleNode {
+    let t0 = mesh.triangles[g[0] as usize];
+    if g.len() == 2 {
+        let t1 = mesh.triangles[g[1] as usize];
+        let (v, rot) = triangle::pair_up(t0, t1).expect("checked pairable");
+        TriangleNode {
+            vertices: v.map(|i| mesh.positions[i as usize]),
+            primitive: [g[0], g[1]],
+            geometry: 0,
+            triangle_id: triangle::triangle_id_byte(rot[0])
+                | (triangle::triangle_id_byte(rot[1]) << 8),
+        }
+    } else {
+        let p = mesh.positions[t0[2] as usize];
+        TriangleNode {
+            vertices: [
+                mesh.positions[t0[0] as usize],
+                mesh.positions[t0[1] as usize],
+                p,
+                p,
+            ],
+            primitive: [g[0], g[0]],
+            geometry: 0,
+            triangle_id: triangle::triangle_id_byte(0),
+        }
+    }
+}
+
+/// After the nodes: the parent-pointer table (one dword per 64-byte slot of
+/// the node region, `next` its start) and the header.
+fn finish_bvh4(
+    mem: &mut BvhMemory,
+    leaves: &Leaves<'_>,
+    header: u64,
+    next: u32,
+    root: u32,
+    parents: &[(u32, u32)],
+    rtip3: bool,
+) -> StructureRef {
+    let base = header;
     let table = next;
     let slots = (next - HEADER_BYTES as u32) / 64;
     for s in 0..slots {
         mem.write(base + table as u64 + 4 * s as u64, INVALID_NODE);
     }
-    for (off, parent) in parents {
+    for &(off, parent) in parents {
         let s = (off - HEADER_BYTES as u32) / 64;
         mem.write(base + table as u64 + 4 * s as u64, parent);
     }
     let end = align(base + table as u64 + 4 * slots as u64, 128);
     mem.reserve_to(end);
-    let prims = match leaves {
+    let prims = match *leaves {
         Leaves::Triangles(m) => m.triangles.len() as u32,
         Leaves::Instances(l) => l.len() as u32,
     };
@@ -214,14 +245,4 @@ pub(super) fn encode_bvh4(
         bytes: end - header,
         parent_table: table,
     }
-}
-
-/// Parent pointer of node `ptr` in a 4-wide structure (the walk-back fetch).
-#[inline]
-pub fn parent_of_bvh4(mem: &BvhMemory, s: &StructureRef, ptr: u32) -> u32 {
-    let off = ptr_offset(ptr);
-    if off < HEADER_BYTES as u32 {
-        return INVALID_NODE;
-    }
-    mem.read(s.base + s.parent_table as u64 + 4 * ((off - HEADER_BYTES as u32) / 64) as u64)
 }

@@ -8,10 +8,11 @@ use super::obb::NO_OBB;
 use super::pointer::*;
 use super::primitive::{StoredPair, StoredTriangle};
 use super::quantize::{node_frame, QuantizedBox};
-use super::support::{align, bvh8_rotations, write_header, Leaves, HEADER_BYTES};
+use super::support::{align, bvh8_rotations, write_header, InstanceLeaf, Leaves, HEADER_BYTES};
 use super::{instance, primitive};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::Aabb;
+use crate::mesh::Mesh;
 use std::collections::VecDeque;
 
 pub(super) fn encode_bvh8(
@@ -36,7 +37,7 @@ pub(super) fn encode_bvh8(
         let self_ptr = pack_ptr31(off, TYPE_BOX);
         let children = &wide.nodes[n as usize].children;
         // (type, range, box)
-        let mut infos: Vec<(u32, u32, Aabb)> = Vec::new();
+        let mut infos: Vec<SlotInfo> = Vec::new();
         // Box children first: one 128-byte node each.
         let internal_base = next >> 3;
         for (bounds, c) in children {
@@ -50,67 +51,11 @@ pub(super) fn encode_bvh8(
         let leaf_base = next >> 3;
         match &leaves {
             Leaves::Triangles(mesh) => {
-                // Pairs of every leaf, in slot order; the last pair of a leaf stops its range.
-                let mut pairs: Vec<StoredPair> = Vec::new();
-                let mut leaf_first_pair = Vec::new();
-                let mut leaf_info = Vec::new();
-                for (bounds, c) in children {
-                    if let WideChild::Leaf(prims) = c {
-                        leaf_first_pair.push(pairs.len());
-                        let tri = |p: u32| StoredTriangle {
-                            primitive: p,
-                            vertices: mesh.triangle(p as usize),
-                        };
-                        let chunks: Vec<&[u32]> = prims.chunks(2).collect();
-                        for (ci, ch) in chunks.iter().enumerate() {
-                            pairs.push(StoredPair {
-                                triangles: [Some(tri(ch[0])), ch.get(1).map(|&p| tri(p))],
-                                range_stop: ci + 1 == chunks.len(),
-                            });
-                        }
-                        leaf_info.push(*bounds);
-                    }
-                }
-                let nodes = primitive::pack_greedy(&pairs);
-                // Node index and pair slot of every pair.
-                let mut where_is = Vec::with_capacity(pairs.len());
-                for (ni, (w, count)) in nodes.iter().enumerate() {
-                    let addr = base + (next + ni as u32 * primitive::PRIMITIVE_NODE_BYTES) as u64;
-                    for (k, word) in w.iter().enumerate() {
-                        mem.write(addr + 4 * k as u64, *word);
-                    }
-                    for p in 0..*count {
-                        where_is.push((ni as u32, p as u32));
-                    }
-                }
-                counts.primitive += nodes.len() as u64;
-                for (li, bounds) in leaf_info.into_iter().enumerate() {
-                    let (node_i, pair_i) = where_is[leaf_first_pair[li]];
-                    let next_node = if li + 1 < leaf_first_pair.len() {
-                        where_is[leaf_first_pair[li + 1]].0
-                    } else {
-                        nodes.len() as u32
-                    };
-                    infos.push((pair_type(pair_i), next_node - node_i, bounds));
-                }
-                next += nodes.len() as u32 * primitive::PRIMITIVE_NODE_BYTES;
+                write_pair_leaves(mem, mesh, children, base, &mut next, counts, &mut infos)
             }
-            Leaves::Instances(list) => {
-                for (_, c) in children {
-                    if let WideChild::Leaf(insts) = c {
-                        for &i in insts {
-                            let coff = next;
-                            next += instance::INSTANCE_NODE_BYTES;
-                            let leaf = &list[i as usize];
-                            let mut node = leaf.node;
-                            node.parent = self_ptr;
-                            node.write_rtip31(mem, base + coff as u64);
-                            counts.instance += 1;
-                            infos.push((TYPE_INSTANCE, 1, leaf.world_box));
-                        }
-                    }
-                }
-            }
+            Leaves::Instances(list) => write_instance_leaves(
+                mem, list, children, base, self_ptr, &mut next, counts, &mut infos,
+            ),
         }
         debug_assert!(
             infos.len() <= 8,
@@ -166,5 +111,94 @@ pub(super) fn encode_bvh8(
         header,
         bytes: end - header,
         parent_table: 0,
+    }
+}
+
+/// A child slot's (node type, range length, box) before the node is written.
+type SlotInfo = (u32, u32, Aabb);
+
+/// Write the compressed primitive nodes of a box node's leaf children
+/// (triangle pairs, packed greedily) at `next`, and add each leaf's slot.
+fn write_pair_leaves(
+    mem: &mut BvhMemory,
+    mesh: &Mesh,
+    children: &[(Aabb, WideChild)],
+    base: u64,
+    next: &mut u32,
+    counts: &mut NodeCounts,
+    infos: &mut Vec<SlotInfo>,
+) {
+    // Pairs of every leaf, in slot order; the last pair of a leaf stops its range.
+    let mut pairs: Vec<StoredPair> = Vec::new();
+    let mut leaf_first_pair = Vec::new();
+    let mut leaf_info = Vec::new();
+    for (bounds, c) in children {
+        if let WideChild::Leaf(prims) = c {
+            leaf_first_pair.push(pairs.len());
+            let tri = |p: u32| StoredTriangle {
+                primitive: p,
+                vertices: mesh.triangle(p as usize),
+            };
+            let chunks: Vec<&[u32]> = prims.chunks(2).collect();
+            for (ci, ch) in chunks.iter().enumerate() {
+                pairs.push(StoredPair {
+                    triangles: [Some(tri(ch[0])), ch.get(1).map(|&p| tri(p))],
+                    range_stop: ci + 1 == chunks.len(),
+                });
+            }
+            leaf_info.push(*bounds);
+        }
+    }
+    let nodes = primitive::pack_greedy(&pairs);
+    // Node index and pair slot of every pair.
+    let mut where_is = Vec::with_capacity(pairs.len());
+    for (ni, (w, count)) in nodes.iter().enumerate() {
+        let addr = base + (*next + ni as u32 * primitive::PRIMITIVE_NODE_BYTES) as u64;
+        for (k, word) in w.iter().enumerate() {
+            mem.write(addr + 4 * k as u64, *word);
+        }
+        for p in 0..*count {
+            where_is.push((ni as u32, p as u32));
+        }
+    }
+    counts.primitive += nodes.len() as u64;
+    for (li, bounds) in leaf_info.into_iter().enumerate() {
+        let (node_i, pair_i) = where_is[leaf_first_pair[li]];
+        let next_node = if li + 1 < leaf_first_pair.len() {
+            where_is[leaf_first_pair[li + 1]].0
+        } else {
+            nodes.len() as u32
+        };
+        infos.push((pair_type(pair_i), next_node - node_i, bounds));
+    }
+    *next += nodes.len() as u32 * primitive::PRIMITIVE_NODE_BYTES;
+}
+
+/// Write the instance nodes of a box node's leaf children at `next`, and
+/// add a slot for each.
+#[allow(clippy::too_many_arguments)]
+fn write_instance_leaves(
+    mem: &mut BvhMemory,
+    list: &[InstanceLeaf],
+    children: &[(Aabb, WideChild)],
+    base: u64,
+    self_ptr: u32,
+    next: &mut u32,
+    counts: &mut NodeCounts,
+    infos: &mut Vec<SlotInfo>,
+) {
+    for (_, c) in children {
+        if let WideChild::Leaf(insts) = c {
+            for &i in insts {
+                let coff = *next;
+                *next += instance::INSTANCE_NODE_BYTES;
+                let leaf = &list[i as usize];
+                let mut node = leaf.node;
+                node.parent = self_ptr;
+                node.write_rtip31(mem, base + coff as u64);
+                counts.instance += 1;
+                infos.push((TYPE_INSTANCE, 1, leaf.world_box));
+            }
+        }
     }
 }

@@ -96,6 +96,14 @@ pub fn pad(b: Aabb) -> Aabb {
     }
 }
 
+/// Rotations projected together in [`RotatedBounds::of_points`]: two SSE
+/// registers' worth, and 104 is 13 of them.
+const LANES: usize = 8;
+const _: () = assert!(OBB_MATRIX_COUNT % LANES == 0);
+
+/// Point sets up to this size are searched for repeated points first.
+const DEDUP_MAX: usize = 64;
+
 /// The table's rotations laid out by element (`[row][column][rotation]`),
 /// so a point is rotated by all of them in one vectorizable loop.
 fn matrices_by_element() -> &'static [[[f32; OBB_MATRIX_COUNT]; 3]; 3] {
@@ -145,41 +153,69 @@ impl RotatedBounds {
     /// The bounds of `points`.
     pub fn of_points(points: &[Vec3]) -> RotatedBounds {
         let mut b = RotatedBounds::empty();
-        b.empty = points.is_empty();
+        b.set_points(points);
+        b
+    }
+
+    /// Make these the bounds of `points`, reusing the storage (every lane
+    /// is written, so what was there does not matter): a leaf's bounds are
+    /// needed only while its parent chooses, so one set of buffers serves
+    /// every leaf.
+    pub fn set_points(&mut self, points: &[Vec3]) {
+        self.empty = points.is_empty();
+        self.plain = Aabb::EMPTY;
         for &p in points {
-            b.plain.grow(p);
+            self.plain.grow(p);
         }
         // Each distinct point once (a leaf's triangles share corners; a
         // repeated point cannot move a min or max); small sets only, where
         // the quadratic search is cheaper than the rotations it saves.
-        let mut distinct: Vec<Vec3> = Vec::with_capacity(points.len());
+        let mut distinct = [Vec3::new(0.0, 0.0, 0.0); DEDUP_MAX];
+        let mut count = 0;
         let key = |v: &Vec3| v.0.map(f32::to_bits);
-        for p in points {
-            if points.len() > 64 || !distinct.iter().any(|d| key(d) == key(p)) {
-                distinct.push(*p);
-            }
-        }
-        let m = matrices_by_element();
-        for p in &distinct {
-            let [x, y, z] = p.0;
-            for row in 0..3 {
-                let (m0, m1, m2) = (&m[row][0], &m[row][1], &m[row][2]);
-                let (lo, hi) = (&mut b.lo[row], &mut b.hi[row]);
-                for i in 0..OBB_MATRIX_COUNT {
-                    // `rotate`'s operations in its order, for every rotation.
-                    let mut v = z * m2[i] + 0.0;
-                    v += y * m1[i];
-                    v += x * m0[i];
-                    // `lo`/`hi` are never NaN (they start infinite) and `v`
-                    // is never -0.0, so the compare-and-select equals
-                    // `f32::min`/`max` (a NaN `v` is skipped by both) and
-                    // compiles to one `minps`/`maxps` instead of NaN fix-ups.
-                    lo[i] = if v < lo[i] { v } else { lo[i] };
-                    hi[i] = if v > hi[i] { v } else { hi[i] };
+        let distinct: &[Vec3] = if points.len() > DEDUP_MAX {
+            points
+        } else {
+            for p in points {
+                if !distinct[..count].iter().any(|d| key(d) == key(p)) {
+                    distinct[count] = *p;
+                    count += 1;
                 }
             }
+            &distinct[..count]
+        };
+        let m = matrices_by_element();
+        // Rotations in chunks of `LANES`, every point inside a chunk: the
+        // chunk's least and greatest stay in registers and each matrix
+        // element is loaded once per chunk, not once per point. Each lane
+        // still sees the points in order, so the result is the same.
+        for row in 0..3 {
+            for c in (0..OBB_MATRIX_COUNT).step_by(LANES) {
+                let lanes = |v: &[f32; OBB_MATRIX_COUNT]| -> [f32; LANES] {
+                    std::array::from_fn(|k| v[c + k])
+                };
+                let (m0, m1, m2) = (lanes(&m[row][0]), lanes(&m[row][1]), lanes(&m[row][2]));
+                let mut lo = [f32::INFINITY; LANES];
+                let mut hi = [f32::NEG_INFINITY; LANES];
+                for p in distinct {
+                    let [x, y, z] = p.0;
+                    for k in 0..LANES {
+                        // `rotate`'s operations in its order, for every rotation.
+                        let mut v = z * m2[k] + 0.0;
+                        v += y * m1[k];
+                        v += x * m0[k];
+                        // `lo`/`hi` are never NaN (they start infinite) and `v`
+                        // is never -0.0, so the compare-and-select equals
+                        // `f32::min`/`max` (a NaN `v` is skipped by both) and
+                        // compiles to one `minps`/`maxps` instead of NaN fix-ups.
+                        lo[k] = if v < lo[k] { v } else { lo[k] };
+                        hi[k] = if v > hi[k] { v } else { hi[k] };
+                    }
+                }
+                self.lo[row][c..c + LANES].copy_from_slice(&lo);
+                self.hi[row][c..c + LANES].copy_from_slice(&hi);
+            }
         }
-        b
     }
 
     /// Add the points `o` bounds.
@@ -338,6 +374,32 @@ mod tests {
         seen.sort();
         seen.dedup();
         assert_eq!(seen.len(), 26);
+    }
+
+    /// Bounds set into storage that held another point set (larger, or
+    /// past the repeat search's 64 points) are the fresh bounds, bit for
+    /// bit: every lane is written.
+    #[test]
+    fn reused_bounds_equal_fresh_bounds() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut point = || Vec3::new(rng.next_f32() - 0.5, rng.next_f32(), rng.next_f32() * 3.0);
+        let big: Vec<Vec3> = (0..100).map(|_| point()).collect();
+        let mut small: Vec<Vec3> = (0..5).map(|_| point()).collect();
+        small.push(small[0]);
+        let mut reused = RotatedBounds::of_points(&big);
+        let bits = |b: &Aabb| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits));
+        for pts in [&small[..], &big[..], &[][..]] {
+            reused.set_points(pts);
+            let fresh = RotatedBounds::of_points(pts);
+            assert_eq!(reused.empty, pts.is_empty());
+            assert_eq!(bits(&reused.plain), bits(&fresh.plain));
+            for (i, m) in obb_matrices().iter().enumerate() {
+                assert_eq!(bits(&reused.rotated(i)), bits(&fresh.rotated(i)));
+                if !pts.is_empty() {
+                    assert_eq!(bits(&pad(reused.rotated(i))), bits(&rotated_bounds(m, pts)));
+                }
+            }
+        }
     }
 
     #[test]

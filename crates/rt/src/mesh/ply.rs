@@ -79,112 +79,7 @@ enum Format {
 /// Parse a PLY file held in memory.
 pub fn parse(bytes: &[u8], name: &str) -> Result<Mesh, MeshError> {
     let err = |line: Option<usize>, msg: String| MeshError::new(name, line, msg);
-    // The header is ASCII lines up to `end_header`.
-    let mut pos = 0usize;
-    let mut line_no = 0usize;
-    let mut format = None;
-    let mut elements: Vec<Element> = Vec::new();
-    let mut ended = false;
-    while pos < bytes.len() {
-        let end = bytes[pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|e| pos + e)
-            .unwrap_or(bytes.len());
-        let raw = std::str::from_utf8(&bytes[pos..end])
-            .map_err(|_| err(Some(line_no + 1), "the header is not text".into()))?;
-        pos = (end + 1).min(bytes.len());
-        line_no += 1;
-        let line = raw.trim_end_matches('\r').trim();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if line_no == 1 {
-            if line != "ply" {
-                return Err(err(
-                    Some(1),
-                    "not a PLY file: the first line must be `ply`".into(),
-                ));
-            }
-            continue;
-        }
-        match words.first().copied() {
-            None | Some("comment") | Some("obj_info") => {}
-            Some("format") => {
-                format = Some(match words.get(1).copied() {
-                    Some("ascii") => Format::Ascii,
-                    Some("binary_little_endian") => Format::BinaryLittle,
-                    Some("binary_big_endian") => Format::BinaryBig,
-                    other => {
-                        return Err(err(Some(line_no), format!("unknown PLY format {other:?}")))
-                    }
-                });
-            }
-            Some("element") => {
-                if words.len() != 3 {
-                    return Err(err(Some(line_no), "expected `element NAME COUNT`".into()));
-                }
-                let count = words[2]
-                    .parse::<usize>()
-                    .map_err(|_| err(Some(line_no), format!("bad element count `{}`", words[2])))?;
-                elements.push(Element {
-                    name: words[1].to_string(),
-                    count,
-                    properties: Vec::new(),
-                });
-            }
-            Some("property") => {
-                let el = elements
-                    .last_mut()
-                    .ok_or_else(|| err(Some(line_no), "property before any element".into()))?;
-                let prop = if words.get(1) == Some(&"list") {
-                    if words.len() != 5 {
-                        return Err(err(
-                            Some(line_no),
-                            "expected `property list COUNT ITEM NAME`".into(),
-                        ));
-                    }
-                    let count = Scalar::parse(words[2])
-                        .filter(|s| s.is_integer())
-                        .ok_or_else(|| {
-                            err(Some(line_no), format!("bad list count type `{}`", words[2]))
-                        })?;
-                    let item = Scalar::parse(words[3]).ok_or_else(|| {
-                        err(Some(line_no), format!("unknown type `{}`", words[3]))
-                    })?;
-                    Property::List {
-                        name: words[4].to_string(),
-                        count,
-                        item,
-                    }
-                } else {
-                    if words.len() != 3 {
-                        return Err(err(Some(line_no), "expected `property TYPE NAME`".into()));
-                    }
-                    let ty = Scalar::parse(words[1]).ok_or_else(|| {
-                        err(Some(line_no), format!("unknown type `{}`", words[1]))
-                    })?;
-                    Property::Scalar {
-                        name: words[2].to_string(),
-                        ty,
-                    }
-                };
-                el.properties.push(prop);
-            }
-            Some("end_header") => {
-                ended = true;
-                break;
-            }
-            Some(other) => {
-                return Err(err(
-                    Some(line_no),
-                    format!("unknown header keyword `{other}`"),
-                ))
-            }
-        }
-    }
-    if !ended {
-        return Err(err(Some(line_no), "the header has no `end_header`".into()));
-    }
-    let format = format.ok_or_else(|| err(None, "the header has no `format` line".into()))?;
+    let (format, elements, pos, line_no) = parse_header(bytes, name)?;
     // A lying count must not make us allocate gigabytes before failing.
     for e in &elements {
         if e.count > bytes.len().saturating_sub(pos) + 1 && !e.properties.is_empty() {
@@ -273,19 +168,7 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Mesh, MeshError> {
                                     format!("a face needs at least 3 vertices, not {n}"),
                                 ));
                             }
-                            let mut idx = Vec::with_capacity(n);
-                            for x in items {
-                                if x < 0.0 || x.fract() != 0.0 || x >= u32::MAX as f64 {
-                                    return Err(err(
-                                        reader.line(),
-                                        format!("bad vertex index {x}"),
-                                    ));
-                                }
-                                idx.push(x as u32);
-                            }
-                            for k in 1..n - 1 {
-                                mesh.triangles.push([idx[0], idx[k], idx[k + 1]]);
-                            }
+                            push_face(&mut mesh, items).map_err(|m| err(reader.line(), m))?;
                         }
                     }
                 }
@@ -314,6 +197,134 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Mesh, MeshError> {
         ));
     }
     Ok(mesh)
+}
+
+/// The header: the format, the elements with their properties, where the
+/// data starts (the byte after `end_header`'s line) and the header's lines.
+fn parse_header(
+    bytes: &[u8],
+    name: &str,
+) -> Result<(Format, Vec<Element>, usize, usize), MeshError> {
+    let err = |line: Option<usize>, msg: String| MeshError::new(name, line, msg);
+    // The header is ASCII lines up to `end_header`.
+    let mut pos = 0usize;
+    let mut line_no = 0usize;
+    let mut format = None;
+    let mut elements: Vec<Element> = Vec::new();
+    let mut ended = false;
+    while pos < bytes.len() {
+        let end = bytes[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|e| pos + e)
+            .unwrap_or(bytes.len());
+        let raw = std::str::from_utf8(&bytes[pos..end])
+            .map_err(|_| err(Some(line_no + 1), "the header is not text".into()))?;
+        pos = (end + 1).min(bytes.len());
+        line_no += 1;
+        let line = raw.trim_end_matches('\r').trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if line_no == 1 {
+            if line != "ply" {
+                return Err(err(
+                    Some(1),
+                    "not a PLY file: the first line must be `ply`".into(),
+                ));
+            }
+            continue;
+        }
+        match words.first().copied() {
+            None | Some("comment") | Some("obj_info") => {}
+            Some("format") => {
+                format = Some(match words.get(1).copied() {
+                    Some("ascii") => Format::Ascii,
+                    Some("binary_little_endian") => Format::BinaryLittle,
+                    Some("binary_big_endian") => Format::BinaryBig,
+                    other => {
+                        return Err(err(Some(line_no), format!("unknown PLY format {other:?}")))
+                    }
+                });
+            }
+            Some("element") => {
+                if words.len() != 3 {
+                    return Err(err(Some(line_no), "expected `element NAME COUNT`".into()));
+                }
+                let count = words[2]
+                    .parse::<usize>()
+                    .map_err(|_| err(Some(line_no), format!("bad element count `{}`", words[2])))?;
+                elements.push(Element {
+                    name: words[1].to_string(),
+                    count,
+                    properties: Vec::new(),
+                });
+            }
+            Some("property") => {
+                let el = elements
+                    .last_mut()
+                    .ok_or_else(|| err(Some(line_no), "property before any element".into()))?;
+                let prop = parse_property(&words).map_err(|m| err(Some(line_no), m))?;
+                el.properties.push(prop);
+            }
+            Some("end_header") => {
+                ended = true;
+                break;
+            }
+            Some(other) => {
+                return Err(err(
+                    Some(line_no),
+                    format!("unknown header keyword `{other}`"),
+                ))
+            }
+        }
+    }
+    if !ended {
+        return Err(err(Some(line_no), "the header has no `end_header`".into()));
+    }
+    let format = format.ok_or_else(|| err(None, "the header has no `format` line".into()))?;
+    Ok((format, elements, pos, line_no))
+}
+
+/// A `property` header line (split into words): a scalar or a list.
+fn parse_property(words: &[&str]) -> Result<Property, String> {
+    if words.get(1) == Some(&"list") {
+        if words.len() != 5 {
+            return Err("expected `property list COUNT ITEM NAME`".into());
+        }
+        let count = Scalar::parse(words[2])
+            .filter(|s| s.is_integer())
+            .ok_or_else(|| format!("bad list count type `{}`", words[2]))?;
+        let item = Scalar::parse(words[3]).ok_or_else(|| format!("unknown type `{}`", words[3]))?;
+        Ok(Property::List {
+            name: words[4].to_string(),
+            count,
+            item,
+        })
+    } else {
+        if words.len() != 3 {
+            return Err("expected `property TYPE NAME`".into());
+        }
+        let ty = Scalar::parse(words[1]).ok_or_else(|| format!("unknown type `{}`", words[1]))?;
+        Ok(Property::Scalar {
+            name: words[2].to_string(),
+            ty,
+        })
+    }
+}
+
+/// A face's vertex indices (at least three) as a fan of triangles.
+fn push_face(mesh: &mut Mesh, items: Vec<f64>) -> Result<(), String> {
+    let n = items.len();
+    let mut idx = Vec::with_capacity(n);
+    for x in items {
+        if x < 0.0 || x.fract() != 0.0 || x >= u32::MAX as f64 {
+            return Err(format!("bad vertex index {x}"));
+        }
+        idx.push(x as u32);
+    }
+    for k in 1..n - 1 {
+        mesh.triangles.push([idx[0], idx[k], idx[k + 1]]);
+    }
+    Ok(())
 }
 
 trait ValueReader {
