@@ -246,6 +246,10 @@ struct Unit {
     kind: UnitKind,
     scope: UnitScope,
     free_at: Vec<u64>,
+    /// The latest clock any instance's `free_at` was given (so none is
+    /// later), so that `next_wake` passes over a unit whose instances are
+    /// all free without reading them.
+    latest_free_at: u64,
     latency: u64,
     wave_limit: u16,
     cu_limit: u32,
