@@ -509,15 +509,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if op.also_unit != NONE {
             let a = &mut self.units[op.also_unit as usize];
             let ai = a.instance(simd);
-            a.free_at[ai] = now + u64::from(op.also_cost);
-            a.latest_free_at = a.latest_free_at.max(a.free_at[ai]);
+            a.set_free_at(ai, now + u64::from(op.also_cost));
             a.inst_busy[ai] += u64::from(op.also_cost);
         }
         let u = &mut self.units[unit_idx];
         match u.kind {
             UnitKind::Pipe => {
-                u.free_at[inst] = now + cost;
-                u.latest_free_at = u.latest_free_at.max(now + cost);
+                u.set_free_at(inst, now + cost);
                 w.ready_at = now + cost.max(1);
                 if op.inc != 0 {
                     self.events.push(Reverse(Event::new(
@@ -531,8 +529,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             UnitKind::Queue => {
                 let start = u.free_at[inst].max(now);
                 let end = start + cost;
-                u.free_at[inst] = end;
-                u.latest_free_at = u.latest_free_at.max(end);
+                u.set_free_at(inst, end);
                 // A `[[memory]] latency` hint wins; else the cache
                 // hierarchy serves the op's requests; else the unit's latency.
                 let latency = if op.latency != u32::MAX {

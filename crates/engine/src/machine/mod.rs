@@ -273,6 +273,13 @@ impl Unit {
     fn instance(&self, simd: u32) -> usize {
         self.instance_of[simd as usize] as usize
     }
+
+    /// Instance `inst` is busy until `until` (`latest_free_at` kept with it).
+    #[inline(always)]
+    fn set_free_at(&mut self, inst: usize, until: u64) {
+        self.free_at[inst] = until;
+        self.latest_free_at = self.latest_free_at.max(until);
+    }
 }
 
 /// Counter decrements (and in-flight releases) that fall due at a time,
