@@ -192,6 +192,7 @@ fn build_units(
             kind: u.kind,
             scope: u.per,
             free_at: vec![0; count as usize],
+            latest_free_at: 0,
             latency: u
                 .latency
                 .as_deref()

@@ -23,6 +23,11 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let recent = |x: u64| self.interval > 1 && x <= now && x + self.interval > now;
         if self.interval > 1 {
             for u in &self.units {
+                // (Every instance free long enough ago to be neither after
+                // `now` nor recent: nothing to read.)
+                if u.latest_free_at + self.interval <= now {
+                    continue;
+                }
                 for &f in &u.free_at {
                     if f > now {
                         t = t.min(f);
@@ -35,6 +40,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
             // Nothing is recent: the earliest unit freeing after `now`,
             // branch-free (this runs on every idle stretch).
             for u in &self.units {
+                // (Every instance free by `now`: nothing after it.)
+                if u.latest_free_at <= now {
+                    continue;
+                }
                 t = u
                     .free_at
                     .iter()
@@ -42,14 +51,19 @@ impl<O: Observer> ComputeUnit<'_, O> {
             }
         }
         // Nested loops: a flattened iterator costs more per wave here.
-        for (list, &quiet) in self.resident.iter().zip(&self.quiet_until) {
+        for (s, (list, &quiet)) in self.resident.iter().zip(&self.quiet_until).enumerate() {
             if quiet > now {
                 // The earliest of its waves' wake-ups (the others sleep
                 // until an event).
                 t = t.min(quiet);
                 continue;
             }
-            for &w in list {
+            // (Only the waves awake: an event sleeper's `ready_at` is
+            // `WAIT_SLEEP`, which lowers no minimum.)
+            let mut awake = !self.event_sleepers[s] & positions(list.len());
+            while awake != 0 {
+                let w = list[awake.trailing_zeros() as usize];
+                awake &= awake - 1;
                 let r = self.waves[w as usize].ready_at;
                 if r > now {
                     t = t.min(r);

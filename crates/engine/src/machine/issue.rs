@@ -143,15 +143,38 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
         self.quiet_ops[simd as usize].clear();
         if pipes_free_at > now {
-            let mut wake = u64::MAX;
-            for &wid in &self.resident[simd as usize] {
-                wake = wake.min(self.waves[wid as usize].ready_at);
-            }
-            self.quiet_until[simd as usize] = wake;
+            self.quiet_until[simd as usize] = self.earliest_wake(simd);
         } else {
             self.gather_and_stall(simd, true);
         }
         Ok(false)
+    }
+
+    /// The earliest clock a wave of SIMD `simd` wakes by time (`u64::MAX`
+    /// if all sleep until an event). Out of line: a turn that issues
+    /// nothing asks, and inline it changes how the rest of the turn is
+    /// compiled.
+    #[inline(never)]
+    fn earliest_wake(&self, simd: u32) -> u64 {
+        let list = &self.resident[simd as usize];
+        let sleepers = self.event_sleepers[simd as usize];
+        let mut wake = u64::MAX;
+        if sleepers == 0 {
+            for &wid in list {
+                wake = wake.min(self.waves[wid as usize].ready_at);
+            }
+        } else {
+            // Only the waves awake: an event sleeper's `ready_at` is
+            // `WAIT_SLEEP`, which lowers no minimum (a walk by mask costs
+            // more per wave, so only when it passes some).
+            let mut awake = !sleepers & positions(list.len());
+            while awake != 0 {
+                let wid = list[awake.trailing_zeros() as usize];
+                awake &= awake - 1;
+                wake = wake.min(self.waves[wid as usize].ready_at);
+            }
+        }
+        wake
     }
 
     /// A turn of a quiet SIMD: nothing can issue, so only the statistics
@@ -486,13 +509,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if op.also_unit != NONE {
             let a = &mut self.units[op.also_unit as usize];
             let ai = a.instance(simd);
-            a.free_at[ai] = now + u64::from(op.also_cost);
+            a.set_free_at(ai, now + u64::from(op.also_cost));
             a.inst_busy[ai] += u64::from(op.also_cost);
         }
         let u = &mut self.units[unit_idx];
         match u.kind {
             UnitKind::Pipe => {
-                u.free_at[inst] = now + cost;
+                u.set_free_at(inst, now + cost);
                 w.ready_at = now + cost.max(1);
                 if op.inc != 0 {
                     self.events.push(Reverse(Event::new(
@@ -506,7 +529,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
             UnitKind::Queue => {
                 let start = u.free_at[inst].max(now);
                 let end = start + cost;
-                u.free_at[inst] = end;
+                u.set_free_at(inst, end);
                 // A `[[memory]] latency` hint wins; else the cache
                 // hierarchy serves the op's requests; else the unit's latency.
                 let latency = if op.latency != u32::MAX {

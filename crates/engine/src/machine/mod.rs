@@ -246,6 +246,10 @@ struct Unit {
     kind: UnitKind,
     scope: UnitScope,
     free_at: Vec<u64>,
+    /// The latest clock any instance's `free_at` was given (so none is
+    /// later), so that `next_wake` passes over a unit whose instances are
+    /// all free without reading them.
+    latest_free_at: u64,
     latency: u64,
     wave_limit: u16,
     cu_limit: u32,
@@ -268,6 +272,13 @@ impl Unit {
     #[inline(always)]
     fn instance(&self, simd: u32) -> usize {
         self.instance_of[simd as usize] as usize
+    }
+
+    /// Instance `inst` is busy until `until` (`latest_free_at` kept with it).
+    #[inline(always)]
+    fn set_free_at(&mut self, inst: usize, until: u64) {
+        self.free_at[inst] = until;
+        self.latest_free_at = self.latest_free_at.max(until);
     }
 }
 
