@@ -185,10 +185,10 @@ pub fn read_listing_with(
     let beside = (path != "-").then_some(name.as_str());
     let (listing, notes) = parse_listing(&name, beside, &bytes, arch)?;
     for w in listing.file.formatted_warnings() {
-        eprintln!("{w}");
+        crate::notes::emit(w);
     }
     for n in notes {
-        eprintln!("{n}");
+        crate::notes::emit(n);
     }
     Ok(listing)
 }
@@ -221,7 +221,7 @@ fn compiled_listing(
     let port = if port_es { " --port-es" } else { "" };
     let name = format!("<listing compiled from {source}>");
     let arch = arch.unwrap_or(&target.name);
-    eprintln!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile{port} {path} --arch {arch}` prints", target.name);
+    crate::notes::emit(format!("{source}: note: compiled for {}; lines refer to the listing `shadersim compile{port} {path} --arch {arch}` prints", target.name));
     let mut file = read_program_bytes(
         &name,
         compiled.listing.as_bytes(),
@@ -232,7 +232,7 @@ fn compiled_listing(
     )
     .map_err(|e| CliError::Input(e.to_string()))?;
     for w in file.formatted_warnings() {
-        eprintln!("{w}");
+        crate::notes::emit(w);
     }
     // A bare listing does not carry the workgroup size: the source does.
     if let Some(size) = compiled.workgroup_size {
@@ -243,7 +243,9 @@ fn compiled_listing(
     if let Some(text) = &compiled.statistics {
         let stats = shadersim_asm::parse_driver_statistics(text);
         if shadersim_asm::apply_driver_statistics(&mut file, &stats) > 0 {
-            eprintln!("{source}: note: registers, LDS and occupancy from the driver's statistics");
+            crate::notes::emit(format!(
+                "{source}: note: registers, LDS and occupancy from the driver's statistics"
+            ));
         }
     }
     Ok(Listing {
@@ -617,13 +619,13 @@ pub fn select_program<'a>(
                 .map(|o| o.name.as_str())
                 .collect();
             if !others.is_empty() {
-                eprintln!(
+                crate::notes::emit(format!(
                     "{}: note: the file holds {} programs; using `{}` (others: {}; pick one with --function)",
                     file.file_name,
                     others.len() + 1,
                     p.name,
                     others.join(", ")
-                );
+                ));
             }
             Ok(p)
         }

@@ -8,6 +8,7 @@ pub mod commands;
 mod diagnostic;
 pub mod error;
 pub mod input;
+mod notes;
 mod output;
 mod progress;
 pub mod triton;

@@ -90,8 +90,20 @@ pub fn run(path: Option<&str>, json: bool) -> CliResult {
         KernelTimesFile::parse(&text).map_err(|e| CliError::Input(format!("{shown}:{e}")))?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let progress = crate::progress::Progress::start(None, "predicting the measured kernel times");
-    let rows: Vec<KernelTimeRow> = file.kernel.par_iter().map(|p| predict(&dir, p)).collect();
+    // Each point's notes are kept and printed in the points' order, not the threads'.
+    let done: Vec<(KernelTimeRow, Vec<String>)> = file
+        .kernel
+        .par_iter()
+        .map(|p| crate::notes::capture(|| predict(&dir, p)))
+        .collect();
     drop(progress);
+    let mut rows = Vec::with_capacity(done.len());
+    for (row, notes) in done {
+        for n in notes {
+            eprintln!("{n}");
+        }
+        rows.push(row);
+    }
     let report = KernelTimeReport::new(rows);
     let out = if json {
         report.to_json() + "\n"
