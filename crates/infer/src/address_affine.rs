@@ -442,16 +442,7 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
     let block = cfg.block_of.get(i).copied();
     let inner = block.and_then(|b| cfg.innermost_loop.get(b).copied().flatten());
     let iteration = inner.map(|id| coefficient(Var::Iter(id)).1);
-    let mut outer_loops: Vec<u32> =
-        l.0.keys()
-            .filter_map(|(v, _)| match v {
-                Var::Iter(id) if Some(*id) != inner => {
-                    Some(eval.line(cfg.blocks[cfg.loops[*id].header].start))
-                }
-                _ => None,
-            })
-            .collect();
-    outer_loops.dedup();
+    // The loops other than the op's innermost that move the address, by id (hence in order).
     let moving: BTreeSet<usize> =
         l.0.keys()
             .filter_map(|(v, _)| match v {
@@ -459,13 +450,14 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
                 _ => None,
             })
             .collect();
-    let parent = match (
-        inner.and_then(|id| cfg.loops[id].parent),
-        &moving.iter().collect::<Vec<_>>()[..],
-    ) {
-        (Some(p), [only]) if **only == p => coefficient(Var::Iter(p)).1.map(|c| (p, c)),
-        _ => None,
-    };
+    let outer_loops: Vec<u32> = moving
+        .iter()
+        .map(|id| eval.line(cfg.blocks[cfg.loops[*id].header].start))
+        .collect();
+    let only_parent = inner
+        .and_then(|id| cfg.loops[id].parent)
+        .filter(|p| moving.len() == 1 && moving.contains(p));
+    let parent = only_parent.and_then(|p| coefficient(Var::Iter(p)).1.map(|c| (p, c)));
     AddressForm::Affine(AffineAddress {
         lane,
         lane_used,
