@@ -31,6 +31,7 @@ mod config;
 mod error;
 mod lanes;
 mod launch;
+pub mod loop_sample;
 mod machine;
 mod memstream;
 pub mod observer;

@@ -81,6 +81,9 @@ pub struct Simulation {
     /// How far the latency-tolerance search goes: its work budget and the
     /// bracket width it aims for ([`crate::analysis::latency::SearchBudget`]).
     pub latency_budget: crate::analysis::latency::SearchBudget,
+    /// The loop simulated for fewer trips than it makes, when the wave's whole trace would
+    /// pass the bound ([`crate::loop_sample`]); the kernel time adds the trips left out.
+    pub loop_sample: Option<crate::loop_sample::LoopSample>,
 }
 
 /// Compute: the program's declared workgroup size when the run uses it (a `workgroup_size`
@@ -137,8 +140,18 @@ impl Simulation {
         let program = with_resources.as_ref().unwrap_or(program);
         let cfg = Cfg::build(program)?;
         let mut plan = TracePlan::from_hints(program, &cfg, hints)?;
-        // The plan's own walk, checked against the bound first.
-        let trace = TraceWalk::new(program, &cfg, &plan).summary(None)?;
+        // The plan's own walk, checked against the bound first; a launch's kernel past the
+        // bound runs one loop for fewer trips (crate::loop_sample).
+        let (trace, sample) = match TraceWalk::new(program, &cfg, &plan).summary(None) {
+            Ok(trace) => (trace, None),
+            Err(e) if samples_loops(hints, &plan) => {
+                match crate::loop_sample::choose(program, &cfg, &mut plan, &e)? {
+                    Some((sample, trace)) => (trace, Some(sample)),
+                    None => return Err(e.into()),
+                }
+            }
+            Err(e) => return Err(e.into()),
+        };
         let mut memory = memory_facts(program, hints)?;
         let mut buffers = find_buffers(program, &cfg, &memory)?;
         let d = &hints.dispatch;
@@ -162,7 +175,11 @@ impl Simulation {
             &mut memory,
             wave_size,
             block,
-            |id| fixed_iterations(&plan, id),
+            |id| match &sample {
+                // Addresses move as the whole loop moves them.
+                Some(s) if s.loop_id == id => Some(s.trips),
+                _ => fixed_iterations(&plan, id),
+            },
         );
         prepare::note_one_dimensional(hints, program, &cfg, &dispatch, &mut notes);
         let mut lane_tally = (!plan.lane_branches.is_empty())
@@ -200,7 +217,7 @@ impl Simulation {
             notes.push("vertex waves arrive every cu_count x max(64, 64 / vertices_per_triangle) clocks; seed 004 prints min(), its reasoning gives max() (gcn-model.md)".into());
         }
         let lanes = lane_tally.map(|t| crate::lanes::LaneFigures::new(&t, &sim, wave_size));
-        Ok(Simulation {
+        let mut simulation = Simulation {
             lanes,
             program: program.clone(),
             cfg,
@@ -218,7 +235,41 @@ impl Simulation {
             max_clocks: DEFAULT_MAX_CLOCKS,
             skip_idle: true,
             latency_budget: crate::analysis::latency::SearchBudget::DEFAULT,
-        })
+            loop_sample: None,
+        };
+        if let Some(mut sample) = sample {
+            sample.shorter_clocks = simulation
+                .with_trips(sample.loop_id, sample.shorter)?
+                .run()?
+                .clocks;
+            let limit = simulation.plan.max_instructions;
+            simulation.notes.push(sample.note(limit));
+            simulation.loop_sample = Some(sample);
+        }
+        Ok(simulation)
+    }
+
+    /// The same run with loop `id` making `trips` trips (every wave: the plan must not vary
+    /// by wave).
+    fn with_trips(&self, id: usize, trips: u32) -> Result<Simulation, PrepareError> {
+        let mut s = self.clone();
+        s.plan.iterations[id] = trips;
+        let walk = TraceWalk::new(&s.program, &s.cfg, &s.plan);
+        s.wave_traces = vec![walk.summary(None)?];
+        s.compiled = SimProgram::compile(&CompileInput {
+            program: &self.program,
+            walk: &walk,
+            trace_waves: &self.compiled.trace_waves,
+            wave_trace: &self.wave_trace,
+            memory: &self.memory,
+            stage: self.dispatch.stage,
+            vertex_inputs: self.vertex_inputs,
+            wave_size: self.dispatch.wave_size,
+            workgroup: declared_workgroup(&self.program, &self.dispatch),
+            arch: &self.arch,
+        })?;
+        s.compiled.set_stream_bases(&s.buffers);
+        Ok(s)
     }
 
     /// The walks of the run's traces (every wave's instructions stream from
@@ -327,6 +378,14 @@ impl Simulation {
         }
         out
     }
+}
+
+/// Whether a trace past the bound samples a loop ([`crate::loop_sample`]): for a launch that
+/// gives a grid (a kernel time to give), when every wave runs the same path.
+fn samples_loops(hints: &Hints, plan: &shadersim_trace::TracePlan) -> bool {
+    (hints.launch.grid.is_some() || hints.launch.global.is_some())
+        && !plan.varies_by_wave()
+        && plan.lane_branches.is_empty()
 }
 
 /// Header executions per entry of loop `id` when every wave and entry runs the same count.

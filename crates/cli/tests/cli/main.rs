@@ -30,6 +30,7 @@ mod library_api;
 mod listings;
 mod liveness;
 mod loop_exits;
+mod loop_sample;
 mod mutations;
 mod nami_cli;
 mod occupancy;

@@ -58,8 +58,28 @@ pub struct KernelTime {
     pub clock_mhz: f64,
     /// Shares of the chip-wide levels' bandwidth each busy CU had.
     pub chip_shares: f64,
+    /// The loop simulated for fewer trips than it makes, when a wave's whole trace would
+    /// pass the bound ([`crate::loop_sample`]).
+    pub sampled_loop: Option<SampledLoop>,
     /// One line: how the time was composed.
     pub statement: String,
+}
+
+/// A loop the run simulated for fewer trips, and the rate its other trips were added at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampledLoop {
+    /// The loop header's line in the listing.
+    pub line: u32,
+    /// Trips the loop makes.
+    pub trips: u32,
+    /// Trips the run simulated.
+    pub simulated_trips: u32,
+    /// Trips of the shorter run the rate comes from.
+    pub shorter_trips: u32,
+    /// Clocks of the shorter run.
+    pub shorter_clocks: u64,
+    /// Clocks per trip: the two runs' difference over their trips' difference.
+    pub clocks_per_trip: f64,
 }
 
 /// The kernel time of `sim`'s launch from the run's statistics, or `None` without a launch
@@ -76,7 +96,12 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
         .max(f64::MIN_POSITIVE);
     let workgroups = plan.workgroups();
     let simulated = plan.simulated_groups.max(1);
-    let cu_clocks = stats.clocks as f64 * plan.groups_per_cu as f64 / simulated as f64;
+    // A loop sampled for fewer trips: the run's clocks plus the trips left out.
+    let run_clocks = sim
+        .loop_sample
+        .as_ref()
+        .map_or(stats.clocks as f64, |s| s.whole_clocks(stats.clocks));
+    let cu_clocks = run_clocks * plan.groups_per_cu as f64 / simulated as f64;
     let dispatch_clocks = workgroups as f64 / rate;
     let to_us = |clocks: f64| clocks / clock_mhz;
     let (cu_us, dispatch_us) = (to_us(cu_clocks), to_us(dispatch_clocks));
@@ -141,6 +166,19 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
             String::new()
         },
     );
+    let statement = match &sim.loop_sample {
+        Some(l) => format!(
+            "{statement}; the loop at line {} ran {} of its {} trips, the other {} added at {:.0} clocks per trip (the difference from a run of {} trip{})",
+            l.line,
+            l.sampled,
+            l.trips,
+            l.trips - l.sampled,
+            l.clocks_per_trip(stats.clocks),
+            l.shorter,
+            if l.shorter == 1 { "" } else { "s" }
+        ),
+        None => statement,
+    };
     Ok(Some(KernelTime {
         us,
         launch_us,
@@ -160,6 +198,14 @@ pub fn kernel_time(sim: &Simulation, stats: &SimStats) -> Result<Option<KernelTi
         cu_clocks,
         clock_mhz,
         chip_shares: plan.chip_shares(),
+        sampled_loop: sim.loop_sample.as_ref().map(|l| SampledLoop {
+            line: l.line,
+            trips: l.trips,
+            simulated_trips: l.sampled,
+            shorter_trips: l.shorter,
+            shorter_clocks: l.shorter_clocks,
+            clocks_per_trip: l.clocks_per_trip(stats.clocks),
+        }),
         statement,
     }))
 }

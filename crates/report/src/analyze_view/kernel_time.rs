@@ -44,8 +44,28 @@ pub struct KernelTimeView {
     pub clock_mhz: f64,
     /// Shares of the chip-wide levels' bandwidth each busy CU had.
     pub chip_shares: f64,
+    /// The loop simulated for fewer trips than it makes (a wave's whole trace would pass the
+    /// trace bound), or null.
+    pub sampled_loop: Option<SampledLoopView>,
     /// One line: how the time was composed.
     pub statement: String,
+}
+
+/// A loop the run simulated for fewer trips (docs/cli.md, `kernel_time.sampled_loop`).
+#[derive(Debug, Clone, Serialize)]
+pub struct SampledLoopView {
+    /// The loop header's line in the listing.
+    pub line: u32,
+    /// Trips the loop makes.
+    pub trips: u32,
+    /// Trips the run simulated.
+    pub simulated_trips: u32,
+    /// Trips of the shorter run.
+    pub shorter_trips: u32,
+    /// Clocks of the shorter run.
+    pub shorter_clocks: u64,
+    /// Clocks per trip the other trips were added at.
+    pub clocks_per_trip: f64,
 }
 
 impl From<&KernelTime> for KernelTimeView {
@@ -69,6 +89,14 @@ impl From<&KernelTime> for KernelTimeView {
             cu_clocks: round(k.cu_clocks),
             clock_mhz: k.clock_mhz,
             chip_shares: round(k.chip_shares),
+            sampled_loop: k.sampled_loop.as_ref().map(|l| SampledLoopView {
+                line: l.line,
+                trips: l.trips,
+                simulated_trips: l.simulated_trips,
+                shorter_trips: l.shorter_trips,
+                shorter_clocks: l.shorter_clocks,
+                clocks_per_trip: round(l.clocks_per_trip),
+            }),
             statement: k.statement.clone(),
         }
     }
