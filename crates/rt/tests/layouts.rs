@@ -46,9 +46,11 @@ fn every_layout_decodes_back_to_the_mesh_and_boxes_contain_their_contents() {
 #[test]
 fn layouts_sharing_one_build_encode_as_each_built_alone() {
     // The tree of a mesh depends only on the layout's width, so a run builds
-    // it once for every layout of that width; each layout's memory, counts
-    // and costs must be those of a build of its own.
-    // Two meshes, each placed twice: a TLAS over BLASes.
+    // it once for every layout of that width, and a run with BVH8 both
+    // without and with OBBs encodes it once and rotates a copy's box nodes;
+    // each layout's memory, counts, costs and box table must be those
+    // of a build and an encoding of its own.
+    // Two meshes, each placed twice: a TLAS over BLASes; and one mesh alone.
     let mut scene = Scene::single("parts", procedural::thin_rotated_parts(6, 16, 9));
     scene.names.push("sphere".into());
     scene.meshes.push(procedural::bumpy_sphere(10, 20));
@@ -61,21 +63,58 @@ fn layouts_sharing_one_build_encode_as_each_built_alone() {
         );
         scene.add_instance(mesh, place).unwrap();
     }
+    let single = Scene::single("sphere", procedural::bumpy_sphere(12, 24));
     let configs = common::layouts();
-    let builds = MeshBuilds::for_layouts(&scene, &configs);
-    for cfg in configs {
-        let shared = encode_built(&builds, cfg).unwrap();
-        let alone = encode_scene(&scene, cfg).unwrap();
-        assert!(shared.memory == alone.memory, "{cfg}: memory differs");
-        assert_eq!(shared.counts, alone.counts, "{cfg}");
-        assert_eq!(shared.depth, alone.depth, "{cfg}");
-        assert_eq!(shared.sah_cost.to_bits(), alone.sah_cost.to_bits(), "{cfg}");
-        assert_eq!(
-            shared.bvh2_sah_cost.to_bits(),
-            alone.bvh2_sah_cost.to_bits(),
-            "{cfg}"
-        );
+    assert!(
+        configs.iter().any(|c| c.bvh == BvhKind::Bvh8 && c.obb)
+            && configs.iter().any(|c| c.bvh == BvhKind::Bvh8 && !c.obb),
+        "BVH8 both ways, so one encoding is shared"
+    );
+    let reversed: Vec<LayoutConfig> = configs.iter().rev().copied().collect();
+    // In reverse too: the layout with OBBs may be the one that encodes first.
+    for (scene, order) in [&scene, &single]
+        .into_iter()
+        .flat_map(|s| [(s, &configs), (s, &reversed)])
+    {
+        let builds = MeshBuilds::for_layouts(scene, &configs);
+        for &cfg in order {
+            let shared = encode_built(&builds, cfg).unwrap();
+            let alone = encode_scene(scene, cfg).unwrap();
+            assert_eq!(shared.config, cfg);
+            assert!(shared.memory == alone.memory, "{cfg}: memory differs");
+            assert_eq!(shared.counts, alone.counts, "{cfg}");
+            assert_eq!(shared.depth, alone.depth, "{cfg}");
+            assert_eq!(shared.sah_cost.to_bits(), alone.sah_cost.to_bits(), "{cfg}");
+            assert_eq!(
+                shared.bvh2_sah_cost.to_bits(),
+                alone.bvh2_sah_cost.to_bits(),
+                "{cfg}"
+            );
+            assert_eq!(
+                (
+                    shared.top,
+                    &shared.blases,
+                    shared.two_level,
+                    shared.triangles
+                ),
+                (alone.top, &alone.blases, alone.two_level, alone.triangles),
+                "{cfg}"
+            );
+            // The decoded tables are derived from the memory (the shared
+            // primitive table from equal bytes at equal addresses) and not
+            // compared: `==` on them fails even for the 4-wide layouts, which
+            // share nothing (float entries that are NaN, presumably).
+            assert!(shared.box8_table == alone.box8_table, "{cfg}: box table");
+        }
     }
+    // A single mesh with OBBs gets some rotated nodes (the shared path is
+    // not trivially the plain one).
+    let obb = LayoutConfig {
+        obb: true,
+        ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+    };
+    let builds = MeshBuilds::for_layouts(&single, &configs);
+    assert!(encode_built(&builds, obb).unwrap().counts.with_obb > 0);
 }
 
 #[test]

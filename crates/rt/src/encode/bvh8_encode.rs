@@ -15,12 +15,15 @@ use crate::math::Aabb;
 use crate::mesh::Mesh;
 use std::collections::VecDeque;
 
+/// Encode one structure; `box_addrs` gets each wide node's box node address (by wide node
+/// index), which [`rotate_box_nodes`] needs to give an encoding without OBBs its rotations.
 pub(super) fn encode_bvh8(
     mem: &mut BvhMemory,
     wide: &WideBvh,
     leaves: Leaves<'_>,
     config: LayoutConfig,
     counts: &mut NodeCounts,
+    box_addrs: &mut Vec<u64>,
 ) -> StructureRef {
     let header = align(mem.len_bytes(), 128);
     let base = header + HEADER_BYTES;
@@ -28,6 +31,8 @@ pub(super) fn encode_bvh8(
     let mut next: u32 = box8::BOX8_BYTES;
     // (wide node, offset, parent pointer, index in parent)
     let mut queue = VecDeque::from([(0u32, 0u32, INVALID_NODE, 0u32)]);
+    box_addrs.clear();
+    box_addrs.resize(wide.nodes.len(), 0);
     let use_obb = config.obb && matches!(leaves, Leaves::Triangles(_));
     let mut rotations = match (&leaves, use_obb) {
         (Leaves::Triangles(m), true) => bvh8_rotations(wide, m),
@@ -93,6 +98,7 @@ pub(super) fn encode_bvh8(
             };
         }
         node.write(mem, base + off as u64);
+        box_addrs[n as usize] = base + off as u64;
         counts.box_quantized += 1;
         if rotation.is_some() {
             counts.with_obb += 1;
@@ -112,6 +118,35 @@ pub(super) fn encode_bvh8(
         bytes: end - header,
         parent_table: 0,
     }
+}
+
+/// Give the box nodes of a structure encoded without OBBs (at `box_addrs`, by wide node) the
+/// rotations `rotations` chooses (`bvh8_rotations` of the same tree): each rotated node gets
+/// its matrix index and its children's boxes quantized in the rotated frame, as `encode_bvh8`
+/// with OBBs writes it; everything else in the node (pointers, child types and ranges) and
+/// every other node are the same either way. Returns the number of nodes rotated.
+pub(super) fn rotate_box_nodes(
+    mem: &mut BvhMemory,
+    box_addrs: &[u64],
+    rotations: Vec<Option<(u32, Vec<Aabb>)>>,
+) -> u64 {
+    let mut rotated = 0;
+    for (&addr, rotation) in box_addrs.iter().zip(rotations) {
+        let Some((matrix, boxes)) = rotation else {
+            continue;
+        };
+        let mut node = BoxNode8::read(mem, addr);
+        let (origin, e) = node_frame(&boxes);
+        node.origin = origin;
+        node.exponents = e;
+        node.obb = matrix;
+        for (child, b) in node.children.iter_mut().zip(&boxes) {
+            child.qbox = QuantizedBox::new(b, origin, e);
+        }
+        node.write(mem, addr);
+        rotated += 1;
+    }
+    rotated
 }
 
 /// A child slot's (node type, range length, box) before the node is written.

@@ -3,17 +3,18 @@
 
 use super::box8::DecodedBox8Table;
 use super::bvh4_encode::encode_bvh4;
-use super::bvh8_encode::encode_bvh8;
+use super::bvh8_encode::{encode_bvh8, rotate_box_nodes};
 use super::decoded::DecodedNodes;
 use super::instance::InstanceNode;
 use super::layout::{BvhKind, EncodedBvh, LayoutConfig, NodeCounts};
 use super::memory::BvhMemory;
 use super::pointer::*;
-use super::support::{pairable, triangle_box, InstanceLeaf, Leaves};
+use super::support::{bvh8_rotations, pairable, triangle_box, InstanceLeaf, Leaves};
 use crate::bvh::{BuildParams, Bvh2, WideBvh};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::Mesh;
 use crate::scene::Scene;
+use std::sync::OnceLock;
 
 /// Build parameters and width for a layout.
 pub fn build_params(kind: BvhKind) -> (BuildParams, usize) {
@@ -54,6 +55,18 @@ pub struct MeshBuilds<'s> {
     /// `(mesh index, width)` -> the mesh's binary tree's SAH cost and its wide tree (the
     /// binary tree itself is freed once collapsed, as a single build does).
     built: std::collections::HashMap<(usize, usize), (f32, WideBvh)>,
+    /// The BVH8 layouts asked for both without and with OBBs, by the configuration without:
+    /// that encoding, made once by whichever of the two gets to it first. The two differ only
+    /// in the rotated box nodes (same tree, same primitive nodes at the same addresses), so
+    /// the one with OBBs is this one with its nodes rotated ([`rotate_box_nodes`]).
+    bvh8_plain: std::collections::HashMap<LayoutConfig, OnceLock<PlainBvh8>>,
+}
+
+/// A BVH8 encoding without OBBs, and where each BLAS's box nodes are (by mesh, then wide
+/// node), which its twin with OBBs rotates.
+struct PlainBvh8 {
+    encoded: EncodedBvh,
+    box_addrs: Vec<Vec<u64>>,
 }
 
 impl<'s> MeshBuilds<'s> {
@@ -80,7 +93,31 @@ impl<'s> MeshBuilds<'s> {
         } else {
             keys.par_iter().map(build).collect()
         };
-        MeshBuilds { scene, built }
+        let mut bvh8_plain = std::collections::HashMap::new();
+        for c in configs.iter().filter(|c| c.bvh == BvhKind::Bvh8 && c.obb) {
+            let plain = LayoutConfig { obb: false, ..*c };
+            if configs.contains(&plain) {
+                bvh8_plain.insert(plain, OnceLock::new());
+            }
+        }
+        MeshBuilds {
+            scene,
+            built,
+            bvh8_plain,
+        }
+    }
+
+    /// The wide tree of mesh `m` for `kind`'s width and its binary tree's SAH cost, from
+    /// the builds or (missing there) built now.
+    fn tree(&self, m: usize, kind: BvhKind) -> std::borrow::Cow<'_, (f32, WideBvh)> {
+        let (params, width) = build_params(kind);
+        match self.built.get(&(m, width)) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => {
+                let (bvh2, wide) = build_mesh_bvh(&self.scene.meshes[m], kind);
+                std::borrow::Cow::Owned((bvh2.sah_cost(&params), wide))
+            }
+        }
     }
 
     /// The scene the trees are of.
@@ -97,8 +134,57 @@ pub fn encode_scene(scene: &Scene, config: LayoutConfig) -> Result<EncodedBvh, S
 /// Encode the scene of `builds` in the layout `config`, from the trees built there (a mesh
 /// whose trees for this width are missing is built here).
 pub fn encode_built(builds: &MeshBuilds<'_>, config: LayoutConfig) -> Result<EncodedBvh, String> {
-    let scene = builds.scene;
     config.validate()?;
+    let plain_config = LayoutConfig {
+        obb: false,
+        ..config
+    };
+    let Some(slot) = builds.bvh8_plain.get(&plain_config) else {
+        return Ok(encode_layout(builds, config).0);
+    };
+    if !config.obb {
+        return Ok(slot
+            .get_or_init(|| plain_bvh8(builds, plain_config))
+            .encoded
+            .clone());
+    }
+    // The rotations first (the larger part), so that when the layout without OBBs is encoded
+    // on another thread meanwhile, this one waits for it as little as possible.
+    let rotations: Vec<_> = (0..builds.scene.meshes.len())
+        .map(|m| bvh8_rotations(&builds.tree(m, config.bvh).1, &builds.scene.meshes[m]))
+        .collect();
+    let plain = slot.get_or_init(|| plain_bvh8(builds, plain_config));
+    let p = &plain.encoded;
+    let mut memory = p.memory.clone();
+    let mut counts = p.counts;
+    for (addrs, r) in plain.box_addrs.iter().zip(rotations) {
+        counts.with_obb += rotate_box_nodes(&mut memory, addrs, r);
+    }
+    let roots = std::iter::once(&p.top)
+        .chain(&p.blases)
+        .map(|s| (s.base, s.root));
+    Ok(EncodedBvh {
+        config,
+        box8_table: DecodedBox8Table::build(&memory, roots),
+        memory,
+        blases: p.blases.clone(),
+        counts,
+        // The primitive nodes are the same bytes at the same addresses.
+        decoded: p.decoded.clone(),
+        ..*p
+    })
+}
+
+fn plain_bvh8(builds: &MeshBuilds<'_>, config: LayoutConfig) -> PlainBvh8 {
+    let (encoded, box_addrs) = encode_layout(builds, config);
+    PlainBvh8 { encoded, box_addrs }
+}
+
+/// Encode `config` on its own; also returns, for BVH8, where each BLAS's box nodes are (by
+/// mesh, then wide node).
+fn encode_layout(builds: &MeshBuilds<'_>, config: LayoutConfig) -> (EncodedBvh, Vec<Vec<u64>>) {
+    let scene = builds.scene;
+    let mut box_addrs = Vec::new();
     let mut mem = BvhMemory::default();
     let mut counts = NodeCounts::default();
     let mut blases = Vec::new();
@@ -108,21 +194,24 @@ pub fn encode_built(builds: &MeshBuilds<'_>, config: LayoutConfig) -> Result<Enc
     let (params, width) = build_params(config.bvh);
     let mut triangles = 0u64;
     for (m, mesh) in scene.meshes.iter().enumerate() {
-        let local;
-        let (bvh2_sah, wide) = match builds.built.get(&(m, width)) {
-            Some((bvh2_sah, wide)) => (*bvh2_sah, wide),
-            None => {
-                let (bvh2, wide) = build_mesh_bvh(mesh, config.bvh);
-                local = wide;
-                (bvh2.sah_cost(&params), &local)
-            }
-        };
+        let tree = builds.tree(m, config.bvh);
+        let (bvh2_sah, wide) = (tree.0, &tree.1);
         sah += wide.sah_cost(&params);
         sah2 += bvh2_sah;
         depth = depth.max(wide.depth());
         triangles += mesh.triangles.len() as u64;
         let s = if config.bvh == BvhKind::Bvh8 {
-            encode_bvh8(&mut mem, wide, Leaves::Triangles(mesh), config, &mut counts)
+            let mut addrs = Vec::new();
+            let s = encode_bvh8(
+                &mut mem,
+                wide,
+                Leaves::Triangles(mesh),
+                config,
+                &mut counts,
+                &mut addrs,
+            );
+            box_addrs.push(addrs);
+            s
         } else {
             encode_bvh4(&mut mem, wide, Leaves::Triangles(mesh), config, &mut counts)
         };
@@ -176,6 +265,7 @@ pub fn encode_built(builds: &MeshBuilds<'_>, config: LayoutConfig) -> Result<Enc
                 Leaves::Instances(&leaves),
                 config,
                 &mut counts,
+                &mut Vec::new(),
             )
         } else {
             encode_bvh4(
@@ -205,5 +295,5 @@ pub fn encode_built(builds: &MeshBuilds<'_>, config: LayoutConfig) -> Result<Enc
         decoded: DecodedNodes::default(),
     };
     e.rebuild_box8_table();
-    Ok(e)
+    (e, box_addrs)
 }

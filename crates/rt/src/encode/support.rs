@@ -73,6 +73,8 @@ pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Ve
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
     let mut choice = vec![None; wide.nodes.len()];
     let mut points = Vec::new();
+    let (mut vertices, mut distinct) = (Vec::new(), Vec::new());
+    let mut cache = obb::VertexPlanes::default();
     let mut leaf_bounds: Vec<RotatedBounds> = Vec::new();
     for n in (0..wide.nodes.len()).rev() {
         let children = &wide.nodes[n].children;
@@ -90,7 +92,22 @@ pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Ve
                 }
                 points.clear();
                 triangle_points(mesh, p, &mut points);
-                leaf_bounds[leaves].set_points(&points);
+                // Each vertex once: a leaf's triangles share corners, and
+                // comparing indices is cheaper than comparing points.
+                vertices.clear();
+                for &t in p {
+                    for v in mesh.triangles[t as usize] {
+                        if !vertices.contains(&v) {
+                            vertices.push(v);
+                        }
+                    }
+                }
+                let b = &mut leaf_bounds[leaves];
+                if !cache.set_bounds(b, &points, &vertices, &mesh.positions) {
+                    distinct.clear();
+                    distinct.extend(vertices.iter().map(|&v| mesh.positions[v as usize]));
+                    b.set_points_from(&points, &distinct);
+                }
                 leaves += 1;
             }
         }
