@@ -185,3 +185,46 @@ fn llvm_mc_sizes(cpu: &str, lines: &[&str]) -> Vec<Option<u32>> {
     }
     sizes
 }
+
+/// Forms the listings and the table's forms do not show (DPP, SDWA, VOP3 DPP, NSA image
+/// addresses, VOPD with inline constants, gfx12's 96-bit buffer and 64-bit scalar loads, a
+/// 16-bit op on v200 taking VOP3 and a literal, fmaak's K, s_setreg_imm32_b32), against
+/// llvm-mc-22 live.
+const EXTRA: &[(&str, &str)] = &[
+    ("gfx900", "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"),
+    ("gfx900", "v_add_f32_sdwa v0, v1, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD"),
+    ("gfx900", "v_add_f32 v0, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"),
+    ("gfx1030", "v_add_f32_dpp v0, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"),
+    ("gfx1030", "v_add_f32 v0, v1, v2 dpp8:[7,6,5,4,3,2,1,0]"),
+    ("gfx1030", "image_sample v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D"),
+    ("gfx1100", "v_add_f32_e64_dpp v0, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"),
+    ("gfx1100", "v_dual_mov_b32 v0, 1.0 :: v_dual_mov_b32 v1, 2.0"),
+    ("gfx1100", "image_sample v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D"),
+    ("gfx1100", "v_add_f16 v1.l, 0x3c01, v200.l"),
+    ("gfx1100", "v_add_f16 v1.l, v2.l, v3.l"),
+    ("gfx1200", "v_add_f32_e64_dpp v0, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"),
+    ("gfx1200", "image_sample v[0:3], [v4, v5, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D"),
+    ("gfx1200", "buffer_load_b32 v1, v4, s[8:11], s3 offen"),
+    ("gfx1200", "s_load_b32 s1, s[2:3], 0x10"),
+    ("gfx942", "v_pk_add_f32 v[0:1], v[2:3], v[4:5]"),
+    ("gfx942", "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]"),
+    ("gfx900", "s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1"),
+    ("gfx1030", "v_fmaak_f32 v0, v1, v2, 0x40490fdb"),
+];
+
+#[test]
+fn sizes_equal_llvm_mc_on_dpp_sdwa_nsa_and_literal_forms() {
+    use shadersim_testkit::tools::{require, runs};
+    if !require(runs("llvm-mc-22"), "llvm-mc-22", "llvm-22") {
+        return;
+    }
+    let mut bad = Vec::new();
+    for (cpu, line) in EXTRA {
+        let want = llvm_mc_sizes(cpu, &[line])[0].expect("llvm-mc-22 assembles it");
+        match modelled(cpu, line) {
+            Some(Ok(n)) if n == want => {}
+            other => bad.push(format!("{cpu} `{line}`: {other:?}, llvm-mc-22 {want}")),
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
