@@ -23,6 +23,7 @@ fn modelled(cpu: &str, line: &str) -> Option<Result<u32, String>> {
 #[test]
 fn sizes_equal_llvm_mc_on_every_form() {
     let (mut compared, mut declined, mut bad) = (0usize, 0usize, Vec::new());
+    let mut declined_shown = 0;
     for l in CORPUS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -38,8 +39,9 @@ fn sizes_equal_llvm_mc_on_every_form() {
             }
             Some(Err(why)) => {
                 declined += 1;
-                if std::env::var("SHOW_DECLINED").is_ok() {
-                    eprintln!("declined {cpu}: {why}");
+                if !why.contains("modelled for gfx9 to gfx12") && declined_shown < 10 {
+                    declined_shown += 1;
+                    eprintln!("declined on {cpu}: {why}");
                 }
             }
             None => {}

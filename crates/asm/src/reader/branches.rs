@@ -129,7 +129,9 @@ pub(super) fn resolve_branches(
                             file: file.to_string(),
                             pos: Some(s.pos),
                             message: format!(
-                                "branch target 0x{t:x} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}{}",
+                                "branch target {} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}{}",
+                                // Before the code's start (a listing's first address is 0).
+                                if t < 0 { format!("-0x{:x}", -t) } else { format!("0x{t:x}") },
                                 p.name,
                                 match (addresses.first().copied().flatten(), end_address) {
                                     (Some(a), Some(e)) => format!(" (its code spans 0x{a:x} to 0x{e:x})"),
@@ -138,7 +140,7 @@ pub(super) fn resolve_branches(
                                 into_other,
                                 unsized_note("the addresses")
                             ),
-                        })
+                        });
                     }
                 }
             }
