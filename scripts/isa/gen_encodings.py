@@ -332,7 +332,9 @@ def mutate(tok):
     if tok == "null":  # a destination of any width (s_load_b96 null, ...)
         return ["s4", "s[4:5]", "s[4:6]", "s[4:7]", "s[8:15]", "s[16:31]"]
     if tok in ("vcc_lo", "exec_lo", "m0"):
-        return ["s4"]
+        # An inline constant after the SGPR: where another SGPR source fills gfx9's constant
+        # bus (v_writelane_b32's lane select beside its data), only a constant moves the field.
+        return ["s4", "2"]
     if re.fullmatch(r"0x[0-9a-f]+|-?\d+", tok):
         v = int(tok, 0)
         return [hex(v + 4) if tok.startswith("0x") else str(v + 4)]
@@ -534,6 +536,11 @@ def generate():
         lines = []
         for mn, line in forms[gen]:
             line = buffer_address(line)
+            # gfx9 refuses a second SGPR beside v_writelane_b32's (the constant bus; its
+            # lane select M0 or a constant is allowed), so the form's `s0, s0` cannot have one
+            # operand moved: it is written with M0, whose field moves to a constant (`2`).
+            if mn == "v_writelane_b32" and line.endswith(", s0, s0"):
+                line = line[: -len(", s0, s0")] + ", s0, m0"
             lines.extend(spellings(mn, line))
             lines.extend(returning_atomics(mn, line))
         lines = list(dict.fromkeys(lines))

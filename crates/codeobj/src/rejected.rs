@@ -89,4 +89,63 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn an_s_delay_alu_field_past_its_names_is_refused() {
+        // instid0 = 12 (0xBF87000C), instskip = 6 (0xBF870060): llvm-mc-22 -disassemble
+        // -mcpu=gfx1100 prints `/* invalid instid value */` / `/* invalid instskip value */`;
+        // bits 15:11 are not read (0xBF870800 prints `s_delay_alu 0`).
+        for (word, bad) in [(0xBF87000C, true), (0xBF870060, true), (0xBF870091, false)] {
+            for gfx in ["gfx1100", "gfx1200"] {
+                let (text, why) = verdict(gfx, &[word]);
+                assert_eq!(why.is_some(), bad, "{gfx} {text}");
+                if bad {
+                    assert!(why.unwrap().contains("s_delay_alu field"), "{gfx}");
+                }
+            }
+        }
+        assert_eq!(
+            verdict("gfx1100", &[0xBF870800]),
+            ("s_delay_alu 0".into(), None)
+        );
+    }
+
+    #[test]
+    fn a_field_the_instruction_lacks_is_refused_at_its_offset() {
+        // s_barrier with immediate 5 and ds_read_b32 with data0 = v1: llvm-mc-22 -disassemble
+        // -mcpu=gfx900 says "invalid instruction encoding" for both (data/fixed_fields.tsv).
+        let code: Vec<u8> = [0xBF8A0000u32, 0xBF8A0005]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let e = decode("gfx900", &code, 0).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(
+            e.message
+                .contains("s_barrier (SOPP, 0xBF8A0005): simm16 must be 0x0 (holds 0x5)"),
+            "{}",
+            e.message
+        );
+        let e = decode("gfx900", &[0, 0, 0x6c, 0xd8, 0, 1, 0, 0], 0).unwrap_err();
+        assert!(
+            e.message
+                .contains("ds_read_b32 (DS, 0xD86C0000): data0 must be 0x0 (holds 0x1)"),
+            "{}",
+            e.message
+        );
+        // A gfx11 FLAT op's SADDR must be `off` (0x7C), not zero: 0x78 is refused.
+        let flat = |saddr: u32| -> Vec<u8> {
+            [0xDC400000u32, saddr << 16]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        };
+        assert!(decode("gfx1100", &flat(0x7C), 0).is_ok());
+        let e = decode("gfx1100", &flat(0x78), 0).unwrap_err();
+        assert!(
+            e.message.contains("saddr must be 0x7c (holds 0x78)"),
+            "{}",
+            e.message
+        );
+    }
 }

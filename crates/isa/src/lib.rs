@@ -27,6 +27,7 @@ pub mod operand;
 pub mod refused;
 pub mod scalar;
 pub mod shape;
+pub mod size;
 pub mod table;
 pub mod target;
 mod tsv;

@@ -2,7 +2,8 @@
 //! source (`src_209`, what llvm-objdump prints for no operand; "invalid instruction encoding"),
 //! `src_lds_direct` as a SALU operand, `abs` (|x|) on an operand of an integer op
 //! (`v_add3_u32 v0, |v46|, ...`), a VGPR or AGPR tuple that starts at an odd register on gfx90a
-//! and gfx94x (issue 47 item 14). One rule set, judged on the instruction's text in LLVM syntax:
+//! and gfx94x, an `s_delay_alu` field past its names (`instid0(/* invalid instid value */)`,
+//! what llvm-objdump-22 prints for one) (issue 47 item 14). One rule set, judged on the instruction's text in LLVM syntax:
 //! the listing reader (shadersim-asm) refuses such a line at its operand, and the code-object
 //! decoder (shadersim-codeobj) such an encoding at its offset. Each was checked with llvm-mc-22
 //! (text) and llvm-mc-22 -disassemble / llvm-objdump-22 (encodings).
@@ -29,6 +30,14 @@ pub fn refused_form(processor: Option<&str>, text: &str) -> Option<Refusal> {
                 processor.map(|p| format!(" on {p}")).unwrap_or_default()
             ),
             format!("src_{code}"),
+        );
+    }
+    if mnemonic == "s_delay_alu" && operands.contains("/* invalid") {
+        return refuse(
+            format!(
+                "`{text}`: an s_delay_alu field names no dependency (instid0/instid1 take 0-11, instskip 0-5; llvm-objdump-22 prints the field as invalid)"
+            ),
+            operands.split("/*").next().unwrap_or(operands).to_string(),
         );
     }
     if mnemonic.starts_with("s_") && operands.contains("src_lds_direct") {

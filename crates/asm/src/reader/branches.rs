@@ -41,17 +41,25 @@ pub(super) fn resolve_branches(
         }
         label_index.insert(l.name.clone(), l.index);
     }
-    let addresses = instruction_addresses(p);
+    let Layout {
+        addresses,
+        end: end_address,
+        first_unsized,
+    } = instruction_addresses(p);
     let addr_index: HashMap<u64, usize> = addresses
         .iter()
         .enumerate()
         .filter_map(|(i, a)| a.map(|a| (a, i)))
         .collect();
-    let end_address = p
-        .instructions
-        .last()
-        .zip(addresses.last().copied().flatten())
-        .map(|(s, a)| a + 4 * s.encoding.len() as u64);
+    // Why a numeric offset could not be placed: the first instruction without a size.
+    let unsized_note = |what: &str| {
+        match &first_unsized {
+        Some((line, why)) => format!(
+            "; {what} from line {line} on are not known ({why}): give llvm-mc's `; encoding: [...]` comments or use a label"
+        ),
+        None => String::new(),
+    }
+    };
     let mut targets = Vec::with_capacity(p.instructions.len());
     let mut new_labels = Vec::new();
     for (s, &address) in p.instructions.iter().zip(&addresses) {
@@ -81,10 +89,16 @@ pub(super) fn resolve_branches(
                     return Err(AsmError {
                         file: file.to_string(),
                         pos: Some(s.pos),
-                        message: format!(
-                            "numeric branch offset `{offset}` needs instruction addresses ({} output has none) or every instruction's encoding (llvm-mc -show-encoding's `; encoding: [...]`); use a label",
-                            dialect.name()
-                        ),
+                        message: match &first_unsized {
+                            Some(_) => format!(
+                                "numeric branch offset `{offset}`: this instruction's address is not known{}",
+                                unsized_note("the sizes of the instructions")
+                            ),
+                            None => format!(
+                                "numeric branch offset `{offset}` needs instruction addresses ({} output has none) or every instruction's encoding (llvm-mc -show-encoding's `; encoding: [...]`); use a label",
+                                dialect.name()
+                            ),
+                        },
                     });
                 };
                 // SOPP branch: target = PC + 4 + simm16 * 4.
@@ -115,15 +129,18 @@ pub(super) fn resolve_branches(
                             file: file.to_string(),
                             pos: Some(s.pos),
                             message: format!(
-                                "branch target 0x{t:x} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}",
+                                "branch target {} ({simm:+} words from the next instruction) is not the address of an instruction of `{}`{}{}{}",
+                                // Before the code's start (a listing's first address is 0).
+                                if t < 0 { format!("-0x{:x}", -t) } else { format!("0x{t:x}") },
                                 p.name,
                                 match (addresses.first().copied().flatten(), end_address) {
                                     (Some(a), Some(e)) => format!(" (its code spans 0x{a:x} to 0x{e:x})"),
                                     _ => String::new(),
                                 },
-                                into_other
+                                into_other,
+                                unsized_note("the addresses")
                             ),
-                        })
+                        });
                     }
                 }
             }
@@ -153,25 +170,62 @@ fn in_other_function(spans: &[(String, u64, u64)], own: &str, target: i64) -> St
         .unwrap_or_default()
 }
 
-/// Each instruction's address: the file's own (objdump), or, when the file gives none but
-/// every instruction's encoding (llvm-mc -show-encoding), the sum of the sizes before it
-/// from 0. A numeric branch offset is then a word count from the next instruction, as
-/// llvm-mc-22 encodes it (`s_branch 3` is `[0x03,0x00,0x82,0xbf]`: 3 words past the next).
-fn instruction_addresses(p: &Program) -> Vec<Option<u64>> {
-    let given = p.instructions.iter().any(|s| s.address.is_some());
-    let sized = p.instructions.iter().all(|s| !s.encoding.is_empty());
-    if given || !sized {
-        return p.instructions.iter().map(|s| s.address).collect();
+/// Each instruction's address and the code's end, and the first instruction (line, why) whose
+/// size is not known when the addresses are computed.
+struct Layout {
+    addresses: Vec<Option<u64>>,
+    end: Option<u64>,
+    first_unsized: Option<(u32, String)>,
+}
+
+/// Each instruction's address: the file's own (objdump), or, when the file gives none, the sum
+/// of the sizes before it from 0: an instruction's llvm-mc `-show-encoding` comment when it has
+/// one, else its size as llvm-mc-22 would encode it (shadersim_isa::size, issue 47 item 17). A
+/// numeric branch offset is then a word count from the next instruction, as llvm-mc-22 encodes
+/// it (`s_branch 3` is `[0x03,0x00,0x82,0xbf]`: 3 words past the next). From the first
+/// instruction whose size the model declines on, addresses are unknown.
+fn instruction_addresses(p: &Program) -> Layout {
+    if p.instructions.iter().any(|s| s.address.is_some()) {
+        let addresses: Vec<Option<u64>> = p.instructions.iter().map(|s| s.address).collect();
+        let end = p
+            .instructions
+            .last()
+            .zip(addresses.last().copied().flatten())
+            .map(|(s, a)| a + 4 * s.encoding.len() as u64);
+        return Layout {
+            addresses,
+            end,
+            first_unsized: None,
+        };
     }
-    let mut at = 0u64;
-    p.instructions
-        .iter()
-        .map(|s| {
-            let here = at;
-            at += 4 * s.encoding.len() as u64;
-            Some(here)
-        })
-        .collect()
+    let mut at = Some(0u64);
+    let mut first_unsized = None;
+    let mut addresses = Vec::with_capacity(p.instructions.len());
+    for s in &p.instructions {
+        addresses.push(at);
+        let size = if s.encoding.is_empty() {
+            match &p.target {
+                Some(t) => shadersim_isa::size::encoded_bytes(&s.inst, t),
+                None => Err("no target processor to size instructions for".to_string()),
+            }
+        } else {
+            Ok(4 * s.encoding.len() as u32)
+        };
+        match size {
+            Ok(n) => at = at.map(|a| a + u64::from(n)),
+            Err(why) => {
+                if first_unsized.is_none() {
+                    first_unsized = Some((s.pos.line, why));
+                }
+                at = None;
+            }
+        }
+    }
+    Layout {
+        addresses,
+        end: at,
+        first_unsized,
+    }
 }
 
 /// ACO encodes an export source it leaves undefined (a channel the shader

@@ -12,6 +12,7 @@
 //! `../`. Temporary directories are named per module (`shadersim-NAME-PID`):
 //! every module now shares one process id.
 
+mod bare_listings;
 mod batch;
 mod cache;
 mod cli;

@@ -8,6 +8,12 @@
 //!   processors it holds for, and which field each printed operand comes from (found by
 //!   re-assembling the form with that operand changed).
 //!
+//! A third, `data/fixed_fields.tsv` (`scripts/isa/gen_fixed_fields.py`), holds per row and
+//! processor the bits LLVM's disassembler requires to hold one value (fields an instruction does
+//! not have: an integer op's abs/neg, a load's data field, s_barrier's immediate are zero, a
+//! FLAT op's SADDR is `off`); an encoding where one differs is refused at its offset, as
+//! llvm-objdump-22 refuses it (issue 47 item 14).
+//!
 //! What this module adds (printer.rs, operand_text.rs) is how a field's value prints (registers, inline constants, literals,
 //! `off`), the modifiers of each format (offsets, cache policy, VOP3 neg/abs/clamp/omod, VOP3P
 //! op_sel), the operands LLVM prints in a syntax of their own (`s_waitcnt`, `s_delay_alu`,
@@ -19,6 +25,7 @@ use std::sync::OnceLock;
 
 const FORMATS_TSV: &str = include_str!("../../data/formats.tsv");
 const ENCODINGS_TSV: &str = include_str!("../../data/encodings.tsv");
+const FIXED_FIELDS_TSV: &str = include_str!("../../data/fixed_fields.tsv");
 
 /// One field of an encoding format.
 #[derive(Debug, Clone)]
@@ -71,9 +78,48 @@ enum Operand {
     Addresses { plain: Vec<u32>, a16: Vec<u32> },
 }
 
+/// A row key: family, format (`.rtn` for returning atomics) and opcode.
+type RowKey = (String, String, u64);
+
 struct Tables {
     formats: HashMap<String, Vec<Format>>,
-    rows: HashMap<(String, String, u64), Vec<Row>>,
+    rows: HashMap<RowKey, Vec<Row>>,
+    /// Per row key, the processors and the bits fixed for them (mask, value).
+    fixed: HashMap<RowKey, Vec<FixedBits>>,
+}
+
+/// The bits of a row LLVM's disassembler fixes for some processors: `bits & mask == value`.
+struct FixedBits {
+    processors: Vec<String>,
+    mask: u128,
+    value: u128,
+}
+
+/// `data/fixed_fields.tsv` read into its table.
+fn fixed_fields() -> HashMap<RowKey, Vec<FixedBits>> {
+    let mut fixed: HashMap<RowKey, Vec<FixedBits>> = HashMap::new();
+    for line in FIXED_FIELDS_TSV
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let c: Vec<&str> = line.split('\t').collect();
+        let (Ok(op), Ok(mask), Ok(value)) = (
+            c[2].parse(),
+            u128::from_str_radix(c[4], 16),
+            u128::from_str_radix(c[5], 16),
+        ) else {
+            continue;
+        };
+        fixed
+            .entry((c[0].to_string(), c[1].to_string(), op))
+            .or_default()
+            .push(FixedBits {
+                processors: c[3].split(',').map(str::to_string).collect(),
+                mask,
+                value,
+            });
+    }
+    fixed
 }
 
 fn tables() -> &'static Tables {
@@ -111,7 +157,7 @@ fn tables() -> &'static Tables {
                 fields,
             });
         }
-        let mut rows: HashMap<(String, String, u64), Vec<Row>> = HashMap::new();
+        let mut rows: HashMap<RowKey, Vec<Row>> = HashMap::new();
         for line in ENCODINGS_TSV
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -160,7 +206,11 @@ fn tables() -> &'static Tables {
                 special,
             });
         }
-        Tables { formats, rows }
+        Tables {
+            formats,
+            rows,
+            fixed: fixed_fields(),
+        }
     })
 }
 
@@ -363,16 +413,74 @@ impl Walk<'_> {
             } else {
                 fetched.get("glc").unwrap_or(0) != 0
             };
-        returns
-            .then(|| self.lookup(format!("{}.rtn", format.name), op))
+        let rtn = format!("{}.rtn", format.name);
+        let (key, row) = returns
+            .then(|| self.lookup(rtn.clone(), op).map(|r| (rtn, r)))
             .flatten()
-            .or_else(|| self.lookup(format.name.clone(), op))
+            .or_else(|| {
+                self.lookup(format.name.clone(), op)
+                    .map(|r| (format.name.clone(), r))
+            })
             .ok_or_else(|| {
                 format!(
                     "{} opcode {op} (0x{:08X}) is not in the {} table for {}",
                     format.name, fetched.words[0], self.family, self.cpu
                 )
-            })
+            })?;
+        self.check_fixed_fields(fetched, key, op, row)?;
+        Ok(row)
+    }
+
+    /// Refuse an encoding whose bits differ where its row fixes them (data/fixed_fields.tsv: a
+    /// field the instruction does not have, which must be zero or `off`): LLVM's disassembler
+    /// calls it an invalid instruction encoding.
+    fn check_fixed_fields(
+        &self,
+        fetched: &Fetched,
+        key: String,
+        op: u64,
+        row: &Row,
+    ) -> Result<(), String> {
+        let Some(rows) = self.tables.fixed.get(&(self.family.to_string(), key, op)) else {
+            return Ok(());
+        };
+        let Some(fixed) = rows
+            .iter()
+            .find(|f| f.processors.iter().any(|p| p == self.cpu))
+        else {
+            return Ok(());
+        };
+        let set = (fetched.bits & fixed.mask) ^ fixed.value;
+        if set == 0 {
+            return Ok(());
+        }
+        let format = fetched.format;
+        let mut parts: Vec<String> = Vec::new();
+        for bit in (0..128).filter(|b| set >> b & 1 != 0) {
+            let part = match format
+                .fields
+                .iter()
+                .filter(|f| (f.lo..f.lo + f.width).contains(&bit))
+                .min_by_key(|f| f.width)
+            {
+                Some(f) => {
+                    let ones = (1u128 << f.width) - 1;
+                    let (want, has) = (fixed.value >> f.lo & ones, fetched.bits >> f.lo & ones);
+                    format!("{} must be {want:#x} (holds {has:#x})", f.name)
+                }
+                None => format!("bit {bit} must be {}", fixed.value >> bit & 1),
+            };
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
+        Err(format!(
+            "{} ({}, 0x{:08X}): {} for this instruction, a field it does not have; llvm-objdump-22 refuses the encoding",
+            row.mnemonic,
+            format.name,
+            fetched.words[0],
+            parts.join(", ")
+        ))
     }
 
     /// A VOPD pair: its X and Y halves' rows, printed `X :: Y`.

@@ -50,24 +50,28 @@ impl Printer<'_> {
                     "SALU_CYCLE_3",
                 ];
                 const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
-                let id0 = (imm & 0xf) as usize;
-                let skip = (imm >> 4 & 7) as usize;
-                let id1 = (imm >> 7 & 0xf) as usize;
+                // LLVM's printer (AMDGPUInstPrinter::printDelayFlag) reads bits 10:0 only, prints
+                // `0` when all three fields are zero and a value past a field's names as
+                // `/* invalid instid value */` (the listing's refusal rules then refuse it:
+                // shadersim_isa::refused, issue 47 item 14).
+                let name = |names: &[&str], v: u64, what: &str| {
+                    names
+                        .get(v as usize)
+                        .map_or_else(|| format!("/* invalid {what} value */"), |n| n.to_string())
+                };
+                let (id0, skip, id1) = (imm & 0xf, imm >> 4 & 7, imm >> 7 & 0xf);
                 let mut parts = Vec::new();
                 if id0 != 0 {
-                    parts.push(format!("instid0({})", ID.get(id0).copied().unwrap_or("?")));
+                    parts.push(format!("instid0({})", name(&ID, id0, "instid")));
                 }
                 if skip != 0 {
-                    parts.push(format!(
-                        "instskip({})",
-                        SKIP.get(skip).copied().unwrap_or("?")
-                    ));
+                    parts.push(format!("instskip({})", name(&SKIP, skip, "instskip")));
                 }
                 if id1 != 0 {
-                    parts.push(format!("instid1({})", ID.get(id1).copied().unwrap_or("?")));
+                    parts.push(format!("instid1({})", name(&ID, id1, "instid")));
                 }
-                if parts.is_empty() || id0 >= ID.len() || id1 >= ID.len() || skip >= SKIP.len() {
-                    format!("{mn} 0x{imm:x}")
+                if parts.is_empty() {
+                    format!("{mn} 0")
                 } else {
                     format!("{mn} {}", parts.join(" | "))
                 }

@@ -496,8 +496,10 @@ impl Printer<'_> {
         if self.format.field("th").is_some() {
             return self.temporal_hint(mn);
         }
+        // In LLVM's printing order (llvm-mc-22 -disassemble -mcpu=gfx942 prints
+        // `sc0 nt sc1` for global, scratch, flat, buffer and tbuffer ops).
         let names: &[(&str, &str)] = if self.cpu == "gfx942" {
-            &[("glc", " sc0"), ("sc1", " sc1"), ("slc", " nt")]
+            &[("glc", " sc0"), ("slc", " nt"), ("sc1", " sc1")]
         } else if self.cpu == "gfx90a" {
             &[
                 ("glc", " glc"),
