@@ -216,7 +216,7 @@ fn budgeted(
     let target = th.max_pass as f64 + 0.5;
     let mut pts = finished(probes);
     pts.extend_from_slice(guessed);
-    pts.sort_by(|a, b| a.0.cmp(&b.0));
+    pts.sort_by_key(|a| a.0);
     let Some((p, slope)) = predict(&pts, lo, hi, target, plan.slope) else {
         return match (hi, plan.estimate) {
             (None, Some(e)) if e > lo && e >= MIN_ESTIMATE => inside(e as f64),
