@@ -10,7 +10,8 @@
 # (`work_runs`, in runs: load-independent measures), its bracket
 # (`clocks` passes, `fails_at` fails) and its width relative to `clocks`
 # (`-`: no failing end reached), and at the end the distribution of the
-# ratios and widths. With a second binary (BEFORE) it prints the same for
+# ratios, the widths and the ends' ratio (fails_at / clocks). With a
+# second binary (BEFORE) it prints the same for
 # that binary and compares the passing ends.
 #
 # usage: scripts/bench-latency-search.sh [NEW [BEFORE]]
@@ -167,6 +168,11 @@ for b, _ in bins:
         print(f"{b}: bracket widths (fails_at - clocks) / clocks: {quantiles(wd)}; "
               f"within 1/64: {sum(x <= 1 / 64 for x in wd)}, within 10%: {sum(x <= .1 for x in wd)}, "
               f"within 25%: {sum(x <= .25 for x in wd)} of {len(wd)}; no failing end: {open_ends[b]}")
+        # Issue 45's measure: how far apart the ends are (fails_at /
+        # clocks, the passing end taken as 1 when it is 0, the base).
+        rt = [x + 1 for x in wd]
+        print(f"{b}: bracket ends apart (fails_at / clocks): {quantiles(rt)}; "
+              f"within 2x: {sum(x <= 2 for x in rt)}, within 4x: {sum(x <= 4 for x in rt)} of {len(rt)}")
 if before:
     print(f"answers differing from BEFORE: {len(differ)}: {' '.join(differ)}")
 EOF

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
     /// Skip the latency-tolerance search (by default it spends at most
-    /// two runs' worth of simulated clocks, the zero-latency base included).
+    /// three runs' worth of work, the zero-latency base included).
     #[arg(long)]
     pub no_latency_search: bool,
     /// Search the latency tolerance until its bracket is at most P wide

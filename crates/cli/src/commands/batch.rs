@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Also run the latency-tolerance search (with `analyze`'s default budget: at
-    /// most two runs of simulated clocks per program).
+    /// most three runs' worth of work per program).
     #[arg(long)]
     pub latency_tolerance: bool,
     /// Write the JSON lines here instead of standard output.

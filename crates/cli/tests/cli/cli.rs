@@ -231,15 +231,15 @@ fn set_overrides_dispatch_parameters_too() {
 
 #[test]
 fn the_latency_search_states_its_bracket_budget_and_precision() {
-    // Default: a budget of two runs; `--latency-precision` drops it and
+    // Default: a budget of three runs; `--latency-precision` drops it and
     // searches to the width asked for (1/64 here), which it reaches.
     let o = shadersim(&["analyze", PS, "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let l = &v["latency_tolerance"];
-    assert_eq!(l["budget_runs"], 2.0);
+    assert_eq!(l["budget_runs"], 3.0);
     assert_eq!(l["precision"], 1.0 / 64.0);
-    assert!(l["work_runs"].as_f64().unwrap() <= 2.0);
+    assert!(l["work_runs"].as_f64().unwrap() <= 3.0);
     assert!(l["precision_reached"].is_boolean() && l["stopped_by"].is_string());
     let o = shadersim(&[
         "analyze",

@@ -11,19 +11,22 @@ pub struct SearchBudget {
     /// stops: `fails_at - clocks <= max(1, precision * clocks)` (the
     /// default, 1/64, is the 1.5% bracket of the search before budgets).
     pub precision: f64,
-    /// The work the search may spend, in runs (a run: the pass limit's
-    /// clocks, see the module comment; the zero-latency base, when the
-    /// search runs it, included); `None`: no limit, the search goes
-    /// on until the bracket reaches `precision`.
+    /// The work the search may spend, in runs (a run: the work of the
+    /// whole program, its wave-instructions, see the module comment; the
+    /// zero-latency base, when the search runs it, included); `None`: no
+    /// limit, the search goes on until the bracket reaches `precision`.
     pub runs: Option<f64>,
 }
 
 /// The default relative bracket width, 1/64 (1.5625%).
 pub const DEFAULT_PRECISION: f64 = 1.0 / 64.0;
 
-/// The default work budget of the search, in runs: two (the zero-latency
-/// base included when it is not the main run).
-pub const DEFAULT_BUDGET_RUNS: f64 = 2.0;
+/// The default work budget of the search, in runs: three (the zero-latency
+/// base included when it is not the main run). A bracket whose ends lie
+/// within twice of each other takes a probe that passes (a whole run) and
+/// one that fails near it (0.7 to 0.95 of a run on the fixtures), and a
+/// first probe to place them.
+pub const DEFAULT_BUDGET_RUNS: f64 = 3.0;
 
 /// The factor by which a budgeted probe steps up from a bracket's passing
 /// end when a probe passed at the model's estimate and nothing measured
@@ -41,8 +44,8 @@ pub const ESTIMATE_STEP: f64 = 4.0;
 pub const ESTIMATE_STEP_DOWN: f64 = 8.0;
 
 impl SearchBudget {
-    /// `analyze`'s and `batch`'s default: two runs of work, stopping early
-    /// if the bracket reaches 1/64.
+    /// `analyze`'s and `batch`'s default: three runs of work, stopping
+    /// early if the bracket reaches 1/64.
     pub const DEFAULT: SearchBudget = SearchBudget {
         precision: DEFAULT_PRECISION,
         runs: Some(DEFAULT_BUDGET_RUNS),
@@ -76,10 +79,10 @@ pub struct SearchPlan {
     /// series): a finished probe on the rising part then predicts the
     /// crossing.
     pub slope: Option<f64>,
-    /// Clocks the search already simulated before its first probe, paid
-    /// from the budget: the zero-latency base when it is not the main run
-    /// (flat-latency mode), 0 otherwise.
-    pub spent: u64,
+    /// Work the search already spent before its first probe, in runs,
+    /// paid from the budget: the zero-latency base (one run) when it is
+    /// not the main run (flat-latency mode), 0 otherwise.
+    pub spent: f64,
 }
 
 impl SearchPlan {
@@ -89,7 +92,7 @@ impl SearchPlan {
             budget,
             estimate: None,
             slope: None,
-            spent: 0,
+            spent: 0.0,
         }
     }
 }

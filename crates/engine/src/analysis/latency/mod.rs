@@ -6,35 +6,50 @@
 //! the largest latency a run showed passing (the base at 0 if none other
 //! did), and `fails_at`, the smallest a run showed failing above it, or
 //! none when no failing latency was reached. By default
-//! ([`SearchBudget::DEFAULT`]) the search spends at most two *runs* of
-//! simulated work beyond the main run, where a run is the pass limit's
-//! clocks ([`Threshold::max_passing_clocks`]: the most a passing run
-//! takes, at most 1/0.95 times the zero-latency run): each probe costs
-//! the clocks it simulated, an early-stopped one what it ran. Work counted
-//! in simulated clocks, not wall time, keeps the result deterministic. The
-//! search stops earlier when the bracket is within the precision (1/64 by
-//! default); [`SearchBudget::precise`] (`--latency-precision P`) drops the
-//! budget and searches until `fails_at - clocks <= max(1, P * clocks)`.
-//! The zero-latency base, which defines the 95% line, is paid from the
-//! same budget: with the cache hierarchy (the model's extra miss latency
-//! is 0) it is the main run itself and costs nothing; in flat-latency
-//! mode it is one more run, made beside the main run
-//! ([`Simulation::latency_head`]), which leaves one probe. (Measured in
-//! CPU time over the fixtures, a run of the search costs 0.5 to 0.9 of a
-//! whole `analyze` without it, so two runs keep `analyze` within 3 times;
-//! see `scripts/bench-latency-search.sh`.)
+//! ([`SearchBudget::DEFAULT`]) the search spends at most three *runs* of
+//! work beyond the main run, where a run is the whole program's work (the
+//! ops its waves issue or pass, the same at every latency): a probe that
+//! finishes costs one run, and one stopped early (at the pass limit,
+//! [`Threshold::max_passing_clocks`]: the most clocks a passing run
+//! takes, at most 1/0.95 times the zero-latency run) the share of the ops
+//! it got through, which is what its host time follows (the clocks it
+//! skips idle cost next to nothing). A probe starts only while a whole
+//! run is left (a probe that passes does all the work), so the budget
+//! holds. Work counted in ops, not wall time, keeps the result
+//! deterministic. The search stops earlier when the bracket is within
+//! the precision (1/64 by default); [`SearchBudget::precise`]
+//! (`--latency-precision P`) drops the budget and searches until
+//! `fails_at - clocks <= max(1, P * clocks)`. The zero-latency base,
+//! which defines the 95% line, is paid from the same budget: with the
+//! cache hierarchy (the model's extra miss latency is 0) it is the main
+//! run itself and costs nothing; in flat-latency mode it is one more run,
+//! made beside the main run ([`Simulation::latency_head`]), which leaves
+//! two. (Measured in CPU time over the fixtures, see
+//! `scripts/bench-latency-search.sh` and the README.)
 //!
-//! **Placement.** With two probes to spend, they are placed from what the
-//! program says rather than by stepping: [`Simulation::latency_estimate`]
-//! counts the waits each wave makes for its own vector memory and the
-//! waves that share a wave slot over the run, which gives an (upper)
-//! estimate of the answer and the slope of the clock count once the
-//! latency shows. The first probe goes to the estimate; a probe that
-//! finishes on the rising part then predicts the crossing through that
-//! slope; failing that, lines through probes (below), and a step by a
-//! factor of [`ESTIMATE_STEP`] (up) or [`ESTIMATE_STEP_DOWN`] away from an
-//! estimate a probe contradicted. A
-//! budgeted round runs one probe, placed from everything known.
+//! **Placement** (budgeted, `search::budgeted`). The round aims first for
+//! ends at most [`GOAL_RATIO`] (2) apart. A probe that fails stops at the
+//! pass limit having done a share of the work that shrinks the farther
+//! above the answer it lies, and that share extrapolates its clock count
+//! (limit / share): a point on the rising part of the curve. The first
+//! probe goes to the model's estimate ([`Simulation::latency_estimate`]:
+//! the waits each wave makes for its own vector memory and the waves that
+//! share a wave slot over the run give an upper estimate of the answer and
+//! the slope of the clock count once the latency shows), so it usually
+//! fails, cheaply. From the points on the rising part (finished probes
+//! and stopped ones at their extrapolated clocks) the round predicts the
+//! crossing of the pass limit: the line through two points either side
+//! (or two on one side); with one, the geometric mean of the chord from
+//! the base (at or before the answer: the curve is convex) and the
+//! model's slope through the point. While the budget keeps a whole run
+//! beyond the next probe, the round bets on a fail 1.3 times above the
+//! prediction (and far enough above that its expected share fits what is
+//! spare); then on a pass 1.15 times below it (not below `fails_at / 2`
+//! where the prediction allows). Once the ends are within the goal, a
+//! round runs one probe placed as before: the mean of the measured
+//! estimates (lines through probes, and the model's slope from a probe on
+//! the rising part); else a step by a factor of [`ESTIMATE_STEP`] (up) or
+//! [`ESTIMATE_STEP_DOWN`] away from an estimate a probe contradicted.
 //!
 //! Without a budget the search runs two probes a round, side by side:
 //!
@@ -100,6 +115,6 @@ pub use budget::{
     SearchBudget, SearchEnd, SearchPlan, DEFAULT_BUDGET_RUNS, DEFAULT_PRECISION, ESTIMATE_STEP,
     ESTIMATE_STEP_DOWN,
 };
-pub use search::{search, LatencyTolerance, SearchResult};
+pub use search::{search, LatencyTolerance, SearchResult, GOAL_RATIO};
 pub use simulation::{LatencyHead, LatencySearch};
 pub use threshold::{Probe, Threshold, LINE_BAND, SEARCH_LIMIT};

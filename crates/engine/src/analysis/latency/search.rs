@@ -41,9 +41,10 @@ pub struct LatencyTolerance {
     /// The probes' work budget in runs (`None`: none, the search ran to
     /// `precision`).
     pub budget_runs: Option<f64>,
-    /// The work the search spent, in runs (the clocks its simulations
-    /// ran over the pass limit's: the probes, and the zero-latency base
-    /// when it is not the main run; the main run is not counted).
+    /// The work the search spent, in runs (a run: the whole program's
+    /// ops; a probe stopped early counts the share it got through): the
+    /// probes, and the zero-latency base when it is not the main run; the
+    /// main run is not counted.
     pub work_runs: f64,
     /// Why the search stopped; [`SearchEnd::precise`] says whether the
     /// bracket reached `precision`.
@@ -62,15 +63,18 @@ pub struct SearchResult {
     pub probes: Vec<(u64, Probe)>,
     /// Why the search stopped.
     pub end: SearchEnd,
-    /// The work spent, in runs (pass-limit clocks: the probes, and
-    /// [`SearchPlan::spent`]; the known probes are not counted).
+    /// The work spent, in runs (the probes' shares of the program's ops,
+    /// and [`SearchPlan::spent`]; the known probes are not counted).
     pub work: f64,
 }
 
 /// Search the tolerance. `known` are probes already run (the base at
 /// latency 0, which `threshold` was made from, among them);
-/// `run(latency, limit)` runs one probe with that clock limit. With a
-/// budget a round runs one probe; without, two, side by side.
+/// `run(latency, limit)` runs one probe with that clock limit and says
+/// what it learned and the work it did, in runs (a share of the whole
+/// program's work: 1 for a run that finished, less for one stopped at its
+/// limit). With a budget a round runs one probe; without, two, side by
+/// side.
 pub fn search<F>(
     threshold: &Threshold,
     known: &[(u64, Probe)],
@@ -78,7 +82,7 @@ pub fn search<F>(
     run: F,
 ) -> Result<SearchResult, PrepareError>
 where
-    F: Fn(u64, u64) -> Result<Probe, PrepareError> + Sync,
+    F: Fn(u64, u64) -> Result<(Probe, f64), PrepareError> + Sync,
 {
     let mut probes: Vec<(u64, Probe)> = Vec::new();
     for &(lat, p) in known {
@@ -86,10 +90,11 @@ where
             probes.push((lat, p));
         }
     }
+    // The clocks stopped probes would have taken, extrapolated from the
+    // share of the work they did by their limit (budgeted placement).
+    let mut guessed: Vec<(u64, f64)> = Vec::new();
     let budget = plan.budget;
-    let unit = threshold.max_pass as f64;
-    let allowed = budget.runs.map(|r| r * unit);
-    let mut spent = plan.spent as f64;
+    let mut spent = plan.spent;
     // The bracket's width after the last narrowing round: two rounds in a
     // row that did not halve it mean the curve is not what the
     // interpolation assumes, and the next round splits the bracket in
@@ -106,21 +111,22 @@ where
             Some(_) if lo_near_line(threshold, &probes, lo) => break (Some(lo), SearchEnd::Line),
             _ => {}
         }
-        // The clock limit: a quarter above the pass limit, or under a
-        // budget what it has left beyond the pass limit a next probe needs
-        // (a probe needs the pass limit to tell).
-        let limit = match allowed {
+        // The clock limit: a quarter above the pass limit; under a budget
+        // the pass limit itself (a probe needs it to tell, and one stopped
+        // there costs the least), and only while a whole run is left (a
+        // probe that passes does all the work).
+        let limit = match budget.runs {
             None => threshold.probe_limit(),
             Some(a) => {
-                let left = a - spent;
-                if left < unit {
+                if a - spent < 1.0 {
                     break (Some(lo), SearchEnd::Budget);
                 }
-                threshold.probe_limit().min((left - unit).max(unit) as u64)
+                threshold.max_pass
             }
         };
-        let next = if allowed.is_some() {
-            vec![single(threshold, &probes, lo, hi, plan)]
+        let next = if let Some(a) = budget.runs {
+            let left = a - spent;
+            vec![budgeted(threshold, &probes, &guessed, lo, hi, plan, left)]
         } else {
             let next = match hi {
                 None => ascend(threshold, &probes, lo, plan),
@@ -137,7 +143,7 @@ where
             };
             inside_bracket(next, lo, hi)
         };
-        let results: Vec<Probe> = match next.as_slice() {
+        let results: Vec<(Probe, f64)> = match next.as_slice() {
             [a] => vec![run(*a, limit)?],
             [a, b] => {
                 let (x, y) = rayon::join(|| run(*a, limit), || run(*b, limit));
@@ -145,7 +151,7 @@ where
             }
             _ => unreachable!("a round probes one or two latencies"),
         };
-        for (&lat, p) in next.iter().zip(results) {
+        for (&lat, (p, work)) in next.iter().zip(results) {
             if threshold.verdict(p).is_none() {
                 // Only a caller's own clock cap below the pass limit can
                 // cut a run this short: the run is too long to tell.
@@ -153,10 +159,11 @@ where
                     return Err(SimError::TooLong(c).into());
                 }
             }
-            spent += match p {
-                Probe::Finished(c) => c as f64,
-                Probe::Stopped(c) => c as f64,
-            };
+            let work = work.clamp(0.0, 1.0);
+            spent += work;
+            if let (Probe::Stopped(c), true) = (p, work > 0.0) {
+                guessed.push((lat, c as f64 / work));
+            }
             probes.push((lat, p));
         }
     };
@@ -165,8 +172,150 @@ where
         answer,
         probes,
         end,
-        work: if unit > 0.0 { spent / unit } else { 0.0 },
+        work: spent,
     })
+}
+
+/// The ratio of the bracket's ends a budgeted search aims for first
+/// (`fails_at <= 2 * clocks`); once there it narrows as [`single`] does.
+pub const GOAL_RATIO: f64 = 2.0;
+
+/// How far above the predicted crossing a probe meant to fail goes, and
+/// how far below it one meant to pass: the predictions from extrapolated
+/// clocks and lines through probes miss by up to about this much on the
+/// fixtures; the two together still leave a bracket within
+/// [`GOAL_RATIO`] (1.3 x 1.15 = 1.5).
+const FAIL_MARGIN: f64 = 1.3;
+const PASS_MARGIN: f64 = 1.15;
+
+/// The one probe of a budgeted round, while the bracket is wider than
+/// [`GOAL_RATIO`] (then [`single`]). A probe that fails stops at the pass
+/// limit having done a share of the work that shrinks the farther it lies
+/// above the answer, while one that passes does all of it: so the round
+/// bets on a fail while the budget keeps a whole run for a probe that
+/// passes after it, and then on a pass. Both bets are placed from the
+/// crossing [`predict`] gives: a fail [`FAIL_MARGIN`] above it (and far
+/// enough above that its expected share leaves the run), a pass
+/// [`PASS_MARGIN`] below it (but not below `fails_at / 2` where the
+/// prediction allows). With nothing on the rising part yet, the model's
+/// estimate, an upper one (a fail there is cheap), or a step up.
+fn budgeted(
+    th: &Threshold,
+    probes: &[(u64, Probe)],
+    guessed: &[(u64, f64)],
+    lo: u64,
+    hi: Option<u64>,
+    plan: &SearchPlan,
+    left: f64,
+) -> u64 {
+    if hi.is_some_and(|h| h as f64 <= GOAL_RATIO * lo.max(1) as f64) {
+        return single(th, probes, lo, hi, plan);
+    }
+    let top = hi.map_or(SEARCH_LIMIT, |h| h - 1);
+    let inside = |e: f64| (e.round().max(0.0) as u64).clamp(lo + 1, top.max(lo + 1));
+    let target = th.max_pass as f64 + 0.5;
+    let mut pts = finished(probes);
+    pts.extend_from_slice(guessed);
+    pts.sort_by_key(|a| a.0);
+    let Some((p, slope)) = predict(&pts, lo, hi, target, plan.slope) else {
+        return match (hi, plan.estimate) {
+            (None, Some(e)) if e > lo && e >= MIN_ESTIMATE => inside(e as f64),
+            (None, _) if lo == 0 => inside(BLIND_FIRST as f64),
+            (None, _) => inside((lo * ESTIMATE_STEP as u64) as f64),
+            (Some(_), _) => single(th, probes, lo, hi, plan),
+        };
+    };
+    // A prediction at or below the passing end contradicts the probes:
+    // the geometric middle of the bracket instead.
+    let p = match hi {
+        Some(h) if p <= lo as f64 => (lo.max(1) as f64 * h as f64).sqrt(),
+        _ => p.max(lo as f64 + 1.0),
+    };
+    let pass_at = p / PASS_MARGIN;
+    let spare = left - 1.0;
+    let wide = hi.is_none_or(|h| h as f64 > GOAL_RATIO * pass_at);
+    if wide && (spare > 0.0 || hi.is_none()) {
+        // Where the predicted clocks reach the pass limit over the spare
+        // share: a fail there costs at most the spare.
+        let cheap = if spare > 0.0 {
+            p + (th.max_pass as f64 / spare.min(1.0) - target) / slope
+        } else {
+            p
+        };
+        let fail_at = (p * FAIL_MARGIN).max(cheap);
+        // (At or above the failing end it would learn nothing: bet on a
+        // pass instead.)
+        if hi.is_none_or(|h| fail_at < h as f64) {
+            return inside(fail_at.max(p + 1.0));
+        }
+    }
+    let floor = hi.map_or(0.0, |h| (h as f64 / GOAL_RATIO).min(p));
+    inside(pass_at.max(floor))
+}
+
+/// Below this the model's estimate says the latency shows at once, which
+/// the fixtures contradict (their answers lie between 30 and 15,000
+/// clocks): the first probe then goes to [`BLIND_FIRST`].
+const MIN_ESTIMATE: u64 = 64;
+
+/// The first probe when the model gives no usable estimate: 4096, the
+/// geometric middle of 256 and the search limit (65536).
+const BLIND_FIRST: u64 = 4096;
+
+/// Where the clock curve crosses `target`, and its slope there, from
+/// the points on its rising part (`pts`: finished probes, and stopped
+/// ones at their extrapolated clocks; rising: more clocks than the base
+/// at latency 0): the line through the nearest point at or below `lo`
+/// and the nearest at or above `hi` (or the two nearest on one side);
+/// with one rising point, the model's slope through it. `None`: nothing
+/// rises, or the line does not.
+fn predict(
+    pts: &[(u64, f64)],
+    lo: u64,
+    hi: Option<u64>,
+    target: f64,
+    model_slope: Option<f64>,
+) -> Option<(f64, f64)> {
+    let base = pts.iter().find(|p| p.0 == 0).map_or(f64::INFINITY, |p| p.1);
+    let rising = |p: &&(u64, f64)| p.1 > base;
+    let below: Vec<_> = pts.iter().filter(|p| p.0 <= lo).filter(rising).collect();
+    let above: Vec<_> = pts
+        .iter()
+        .filter(|p| hi.is_some_and(|h| p.0 >= h))
+        .filter(rising)
+        .collect();
+    let pair = match (below.as_slice(), above.as_slice()) {
+        ([.., a], [b, ..]) => Some((**a, **b)),
+        ([], [a, b, ..]) => Some((**a, **b)),
+        ([.., a, b], []) => Some((**a, **b)),
+        _ => None,
+    };
+    if let Some((a, b)) = pair {
+        let slope = (b.1 - a.1) / (b.0 as f64 - a.0 as f64);
+        if slope > 0.0 && slope.is_finite() {
+            return Some((b.0 as f64 + (target - b.1) / slope, slope));
+        }
+    }
+    // One point: the chord from the base crosses at or before the answer
+    // (the curve is convex) where it is above the point, and its
+    // extension at or after it where it is below; the model's slope
+    // through the point misses either way by up to a few times on the
+    // fixtures. Their geometric mean, and the line from it to the point.
+    let one = **below.last().or(above.first())?;
+    let chord = (target - base) / ((one.1 - base) / one.0 as f64);
+    let p = match model_slope.filter(|s| *s > 0.0 && s.is_finite()) {
+        Some(s) => {
+            let m = one.0 as f64 + (target - one.1) / s;
+            if m > 0.0 {
+                (chord.max(1.0) * m).sqrt()
+            } else {
+                chord
+            }
+        }
+        None => chord,
+    };
+    let slope = (one.1 - target) / (one.0 as f64 - p);
+    (p.is_finite() && slope > 0.0 && slope.is_finite()).then_some((p, slope))
 }
 
 /// The one probe of a budgeted round, strictly inside (`lo`, `hi`): the

@@ -6,9 +6,11 @@ use super::budget::SearchPlan;
 use super::search::{bracket, search, LatencyTolerance};
 use super::threshold::{throughput, Probe, Threshold, SEARCH_LIMIT};
 use crate::error::SimError;
+use crate::observer::{IssueEvent, Observer};
 use crate::ops::OpKind;
 use crate::run::{PrepareError, Simulation};
 use crate::stats::SimStats;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The search's first simulation, which needs nothing from the main run,
@@ -141,9 +143,17 @@ impl Simulation {
         // The zero-latency base, when it is not the main run, is a run of
         // the search, paid from its budget.
         let runs = AtomicU32::new(u32::from(head.0.is_some()));
-        let run = |lat: u64, limit: u64| -> Result<Probe, PrepareError> {
+        // A run's work: its ops, issued and passed (the same at every
+        // latency: the waves run the same traces).
+        let work = stats.issues + stats.free_ops;
+        let run = |lat: u64, limit: u64| -> Result<(Probe, f64), PrepareError> {
             runs.fetch_add(1, Ordering::Relaxed);
-            self.latency_probe(param, lat, limit)
+            let (probe, done) = self.latency_probe(param, lat, limit)?;
+            let share = match probe {
+                Probe::Finished(_) => 1.0,
+                Probe::Stopped(_) => (done as f64 / work.max(1) as f64).min(1.0),
+            };
+            Ok((probe, share))
         };
         let base_run = head.0.is_some();
         let base = match head.0 {
@@ -164,7 +174,7 @@ impl Simulation {
             estimate,
             slope,
             // The base, when the search ran it, is paid from the budget.
-            spent: if base_run { base.clocks } else { 0 },
+            spent: if base_run { 1.0 } else { 0.0 },
         };
         let found = search(&threshold, &known, &plan, run)?;
         let curve = found
@@ -325,22 +335,38 @@ impl Simulation {
 
     /// One probe of the search: this simulation with `param` set to
     /// `latency`, stopped once it passes `limit` clocks (or its own clock
-    /// limit, if lower).
+    /// limit, if lower), and the ops its waves issued or passed by then
+    /// (all of them when it finished).
     pub fn latency_probe(
         &self,
         param: &str,
         latency: u64,
         limit: u64,
-    ) -> Result<Probe, PrepareError> {
+    ) -> Result<(Probe, u64), PrepareError> {
         let mut s = self.with_param(param, latency as f64)?;
         s.max_clocks = limit.min(self.max_clocks);
-        match s.run() {
-            Ok(st) => Ok(Probe::Finished(st.clocks)),
+        let done = Cell::new(0);
+        match s.run_observed(OpCount(&done)) {
+            Ok(st) => Ok((Probe::Finished(st.clocks), done.get())),
             // The machine stops as soon as its clock passes the limit, and
             // a run's clock count is the clock it ended at: stopped means
             // it would have taken more than `max_clocks`.
-            Err(SimError::TooLong(c)) => Ok(Probe::Stopped(c)),
+            Err(SimError::TooLong(c)) => Ok((Probe::Stopped(c), done.get())),
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+/// Counts a probe's ops as the machine issues or passes them: the work a
+/// probe stopped early did, which the search charges it.
+struct OpCount<'a>(&'a Cell<u64>);
+
+impl Observer for OpCount<'_> {
+    fn issue(&mut self, _event: &IssueEvent) {
+        self.0.set(self.0.get() + 1);
+    }
+
+    fn pass(&mut self, _clock: u64, _wave: u32, _op: u32) {
+        self.0.set(self.0.get() + 1);
     }
 }
