@@ -44,46 +44,46 @@ pub fn buffer_stagger(arch: &ArchSpec) -> u64 {
 #[derive(Debug, Clone)]
 pub struct Simulation {
     /// The program.
-    pub program: Program,
+    pub(crate) program: Program,
     /// Its control flow.
-    pub cfg: Cfg,
+    pub(crate) cfg: Cfg,
     /// The resolved hints.
-    pub plan: TracePlan,
+    pub(crate) plan: TracePlan,
     /// The distinct traces waves run (one unless hints make waves differ):
     /// their lengths and executions per instruction. The sequences are not
     /// stored: they stream from [`Simulation::walk`].
-    pub wave_traces: Vec<TraceSummary>,
+    pub(crate) wave_traces: Vec<TraceSummary>,
     /// The trace each wave runs, by launch order (empty: all the first).
-    pub wave_trace: Vec<u32>,
+    pub(crate) wave_trace: Vec<u32>,
     /// Memory hints by instruction.
-    pub memory: HashMap<usize, MemoryFacts>,
+    pub(crate) memory: HashMap<usize, MemoryFacts>,
     /// The buffer of every memory instruction and each buffer's base.
-    pub buffers: BufferMap,
+    pub(crate) buffers: BufferMap,
     /// Dispatch parameters.
-    pub dispatch: DispatchConfig,
+    pub(crate) dispatch: DispatchConfig,
     /// Vertex inputs of the synthesized fetch shader.
-    pub vertex_inputs: u32,
+    pub(crate) vertex_inputs: u32,
     /// The model (with overrides applied).
-    pub arch: ArchSpec,
+    pub(crate) arch: ArchSpec,
     /// Compiled ops (private: reports read them through `view`).
     pub(crate) compiled: SimProgram,
     /// Occupancy.
-    pub occupancy: Occupancy,
+    pub(crate) occupancy: Occupancy,
     /// Decisions worth telling the user (defaults taken, rules applied).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Clock limit.
-    pub max_clocks: u64,
+    pub(crate) max_clocks: u64,
     /// Jump over idle clocks and idle SIMD turns (exact; off only to test
     /// that it is exact).
-    pub skip_idle: bool,
+    pub(crate) skip_idle: bool,
     /// Lane figures, when lanes diverge (`lane_probability` hints).
-    pub lanes: Option<crate::lanes::LaneFigures>,
+    pub(crate) lanes: Option<crate::lanes::LaneFigures>,
     /// How far the latency-tolerance search goes: its work budget and the
     /// bracket width it aims for ([`crate::analysis::latency::SearchBudget`]).
-    pub latency_budget: crate::analysis::latency::SearchBudget,
+    pub(crate) latency_budget: crate::analysis::latency::SearchBudget,
     /// The loop simulated for fewer trips than it makes, when the wave's whole trace would
     /// pass the bound ([`crate::loop_sample`]); the kernel time adds the trips left out.
-    pub loop_sample: Option<crate::loop_sample::LoopSample>,
+    pub(crate) loop_sample: Option<crate::loop_sample::LoopSample>,
 }
 
 /// Compute: the program's declared workgroup size when the run uses it (a `workgroup_size`
@@ -108,6 +108,111 @@ fn image_defaults(program: &Program, sim: &SimProgram) -> Vec<shadersim_trace::I
             Some(d)
         })
         .collect()
+}
+
+/// What a prepared run holds, read by reports and tools (the fields stay
+/// private so that a run is changed only through the methods that keep it
+/// consistent: [`Simulation::with_param`], [`Simulation::set_latency_budget`], ...).
+impl Simulation {
+    /// The program as run: the file's, with the launch's kernel arguments
+    /// and the hints' declared resources applied.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The program's control flow (blocks, loops, branch kinds).
+    pub fn cfg(&self) -> &Cfg {
+        &self.cfg
+    }
+
+    /// The resolved hints: loop counts, branch choices, lane branches and
+    /// the defaults taken where the hints said nothing.
+    pub fn plan(&self) -> &TracePlan {
+        &self.plan
+    }
+
+    /// The distinct traces waves run (one unless hints make waves differ):
+    /// their lengths and executions per instruction. The sequences are not
+    /// stored: they stream from [`Simulation::walk`].
+    pub fn wave_traces(&self) -> &[TraceSummary] {
+        &self.wave_traces
+    }
+
+    /// The index into [`Simulation::wave_traces`] of the trace each wave
+    /// runs, by launch order (empty: every wave runs the first).
+    pub fn trace_of_wave(&self) -> &[u32] {
+        &self.wave_trace
+    }
+
+    /// The memory facts (hinted or read from the code) of every memory
+    /// instruction, by instruction index.
+    pub fn memory(&self) -> &HashMap<usize, MemoryFacts> {
+        &self.memory
+    }
+
+    /// The buffer of every memory instruction and each buffer's base.
+    pub fn buffers(&self) -> &BufferMap {
+        &self.buffers
+    }
+
+    /// The dispatch the run simulates (stage, wave size, workgroups, CUs).
+    pub fn dispatch(&self) -> &DispatchConfig {
+        &self.dispatch
+    }
+
+    /// The model the run charges by, with every `--set` and hint applied.
+    pub fn arch(&self) -> &ArchSpec {
+        &self.arch
+    }
+
+    /// The occupancy the run launches waves with: waves per SIMD and what
+    /// limits them.
+    pub fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    /// Decisions worth telling the user (defaults taken, rules applied), in
+    /// the order they were made.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Put `notes` before the run's own (what a reader decided before the
+    /// run was prepared, such as a Triton launch's defaults).
+    pub fn prepend_notes(&mut self, notes: impl IntoIterator<Item = String>) {
+        self.notes.splice(0..0, notes);
+    }
+
+    /// The lane figures (active lanes per op and path), when lanes diverge
+    /// (`lane_probability` hints); `None` when every lane takes every branch
+    /// the same way.
+    pub fn lanes(&self) -> Option<&crate::lanes::LaneFigures> {
+        self.lanes.as_ref()
+    }
+
+    /// How far the latency-tolerance search goes: its work budget and the
+    /// bracket width it aims for.
+    pub fn latency_budget(&self) -> crate::analysis::latency::SearchBudget {
+        self.latency_budget
+    }
+
+    /// The loop run for fewer trips than it makes, when a wave's whole trace would pass the
+    /// bound ([`crate::loop_sample`]).
+    pub fn loop_sample(&self) -> Option<&crate::loop_sample::LoopSample> {
+        self.loop_sample.as_ref()
+    }
+
+    /// Let the latency-tolerance search go as far as `budget` says
+    /// (`--latency-precision`).
+    pub fn set_latency_budget(&mut self, budget: crate::analysis::latency::SearchBudget) {
+        self.latency_budget = budget;
+    }
+
+    /// Step every clock instead of skipping idle ones: the same statistics,
+    /// slower; for the tests that prove skipping exact.
+    pub fn step_every_clock(&mut self) {
+        self.skip_idle = false;
+    }
 }
 
 impl Simulation {

@@ -4,10 +4,9 @@
 //! stride hid. Cache facts of the gfx900 model (crates/arch/data/gcn.toml's [cache]): a 16 KB
 //! 4-way vector L1 of 64-byte lines, a 4 MB L2, then DRAM; each request is one line.
 
-use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::Simulation;
-use shadersim_trace::Hints;
+use shadersim_testkit::sim::model;
 
 const CONV: &str = include_str!("../../../tests/fixtures/llvm/gfx900/conv1d.s");
 
@@ -20,10 +19,9 @@ fn conv1d() -> Program {
         .unwrap()
 }
 
+/// The conv1d kernel on the gfx900 model with `hints`.
 fn prepare(hints: &str) -> Simulation {
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(&conv1d(), ArchSpec::builtin("gfx900").unwrap(), &hints)
-        .unwrap_or_else(|e| panic!("{e}"))
+    shadersim_testkit::sim::prepare(&conv1d(), model("gfx900", &[]), hints)
 }
 
 /// 100 waves of 64 work-items; the tap loop (header line 28) runs 64 times.
@@ -40,7 +38,7 @@ fn the_convolution_hits_its_own_input_lines() {
     // its neighbouring taps): at least 24,900 hits, 97.3%.
     let sim = prepare(HINTS);
     let s = sim.run().unwrap();
-    let load = &s.op_cache[sim.op_of_instruction(sim.program.indices_at_line(29)[0])];
+    let load = &s.op_cache[sim.op_of_instruction(sim.program().indices_at_line(29)[0])];
     assert_eq!(load.requests, 25_600);
     assert!(load.first_level_hits >= 24_900, "{load:?}");
     // The old default, footprint x waves (256 x 100 = 25,600 bytes per tap: a grid-stride
@@ -50,7 +48,7 @@ fn the_convolution_hits_its_own_input_lines() {
         "{HINTS}[[memory]]\nline = 29\niteration_stride = 25600\n"
     ));
     let so = old.run().unwrap();
-    let load = &so.op_cache[old.op_of_instruction(old.program.indices_at_line(29)[0])];
+    let load = &so.op_cache[old.op_of_instruction(old.program().indices_at_line(29)[0])];
     assert_eq!((load.requests, load.first_level_hits), (25_600, 0));
 }
 

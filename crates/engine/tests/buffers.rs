@@ -4,10 +4,10 @@
 //! 4-way vector L1 of 64-byte lines, a 16 KB scalar cache of 64-byte lines, a 4 MB 16-way L2 of
 //! 64-byte lines, then DRAM; each request walks the levels of its path and allocates).
 
-use shadersim_arch::ArchSpec;
 use shadersim_asm::{read_program_text, Program, ReadOptions};
 use shadersim_engine::{SimStats, Simulation};
-use shadersim_trace::{Hints, BUFFER_SPACING};
+use shadersim_testkit::sim::model;
+use shadersim_trace::BUFFER_SPACING;
 
 fn read(name: &str, text: &str, program: &str) -> Program {
     let opts = ReadOptions {
@@ -22,10 +22,9 @@ fn read(name: &str, text: &str, program: &str) -> Program {
         .unwrap_or_else(|| panic!("no program {program} in {name}"))
 }
 
+/// `program` on the gfx900 model with `hints`.
 fn prepare(program: &Program, hints: &str) -> Simulation {
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(program, ArchSpec::builtin("gfx900").unwrap(), &hints)
-        .unwrap_or_else(|e| panic!("{e}"))
+    shadersim_testkit::sim::prepare(program, model("gfx900", &[]), hints)
 }
 
 fn level<'a>(s: &'a SimStats, name: &str) -> &'a shadersim_engine::LevelReport {
@@ -34,7 +33,7 @@ fn level<'a>(s: &'a SimStats, name: &str) -> &'a shadersim_engine::LevelReport {
 
 /// The instruction index of the first instruction on `line`.
 fn at_line(sim: &Simulation, line: u32) -> usize {
-    sim.program.indices_at_line(line)[0]
+    sim.program().indices_at_line(line)[0]
 }
 
 /// `vadd.cl` (`c[i] = a[i] + b[i]`) as clang-22 compiles it for gfx900
@@ -53,7 +52,7 @@ fn vector_adds_three_buffers_miss_independently() {
         &vadd(),
         "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 500\n",
     );
-    let buffer = |line| sim.buffers.buffer_of(at_line(&sim, line)).unwrap();
+    let buffer = |line| sim.buffers().buffer_of(at_line(&sim, line)).unwrap();
     let (a, b, c) = (buffer(23), buffer(27), buffer(33));
     assert_eq!(a.origin, "loaded at line 16 from s4 at entry + 0x0");
     assert_eq!(b.origin, "loaded at line 16 from s4 at entry + 0x8");
@@ -115,7 +114,7 @@ fn global_atomics_do_not_hit_another_buffers_lines() {
     // 100 waves x 4 fresh lines, all misses.
     assert_eq!(hits(94), (100, 99));
     assert_eq!(hits(100), (400, 0));
-    let id = |line| sim.buffers.buffer_of(at_line(&sim, line)).unwrap().id;
+    let id = |line| sim.buffers().buffer_of(at_line(&sim, line)).unwrap().id;
     let ids = [id(23), id(94), id(100), id(121)];
     for (i, x) in ids.iter().enumerate() {
         assert!(!ids[i + 1..].contains(x), "{ids:?}");
@@ -131,7 +130,7 @@ fn radv_descriptors_are_separate_buffers() {
     // loads themselves a fourth (the set).
     let text = include_str!("../../../tests/fixtures/radv/vega10/tile_matmul.txt");
     let sim = prepare(&read("tile_matmul.txt", text, "Compute Shader"), "");
-    let buffer = |line| sim.buffers.buffer_of(at_line(&sim, line)).unwrap();
+    let buffer = |line| sim.buffers().buffer_of(at_line(&sim, line)).unwrap();
     let (a, b, c) = (buffer(1319), buffer(1328), buffer(1764));
     assert_eq!(a.origin, "loaded at line 1311 from s2 at entry + 0x0");
     assert_eq!(b.origin, "loaded at line 1312 from s2 at entry + 0x10");

@@ -10,14 +10,11 @@ use shadersim_engine::{SimStats, Simulation};
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
+use shadersim_testkit::sim::{model, prepare};
 
+/// `text` (gfx900) on GCN, its cache hierarchy on, with `sets`.
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
-    let mut arch = ArchSpec::builtin("gcn").unwrap();
-    for (k, v) in sets {
-        arch.set(k, v).unwrap();
-    }
-    let hints = Hints::parse(hints).unwrap_or_else(|e| panic!("{e}"));
-    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+    prepare(&program(text), model("gcn", sets), hints)
 }
 
 fn compute(waves: u32) -> String {

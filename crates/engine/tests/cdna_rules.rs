@@ -9,6 +9,7 @@ use shadersim_asm::{read_program_bytes, ReadOptions};
 use shadersim_engine::Simulation;
 use shadersim_testkit::fixtures::Manifest;
 use shadersim_testkit::program_for as program;
+use shadersim_testkit::sim::prepare;
 use shadersim_trace::Hints;
 use std::path::PathBuf;
 
@@ -28,14 +29,13 @@ fn fixture_program(path: &str, target: &str) -> shadersim_asm::Program {
         .remove(0)
 }
 
+/// `text` read for `target`, on `model`.
 fn sim_on(model: &str, target: &str, text: &str, hints: &str) -> Simulation {
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(
+    prepare(
         &program(target, text),
-        ArchSpec::builtin(model).unwrap(),
-        &hints,
+        shadersim_testkit::sim::model(model, &[]),
+        hints,
     )
-    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn one_wave(wave_size: u32) -> String {
@@ -76,9 +76,11 @@ fn occupancy_equals_the_compilers_for_every_cdna_fixture() {
         let compiler = f.occupancy.expect("llvm fixtures record the occupancy");
         assert_eq!(p.declared.occupancy, Some(compiler), "{}", f.path);
         assert_eq!(
-            sim.occupancy.waves_per_simd, compiler,
+            sim.occupancy().waves_per_simd,
+            compiler,
             "{}: {} registers allocated",
-            f.path, sim.occupancy.vgprs_allocated
+            f.path,
+            sim.occupancy().vgprs_allocated
         );
         checked += 1;
     }

@@ -8,15 +8,7 @@ use shadersim_engine::{SimStats, Simulation};
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
-
-fn sim(text: &str, hints: &str) -> Simulation {
-    Simulation::prepare(
-        &program(text),
-        ArchSpec::builtin("gcn").unwrap(),
-        &Hints::parse(hints).unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-}
+use shadersim_testkit::sim::on_gcn as sim;
 
 fn run(text: &str, hints: &str) -> SimStats {
     sim(text, hints).run().unwrap()

@@ -55,7 +55,7 @@ fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
             let stats = sim
                 .run()
                 .unwrap_or_else(|e| panic!("{} {} on {model}: {e}", f.path, p.name));
-            let expected = if sim.dispatch.stage == shadersim_asm::Stage::Compute {
+            let expected = if sim.dispatch().stage == shadersim_asm::Stage::Compute {
                 stats.groups
             } else {
                 stats.waves
@@ -70,7 +70,7 @@ fn every_fixture_program_runs_on_gcn_and_its_own_model_with_default_hints() {
             // Skipping idle clocks is exact: stepping every clock gives the
             // same statistics, stall counts included.
             let mut stepped = sim.clone();
-            stepped.skip_idle = false;
+            stepped.step_every_clock();
             assert_eq!(
                 stepped.run().unwrap(),
                 stats,

@@ -9,15 +9,7 @@ use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
-
-fn sim(text: &str, hints: &str) -> Simulation {
-    Simulation::prepare(
-        &program(text),
-        ArchSpec::builtin("gcn").unwrap(),
-        &Hints::parse(hints).unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-}
+use shadersim_testkit::sim::on_gcn as sim;
 
 /// LLVM's divergent if/else: the compare (line 1), the mask and the skip
 /// over the then-side (line 4), 100 VALU ops (lines 5..104), the else flip
@@ -64,7 +56,7 @@ fn divergent_lanes_run_both_sides_and_coherent_waves_one() {
     // Lanes: each lane draws, so a then-side op runs on 32 lanes on average
     // (400 waves x 64 draws: the mean scatters by 4 / 20 = 0.2), the
     // else-side op on the rest; the compare on all 64.
-    let f = s.lanes.as_ref().expect("lane figures");
+    let f = s.lanes().expect("lane figures");
     assert!(
         (f.mean_active[4] - 32.0).abs() < 1.0,
         "{}",
@@ -92,9 +84,9 @@ fn lane_draws_repeat_with_the_seed() {
     let a = sim(&text, &h(3));
     let b = sim(&text, &h(3));
     assert_eq!(a.run().unwrap(), b.run().unwrap());
-    assert_eq!(a.lanes, b.lanes);
+    assert_eq!(a.lanes(), b.lanes());
     let c = sim(&text, &h(4));
-    assert_ne!(a.lanes, c.lanes, "another seed, other lanes");
+    assert_ne!(a.lanes(), c.lanes(), "another seed, other lanes");
 }
 
 #[test]

@@ -10,15 +10,13 @@ use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
+use shadersim_testkit::sim::{flat_model, prepare};
 
 /// GCN in flat-latency mode (every VMEM op `vmem_latency`, as in
 /// rules.rs) with `vmem_latency` = `latency`.
+/// `text` (gfx900) on GCN with flat `latency`-clock vector memory.
 fn sim(text: &str, hints: &str, latency: u32) -> Simulation {
-    let mut arch = ArchSpec::builtin("gcn").unwrap();
-    arch.set("memory", "flat").unwrap();
-    arch.set("vmem_latency", &latency.to_string()).unwrap();
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+    prepare(&program(text), flat_model("gcn", latency, &[]), hints)
 }
 
 /// One compute wave; its sample (line 1) trilinear, as the derivations below take it (a
@@ -140,7 +138,7 @@ fn a_precision_buys_a_tighter_bracket_on_the_known_program() {
     let th = Threshold::from_counts(64, 1, 412);
     for model_latency in [0u64, 320, 1000] {
         let mut s = sim(&text, ONE_WAVE, model_latency as u32);
-        s.latency_budget = SearchBudget::precise(DEFAULT_PRECISION);
+        s.set_latency_budget(SearchBudget::precise(DEFAULT_PRECISION));
         let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
         let answer = l.clocks.unwrap();
         let fails_at = l.fails_at.unwrap();

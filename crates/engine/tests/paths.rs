@@ -7,15 +7,7 @@ use shadersim_engine::Simulation;
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
-
-fn sim(text: &str, hints: &str) -> Simulation {
-    Simulation::prepare(
-        &program(text),
-        ArchSpec::builtin("gcn").unwrap(),
-        &Hints::parse(hints).unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-}
+use shadersim_testkit::sim::on_gcn as sim;
 
 /// A branch that skips 100 VALU ops, then 100 more: a wave that takes it
 /// runs 100, one that does not runs 200.
@@ -52,7 +44,7 @@ fn branch_probability_is_drawn_per_wave() {
     assert!(within(th, 64.0 * 4.0 / (150.0 * 4.0), 0.03), "{th}");
     // Two paths, both taken by some waves; the mean executions of the
     // skipped block are about half a time per wave.
-    assert_eq!(s.wave_traces.len(), 2);
+    assert_eq!(s.wave_traces().len(), 2);
     let skipped = s.mean_executions()[2];
     assert!((skipped - 0.5).abs() < 0.1, "{skipped}");
 }
@@ -71,7 +63,7 @@ fn loop_iterations_drawn_from_a_range_or_a_geometric_distribution() {
     // probability 13 x (12/13)^400, about 1e-13. An off-by-one at either end
     // (3..16, 4..15, 5..16, 4..17) moves the minimum or the maximum.
     let counts = |s: &Simulation| -> (u64, u64) {
-        let c = s.wave_traces.iter().map(|t| t.executions[1]);
+        let c = s.wave_traces().iter().map(|t| t.executions[1]);
         (c.clone().min().unwrap(), c.max().unwrap())
     };
     assert_eq!(counts(&s), (4, 16));
@@ -109,5 +101,9 @@ fn the_same_seed_gives_the_same_run() {
     assert_eq!(a, b);
     let s7 = sim(&text, &h(7));
     let s8 = sim(&text, &h(8));
-    assert_ne!(s7.wave_trace, s8.wave_trace, "another seed, other draws");
+    assert_ne!(
+        s7.trace_of_wave(),
+        s8.trace_of_wave(),
+        "another seed, other draws"
+    );
 }

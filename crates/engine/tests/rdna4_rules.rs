@@ -198,8 +198,8 @@ fn waves_hint_gives_waves_their_own_paths() {
         &Hints::parse(hints).unwrap(),
     )
     .unwrap();
-    assert_eq!(sim.wave_traces.len(), 2);
-    assert_eq!(sim.wave_trace, vec![0, 1]);
+    assert_eq!(sim.wave_traces().len(), 2);
+    assert_eq!(sim.trace_of_wave(), vec![0, 1]);
     let bad = hints.replace("\"1\"", "\"3..1\"");
     let e = Simulation::prepare(
         &program("gfx1100", &text),
@@ -242,8 +242,8 @@ fn scenario_19_dynamic_vgprs_pool_and_reserve() {
         &Hints::parse(&dynamic_hints(16, 16, true, 64, 32)).unwrap(),
     )
     .unwrap();
-    assert_eq!(sim.occupancy.waves_per_simd, 16);
-    assert_eq!(sim.occupancy.limiter.name(), "dynamic-vgpr-slots");
+    assert_eq!(sim.occupancy().waves_per_simd, 16);
+    assert_eq!(sim.occupancy().limiter.name(), "dynamic-vgpr-slots");
     let s = sim.run().unwrap();
     assert_eq!(s.peak_vgpr_blocks, 93);
     assert_eq!(s.waves, 64);

@@ -14,15 +14,16 @@
 use shadersim_arch::ArchSpec;
 use shadersim_engine::{Limiter, Occupancy, ResourceUsage, Simulation};
 use shadersim_testkit::program_for as program;
+use shadersim_testkit::sim::prepare;
 use shadersim_trace::Hints;
 
+/// `text` read for `target`, on `model` with `sets`.
 fn sim_on(model: &str, target: &str, text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
-    let mut arch = ArchSpec::builtin(model).unwrap();
-    for (k, v) in sets {
-        arch.set(k, v).unwrap();
-    }
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(&program(target, text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+    prepare(
+        &program(target, text),
+        shadersim_testkit::sim::model(model, sets),
+        hints,
+    )
 }
 
 fn one_wave(wave_size: u32) -> String {
@@ -405,13 +406,13 @@ fn wave_size_comes_from_the_file() {
     let hints = "[dispatch]\nstage = \"compute\"\nworkgroup_size = 64\nwaves = 1\n";
     assert_eq!(
         sim_on("rdna2", "gfx1030", w32, hints, &[])
-            .dispatch
+            .dispatch()
             .wave_size,
         32
     );
     assert_eq!(
         sim_on("rdna2", "gfx1030", w64, hints, &[])
-            .dispatch
+            .dispatch()
             .wave_size,
         64
     );
@@ -426,7 +427,7 @@ fn wave_size_comes_from_the_file() {
         &format!("{hints}wave_size = 64\n"),
         &[],
     );
-    assert_eq!(s.dispatch.wave_size, 64);
+    assert_eq!(s.dispatch().wave_size, 64);
     let bad = Simulation::prepare(
         &program("gfx900", "v_add_f32 v0, v1, v2\ns_endpgm\n"),
         ArchSpec::builtin("gcn").unwrap(),

@@ -7,21 +7,16 @@ use shadersim_engine::{Limiter, Occupancy, SimError, Simulation};
 use shadersim_trace::Hints;
 
 use shadersim_testkit::program;
+use shadersim_testkit::sim::{flat_model, prepare};
 
 /// GCN with `sets` applied, in flat-latency mode: gcn-model.md's rules are
 /// the seed's model (every VMEM op `vmem_latency`, every scalar load
 /// `smem_latency`), so each run here switches the cache hierarchy off by
 /// setting `vmem_latency` (to the model's own 320 unless `sets` gives
 /// another). The hierarchy's rules are checked in cache_rules.rs.
+/// `text` (gfx900) on GCN with flat 320-clock vector memory and `sets`.
 fn sim(text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
-    let mut arch = ArchSpec::builtin("gcn").unwrap();
-    arch.set("memory", "flat").unwrap();
-    arch.set("vmem_latency", "320").unwrap();
-    for (k, v) in sets {
-        arch.set(k, v).unwrap();
-    }
-    let hints = Hints::parse(hints).unwrap();
-    Simulation::prepare(&program(text), arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+    prepare(&program(text), flat_model("gcn", 320, sets), hints)
 }
 
 fn repeat(line: &str, n: usize) -> String {
@@ -249,7 +244,7 @@ fn a_wait_two_cus_sit_on_in_the_same_turns_counts_each_turn_once() {
     assert_eq!(st.op_stalls[s.op_of_instruction(1)], 87);
     assert_eq!((st.stall_turns, st.turns_with_waves), (174, 182));
     let mut stepped = s.clone();
-    stepped.skip_idle = false;
+    stepped.step_every_clock();
     assert_eq!(stepped.run().unwrap(), st);
 }
 
@@ -470,7 +465,7 @@ fn vertex_shaders_run_a_synthesized_fetch_shader() {
     let calls = "s_swappc_b64 s[0:1], s[2:3]\nv_add_f32 v0, v1, v2\ns_endpgm\n";
     let s = sim(calls, vs, &[]);
     assert_eq!(s.fetch_shader_len(), 2);
-    assert!(s.notes.iter().any(|n| n.contains("fetch subroutine")));
+    assert!(s.notes().iter().any(|n| n.contains("fetch subroutine")));
 }
 
 #[test]

@@ -3,23 +3,16 @@
 //! has one certain cause; the expected wave-clocks are derived in a comment
 //! from the model's rules (gcn-model.md, rdna-model.md) and parameters.
 
-use shadersim_arch::ArchSpec;
 use shadersim_engine::{SimStats, Simulation, StallCause};
 use shadersim_isa::Counter;
-use shadersim_trace::Hints;
+use shadersim_testkit::sim::{flat_model, prepare};
 
 /// `model` in flat-latency mode (every VMEM op `vmem_latency` = 320, as
 /// the rules below are derived), with `sets` applied.
+/// `text` read for `target`, on `model` with flat 320-clock vector memory and `sets`.
 fn sim(model: &str, target: &str, text: &str, hints: &str, sets: &[(&str, &str)]) -> Simulation {
-    let mut arch = ArchSpec::builtin(model).unwrap();
-    arch.set("memory", "flat").unwrap();
-    arch.set("vmem_latency", "320").unwrap();
-    for (k, v) in sets {
-        arch.set(k, v).unwrap();
-    }
-    let hints = Hints::parse(hints).unwrap();
     let program = shadersim_testkit::program_for(target, text);
-    Simulation::prepare(&program, arch, &hints).unwrap_or_else(|e| panic!("{e}"))
+    prepare(&program, flat_model(model, 320, sets), hints)
 }
 
 fn waves(n: u32, group: u32) -> String {

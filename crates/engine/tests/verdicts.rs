@@ -63,7 +63,7 @@ fn a_one_wave_run_is_not_occupancy_bound() {
     let text = "buffer_load_dword v1, v0, s[0:3], 0 offen\ns_waitcnt vmcnt(0)\nv_add_f32 v2, v1, v1\ns_endpgm\n";
     let hints = "[dispatch]\nstage = \"compute\"\nwaves = 1\nvgprs = 28\n";
     let s = sim(text, hints, &[]);
-    assert_eq!(s.occupancy.waves_per_simd, 9);
+    assert_eq!(s.occupancy().waves_per_simd, 9);
     let (kind, statement, stall) = verdict(&s);
     assert!(stall > 0.2, "{stall}");
     assert_eq!(kind, "memory latency", "{statement}");

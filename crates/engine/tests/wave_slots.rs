@@ -49,8 +49,8 @@ fn prepare(
 /// more than the SIMDs' wave slots, `simds x waves_per_simd`.
 fn check_slots(sim: &Simulation, waves: u32) {
     let stats = sim.run().unwrap();
-    let simds = sim.arch.param("simds").unwrap() as u32;
-    let capacity = simds * sim.occupancy.waves_per_simd;
+    let simds = sim.arch().param("simds").unwrap() as u32;
+    let capacity = simds * sim.occupancy().waves_per_simd;
     assert_eq!(stats.waves, waves, "every wave ran");
     assert_eq!(stats.wave_life.len(), waves as usize, "lives by launch id");
     assert!(stats.peak_waves <= stats.wave_slots, "{stats:?}");

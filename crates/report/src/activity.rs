@@ -78,7 +78,7 @@ impl Activity {
             .map(|((simd, slot), v)| (format!("SIMD {simd} slot {slot}"), v))
             .collect();
         let total = stats.wave_clocks_sum.max(1) as f64;
-        let mut time_share = vec![0.0; sim.program.instructions.len()];
+        let mut time_share = vec![0.0; sim.program().instructions.len()];
         for (oi, op) in sim.ops().enumerate() {
             if let OpSource::Program(i) = op.source() {
                 time_share[i] += t.dwell[oi] as f64 / total;

@@ -97,7 +97,7 @@ pub fn block_views(
     stats: &SimStats,
     timeline: &Timeline<'_>,
 ) -> (Vec<BlockView>, Vec<LoopView>) {
-    let cfg = &sim.cfg;
+    let cfg = &sim.cfg();
     let execs = sim.mean_executions();
     let waves = f64::from(stats.waves.max(1));
     let total = stats.wave_clocks_sum.max(1) as f64;
@@ -107,7 +107,7 @@ pub fn block_views(
             .map(|i| timeline.dwell[sim.op_of_instruction(i)])
             .sum()
     };
-    let line = |i: usize| sim.program.instructions[i].pos.line;
+    let line = |i: usize| sim.program().instructions[i].pos.line;
     let mut blocks = Vec::new();
     for (b, blk) in cfg.blocks.iter().enumerate() {
         if blk.is_empty() || !blk.reachable {
@@ -225,7 +225,7 @@ fn chain(sim: &Simulation, ins: &[usize]) -> ChainView {
         if op.kind() != OpKind::Unit {
             continue;
         }
-        let inst = &sim.program.instructions[i].inst;
+        let inst = &sim.program().instructions[i].inst;
         let file = |f: RegFile| f as u8;
         let (start, depth) = inst
             .reads()
@@ -256,9 +256,9 @@ fn result_latency(sim: &Simulation, op: &OpView<'_>) -> u64 {
     }
     let unit_latency = op
         .unit()
-        .and_then(|name| sim.arch.units.get(name))
+        .and_then(|name| sim.arch().units.get(name))
         .and_then(|u| u.latency.as_deref())
-        .and_then(|p| sim.arch.get_u32(p).ok())
+        .and_then(|p| sim.arch().get_u32(p).ok())
         .map_or(0, u64::from);
     u64::from(op.cost().max(1)) + unit_latency
 }

@@ -6,7 +6,8 @@
 //! * [`html`], [`cfg_svg`]: the visual HTML page (inline SVG charts, the CFG drawn);
 //!   [`activity`]: what its charts draw; [`markup`]: escaping and colours every drawing shares.
 //! * [`compare_view`]: `compare`'s variants, deltas and verdicts as a text table or HTML page;
-//!   [`compare_assumed`]: when an assumed cost may withhold a verdict; [`compare_html`]: its page.
+//!   [`compare_assumed`]: when an assumed cost may withhold a verdict; [`compare_html`]: its page;
+//!   `Variant::of` builds a variant from an analysis.
 //! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
 //! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
 //! * [`utilization`]: the utilization bars (units and memory-level bandwidth) both reports show.
@@ -22,6 +23,7 @@ pub mod cfg_svg;
 pub mod cfg_view;
 pub mod compare_assumed;
 pub mod compare_html;
+mod compare_variant;
 pub mod compare_view;
 pub mod html;
 pub mod markup;

@@ -321,8 +321,8 @@ impl<'s> Timeline<'s> {
             "displayTimeUnit": "ns",
             "otherData": {
                 "tool": "shadersim",
-                "program": sim.program.name,
-                "arch": sim.arch.name,
+                "program": sim.program().name,
+                "arch": sim.arch().name,
                 "time_unit": "1 us in the trace = 1 clock",
                 "clocks": stats.clocks,
                 "waves": self.waves,
@@ -432,7 +432,7 @@ impl<'s> Timeline<'s> {
 pub fn op_text(sim: &Simulation, op: usize) -> (u32, String) {
     match sim.op(op).source() {
         OpSource::Program(i) => {
-            let s = &sim.program.instructions[i];
+            let s = &sim.program().instructions[i];
             (s.pos.line, s.text.clone())
         }
         OpSource::Fetch(i) => (0, sim.fetch_shader_text(i).to_string()),

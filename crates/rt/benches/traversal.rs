@@ -26,12 +26,12 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(rays.len() as u64));
     g.sample_size(10);
     let layouts = [
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4x2),
-        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8),
+        LayoutConfig::new(Arch::parse("rdna3").unwrap(), BvhKind::Bvh4),
+        LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh4x2),
+        LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8),
         LayoutConfig {
             obb: true,
-            ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+            ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8)
         },
     ];
     let opts = TraversalOptions::default();

@@ -35,7 +35,7 @@ fn configs() -> Vec<LayoutConfig> {
     let mut v = common::layouts();
     v.push(LayoutConfig {
         fp16: true,
-        ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4x2)
+        ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh4x2)
     });
     v
 }

@@ -36,12 +36,12 @@ fn main() {
         rayon::current_num_threads()
     );
     for cfg in [
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4x2),
-        LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8),
+        LayoutConfig::new(Arch::parse("rdna3").unwrap(), BvhKind::Bvh4),
+        LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh4x2),
+        LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8),
         LayoutConfig {
             obb: true,
-            ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+            ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8)
         },
     ]
     .into_iter()

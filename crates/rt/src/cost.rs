@@ -140,7 +140,9 @@ mod tests {
                 m.gpu
             );
             let table = u(UtilizationConvention::TableRates);
-            if arch == Arch::Rdna4 {
+            // RDNA 4's table rate is 2 triangle tests a clock (rdna4.toml), where the seed
+            // counts 1: the two conventions differ there and agree elsewhere.
+            if arch.name() == "rdna4" {
                 assert!((table - 17.0).abs() < 0.1, "{}: {table}", m.gpu);
             } else {
                 assert!((table - seed).abs() < 1e-9);
@@ -154,18 +156,21 @@ mod tests {
             box_tests: 8,
             ..Default::default()
         };
-        assert_eq!(ray_clocks(Arch::Rdna4, &node), 1.0);
+        assert_eq!(ray_clocks(Arch::parse("rdna4").unwrap(), &node), 1.0);
         let pair = RayCounters {
             triangle_tests: 2,
             ..Default::default()
         };
-        assert_eq!(ray_clocks(Arch::Rdna4, &pair), 1.0);
+        assert_eq!(ray_clocks(Arch::parse("rdna4").unwrap(), &pair), 1.0);
         let bvh4 = RayCounters {
             box_tests: 4,
             triangle_tests: 1,
             ..Default::default()
         };
-        assert_eq!(ray_clocks(Arch::Rdna3, &bvh4), 2.0);
-        assert_eq!(wave_clocks(Arch::Rdna3, &[bvh4, bvh4, node]), 6.0);
+        assert_eq!(ray_clocks(Arch::parse("rdna3").unwrap(), &bvh4), 2.0);
+        assert_eq!(
+            wave_clocks(Arch::parse("rdna3").unwrap(), &[bvh4, bvh4, node]),
+            6.0
+        );
     }
 }

@@ -120,8 +120,16 @@ fn layouts_sharing_one_build_encode_as_each_built_alone() {
 #[test]
 fn node_byte_sizes_are_the_hardware_sizes() {
     let scene = Scene::single("s", procedural::bumpy_sphere(16, 32));
-    let b4 = encode_scene(&scene, LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)).unwrap();
-    let b8 = encode_scene(&scene, LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)).unwrap();
+    let b4 = encode_scene(
+        &scene,
+        LayoutConfig::new(Arch::parse("rdna3").unwrap(), BvhKind::Bvh4),
+    )
+    .unwrap();
+    let b8 = encode_scene(
+        &scene,
+        LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8),
+    )
+    .unwrap();
     let c = b4.counts;
     let parent_table = (c.box_fp32 * 128 + c.triangle_pair * 64) / 64 * 4;
     // header + nodes + parent table, rounded up to 128 bytes
@@ -154,14 +162,14 @@ fn bvh8_takes_fewer_steps_and_more_box_tests_than_bvh4_on_the_bunny() {
     ] {
         let (r4, hits4) = run_layout(
             &scene,
-            LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh4),
+            LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh4),
             &rays,
             &opts,
         )
         .unwrap();
         let (r8, hits8) = run_layout(
             &scene,
-            LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8),
+            LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8),
             &rays,
             &opts,
         )
@@ -191,13 +199,18 @@ fn oriented_boxes_cut_box_tests_on_thin_rotated_parts() {
     let rays = random_rays(&scene.bounds(), 3000, 11);
     let opts = TraversalOptions::default();
     for bvh in [BvhKind::Bvh8, BvhKind::Bvh4] {
-        let (plain, plain_hits) =
-            run_layout(&scene, LayoutConfig::new(Arch::Rdna4, bvh), &rays, &opts).unwrap();
+        let (plain, plain_hits) = run_layout(
+            &scene,
+            LayoutConfig::new(Arch::parse("rdna4").unwrap(), bvh),
+            &rays,
+            &opts,
+        )
+        .unwrap();
         let (obb, obb_hits) = run_layout(
             &scene,
             LayoutConfig {
                 obb: true,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
+                ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), bvh)
             },
             &rays,
             &opts,
@@ -214,7 +227,7 @@ fn oriented_boxes_cut_box_tests_on_thin_rotated_parts() {
         &sphere,
         LayoutConfig {
             obb: true,
-            ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+            ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8)
         },
     )
     .unwrap();

@@ -18,7 +18,7 @@ fn parallel_tracing_equals_sequential_tracing() {
         for obb in [false, true] {
             let cfg = LayoutConfig {
                 obb,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
+                ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), bvh)
             };
             let e = encode_scene(&scene, cfg).unwrap();
             let (counters, hits, _) = trace_all(&e, &rays, &opts);
@@ -43,7 +43,7 @@ fn chunked_runs_equal_whole_set_figures() {
     let scene = Scene::single("sphere", procedural::bumpy_sphere(6, 12));
     let rays = random_rays(&scene.bounds(), (RAY_CHUNK + 1007) as u32, 5);
     let opts = TraversalOptions::default();
-    let cfg = LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8);
+    let cfg = LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8);
     let (run, hits) = run_layout(&scene, cfg, &rays, &opts).unwrap();
     let e = encode_scene(&scene, cfg).unwrap();
     let (counters, whole_hits, _) = trace_all(&e, &rays, &opts);

@@ -4,7 +4,8 @@
 //! manifests ([`fixtures`]) and the checks for the external tools some tests
 //! need ([`tools`]: a missing tool skips the test, except on CI where it
 //! fails it), and the house rules' readers ([`house_rules`]: file and
-//! function lengths, import circles).
+//! function lengths, import circles), and with the feature `engine`,
+//! preparing engine runs (`sim`).
 //!
 //! A dev-dependency only (`publish = false`); nothing here is part of the
 //! simulator.
@@ -12,6 +13,8 @@
 pub mod cli;
 pub mod fixtures;
 pub mod house_rules;
+#[cfg(feature = "engine")]
+pub mod sim;
 pub mod tools;
 
 use shadersim_asm::{read_program_text, Program, ReadOptions};

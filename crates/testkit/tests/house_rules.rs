@@ -8,8 +8,9 @@
 //! too, so the lists only shrink. The `planted_*` tests show each rule
 //! failing on a violation made for it.
 //!
-//! And ARCHITECTURE.md's code map stays true to the tree: every
-//! `crates/...` path it names exists.
+//! And ARCHITECTURE.md stays true to the tree: every path it names
+//! between backticks exists (`planted_missing_path_fails` shows the check
+//! failing).
 
 use shadersim_testkit::house_rules::{
     function_spans, import_circles, judge, line_count, rust_files, Allowed, ModuleFile,
@@ -236,29 +237,134 @@ fn a_listed_item_may_only_shrink() {
     );
 }
 
-/// The `crates/...` paths ARCHITECTURE.md names between backticks (a
-/// glob's folder for `*` patterns).
-fn architecture_paths() -> Vec<String> {
-    let text = read(&repo().join("ARCHITECTURE.md"));
-    text.split('`')
-        .skip(1)
-        .step_by(2)
-        .filter(|quoted| quoted.starts_with("crates/") && !quoted.contains(' '))
-        .map(|path| match path.find('*') {
-            Some(star) => path[..star].to_string(),
-            None => path.to_string(),
+/// Every file and folder of the repository (less `target` and `.git`), as
+/// `/`-separated paths from its root.
+fn repository_paths() -> Vec<String> {
+    fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name == ".git" || name == "target" {
+                continue;
+            }
+            let path = format!("{prefix}{name}");
+            if entry.path().is_dir() {
+                walk(&entry.path(), &format!("{path}/"), out);
+            }
+            out.push(path);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&repo(), "", &mut out);
+    out
+}
+
+/// A path ARCHITECTURE.md names between backticks: where, and in which
+/// crate's section (`### ... (crates/NAME)`), if any.
+struct NamedPath {
+    line: usize,
+    section_crate: Option<String>,
+    path: String,
+}
+
+/// The paths `text` (a Markdown document) names between backticks: the
+/// quoted words with a `/` that are made of path characters only (a
+/// glob's folder for `*` patterns, a folder without its trailing `/`).
+fn named_paths(text: &str) -> Vec<NamedPath> {
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_-./*".contains(c);
+    let mut out = Vec::new();
+    let mut section_crate = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') {
+            section_crate = line
+                .split_once("(crates/")
+                .and_then(|(_, rest)| rest.split([')', ',', '/']).next())
+                .map(str::to_string);
+        }
+        for quoted in line.split('`').skip(1).step_by(2) {
+            if !quoted.contains('/') || quoted.starts_with('/') || !quoted.chars().all(is_path_char)
+            {
+                continue;
+            }
+            let path = match quoted.find('*') {
+                Some(star) => &quoted[..star],
+                None => quoted,
+            };
+            let path = path.trim_end_matches('/');
+            if !path.is_empty() {
+                out.push(NamedPath {
+                    line: i + 1,
+                    section_crate: section_crate.clone(),
+                    path: path.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// True when a newcomer finds `named` in `tree`: at the repository root,
+/// inside its section's crate (`machine/issue.rs` in the engine's), or, for
+/// a path the text places in another crate (`commands/vliw.rs`, the CLI's),
+/// as the end of some path of the tree.
+fn finds(named: &NamedPath, tree: &[String]) -> bool {
+    let tail = format!("/{}", named.path);
+    tree.iter().any(|p| p == &named.path)
+        || named.section_crate.as_ref().is_some_and(|c| {
+            let root = format!("crates/{c}/");
+            tree.iter()
+                .any(|p| p.starts_with(&root) && p.ends_with(&tail))
         })
-        .collect()
+        || tree.iter().any(|p| p.ends_with(&tail))
 }
 
 #[test]
 fn every_path_architecture_md_names_exists() {
-    let missing: Vec<String> = architecture_paths()
-        .into_iter()
-        .filter(|p| !repo().join(p).exists())
+    let tree = repository_paths();
+    let named = named_paths(&read(&repo().join("ARCHITECTURE.md")));
+    assert!(
+        named.len() > 100,
+        "{} paths: the reader lost them",
+        named.len()
+    );
+    let missing: Vec<String> = named
+        .iter()
+        .filter(|n| !finds(n, &tree))
+        .map(|n| format!("ARCHITECTURE.md:{}: `{}`", n.line, n.path))
         .collect();
     assert!(
         missing.is_empty(),
-        "ARCHITECTURE.md names paths that do not exist: {missing:?}"
+        "ARCHITECTURE.md names paths that do not exist:\n{}",
+        missing.join("\n")
     );
+}
+
+#[test]
+fn planted_missing_path_fails() {
+    let text = "### `shadersim-engine` (crates/engine)\n\
+                `machine/issue.rs`, `crates/engine/src/run.rs`, `data/*.toml` and \
+                `machine/gone.rs`; `a b/c` is no path\n";
+    let tree: Vec<String> = [
+        "crates/engine/src/machine/issue.rs",
+        "crates/engine/src/run.rs",
+        "crates/arch/data",
+    ]
+    .map(str::to_string)
+    .to_vec();
+    let named = named_paths(text);
+    let paths: Vec<&str> = named.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "machine/issue.rs",
+            "crates/engine/src/run.rs",
+            "data",
+            "machine/gone.rs"
+        ]
+    );
+    let missing: Vec<&str> = named
+        .iter()
+        .filter(|n| !finds(n, &tree))
+        .map(|n| n.path.as_str())
+        .collect();
+    assert_eq!(missing, ["machine/gone.rs"]);
 }

@@ -14,7 +14,7 @@
 //!   blocks (not those of loops nested in it) hold the line's code, if that
 //!   loop's branches have no other source line.
 
-use crate::hints::{Hints, HintsError};
+use crate::hints::{BranchHint, Hints, HintsError, LoopHint, MemoryHint};
 use shadersim_asm::Program;
 use shadersim_cfg::{BranchKind, Cfg};
 use std::collections::BTreeSet;
@@ -217,106 +217,155 @@ pub fn resolve_source_hints(
     source_files: &[(u32, String)],
 ) -> Result<Hints, HintsError> {
     let mut out = hints.clone();
-    out.loops.clear();
-    for h in &hints.loops {
-        let Some(s) = &h.source else {
-            out.loops.push(h.clone());
-            continue;
-        };
-        if h.line.is_some() || h.label.is_some() {
-            return Err(HintsError::at(
-                s.span(),
-                "give a loop one of `line`, `label` or `source`",
-            ));
-        }
-        let src = parse_at(s)?;
-        let found = instructions_from(program, source_files, &src, &s.span())?;
-        let line = loop_header_line(program, cfg, &src, &found, &s.span())?;
-        let mut h = h.clone();
-        h.source = None;
-        h.line = Some(Spanned::new(s.span(), line));
-        out.loops.push(h);
+    out.loops = resolve_each(&hints.loops, program, source_files, |src, found, span| {
+        Ok(vec![loop_header_line(program, cfg, src, found, span)?])
+    })?;
+    out.branches = resolve_each(
+        &hints.branches,
+        program,
+        source_files,
+        |src, found, span| Ok(vec![branch_line(program, cfg, src, found, span)?]),
+    )?;
+    out.memory = resolve_each(&hints.memory, program, source_files, |src, found, span| {
+        memory_lines(program, src, found, span)
+    })?;
+    Ok(out)
+}
+
+/// A hint that may name its instructions by `source =` instead of `line =`.
+trait SourceKeyed: Clone {
+    /// Its `source =`, if given.
+    fn source(&self) -> Option<&Spanned<String>>;
+    /// The error when it names its place another way too (`line`, `label`).
+    fn both_given(&self) -> Option<&'static str>;
+    /// The hint at listing line `line` instead of its `source`.
+    fn at_line(&self, line: Spanned<u32>) -> Self;
+}
+
+impl SourceKeyed for LoopHint {
+    fn source(&self) -> Option<&Spanned<String>> {
+        self.source.as_ref()
     }
-    out.branches.clear();
-    for h in &hints.branches {
-        let Some(s) = &h.source else {
-            out.branches.push(h.clone());
-            continue;
-        };
-        if h.line.is_some() {
-            return Err(HintsError::at(
-                s.span(),
-                "give a branch either `line` or `source`, not both",
-            ));
-        }
-        let src = parse_at(s)?;
-        let found = instructions_from(program, source_files, &src, &s.span())?;
-        let line = branch_line(program, cfg, &src, &found, &s.span())?;
-        let mut h = h.clone();
-        h.source = None;
-        h.line = Some(Spanned::new(s.span(), line));
-        out.branches.push(h);
+    fn both_given(&self) -> Option<&'static str> {
+        (self.line.is_some() || self.label.is_some())
+            .then_some("give a loop one of `line`, `label` or `source`")
     }
-    out.memory.clear();
-    for h in &hints.memory {
-        let Some(s) = &h.source else {
-            out.memory.push(h.clone());
+    fn at_line(&self, line: Spanned<u32>) -> Self {
+        LoopHint {
+            source: None,
+            line: Some(line),
+            ..self.clone()
+        }
+    }
+}
+
+impl SourceKeyed for BranchHint {
+    fn source(&self) -> Option<&Spanned<String>> {
+        self.source.as_ref()
+    }
+    fn both_given(&self) -> Option<&'static str> {
+        self.line
+            .is_some()
+            .then_some("give a branch either `line` or `source`, not both")
+    }
+    fn at_line(&self, line: Spanned<u32>) -> Self {
+        BranchHint {
+            source: None,
+            line: Some(line),
+            ..self.clone()
+        }
+    }
+}
+
+impl SourceKeyed for MemoryHint {
+    fn source(&self) -> Option<&Spanned<String>> {
+        self.source.as_ref()
+    }
+    fn both_given(&self) -> Option<&'static str> {
+        self.line
+            .is_some()
+            .then_some("give a memory hint either `line` or `source`, not both")
+    }
+    fn at_line(&self, line: Spanned<u32>) -> Self {
+        MemoryHint {
+            source: None,
+            line: Some(line),
+            ..self.clone()
+        }
+    }
+}
+
+/// `hints` in order, each `source =` replaced by the listing lines `lines_of` maps the
+/// source's instructions to (one hint per line, each carrying the span of the `source` value).
+fn resolve_each<H: SourceKeyed>(
+    hints: &[H],
+    program: &Program,
+    source_files: &[(u32, String)],
+    lines_of: impl Fn(&SourceRef, &[usize], &Range<usize>) -> Result<Vec<u32>, HintsError>,
+) -> Result<Vec<H>, HintsError> {
+    let mut out = Vec::new();
+    for h in hints {
+        let Some(s) = h.source() else {
+            out.push(h.clone());
             continue;
         };
-        if h.line.is_some() {
-            return Err(HintsError::at(
-                s.span(),
-                "give a memory hint either `line` or `source`, not both",
-            ));
+        if let Some(message) = h.both_given() {
+            return Err(HintsError::at(s.span(), message));
         }
         let src = parse_at(s)?;
         let found = instructions_from(program, source_files, &src, &s.span())?;
-        let memory_op = |i: usize| {
-            let class = program.instructions[i].inst.class();
-            (class.is_vmem() && class != shadersim_isa::InstrClass::VmemCache)
-                || class == shadersim_isa::InstrClass::Smem
-        };
-        // The line's vector memory ops; its scalar loads only when it has
-        // none: a kernel argument's `s_load` often carries the line that
-        // first uses it, and a `pattern` (vector only) would refuse it.
-        let vector: Vec<usize> = found
-            .iter()
-            .copied()
-            .filter(|&i| memory_op(i) && program.instructions[i].inst.class().is_vmem())
-            .collect();
-        let lines = match vector.is_empty() {
-            false => listing_lines(program, vector),
-            true => listing_lines(program, found.iter().copied().filter(|&i| memory_op(i))),
-        };
-        if lines.is_empty() {
-            // Lines of the same source file (`found` is not empty).
-            let file = program.instructions[found[0]].source.map(|l| l.file);
-            let with_memory: BTreeSet<u32> = (0..program.instructions.len())
-                .filter(|&i| memory_op(i))
-                .filter_map(|i| program.instructions[i].source)
-                .filter(|l| Some(l.file) == file)
-                .map(|l| l.line)
-                .collect();
-            return Err(HintsError::at(
-                s.span(),
-                format!(
-                    "no vector or scalar memory instruction of `{}` comes from {src}; source lines with memory instructions: {}",
-                    program.name,
-                    match with_memory.is_empty() {
-                        true => "none".to_string(),
-                        false => compact_lines(&with_memory),
-                    }
-                ),
-            ));
-        }
-        for line in lines {
-            let mut h = h.clone();
-            h.source = None;
-            h.line = Some(Spanned::new(s.span(), line));
-            out.memory.push(h);
+        for line in lines_of(&src, &found, &s.span())? {
+            out.push(h.at_line(Spanned::new(s.span(), line)));
         }
     }
     Ok(out)
+}
+
+/// The listing lines of the memory instructions from `src` (`found`): the line's vector
+/// memory ops; its scalar loads only when it has none (a kernel argument's `s_load` often
+/// carries the line that first uses it, and a `pattern`, vector only, would refuse it).
+fn memory_lines(
+    program: &Program,
+    src: &SourceRef,
+    found: &[usize],
+    span: &Range<usize>,
+) -> Result<Vec<u32>, HintsError> {
+    let memory_op = |i: usize| {
+        let class = program.instructions[i].inst.class();
+        (class.is_vmem() && class != shadersim_isa::InstrClass::VmemCache)
+            || class == shadersim_isa::InstrClass::Smem
+    };
+    let vector: Vec<usize> = found
+        .iter()
+        .copied()
+        .filter(|&i| memory_op(i) && program.instructions[i].inst.class().is_vmem())
+        .collect();
+    let lines = match vector.is_empty() {
+        false => listing_lines(program, vector),
+        true => listing_lines(program, found.iter().copied().filter(|&i| memory_op(i))),
+    };
+    if !lines.is_empty() {
+        return Ok(lines);
+    }
+    // Lines of the same source file (`found` is not empty).
+    let file = program.instructions[found[0]].source.map(|l| l.file);
+    let with_memory: BTreeSet<u32> = (0..program.instructions.len())
+        .filter(|&i| memory_op(i))
+        .filter_map(|i| program.instructions[i].source)
+        .filter(|l| Some(l.file) == file)
+        .map(|l| l.line)
+        .collect();
+    Err(HintsError::at(
+        span.clone(),
+        format!(
+            "no vector or scalar memory instruction of `{}` comes from {src}; source lines with memory instructions: {}",
+            program.name,
+            match with_memory.is_empty() {
+                true => "none".to_string(),
+                false => compact_lines(&with_memory),
+            }
+        ),
+    ))
 }
 
 /// The listing line of the one conditional branch from `src` (`found`):

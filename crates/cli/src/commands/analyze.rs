@@ -122,7 +122,7 @@ pub fn render(args: &Args) -> Result<String, CliError> {
         source: args.run.source(),
     })?;
     if let Some(p) = args.latency_precision {
-        prepared.sim.latency_budget = SearchBudget::precise(p);
+        prepared.sim.set_latency_budget(SearchBudget::precise(p));
     }
     let progress =
         crate::progress::Progress::start(None, "simulating (and searching the latency tolerance)");
@@ -170,7 +170,7 @@ pub fn render(args: &Args) -> Result<String, CliError> {
     report.name_source_files(&prepared.source_files);
     report.vliw = crate::commands::vliw::summary(
         prepared.r600.as_ref(),
-        &sim.arch,
+        sim.arch(),
         &report,
         &analysis.stats,
         args.repack,
@@ -180,7 +180,7 @@ pub fn render(args: &Args) -> Result<String, CliError> {
         ReportFormat::Json => report.to_json() + "\n",
         ReportFormat::Html => shadersim_report::html::analyze_page(
             &report,
-            &sim.cfg,
+            sim.cfg(),
             &shadersim_report::html::MadeFrom {
                 hints: args.run.hints.clone(),
                 overrides: sets.iter().map(|(k, x)| format!("{k}={x}")).collect(),

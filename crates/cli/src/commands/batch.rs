@@ -78,13 +78,7 @@ pub fn run(args: Args) -> CliResult {
     if args.jobs == Some(0) {
         return Err(CliError::Usage("--jobs must be at least 1".into()));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.jobs {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::Input(format!("error: cannot start worker threads: {e}")))?;
+    let pool = super::worker_pool(args.jobs)?;
     match &args.diff {
         Some(files) => {
             let text = diff_files(&files[0], &files[1], args.format, args.top)?;

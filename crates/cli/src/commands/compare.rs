@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use shadersim_engine::analysis::latency::{SearchBudget, DEFAULT_PRECISION};
 use shadersim_report::analyze_view::AnalyzeReport;
 use shadersim_report::compare_html::to_html;
-use shadersim_report::compare_view::{compare, round, to_text, NamedValue, Variant};
+use shadersim_report::compare_view::{compare, to_text, Variant};
 
 /// Output formats of `compare`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -148,7 +148,8 @@ pub fn render(args: &Args) -> Result<String, CliError> {
     // the 1/64 bracket, not within analyze's two-run budget, whose passing
     // end may lie anywhere in a bracket several times wide.
     for p in &mut prepared {
-        p.sim.latency_budget = SearchBudget::precise(DEFAULT_PRECISION);
+        p.sim
+            .set_latency_budget(SearchBudget::precise(DEFAULT_PRECISION));
     }
     let progress = crate::progress::Progress::start(Some(jobs.len() as u64), "variants");
     let variants: Vec<Result<Variant, CliError>> = jobs
@@ -158,7 +159,7 @@ pub fn render(args: &Args) -> Result<String, CliError> {
             let analysis = analyse(prepared, !args.no_latency_search)
                 .map_err(|e| in_variant(e, job, jobs.len()))?;
             let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
-            let mut v = variant(job.label.clone(), &report, &prepared.sim.arch);
+            let mut v = Variant::of(job.label.clone(), &report, prepared.sim.arch());
             // What made it, for the HTML page's record.
             v.hints = job.hints.map(str::to_string);
             v.overrides = sets.iter().map(|(k, x)| format!("{k}={x}")).collect();
@@ -217,81 +218,4 @@ fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
-}
-
-/// The parameters of `arch` whose source is an assumption that charge the
-/// run's unit work (an instruction's `cost_basis` names them), with the share
-/// of the work (executions x clocks) each charges, largest first.
-fn assumed_costs(r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec) -> Vec<NamedValue> {
-    let assumed = |name: &str| {
-        arch.params
-            .get(name)
-            .is_some_and(|p| p.source.trim_start().starts_with("assumption"))
-    };
-    let mut total = 0.0;
-    let mut by_param: std::collections::BTreeMap<String, f64> = Default::default();
-    for i in &r.instructions {
-        let work = i.executions as f64 * f64::from(i.cost_clocks);
-        total += work;
-        let words = i
-            .cost_basis
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
-        let mut cited: Vec<&str> = words.filter(|w| assumed(w)).collect();
-        cited.sort_unstable();
-        cited.dedup();
-        for w in cited {
-            *by_param.entry(w.to_string()).or_default() += work;
-        }
-    }
-    let mut out: Vec<NamedValue> = by_param
-        .into_iter()
-        .filter(|(_, w)| total > 0.0 && *w > 0.0)
-        .map(|(name, w)| NamedValue {
-            name,
-            value: round(w / total),
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.value
-            .total_cmp(&a.value)
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    out
-}
-
-/// The numbers of one analysis that the comparison shows; `arch` is the
-/// model it ran on (for the sources of its costs).
-pub fn variant(label: String, r: &AnalyzeReport, arch: &shadersim_arch::ArchSpec) -> Variant {
-    let waves = f64::from(r.waves.max(1));
-    Variant {
-        per_second_gpu: r.throughput.per_second_gpu,
-        clock_mhz: r.throughput.clock_mhz,
-        gpu_cus: r.throughput.gpu_cus,
-        assumed_costs: assumed_costs(r, arch),
-        assumed_effect: shadersim_report::compare_view::AssumedEffect::of(r),
-        hints: None,
-        overrides: Vec::new(),
-        label,
-        file: r.file.clone(),
-        arch: r.arch.clone(),
-        clocks: r.clocks,
-        clocks_per_wave: r.bottleneck.clocks_per_wave,
-        wave_clocks: r.wave_clocks,
-        throughput_per_clock: r.throughput.per_clock,
-        throughput_unit: r.throughput.unit.clone(),
-        utilization: r.utilization.clone(),
-        waves_per_simd: r.occupancy.waves_per_simd,
-        occupancy_limiter: r.occupancy.limiter.clone(),
-        bottleneck: r.bottleneck.kind.clone(),
-        latency_tolerance: r.latency_tolerance.as_ref().and_then(|l| l.clocks),
-        latency_fails_at: r.latency_tolerance.as_ref().and_then(|l| l.fails_at),
-        issued_per_wave: r
-            .issued
-            .iter()
-            .map(|c| NamedValue {
-                name: c.name.clone(),
-                value: round(c.count as f64 / waves),
-            })
-            .collect(),
-    }
 }

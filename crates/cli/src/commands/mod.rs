@@ -23,3 +23,15 @@ pub mod sweep;
 pub mod validate;
 pub mod validate_time;
 pub mod vliw;
+
+/// The worker threads of a command that runs many simulations (`batch`, `sweep`): `jobs` of
+/// them (`--jobs`), else one per core.
+fn worker_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, crate::error::CliError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = jobs {
+        pool = pool.num_threads(n);
+    }
+    pool.build().map_err(|e| {
+        crate::error::CliError::Input(format!("error: cannot start worker threads: {e}"))
+    })
+}

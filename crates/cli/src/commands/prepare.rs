@@ -366,7 +366,7 @@ pub fn prepare_program(
     let mut sim = sim;
     if let Some(t) = triton {
         // What the launch took from Triton's json, first among the report's notes.
-        sim.notes.splice(0..0, t.notes.iter().cloned());
+        sim.prepend_notes(t.notes.iter().cloned());
     }
     Ok(Prepared {
         file_name: file.file_name.clone(),

@@ -99,13 +99,18 @@ fn on_off_both(s: &str, what: &str) -> Result<Vec<bool>, CliError> {
     }
 }
 
+/// The generations `--arch` takes, for its message: `rdna2, rdna3, rdna4`.
+fn arch_names() -> String {
+    Arch::all().map(Arch::name).collect::<Vec<_>>().join(", ")
+}
+
 /// The layouts the options ask for, in report order.
 fn layouts(args: &RtOptions) -> Result<Vec<LayoutConfig>, CliError> {
     let mut archs = Vec::new();
     for a in args.arch.split(',').map(str::trim) {
         archs.push(
             Arch::parse(a)
-                .ok_or_else(|| usage(format!("unknown --arch `{a}` (rdna2, rdna3, rdna4)")))?,
+                .ok_or_else(|| usage(format!("unknown --arch `{a}` ({})", arch_names())))?,
         );
     }
     let kinds: Option<Vec<BvhKind>> = match &args.bvh {
@@ -127,7 +132,10 @@ fn layouts(args: &RtOptions) -> Result<Vec<LayoutConfig>, CliError> {
         .map(|o| on_off_both(o, "obb"))
         .transpose()?;
     if obb_choice.as_ref().is_some_and(|o| o.contains(&true)) && !archs.iter().any(|a| a.rtip3()) {
-        return Err(usage("oriented bounding boxes exist only on rdna4"));
+        return Err(usage(format!(
+            "oriented bounding boxes exist only on {}",
+            Arch::rtip3_names()
+        )));
     }
     let mut out = Vec::new();
     for &arch in &archs {
@@ -170,9 +178,10 @@ fn layouts(args: &RtOptions) -> Result<Vec<LayoutConfig>, CliError> {
     }
     if out.is_empty() {
         return Err(usage(format!(
-            "no layout fits --arch {} --bvh {}: bvh4x2 and bvh8 are rdna4 only",
+            "no layout fits --arch {} --bvh {}: bvh4x2 and bvh8 are {} only",
             args.arch,
-            args.bvh.as_deref().unwrap_or("")
+            args.bvh.as_deref().unwrap_or(""),
+            Arch::rtip3_names()
         )));
     }
     Ok(out)

@@ -3,11 +3,11 @@
 //! (every point is an independent run, so the rows are those of serial runs,
 //! in grid order), as CSV or JSON, with an optional SVG line plot.
 
-use crate::commands::compare::variant;
 use crate::commands::prepare::{analyse, load_with, prepare_loaded};
 use crate::error::{CliError, CliResult};
 use rayon::prelude::*;
 use shadersim_report::analyze_view::AnalyzeReport;
+use shadersim_report::compare_view::Variant;
 use shadersim_report::sweep_view::{to_csv, to_json, to_svg, Axis, Marked, Row, METRICS};
 
 /// Output formats of `sweep`.
@@ -197,13 +197,7 @@ pub fn run(args: Args) -> CliResult {
             points.len()
         );
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.jobs {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::Input(format!("error: cannot start worker threads: {e}")))?;
+    let pool = super::worker_pool(args.jobs)?;
     // Read once: the points differ only in their `--set` values.
     let loaded = load_with(
         &args.file,
@@ -225,7 +219,7 @@ pub fn run(args: Args) -> CliResult {
         Ok(Row {
             values: values.clone(),
             // The program's name labels the plot's title.
-            result: variant(report.program.clone(), &report, &prepared.sim.arch),
+            result: Variant::of(report.program.clone(), &report, prepared.sim.arch()),
         })
     };
     // Collected in grid order; the first failing point in that order is the

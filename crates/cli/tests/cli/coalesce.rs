@@ -1,26 +1,17 @@
 //! `shadersim coalesce` from the outside: output, JSON keys and exit codes.
 
-use crate::shadersim;
+use crate::{json_of, shadersim};
 use shadersim_testkit::cli::{stderr, stdout};
-use std::process::Output;
-
-fn coalesce(args: &[&str]) -> Output {
-    let mut all = vec!["coalesce"];
-    all.extend_from_slice(args);
-    shadersim(&all)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    all.extend_from_slice(&["--format", "json"]);
-    let output = coalesce(&all);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    serde_json::from_slice(&output.stdout).expect("one JSON object")
-}
 
 #[test]
 fn text_output_has_one_fact_per_line() {
-    let output = coalesce(&["--op", "buffer_load_dword", "--pattern", "linear"]);
+    let output = shadersim(&[
+        "coalesce",
+        "--op",
+        "buffer_load_dword",
+        "--pattern",
+        "linear",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = stdout(&output);
     let expected_starts = [
@@ -47,7 +38,15 @@ fn text_output_has_one_fact_per_line() {
 
 #[test]
 fn json_has_the_contract_keys() {
-    let value = json(&["--op", "buffer_load_dword", "--pattern", "quad-uniform"]);
+    let value = json_of(&[
+        "coalesce",
+        "--op",
+        "buffer_load_dword",
+        "--pattern",
+        "quad-uniform",
+        "--format",
+        "json",
+    ]);
     for key in ["l2_requests", "l1_groups", "group_size", "clocks", "rule"] {
         assert!(value.get(key).is_some(), "missing {key}: {value}");
     }
@@ -64,7 +63,8 @@ fn json_has_the_contract_keys() {
 
 #[test]
 fn exec_mask_base_and_stage_are_used() {
-    let value = json(&[
+    let value = json_of(&[
+        "coalesce",
         "--op",
         "buffer_load_dword",
         "--pattern",
@@ -73,6 +73,8 @@ fn exec_mask_base_and_stage_are_used() {
         "0xffff",
         "--base",
         "0x1000",
+        "--format",
+        "json",
     ]);
     assert_eq!(value["active_lanes"], 16);
     assert_eq!(value["l1_groups"], 1);
@@ -80,14 +82,25 @@ fn exec_mask_base_and_stage_are_used() {
     assert_eq!(value["lines"], serde_json::json!([4096]));
 
     // Pixel-quad order breaks the consecutive blocks of a row-major buffer.
-    let compute = json(&["--op", "buffer_load_dword", "--pattern", "tile2d:8x8"]);
-    let pixel = json(&[
+    let compute = json_of(&[
+        "coalesce",
+        "--op",
+        "buffer_load_dword",
+        "--pattern",
+        "tile2d:8x8",
+        "--format",
+        "json",
+    ]);
+    let pixel = json_of(&[
+        "coalesce",
         "--op",
         "buffer_load_dword",
         "--pattern",
         "tile2d:8x8",
         "--stage",
         "pixel",
+        "--format",
+        "json",
     ]);
     assert_eq!(
         (compute["clocks"].as_u64(), pixel["clocks"].as_u64()),
@@ -98,7 +111,8 @@ fn exec_mask_base_and_stage_are_used() {
 
 #[test]
 fn image_ops_take_texel_format_and_filter() {
-    let value = json(&[
+    let value = json_of(&[
+        "coalesce",
         "--op",
         "image_sample",
         "--pattern",
@@ -109,32 +123,67 @@ fn image_ops_take_texel_format_and_filter() {
         "rgba32f",
         "--filter",
         "bilinear",
+        "--format",
+        "json",
     ]);
     assert_eq!(value["clocks"], 64);
     assert_eq!(value["group_size"], 4);
     assert_eq!(value["texel_format"], "rgba32f");
     // Defaults of gcn-model.md: rgba8 + trilinear = 32 clocks; gradients double it.
     assert_eq!(
-        json(&["--op", "image_sample", "--pattern", "linear"])["clocks"],
+        json_of(&[
+            "coalesce",
+            "--op",
+            "image_sample",
+            "--pattern",
+            "linear",
+            "--format",
+            "json"
+        ])["clocks"],
         32
     );
     assert_eq!(
-        json(&["--op", "image_sample_d", "--pattern", "linear"])["clocks"],
+        json_of(&[
+            "coalesce",
+            "--op",
+            "image_sample_d",
+            "--pattern",
+            "linear",
+            "--format",
+            "json"
+        ])["clocks"],
         64
     );
 }
 
 #[test]
 fn stores_collapse_and_atomics_do_not() {
-    let store = json(&["--op", "buffer_store_dword", "--pattern", "uniform"]);
-    let atomic = json(&["--op", "buffer_atomic_add", "--pattern", "uniform"]);
+    let store = json_of(&[
+        "coalesce",
+        "--op",
+        "buffer_store_dword",
+        "--pattern",
+        "uniform",
+        "--format",
+        "json",
+    ]);
+    let atomic = json_of(&[
+        "coalesce",
+        "--op",
+        "buffer_atomic_add",
+        "--pattern",
+        "uniform",
+        "--format",
+        "json",
+    ]);
     assert_eq!(store["l2_requests"], 1);
     assert_eq!(atomic["l2_requests"], 64);
 }
 
 #[test]
 fn rates_can_be_overridden() {
-    let value = json(&[
+    let value = json_of(&[
+        "coalesce",
         "--op",
         "buffer_load_dword",
         "--pattern",
@@ -143,6 +192,8 @@ fn rates_can_be_overridden() {
         "l2_line_bytes=128",
         "--set",
         "buffer_coalesced_load_clocks=8",
+        "--format",
+        "json",
     ]);
     assert_eq!(value["l2_requests"], 2);
     assert_eq!(value["clocks"], 8);
@@ -241,7 +292,7 @@ fn bad_option_values_exit_2_with_a_clear_message() {
         ),
     ];
     for (args, expected) in cases {
-        let output = coalesce(args);
+        let output = shadersim(&[&["coalesce"], *args].concat());
         assert_eq!(
             output.status.code(),
             Some(2),
@@ -301,7 +352,7 @@ fn bad_usage_exits_2() {
         ],
     ];
     for args in cases {
-        let output = coalesce(args);
+        let output = shadersim(&[&["coalesce"], *args].concat());
         assert_eq!(
             output.status.code(),
             Some(2),
@@ -314,7 +365,7 @@ fn bad_usage_exits_2() {
 
 #[test]
 fn help_documents_the_patterns() {
-    let output = coalesce(&["--help"]);
+    let output = shadersim(&["coalesce", "--help"]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     for word in [

@@ -16,16 +16,12 @@
 //! (the default format); one texel per pixel; wave k's 8x8 tile at the k-th place of a Z-order
 //! walk (wave 1 right of wave 0, wave 2 below it, ...).
 
-use crate::shadersim;
+use crate::{json_of, stdout_of};
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// `analyze FILE --arch gfx900 --set waves=N` in `format`.
+/// `analyze FILE --arch gfx900 --set waves=N` in `format`: its report.
 fn analyze(file: &str, waves: u32, format: &str) -> String {
     let waves = format!("waves={waves}");
-    let o = shadersim(&[
+    stdout_of(&[
         "analyze",
         file,
         "--arch",
@@ -35,9 +31,7 @@ fn analyze(file: &str, waves: u32, format: &str) -> String {
         "--format",
         format,
         "--no-latency-search",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    text(&o.stdout)
+    ])
 }
 
 fn json(file: &str, waves: u32) -> serde_json::Value {
@@ -169,7 +163,7 @@ fn a_stride_hint_replaces_the_walk() {
         "[dispatch]\nwaves = 16\n[[memory]]\nline = 16\nwave_stride = 0\n",
     )
     .unwrap();
-    let o = shadersim(&[
+    let j = json_of(&[
         "analyze",
         "tests/texture_reuse/one_sample.s",
         "--arch",
@@ -180,8 +174,6 @@ fn a_stride_hint_replaces_the_walk() {
         "json",
         "--no-latency-search",
     ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let sample = instruction(&j, "image_sample ");
     assert_eq!(sample["l2_requests"], 13);
     assert_eq!(sample["first_level_hit_rate"], 0.9375);

@@ -68,8 +68,8 @@ impl AnalyzeReport {
     /// Build the report.
     pub fn new(file: &str, sim: &Simulation, analysis: &Analysis) -> AnalyzeReport {
         let st = &analysis.stats;
-        let arch = &sim.arch;
-        let unit = match sim.dispatch.stage {
+        let arch = &sim.arch();
+        let unit = match sim.dispatch().stage {
             Stage::Pixel => "pixels",
             Stage::Vertex => "vertices",
             Stage::Compute => "threads",
@@ -101,15 +101,15 @@ impl AnalyzeReport {
         }
         AnalyzeReport {
             file: file.to_string(),
-            program: sim.program.name.clone(),
+            program: sim.program().name.clone(),
             arch: arch.name.clone(),
             isa: sim
-                .program
+                .program()
                 .target
                 .as_ref()
                 .map_or(arch.isa.name.clone(), |t| t.name.clone()),
-            stage: sim.dispatch.stage.name().to_string(),
-            wave_size: sim.dispatch.wave_size,
+            stage: sim.dispatch().stage.name().to_string(),
+            wave_size: sim.dispatch().wave_size,
             waves: st.waves,
             workgroups: st.groups,
             clocks: st.clocks,
@@ -128,7 +128,7 @@ impl AnalyzeReport {
             matrix: matrix_view(sim, st),
             starve_rate: round(st.starve_rate()),
             stall_rate: round(st.stall_rate()),
-            lane_utilization: round(sim.lanes.as_ref().map_or(1.0, |l| l.utilization)),
+            lane_utilization: round(sim.lanes().map_or(1.0, |l| l.utilization)),
             end_drain,
             cus: st.cus,
             throughput_all_cus: round(per_clock * f64::from(st.cus.max(1))),
@@ -149,10 +149,10 @@ impl AnalyzeReport {
             bottleneck: bottleneck_view(&analysis.bottleneck),
             cache: cache_view(st),
             latency_tolerance: latency_view(analysis),
-            notes: sim.notes.clone(),
+            notes: sim.notes().to_vec(),
             defaults: defaults_view(sim, st),
             vliw: None,
-            dynamic_vgpr: sim.dispatch.dynamic_vgpr.map(|d| DynamicVgprView {
+            dynamic_vgpr: sim.dispatch().dynamic_vgpr.map(|d| DynamicVgprView {
                 block: d.block,
                 slots: d.slots,
                 deadlock_avoidance: d.deadlock_avoidance,
@@ -163,7 +163,7 @@ impl AnalyzeReport {
             }),
             paths: paths(sim, st),
             fetch_shader,
-            source_lines: crate::source_lines::by_source_line(&sim.program, &instructions, &[]),
+            source_lines: crate::source_lines::by_source_line(sim.program(), &instructions, &[]),
             instructions,
             blocks: Vec::new(),
             loops: Vec::new(),
@@ -264,8 +264,8 @@ fn matrix_view(sim: &Simulation, st: &SimStats) -> Option<MatrixView> {
 
 /// Waves per SIMD, what limits them, and the figure the input declared.
 fn occupancy_view(sim: &Simulation, st: &SimStats) -> OccupancyView {
-    let occ = &sim.occupancy;
-    let arch = &sim.arch;
+    let occ = &sim.occupancy();
+    let arch = &sim.arch();
     OccupancyView {
         waves_per_simd: occ.waves_per_simd,
         limiter: occ.limiter.name().to_string(),
@@ -274,11 +274,15 @@ fn occupancy_view(sim: &Simulation, st: &SimStats) -> OccupancyView {
         lds_bytes: occ.lds_allocated,
         limits: occ.limits,
         peak_waves: st.peak_waves,
-        declared_waves_per_simd: sim.program.declared.occupancy,
-        radv_convention_waves_per_simd: occ
-            .as_radv_states(sim.program.target.as_ref().map_or(arch.isa.gen, |t| t.gen)),
-        declared_by: sim.program.declared.occupancy.map(|_| {
-            if sim.program.declared.occupancy_from_radv {
+        declared_waves_per_simd: sim.program().declared.occupancy,
+        radv_convention_waves_per_simd: occ.as_radv_states(
+            sim.program()
+                .target
+                .as_ref()
+                .map_or(arch.isa.gen, |t| t.gen),
+        ),
+        declared_by: sim.program().declared.occupancy.map(|_| {
+            if sim.program().declared.occupancy_from_radv {
                 "radv".to_string()
             } else {
                 "compiler".to_string()
@@ -356,9 +360,9 @@ fn latency_view(analysis: &Analysis) -> Option<LatencyView> {
 /// What the run took by default because the hints said nothing.
 fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
     DefaultsView {
-        loops_once: sim.plan.defaults.loops_once.clone(),
+        loops_once: sim.plan().defaults.loops_once.clone(),
         loops_inferred: sim
-            .plan
+            .plan()
             .defaults
             .loops_inferred
             .iter()
@@ -368,9 +372,9 @@ fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
                 reason: reason.clone(),
             })
             .collect(),
-        branches_not_taken: sim.plan.defaults.branches_not_taken.clone(),
+        branches_not_taken: sim.plan().defaults.branches_not_taken.clone(),
         images: sim
-            .plan
+            .plan()
             .defaults
             .images
             .iter()
@@ -390,7 +394,7 @@ fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
             })
             .collect(),
         addresses: sim
-            .plan
+            .plan()
             .defaults
             .addresses
             .iter()
@@ -409,18 +413,18 @@ fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
             .collect(),
         buffers: BufferDefaultsView {
             default_lines: sim
-                .buffers
+                .buffers()
                 .buffers
                 .first()
                 .map_or(Vec::new(), |b| b.lines.clone()),
-            spacing: sim.buffers.spacing(),
-            stagger: sim.buffers.stagger,
+            spacing: sim.buffers().spacing(),
+            stagger: sim.buffers().stagger,
         },
         text: {
-            let mut t = sim.plan.defaults.sentences();
+            let mut t = sim.plan().defaults.sentences();
             // Buffer placement matters only to the simulated caches.
             if st.cache.iter().any(|l| l.requests > 0) {
-                t.extend(sim.buffers.sentences());
+                t.extend(sim.buffers().sentences());
             }
             t
         },
@@ -455,7 +459,7 @@ fn instruction_rows(sim: &Simulation, st: &SimStats) -> InstructionRows {
     let mut instructions = Vec::new();
     // Live registers per program instruction (none if the control flow
     // cannot be analysed: the column stays empty).
-    let live = shadersim_liveness::Liveness::analyse(&sim.program, sim.dispatch.wave_size).ok();
+    let live = shadersim_liveness::Liveness::analyse(sim.program(), sim.dispatch().wave_size).ok();
     // Ops an instruction was compiled into under partial EXEC masks
     // (lane divergence) fold into its row.
     let mut variants: Vec<Vec<usize>> = vec![Vec::new(); sim.op_count()];
@@ -486,7 +490,7 @@ fn instruction_rows(sim: &Simulation, st: &SimStats) -> InstructionRows {
         }
         let (index, line, text) = match op.source() {
             OpSource::Program(i) => {
-                let s = &sim.program.instructions[i];
+                let s = &sim.program().instructions[i];
                 (i, s.pos.line, s.text.clone())
             }
             OpSource::Fetch(i) => (i, 0, sim.fetch_shader_text(i).to_string()),
@@ -512,11 +516,11 @@ fn instruction_rows(sim: &Simulation, st: &SimStats) -> InstructionRows {
             pattern: op.pattern().map(str::to_string),
             wait: op.kind() == OpKind::Wait,
             drain: op.kind() == OpKind::End,
-            active_lanes: match (op.source(), &sim.lanes) {
+            active_lanes: match (op.source(), &sim.lanes()) {
                 (OpSource::Program(i), Some(l)) => Some(round(l.mean_active[i])),
                 _ => None,
             },
-            alloc_waits: (op.allocates_vgprs() && sim.dispatch.dynamic_vgpr.is_some())
+            alloc_waits: (op.allocates_vgprs() && sim.dispatch().dynamic_vgpr.is_some())
                 .then(|| st.alloc_denied[oi]),
             live_vgprs: None,
             live_sgprs: None,
@@ -533,7 +537,7 @@ fn instruction_rows(sim: &Simulation, st: &SimStats) -> InstructionRows {
             lds_conflict_degree: op.lds_conflict().map(round),
             buffer: match op.source() {
                 OpSource::Program(i) if op.has_address_stream() => {
-                    sim.buffers.buffer_of(i).map(|b| BufferView {
+                    sim.buffers().buffer_of(i).map(|b| BufferView {
                         id: b.id,
                         name: b.name.clone(),
                         base: b.base,

@@ -11,38 +11,67 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// GPU generation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Arch {
-    /// RDNA 2 (RT IP 1.1).
-    Rdna2,
-    /// RDNA 3 (RT IP 2.0).
-    Rdna3,
-    /// RDNA 4 (RT IP 3.1).
-    Rdna4,
+/// A GPU generation `shadersim rt` encodes for: one of the built-in models
+/// its data file lists (`models` in `data/ray_accelerator.toml`), whose
+/// `[ray_accelerator]` gives the rates and the node formats. Every question
+/// about a generation is answered from that model, never from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Arch {
+    /// Its place in [`generations`] (oldest first).
+    index: usize,
+}
+
+/// A generation's name and its model's Ray Accelerator.
+struct Generation {
+    name: String,
+    rates: RayAccelerator,
+}
+
+/// The generations of `data/ray_accelerator.toml`'s `models`, oldest first,
+/// each with its built-in model's `[ray_accelerator]`.
+fn generations() -> &'static [Generation] {
+    static T: OnceLock<Vec<Generation>> = OnceLock::new();
+    T.get_or_init(|| {
+        /// The data file's list of generations (its measurements are `cost`'s).
+        #[derive(serde::Deserialize)]
+        struct Listed {
+            models: Vec<String>,
+        }
+        let listed: Listed = toml::from_str(include_str!("../../data/ray_accelerator.toml"))
+            .expect("the embedded RA table lists its generations");
+        listed
+            .models
+            .iter()
+            .map(|name| {
+                let model = shadersim_arch::ArchSpec::builtin(name)
+                    .expect("every generation `shadersim rt` lists is a built-in model");
+                let rates = model
+                    .ray_accelerator
+                    .expect("every generation `shadersim rt` lists has a [ray_accelerator]");
+                Generation {
+                    name: name.clone(),
+                    rates,
+                }
+            })
+            .collect()
+    })
 }
 
 impl Arch {
     /// Every generation, oldest first.
-    pub const ALL: [Arch; 3] = [Arch::Rdna2, Arch::Rdna3, Arch::Rdna4];
-
-    /// Parse `rdna2`, `rdna3` or `rdna4`.
-    pub fn parse(s: &str) -> Option<Arch> {
-        match s {
-            "rdna2" => Some(Arch::Rdna2),
-            "rdna3" => Some(Arch::Rdna3),
-            "rdna4" => Some(Arch::Rdna4),
-            _ => None,
-        }
+    pub fn all() -> impl Iterator<Item = Arch> {
+        (0..generations().len()).map(|index| Arch { index })
     }
-    /// Lower-case name.
+
+    /// The generation named `s` (a model name such as `rdna3`), if `shadersim
+    /// rt` encodes for it.
+    pub fn parse(s: &str) -> Option<Arch> {
+        Arch::all().find(|a| a.name() == s)
+    }
+
+    /// The model's name.
     pub fn name(self) -> &'static str {
-        match self {
-            Arch::Rdna2 => "rdna2",
-            Arch::Rdna3 => "rdna3",
-            Arch::Rdna4 => "rdna4",
-        }
+        &generations()[self.index].name
     }
 
     /// True when the model's Ray Accelerator reads the RT IP 3.x node
@@ -54,26 +83,26 @@ impl Arch {
 
     /// The model's Ray Accelerator (`[ray_accelerator]`).
     pub fn rates(self) -> &'static RayAccelerator {
-        &ra_rates()[self.name()]
+        &generations()[self.index].rates
+    }
+
+    /// The names of the generations whose nodes have the RT IP 3.x forms,
+    /// for messages (`rdna4`).
+    pub fn rtip3_names() -> String {
+        let names: Vec<&str> = Arch::all().filter(|a| a.rtip3()).map(Arch::name).collect();
+        names.join(", ")
+    }
+}
+
+impl Serialize for Arch {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
 /// The Ray Accelerator of every generation, by name, as the models state it.
-pub fn ra_rates() -> &'static BTreeMap<String, RayAccelerator> {
-    static T: OnceLock<BTreeMap<String, RayAccelerator>> = OnceLock::new();
-    T.get_or_init(|| {
-        Arch::ALL
-            .iter()
-            .map(|a| {
-                let model = shadersim_arch::ArchSpec::builtin(a.name())
-                    .expect("every generation `shadersim rt` knows is a built-in model");
-                let rates = model
-                    .ray_accelerator
-                    .expect("every generation `shadersim rt` knows has a [ray_accelerator]");
-                (a.name().to_string(), rates)
-            })
-            .collect()
-    })
+pub fn ra_rates() -> BTreeMap<&'static str, &'static RayAccelerator> {
+    Arch::all().map(|a| (a.name(), a.rates())).collect()
 }
 
 /// BVH layout and traversal mode.
@@ -135,10 +164,17 @@ impl LayoutConfig {
     /// Check that the generation supports the options.
     pub fn validate(&self) -> Result<(), String> {
         if !self.arch.rtip3() && self.bvh != BvhKind::Bvh4 {
-            return Err(format!("{} exists only on rdna4", self.bvh.name()));
+            return Err(format!(
+                "{} exists only on {}",
+                self.bvh.name(),
+                Arch::rtip3_names()
+            ));
         }
         if !self.arch.rtip3() && self.obb {
-            return Err("oriented bounding boxes exist only on rdna4".into());
+            return Err(format!(
+                "oriented bounding boxes exist only on {}",
+                Arch::rtip3_names()
+            ));
         }
         if self.bvh == BvhKind::Bvh8 && self.fp16 {
             return Err("fp16 box nodes are 4-wide; bvh8 nodes are quantized".into());

@@ -35,18 +35,18 @@ pub fn instanced_scene() -> Scene {
 /// oriented boxes.
 pub fn layouts() -> Vec<LayoutConfig> {
     let mut v = vec![
-        LayoutConfig::new(Arch::Rdna2, BvhKind::Bvh4),
-        LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4),
+        LayoutConfig::new(Arch::parse("rdna2").unwrap(), BvhKind::Bvh4),
+        LayoutConfig::new(Arch::parse("rdna3").unwrap(), BvhKind::Bvh4),
         LayoutConfig {
             fp16: true,
-            ..LayoutConfig::new(Arch::Rdna3, BvhKind::Bvh4)
+            ..LayoutConfig::new(Arch::parse("rdna3").unwrap(), BvhKind::Bvh4)
         },
     ];
     for bvh in [BvhKind::Bvh4, BvhKind::Bvh4x2, BvhKind::Bvh8] {
         for obb in [false, true] {
             v.push(LayoutConfig {
                 obb,
-                ..LayoutConfig::new(Arch::Rdna4, bvh)
+                ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), bvh)
             });
         }
     }
