@@ -111,7 +111,7 @@ fn layouts_sharing_one_build_encode_as_each_built_alone() {
     // not trivially the plain one).
     let obb = LayoutConfig {
         obb: true,
-        ..LayoutConfig::new(Arch::Rdna4, BvhKind::Bvh8)
+        ..LayoutConfig::new(Arch::parse("rdna4").unwrap(), BvhKind::Bvh8)
     };
     let builds = MeshBuilds::for_layouts(&single, &configs);
     assert!(encode_built(&builds, obb).unwrap().counts.with_obb > 0);
