@@ -83,7 +83,7 @@ pub(crate) fn choose(
     cfg: &Cfg,
     plan: &mut TracePlan,
     too_long: &TraceError,
-) -> Result<Option<(LoopSample, TraceSummary)>, TraceError> {
+) -> Option<(LoopSample, TraceSummary)> {
     let TraceError::TooLong { loop_line, .. } = too_long;
     let header_line = |l: usize| {
         program.instructions[cfg.blocks[cfg.loops[l].header].start]
@@ -114,7 +114,7 @@ pub(crate) fn choose(
         if !fixed || trips < 3 {
             continue;
         }
-        if let Some((sampled, trace)) = fit(program, cfg, plan, l, trips, budget)? {
+        if let Some((sampled, trace)) = fit(program, cfg, plan, l, trips, budget) {
             let header = cfg.blocks[cfg.loops[l].header].label.clone();
             let sample = LoopSample {
                 loop_id: l,
@@ -125,11 +125,11 @@ pub(crate) fn choose(
                 shorter: (sampled / 2).max(1),
                 shorter_clocks: 0,
             };
-            return Ok(Some((sample, trace)));
+            return Some((sample, trace));
         }
         plan.iterations[l] = trips;
     }
-    Ok(None)
+    None
 }
 
 /// The most trips of loop `l` (at least 2, fewer than `trips`) whose trace fits `budget`, and
@@ -141,24 +141,22 @@ fn fit(
     l: usize,
     trips: u32,
     budget: u64,
-) -> Result<Option<(u32, TraceSummary)>, TraceError> {
+) -> Option<(u32, TraceSummary)> {
     // Past the plan's bound: no trace (the only way a walk fails).
     let length = |plan: &mut TracePlan, k: u32| -> Option<TraceSummary> {
         plan.iterations[l] = k;
         TraceWalk::new(program, cfg, plan).summary(None).ok()
     };
-    let (Some(one), Some(two)) = (length(plan, 1), length(plan, 2)) else {
-        return Ok(None);
-    };
+    let (one, two) = (length(plan, 1)?, length(plan, 2)?);
     // The trace grows by the same instructions every trip: `len(k) = base + k x per_trip`.
     let per_trip = two.len.saturating_sub(one.len);
     if per_trip == 0 {
-        return Ok(None);
+        return None;
     }
     let base = one.len.saturating_sub(per_trip);
     let most = (budget.saturating_sub(base) / per_trip).min(u64::from(trips - 1));
     let sampled = most.max(2) as u32;
-    Ok(length(plan, sampled).map(|t| (sampled, t)))
+    length(plan, sampled).map(|t| (sampled, t))
 }
 
 #[cfg(test)]

@@ -250,7 +250,7 @@ impl Simulation {
         let (trace, sample) = match TraceWalk::new(program, &cfg, &plan).summary(None) {
             Ok(trace) => (trace, None),
             Err(e) if samples_loops(hints, &plan) => {
-                match crate::loop_sample::choose(program, &cfg, &mut plan, &e)? {
+                match crate::loop_sample::choose(program, &cfg, &mut plan, &e) {
                     Some((sample, trace)) => (trace, Some(sample)),
                     None => return Err(e.into()),
                 }
@@ -357,22 +357,13 @@ impl Simulation {
     /// The same run with loop `id` making `trips` trips (every wave: the plan must not vary
     /// by wave).
     fn with_trips(&self, id: usize, trips: u32) -> Result<Simulation, PrepareError> {
+        let mut plan = self.plan.clone();
+        plan.iterations[id] = trips;
+        let walk = TraceWalk::new(&self.program, &self.cfg, &plan);
+        let wave_traces = vec![walk.summary(None)?];
+        let compiled = self.compile_over(&walk, &self.arch)?;
         let mut s = self.clone();
-        s.plan.iterations[id] = trips;
-        let walk = TraceWalk::new(&s.program, &s.cfg, &s.plan);
-        s.wave_traces = vec![walk.summary(None)?];
-        s.compiled = SimProgram::compile(&CompileInput {
-            program: &self.program,
-            walk: &walk,
-            trace_waves: &self.compiled.trace_waves,
-            wave_trace: &self.wave_trace,
-            memory: &self.memory,
-            stage: self.dispatch.stage,
-            vertex_inputs: self.vertex_inputs,
-            wave_size: self.dispatch.wave_size,
-            workgroup: declared_workgroup(&self.program, &self.dispatch),
-            arch: &self.arch,
-        })?;
+        (s.plan, s.wave_traces, s.compiled) = (plan, wave_traces, compiled);
         s.compiled.set_stream_bases(&s.buffers);
         Ok(s)
     }
@@ -419,10 +410,18 @@ impl Simulation {
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();
         s.arch.set(name, &value.to_string())?;
-        let walk = self.walk();
-        s.compiled = SimProgram::compile(&CompileInput {
+        s.compiled = self.compile_over(&self.walk(), &s.arch)?;
+        s.buffers.set_default_bases(buffer_stagger(&s.arch));
+        s.compiled.set_stream_bases(&s.buffers);
+        Ok(s)
+    }
+
+    /// This run's ops compiled again over `walk` for `arch` (the same program, waves and
+    /// memory facts).
+    fn compile_over(&self, walk: &TraceWalk<'_>, arch: &ArchSpec) -> Result<SimProgram, SimError> {
+        SimProgram::compile(&CompileInput {
             program: &self.program,
-            walk: &walk,
+            walk,
             trace_waves: &self.compiled.trace_waves,
             wave_trace: &self.wave_trace,
             memory: &self.memory,
@@ -430,11 +429,8 @@ impl Simulation {
             vertex_inputs: self.vertex_inputs,
             wave_size: self.dispatch.wave_size,
             workgroup: declared_workgroup(&self.program, &self.dispatch),
-            arch: &s.arch,
-        })?;
-        s.buffers.set_default_bases(buffer_stagger(&s.arch));
-        s.compiled.set_stream_bases(&s.buffers);
-        Ok(s)
+            arch,
+        })
     }
 
     /// Dynamic wave-instructions one run simulates (for speed figures).
