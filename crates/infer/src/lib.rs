@@ -16,6 +16,7 @@ mod address_ops;
 mod affine_query;
 mod affine_terms;
 mod buffers;
+mod counter_walk;
 mod entry_guard;
 mod flag_exit;
 mod tripcount;
@@ -29,4 +30,6 @@ pub use buffers::{
 };
 pub use entry_guard::{entry_guard, EntryGuard, MAX_GUARDED_GROUPS};
 pub use flag_exit::{flag_exit, FlagExit};
-pub use tripcount::{infer_trip_counts, CounterStep, InferredTrip, MAX_INFERRED_ITERATIONS};
+pub use tripcount::{
+    infer_trip_counts, CounterStep, InferredTrip, MAX_COUNTED_ITERATIONS, MAX_INFERRED_ITERATIONS,
+};

@@ -15,9 +15,16 @@ use shadersim_cfg::Cfg;
 use shadersim_isa::{Instruction, Operand, RegFile, RegRange, ScalarOp};
 use std::collections::HashSet;
 
-/// More header executions than this are not inferred (a count that large
-/// is more likely a misreading than a loop anyone wants simulated in full).
+/// More header executions than this are not inferred by simulating a counter step by step (a
+/// vector loop's lanes, a 64-bit counter, a shifted or multiplied counter).
 pub const MAX_INFERRED_ITERATIONS: u64 = 1_000_000;
+
+/// More header executions than this are not inferred for a 32-bit counter stepped by adding,
+/// which is counted in closed form: the largest count an `int` bound gives. A walk longer than
+/// that goes round the 32-bit range (a counter from 0 stepped by -1 until it is 0 again: a loop
+/// whose guard skips it when its count is 0, misread). A count past the trace bound runs
+/// sampled with a launch grid, and is an error naming the loop without one.
+pub const MAX_COUNTED_ITERATIONS: u64 = i32::MAX as u64;
 
 /// A trip count inferred from a loop's code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,26 +304,25 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         || (step_block != exiting && dominates(cfg, step_block, exiting));
     // A counter may start at the workgroup id (see `counter_start`).
     let (start, group_start) = counter_start(program, cfg, loop_id, r)?;
-    // Header executions: simulate the counter with the hardware's wrapping
-    // 32-bit arithmetic.
-    let mut value = start;
-    let mut n: u64 = 0;
-    loop {
-        n += 1;
-        if n > MAX_INFERRED_ITERATIONS {
-            return None;
+    // Header executions: the first pass whose test leaves, with the hardware's wrapping 32-bit
+    // arithmetic. A counter stepped by adding is counted in closed form (a loop bounded by a
+    // launch argument may run millions of trips); any other step is simulated.
+    let exits =
+        |seen: u32| (cond.holds(seen, bound, cmp_facts.signed) == taken_when) == exit_when_taken;
+    let first_seen = if stepped_before_test {
+        step.apply(start)
+    } else {
+        start
+    };
+    let n = match additive_step(step) {
+        Some(k) => {
+            // Whether a pass leaves changes only at the bound, past it, and where the signed
+            // order wraps.
+            let breaks = [bound, bound.wrapping_add(1), 1 << 31];
+            crate::counter_walk::first_exit(first_seen, k, &breaks, exits, MAX_COUNTED_ITERATIONS)?
         }
-        let seen = if stepped_before_test {
-            step.apply(value)
-        } else {
-            value
-        };
-        let scc = cond.holds(seen, bound, cmp_facts.signed);
-        if (scc == taken_when) == exit_when_taken {
-            break;
-        }
-        value = step.apply(value);
-    }
+        None => simulated_trips(start, step, stepped_before_test, exits)?,
+    };
     let signed_value = |v: u32| {
         if cmp_facts.signed {
             v as i32 as i64
@@ -335,6 +341,42 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found,
     })
+}
+
+/// The constant a step adds (modulo 2^32), for an additive step.
+fn additive_step(step: CounterStep) -> Option<u32> {
+    match step.op {
+        ScalarOp::Add => Some(step.operand),
+        ScalarOp::Sub => Some(step.operand.wrapping_neg()),
+        _ => None,
+    }
+}
+
+/// Header executions of a counter stepped other than by adding, simulated pass by pass (such a
+/// counter settles or cycles within a few dozen steps, or is not counted).
+fn simulated_trips(
+    start: u32,
+    step: CounterStep,
+    stepped_before_test: bool,
+    exits: impl Fn(u32) -> bool,
+) -> Option<u64> {
+    let mut value = start;
+    let mut n: u64 = 0;
+    loop {
+        n += 1;
+        if n > MAX_INFERRED_ITERATIONS {
+            return None;
+        }
+        let seen = if stepped_before_test {
+            step.apply(value)
+        } else {
+            value
+        };
+        if exits(seen) {
+            return Some(n);
+        }
+        value = step.apply(value);
+    }
 }
 
 /// Whether the counter's step in `step_block` runs once on every pass that goes on: its block

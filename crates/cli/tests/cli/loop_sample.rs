@@ -136,3 +136,41 @@ fn without_a_launch_the_bound_is_still_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_launch_argument_of_millions_of_trips_is_counted_and_sampled() {
+    if !have_clang_22() {
+        return;
+    }
+    // `for (k = 0; k < K; k++)` with K = 5000000: the counter is counted in closed form (it was
+    // left uncounted past a million trips, and the loop ran once), and the trace, 5000000 trips
+    // of a dozen instructions, passes the default bound of 10 million, so the loop is sampled.
+    let launch = [
+        "--arch",
+        "gfx942",
+        "--grid",
+        "4",
+        "--block",
+        "64",
+        "--arg",
+        "K=5000000",
+        "--arg",
+        "cols=2048",
+    ];
+    let o = command()
+        .args([
+            "analyze",
+            "loop_k.cl",
+            "--no-latency-search",
+            "--format",
+            "json",
+        ])
+        .args(launch)
+        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
+        .output();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value = serde_json::from_slice(&o.stdout).expect("JSON report");
+    let s = &r["kernel_time"]["sampled_loop"];
+    assert_eq!(s["trips"], 5_000_000, "{s}");
+    assert!(f(&s["simulated_trips"]) < 5_000_000.0, "{s}");
+}
