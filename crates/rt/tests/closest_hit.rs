@@ -115,3 +115,34 @@ fn shipped_example_scene_with_walk_backs_in_every_layout() {
     rays.extend(random_rays(&b, 400, 0x5EED));
     check(&s, &rays, false, true);
 }
+
+#[test]
+fn narrow_sort_walk_back_keeps_the_siblings_after_a_child_no_longer_hit() {
+    // BVH8 without the wide sort orders a node's boxes half by half, not by distance. A
+    // walk-back that retested the node against the committed hit's distance lost the
+    // children after `last` when `last` itself was no longer hit (the shipped scene's 64 x 64
+    // primary rays with an 8-entry stack: 4 rays missed their closest hit). The hardware
+    // retests against the ray's own extent on a walk-back, which keeps them.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rt/scene.toml");
+    let s = shadersim_rt::scene::load_scene(&path).unwrap();
+    let rays = Camera::looking_at(&s.bounds()).primary_rays(64, 64);
+    let opts = TraversalOptions {
+        stack_entries: 8,
+        wide_sort: false,
+        ..Default::default()
+    };
+    for cfg in common::layouts()
+        .into_iter()
+        .filter(|c| c.bvh == BvhKind::Bvh8)
+    {
+        let e = encode_scene(&s, cfg).unwrap();
+        let mut walk_backs = 0;
+        for (i, r) in rays.iter().enumerate() {
+            let got = trace(&e, r, &opts);
+            walk_backs += got.counters.walk_backs;
+            assert_eq!(got.hit, closest_hit(&s, r), "{cfg} ray {i}");
+        }
+        assert!(walk_backs > 0, "{cfg}: the 8-entry stack walks back");
+    }
+}

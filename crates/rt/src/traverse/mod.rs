@@ -215,12 +215,27 @@ impl<'a> RayState<'a> {
         }
     }
 
+    /// The extent a box step tests children against: the committed hit's distance, or the ray's
+    /// own extent (unbounded: these rays carry no tMax) when the step revisits a node on a
+    /// stackless walk-back (`last` a node pointer), as the hardware does (notes/rt.md, box test).
+    /// A revisit then keeps every child that was taken before it, `last` included, so the
+    /// children after `last` are found whatever the sort's order; with the committed distance
+    /// a `last` no longer hit took its later siblings with it when the sort is not by distance
+    /// (BVH8 without the wide sort).
+    fn box_extent(&self, last: u32) -> f32 {
+        if last < END_SEARCH {
+            f32::INFINITY
+        } else {
+            self.t_max
+        }
+    }
+
     /// Test a 4-wide box node: its children, their entry distances and
     /// which of them were hit. Inlined: the slab test
     /// ([`DecodedBox4::slab4`]) vectorizes 4 lanes wide inside the loops
     /// too, and the result then stays in registers.
     #[inline(always)]
-    fn box4_test(&mut self, ptr: u32) -> Box4Result {
+    fn box4_test(&mut self, ptr: u32, extent: f32) -> Box4Result {
         let addr = self.base + ptr_offset(ptr) as u64;
         let fp16 = ptr_type(ptr) != TYPE_BOX;
         self.c.bytes_fetched += if fp16 { 64 } else { 128 };
@@ -249,13 +264,13 @@ impl<'a> RayState<'a> {
             let m = &obb_matrices()[node.obb as usize];
             let o = rotate(m, self.local.origin);
             let inv = rotate(m, self.local.dir).recip();
-            node.slab4(&SlabRay::new(o, inv), self.t_max, self.grow)
+            node.slab4(&SlabRay::new(o, inv), extent, self.grow)
         } else if node.no_nan_planes && self.finite_ray {
             // Nearly every step: the cheaper test, exact under these
             // conditions (see `slab4_finite`).
-            node.slab4_finite(&self.lanes, self.t_max, self.grow)
+            node.slab4_finite(&self.lanes, extent, self.grow)
         } else {
-            node.slab4(&self.lanes, self.t_max, self.grow)
+            node.slab4(&self.lanes, extent, self.grow)
         };
         Box4Result {
             children: node.children,
@@ -306,7 +321,7 @@ fn trace_bvh4(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         let mut ptrs = [INVALID_NODE; 8];
         match ptr_type(node) {
             TYPE_BOX | TYPE_BOX16 => {
-                let r = s.box4_test(node);
+                let r = s.box4_test(node, s.box_extent(last));
                 let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
                 ptrs[..4].copy_from_slice(&sorted);
             }
@@ -427,7 +442,7 @@ fn trace_bvh4x2(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResu
                     // walk-back needs the stack in depth-first order to stay
                     // exact, so this model never merges them.
                     TYPE_BOX | TYPE_BOX16 => {
-                        let r = s.box4_test(p);
+                        let r = s.box4_test(p, s.box_extent(last));
                         let sorted = sort4_taken(r.take, &r.children, &r.entries, tri_first);
                         ptrs[4 * half..4 * half + 4].copy_from_slice(&sorted);
                     }
@@ -518,18 +533,19 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
                     &decoded
                 }
             };
+            let extent = s.box_extent(last);
             // `&`, not `&&`: one branch, not two.
             let (entries, hit_mask) = if node8.plain_slab & s.finite_ray {
                 // Nearly every step: the cheaper test, exact under these
                 // conditions (see `slab8_finite`).
-                node8.slab8_finite(&s.lanes, s.t_max, s.grow)
+                node8.slab8_finite(&s.lanes, extent, s.grow)
             } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 let o = rotate(m, s.local.origin);
                 let inv = rotate(m, s.local.dir).recip();
-                node8.slab8(&SlabRay::new(o, inv), s.t_max, s.grow)
+                node8.slab8(&SlabRay::new(o, inv), extent, s.grow)
             } else {
-                node8.slab8(&s.lanes, s.t_max, s.grow)
+                node8.slab8(&s.lanes, extent, s.grow)
             };
             // Child reuse (range 0) repeats a pointer: keep the first.
             let take_mask = node8.take_mask(hit_mask);
