@@ -295,11 +295,13 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     // adds the workgroup count, a hidden kernel argument).
     let step_fixed =
         |k: u16| crate::affine_query::uniform_number(program, cfg, k, step_idx).map(|v| v as u32);
-    let step = counter_step(&instrs[step_idx].inst, r, step_fixed)?;
-    // A bottom test reads R after this iteration's step. A test at the top or in the middle
-    // reads it stepped only when the step comes before it on every path (earlier in its block,
-    // or in a block that dominates it); a step after it (in the latch) is read next pass.
-    let stepped_before_test = exiting == latch
+    let step = counter_step(&instrs[step_idx].inst, r, step_fixed)
+        .or_else(|| copied_step(program, cfg, loop_id, step_idx, r, step_fixed))?;
+    // A bottom test reads R after this iteration's step, unless the step is a copy after the
+    // compare (the compare read R before it). A test at the top or in the middle reads it
+    // stepped only when the step comes before it on every path (earlier in its block, or in a
+    // block that dominates it); a step after it (in the latch) is read next pass.
+    let stepped_before_test = (exiting == latch && !(step_block == exiting && step_idx > cmp_idx))
         || (step_block == exiting && step_idx < cmp_idx)
         || (step_block != exiting && dominates(cfg, step_block, exiting));
     // A counter may start at the workgroup id (see `counter_start`).
@@ -405,10 +407,59 @@ fn step_on_every_pass(
         })
 }
 
+/// The step of a counter the loop writes by a copy, `s_mov_b32 r, t`, of `t = r OP k` computed
+/// earlier in the copy's block (t written nowhere else in the loop): LLVM's shape when the exit
+/// test reads the counter before the step (`for (i = n; i > 0; i -= 3)` tests `i > 3`).
+fn copied_step(
+    program: &Program,
+    cfg: &Cfg,
+    loop_id: usize,
+    copy_idx: usize,
+    r: u16,
+    fixed: impl Fn(u16) -> Option<u32>,
+) -> Option<CounterStep> {
+    let instrs = &program.instructions;
+    let copy = &instrs[copy_idx].inst;
+    if copy.info.scalar?.op != ScalarOp::Mov || copy.info.scalar?.bits != 32 {
+        return None;
+    }
+    let [dst, src] = &copy.operands[..] else {
+        return None;
+    };
+    let t = single_sgpr(src).filter(|&t| t != r && single_sgpr(dst) == Some(r))?;
+    let lp = &cfg.loops[loop_id];
+    let mut writers = lp
+        .blocks
+        .iter()
+        .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
+        .filter(|&i| writes_sgpr(&instrs[i].inst, t));
+    let def_idx = writers.next()?;
+    if writers.next().is_some()
+        || cfg.block_of[def_idx] != cfg.block_of[copy_idx]
+        || def_idx > copy_idx
+    {
+        return None;
+    }
+    // `t = r OP k`: the counter step with `t` for its destination; R is not written between
+    // the two (the copy is R's only write in the loop).
+    step_into(&instrs[def_idx].inst, t, r, fixed)
+}
+
 /// What `step_instr`, the loop's one write to the counter SGPR `r`, does to it each
 /// iteration: `r = r OP k` (or `r = k OP r` for an operation that commutes), `s_addk_i32 r, k`.
 fn counter_step(
     step_instr: &Instruction,
+    r: u16,
+    fixed: impl Fn(u16) -> Option<u32>,
+) -> Option<CounterStep> {
+    step_into(step_instr, r, r, fixed)
+}
+
+/// `dst = src OP k` (or `k OP src` for an operation that commutes; `s_addk_i32` when `dst` is
+/// `src`) as a counter step of `src`.
+fn step_into(
+    step_instr: &Instruction,
+    dst_reg: u16,
     r: u16,
     fixed: impl Fn(u16) -> Option<u32>,
 ) -> Option<CounterStep> {
@@ -420,13 +471,20 @@ fn counter_step(
     };
     match &step_instr.operands[..] {
         // SOPK: `s_addk_i32 s4, 1` adds its immediate to its destination.
-        [d, k] if op == ScalarOp::Add && step_facts.imm16 && single_sgpr(d) == Some(r) => {
+        [d, k]
+            if op == ScalarOp::Add
+                && step_facts.imm16
+                && dst_reg == r
+                && single_sgpr(d) == Some(r) =>
+        {
             Some(CounterStep {
                 op,
                 operand: constant(step_instr, k)?,
             })
         }
-        [d, a, b] if !step_facts.imm16 && single_sgpr(d) == Some(r) && op.apply(0, 0).is_some() => {
+        [d, a, b]
+            if !step_facts.imm16 && single_sgpr(d) == Some(dst_reg) && op.apply(0, 0).is_some() =>
+        {
             if single_sgpr(a) == Some(r) {
                 Some(CounterStep {
                     op,

@@ -69,9 +69,12 @@ fn no_inference_when_not_exact() {
     // The start is not a constant.
     let start = "s_mov_b32 s4, s7\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, 10\ns_cbranch_scc1 .L\ns_endpgm\n";
     assert_eq!(inferred(start), vec![None]);
-    // More than the cap: s4 counts up by 1 to 2^31 - 1.
-    let huge = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 0x7fffffff\ns_cbranch_scc1 .L\ns_endpgm\n";
+    // More than the cap (2^31 - 1, the largest count an `int` bound gives): s4 counts up by 1
+    // to 2^31, 2^31 header executions. Up to 2^31 - 1 exactly is counted (in closed form).
+    let huge = "s_mov_b32 s4, 0\n.L:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 0x80000000\ns_cbranch_scc1 .L\ns_endpgm\n";
     assert_eq!(inferred(huge), vec![None]);
+    let most = huge.replace("0x80000000", "0x7fffffff");
+    assert_eq!(inferred(&most), vec![Some(0x7fff_ffff)]);
 }
 
 /// Real compiler output (`tests/data/const_trip.cl`, clang-19 -O2): the
@@ -250,4 +253,20 @@ fn a_break_kept_in_a_flag_register_is_the_exit_test() {
         .map(|i| trace.executions[i])
         .collect();
     assert_eq!(barriers, vec![2, 3]);
+}
+
+#[test]
+fn copied_step_after_the_compare() {
+    // LLVM's `for (i = 10; i > 0; i -= 3)`: the step goes to s3, the compare reads the old s2
+    // (`s2 > 3` is the new value above 0), and a copy then steps s2. s2 at the compare: 10, 7,
+    // 4, 1; 10, 7 and 4 are above 3 and loop back, 1 exits: 4 header executions.
+    let text = "s_mov_b32 s2, 10\n.L:\ns_add_i32 s3, s2, -3\ns_cmp_gt_u32 s2, 3\ns_mov_b32 s2, s3\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(text), vec![Some(4)]);
+    // The same with 3000000: the closed-form count, 1000000 header executions (s2 = 3000000 -
+    // 3 j at the compare for j = 0..999999; the last, 3, is not above 3).
+    let big = text.replace("s2, 10", "s2, 3000000");
+    assert_eq!(inferred(&big), vec![Some(1_000_000)]);
+    // A copy of a register the loop writes twice is not a step.
+    let twice = "s_mov_b32 s2, 10\n.L:\ns_add_i32 s3, s2, -3\ns_add_i32 s3, s3, 1\ns_cmp_gt_u32 s2, 3\ns_mov_b32 s2, s3\ns_cbranch_scc1 .L\ns_endpgm\n";
+    assert_eq!(inferred(twice), vec![None]);
 }
