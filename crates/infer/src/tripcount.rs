@@ -306,25 +306,9 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         || (step_block != exiting && dominates(cfg, step_block, exiting));
     // A counter may start at the workgroup id (see `counter_start`).
     let (start, group_start) = counter_start(program, cfg, loop_id, r)?;
-    // Header executions: the first pass whose test leaves, with the hardware's wrapping 32-bit
-    // arithmetic. A counter stepped by adding is counted in closed form (a loop bounded by a
-    // launch argument may run millions of trips); any other step is simulated.
     let exits =
         |seen: u32| (cond.holds(seen, bound, cmp_facts.signed) == taken_when) == exit_when_taken;
-    let first_seen = if stepped_before_test {
-        step.apply(start)
-    } else {
-        start
-    };
-    let n = match additive_step(step) {
-        Some(k) => {
-            // Whether a pass leaves changes only at the bound, past it, and where the signed
-            // order wraps.
-            let breaks = [bound, bound.wrapping_add(1), 1 << 31];
-            crate::counter_walk::first_exit(first_seen, k, &breaks, exits, MAX_COUNTED_ITERATIONS)?
-        }
-        None => simulated_trips(start, step, stepped_before_test, exits)?,
-    };
+    let n = header_executions(start, step, stepped_before_test, bound, exits)?;
     let signed_value = |v: u32| {
         if cmp_facts.signed {
             v as i32 as i64
@@ -343,6 +327,30 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         step,
         found,
     })
+}
+
+/// Header executions: the first pass whose test `exits`, with the hardware's wrapping 32-bit
+/// arithmetic, the test comparing the counter (stepped first or not) with `bound`. A counter
+/// stepped by adding is counted in closed form (a loop bounded by a launch argument may run
+/// millions of trips); any other step is simulated.
+fn header_executions(
+    start: u32,
+    step: CounterStep,
+    stepped_before_test: bool,
+    bound: u32,
+    exits: impl Fn(u32) -> bool,
+) -> Option<u64> {
+    let Some(k) = additive_step(step) else {
+        return simulated_trips(start, step, stepped_before_test, exits);
+    };
+    let first_seen = if stepped_before_test {
+        step.apply(start)
+    } else {
+        start
+    };
+    // Whether a pass leaves changes only at the bound, past it, and where the signed order wraps.
+    let breaks = [bound, bound.wrapping_add(1), 1 << 31];
+    crate::counter_walk::first_exit(first_seen, k, &breaks, exits, MAX_COUNTED_ITERATIONS)
 }
 
 /// The constant a step adds (modulo 2^32), for an additive step.
