@@ -77,10 +77,12 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
         let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
         // The estimate (latency_estimate): one exposure per wave (the wait
         // after the sample; nothing is outstanding at the end), its 32
-        // clocks of service, one wave per slot (g = 1):
-        // (433 / 1 - 32) / 1 = 401, an upper estimate (the wave's 8 clocks
-        // after the wait add to the chain: the truth is 392).
-        assert_eq!(l.estimate, Some(401), "model {model_latency}");
+        // clocks of service, one wave per slot (g = 1), so the slope is 1:
+        // the upper estimate (433 / 1 - 32) / 1 = 401 (the wave's 8 clocks
+        // after the wait add to the chain: the truth is 392), and the
+        // no-slack one (433 - 412) / 1 = 21, the smaller (this wave's 100
+        // VALU ops give the sample 372 clocks of slack, which it ignores).
+        assert_eq!(l.estimate, Some(21), "model {model_latency}");
         // Both ends are simulation results: the passing end passes and
         // the failing end fails, and they hold the known tolerance.
         let lo = l.clocks.unwrap();
@@ -121,6 +123,9 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     // 432 = 4.6% of the throughput, within the line band: the search stops
     // there (`line`; the budget, three runs, is spent too), the bracket
     // [389, 1000] (the truth, 392, inside).
+    // (Under a budget a passing end near the line stops the search only
+    // once the failing end is within 2 times of it, or when the budget is
+    // spent, as here.)
     let s = sim(&text, ONE_WAVE, 1000);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
     assert_eq!((l.clocks, l.fails_at), (Some(389), Some(1000)));
@@ -129,6 +134,35 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     assert_eq!(
         l.curve.iter().map(|p| p.0).collect::<Vec<_>>(),
         [0, 151, 389, 1000]
+    );
+    // With the model at 0 the main run is the base (412 clocks) and all
+    // three runs go to probes. Round 1: nothing rises, so the probe goes
+    // to the estimate, 21: it passes (412 clocks), one run. Round 2,
+    // [21, none], still nothing rising: the upper estimate, 401, which
+    // fails (444 clocks): stopped at the pass limit, 433, when the wave
+    // had issued the sample and the 100 VALU ops (its wait passes at 436)
+    // of the 103 ops a run issues or passes: 101 / 103 = 0.9806 of a run
+    // (below FULL_SHARE, 0.99), which puts its clocks at
+    // 433 / 0.9806 = 441.6. Round 3, [21, 401], 1.019 runs left: one
+    // point rises; the chord from the base crosses the target at
+    // 21.5 / (29.6 / 401) = 291.3, the model's slope at
+    // 401 - 8.1 = 392.9, their geometric mean 338.3. Ends within
+    // 2 x 294.2 leave no fail to bet on, so the round bets on a pass
+    // 1.15 times below the prediction, 294.2 (above 401 / 2): 294 passes
+    // (412 clocks). The budget is spent: [294, 401], 1.36 times apart.
+    let s = sim(&text, ONE_WAVE, 0);
+    let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
+    assert_eq!((l.clocks, l.fails_at), (Some(294), Some(401)));
+    assert_eq!(l.end, SearchEnd::Budget);
+    assert_eq!(l.runs, 3);
+    assert!(
+        (l.work_runs - (2.0 + 101.0 / 103.0)).abs() < 1e-6,
+        "{}",
+        l.work_runs
+    );
+    assert_eq!(
+        l.curve.iter().map(|p| p.0).collect::<Vec<_>>(),
+        [0, 21, 294]
     );
 }
 
@@ -478,6 +512,7 @@ fn a_budgeted_search_brackets_with_simulated_ends_within_three_runs() {
                 let plan = SearchPlan {
                     budget: SearchBudget::DEFAULT,
                     estimate,
+                    ceiling: None,
                     slope: None,
                     spent: 0.0,
                 };

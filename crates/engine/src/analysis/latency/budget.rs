@@ -74,6 +74,11 @@ pub struct SearchPlan {
     pub budget: SearchBudget,
     /// The estimated answer (see [`Simulation::latency_estimate`](crate::run::Simulation::latency_estimate)).
     pub estimate: Option<u64>,
+    /// An upper estimate of the answer (see
+    /// [`Simulation::latency_estimate`](crate::run::Simulation::latency_estimate)):
+    /// where a budgeted probe goes when probes at and above `estimate`
+    /// passed without the clocks rising.
+    pub ceiling: Option<u64>,
     /// The estimated rise of the clock count per clock of latency once
     /// the latency shows (the exposures each wave slot sits through in
     /// series): a finished probe on the rising part then predicts the
@@ -91,6 +96,7 @@ impl SearchPlan {
         SearchPlan {
             budget,
             estimate: None,
+            ceiling: None,
             slope: None,
             spent: 0.0,
         }

@@ -31,13 +31,20 @@
 //! ends at most [`GOAL_RATIO`] (2) apart. A probe that fails stops at the
 //! pass limit having done a share of the work that shrinks the farther
 //! above the answer it lies, and that share extrapolates its clock count
-//! (limit / share): a point on the rising part of the curve. The first
-//! probe goes to the model's estimate ([`Simulation::latency_estimate`]:
-//! the waits each wave makes for its own vector memory and the waves that
-//! share a wave slot over the run give an upper estimate of the answer and
-//! the slope of the clock count once the latency shows), so it usually
-//! fails, cheaply. From the points on the rising part (finished probes
-//! and stopped ones at their extrapolated clocks) the round predicts the
+//! (limit / share): a point on the rising part of the curve (unless it
+//! did at least 0.99 of its ops: then it sat out its last memory, and the
+//! share says nothing). The first probe goes to the model's estimate
+//! ([`Simulation::latency_estimate`]: the waits each wave makes for its
+//! own vector memory and the waves that share a wave slot over the run
+//! give the slope of the clock count once the latency shows; the latency
+//! at which the zero-latency run's clocks plus that slope reach the pass
+//! limit, the answer if the latency showed from its first clock, usually
+//! lies below the answer, so the probe usually passes: a point a bracket
+//! needs anyway). While probes pass without the clocks rising, the next
+//! goes to the upper estimate (the same chains without the run's clocks),
+//! where a fail is cheap. From the points on the rising part (finished
+//! probes and stopped ones at their extrapolated clocks) the round
+//! predicts the
 //! crossing of the pass limit: the line through two points either side
 //! (or two on one side); with one, the geometric mean of the chord from
 //! the base (at or before the answer: the curve is convex) and the
@@ -45,7 +52,12 @@
 //! beyond the next probe, the round bets on a fail 1.3 times above the
 //! prediction (and far enough above that its expected share fits what is
 //! spare); then on a pass 1.15 times below it (not below `fails_at / 2`
-//! where the prediction allows). Once the ends are within the goal, a
+//! where the prediction allows). Ends within 4 times get one probe
+//! between `fails_at / 2` and `2 * clocks` (the prediction kept there),
+//! which leaves them within 2 whatever its verdict. A passing end near
+//! the line (the throughput rule below) ends a budgeted search only once
+//! the failing end is within 2 times of it (or the budget is spent);
+//! before, the round bets on a fail at twice it. Once the ends are within the goal, a
 //! round runs one probe placed as before: the mean of the measured
 //! estimates (lines through probes, and the model's slope from a probe on
 //! the rising part); else a step by a factor of [`ESTIMATE_STEP`] (up) or

@@ -108,7 +108,9 @@ where
         match hi {
             None if lo >= SEARCH_LIMIT => break (None, SearchEnd::Limit),
             Some(hi) if hi - lo <= budget.tolerance(lo) => break (Some(lo), SearchEnd::Precision),
-            Some(_) if lo_near_line(threshold, &probes, lo) => break (Some(lo), SearchEnd::Line),
+            Some(hi) if lo_near_line(threshold, &probes, lo) && line_stops(&budget, lo, hi) => {
+                break (Some(lo), SearchEnd::Line)
+            }
             _ => {}
         }
         // The clock limit: a quarter above the pass limit; under a budget
@@ -119,7 +121,17 @@ where
             None => threshold.probe_limit(),
             Some(a) => {
                 if a - spent < 1.0 {
-                    break (Some(lo), SearchEnd::Budget);
+                    // (A passing end near the line still answers by the
+                    // throughput rule.)
+                    let line = hi.is_some() && lo_near_line(threshold, &probes, lo);
+                    break (
+                        Some(lo),
+                        if line {
+                            SearchEnd::Line
+                        } else {
+                            SearchEnd::Budget
+                        },
+                    );
                 }
                 threshold.max_pass
             }
@@ -161,7 +173,7 @@ where
             }
             let work = work.clamp(0.0, 1.0);
             spent += work;
-            if let (Probe::Stopped(c), true) = (p, work > 0.0) {
+            if let (Probe::Stopped(c), true) = (p, work > 0.0 && work < FULL_SHARE) {
                 guessed.push((lat, c as f64 / work));
             }
             probes.push((lat, p));
@@ -213,14 +225,33 @@ fn budgeted(
     }
     let top = hi.map_or(SEARCH_LIMIT, |h| h - 1);
     let inside = |e: f64| (e.round().max(0.0) as u64).clamp(lo + 1, top.max(lo + 1));
+    if lo > 0 && lo_near_line(th, probes, lo) {
+        return inside(GOAL_RATIO * lo as f64);
+    }
     let target = th.max_pass as f64 + 0.5;
     let mut pts = finished(probes);
     pts.extend_from_slice(guessed);
     pts.sort_by_key(|a| a.0);
-    let Some((p, slope)) = predict(&pts, lo, hi, target, plan.slope) else {
+    let predicted = predict(&pts, lo, hi, target, plan.slope);
+    // Ends within GOAL_RATIO squared: a probe between `fails_at / 2` and
+    // `2 * clocks` leaves them within GOAL_RATIO whatever its verdict
+    // (the prediction kept there, else the geometric middle).
+    if let (Some(h), true) = (hi, lo > 0) {
+        let (from, to) = (h as f64 / GOAL_RATIO, GOAL_RATIO * lo as f64);
+        if from <= to {
+            let mid = (lo as f64 * h as f64).sqrt();
+            return inside(predicted.map_or(mid, |p| p.0).clamp(from, to));
+        }
+    }
+    let Some((p, slope)) = predicted else {
         return match (hi, plan.estimate) {
-            (None, Some(e)) if e > lo && e >= MIN_ESTIMATE => inside(e as f64),
+            (None, Some(e)) if e > lo => inside(e as f64),
             (None, _) if lo == 0 => inside(BLIND_FIRST as f64),
+            // Flat so far above the first probe: the upper estimate, where
+            // a fail costs little.
+            (None, _) if plan.ceiling.is_some_and(|c| c > lo) => {
+                inside(plan.ceiling.unwrap_or(lo) as f64)
+            }
             (None, _) => inside((lo * ESTIMATE_STEP as u64) as f64),
             (Some(_), _) => single(th, probes, lo, hi, plan),
         };
@@ -253,10 +284,12 @@ fn budgeted(
     inside(pass_at.max(floor))
 }
 
-/// Below this the model's estimate says the latency shows at once, which
-/// the fixtures contradict (their answers lie between 30 and 15,000
-/// clocks): the first probe then goes to [`BLIND_FIRST`].
-const MIN_ESTIMATE: u64 = 64;
+/// A probe stopped after at least this share of the program's ops had
+/// issued them all but sat out its last memory (the program's end waits
+/// for it): its share does not tell how long it would have run (the limit
+/// over the share is the limit itself), so it places no point for the
+/// prediction. (Only its verdict counts.)
+const FULL_SHARE: f64 = 0.99;
 
 /// The first probe when the model gives no usable estimate: 4096, the
 /// geometric middle of 256 and the search limit (65536).
@@ -421,6 +454,17 @@ pub(super) fn bracket(th: &Threshold, probes: &[(u64, Probe)]) -> (u64, Option<u
     (lo, hi)
 }
 
+/// Whether a passing end near the line ends the search: without a
+/// budget always (the throughput rule of the module comment); under a
+/// budget once the failing end lies within [`GOAL_RATIO`] of it (a
+/// bracket the rule stopped wider says little about where the crossing
+/// is, and the probe above it that fails is cheap to place: the curve
+/// already loses 4%, so [`budgeted`] bets on a fail at twice the passing
+/// end).
+fn line_stops(budget: &super::budget::SearchBudget, lo: u64, hi: u64) -> bool {
+    budget.runs.is_none() || hi as f64 <= GOAL_RATIO * lo.max(1) as f64
+}
+
 /// Whether the passing latency `lo` is a finished probe within
 /// [`LINE_BAND`](super::LINE_BAND) of the line (the throughput rule of the module comment).
 fn lo_near_line(th: &Threshold, probes: &[(u64, Probe)], lo: u64) -> bool {
@@ -508,8 +552,9 @@ fn ascend(th: &Threshold, probes: &[(u64, Probe)], lo: u64, plan: &SearchPlan) -
         }
         return geometric_thirds(top, e.min(64.0 * top.max(1) as f64));
     }
-    // The model's estimate, and a stopping width below it.
-    if let Some(e) = plan.estimate.filter(|&e| e > lo) {
+    // The model's upper estimate (where the search before budgets went
+    // first), and a stopping width below it.
+    if let Some(e) = plan.ceiling.or(plan.estimate).filter(|&e| e > lo) {
         return vec![e - tolerance(e), e];
     }
     vec![(lo * 4).max(16), (lo * 16).max(256)]

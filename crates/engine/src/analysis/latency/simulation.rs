@@ -165,13 +165,14 @@ impl Simulation {
         if let Some(m) = setup.main {
             known.push((m, Probe::Finished(stats.clocks)));
         }
-        let (estimate, slope) = match self.latency_estimate(stats, &threshold) {
-            Some((e, s)) => (Some(e), Some(s)),
-            None => (None, None),
+        let (estimate, ceiling, slope) = match self.latency_estimate(stats, &threshold) {
+            Some((e, c, s)) => (Some(e), Some(c), Some(s)),
+            None => (None, None, None),
         };
         let plan = SearchPlan {
             budget: self.latency_budget,
             estimate,
+            ceiling,
             slope,
             // The base, when the search ran it, is paid from the budget.
             spent: if base_run { 1.0 } else { 0.0 },
@@ -239,7 +240,26 @@ impl Simulation {
     /// For N waves resident together the same work hides N times the
     /// latency: the pass limit then holds N waves' work, which is the
     /// "per-wave independent work times the waves that can hide it".
-    pub fn latency_estimate(&self, stats: &SimStats, th: &Threshold) -> Option<(u64, f64)> {
+    ///
+    /// The first probe goes below that, to where the run's own clocks
+    /// put it: if the latency showed from its first clock (every exposure
+    /// already on the run's longest chain at latency 0, no slack), each
+    /// clock of it would add the slope to the zero-latency run's clocks
+    /// `C0` ([`Threshold::base_clocks`]), which pass `P` at
+    ///
+    /// `L = (P - C0) / (g * exposures)`
+    ///
+    /// The estimate is the smaller of the two. On the fixtures the
+    /// no-slack one usually lies below the answer, within 2 times of it
+    /// (slack the waves' other work gives an exposure raises the answer;
+    /// several misses in series behind one wait, which the weights count
+    /// once, lower it), where the upper one lay a median 3.9 times above:
+    /// a probe there passes, a point on the curve at a whole run's cost
+    /// that a bracket needs anyway, and the probe beside it can fail
+    /// within 2 times of it.
+    ///
+    /// Returns the estimate, the upper estimate and the slope.
+    pub fn latency_estimate(&self, stats: &SimStats, th: &Threshold) -> Option<(u64, u64, f64)> {
         let walk = self.walk();
         let (mut exposures, mut service) = (0.0, 0.0);
         for (trace, weight) in self.weighted_traces() {
@@ -252,8 +272,11 @@ impl Simulation {
         if exposures <= 0.0 || th.max_passing_clocks() == u64::MAX {
             return None;
         }
-        let e = (th.max_passing_clocks() as f64 / g - service) / exposures;
-        Some((e.clamp(1.0, SEARCH_LIMIT as f64) as u64, g * exposures))
+        let slope = g * exposures;
+        let upper = (th.max_passing_clocks() as f64 / g - service) / exposures;
+        let no_slack = th.max_passing_clocks().saturating_sub(th.base_clocks()) as f64 / slope;
+        let clamp = |e: f64| e.clamp(1.0, SEARCH_LIMIT as f64) as u64;
+        Some((clamp(upper.min(no_slack)), clamp(upper), slope))
     }
 
     /// One trace's exposures and their service clocks (see

@@ -27,6 +27,7 @@ pub struct Threshold {
     threads: u64,
     cus: u32,
     base: f64,
+    base_clocks: u64,
     pub(super) max_pass: u64,
 }
 
@@ -55,6 +56,7 @@ impl Threshold {
             threads,
             cus,
             base: throughput(threads, clocks, cus),
+            base_clocks: clocks,
             max_pass: 0,
         };
         t.max_pass = t.find_max_pass(clocks);
@@ -64,6 +66,11 @@ impl Threshold {
     /// The zero-latency throughput per clock.
     pub fn base_throughput(&self) -> f64 {
         self.base
+    }
+
+    /// The clocks the zero-latency run took.
+    pub fn base_clocks(&self) -> u64 {
+        self.base_clocks
     }
 
     /// Whether a throughput passes (within 5% of the base; the 1e-12 keeps
