@@ -12,25 +12,27 @@
 const MAX_JUMPS: u32 = 1 << 16;
 
 /// Header executions until the exit: the first `n` >= 1 whose tested value `first + (n - 1) * k`
-/// (modulo 2^32) `exits`; `None` when there is none within `cap` executions. `exits` must be
-/// constant between consecutive `breaks` (values where it may change; 0 is implied).
+/// (modulo 2^32) `exits`; `None` when there is none within `cap` executions. `exits` is a compare
+/// of the value with `bound` (either order, signed or not), so it changes only at the bound, past
+/// it, and at 2^31, where the signed order wraps (0 is implied).
 pub(crate) fn first_exit(
     first: u32,
     k: u32,
-    breaks: &[u32],
+    bound: u32,
     exits: impl Fn(u32) -> bool,
     cap: u64,
 ) -> Option<u64> {
+    let breaks = [bound, bound.wrapping_add(1), 1 << 31];
     if k == 0 {
         return exits(first).then_some(1);
     }
     // A step down is a step up in the mirrored range (x -> !x), where each breakpoint b becomes
     // !b + 1 (a stretch [a, b) mirrors to [!b + 1, !a + 1)).
     if k > 1 << 31 {
-        let mirrored: Vec<u32> = breaks.iter().map(|&b| (!b).wrapping_add(1)).collect();
+        let mirrored = breaks.map(|b| (!b).wrapping_add(1));
         return walk_up(!first, k.wrapping_neg(), &mirrored, |x| exits(!x), cap);
     }
-    walk_up(first, k, breaks, exits, cap)
+    walk_up(first, k, &breaks, exits, cap)
 }
 
 /// [`first_exit`] for a step `k` in 1..=2^31, taken upwards.
@@ -86,36 +88,23 @@ mod tests {
         None
     }
 
-    fn breaks(bound: u32) -> [u32; 3] {
-        [bound, bound.wrapping_add(1), 1 << 31]
-    }
-
-    const CONDS: [CmpCond; 6] = [
-        CmpCond::Eq,
-        CmpCond::Lg,
-        CmpCond::Gt,
-        CmpCond::Ge,
-        CmpCond::Lt,
-        CmpCond::Le,
-    ];
-
     #[test]
     fn a_launch_sized_loop_counts_in_closed_form() {
         // for (k = 0; k < 5000000; k++) tested at the bottom: the counter reads 1, 2, ... and the
         // pass reading 5000000 leaves: 5000000 header executions.
-        let n = first_exit(1, 1, &breaks(5_000_000), |v| v >= 5_000_000, 1 << 32);
+        let n = first_exit(1, 1, 5_000_000, |v| v >= 5_000_000, 1 << 32);
         assert_eq!(n, Some(5_000_000));
         // Counting down by 3 from 3000000 while the counter is above 0 (signed): the pass reading
         // 0 leaves after 1000000 passes, the 1000001st header execution.
         let exits = |v: u32| !CmpCond::Gt.holds(v, 0, true);
-        let n = first_exit(3_000_000, 3u32.wrapping_neg(), &breaks(0), exits, 1 << 32);
+        let n = first_exit(3_000_000, 3u32.wrapping_neg(), 0, exits, 1 << 32);
         assert_eq!(n, Some(1_000_001));
     }
 
     #[test]
     fn an_eq_test_the_sequence_never_hits_is_not_counted() {
         // Even values never equal 7.
-        let n = first_exit(0, 2, &breaks(7), |v| v == 7, 1 << 32);
+        let n = first_exit(0, 2, 7, |v| v == 7, 1 << 32);
         assert_eq!(n, None);
     }
 
@@ -131,10 +120,10 @@ mod tests {
             signed: bool,
             leave_when: bool,
         ) {
-            let cond = CONDS[cond];
+            let cond = CmpCond::ALL[cond];
             let exits = |v: u32| cond.holds(v, bound, signed) == leave_when;
             let cap = 4096;
-            prop_assert_eq!(first_exit(first, k, &breaks(bound), exits, cap), stepped(first, k, exits, cap));
+            prop_assert_eq!(first_exit(first, k, bound, exits, cap), stepped(first, k, exits, cap));
         }
     }
 }

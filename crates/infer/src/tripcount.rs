@@ -348,9 +348,7 @@ fn header_executions(
     } else {
         start
     };
-    // Whether a pass leaves changes only at the bound, past it, and where the signed order wraps.
-    let breaks = [bound, bound.wrapping_add(1), 1 << 31];
-    crate::counter_walk::first_exit(first_seen, k, &breaks, exits, MAX_COUNTED_ITERATIONS)
+    crate::counter_walk::first_exit(first_seen, k, bound, exits, MAX_COUNTED_ITERATIONS)
 }
 
 /// The constant a step adds (modulo 2^32), for an additive step.

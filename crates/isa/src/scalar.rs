@@ -26,6 +26,16 @@ pub enum CmpCond {
 }
 
 impl CmpCond {
+    /// Every condition, in the table's order.
+    pub const ALL: [CmpCond; 6] = [
+        CmpCond::Eq,
+        CmpCond::Lg,
+        CmpCond::Gt,
+        CmpCond::Ge,
+        CmpCond::Lt,
+        CmpCond::Le,
+    ];
+
     /// The table's spelling (also the mnemonic's word).
     pub fn name(self) -> &'static str {
         match self {
@@ -178,17 +188,10 @@ pub fn parse_scalar_facts(
         let cond = match cond {
             "-" => None,
             c => Some(
-                [
-                    CmpCond::Eq,
-                    CmpCond::Lg,
-                    CmpCond::Gt,
-                    CmpCond::Ge,
-                    CmpCond::Lt,
-                    CmpCond::Le,
-                ]
-                .into_iter()
-                .find(|k| k.name() == c)
-                .ok_or_else(|| err(format!("bad cond `{c}`")))?,
+                CmpCond::ALL
+                    .into_iter()
+                    .find(|k| k.name() == c)
+                    .ok_or_else(|| err(format!("bad cond `{c}`")))?,
             ),
         };
         let op = match (op, cond) {

@@ -7,7 +7,7 @@ use serde_json::Value;
 use shadersim_testkit::tools::have_clang_22;
 
 /// `analyze KERNEL ARGS --no-latency-search --format json` in the kernels' directory.
-fn report(kernel: &str, args: &[&str]) -> Value {
+pub(crate) fn report(kernel: &str, args: &[&str]) -> Value {
     let mut all = vec!["analyze", kernel, "--no-latency-search", "--format", "json"];
     all.extend_from_slice(args);
     let o = command()
@@ -18,7 +18,7 @@ fn report(kernel: &str, args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).expect("JSON report")
 }
 
-fn f(v: &Value) -> f64 {
+pub(crate) fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 

@@ -3,32 +3,16 @@
 //! compiled in place (`tests/cli/data/kernel_time/`, clang-22; skipped without it outside `CI`).
 
 use crate::command;
+use crate::kernel_time::f;
 use serde_json::Value;
 use shadersim_testkit::tools::have_clang_22;
 
 /// `analyze KERNEL --hints HINTS ARGS --no-latency-search --format json` in the kernels'
-/// directory.
+/// directory (the kernel-time tests' runner).
 fn report(kernel: &str, hints: &str, args: &[&str]) -> Value {
-    let mut all = vec![
-        "analyze",
-        kernel,
-        "--hints",
-        hints,
-        "--no-latency-search",
-        "--format",
-        "json",
-    ];
+    let mut all = vec!["--hints", hints];
     all.extend_from_slice(args);
-    let o = command()
-        .args(&all)
-        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
-        .output();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("JSON report")
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+    crate::kernel_time::report(kernel, &all)
 }
 
 #[test]
@@ -157,19 +141,7 @@ fn a_launch_argument_of_millions_of_trips_is_counted_and_sampled() {
         "--arg",
         "cols=2048",
     ];
-    let o = command()
-        .args([
-            "analyze",
-            "loop_k.cl",
-            "--no-latency-search",
-            "--format",
-            "json",
-        ])
-        .args(launch)
-        .dir(crate::root().join("crates/cli/tests/cli/data/kernel_time"))
-        .output();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: Value = serde_json::from_slice(&o.stdout).expect("JSON report");
+    let r = crate::kernel_time::report("loop_k.cl", &launch);
     let s = &r["kernel_time"]["sampled_loop"];
     assert_eq!(s["trips"], 5_000_000, "{s}");
     assert!(f(&s["simulated_trips"]) < 5_000_000.0, "{s}");
