@@ -297,13 +297,14 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
         |k: u16| crate::affine_query::uniform_number(program, cfg, k, step_idx).map(|v| v as u32);
     let step = counter_step(&instrs[step_idx].inst, r, step_fixed)
         .or_else(|| copied_step(program, cfg, loop_id, step_idx, r, step_fixed))?;
-    // A bottom test reads R after this iteration's step, unless the step is a copy after the
-    // compare (the compare read R before it). A test at the top or in the middle reads it
-    // stepped only when the step comes before it on every path (earlier in its block, or in a
-    // block that dominates it); a step after it (in the latch) is read next pass.
-    let stepped_before_test = (exiting == latch && !(step_block == exiting && step_idx > cmp_idx))
-        || (step_block == exiting && step_idx < cmp_idx)
-        || (step_block != exiting && dominates(cfg, step_block, exiting));
+    // The test reads R stepped when the step comes before it on every path: earlier in the
+    // test's block (a copy after the compare, or a step in a later block of a top or mid test,
+    // is read next pass), or in another block of a bottom test, or one that dominates the test.
+    let stepped_before_test = if step_block == exiting {
+        step_idx < cmp_idx
+    } else {
+        exiting == latch || dominates(cfg, step_block, exiting)
+    };
     // A counter may start at the workgroup id (see `counter_start`).
     let (start, group_start) = counter_start(program, cfg, loop_id, r)?;
     let exits =
