@@ -105,54 +105,53 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     // The bracket derived from the rule (search.rs, `budgeted`), with the
     // model at 1000: the main run (1040 clocks) fails, a free probe on the
     // rising part. In flat-latency mode the search runs the base (412
-    // clocks) itself, one run of the three. The pass limit is 433, the
-    // target 433.5.
-    // Round 1, bracket [0, 1000], two runs left: one point rises (the
-    // main run's). The chord from the base through it crosses the target
-    // at 21.5 / (628 / 1000) = 34.24, the model's slope (1: one exposure
-    // of one wave) at 1000 + (433.5 - 1040) = 393.5; their geometric
-    // mean predicts 116.07 (the line from it to the point rises 0.6861 a
-    // clock). With a run to spare beyond one that passes, the round bets
-    // on a fail 1.3 times above: 150.9, rounded 151 (the spare puts the
-    // cheap point at 115.3, below). It passes (412 clocks): one run.
-    // Round 2, [151, 1000], one run left: the prediction (116) lies below
-    // the passing end, so the round takes the bracket's geometric middle,
-    // sqrt(151 x 1000) = 388.6, and with no run to spare bets on a pass
-    // there (not below it: fails_at / 2 = 500 is higher): 389 takes
-    // 4 x ceil(421 / 4) + 8 = 432 clocks, within 433. It loses 1 - 412 /
-    // 432 = 4.6% of the throughput, within the line band: the search stops
-    // there (`line`; the budget, three runs, is spent too), the bracket
-    // [389, 1000] (the truth, 392, inside).
-    // (Under a budget a passing end near the line stops the search only
-    // once the failing end is within 2 times of it, or when the budget is
-    // spent, as here.)
+    // clocks) itself, one run of the three. The pass limit is 433, so the
+    // margin one exposure adds is 21 clocks; the model's slope is 1 (one
+    // exposure of one wave).
+    // Round 1, bracket [0, 1000], two runs left: one point above the
+    // limit. The chord from the base through it crosses the limit at
+    // 1000 x 21 / 628 = 33.44, the model's slope back from it at
+    // 1000 - (1040 - 433) = 393; their geometric mean predicts 114.6.
+    // With a run left for a pass after it (2 - 0.8 >= 1), the round bets
+    // on a fail 1.2 times above: 137.6, rounded 138. It passes (412
+    // clocks, no rise): one run.
+    // Round 2, [138, 1000], one run left: the chord is now below the
+    // passing end, so the prediction is the geometric mean of 139 (the
+    // passing end + 1) and 393: 233.7. The last probe takes the bet whose
+    // win leaves the narrower bracket: a fail at 1.2 x 233.7 = 280.5 (ends
+    // 280.5 / 138 = 2.03 apart) against a pass at 233.7 / 1.3 = 179.8,
+    // raised to 1000 / 4 = 250 (ends 4 apart): the fail, at 280. It
+    // passes (4 x ceil(312 / 4) = 312, below 404: 412 clocks). The budget
+    // is spent: [280, 1000] (the truth, 392, inside).
     let s = sim(&text, ONE_WAVE, 1000);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-    assert_eq!((l.clocks, l.fails_at), (Some(389), Some(1000)));
-    assert_eq!(l.end, SearchEnd::Line);
+    assert_eq!((l.clocks, l.fails_at), (Some(280), Some(1000)));
+    assert_eq!(l.end, SearchEnd::Budget);
     assert_eq!((l.runs, l.work_runs), (3, 3.0));
     assert_eq!(
         l.curve.iter().map(|p| p.0).collect::<Vec<_>>(),
-        [0, 151, 389, 1000]
+        [0, 138, 280, 1000]
     );
     // With the model at 0 the main run is the base (412 clocks) and all
-    // three runs go to probes. Round 1: nothing rises, so the probe goes
-    // to the estimate, 21: it passes (412 clocks), one run. Round 2,
-    // [21, none], still nothing rising: the upper estimate, 401, which
-    // fails (444 clocks): stopped at the pass limit, 433, when the wave
-    // had issued the sample and the 100 VALU ops (its wait passes at 436)
-    // of the 103 ops a run issues or passes: 101 / 103 = 0.9806 of a run
-    // (below FULL_SHARE, 0.99), which puts its clocks at
-    // 433 / 0.9806 = 441.6. Round 3, [21, 401], 1.019 runs left: one
-    // point rises; the chord from the base crosses the target at
-    // 21.5 / (29.6 / 401) = 291.3, the model's slope at
-    // 401 - 8.1 = 392.9, their geometric mean 338.3. Ends within
-    // 2 x 294.2 leave no fail to bet on, so the round bets on a pass
-    // 1.15 times below the prediction, 294.2 (above 401 / 2): 294 passes
-    // (412 clocks). The budget is spent: [294, 401], 1.36 times apart.
+    // three runs go to probes. Round 1: no point yet, so the probe goes to
+    // the geometric middle of the no-slack estimate (21 / 1 = 21) and the
+    // one-exposure bound (21): 21. It passes (412 clocks), one run.
+    // Round 2, [21, none], nothing rising and the bound passed: the upper
+    // estimate, 401 (kept below it: 400), with a run left for a pass after
+    // a fail (2 - 0.8 >= 1): a fail bet at 1.2 x 400 = 480. It fails (520
+    // clocks): stopped at the pass limit, 433, when the wave had issued
+    // the sample and the 100 VALU ops (its wait passes at 512) of the 103
+    // ops a run issues or passes: 101 / 103 = 0.9806 of a run, which puts
+    // its clocks at 433 / 0.9806 = 441.6. Round 3, [21, 480], 1.019 runs
+    // left: one point above the limit; the chord from the base crosses it
+    // at 480 x 21 / 29.6 = 340.9, the model's slope back from the point
+    // at 480 - 8.6 = 471.4, their geometric mean 400.9. A fail 1.2 times
+    // above (481) lies past the failing end, so the round bets on a pass
+    // 1.3 times below: 308.4 (above 480 / 4), 308, which passes (412
+    // clocks). The budget is spent: [308, 480], 1.56 times apart.
     let s = sim(&text, ONE_WAVE, 0);
     let l = s.latency_tolerance(&s.run().unwrap()).unwrap().unwrap();
-    assert_eq!((l.clocks, l.fails_at), (Some(294), Some(401)));
+    assert_eq!((l.clocks, l.fails_at), (Some(308), Some(480)));
     assert_eq!(l.end, SearchEnd::Budget);
     assert_eq!(l.runs, 3);
     assert!(
@@ -162,7 +161,7 @@ fn the_default_bracket_holds_a_known_tolerance_and_both_ends_are_simulated() {
     );
     assert_eq!(
         l.curve.iter().map(|p| p.0).collect::<Vec<_>>(),
-        [0, 21, 294]
+        [0, 21, 308]
     );
 }
 

@@ -28,21 +28,6 @@ pub const DEFAULT_PRECISION: f64 = 1.0 / 64.0;
 /// first probe to place them.
 pub const DEFAULT_BUDGET_RUNS: f64 = 3.0;
 
-/// The factor by which a budgeted probe steps up from a bracket's passing
-/// end when a probe passed at the model's estimate and nothing measured
-/// places the next one (the estimate is often off by a factor of 2 to 4
-/// on the fixtures: it ignores how the waves' exposures overlap and which
-/// requests hit the caches).
-pub const ESTIMATE_STEP: f64 = 4.0;
-
-/// The factor by which a budgeted probe steps down from a failing end at
-/// the model's estimate. Larger than [`ESTIMATE_STEP`]: a probe that fails
-/// says nothing about how far above the answer it lay, and a bracket
-/// without a passing end says little. (Over the fixtures, where the
-/// estimate failed it lay a median 3.9 times above the answer and 3 in 4
-/// times within 8 of it: a step of 4 found the passing end half the time.)
-pub const ESTIMATE_STEP_DOWN: f64 = 8.0;
-
 impl SearchBudget {
     /// `analyze`'s and `batch`'s default: three runs of work, stopping
     /// early if the bracket reaches 1/64.
@@ -76,8 +61,8 @@ pub struct SearchPlan {
     pub estimate: Option<u64>,
     /// An upper estimate of the answer (see
     /// [`Simulation::latency_estimate`](crate::run::Simulation::latency_estimate)):
-    /// where a budgeted probe goes when probes at and above `estimate`
-    /// passed without the clocks rising.
+    /// where an unbudgeted search goes while no probe has failed and no
+    /// line through probes predicts the crossing.
     pub ceiling: Option<u64>,
     /// The estimated rise of the clock count per clock of latency once
     /// the latency shows (the exposures each wave slot sits through in

@@ -27,41 +27,32 @@
 //! two. (Measured in CPU time over the fixtures, see
 //! `scripts/bench-latency-search.sh` and the README.)
 //!
-//! **Placement** (budgeted, `search::budgeted`). The round aims first for
-//! ends at most [`GOAL_RATIO`] (2) apart. A probe that fails stops at the
-//! pass limit having done a share of the work that shrinks the farther
-//! above the answer it lies, and that share extrapolates its clock count
-//! (limit / share): a point on the rising part of the curve (unless it
-//! did at least 0.99 of its ops: then it sat out its last memory, and the
-//! share says nothing). The first probe goes to the model's estimate
-//! ([`Simulation::latency_estimate`]: the waits each wave makes for its
-//! own vector memory and the waves that share a wave slot over the run
-//! give the slope of the clock count once the latency shows; the latency
-//! at which the zero-latency run's clocks plus that slope reach the pass
-//! limit, the answer if the latency showed from its first clock, usually
-//! lies below the answer, so the probe usually passes: a point a bracket
-//! needs anyway). While probes pass without the clocks rising, the next
-//! goes to the upper estimate (the same chains without the run's clocks),
-//! where a fail is cheap. From the points on the rising part (finished
-//! probes and stopped ones at their extrapolated clocks) the round
-//! predicts the
-//! crossing of the pass limit: the line through two points either side
-//! (or two on one side); with one, the geometric mean of the chord from
-//! the base (at or before the answer: the curve is convex) and the
-//! model's slope through the point. While the budget keeps a whole run
-//! beyond the next probe, the round bets on a fail 1.3 times above the
-//! prediction (and far enough above that its expected share fits what is
-//! spare); then on a pass 1.15 times below it (not below `fails_at / 2`
-//! where the prediction allows). Ends within 4 times get one probe
-//! between `fails_at / 2` and `2 * clocks` (the prediction kept there),
-//! which leaves them within 2 whatever its verdict. A passing end near
-//! the line (the throughput rule below) ends a budgeted search only once
-//! the failing end is within 2 times of it (or the budget is spent);
-//! before, the round bets on a fail at twice it. Once the ends are within the goal, a
-//! round runs one probe placed as before: the mean of the measured
-//! estimates (lines through probes, and the model's slope from a probe on
-//! the rising part); else a step by a factor of [`ESTIMATE_STEP`] (up) or
-//! [`ESTIMATE_STEP_DOWN`] away from an estimate a probe contradicted.
+//! **Placement** (budgeted, `search::budgeted`). The rounds aim for ends
+//! at most [`GOAL_RATIO`] (2) apart. A probe that fails stops at the pass
+//! limit having done a share of the work that shrinks the farther above
+//! the answer it lies, and that share extrapolates its clock count
+//! (limit / share): a point on the rising part of the curve. The first
+//! probe goes between two bounds: the latency that adds the passing
+//! margin as one exposure (the clocks rise about a clock per clock of
+//! latency at least: above the answer on most programs) and the model's
+//! no-slack estimate ([`Simulation::latency_estimate`]: the waits each
+//! wave makes for its own vector memory and the waves that share a wave
+//! slot give the slope of the clock count once the latency shows; the
+//! latency at which the zero-latency run's clocks plus that slope reach
+//! the pass limit, usually below the answer), at their geometric middle.
+//! From the points on the rising part (finished probes and stopped ones
+//! at their extrapolated clocks) each round predicts the crossing of the
+//! pass limit (the parabola through the base and a point either side, a
+//! line through two on one side, or from one point the chord from the
+//! base and the model's slope) and bets on a fail 1.2 times above it
+//! while a run will be left for a pass after it, else on a pass 1.3 times
+//! below it; the last probe takes the bet whose win leaves the narrower
+//! bracket, and ends within 4 times get one probe between `fails_at / 2`
+//! and `2 * clocks`, which leaves them within 2 whatever its verdict. A
+//! passing end near the line (the throughput rule below) ends a budgeted
+//! search only once the failing end is within 2 times of it (or the
+//! budget is spent). Once the ends are within the goal, a round probes
+//! the predicted crossing.
 //!
 //! Without a budget the search runs two probes a round, side by side:
 //!
@@ -123,10 +114,7 @@ mod search;
 mod simulation;
 mod threshold;
 
-pub use budget::{
-    SearchBudget, SearchEnd, SearchPlan, DEFAULT_BUDGET_RUNS, DEFAULT_PRECISION, ESTIMATE_STEP,
-    ESTIMATE_STEP_DOWN,
-};
+pub use budget::{SearchBudget, SearchEnd, SearchPlan, DEFAULT_BUDGET_RUNS, DEFAULT_PRECISION};
 pub use search::{search, LatencyTolerance, SearchResult, GOAL_RATIO};
 pub use simulation::{LatencyHead, LatencySearch};
 pub use threshold::{Probe, Threshold, LINE_BAND, SEARCH_LIMIT};
