@@ -355,6 +355,7 @@ impl<'w> TraceCursor<'w> {
     /// `None` and the error as `next_step` gives them. A caller that walks
     /// instruction by instruction pays one call per block instead of one
     /// per instruction. The two may be mixed.
+    #[inline]
     pub fn next_run(&mut self) -> Option<Result<TraceRun, TraceError>> {
         if !(self.at == At::Inside && self.next < self.end) {
             if let Err(e) = self.enter_next_block()? {

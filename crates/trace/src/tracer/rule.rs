@@ -126,7 +126,7 @@ impl BranchRule {
     /// `taken` hint, or the wave's side of a `waves` hint), `drawn` a
     /// probability drawn for this execution, `counter` and `limit` each
     /// loop's header executions and iterations for its current entry.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn decide(
         &self,
         taken_hint: Option<bool>,
