@@ -14,13 +14,42 @@
 //! [`WaveTrace::expand_wave`]'s: `tests/cursor.rs` compares them on real
 //! programs with loops, branches and lane draws.
 
-use crate::lanes::LaneState;
-use crate::tracer::{decide, TraceError, TracePlan, WaveTrace};
+use crate::lanes::{LaneBranch, LaneState};
+use crate::tracer::{BranchRule, IterationDraw, TraceError, TracePlan, WaveSet, WaveTrace};
 use shadersim_asm::Program;
 use shadersim_cfg::{BranchKind, Cfg};
 
-/// `TraceWalk::branch_of` of a block without a conditional branch.
-const NO_BRANCH: u32 = u32::MAX;
+/// How a walk leaves a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leave {
+    /// The program ends.
+    End,
+    /// To its only successor.
+    To(u32),
+    /// By the conditional branch at this index of [`TraceWalk`]'s branches.
+    Branch(u32),
+}
+
+/// What the walk needs of one conditional branch, looked up once when the
+/// walk is made (the plan's maps are keyed by instruction; a walk reaches a
+/// branch far more often than it is made).
+#[derive(Debug, Clone, Copy)]
+struct BranchFacts<'a> {
+    /// Its instruction (for the lane state's else flip).
+    instr: usize,
+    /// Its decision rule, the sides resolved.
+    rule: BranchRule,
+    /// A drawn loop it guards: the loop and its draw.
+    guard_draw: Option<(usize, IterationDraw)>,
+    /// Its `lane_probability`.
+    lane: Option<&'a LaneBranch>,
+    /// Its `probability`.
+    probability: Option<f64>,
+    /// Its `taken` hint.
+    taken: Option<bool>,
+    /// The waves that take it (`waves`).
+    waves: Option<&'a WaveSet>,
+}
 
 /// What every wave's walk of one program under one plan shares.
 #[derive(Debug, Clone)]
@@ -31,19 +60,55 @@ pub struct TraceWalk<'a> {
     pub cfg: &'a Cfg,
     /// The resolved hints.
     pub plan: &'a TracePlan,
-    /// Index into `cfg.branches` of each block's conditional branch.
-    branch_of: Vec<u32>,
+    /// How each block is left.
+    leave: Vec<Leave>,
+    /// Each conditional branch's facts, in `cfg.branches` order.
+    branches: Vec<BranchFacts<'a>>,
+    /// Each loop's per-entry draw (`plan.drawn_iterations`), by loop.
+    drawn: Vec<Option<IterationDraw>>,
     /// The loops each block heads, in `cfg.loops` order (outer first).
     headed: Vec<Vec<u32>>,
 }
 
 impl<'a> TraceWalk<'a> {
-    /// Prepare the walks of `program` under `plan` (O(blocks + loops)).
+    /// Prepare the walks of `program` under `plan` (O(blocks + loops +
+    /// branches), a loop guard's rule O(blocks)).
     pub fn new(program: &'a Program, cfg: &'a Cfg, plan: &'a TracePlan) -> TraceWalk<'a> {
-        let mut branch_of = vec![NO_BRANCH; cfg.blocks.len()];
-        for (i, b) in cfg.branches.iter().enumerate() {
-            branch_of[b.block] = i as u32;
-        }
+        let mut leave: Vec<Leave> = cfg
+            .blocks
+            .iter()
+            .map(|b| match b.succs.first() {
+                None => Leave::End,
+                Some(s) => Leave::To(s.to as u32),
+            })
+            .collect();
+        let drawn: Vec<Option<IterationDraw>> = (0..cfg.loops.len())
+            .map(|l| plan.drawn_iterations.get(&l).copied())
+            .collect();
+        let branches = cfg
+            .branches
+            .iter()
+            .enumerate()
+            .map(|(i, br)| {
+                if cfg.blocks[br.block].succs.len() > 1 {
+                    leave[br.block] = Leave::Branch(i as u32);
+                }
+                let guard_draw = match br.kind {
+                    BranchKind::LoopSkip { loop_id } => drawn[loop_id].map(|d| (loop_id, d)),
+                    _ => None,
+                };
+                let flag_exit = plan.flag_exits.get(&br.instr).copied();
+                BranchFacts {
+                    instr: br.instr,
+                    rule: BranchRule::new(cfg, br, flag_exit),
+                    guard_draw,
+                    lane: plan.lane_branches.get(&br.instr),
+                    probability: plan.probability.get(&br.instr).copied(),
+                    taken: plan.taken.get(&br.instr).copied(),
+                    waves: plan.wave_branches.get(&br.instr),
+                }
+            })
+            .collect();
         let mut headed = vec![Vec::new(); cfg.blocks.len()];
         for l in &cfg.loops {
             headed[l.header].push(l.id as u32);
@@ -52,7 +117,9 @@ impl<'a> TraceWalk<'a> {
             program,
             cfg,
             plan,
-            branch_of,
+            leave,
+            branches,
+            drawn,
             headed,
         }
     }
@@ -288,6 +355,7 @@ impl<'w> TraceCursor<'w> {
     /// `None` and the error as `next_step` gives them. A caller that walks
     /// instruction by instruction pays one call per block instead of one
     /// per instruction. The two may be mixed.
+    #[inline]
     pub fn next_run(&mut self) -> Option<Result<TraceRun, TraceError>> {
         if !(self.at == At::Inside && self.next < self.end) {
             if let Err(e) = self.enter_next_block()? {
@@ -312,26 +380,31 @@ impl<'w> TraceCursor<'w> {
 
     /// Move on until an instruction of a block is next (`Ok`), the walk
     /// ends (`None`) or fails (the error, once; `None` after it).
+    /// (One successor and one entry, straight through: a block holds an
+    /// instruction, so the loop turns again only for an empty one.)
     fn enter_next_block(&mut self) -> Option<Result<(), TraceError>> {
         loop {
             match self.at {
                 At::Inside if self.next < self.end => return Some(Ok(())),
-                At::Inside => {
-                    if let Some(next) = self.successor() {
+                At::Inside => match self.successor() {
+                    Some(next) => {
                         self.prev = Some(self.cur);
                         self.cur = next;
-                        self.at = At::Enter;
-                    } else {
-                        self.at = At::Done;
                     }
-                }
-                At::Enter => {
-                    if let Err(e) = self.enter() {
+                    None => {
                         self.at = At::Done;
-                        return Some(Err(e));
+                        return None;
                     }
-                }
+                },
+                At::Enter => {}
                 At::Done => return None,
+            }
+            if let Err(e) = self.enter() {
+                self.at = At::Done;
+                return Some(Err(e));
+            }
+            if self.next < self.end {
+                return Some(Ok(()));
             }
         }
     }
@@ -349,9 +422,7 @@ impl<'w> TraceCursor<'w> {
                 _ => {
                     if std::mem::take(&mut self.drawn_at_guard[l]) {
                         // Drawn already, by the guard that let it in.
-                    } else if let (Some(d), Some(r)) =
-                        (walk.plan.drawn_iterations.get(&l), self.rng.as_deref_mut())
-                    {
+                    } else if let (Some(d), Some(r)) = (walk.drawn[l], self.rng.as_deref_mut()) {
                         self.limit[l] = d.draw(r);
                     }
                     1
@@ -376,65 +447,47 @@ impl<'w> TraceCursor<'w> {
         Ok(())
     }
 
-    /// The plan's direction for branch instruction `instr` (its `taken`
-    /// hint, or this wave's side of a `waves` hint).
-    fn taken_hint(&self, instr: usize) -> Option<bool> {
-        let plan = self.walk.plan;
-        if let (Some(w), Some(set)) = (self.wave, plan.wave_branches.get(&instr)) {
-            return Some(set.contains(w));
+    /// The block after `cur`, `None` at the program's end.
+    fn successor(&mut self) -> Option<usize> {
+        let walk = self.walk;
+        match walk.leave[self.cur] {
+            Leave::End => None,
+            Leave::To(b) => Some(b as usize),
+            Leave::Branch(i) => Some(self.branch_side(&walk.branches[i as usize])),
         }
-        plan.taken.get(&instr).copied()
     }
 
-    /// The block after `cur`, `None` at the program's end. The draws are
-    /// made in [`WaveTrace::expand_wave`]'s order: lanes, then the wave's
-    /// probability.
-    fn successor(&mut self) -> Option<usize> {
+    /// The side of conditional branch `br` this wave takes. The draws are
+    /// made in [`WaveTrace::expand_wave`]'s order: a drawn loop's count at
+    /// its guard, lanes, then the wave's probability.
+    fn branch_side(&mut self, br: &BranchFacts<'_>) -> usize {
         use rand::Rng;
-        let cfg = self.walk.cfg;
-        let block = &cfg.blocks[self.cur];
-        match block.succs.len() {
-            0 => None,
-            1 => Some(block.succs[0].to),
-            _ => {
-                let br = &cfg.branches[self.walk.branch_of[self.cur] as usize];
-                let plan = self.walk.plan;
-                // A drawn loop's guard draws the count of the entry it
-                // decides (as `WaveTrace::expand` does).
-                if let (BranchKind::LoopSkip { loop_id }, Some(r)) =
-                    (br.kind, self.rng.as_deref_mut())
-                {
-                    if let Some(d) = plan.drawn_iterations.get(&loop_id) {
-                        self.limit[loop_id] = d.draw(r);
-                        self.drawn_at_guard[loop_id] = true;
-                    }
-                }
-                let lane_taken = match (
-                    self.lanes.as_mut(),
-                    plan.lane_branches.get(&br.instr),
-                    self.rng.as_deref_mut(),
-                ) {
-                    (Some(ls), Some(lb), Some(r)) => Some(ls.diverge(lb, br.taken, r)),
-                    (Some(ls), _, _) => ls.else_decision(br.instr),
-                    _ => None,
+        // A drawn loop's guard draws the count of the entry it decides (as
+        // `WaveTrace::expand` does).
+        if let (Some((loop_id, d)), Some(r)) = (br.guard_draw, self.rng.as_deref_mut()) {
+            self.limit[loop_id] = d.draw(r);
+            self.drawn_at_guard[loop_id] = true;
+        }
+        let lane_taken = match (self.lanes.as_mut(), br.lane, self.rng.as_deref_mut()) {
+            (Some(ls), Some(lb), Some(r)) => Some(ls.diverge(lb, br.rule.taken, r)),
+            (Some(ls), _, _) => ls.else_decision(br.instr),
+            _ => None,
+        };
+        let drawn = match (br.probability, self.rng.as_deref_mut()) {
+            (Some(p), Some(r)) => Some(r.gen::<f64>() < p),
+            _ => None,
+        };
+        match lane_taken {
+            Some(true) => br.rule.taken,
+            Some(false) => br.rule.not_taken,
+            None => {
+                // The plan's direction: this wave's side of a `waves` hint,
+                // else the `taken` hint.
+                let hint = match (self.wave, br.waves) {
+                    (Some(w), Some(set)) => Some(set.contains(w)),
+                    _ => br.taken,
                 };
-                let drawn = match (plan.probability.get(&br.instr), self.rng.as_deref_mut()) {
-                    (Some(&p), Some(r)) => Some(r.gen::<f64>() < p),
-                    _ => None,
-                };
-                Some(match lane_taken {
-                    Some(true) => br.taken,
-                    Some(false) => br.not_taken,
-                    None => decide(
-                        cfg,
-                        br,
-                        self.taken_hint(br.instr),
-                        &self.counter,
-                        &self.limit,
-                        drawn,
-                        plan.flag_exits.get(&br.instr).copied(),
-                    ),
-                })
+                br.rule.decide(hint, &self.counter, &self.limit, drawn)
             }
         }
     }

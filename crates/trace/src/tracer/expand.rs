@@ -2,7 +2,8 @@
 //! whole instruction sequence of one wave in memory. Runs stream traces
 //! with `TraceCursor`; this stays as the reference it is tested against.
 
-use super::plan::{decide, TracePlan};
+use super::plan::TracePlan;
+use super::rule::decide;
 use shadersim_asm::Program;
 use shadersim_cfg::{BranchKind, Cfg};
 use std::collections::HashMap;

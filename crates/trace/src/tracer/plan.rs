@@ -1,6 +1,5 @@
 //! Resolving hints against a program: the [`TracePlan`] (loop iterations,
-//! branch directions, per-wave draws) and the branch decision rule both the
-//! reference expansion and the streaming cursor follow.
+//! branch directions, per-wave draws).
 
 use crate::hints::{Hints, HintsError};
 use shadersim_asm::Program;
@@ -631,88 +630,4 @@ fn flag_exits(program: &Program, cfg: &Cfg) -> HashMap<usize, (usize, bool)> {
         .filter_map(|l| shadersim_infer::flag_exit(program, cfg, l))
         .map(|f| (f.branch, (f.loop_id, f.exit_when_taken)))
         .collect()
-}
-
-/// The block a wave goes to after conditional branch `br`: `taken_hint` is
-/// the plan's direction for it (a `taken` hint, or the wave's side of a
-/// `waves` hint), `drawn` a probability drawn for this execution, `flag_exit`
-/// the loop whose exit it decides through a flag register and whether taking it leaves.
-pub(crate) fn decide(
-    cfg: &Cfg,
-    br: &shadersim_cfg::Branch,
-    taken_hint: Option<bool>,
-    counter: &[u32],
-    limit: &[u32],
-    drawn: Option<bool>,
-    flag_exit: Option<(usize, bool)>,
-) -> usize {
-    let (t, f) = (br.taken, br.not_taken);
-    // A flag exit test nothing else decides: the leaving side on the loop's last iteration.
-    if let (Some((loop_id, exit_when_taken)), None, None) = (flag_exit, taken_hint, drawn) {
-        let leave = counter[loop_id] >= limit[loop_id];
-        return if leave == exit_when_taken { t } else { f };
-    }
-    // A probability drawn for this execution decides an ordinary fork.
-    let taken = || drawn.unwrap_or_else(|| taken_hint.unwrap_or(false));
-    match br.kind {
-        BranchKind::LoopBackEdge { loop_id } => {
-            let l = &cfg.loops[loop_id];
-            let (back, other) = if t == l.header { (t, f) } else { (f, t) };
-            if counter[loop_id] < limit[loop_id] {
-                back
-            } else {
-                other
-            }
-        }
-        BranchKind::LoopExit { loop_id } => {
-            let l = &cfg.loops[loop_id];
-            let (exit, stay) = if !l.contains(t) { (t, f) } else { (f, t) };
-            if l.contains(stay) && counter[loop_id] < limit[loop_id] {
-                stay
-            } else if l.contains(stay) {
-                exit
-            } else {
-                // Both sides leave the loop: an ordinary fork outside it.
-                if taken() {
-                    t
-                } else {
-                    f
-                }
-            }
-        }
-        BranchKind::LoopSkip { loop_id } => {
-            let header = cfg.loops[loop_id].header;
-            // The side that leads into the loop is the one that reaches its
-            // header without leaving the straight preheader chain.
-            let enters = |mut b: usize| {
-                for _ in 0..cfg.blocks.len() {
-                    if b == header {
-                        return true;
-                    }
-                    match cfg.blocks[b].succs.as_slice() {
-                        [only] => b = only.to,
-                        _ => return false,
-                    }
-                }
-                false
-            };
-            let (enter, skip) = if enters(t) { (t, f) } else { (f, t) };
-            // A guard decided per wave (`waves` on a loop's guard).
-            if let Some(taken) = taken_hint {
-                return if taken { t } else { f };
-            }
-            if limit[loop_id] > 0 {
-                enter
-            } else {
-                skip
-            }
-        }
-        BranchKind::IfElse | BranchKind::Skip => {
-            if taken() {
-                t
-            } else {
-                f
-            }
-        }
-    }
 }
