@@ -64,12 +64,31 @@ pub(super) fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<
     out
 }
 
+/// Every wide node's OBB choice, by node: the rotation's table index and
+/// the children's boxes in its frame, or `None` for plain boxes.
+pub(super) type NodeRotations = Vec<Option<(u32, Vec<Aabb>)>>;
+
 /// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
 /// children are its box children then its leaves, each in slot order (the
 /// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
 /// are computed once, into buffers every leaf reuses, and a subtree's are
 /// dropped once its parent has them.
-pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
+///
+/// On a CPU with AVX2 the same code runs compiled for it ([`super::avx2`]):
+/// its 312-plane loops take half the instructions in 8-lane registers, with
+/// the same operations in the same order, so the same bits.
+pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(r) = super::avx2::bvh8_rotations(wide, mesh) {
+        return r;
+    }
+    bvh8_rotations_portable(wide, mesh)
+}
+
+/// [`bvh8_rotations`] for any CPU; inlined whole into its AVX2 copy, with
+/// the plane loops it calls.
+#[inline(always)]
+pub(super) fn bvh8_rotations_portable(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
     let mut choice = vec![None; wide.nodes.len()];
     let mut points = Vec::new();
