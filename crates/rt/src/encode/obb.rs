@@ -179,6 +179,14 @@ impl RotatedBounds {
         }
     }
 
+    /// Make these the bounds of no point, keeping the storage.
+    pub fn clear(&mut self) {
+        self.plain = Aabb::EMPTY;
+        self.lo.fill(f32::INFINITY);
+        self.hi.fill(f32::NEG_INFINITY);
+        self.empty = true;
+    }
+
     /// The bounds of `points`.
     pub fn of_points(points: &[Vec3]) -> RotatedBounds {
         let mut b = RotatedBounds::empty();

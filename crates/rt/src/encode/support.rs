@@ -95,9 +95,13 @@ pub(super) fn bvh8_rotations_portable(wide: &WideBvh, mesh: &Mesh) -> NodeRotati
     let (mut vertices, mut distinct) = (Vec::new(), Vec::new());
     let mut cache = obb::VertexPlanes::default();
     let mut leaf_bounds: Vec<RotatedBounds> = Vec::new();
+    // The box children's bounds of the node at hand, and bounds whose node is
+    // done, kept for their storage (a subtree's bounds live until its parent
+    // has them, so as many are made as there are nodes, but few at once).
+    let mut inner: Vec<RotatedBounds> = Vec::new();
+    let mut spare: Vec<RotatedBounds> = Vec::new();
     for n in (0..wide.nodes.len()).rev() {
         let children = &wide.nodes[n].children;
-        let mut inner: Vec<RotatedBounds> = Vec::with_capacity(children.len());
         for (_, c) in children {
             if let WideChild::Node(k) = c {
                 inner.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
@@ -135,10 +139,17 @@ pub(super) fn bvh8_rotations_portable(wide: &WideBvh, mesh: &Mesh) -> NodeRotati
         // The union in slot order; min and max are exact and never meet a
         // -0.0 (see `RotatedBounds`), so starting from the first part's
         // storage instead of an empty one gives the same bits.
-        let mut inner = inner.into_iter();
-        let mut union = inner.next().unwrap_or_else(RotatedBounds::empty);
-        for p in inner {
+        let mut parts = inner.drain(..);
+        let mut union = parts.next().unwrap_or_else(|| match spare.pop() {
+            Some(mut b) => {
+                b.clear();
+                b
+            }
+            None => RotatedBounds::empty(),
+        });
+        for p in parts {
             union.add(&p);
+            spare.push(p);
         }
         for p in &leaf_bounds[..leaves] {
             union.add(p);
