@@ -272,15 +272,8 @@ impl RotatedBounds {
                 lo[k] += 0.0;
                 hi[k] += 0.0;
             }
-            // Stored as whole arrays (a store lane by lane is left scalar).
-            let store = |v: &mut [f32; PLANES], x: [f32; LANES]| {
-                let out: &mut [f32; LANES] = (&mut v[c..c + LANES])
-                    .try_into()
-                    .expect("PLANES is a multiple of LANES");
-                *out = x;
-            };
-            store(&mut self.lo, lo);
-            store(&mut self.hi, hi);
+            store_chunk(&mut self.lo, c, lo);
+            store_chunk(&mut self.hi, c, hi);
         }
     }
 
@@ -456,14 +449,8 @@ impl VertexPlanes {
                     hi[k] = if hi[k] > q[k] { hi[k] } else { q[k] };
                 }
             }
-            let store = |v: &mut [f32; PLANES], x: [f32; LANES]| {
-                let out: &mut [f32; LANES] = (&mut v[c..c + LANES])
-                    .try_into()
-                    .expect("PLANES is a multiple of LANES");
-                *out = x;
-            };
-            store(&mut bounds.lo, lo);
-            store(&mut bounds.hi, hi);
+            store_chunk(&mut bounds.lo, c, lo);
+            store_chunk(&mut bounds.hi, c, hi);
         }
         true
     }
