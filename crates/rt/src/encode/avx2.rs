@@ -15,7 +15,7 @@ use super::support::{bvh8_rotations_portable, NodeRotations};
 use crate::bvh::WideBvh;
 use crate::mesh::Mesh;
 
-/// [`super::support::bvh8_rotations`] in AVX2, or `None` on a CPU without it.
+/// `bvh8_encode::bvh8_rotations` in AVX2, or `None` on a CPU without it.
 pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Option<NodeRotations> {
     if !std::arch::is_x86_feature_detected!("avx2") {
         return None;

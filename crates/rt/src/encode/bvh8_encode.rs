@@ -8,12 +8,26 @@ use super::obb::NO_OBB;
 use super::pointer::*;
 use super::primitive::{StoredPair, StoredTriangle};
 use super::quantize::{node_frame, QuantizedBox};
-use super::support::{align, bvh8_rotations, write_header, InstanceLeaf, Leaves, HEADER_BYTES};
+use super::support::{
+    align, bvh8_rotations_portable, write_header, InstanceLeaf, Leaves, NodeRotations, HEADER_BYTES,
+};
 use super::{instance, primitive};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::Aabb;
 use crate::mesh::Mesh;
 use std::collections::VecDeque;
+
+/// The OBB choice of every BVH8 node (`support::bvh8_rotations_portable`).
+/// On a CPU with AVX2 the same code runs compiled for it (`super::avx2`):
+/// its 312-plane loops take half the instructions in 8-lane registers, with
+/// the same operations in the same order, so the same bits.
+pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(r) = super::avx2::bvh8_rotations(wide, mesh) {
+        return r;
+    }
+    bvh8_rotations_portable(wide, mesh)
+}
 
 /// Encode one structure; `box_addrs` gets each wide node's box node address (by wide node
 /// index), which [`rotate_box_nodes`] needs to give an encoding without OBBs its rotations.

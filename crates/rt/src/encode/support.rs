@@ -72,21 +72,9 @@ pub(super) type NodeRotations = Vec<Option<(u32, Vec<Aabb>)>>;
 /// children are its box children then its leaves, each in slot order (the
 /// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
 /// are computed once, into buffers every leaf reuses, and a subtree's are
-/// dropped once its parent has them.
-///
-/// On a CPU with AVX2 the same code runs compiled for it ([`super::avx2`]):
-/// its 312-plane loops take half the instructions in 8-lane registers, with
-/// the same operations in the same order, so the same bits.
-pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(r) = super::avx2::bvh8_rotations(wide, mesh) {
-        return r;
-    }
-    bvh8_rotations_portable(wide, mesh)
-}
-
-/// [`bvh8_rotations`] for any CPU; inlined whole into its AVX2 copy, with
-/// the plane loops it calls.
+/// dropped once its parent has them. For any CPU; inlined whole, with the
+/// plane loops it calls, into its AVX2 copy (`bvh8_encode::bvh8_rotations`
+/// picks one).
 #[inline(always)]
 pub(super) fn bvh8_rotations_portable(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
@@ -246,7 +234,7 @@ mod tests {
             procedural::thin_rotated_parts(4, 9, 5),
         ] {
             let (_, wide) = build_mesh_bvh(&mesh, BvhKind::Bvh8);
-            let fast = bvh8_rotations(&wide, &mesh);
+            let fast = bvh8_rotations_portable(&wide, &mesh);
             let mut rotated = 0;
             for (n, node) in wide.nodes.iter().enumerate() {
                 let mut sets: Vec<Vec<Vec3>> = Vec::new();
