@@ -115,26 +115,25 @@ pub struct BoxNode8 {
 impl BoxNode8 {
     /// Write the node at `addr`.
     pub fn write(&self, mem: &mut BvhMemory, addr: u64) {
-        mem.write(addr, self.internal_base);
-        mem.write(addr + 4, self.leaf_base);
-        mem.write(addr + 8, self.parent);
+        // Every dword of the 128 bytes is set: 8 of header, 3 per child.
+        let mut w = [0u32; 32];
+        w[0] = self.internal_base;
+        w[1] = self.leaf_base;
+        w[2] = self.parent;
         for a in 0..3 {
-            mem.write_f32(addr + 12 + 4 * a as u64, self.origin.0[a]);
+            w[3 + a] = self.origin.0[a].to_bits();
         }
-        let d = self.exponents[0]
+        w[6] = self.exponents[0]
             | (self.exponents[1] << 8)
             | (self.exponents[2] << 16)
             | ((self.disable_box_sort as u32) << 24)
             | ((self.index_in_parent & 7) << 25)
             | (((self.valid_children.max(1) - 1) & 7) << 28);
-        mem.write(addr + 24, d);
-        mem.write(addr + 28, self.obb);
+        w[7] = self.obb;
         for (i, c) in self.children.iter().enumerate() {
-            let p = c.pack();
-            for (k, w) in p.iter().enumerate() {
-                mem.write(addr + 32 + 12 * i as u64 + 4 * k as u64, *w);
-            }
+            w[8 + 3 * i..11 + 3 * i].copy_from_slice(&c.pack());
         }
+        mem.write_block(addr, &w);
     }
 
     /// Read the node at `addr`.

@@ -8,12 +8,26 @@ use super::obb::NO_OBB;
 use super::pointer::*;
 use super::primitive::{StoredPair, StoredTriangle};
 use super::quantize::{node_frame, QuantizedBox};
-use super::support::{align, bvh8_rotations, write_header, InstanceLeaf, Leaves, HEADER_BYTES};
+use super::support::{
+    align, bvh8_rotations_portable, write_header, InstanceLeaf, Leaves, NodeRotations, HEADER_BYTES,
+};
 use super::{instance, primitive};
 use crate::bvh::{WideBvh, WideChild};
 use crate::math::Aabb;
 use crate::mesh::Mesh;
 use std::collections::VecDeque;
+
+/// The OBB choice of every BVH8 node (`support::bvh8_rotations_portable`).
+/// On a CPU with AVX2 the same code runs compiled for it (`super::avx2`):
+/// its 312-plane loops take half the instructions in 8-lane registers, with
+/// the same operations in the same order, so the same bits.
+pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(r) = super::avx2::bvh8_rotations(wide, mesh) {
+        return r;
+    }
+    bvh8_rotations_portable(wide, mesh)
+}
 
 /// Encode one structure; `box_addrs` gets each wide node's box node address (by wide node
 /// index), which [`rotate_box_nodes`] needs to give an encoding without OBBs its rotations.
@@ -38,11 +52,15 @@ pub(super) fn encode_bvh8(
         (Leaves::Triangles(m), true) => bvh8_rotations(wide, m),
         _ => Vec::new(),
     };
+    // Buffers every node reuses (a node's are dead once it is written).
+    let mut infos: Vec<SlotInfo> = Vec::new();
+    let mut boxes: Vec<Aabb> = Vec::new();
+    let mut scratch = LeafScratch::default();
     while let Some((n, off, parent, index_in_parent)) = queue.pop_front() {
         let self_ptr = pack_ptr31(off, TYPE_BOX);
         let children = &wide.nodes[n as usize].children;
         // (type, range, box)
-        let mut infos: Vec<SlotInfo> = Vec::new();
+        infos.clear();
         // Box children first: one 128-byte node each.
         let internal_base = next >> 3;
         for (bounds, c) in children {
@@ -55,9 +73,16 @@ pub(super) fn encode_bvh8(
         }
         let leaf_base = next >> 3;
         match &leaves {
-            Leaves::Triangles(mesh) => {
-                write_pair_leaves(mem, mesh, children, base, &mut next, counts, &mut infos)
-            }
+            Leaves::Triangles(mesh) => write_pair_leaves(
+                mem,
+                mesh,
+                children,
+                base,
+                &mut next,
+                counts,
+                &mut infos,
+                &mut scratch,
+            ),
             Leaves::Instances(list) => write_instance_leaves(
                 mem, list, children, base, self_ptr, &mut next, counts, &mut infos,
             ),
@@ -71,10 +96,11 @@ pub(super) fn encode_bvh8(
         } else {
             None
         };
-        let boxes: Vec<Aabb> = match &rotation {
-            Some((_, b)) => b.clone(),
-            None => infos.iter().map(|i| i.2).collect(),
-        };
+        boxes.clear();
+        match &rotation {
+            Some((_, b)) => boxes.extend_from_slice(b),
+            None => boxes.extend(infos.iter().map(|i| i.2)),
+        }
         let (origin, e) = node_frame(&boxes);
         let mut node = BoxNode8 {
             internal_base,
@@ -152,8 +178,23 @@ pub(super) fn rotate_box_nodes(
 /// A child slot's (node type, range length, box) before the node is written.
 type SlotInfo = (u32, u32, Aabb);
 
+/// The lists [`write_pair_leaves`] fills for one box node, kept from node
+/// to node so that their storage is allocated once per structure.
+#[derive(Default)]
+struct LeafScratch {
+    /// Pairs of every leaf, in slot order.
+    pairs: Vec<StoredPair>,
+    /// Each leaf's first pair in `pairs`.
+    leaf_first_pair: Vec<usize>,
+    /// Each leaf's box.
+    leaf_info: Vec<Aabb>,
+    /// Node index and pair slot of every pair.
+    where_is: Vec<(u32, u32)>,
+}
+
 /// Write the compressed primitive nodes of a box node's leaf children
 /// (triangle pairs, packed greedily) at `next`, and add each leaf's slot.
+#[allow(clippy::too_many_arguments)]
 fn write_pair_leaves(
     mem: &mut BvhMemory,
     mesh: &Mesh,
@@ -162,11 +203,19 @@ fn write_pair_leaves(
     next: &mut u32,
     counts: &mut NodeCounts,
     infos: &mut Vec<SlotInfo>,
+    scratch: &mut LeafScratch,
 ) {
-    // Pairs of every leaf, in slot order; the last pair of a leaf stops its range.
-    let mut pairs: Vec<StoredPair> = Vec::new();
-    let mut leaf_first_pair = Vec::new();
-    let mut leaf_info = Vec::new();
+    let LeafScratch {
+        pairs,
+        leaf_first_pair,
+        leaf_info,
+        where_is,
+    } = scratch;
+    pairs.clear();
+    leaf_first_pair.clear();
+    leaf_info.clear();
+    where_is.clear();
+    // The last pair of a leaf stops its range.
     for (bounds, c) in children {
         if let WideChild::Leaf(prims) = c {
             leaf_first_pair.push(pairs.len());
@@ -174,30 +223,31 @@ fn write_pair_leaves(
                 primitive: p,
                 vertices: mesh.triangle(p as usize),
             };
-            let chunks: Vec<&[u32]> = prims.chunks(2).collect();
-            for (ci, ch) in chunks.iter().enumerate() {
+            let chunks = prims.len().div_ceil(2);
+            for (ci, ch) in prims.chunks(2).enumerate() {
                 pairs.push(StoredPair {
                     triangles: [Some(tri(ch[0])), ch.get(1).map(|&p| tri(p))],
-                    range_stop: ci + 1 == chunks.len(),
+                    range_stop: ci + 1 == chunks,
                 });
             }
             leaf_info.push(*bounds);
         }
     }
-    let nodes = primitive::pack_greedy(&pairs);
-    // Node index and pair slot of every pair.
-    let mut where_is = Vec::with_capacity(pairs.len());
+    let nodes = primitive::pack_greedy(pairs);
+    if let Some(last) = nodes.len().checked_sub(1) {
+        // Grown once to the last node's end, not dword by dword.
+        let end = *next + (last as u32 + 1) * primitive::PRIMITIVE_NODE_BYTES;
+        mem.reserve_to(base + end as u64);
+    }
     for (ni, (w, count)) in nodes.iter().enumerate() {
         let addr = base + (*next + ni as u32 * primitive::PRIMITIVE_NODE_BYTES) as u64;
-        for (k, word) in w.iter().enumerate() {
-            mem.write(addr + 4 * k as u64, *word);
-        }
+        mem.write_block(addr, w);
         for p in 0..*count {
             where_is.push((ni as u32, p as u32));
         }
     }
     counts.primitive += nodes.len() as u64;
-    for (li, bounds) in leaf_info.into_iter().enumerate() {
+    for (li, &bounds) in leaf_info.iter().enumerate() {
         let (node_i, pair_i) = where_is[leaf_first_pair[li]];
         let next_node = if li + 1 < leaf_first_pair.len() {
             where_is[leaf_first_pair[li + 1]].0

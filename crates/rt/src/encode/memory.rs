@@ -41,6 +41,15 @@ impl BvhMemory {
         }
         self.words[i] = v;
     }
+    /// Write the dwords `words` from byte address `addr` on, growing the
+    /// memory if needed: [`BvhMemory::write`] of each in turn.
+    pub fn write_block(&mut self, addr: u64, words: &[u32]) {
+        let i = (addr >> 2) as usize;
+        if i + words.len() > self.words.len() {
+            self.words.resize(i + words.len(), 0);
+        }
+        self.words[i..i + words.len()].copy_from_slice(words);
+    }
     /// Write an f32.
     pub fn write_f32(&mut self, addr: u64, v: f32) {
         self.write(addr, v.to_bits());
@@ -66,5 +75,31 @@ impl BvhMemory {
         self.words[i..i + N]
             .try_into()
             .expect("a slice of N dwords")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A block written at once is the block written dword by dword: inside
+    /// the memory, across its end and past it (the gap zero-filled).
+    #[test]
+    fn write_block_equals_dword_writes() {
+        let block: Vec<u32> = (1..=32).collect();
+        for addr in [0u64, 64, 120, 512] {
+            let mut one = BvhMemory::default();
+            one.reserve_to(128);
+            one.words
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, w)| *w = 1000 + i as u32);
+            let mut each = one.clone();
+            one.write_block(addr, &block);
+            for (k, &w) in block.iter().enumerate() {
+                each.write(addr + 4 * k as u64, w);
+            }
+            assert_eq!(one, each, "at {addr}");
+        }
     }
 }

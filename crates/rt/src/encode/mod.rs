@@ -17,6 +17,8 @@
 //! structure's base is its root node, so the instance filter's first child
 //! (offset 0, type 5) is the root.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod blas_walk;
 pub mod box4;
 pub mod box8;

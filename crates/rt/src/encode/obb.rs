@@ -110,6 +110,24 @@ const R: usize = OBB_MATRIX_COUNT;
 const LANES: usize = 24;
 const _: () = assert!(PLANES % LANES == 0);
 
+/// The `LANES` planes from `c`, copied.
+#[inline(always)]
+fn chunk(v: &[f32; PLANES], c: usize) -> [f32; LANES] {
+    v[c..c + LANES]
+        .try_into()
+        .expect("PLANES is a multiple of LANES")
+}
+
+/// Store `x` as the `LANES` planes from `c` (a whole array: a store lane by
+/// lane is left scalar).
+#[inline(always)]
+fn store_chunk(v: &mut [f32; PLANES], c: usize, x: [f32; LANES]) {
+    let out: &mut [f32; LANES] = (&mut v[c..c + LANES])
+        .try_into()
+        .expect("PLANES is a multiple of LANES");
+    *out = x;
+}
+
 /// Point sets up to this size are searched for repeated points first.
 const DEDUP_MAX: usize = 64;
 
@@ -159,6 +177,14 @@ impl RotatedBounds {
             hi: Box::new([f32::NEG_INFINITY; PLANES]),
             empty: true,
         }
+    }
+
+    /// Make these the bounds of no point, keeping the storage.
+    pub fn clear(&mut self) {
+        self.plain = Aabb::EMPTY;
+        self.lo.fill(f32::INFINITY);
+        self.hi.fill(f32::NEG_INFINITY);
+        self.empty = true;
     }
 
     /// The bounds of `points`.
@@ -246,30 +272,33 @@ impl RotatedBounds {
                 lo[k] += 0.0;
                 hi[k] += 0.0;
             }
-            // Stored as whole arrays (a store lane by lane is left scalar).
-            let store = |v: &mut [f32; PLANES], x: [f32; LANES]| {
-                let out: &mut [f32; LANES] = (&mut v[c..c + LANES])
-                    .try_into()
-                    .expect("PLANES is a multiple of LANES");
-                *out = x;
-            };
-            store(&mut self.lo, lo);
-            store(&mut self.hi, hi);
+            store_chunk(&mut self.lo, c, lo);
+            store_chunk(&mut self.hi, c, hi);
         }
     }
 
     /// Add the points `o` bounds.
+    #[inline(always)]
     pub fn add(&mut self, o: &RotatedBounds) {
         if o.empty {
             return;
         }
         self.empty = false;
         self.plain = self.plain.union(&o.plain);
-        for i in 0..PLANES {
-            // Neither side is ever NaN: see `set_points`.
-            let (lo, hi) = (o.lo[i], o.hi[i]);
-            self.lo[i] = if lo < self.lo[i] { lo } else { self.lo[i] };
-            self.hi[i] = if hi > self.hi[i] { hi } else { self.hi[i] };
+        // A chunk of lanes at a time, through copies: once this is inlined
+        // into a larger function the compiler no longer knows that `self`
+        // and `o` do not overlap, and lane by lane in place it kept every
+        // lane scalar in the AVX2 copy (three times the instructions).
+        for c in (0..PLANES).step_by(LANES) {
+            let (olo, ohi) = (chunk(&o.lo, c), chunk(&o.hi, c));
+            let (mut lo, mut hi) = (chunk(&self.lo, c), chunk(&self.hi, c));
+            for k in 0..LANES {
+                // Neither side is ever NaN: see `set_points`.
+                lo[k] = if olo[k] < lo[k] { olo[k] } else { lo[k] };
+                hi[k] = if ohi[k] > hi[k] { ohi[k] } else { hi[k] };
+            }
+            store_chunk(&mut self.lo, c, lo);
+            store_chunk(&mut self.hi, c, hi);
         }
     }
 
@@ -290,7 +319,7 @@ impl RotatedBounds {
 
     /// `pad(self.rotated(i)).surface_area()`, with the same operations in
     /// the same order.
-    #[inline]
+    #[inline(always)]
     fn padded_area(&self, i: usize) -> f32 {
         let (lo, hi) = (&self.lo, &self.hi);
         let min = [lo[i], lo[R + i], lo[2 * R + i]];
@@ -326,6 +355,7 @@ impl RotatedBounds {
     /// above the padded area (the padding only widens each extent, and
     /// rounding keeps the order of the sums and products of non-negative
     /// extents), for a third of its work.
+    #[inline(always)]
     fn unpadded_areas(&self) -> [f32; OBB_MATRIX_COUNT] {
         let mut out = [0.0f32; OBB_MATRIX_COUNT];
         let (lo, hi) = (&self.lo, &self.hi);
@@ -373,6 +403,7 @@ impl VertexPlanes {
     /// projecting only the vertices the cache lacks. Returns false, and
     /// leaves `bounds` alone, when two of the vertices take one slot (the
     /// caller projects them itself).
+    #[inline(always)]
     pub fn set_bounds(
         &mut self,
         bounds: &mut RotatedBounds,
@@ -418,14 +449,8 @@ impl VertexPlanes {
                     hi[k] = if hi[k] > q[k] { hi[k] } else { q[k] };
                 }
             }
-            let store = |v: &mut [f32; PLANES], x: [f32; LANES]| {
-                let out: &mut [f32; LANES] = (&mut v[c..c + LANES])
-                    .try_into()
-                    .expect("PLANES is a multiple of LANES");
-                *out = x;
-            };
-            store(&mut bounds.lo, lo);
-            store(&mut bounds.hi, hi);
+            store_chunk(&mut bounds.lo, c, lo);
+            store_chunk(&mut bounds.hi, c, hi);
         }
         true
     }
@@ -433,6 +458,7 @@ impl VertexPlanes {
 
 /// A point's coordinate on every plane: [`rotate`] by every rotation, its
 /// operations in its order, lane by lane.
+#[inline(always)]
 fn project(p: Vec3, out: &mut [f32; PLANES]) {
     let m = matrices_by_plane();
     let [x, y, z] = p.0;
@@ -462,6 +488,7 @@ pub fn choose_rotation(children: &[Vec<Vec3>], threshold: f32) -> Option<(u32, V
 
 /// [`choose_rotation`] from the children's [`RotatedBounds`] (the same
 /// answer: every rotated box is the padded bounds of the child's points).
+#[inline(always)]
 pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option<(u32, Vec<Aabb>)> {
     if children.is_empty() || children.iter().all(|c| c.empty) {
         return None;

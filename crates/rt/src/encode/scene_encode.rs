@@ -3,13 +3,13 @@
 
 use super::box8::DecodedBox8Table;
 use super::bvh4_encode::encode_bvh4;
-use super::bvh8_encode::{encode_bvh8, rotate_box_nodes};
+use super::bvh8_encode::{bvh8_rotations, encode_bvh8, rotate_box_nodes};
 use super::decoded::DecodedNodes;
 use super::instance::InstanceNode;
 use super::layout::{BvhKind, EncodedBvh, LayoutConfig, NodeCounts};
 use super::memory::BvhMemory;
 use super::pointer::*;
-use super::support::{bvh8_rotations, pairable, triangle_box, InstanceLeaf, Leaves};
+use super::support::{pairable, triangle_box, InstanceLeaf, Leaves};
 use crate::bvh::{BuildParams, Bvh2, WideBvh};
 use crate::math::{Aabb, Vec3};
 use crate::mesh::Mesh;

@@ -64,21 +64,32 @@ pub(super) fn subtree_rotated_bounds(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<
     out
 }
 
+/// Every wide node's OBB choice, by node: the rotation's table index and
+/// the children's boxes in its frame, or `None` for plain boxes.
+pub(super) type NodeRotations = Vec<Option<(u32, Vec<Aabb>)>>;
+
 /// The OBB choice of every BVH8 node, made bottom-up in one pass: a node's
 /// children are its box children then its leaves, each in slot order (the
 /// order `encode_bvh8` lays them out and chooses in); each leaf's bounds
 /// are computed once, into buffers every leaf reuses, and a subtree's are
-/// dropped once its parent has them.
-pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Vec<Aabb>)>> {
+/// dropped once its parent has them. For any CPU; inlined whole, with the
+/// plane loops it calls, into its AVX2 copy (`bvh8_encode::bvh8_rotations`
+/// picks one).
+#[inline(always)]
+pub(super) fn bvh8_rotations_portable(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
     let mut subtree: Vec<Option<RotatedBounds>> = vec![None; wide.nodes.len()];
     let mut choice = vec![None; wide.nodes.len()];
     let mut points = Vec::new();
     let (mut vertices, mut distinct) = (Vec::new(), Vec::new());
     let mut cache = obb::VertexPlanes::default();
     let mut leaf_bounds: Vec<RotatedBounds> = Vec::new();
+    // The box children's bounds of the node at hand, and bounds whose node is
+    // done, kept for their storage (a subtree's bounds live until its parent
+    // has them, so as many are made as there are nodes, but few at once).
+    let mut inner: Vec<RotatedBounds> = Vec::new();
+    let mut spare: Vec<RotatedBounds> = Vec::new();
     for n in (0..wide.nodes.len()).rev() {
         let children = &wide.nodes[n].children;
-        let mut inner: Vec<RotatedBounds> = Vec::with_capacity(children.len());
         for (_, c) in children {
             if let WideChild::Node(k) = c {
                 inner.push(take_rotated_bounds(&mut subtree, wide, *k, mesh));
@@ -116,10 +127,17 @@ pub(super) fn bvh8_rotations(wide: &WideBvh, mesh: &Mesh) -> Vec<Option<(u32, Ve
         // The union in slot order; min and max are exact and never meet a
         // -0.0 (see `RotatedBounds`), so starting from the first part's
         // storage instead of an empty one gives the same bits.
-        let mut inner = inner.into_iter();
-        let mut union = inner.next().unwrap_or_else(RotatedBounds::empty);
-        for p in inner {
+        let mut parts = inner.drain(..);
+        let mut union = parts.next().unwrap_or_else(|| match spare.pop() {
+            Some(mut b) => {
+                b.clear();
+                b
+            }
+            None => RotatedBounds::empty(),
+        });
+        for p in parts {
             union.add(&p);
+            spare.push(p);
         }
         for p in &leaf_bounds[..leaves] {
             union.add(p);
@@ -216,7 +234,7 @@ mod tests {
             procedural::thin_rotated_parts(4, 9, 5),
         ] {
             let (_, wide) = build_mesh_bvh(&mesh, BvhKind::Bvh8);
-            let fast = bvh8_rotations(&wide, &mesh);
+            let fast = bvh8_rotations_portable(&wide, &mesh);
             let mut rotated = 0;
             for (n, node) in wide.nodes.iter().enumerate() {
                 let mut sets: Vec<Vec<Vec3>> = Vec::new();
