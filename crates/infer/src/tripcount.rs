@@ -10,7 +10,7 @@
 //! scalar facts ([`shadersim_isa::ScalarFacts`]), never from a spelling.
 
 use crate::flag_exit::dominates;
-use shadersim_asm::Program;
+use shadersim_asm::{Program, SourceInstr};
 use shadersim_cfg::Cfg;
 use shadersim_isa::{Instruction, Operand, RegFile, RegRange, ScalarOp};
 use std::collections::HashSet;
@@ -172,6 +172,18 @@ fn writes_sgpr(instr: &Instruction, r: u16) -> bool {
         .any(|w| w.file == RegFile::Sgpr && w.first <= r && r < w.first + w.count)
 }
 
+/// The one instruction of loop `loop_id` (its inner loops' blocks included) that writes SGPR
+/// `r`; `None` when none or several do.
+fn sole_writer(cfg: &Cfg, instrs: &[SourceInstr], loop_id: usize, r: u16) -> Option<usize> {
+    let mut writers = cfg.loops[loop_id]
+        .blocks
+        .iter()
+        .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
+        .filter(|&i| writes_sgpr(&instrs[i].inst, r));
+    let only = writers.next()?;
+    writers.next().is_none().then_some(only)
+}
+
 fn writes_scc(instr: &Instruction) -> bool {
     instr
         .writes()
@@ -270,15 +282,7 @@ fn infer_loop(program: &Program, cfg: &Cfg, loop_id: usize) -> Option<InferredTr
     // The step: the only write to R in the loop, in a block of this loop
     // (not an inner one) that dominates the latch, so it runs once on
     // every path through an iteration.
-    let mut writers = lp
-        .blocks
-        .iter()
-        .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
-        .filter(|&i| writes_sgpr(&instrs[i].inst, r));
-    let step_idx = writers.next()?;
-    if writers.next().is_some() {
-        return None;
-    }
+    let step_idx = sole_writer(cfg, instrs, loop_id, r)?;
     let step_block = cfg.block_of[step_idx];
     let stay = flag.map(|f| {
         if f.exit_when_taken {
@@ -434,17 +438,8 @@ fn copied_step(
         return None;
     };
     let t = single_sgpr(src).filter(|&t| t != r && single_sgpr(dst) == Some(r))?;
-    let lp = &cfg.loops[loop_id];
-    let mut writers = lp
-        .blocks
-        .iter()
-        .flat_map(|&b| cfg.blocks[b].start..cfg.blocks[b].end)
-        .filter(|&i| writes_sgpr(&instrs[i].inst, t));
-    let def_idx = writers.next()?;
-    if writers.next().is_some()
-        || cfg.block_of[def_idx] != cfg.block_of[copy_idx]
-        || def_idx > copy_idx
-    {
+    let def_idx = sole_writer(cfg, instrs, loop_id, t)?;
+    if cfg.block_of[def_idx] != cfg.block_of[copy_idx] || def_idx > copy_idx {
         return None;
     }
     // `t = r OP k`: the counter step with `t` for its destination; R is not written between
@@ -608,7 +603,7 @@ fn group_id_entry(program: &Program, cfg: &Cfg, loop_id: usize, r: u16) -> Optio
 /// `loop_id`) to the loop's header writes R again.
 fn writes_only_before(
     cfg: &Cfg,
-    instrs: &[shadersim_asm::SourceInstr],
+    instrs: &[SourceInstr],
     loop_id: usize,
     mov_idx: usize,
     r: u16,

@@ -288,14 +288,7 @@ mod tests {
         assert_eq!(ScalarOp::Ashr.apply(0x8000_0000, 31), Some(u32::MAX));
         assert_eq!(ScalarOp::Sub.apply(0, 1), Some(u32::MAX));
         assert_eq!(ScalarOp::Mov.apply(1, 2), None);
-        for c in [
-            CmpCond::Eq,
-            CmpCond::Lg,
-            CmpCond::Gt,
-            CmpCond::Ge,
-            CmpCond::Lt,
-            CmpCond::Le,
-        ] {
+        for c in CmpCond::ALL {
             for (a, b) in [(0u32, 1u32), (1, 0), (5, 5)] {
                 assert_eq!(
                     c.holds(a, b, false),

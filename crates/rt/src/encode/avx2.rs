@@ -34,6 +34,7 @@ fn rotations_avx2(wide: &WideBvh, mesh: &Mesh) -> NodeRotations {
 mod tests {
     use super::*;
     use crate::encode::layout::BvhKind;
+    use crate::encode::obb::rotation_bits;
     use crate::encode::scene_encode::build_mesh_bvh;
     use crate::math::Aabb;
     use crate::mesh::procedural;
@@ -42,19 +43,8 @@ mod tests {
     /// on meshes big enough to evict vertices from the projection cache.
     #[test]
     fn avx2_rotations_equal_the_portable_ones() {
-        let key = |r: &[Option<(u32, Vec<Aabb>)>]| -> Vec<_> {
-            r.iter()
-                .map(|c| {
-                    c.as_ref().map(|(i, boxes)| {
-                        let b: Vec<_> = boxes
-                            .iter()
-                            .map(|b| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits)))
-                            .collect();
-                        (*i, b)
-                    })
-                })
-                .collect()
-        };
+        let key =
+            |r: &[Option<(u32, Vec<Aabb>)>]| -> Vec<_> { r.iter().map(rotation_bits).collect() };
         for mesh in [
             procedural::bumpy_sphere(48, 96),
             procedural::thin_rotated_parts(4, 9, 5),

@@ -541,6 +541,19 @@ pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option
     }
 }
 
+/// A rotation choice as bits (the rotation and its children's boxes), for tests that compare
+/// two choices exactly.
+#[cfg(test)]
+pub(crate) fn rotation_bits(r: &Option<(u32, Vec<Aabb>)>) -> Option<(u32, Vec<[[u32; 3]; 2]>)> {
+    r.as_ref().map(|(i, boxes)| {
+        let b = boxes
+            .iter()
+            .map(|b| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits)))
+            .collect();
+        (*i, b)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -768,16 +781,7 @@ mod tests {
             for threshold in [1.0, 1.12] {
                 let want = full_scan(&refs, threshold);
                 let got = choose_rotation_of(&refs, threshold);
-                let key = |r: &Option<(u32, Vec<Aabb>)>| {
-                    r.as_ref().map(|(i, b)| {
-                        let b: Vec<_> = b
-                            .iter()
-                            .map(|b| [b.min.0, b.max.0].map(|v| v.map(f32::to_bits)))
-                            .collect();
-                        (*i, b)
-                    })
-                };
-                assert_eq!(key(&got), key(&want), "case {case}");
+                assert_eq!(rotation_bits(&got), rotation_bits(&want), "case {case}");
                 chosen += usize::from(got.is_some());
             }
         }

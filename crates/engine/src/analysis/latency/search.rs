@@ -355,10 +355,7 @@ fn crossing(
     slope: Option<f64>,
 ) -> Option<f64> {
     let floor = lo as f64 + 1.0;
-    let line = |a: (u64, f64), b: (u64, f64)| {
-        let s = (b.1 - a.1) / (b.0 as f64 - a.0 as f64);
-        (s > 0.0 && s.is_finite()).then(|| b.0 as f64 + (pass - b.1) / s)
-    };
+    let line = |a: (u64, f64), b: (u64, f64)| line_crossing(a, b, pass);
     let chord = |a: (u64, f64)| a.0 as f64 * (pass - base) / (a.1 - base);
     match (below, above) {
         ([.., a], [b, ..]) => parabola(base, *a, *b, pass).or_else(|| line(*a, *b)),
