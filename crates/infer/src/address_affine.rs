@@ -23,7 +23,7 @@
 //! facts for the scalar ALU and the list [`VECTOR_ARITHMETIC`] of table mnemonics for the VALU.
 
 use crate::buffers::Finder;
-use shadersim_asm::Program;
+use shadersim_asm::{KernelArg, Program};
 use shadersim_cfg::Cfg;
 use shadersim_isa::{InstrClass, Instruction, Operand, RegFile};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -76,13 +76,19 @@ pub struct AffineAddress {
     /// Whether the uniform part holds more than bases: a scaled or multiplied unknown (a
     /// workgroup id times the workgroup size, an offset argument), which may differ by wave.
     pub uniform_scaled: bool,
+    /// The by-value kernel arguments (source names, in argument order) whose values the
+    /// address holds and the launch did not give: `--arg NAME=VALUE` makes them numbers.
+    pub arguments: Vec<String>,
+    /// Whether the address holds numbers the launch's grid or block sets (a dispatch-packet
+    /// field, a hidden kernel argument) that the launch did not give.
+    pub launch_fields: bool,
 }
 
 /// What the code says about one vector memory op's address.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AddressForm {
-    /// Affine in the work-item ids and the loop iteration.
-    Affine(AffineAddress),
+    /// Affine in the work-item ids and the loop iteration (boxed: the other forms are small).
+    Affine(Box<AffineAddress>),
     /// Fed by data a load returned: the load's line and mnemonic.
     DataDependent {
         /// Line of the load.
@@ -133,6 +139,34 @@ impl<'a> Eval<'a> {
         if declared.kernarg_values.is_empty() && declared.dispatch_values.is_empty() {
             return None;
         }
+        let (pointer, at) = self.segment_dword(d, part, k)?;
+        let declared = &self.program.declared;
+        if Some(pointer) == declared.kernarg_sgpr() {
+            declared.kernarg_values.get(&at).copied()
+        } else if Some(pointer) == declared.dispatch_sgpr() {
+            declared.dispatch_values.get(&at).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The byte offset in the kernel-argument segment of DWORD `dword` that scalar load
+    /// `instr` reads, when its address is the segment pointer's entry value plus a constant
+    /// (whether or not the launch gives the number there).
+    pub(crate) fn kernarg_offset(&mut self, instr: usize, dword: u16) -> Option<u32> {
+        let program = self.program;
+        let part = &program.instructions.get(instr)?.inst;
+        if part.class() != InstrClass::Smem {
+            return None;
+        }
+        let (pointer, at) = self.segment_dword(instr, part, dword)?;
+        (Some(pointer) == program.declared.kernarg_sgpr()).then_some(at)
+    }
+
+    /// The entry SGPR whose pointer scalar load `part` (instruction `d`) reads from, and the
+    /// byte offset of its DWORD `k` from that pointer, when the address is the pointer plus a
+    /// constant.
+    fn segment_dword(&mut self, d: usize, part: &Instruction, k: u16) -> Option<(u16, u32)> {
         let base = part.operands.get(part.defs).and_then(Operand::reg)?;
         let offset = match part.operands.get(part.defs + 1) {
             Some(Operand::Imm(v)) => u32::try_from(*v).ok()?,
@@ -159,13 +193,7 @@ impl<'a> Eval<'a> {
             _ => return None,
         };
         let at = offset.checked_add(moved)?.checked_add(4 * u32::from(k))?;
-        if Some(pointer) == declared.kernarg_sgpr() {
-            declared.kernarg_values.get(&at).copied()
-        } else if Some(pointer) == declared.dispatch_sgpr() {
-            declared.dispatch_values.get(&at).copied()
-        } else {
-            None
-        }
+        Some((pointer, at))
     }
 
     /// The value of operand `o` as instruction `at` reads it (DWORD 0 of a range).
@@ -314,12 +342,70 @@ impl<'a> Eval<'a> {
         Ok(Lin::atom(Atom::Def { instr: d, dword: k }))
     }
 
+    /// The by-value kernel argument DWORD `dword` of scalar load `instr` reads, when the
+    /// program's metadata names it, and the DWORD's index within the argument.
+    fn argument_of(&mut self, instr: usize, dword: u16) -> Option<(&'a KernelArg, u32)> {
+        let at = self.kernarg_offset(instr, dword)?;
+        let program = self.program;
+        program.declared.args.iter().find_map(|a| {
+            let inside = at >= a.offset && at - a.offset < a.size;
+            (inside && a.value_kind == "by_value" && a.name.is_some())
+                .then_some((a, (at - a.offset) / 4))
+        })
+    }
+
+    /// What DWORD `dword` of scalar load `instr` holds when the launch's grid and block set
+    /// it (a field of the dispatch packet, a hidden kernel argument), in words.
+    fn launch_field(&mut self, instr: usize, dword: u16) -> Option<String> {
+        let program = self.program;
+        let part = &program.instructions.get(instr)?.inst;
+        if part.class() != InstrClass::Smem {
+            return None;
+        }
+        let (pointer, at) = self.segment_dword(instr, part, dword)?;
+        let declared = &program.declared;
+        if Some(pointer) == declared.dispatch_sgpr() {
+            // hsa_kernel_dispatch_packet_t: the workgroup size in 16-bit fields at bytes 4, 6
+            // and 8, the grid's work-items in 32-bit ones at 12, 16 and 20.
+            let field = match at {
+                4 => "the workgroup size (x; y in the high half)",
+                8 => "the workgroup size (z)",
+                12 => "the grid's work-items (x)",
+                16 => "the grid's work-items (y)",
+                20 => "the grid's work-items (z)",
+                _ => return None,
+            };
+            return Some(format!("{field} from the dispatch packet"));
+        }
+        if Some(pointer) != declared.kernarg_sgpr() {
+            return None;
+        }
+        declared
+            .args
+            .iter()
+            .find(|a| {
+                a.value_kind.starts_with("hidden_") && at >= a.offset && at - a.offset < a.size
+            })
+            .map(|a| format!("the hidden argument `{}`", a.value_kind))
+    }
+
     /// An unknown uniform value in words.
-    fn atom_words(&self, a: &Atom) -> String {
+    fn atom_words(&mut self, a: &Atom) -> String {
         match a {
             Atom::Entry(s) => format!("s{s} at entry"),
             Atom::Ttmp(t) => format!("ttmp{t}"),
             Atom::Def { instr, dword } => {
+                if let Some((arg, k)) = self.argument_of(*instr, *dword) {
+                    let name = arg.name.as_deref().unwrap_or_default();
+                    return if k == 0 {
+                        format!("the kernel argument `{name}`")
+                    } else {
+                        format!("DWORD {k} of the kernel argument `{name}`")
+                    };
+                }
+                if let Some(field) = self.launch_field(*instr, *dword) {
+                    return field;
+                }
                 let s = &self.program.instructions[*instr];
                 if s.inst.class() == InstrClass::Smem {
                     let offset = s
@@ -343,7 +429,7 @@ impl<'a> Eval<'a> {
     }
 
     /// `l` in words, uniform terms folded into `base`.
-    fn words(&self, l: &Lin) -> String {
+    fn words(&mut self, l: &Lin) -> String {
         let mut parts = vec!["base".to_string()];
         let mut constant = 0i64;
         for ((v, atoms), c) in &l.0 {
@@ -406,7 +492,7 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
                 match sum {
                     Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
                     Err(Bad::Other(why)) => AddressForm::Unknown(why),
-                    Ok(l) => affine(&eval, cfg, i, &l, offset),
+                    Ok(l) => affine(&mut eval, cfg, i, &l, offset),
                 }
             }
         };
@@ -416,7 +502,7 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
 }
 
 /// The coefficients of an affine address at instruction `i`.
-fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
+fn affine(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
     if l.has(|v| matches!(v, Var::Phi(_))) {
         return AddressForm::Unknown("a loop value the evaluation could not resolve".into());
     }
@@ -458,7 +544,20 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
         .and_then(|id| cfg.loops[id].parent)
         .filter(|p| moving.len() == 1 && moving.contains(p));
     let parent = only_parent.and_then(|p| coefficient(Var::Iter(p)).1.map(|c| (p, c)));
-    AddressForm::Affine(AffineAddress {
+    let atoms: Vec<Atom> = l.0.keys().flat_map(|(_, a)| a.iter().cloned()).collect();
+    let offsets: Vec<u32> = atoms
+        .iter()
+        .filter_map(|a| match a {
+            Atom::Def { instr, dword } => eval.kernarg_offset(*instr, *dword),
+            _ => None,
+        })
+        .collect();
+    let arguments = crate::exit_args::argument_names(eval.program, &offsets);
+    let launch_fields = atoms.iter().any(|a| match a {
+        Atom::Def { instr, dword } => eval.launch_field(*instr, *dword).is_some(),
+        _ => false,
+    });
+    AddressForm::Affine(Box::new(AffineAddress {
         lane,
         lane_used,
         iteration,
@@ -478,5 +577,7 @@ fn affine(eval: &Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressF
             matches!(v, Var::Group(_))
                 || (*v == Var::One && !atoms.is_empty() && (*c != 1 || atoms.len() > 1))
         }),
-    })
+        arguments,
+        launch_fields,
+    }))
 }

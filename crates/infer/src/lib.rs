@@ -2,7 +2,8 @@
 //! its instructions and control flow: the affine address formula of every
 //! global, flat and buffer op (`address_forms`), the buffer each memory op
 //! reaches (`memory_roots`), loop trip counts (`infer_trip_counts`: scalar,
-//! vector and 64-bit counters) and the entry guard that leaves the extra
+//! vector and 64-bit counters), the kernel arguments a loop's exit test reads
+//! (`exit_test_arguments`) and the entry guard that leaves the extra
 //! workgroups of a launch without work (`entry_guard`).
 //!
 //! It sits between `shadersim-cfg` and `shadersim-trace`: it knows nothing
@@ -18,6 +19,7 @@ mod affine_terms;
 mod buffers;
 mod counter_walk;
 mod entry_guard;
+mod exit_args;
 mod flag_exit;
 mod tripcount;
 mod vector_trip;
@@ -29,6 +31,7 @@ pub use buffers::{
     RootsOf, BUFFER_SPACING, BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
 pub use entry_guard::{entry_guard, EntryGuard, MAX_GUARDED_GROUPS};
+pub use exit_args::{argument_names, exit_test_arguments};
 pub use flag_exit::{flag_exit, FlagExit};
 pub use tripcount::{
     infer_trip_counts, CounterStep, InferredTrip, MAX_COUNTED_ITERATIONS, MAX_INFERRED_ITERATIONS,

@@ -145,7 +145,8 @@ fn derive(
             }
             None => {
                 let why = format!(
-                    "the lane stride is an unknown uniform value: address = {words}; not derived"
+                    "the lane stride is an unknown uniform value: address = {words}; not derived{}",
+                    give_arguments(a)
                 );
                 (Err(why.clone()), why)
             }
@@ -190,7 +191,14 @@ fn derive(
             (Some(Err(why.clone())), why)
         }
         Some(None) => {
-            let why = "the loop moves the address by an unknown uniform value (a kernel argument): not derived".to_string();
+            // With the values named (an argument, the launch's grid), the suggestion says
+            // which; without, the likeliest kind.
+            let give = give_arguments(a);
+            let why = if give.is_empty() {
+                "the loop moves the address by an unknown uniform value (a kernel argument): not derived".to_string()
+            } else {
+                format!("the loop moves the address by an unknown uniform value: not derived{give}")
+            };
             (Some(Err(why.clone())), why)
         }
     };
@@ -253,7 +261,8 @@ fn lanes_in_block(a: &AffineAddress, element: i64, wave_size: u32, block: [u32; 
     };
     let [Some(fx), Some(fy), Some(fz)] = a.lane else {
         return not(format!(
-            "lanes in a {shape} workgroup: address = {words}; a work-item id's factor is an unknown uniform value, not derived"
+            "lanes in a {shape} workgroup: address = {words}; a work-item id's factor is an unknown uniform value, not derived{}",
+            give_arguments(a)
         ));
     };
     let factor = [fx, fy, fz];
@@ -437,4 +446,22 @@ pub fn apply_derived_addresses(
         }
     }
     out
+}
+
+/// `; give `--arg cols=N`` when the address holds kernel arguments the launch did not give,
+/// and the launch's grid and block when it holds numbers they set (the values that would let
+/// the reader derive what it could not); else nothing.
+fn give_arguments(a: &AffineAddress) -> String {
+    let mut what: Vec<String> = a
+        .arguments
+        .iter()
+        .map(|n| format!("`--arg {n}=N`"))
+        .collect();
+    if a.launch_fields {
+        what.push("the launch's grid and block (`--grid` or `--global`, `--block`)".to_string());
+    }
+    if what.is_empty() {
+        return String::new();
+    }
+    format!("; give {}", what.join(", "))
 }

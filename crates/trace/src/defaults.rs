@@ -15,6 +15,11 @@ pub struct PlanDefaults {
     /// executions: [`crate::default_iterations`]), in program order, without
     /// repeats.
     pub loops_once: Vec<u32>,
+    /// Of the loops in `loops_once`, those whose exit test reads kernel arguments the launch
+    /// did not give ([`shadersim_infer::exit_test_arguments`]): header line and the
+    /// arguments' source names, so the report can say which `--arg NAME=VALUE` fixes the
+    /// count.
+    pub loop_arguments: Vec<(u32, Vec<String>)>,
     /// Loops without a `[[loop]]` hint whose trip count was inferred from
     /// their code ([`crate::infer_trip_counts`]): header line, header
     /// executions, and how it was found (`` `s_cmp_lt_u32 s4, 16` (s4 from
@@ -109,10 +114,17 @@ impl AddressDefault {
                 parts.push(format!("iteration stride {i} B (hint)"))
             }
             (Some(FactSource::Code), _) => parts.push(self.iteration_stride_reason.clone()),
-            (Some(_), _) => parts.push(
-                "default iteration stride: footprint x waves (a grid-stride loop that never revisits an address)"
-                    .to_string(),
-            ),
+            (Some(_), _) => {
+                // Why the code's stride was not taken, when the pattern's reason does not
+                // already say it (an unknown factor the launch could give, a downward stride).
+                let why = &self.iteration_stride_reason;
+                let why = if why.is_empty() || *why == self.pattern_reason {
+                    String::new()
+                } else {
+                    format!("; {why}")
+                };
+                parts.push(format!("default iteration stride: footprint x waves (a grid-stride loop that never revisits an address{why})"))
+            }
             (None, _) => {}
         }
         parts.join("; ")
@@ -212,6 +224,16 @@ impl PlanDefaults {
             .collect();
         loops_once.sort_unstable();
         loops_once.dedup();
+        let mut loop_arguments: Vec<(u32, Vec<String>)> = (0..cfg.loops.len())
+            .filter(|&l| !hinted_loops.contains(&l) && !is_inferred(l))
+            .filter_map(|l| {
+                let offsets = shadersim_infer::exit_test_arguments(program, cfg, l);
+                let names = shadersim_infer::argument_names(program, &offsets);
+                (!names.is_empty()).then(|| (line_of(cfg.blocks[cfg.loops[l].header].start), names))
+            })
+            .collect();
+        loop_arguments.sort();
+        loop_arguments.dedup_by(|a, b| a.0 == b.0);
         let mut loops_inferred: Vec<(u32, u64, String)> = inferred
             .iter()
             .flatten()
@@ -243,6 +265,7 @@ impl PlanDefaults {
         branches_not_taken.dedup();
         PlanDefaults {
             loops_once,
+            loop_arguments,
             loops_inferred,
             branches_not_taken,
             images: Vec::new(),
@@ -280,14 +303,36 @@ impl PlanDefaults {
                 if *n == 1 { "" } else { "s" }
             ));
         }
+        let flags = |names: &[String]| {
+            let flags: Vec<String> = names.iter().map(|n| format!("`--arg {n}=N`")).collect();
+            flags.join(", ")
+        };
+        let arguments = match &self.loop_arguments[..] {
+            [] => String::new(),
+            [(_, names)] if self.loops_once.len() == 1 => format!(
+                ", or the kernel argument{} its exit test reads: {}",
+                if names.len() == 1 { "" } else { "s" },
+                flags(names)
+            ),
+            several => {
+                let per_loop: Vec<String> = several
+                    .iter()
+                    .map(|(line, names)| format!("{} (line {line})", flags(names)))
+                    .collect();
+                format!(
+                    ", or the kernel arguments their exit tests read: {}",
+                    per_loop.join(", ")
+                )
+            }
+        };
         match self.loops_once.len() {
             0 => {}
             1 => out.push(format!(
-                "1 loop ran its body once by default: {}; give iterations in a hints file",
+                "1 loop ran its body once by default: {}; give iterations in a hints file{arguments}",
                 lines(&self.loops_once)
             )),
             n => out.push(format!(
-                "{n} loops ran their body once by default: {}; give iterations in a hints file",
+                "{n} loops ran their body once by default: {}; give iterations in a hints file{arguments}",
                 lines(&self.loops_once)
             )),
         }

@@ -70,6 +70,45 @@ fn the_launchs_step_count_or_a_one_line_hint_runs_every_block_of_the_loop() {
             1,
             "{gpu}"
         );
+        // Both exit tests (`s < steps` and `s == steps - 1`) read `steps`, the kernel's fourth
+        // argument, and nothing else the launch could give (`cols` moves an address only):
+        // the report names the one `--arg` that fixes the count.
+        let header = &v["defaults"]["loops_once"][0];
+        let arguments = &v["defaults"]["loop_arguments"];
+        assert_eq!(
+            arguments,
+            &serde_json::json!([{ "line": header, "arguments": ["steps"] }]),
+            "{gpu}"
+        );
+        // `cost[s * cols + x]` moves by `4 x cols` bytes a pass: the reader names the argument
+        // in the address and in why it took the default stride.
+        let cost = v["defaults"]["addresses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["iteration_stride_from"] == "default")
+            .unwrap_or_else(|| panic!("{gpu}: no default iteration stride"));
+        assert!(
+            cost["pattern_reason"]
+                .as_str()
+                .unwrap()
+                .contains("x the kernel argument `cols`"),
+            "{gpu}: {cost}"
+        );
+        assert!(
+            cost["iteration_stride_reason"]
+                .as_str()
+                .unwrap()
+                .ends_with("not derived; give `--arg cols=N`"),
+            "{gpu}: {cost}"
+        );
+        let text = v["defaults"]["text"][0].as_str().unwrap();
+        assert!(
+            text.ends_with(
+                "give iterations in a hints file, or the kernel argument its exit test reads: `--arg steps=N`"
+            ),
+            "{gpu}: {text}"
+        );
         // The launch gives `steps`: the count is inferred from the exit test.
         let arg = format!("steps={n}");
         let v = json(&[
@@ -85,6 +124,11 @@ fn the_launchs_step_count_or_a_one_line_hint_runs_every_block_of_the_loop() {
         ]);
         let inferred = v["defaults"]["loops_inferred"].as_array().unwrap();
         assert_eq!(inferred.len(), 1, "{gpu}: {v}");
+        assert_eq!(
+            v["defaults"]["loop_arguments"],
+            serde_json::json!([]),
+            "{gpu}"
+        );
         assert_eq!(inferred[0]["iterations"], n, "{gpu}: {inferred:?}");
         assert_eq!(counts(&v), ([1, n - 1, n], n), "{gpu} --arg");
         // A one-line hint keyed by the `for` line: the same counts.
@@ -194,3 +238,52 @@ fn a_break_kept_in_a_flag_register_is_counted_from_the_launch() {
         assert_eq!(barriers, [1, n - 1, n], "{gpu}");
     }
 }
+
+/// `row_blur.cl`: a loop from `-radius` to `radius` is counted down from `(radius << 1) | 1`.
+/// Without `--arg` it runs once and the report names `radius`, the one argument its exit test
+/// reads (through the `s_or` the address reader does not follow); with `--arg radius=4` it runs
+/// 2 x 4 + 1 = 9 times. `row_chase`'s loop ends on loaded data: no argument is named, though
+/// its address reads `cols`.
+#[test]
+fn a_loop_counted_from_an_argument_names_it_and_a_data_bound_loop_names_none() {
+    if !have_clang_22() {
+        return;
+    }
+    let file = "tests/fixtures/src/opencl/row_blur.cl";
+    let run = |gpu: &str, function: &str, extra: &[&str]| {
+        let mut a = vec![
+            "analyze",
+            file,
+            "--function",
+            function,
+            "--arch",
+            gpu,
+            "--block",
+            "16x16",
+            "--global",
+            "1024x1024",
+            "--no-latency-search",
+            "--format",
+            "json",
+        ];
+        a.extend_from_slice(extra);
+        json(&a)
+    };
+    for gpu in GPUS {
+        let v = run(gpu, "row_blur", &[]);
+        let header = &v["defaults"]["loops_once"][0];
+        assert_eq!(
+            v["defaults"]["loop_arguments"],
+            serde_json::json!([{ "line": header, "arguments": ["radius"] }]),
+            "{gpu}"
+        );
+        let v = run(gpu, "row_blur", &["--arg", "radius=4"]);
+        let inferred = v["defaults"]["loops_inferred"].as_array().unwrap();
+        assert_eq!(inferred.len(), 1, "{gpu}: {inferred:?}");
+        assert_eq!(inferred[0]["iterations"], 9, "{gpu}: {inferred:?}");
+        let v = run(gpu, "row_chase", &[]);
+        assert_eq!(v["defaults"]["loops_once"].as_array().unwrap().len(), 1, "{gpu}");
+        assert_eq!(v["defaults"]["loop_arguments"], serde_json::json!([]), "{gpu}");
+    }
+}
+

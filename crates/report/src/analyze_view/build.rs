@@ -361,6 +361,16 @@ fn latency_view(analysis: &Analysis) -> Option<LatencyView> {
 fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
     DefaultsView {
         loops_once: sim.plan().defaults.loops_once.clone(),
+        loop_arguments: sim
+            .plan()
+            .defaults
+            .loop_arguments
+            .iter()
+            .map(|(line, arguments)| LoopArgumentsView {
+                line: *line,
+                arguments: arguments.clone(),
+            })
+            .collect(),
         loops_inferred: sim
             .plan()
             .defaults

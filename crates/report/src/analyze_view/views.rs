@@ -53,6 +53,9 @@ pub struct EndDrainView {
 pub struct DefaultsView {
     /// Header lines of loops that ran once per entry by default.
     pub loops_once: Vec<u32>,
+    /// Of those, the loops whose exit test reads kernel arguments the launch did not give
+    /// (`--arg NAME=VALUE` would fix their count).
+    pub loop_arguments: Vec<LoopArgumentsView>,
     /// Loops no hint named whose trip count was inferred from their code
     /// and run in full (a constant counter, step and bound).
     pub loops_inferred: Vec<InferredLoopView>,
@@ -147,6 +150,16 @@ pub struct InferredLoopView {
     pub iterations: u64,
     /// How it was found: the exit compare and the counter.
     pub reason: String,
+}
+
+/// A loop that ran once by default whose exit test reads kernel arguments (JSON
+/// `defaults.loop_arguments[]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct LoopArgumentsView {
+    /// The loop's header line.
+    pub line: u32,
+    /// The arguments' source names, in argument order.
+    pub arguments: Vec<String>,
 }
 
 /// Throughput figures.

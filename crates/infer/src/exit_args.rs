@@ -1,0 +1,151 @@
+//! Kernel arguments by name: the by-value arguments that hold given bytes of the segment
+//! ([`argument_names`]), and the ones a loop's exit test reads (`for (c = 0; c < cols; c++)`
+//! compares with `cols`; `for (k = -r; k <= r; k++)` counts `(r << 1) | 1` down). A loop whose
+//! count the launch did not fix runs once by default; naming the argument its test reads tells
+//! the user which `--arg NAME=VALUE` gives the loop its real count.
+
+use crate::address_affine::Eval;
+use crate::buffers::Finder;
+use shadersim_asm::Program;
+use shadersim_cfg::Cfg;
+use shadersim_isa::{InstrClass, RegFile, ScalarOp};
+use std::collections::{BTreeSet, HashSet};
+
+/// Most definitions one loop's walk visits (a bound on time, whatever the program).
+const MAX_DEFINITIONS: usize = 512;
+
+/// The byte offsets in the kernel-argument segment of the DWORDs that loop `loop_id`'s exit
+/// tests read, in order: the scalar loads of the segment whose values reach a compare in a
+/// block the loop leaves from, through any scalar or vector arithmetic (a counter started from
+/// them included; not through memory other than the segment). Empty when they read none.
+pub fn exit_test_arguments(program: &Program, cfg: &Cfg, loop_id: usize) -> Vec<u32> {
+    let Some(lp) = cfg.loops.get(loop_id) else {
+        return Vec::new();
+    };
+    let instrs = &program.instructions;
+    let finder = Finder::new(program, cfg);
+    let mut walk = DefinitionWalk {
+        program,
+        finder: &finder,
+        seen: HashSet::new(),
+        loads: BTreeSet::new(),
+    };
+    let exiting: BTreeSet<usize> = lp.exits.iter().map(|&(inside, _)| inside).collect();
+    for b in exiting {
+        let block = &cfg.blocks[b];
+        let Some(branch) = cfg.branch_of_block(b) else {
+            continue;
+        };
+        let scc_branch = instrs[branch.instr]
+            .inst
+            .info
+            .scalar
+            .is_some_and(|f| matches!(f.op, ScalarOp::BranchScc(_)));
+        let is_compare = |i: usize| {
+            let inst = &instrs[i].inst;
+            if scc_branch {
+                inst.info
+                    .scalar
+                    .is_some_and(|f| matches!(f.op, ScalarOp::Cmp(_)))
+            } else {
+                // A vector exit (EXEC or VCC): its lanes' compares, named as the ISA crate
+                // names `v_cmpx`'s EXEC write.
+                inst.class().is_valu() && inst.base_mnemonic().starts_with("v_cmp")
+            }
+        };
+        let tests: Vec<usize> = (block.start..branch.instr)
+            .filter(|&i| is_compare(i))
+            .collect();
+        // A branch on SCC reads the last scalar compare before it; a vector exit, every
+        // compare of its block (the mask may combine several).
+        let tests = if scc_branch {
+            tests.last().copied().into_iter().collect()
+        } else {
+            tests
+        };
+        for i in tests {
+            walk.sources(i);
+        }
+    }
+    let mut eval = Eval::new(program, cfg);
+    let offsets: BTreeSet<u32> = walk
+        .loads
+        .into_iter()
+        .filter_map(|(instr, dword)| eval.kernarg_offset(instr, dword))
+        .collect();
+    offsets.into_iter().collect()
+}
+
+/// A walk back through reaching definitions from a compare's operands to the scalar loads
+/// whose values feed them.
+struct DefinitionWalk<'a> {
+    program: &'a Program,
+    finder: &'a Finder<'a>,
+    /// Definitions already visited.
+    seen: HashSet<usize>,
+    /// Scalar loads reached: (instruction, DWORD of its result).
+    loads: BTreeSet<(usize, u16)>,
+}
+
+impl DefinitionWalk<'_> {
+    /// Follow every register instruction `at` reads.
+    fn sources(&mut self, at: usize) {
+        let inst = &self.program.instructions[at].inst;
+        let parts = std::iter::once(inst).chain(inst.dual.as_deref());
+        let ranges: Vec<_> = parts
+            .flat_map(|p| p.operands[p.defs..].iter().flat_map(|o| o.regs()))
+            .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vgpr))
+            .collect();
+        for range in ranges {
+            for r in range.first..range.first.saturating_add(range.count) {
+                let (defs, _) = self.finder.reaching(range.file, r, at);
+                for d in defs {
+                    self.definition(d, range.file, r);
+                }
+            }
+        }
+    }
+
+    /// Follow definition `d` of register `r`: a scalar load is a leaf, arithmetic is walked
+    /// through, any other memory read ends the walk (its value is data).
+    fn definition(&mut self, d: usize, file: RegFile, r: u16) {
+        if self.seen.len() >= MAX_DEFINITIONS || !self.seen.insert(d) {
+            return;
+        }
+        let inst = &self.program.instructions[d].inst;
+        let class = inst.class();
+        if class == InstrClass::Smem {
+            let dword = inst.operands[..inst.defs]
+                .iter()
+                .flat_map(|o| o.regs())
+                .find(|w| w.file == file && w.first <= r && r < w.first + w.count)
+                .map(|w| r - w.first);
+            if let Some(k) = dword {
+                self.loads.insert((d, k));
+            }
+            return;
+        }
+        if class.is_valu() || class == InstrClass::Salu {
+            self.sources(d);
+        }
+    }
+}
+
+/// The source names of the by-value kernel arguments that hold the segment bytes at
+/// `offsets`, in argument order, without repeats (an argument the program's metadata does not
+/// name is left out: `--arg` takes names).
+pub fn argument_names(program: &Program, offsets: &[u32]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for a in &program.declared.args {
+        let holds = |o: u32| o >= a.offset && o - a.offset < a.size;
+        if a.value_kind != "by_value" || !offsets.iter().copied().any(holds) {
+            continue;
+        }
+        if let Some(n) = &a.name {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    names
+}
