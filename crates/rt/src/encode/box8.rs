@@ -238,6 +238,9 @@ pub struct DecodedBox8 {
     /// [`DecodedBox8::slab8_finite`] applies. (One flag for both so that
     /// the traversal's common case costs one test.)
     pub plain_slab: bool,
+    /// No valid slot has a NaN plane: with an OBB, a finite rotated ray may
+    /// take [`DecodedBox8::slab8_finite`] too.
+    pub nan_free: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -271,6 +274,7 @@ impl DecodedBox8 {
             valid: 0,
             sentinel_free: true,
             plain_slab: true,
+            nan_free: true,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -333,6 +337,7 @@ impl DecodedBox8 {
                 && (0..3).any(|a| out.min[a][slot].is_nan() || out.max[a][slot].is_nan())
         });
         out.plain_slab = out.obb == NO_OBB && !nan_plane;
+        out.nan_free = !nan_plane;
         out
     }
 
@@ -663,6 +668,7 @@ mod tests {
                 valid: 0,
                 sentinel_free: true,
                 plain_slab: true,
+                nan_free: true,
             };
             for slot in 0..8 {
                 if rng.next_u32() % 5 != 0 {
@@ -706,10 +712,10 @@ mod tests {
         assert!(DecodedBox8::decode(&w).plain_slab);
         let mut obb = w;
         obb[7] = 3;
-        assert!(!DecodedBox8::decode(&obb).plain_slab);
+        assert!(!DecodedBox8::decode(&obb).plain_slab && DecodedBox8::decode(&obb).nan_free);
         let mut nan = w;
         nan[4] = f32::NAN.to_bits();
-        assert!(!DecodedBox8::decode(&nan).plain_slab);
+        assert!(!DecodedBox8::decode(&nan).plain_slab && !DecodedBox8::decode(&nan).nan_free);
     }
 
     #[test]
