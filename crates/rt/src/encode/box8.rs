@@ -11,12 +11,10 @@
 //! | 28 | OBB matrix index ([6:0], 0x7F = none) |
 //! | 32 + 12 i | ChildInfo i |
 
-use super::decoded::{slab_lanes4, valid_mask, AddrTable, DecodedNodes, DecodedPair, SlabRay};
+use super::decoded::{slab_lanes4, valid_mask, AddrTable, SlabRay};
 use super::memory::BvhMemory;
 use super::obb::NO_OBB;
-use super::pointer::is_triangle31;
 use super::pointer::{ptr31_offset, END_SEARCH, INVALID_NODE, TYPE_BOX};
-use super::primitive::{PrimitiveHeader, PRIMITIVE_NODE_BYTES};
 use super::quantize::{dequantize, QuantizedBox};
 use crate::math::{Aabb, Vec3};
 
@@ -238,6 +236,8 @@ pub struct DecodedBox8 {
     /// [`DecodedBox8::slab8_finite`] applies. (One flag for both so that
     /// the traversal's common case costs one test.)
     pub plain_slab: bool,
+    /// No valid slot has a NaN plane (a finite rotated ray may then take `slab8_finite`).
+    pub nan_free: bool,
 }
 
 /// Scale `2^(e - 139)` with which a plane dequantizes as
@@ -271,6 +271,7 @@ impl DecodedBox8 {
             valid: 0,
             sentinel_free: true,
             plain_slab: true,
+            nan_free: true,
         };
         // Planes per slot and axis: (min field, max field).
         let mut planes = [[(0u32, 0u32); 3]; 8];
@@ -333,6 +334,7 @@ impl DecodedBox8 {
                 && (0..3).any(|a| out.min[a][slot].is_nan() || out.max[a][slot].is_nan())
         });
         out.plain_slab = out.obb == NO_OBB && !nan_plane;
+        out.nan_free = !nan_plane;
         out
     }
 
@@ -501,57 +503,6 @@ impl Default for BoxNode8 {
     }
 }
 
-impl DecodedNodes {
-    /// Decode every compressed primitive node of a BVH8 layout reachable
-    /// from the given structure roots: the nodes leaf children point at,
-    /// and the nodes their ranges continue into.
-    pub fn build8(mem: &BvhMemory, roots: impl IntoIterator<Item = (u64, u32)>) -> Self {
-        let mut t = DecodedNodes::default();
-        t.primitive_nodes = AddrTable::for_memory(mem);
-        let node_bytes = u64::from(PRIMITIVE_NODE_BYTES);
-        let mut boxes_seen = AddrTable::<()>::for_memory(mem);
-        for (base, root) in roots {
-            let mut todo = vec![root];
-            while let Some(p) = todo.pop() {
-                if p >= END_SEARCH {
-                    continue;
-                }
-                let mut addr = base + u64::from(ptr31_offset(p));
-                if p & 7 == TYPE_BOX {
-                    if addr + node_bytes <= mem.len_bytes() && !boxes_seen.contains(addr) {
-                        boxes_seen.insert(addr, ());
-                        let d = DecodedBox8::decode(mem.block_ref(addr));
-                        todo.extend(d.ptrs.iter().copied().filter(|&c| c != INVALID_NODE));
-                    }
-                    continue;
-                }
-                if !is_triangle31(p) {
-                    continue;
-                }
-                // A range without a stop bit in a node's last pair goes on
-                // in the next node.
-                while addr + node_bytes <= mem.len_bytes() && !t.primitive_nodes.contains(addr) {
-                    let w: &[u32; 32] = mem.block_ref(addr);
-                    let h = PrimitiveHeader::read(w);
-                    let start = t.pairs.len() as u32;
-                    let mut n = 0;
-                    while let Some(d) = DecodedPair::decode(w, &h, n) {
-                        t.pairs.push(d);
-                        n += 1;
-                    }
-                    t.primitive_nodes.insert(addr, (start, n));
-                    let last = h.pair_desc(w, h.pair_count() - 1);
-                    if last & 1 != 0 {
-                        break;
-                    }
-                    addr += node_bytes;
-                }
-            }
-        }
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -663,6 +614,7 @@ mod tests {
                 valid: 0,
                 sentinel_free: true,
                 plain_slab: true,
+                nan_free: true,
             };
             for slot in 0..8 {
                 if rng.next_u32() % 5 != 0 {
@@ -706,10 +658,10 @@ mod tests {
         assert!(DecodedBox8::decode(&w).plain_slab);
         let mut obb = w;
         obb[7] = 3;
-        assert!(!DecodedBox8::decode(&obb).plain_slab);
+        assert!(!DecodedBox8::decode(&obb).plain_slab && DecodedBox8::decode(&obb).nan_free);
         let mut nan = w;
         nan[4] = f32::NAN.to_bits();
-        assert!(!DecodedBox8::decode(&nan).plain_slab);
+        assert!(!DecodedBox8::decode(&nan).plain_slab && !DecodedBox8::decode(&nan).nan_free);
     }
 
     #[test]

@@ -283,7 +283,7 @@ impl EncodedBvh {
             .map(|s| (s.base, s.root));
         if self.config.bvh == BvhKind::Bvh8 {
             self.box8_table = DecodedBox8Table::build(&self.memory, roots.clone());
-            self.decoded = DecodedNodes::build8(&self.memory, roots);
+            self.decoded = DecodedNodes::build8(&self.memory, roots, &self.box8_table);
         } else {
             self.box8_table = DecodedBox8Table::default();
             self.decoded = DecodedNodes::build4(&self.memory, roots, self.config.rtip3());

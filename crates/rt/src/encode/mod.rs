@@ -25,6 +25,7 @@ pub mod box8;
 mod bvh4_encode;
 mod bvh8_encode;
 pub mod decoded;
+mod decoded8;
 pub mod f16;
 pub mod instance;
 mod layout;

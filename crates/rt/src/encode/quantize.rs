@@ -90,24 +90,55 @@ pub fn reciprocal_scale(e: u32) -> f32 {
     f32::from_bits((254u32.wrapping_sub(e).wrapping_add(QUANT_BITS)) << 23)
 }
 
-/// Quantized minimum plane of `v` (0..4095).
+/// Quantized minimum plane of `v` (0..4095): `diff * 2^(139 - e)` rounded
+/// down, floored and clamped to 0..=4095.
+///
+/// In f32, without a rounding mode or `floor` (a library call on the
+/// baseline x86-64 target), and the same numbers: the scale is a normal
+/// power of two for every `e` in 13..=255, so the product is exact unless
+/// it overflows (infinity instead of `f32::MAX`: both clamp to 4095) or
+/// falls below the normal range (a magnitude below 1 either way, which
+/// floors and clamps to 0); the saturating cast truncates, which for the
+/// values 0..4096 it keeps is the floor, sends every negative value and NaN
+/// to 0 as the clamp did, and infinity to `u32::MAX`, which the `min` clamps.
+#[inline]
 pub fn quantize_min(v: f32, origin: f32, e: u32) -> u32 {
     if e == 0 {
         return 0;
     }
-    let diff = sub_down(v, origin);
-    let q = f32_down(diff as f64 * reciprocal_scale(e) as f64).floor();
-    q.clamp(0.0, ((1u32 << QUANT_BITS) - 1) as f32) as u32
+    let q = sub_down(v, origin) * reciprocal_scale(e);
+    (q as u32).min((1 << QUANT_BITS) - 1)
 }
 
-/// Quantized maximum plane of `v`, stored minus one (0..4095).
+/// Quantized maximum plane of `v`, stored minus one (0..4095): `diff *
+/// 2^(139 - e)` rounded up, ceiled, clamped to 1..=4096, minus one.
+///
+/// In f32 as [`quantize_min`]: a product that is not exact is infinite
+/// (clamps to 4096 either way) or below the normal range (ceils to 1 or to
+/// 0 or below, which clamps to 1, either way). The ceiling of a value in
+/// (0, 4096) is its truncation plus one unless it is whole (exact: below
+/// 2^24 the truncation converts back exactly). A NaN takes the rounded
+/// path, whose result it decides.
+#[inline]
 pub fn quantize_max(v: f32, origin: f32, e: u32) -> u32 {
+    const TOP: u32 = 1 << QUANT_BITS;
     if e == 0 {
         return 0;
     }
     let diff = sub_up(v, origin);
-    let q = f32_up(diff as f64 * reciprocal_scale(e) as f64).ceil();
-    (q.clamp(1.0, (1u32 << QUANT_BITS) as f32) as u32) - 1
+    let q = diff * reciprocal_scale(e);
+    let ceiled = if q <= 0.0 {
+        1
+    } else if q >= TOP as f32 {
+        TOP
+    } else if q > 0.0 {
+        let t = q as u32;
+        t + u32::from((t as f32) < q)
+    } else {
+        let q = f32_up(diff as f64 * reciprocal_scale(e) as f64).ceil();
+        return (q.clamp(1.0, TOP as f32) as u32).wrapping_sub(1);
+    };
+    ceiled - 1
 }
 
 /// Decode a plane: `origin + plane * 2^(e - 139)`, the product built directly
@@ -200,6 +231,61 @@ mod tests {
         let d = q.decode(o, e);
         assert_eq!(d.max.0[0], 1.0);
         assert_eq!(d.max.0[2], 0.0);
+    }
+
+    /// The f32 planes equal the rounded f64 products floored, ceiled and
+    /// clamped (the builder's definition), on edge values and random ones:
+    /// zeros, tiny, huge and infinite differences, NaN, every exponent.
+    #[test]
+    fn planes_equal_the_rounded_products() {
+        fn min_ref(v: f32, origin: f32, e: u32) -> u32 {
+            let q = f32_down(sub_down(v, origin) as f64 * reciprocal_scale(e) as f64).floor();
+            q.clamp(0.0, 4095.0) as u32
+        }
+        fn max_ref(v: f32, origin: f32, e: u32) -> u32 {
+            let q = f32_up(sub_up(v, origin) as f64 * reciprocal_scale(e) as f64).ceil();
+            (q.clamp(1.0, 4096.0) as u32).wrapping_sub(1)
+        }
+        let mut rng = crate::rng::SplitMix64::new(0x51_7CC1_B727_220A);
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            4095.0,
+            4096.0,
+            1.0e-40,
+            -1.0e-40,
+            1.0e-30,
+            3.0e38,
+            -3.0e38,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for i in 0..400_000u32 {
+            let mut pick = || match rng.next_u32() % 4 {
+                0 => special[rng.next_u32() as usize % special.len()],
+                1 => f32::from_bits(rng.next_u32()),
+                _ => (rng.next_f32() - 0.5) * 2f32.powi((rng.next_u32() % 60) as i32 - 30),
+            };
+            let (v, origin) = (pick(), pick());
+            let e = [13, 14, 100, 127, 139, 200, 254, 255][i as usize % 8] + rng.next_u32() % 3;
+            let e = e.min(255);
+            assert_eq!(
+                quantize_min(v, origin, e),
+                min_ref(v, origin, e),
+                "{v} {origin} {e}"
+            );
+            assert_eq!(
+                quantize_max(v, origin, e),
+                max_ref(v, origin, e),
+                "{v} {origin} {e}"
+            );
+        }
     }
 
     proptest! {

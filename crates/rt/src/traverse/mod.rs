@@ -106,7 +106,14 @@ fn slab_entry(o: Vec3, inv: Vec3, b: &Aabb, extent: f32, grow: f32) -> (f32, boo
 /// nine without a compare per component.
 #[inline(always)]
 fn finite_ray(ray: &Ray, inv: Vec3) -> bool {
-    let zeros = ray.origin * 0.0 + ray.dir * 0.0 + inv * 0.0;
+    finite_parts(ray.origin, ray.dir, inv)
+}
+
+/// [`finite_ray`] of origin `o`, direction `dir` and inverse direction `inv`
+/// (a ray rotated into an OBB's frame).
+#[inline(always)]
+fn finite_parts(o: Vec3, dir: Vec3, inv: Vec3) -> bool {
+    let zeros = o * 0.0 + dir * 0.0 + inv * 0.0;
     zeros.0[0] + zeros.0[1] + zeros.0[2] == 0.0
 }
 
@@ -509,9 +516,9 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
     let mut last = INVALID_NODE;
     let mut parent_box = INVALID_NODE;
     while node < END_SEARCH {
+        // One 128-byte node per step: `nodes_fetched` and those bytes are
+        // set from `steps` at the end, `box_tests` (8 a node) from `box_nodes`.
         s.c.steps += 1;
-        s.c.nodes_fetched += 1;
-        s.c.bytes_fetched += 128;
         let addr = s.base + ptr31_offset(node) as u64;
         let t = node & 7;
         let prev = node;
@@ -522,7 +529,6 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
         // (copying that round cost more than the push).
         node = if t == TYPE_BOX {
             s.c.box_nodes += 1;
-            s.c.box_tests += 8;
             // Nodes were decoded once at encode time; decode here only for
             // an address the table lacks.
             let decoded;
@@ -542,8 +548,17 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             } else if node8.obb != NO_OBB {
                 let m = &obb_matrices()[node8.obb as usize];
                 let o = rotate(m, s.local.origin);
-                let inv = rotate(m, s.local.dir).recip();
-                node8.slab8(&SlabRay::new(o, inv), extent, s.grow)
+                let dir = rotate(m, s.local.dir);
+                let inv = dir.recip();
+                let ray = SlabRay::new(o, inv);
+                // The rotated ray, if finite, meets the NaN-free test's
+                // condition as the ray itself does: the same hits and
+                // distances as `slab8` (see `slab8_finite`).
+                if node8.nan_free & finite_parts(o, dir, inv) {
+                    node8.slab8_finite(&ray, extent, s.grow)
+                } else {
+                    node8.slab8(&ray, extent, s.grow)
+                }
             } else {
                 node8.slab8(&s.lanes, extent, s.grow)
             };
@@ -630,6 +645,9 @@ fn trace_bvh8(e: &EncodedBvh, ray: &Ray, opts: &TraversalOptions) -> TraceResult
             };
         }
     }
+    s.c.nodes_fetched = s.c.steps;
+    s.c.bytes_fetched += 128 * s.c.steps;
+    s.c.box_tests = 8 * s.c.box_nodes;
     TraceResult {
         hit: s.best,
         counters: s.c,

@@ -11,6 +11,9 @@ use crate::math::{Aabb, Vec3};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
+mod vertex_planes;
+pub use vertex_planes::VertexPlanes;
+
 /// Node value meaning "no OBB: plain axis-aligned boxes".
 pub const NO_OBB: u32 = 0x7F;
 /// Number of rotations in the table.
@@ -31,7 +34,7 @@ pub type Matrix3 = [[f32; 3]; 3];
 pub fn obb_matrices() -> &'static [Matrix3; OBB_MATRIX_COUNT] {
     static TABLE: OnceLock<[Matrix3; OBB_MATRIX_COUNT]> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let file: TableFile = toml::from_str(include_str!("../../data/obb_table.toml"))
+        let file: TableFile = toml::from_str(include_str!("../../../data/obb_table.toml"))
             .expect("the embedded OBB table parses");
         assert_eq!(file.magnitudes.len(), 26, "the OBB table has 26 magnitudes");
         assert_eq!(
@@ -109,6 +112,9 @@ const R: usize = OBB_MATRIX_COUNT;
 /// about 2.8); beyond 24 the least, greatest and matrix registers spill.
 const LANES: usize = 24;
 const _: () = assert!(PLANES % LANES == 0);
+/// Chunks of `LANES` planes: loops count chunks, so that `c + LANES <= PLANES`
+/// is evident and a chunk's slice needs no bounds test.
+const CHUNKS: usize = PLANES / LANES;
 
 /// The `LANES` planes from `c`, copied.
 #[inline(always)]
@@ -235,7 +241,7 @@ impl RotatedBounds {
         // Planes in chunks of `LANES`, every point inside a chunk: the
         // chunk's least and greatest stay in registers and each matrix
         // element is loaded once per chunk, not once per point.
-        for c in (0..PLANES).step_by(LANES) {
+        for c in (0..CHUNKS).map(|ci| ci * LANES) {
             // The chunk's matrix elements, borrowed as whole arrays (copying
             // them out costs a `memcpy` call per chunk).
             let lanes = |v: &'static [f32; PLANES]| -> &'static [f32; LANES] {
@@ -289,7 +295,7 @@ impl RotatedBounds {
         // into a larger function the compiler no longer knows that `self`
         // and `o` do not overlap, and lane by lane in place it kept every
         // lane scalar in the AVX2 copy (three times the instructions).
-        for c in (0..PLANES).step_by(LANES) {
+        for c in (0..CHUNKS).map(|ci| ci * LANES) {
             let (olo, ohi) = (chunk(&o.lo, c), chunk(&o.hi, c));
             let (mut lo, mut hi) = (chunk(&self.lo, c), chunk(&self.hi, c));
             for k in 0..LANES {
@@ -371,105 +377,6 @@ impl RotatedBounds {
     }
 }
 
-/// Mesh vertices' coordinates on every plane, kept by vertex index in a
-/// direct-mapped cache of [`VertexPlanes::SLOTS`] entries: a vertex is
-/// shared by about six triangles, which sit in a few leaves the bottom-up
-/// OBB choice meets close together, so most of a leaf's vertices were
-/// projected for a leaf just before. (A table of every vertex was tried and
-/// dropped: 44 MB more memory, and its page faults and cache misses cost
-/// more time than the projections it saved; 1,024 entries are 1.25 MB.)
-pub struct VertexPlanes {
-    /// The vertex each slot holds, `u32::MAX` for none.
-    tags: Vec<u32>,
-    /// Each slot's coordinates, [`rotate`]'s bits.
-    planes: Vec<[f32; PLANES]>,
-}
-
-impl Default for VertexPlanes {
-    fn default() -> Self {
-        VertexPlanes {
-            tags: vec![u32::MAX; Self::SLOTS],
-            planes: vec![[0.0; PLANES]; Self::SLOTS],
-        }
-    }
-}
-
-impl VertexPlanes {
-    /// Entries kept.
-    pub const SLOTS: usize = 1024;
-
-    /// Make `bounds` the bounds of `points`, which are the mesh vertices
-    /// `vertices` (each distinct vertex at least once) of `positions`,
-    /// projecting only the vertices the cache lacks. Returns false, and
-    /// leaves `bounds` alone, when two of the vertices take one slot (the
-    /// caller projects them itself).
-    #[inline(always)]
-    pub fn set_bounds(
-        &mut self,
-        bounds: &mut RotatedBounds,
-        points: &[Vec3],
-        vertices: &[u32],
-        positions: &[Vec3],
-    ) -> bool {
-        const MAX: usize = 32;
-        if vertices.len() > MAX {
-            return false;
-        }
-        let mut slots = [0usize; MAX];
-        for (i, &v) in vertices.iter().enumerate() {
-            let s = v as usize % Self::SLOTS;
-            if slots[..i].contains(&s) {
-                return false;
-            }
-            slots[i] = s;
-        }
-        for (&v, &s) in vertices.iter().zip(&slots) {
-            if self.tags[s] != v {
-                project(positions[v as usize], &mut self.planes[s]);
-                self.tags[s] = v;
-            }
-        }
-        bounds.empty = points.is_empty();
-        bounds.plain = Aabb::EMPTY;
-        for &p in points {
-            bounds.plain.grow(p);
-        }
-        let slots = &slots[..vertices.len()];
-        for c in (0..PLANES).step_by(LANES) {
-            let mut lo = [f32::INFINITY; LANES];
-            let mut hi = [f32::NEG_INFINITY; LANES];
-            for &s in slots {
-                let q: &[f32; LANES] = self.planes[s][c..c + LANES]
-                    .try_into()
-                    .expect("PLANES is a multiple of LANES");
-                for k in 0..LANES {
-                    // As in `set_points_from`, on values that are never
-                    // -0.0 or NaN.
-                    lo[k] = if lo[k] < q[k] { lo[k] } else { q[k] };
-                    hi[k] = if hi[k] > q[k] { hi[k] } else { q[k] };
-                }
-            }
-            store_chunk(&mut bounds.lo, c, lo);
-            store_chunk(&mut bounds.hi, c, hi);
-        }
-        true
-    }
-}
-
-/// A point's coordinate on every plane: [`rotate`] by every rotation, its
-/// operations in its order, lane by lane.
-#[inline(always)]
-fn project(p: Vec3, out: &mut [f32; PLANES]) {
-    let m = matrices_by_plane();
-    let [x, y, z] = p.0;
-    for i in 0..PLANES {
-        let mut v = z * m[2][i] + 0.0;
-        v += y * m[1][i];
-        v += x * m[0][i];
-        out[i] = v;
-    }
-}
-
 /// Choose a rotation for a node whose children cover `children` (each a set
 /// of points). Every table entry is tried; the one with the smallest summed
 /// child surface area wins if that sum is below `threshold` times the summed
@@ -512,24 +419,17 @@ pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option
     // if every rotation's were. (Padding is a millionth of a box, so few
     // rotations are that close; with a NaN anywhere every rotation's sum is
     // taken, as a NaN in the scan decides what wins.)
-    let mut first = 0;
-    for (i, &b) in lower.iter().enumerate() {
-        if b < lower[first] {
-            first = i;
-        }
-    }
+    let first = first_least(&lower);
     let bar = summed(first);
-    let all = bar.is_nan() || lower.iter().any(|b| b.is_nan());
+    // A fold, not `any`: no early exit, so the lanes are tested together.
+    let all = bar.is_nan() || lower.iter().fold(false, |nan, b| nan | b.is_nan());
     let mut best: Option<(f32, usize)> = None;
-    for (i, &b) in lower.iter().enumerate() {
-        if !all && b > bar {
-            continue;
-        }
+    for_not_above(&lower, bar, all, |i| {
         let area = if i == first { bar } else { summed(i) };
         if best.is_none_or(|(a, _)| area < a) {
             best = Some((area, i));
         }
-    }
+    });
     let (area, idx) = best?;
     if area < aabb_area * threshold {
         Some((
@@ -538,6 +438,56 @@ pub fn choose_rotation_of(children: &[&RotatedBounds], threshold: f32) -> Option
         ))
     } else {
         None
+    }
+}
+
+/// The first rotation with the least bound: the scan `if b < least {
+/// first = i }` in index order, in lanes. Without a NaN the scan stops at
+/// the first bound equal to the least (it moves only on a smaller one);
+/// with one the caller sums every rotation and `first` only names which
+/// sum is already known, so any index does.
+#[inline(always)]
+fn first_least(lower: &[f32; OBB_MATRIX_COUNT]) -> usize {
+    let mut least = [f32::INFINITY; 8];
+    for part in lower.chunks_exact(8) {
+        for k in 0..8 {
+            least[k] = if part[k] < least[k] {
+                part[k]
+            } else {
+                least[k]
+            };
+        }
+    }
+    let least = least
+        .iter()
+        .fold(f32::INFINITY, |m, &b| if b < m { b } else { m });
+    for (c, part) in lower.chunks_exact(8).enumerate() {
+        // Eight lanes compared at once; only the chunk holding it is searched.
+        if (0..8).fold(false, |any, k| any | (part[k] == least)) {
+            if let Some(k) = part.iter().position(|&b| b == least) {
+                return 8 * c + k;
+            }
+        }
+    }
+    0
+}
+
+/// Call `f` with every rotation whose bound is not above `bar`, in index
+/// order, or with every rotation when `all` (bounds and bar are not NaN
+/// unless `all`). Few are near the bar: a chunk of eight is looked into
+/// only when one of its lanes is.
+#[inline(always)]
+fn for_not_above(lower: &[f32; OBB_MATRIX_COUNT], bar: f32, all: bool, mut f: impl FnMut(usize)) {
+    const _: () = assert!(OBB_MATRIX_COUNT % 8 == 0);
+    for (c, part) in lower.chunks_exact(8).enumerate() {
+        if !all && !(0..8).fold(false, |any, k| any | (part[k] <= bar)) {
+            continue;
+        }
+        for (k, &b) in part.iter().enumerate() {
+            if all || b <= bar {
+                f(8 * c + k);
+            }
+        }
     }
 }
 
@@ -684,52 +634,6 @@ mod tests {
             assert!(r.0.iter().all(|v| v.to_bits() == 0), "{r:?}");
         }
         assert!(!parts.empty && RotatedBounds::empty().empty);
-    }
-
-    /// Bounds from the vertex cache equal `of_points`, bit for bit: on a
-    /// leaf's first visit (vertices projected), on a later one sharing
-    /// vertices (taken from the cache), with a vertex evicted by another in
-    /// its slot, and with negative zeros; two vertices in one slot are
-    /// refused, leaving the bounds alone.
-    #[test]
-    fn cached_vertex_bounds_equal_bounds_of_the_points() {
-        let mut rng = crate::rng::SplitMix64::new(5);
-        let mut positions: Vec<Vec3> = (0..3000)
-            .map(|_| Vec3::new(rng.next_f32() * 2.0 - 1.0, rng.next_f32(), -rng.next_f32()))
-            .collect();
-        positions[7] = Vec3::new(-0.0, 0.0, -0.0);
-        let slots = VertexPlanes::SLOTS as u32;
-        let mut cache = VertexPlanes::default();
-        let bits = |b: &RotatedBounds| {
-            let planes = |v: &[f32; PLANES]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            (planes(&b.lo), planes(&b.hi), b.empty)
-        };
-        let leaves: [&[u32]; 5] = [
-            &[0, 1, 2, 3],
-            &[2, 3, 4, 7],
-            &[7, 2 + slots, 9, 1],
-            &[2, 3, 4, 7, 0],
-            &[5],
-        ];
-        for vertices in leaves {
-            // Corners repeat in a leaf's triangles: the bounds of the points
-            // with repeats are wanted.
-            let points: Vec<Vec3> = vertices
-                .iter()
-                .chain(vertices)
-                .map(|&v| positions[v as usize])
-                .collect();
-            let mut got = RotatedBounds::empty();
-            assert!(cache.set_bounds(&mut got, &points, vertices, &positions));
-            let want = RotatedBounds::of_points(&points);
-            assert!(bits(&got) == bits(&want), "{vertices:?}");
-            assert_eq!(got.plain, want.plain);
-        }
-        let mut untouched = RotatedBounds::empty();
-        let clash = [3, 3 + slots];
-        let points: Vec<Vec3> = clash.iter().map(|&v| positions[v as usize]).collect();
-        assert!(!cache.set_bounds(&mut untouched, &points, &clash, &positions));
-        assert!(untouched.empty);
     }
 
     /// The rotation chosen with the unpadded areas as a bar is the one the
