@@ -406,6 +406,15 @@ impl Simulation {
         crate::machine::simulate_observed(&self.sim_input(&walk), observer)
     }
 
+    /// Run the simulation for its clock count only: the same clocks (or
+    /// stop at `max_clocks`, which is not an error here) and work as
+    /// [`Self::run`], without the statistics (see
+    /// [`crate::machine::simulate_probe`]).
+    pub(crate) fn run_probe(&self) -> Result<crate::machine::ProbeRun, SimError> {
+        let walk = self.walk();
+        crate::machine::simulate_probe(&self.sim_input(&walk))
+    }
+
     /// The same run with one model parameter changed (recompiled).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();

@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// Wave `wid` could not issue its op this turn: it sits on it (from
     /// now on, if it was not already).
     #[inline(always)]
@@ -21,6 +21,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
         w.sitting = true;
         if w.cat != NO_CAT {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+        }
+        if !STATS {
+            // (A probe keeps only what the issue scan reads.)
+            return;
         }
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
@@ -38,6 +42,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// since the last cause go to that one.
     #[inline(always)]
     pub(super) fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
+        if !STATS {
+            return;
+        }
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
@@ -48,6 +55,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// once for both).
     #[inline(always)]
     pub(super) fn sleep_noting(&mut self, wid: usize, ready_at: u64, cause: u16, until: u64) {
+        if !STATS {
+            self.waves[wid].ready_at = ready_at;
+            return;
+        }
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         w.ready_at = ready_at;
@@ -75,6 +86,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// sit and rise around it stay calls (inline, they cost more).
     #[inline(always)]
     pub(super) fn charge_cause(&mut self, wid: usize) {
+        if !STATS {
+            return;
+        }
         let clock = self.cause_clock();
         let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
         charge_wave_cause(&mut self.waves[wid], clock, counts);
@@ -95,6 +109,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
         w.sitting = false;
         if w.cat != NO_CAT {
             self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
+        }
+        if !STATS {
+            return;
         }
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];

@@ -6,11 +6,10 @@ use super::budget::SearchPlan;
 use super::search::{bracket, search, LatencyTolerance};
 use super::threshold::{throughput, Probe, Threshold, SEARCH_LIMIT};
 use crate::error::SimError;
-use crate::observer::{IssueEvent, Observer};
+use crate::machine::ProbeRun;
 use crate::ops::OpKind;
 use crate::run::{PrepareError, Simulation};
 use crate::stats::SimStats;
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The search's first simulation, which needs nothing from the main run,
@@ -18,9 +17,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// [`Simulation::latency_tolerance_with`] of the same simulation. It is the
 /// zero-latency base when the model's latency is not 0 (else the main run
 /// is the base and there is nothing to run beside it: the search's probes
-/// are placed from the main run's statistics).
+/// are placed from the main run's statistics). A probe run: the search
+/// reads its clocks, threads and CUs only.
 #[derive(Debug, Clone)]
-pub struct LatencyHead(Option<Box<SimStats>>);
+pub struct LatencyHead(Option<ProbeRun>);
 
 /// Whether and how an analysis searches the latency tolerance.
 #[derive(Debug, Clone)]
@@ -100,7 +100,12 @@ impl Simulation {
         let base = if setup.main == Some(0) {
             None
         } else {
-            Some(Box::new(self.with_param(&setup.param, 0.0)?.run()?))
+            let base = self.with_param(&setup.param, 0.0)?.run_probe()?;
+            if base.stopped {
+                // (What a full run past the clock limit says.)
+                return Err(SimError::TooLong(base.clocks).into());
+            }
+            Some(base)
         };
         Ok(Some(LatencyHead(base)))
     }
@@ -156,12 +161,13 @@ impl Simulation {
             Ok((probe, share))
         };
         let base_run = head.0.is_some();
+        // The base's clocks, threads and CUs (all the search reads of it).
         let base = match head.0 {
-            Some(base) => *base,
-            None => stats.clone(),
+            Some(b) => (b.clocks, b.threads, b.cus),
+            None => (stats.clocks, stats.threads, stats.cus),
         };
-        let threshold = Threshold::new(&base);
-        let mut known = vec![(0, Probe::Finished(base.clocks))];
+        let threshold = Threshold::from_counts(base.1, base.2, base.0);
+        let mut known = vec![(0, Probe::Finished(base.0))];
         if let Some(m) = setup.main {
             known.push((m, Probe::Finished(stats.clocks)));
         }
@@ -182,7 +188,7 @@ impl Simulation {
             .probes
             .iter()
             .filter_map(|&(lat, p)| match p {
-                Probe::Finished(c) => Some((lat, throughput(base.threads, c, base.cus))),
+                Probe::Finished(c) => Some((lat, throughput(base.1, c, base.2))),
                 Probe::Stopped(_) => None,
             })
             .collect();
@@ -368,28 +374,17 @@ impl Simulation {
     ) -> Result<(Probe, u64), PrepareError> {
         let mut s = self.with_param(param, latency as f64)?;
         s.max_clocks = limit.min(self.max_clocks);
-        let done = Cell::new(0);
-        match s.run_observed(OpCount(&done)) {
-            Ok(st) => Ok((Probe::Finished(st.clocks), done.get())),
-            // The machine stops as soon as its clock passes the limit, and
-            // a run's clock count is the clock it ended at: stopped means
-            // it would have taken more than `max_clocks`.
-            Err(SimError::TooLong(c)) => Ok((Probe::Stopped(c), done.get())),
-            Err(e) => Err(e.into()),
-        }
-    }
-}
-
-/// Counts a probe's ops as the machine issues or passes them: the work a
-/// probe stopped early did, which the search charges it.
-struct OpCount<'a>(&'a Cell<u64>);
-
-impl Observer for OpCount<'_> {
-    fn issue(&mut self, _event: &IssueEvent) {
-        self.0.set(self.0.get() + 1);
-    }
-
-    fn pass(&mut self, _clock: u64, _wave: u32, _op: u32) {
-        self.0.set(self.0.get() + 1);
+        // A probe run: the machine without the statistics no probe reads
+        // (the same clocks and stop as a full run).
+        let run = s.run_probe()?;
+        // The machine stops as soon as its clock passes the limit, and a
+        // run's clock count is the clock it ended at: stopped means it
+        // would have taken more than `max_clocks`.
+        let probe = if run.stopped {
+            Probe::Stopped(run.clocks)
+        } else {
+            Probe::Finished(run.clocks)
+        };
+        Ok((probe, run.work))
     }
 }
