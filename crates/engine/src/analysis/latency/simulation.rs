@@ -11,6 +11,7 @@ use crate::ops::OpKind;
 use crate::run::{PrepareError, Simulation};
 use crate::stats::SimStats;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
 
 /// The search's first simulation, which needs nothing from the main run,
 /// so it can run beside it: made by [`Simulation::latency_head`], used by
@@ -151,9 +152,10 @@ impl Simulation {
         // A run's work: its ops, issued and passed (the same at every
         // latency: the waves run the same traces).
         let work = stats.issues + stats.free_ops;
+        let shared = OnceLock::new();
         let run = |lat: u64, limit: u64| -> Result<(Probe, f64), PrepareError> {
             runs.fetch_add(1, Ordering::Relaxed);
-            let (probe, done) = self.latency_probe(param, lat, limit)?;
+            let (probe, done) = self.shared_probe(param, lat, limit, &shared)?;
             let share = match probe {
                 Probe::Finished(_) => 1.0,
                 Probe::Stopped(_) => (done as f64 / work.max(1) as f64).min(1.0),
@@ -376,15 +378,54 @@ impl Simulation {
         s.max_clocks = limit.min(self.max_clocks);
         // A probe run: the machine without the statistics no probe reads
         // (the same clocks and stop as a full run).
-        let run = s.run_probe()?;
-        // The machine stops as soon as its clock passes the limit, and a
-        // run's clock count is the clock it ended at: stopped means it
-        // would have taken more than `max_clocks`.
-        let probe = if run.stopped {
-            Probe::Stopped(run.clocks)
-        } else {
-            Probe::Finished(run.clocks)
-        };
-        Ok((probe, run.work))
+        Ok(probe_of(s.run_probe()?))
     }
+
+    /// [`Simulation::latency_probe`], on this simulation's own compiled
+    /// ops when they are the probe's: `shared` (one per search) holds
+    /// whether the ops compiled for another value of `param` equal this
+    /// run's, found by the first probe that compiles them. (A latency
+    /// reaches the machine's units and memory, not the ops, unless a
+    /// model's cost rule names it: compared, not assumed.)
+    fn shared_probe(
+        &self,
+        param: &str,
+        latency: u64,
+        limit: u64,
+        shared: &OnceLock<bool>,
+    ) -> Result<(Probe, u64), PrepareError> {
+        let max_clocks = limit.min(self.max_clocks);
+        if shared.get() == Some(&true) {
+            // The model as `with_param` sets it, the ops as they are.
+            let mut arch = self.arch.clone();
+            arch.set(param, &(latency as f64).to_string())?;
+            return Ok(probe_of(self.run_probe_on(
+                &arch,
+                &self.compiled,
+                max_clocks,
+            )?));
+        }
+        let s = self.with_param(param, latency as f64)?;
+        // (Side by side probes may both compare: they find the same.)
+        let _ = shared.set(s.compiled == self.compiled);
+        Ok(probe_of(s.run_probe_on(
+            &s.arch,
+            &s.compiled,
+            max_clocks,
+        )?))
+    }
+}
+
+/// What the search reads of a probe run: its verdict's input and the ops
+/// it got through.
+fn probe_of(run: ProbeRun) -> (Probe, u64) {
+    // The machine stops as soon as its clock passes the limit, and a run's
+    // clock count is the clock it ended at: stopped means it would have
+    // taken more than `max_clocks`.
+    let probe = if run.stopped {
+        Probe::Stopped(run.clocks)
+    } else {
+        Probe::Finished(run.clocks)
+    };
+    (probe, run.work)
 }
