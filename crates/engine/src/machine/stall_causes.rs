@@ -15,17 +15,38 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         }
     }
 
-    #[inline(never)]
+    /// Wave `wid` starts sitting on its op. A probe keeps only what the
+    /// issue scan reads (the flag and its SIMD's sitting mask), inline; a
+    /// full run counts the op's sitting too, out of line.
+    #[inline(always)]
     pub(super) fn start_sitting(&mut self, wid: usize) {
+        if STATS {
+            self.start_sitting_counted(wid);
+        } else {
+            self.mark_sitting(wid, true);
+        }
+    }
+
+    /// Set wave `wid`'s sitting flag and its bit in its SIMD's sitting
+    /// mask of its op's category.
+    #[inline(always)]
+    fn mark_sitting(&mut self, wid: usize, sitting: bool) {
         let w = &mut self.waves[wid];
-        w.sitting = true;
+        w.sitting = sitting;
         if w.cat != NO_CAT {
-            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+            let mask = &mut self.sit_masks[w.simd as usize * self.ncat + w.cat as usize];
+            if sitting {
+                *mask |= 1 << w.pos;
+            } else {
+                *mask &= !(1 << w.pos);
+            }
         }
-        if !STATS {
-            // (A probe keeps only what the issue scan reads.)
-            return;
-        }
+    }
+
+    #[inline(never)]
+    fn start_sitting_counted(&mut self, wid: usize) {
+        self.mark_sitting(wid, true);
+        let w = &self.waves[wid];
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
         if sit.count == 0 {
@@ -98,21 +119,19 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     #[inline(always)]
     pub(super) fn unsit(&mut self, wid: usize) {
         if self.waves[wid].sitting {
-            self.stop_sitting(wid);
+            if STATS {
+                self.stop_sitting(wid);
+            } else {
+                self.mark_sitting(wid, false);
+            }
         }
     }
 
     #[inline(never)]
     pub(super) fn stop_sitting(&mut self, wid: usize) {
         self.charge_cause(wid);
-        let w = &mut self.waves[wid];
-        w.sitting = false;
-        if w.cat != NO_CAT {
-            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
-        }
-        if !STATS {
-            return;
-        }
+        self.mark_sitting(wid, false);
+        let w = &self.waves[wid];
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
         sit.count -= 1;
