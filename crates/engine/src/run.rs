@@ -406,6 +406,33 @@ impl Simulation {
         crate::machine::simulate_observed(&self.sim_input(&walk), observer)
     }
 
+    /// Run the simulation for its clock count only: the same clocks (or
+    /// stop at `max_clocks`, which is not an error here) and work as
+    /// [`Self::run`], without the statistics (see
+    /// [`crate::machine::simulate_probe`]).
+    pub(crate) fn run_probe(&self) -> Result<crate::machine::ProbeRun, SimError> {
+        self.run_probe_on(&self.arch, &self.compiled, self.max_clocks)
+    }
+
+    /// [`Self::run_probe`] of this run with `arch` for its model, `compiled`
+    /// for its ops (compiled for `arch` over this run's walk) and
+    /// `max_clocks` for its clock limit: a probe that shares this run's
+    /// ops when another value of a parameter leaves them as they are.
+    pub(crate) fn run_probe_on(
+        &self,
+        arch: &ArchSpec,
+        compiled: &SimProgram,
+        max_clocks: u64,
+    ) -> Result<crate::machine::ProbeRun, SimError> {
+        let walk = self.walk();
+        crate::machine::simulate_probe(&SimInput {
+            arch,
+            sim: compiled,
+            max_clocks,
+            ..self.sim_input(&walk)
+        })
+    }
+
     /// The same run with one model parameter changed (recompiled).
     pub fn with_param(&self, name: &str, value: f64) -> Result<Simulation, PrepareError> {
         let mut s = self.clone();

@@ -27,7 +27,7 @@ impl OpTables {
     }
 }
 
-impl<'a, O: Observer> ComputeUnit<'a, O> {
+impl<'a, O: Observer, const STATS: bool> ComputeUnit<'a, O, STATS> {
     /// A compute unit (or `cus` of them) ready to run `input` with its ops
     /// `tables` and the `units` they were built with; model and dispatch errors (missing parameters, workgroups
     /// that cannot fit, too many units or registers per op) are refused
@@ -51,9 +51,18 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         let (total_groups, group_waves) = group_shape(input, wave_size, cu_simds)?;
         let wps = input.occupancy.waves_per_simd;
         let nops = input.sim.ops.len();
+        // The per-op bookkeeping only the statistics read (a probe
+        // allocates none of it: a stray use would fail loudly).
+        let stat_ops = if STATS { nops } else { 0 };
         let instances: Vec<u32> = units.iter().map(|u| u.free_at.len() as u32).collect();
         let mut stats = SimStats::new(input.sim, &input.sim.units, &instances);
         stats.cu_waves = vec![0; cus as usize];
+        if !STATS {
+            stats.op_stalls = Vec::new();
+            stats.op_sat = Vec::new();
+            stats.op_cause_clocks = Vec::new();
+            stats.alloc_denied = Vec::new();
+        }
         let depctr = input.sim.ops.iter().map(|o| o.depctr).collect();
         let ncat = input.sim.categories.len().min(64);
         if wps > 64 {
@@ -71,7 +80,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
         Ok(ComputeUnit {
             input,
             observer,
-            op_sit: vec![OpSit::default(); nops],
+            op_sit: vec![OpSit::default(); stat_ops],
             hot: &tables.hot,
             issue_cat: &tables.issue_cat,
             slots: &tables.slots,
@@ -101,14 +110,14 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             quiet_until: vec![0; simds as usize],
             quiet_ops: vec![Vec::new(); simds as usize],
             quiet_pipes_free_at: vec![0; simds as usize],
-            quiet_gathered: vec![0; nops],
+            quiet_gathered: vec![0; stat_ops],
             sleeper_ops: vec![Vec::new(); simds as usize],
-            sleeper_op_count: vec![0; simds as usize * nops],
-            sleeper_listed: vec![false; simds as usize * nops],
+            sleeper_op_count: vec![0; simds as usize * stat_ops],
+            sleeper_listed: vec![false; simds as usize * stat_ops],
             dormant_from: vec![NOT_DORMANT; simds as usize],
             next_dormant_wake: u64::MAX,
-            quiet_cover: vec![0; nops * interval as usize],
-            quiet_cover_from: vec![0; nops * interval as usize],
+            quiet_cover: vec![0; stat_ops * interval as usize],
+            quiet_cover_from: vec![0; stat_ops * interval as usize],
             resident_count: 0,
             spare_tracks: Vec::new(),
             groups: Vec::new(),
@@ -141,7 +150,7 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
             stats,
             ncauses: StallCause::row_len(input.sim.units.len()),
             causes: CauseIndex::new(input.sim.units.len()),
-            op_stall_stamp: vec![u64::MAX; nops],
+            op_stall_stamp: vec![u64::MAX; stat_ops],
             stamp_seq: 1 << 62,
             idle_clocks: 0,
             memory: crate::memstream::MemorySystem::new(

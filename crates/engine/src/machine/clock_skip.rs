@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// The earliest clock after `now` at which an event falls due, a wave
     /// arrives, a unit frees up or a wave wakes; `None` if nothing will
     /// ever change (a deadlock).
@@ -97,7 +97,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// exactly as stepping each clock would.
     pub(super) fn account_skipped(&mut self, t: u64) {
         let from = self.now + 1;
-        if t <= from {
+        if !STATS || t <= from {
             return;
         }
         let span = t - from;
@@ -249,8 +249,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
                 self.event_sleepers[w.simd as usize] &= !(1 << w.pos);
                 // (Its op stays listed until a gathering finds no sleeper
                 // on it.)
-                let k = w.simd as usize * self.hot.len() + w.opi as usize;
-                self.sleeper_op_count[k] -= 1;
+                if STATS {
+                    let k = w.simd as usize * self.hot.len() + w.opi as usize;
+                    self.sleeper_op_count[k] -= 1;
+                }
             }
             let w = &mut self.waves[e.wave() as usize];
             if e.unit() != NONE {

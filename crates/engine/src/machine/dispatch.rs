@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// Clock at which group `k` arrives (pixel and vertex dispatch).
     pub(super) fn arrival_time(&self, k: u32) -> u64 {
         // `r` is one CU's interval; the CUs simulated take turns.
@@ -213,13 +213,15 @@ impl<O: Observer> ComputeUnit<'_, O> {
         let w = &self.waves[wid];
         let simd = w.simd as usize;
         let gid = w.group as usize;
-        self.stats.wave_clocks_sum += now - w.launch;
         self.stats.waves += 1;
         let id = w.id as usize;
-        if self.stats.wave_life.len() <= id {
-            self.stats.wave_life.resize(id + 1, (0, 0));
+        if STATS {
+            self.stats.wave_clocks_sum += now - w.launch;
+            if self.stats.wave_life.len() <= id {
+                self.stats.wave_life.resize(id + 1, (0, 0));
+            }
+            self.stats.wave_life[id] = (w.launch, now);
         }
-        self.stats.wave_life[id] = (w.launch, now);
         self.observer.end(now, id as u32, w.opi);
         if let Some(t) = self.waves[wid].track.take() {
             self.spare_tracks.push(t);
@@ -271,7 +273,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.dispatch_at = self.dispatch_from();
         let g = &mut self.groups[gid];
         g.alive -= 1;
-        self.stats.cu_waves[g.cu as usize] += 1;
+        if STATS {
+            self.stats.cu_waves[g.cu as usize] += 1;
+        }
         if g.launched == g.waves && g.alive == 0 {
             self.lds_used[g.cu as usize] -= self.lds_per_group;
             self.stats.groups += 1;

@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     pub(super) fn op_place(&self, opi: usize) -> (u32, String) {
         match self.input.sim.ops[opi].source {
             OpSource::Program(i) => {
@@ -134,12 +134,17 @@ impl<O: Observer> ComputeUnit<'_, O> {
         self.stats.wave_slots = self.waves.len() as u32;
         self.stats.wave_size = self.wave_size;
         self.stats.issue_interval = self.interval;
-        self.stats.threads = match self.input.dispatch.stage {
+        self.stats.threads = self.threads();
+        self.stats
+    }
+
+    /// Threads of the groups (compute) or waves finished so far.
+    pub(super) fn threads(&self) -> u64 {
+        match self.input.dispatch.stage {
             Stage::Compute => {
                 u64::from(self.stats.groups) * u64::from(self.input.dispatch.workgroup_size)
             }
             _ => u64::from(self.stats.waves) * u64::from(self.wave_size),
-        };
-        self.stats
+        }
     }
 }

@@ -12,7 +12,7 @@ const ALU_WRITES: u16 = op_flags::VALU_VGPR_WRITE
     | op_flags::VALU_VCC_WRITE
     | op_flags::SALU_SGPR_WRITE;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// The launch-order id of the wave in slot `wid`, for the observer
     /// (not looked up when no observer listens: its calls vanish then).
     #[inline(always)]
@@ -24,6 +24,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
     }
 
+    #[inline(always)]
     pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
         if self.resident[simd as usize].is_empty() {
@@ -33,7 +34,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
             self.quiet_turn(simd);
             return Ok(false);
         }
-        self.stats.turns_with_waves += 1;
+        if STATS {
+            self.stats.turns_with_waves += 1;
+        }
         // Categories taken this turn (one bit each; `issue_cat` keeps
         // categories below 64).
         let mut used = 0u64;
@@ -139,6 +142,13 @@ impl<O: Observer> ComputeUnit<'_, O> {
         // (a wave left ready but unable, on a full counter, a barrier or
         // the VGPR pool, makes that at most now), or an event. Found
         // here, not in the scan, so that turns that issue pay nothing.
+        if !STATS {
+            // (The same clock `gather_and_stall` finds; a probe counts no
+            // stall turns, so a quiet SIMD's turns cost nothing and it
+            // never goes dormant.)
+            self.quiet_until[simd as usize] = self.earliest_wake(simd);
+            return Ok(false);
+        }
         let pipes_free_at = self.simd_pipes_free_at(simd);
         self.quiet_pipes_free_at[simd as usize] = pipes_free_at;
         self.quiet_ops[simd as usize].clear();
@@ -182,7 +192,7 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// SIMD's turns are counted when it wakes.
     #[inline(always)]
     fn quiet_turn(&mut self, simd: u32) {
-        if self.dormant_from[simd as usize] != NOT_DORMANT {
+        if !STATS || self.dormant_from[simd as usize] != NOT_DORMANT {
             return;
         }
         self.stats.turns_with_waves += 1;
@@ -378,7 +388,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
         if op.flags & op_flags::ALLOC_VGPR != 0 && !self.alloc_fits(wid, opi) {
             // The compiler's retry loop spins on s_alloc_vgpr until it
             // succeeds: the wave sits on it.
-            self.stats.alloc_denied[opi] += 1;
+            if STATS {
+                self.stats.alloc_denied[opi] += 1;
+            }
             self.note_cause(wid, self.causes.alloc, u64::MAX);
             return false;
         }
@@ -614,8 +626,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
         w.ready_at = WAIT_SLEEP;
         self.event_sleepers[w.simd as usize] |= 1 << w.pos;
-        let (simd, opi) = (w.simd, w.opi);
-        self.sleeper_op_add(simd, opi);
+        if STATS {
+            let (simd, opi) = (w.simd, w.opi);
+            self.sleeper_op_add(simd, opi);
+        }
     }
 
     /// Wave `wid` moves on to its next op.

@@ -24,9 +24,11 @@ mod clock_skip;
 mod dispatch;
 mod finish;
 mod issue;
+mod probe;
 mod scoreboard;
 mod stall_causes;
 
+pub use probe::{simulate_probe, ProbeRun};
 use scoreboard::{WaveTrack, SA_SDST, VA_SDST, VA_VCC, VA_VDST, VM_VSRC};
 
 /// Everything one simulation needs.
@@ -375,7 +377,7 @@ pub fn simulate_observed<O: Observer>(
     observer: O,
 ) -> Result<SimStats, SimError> {
     let (tables, units) = OpTables::new(input)?;
-    let mut cu = ComputeUnit::new(input, &tables, units, observer)?;
+    let mut cu = ComputeUnit::<O, true>::new(input, &tables, units, observer)?;
     cu.run()?;
     Ok(cu.finish())
 }
@@ -393,7 +395,13 @@ struct OpTables {
     slots: Vec<u16>,
 }
 
-struct ComputeUnit<'a, O: Observer> {
+/// The machine of one run. With `STATS` it keeps every statistic a report
+/// reads; without (a probe, `simulate_probe`), only what decides the
+/// schedule (so the clocks are the same bit for bit) and the counts of
+/// issued and passed ops: the per-op and per-turn bookkeeping (stall
+/// causes, sitting clocks, stall turns, wave lives, the skipped clocks'
+/// accounting) is compiled out.
+struct ComputeUnit<'a, O: Observer, const STATS: bool> {
     input: &'a SimInput<'a>,
     /// Told about launches, issues, stalls and ends (see `observer.rs`).
     observer: O,
@@ -549,7 +557,7 @@ struct ComputeUnit<'a, O: Observer> {
     memory: Option<crate::memstream::MemorySystem>,
 }
 
-impl<'a, O: Observer> ComputeUnit<'a, O> {
+impl<'a, O: Observer, const STATS: bool> ComputeUnit<'a, O, STATS> {
     fn resident_total(&self) -> usize {
         self.resident_count
     }
@@ -597,9 +605,13 @@ impl<'a, O: Observer> ComputeUnit<'a, O> {
                     self.stats.clocks = self.now.max(1);
                     return Ok(());
                 }
-                self.stats.starve_clocks += 1;
+                if STATS {
+                    self.stats.starve_clocks += 1;
+                }
             }
-            self.stats.peak_waves = self.stats.peak_waves.max(resident as u32);
+            if STATS {
+                self.stats.peak_waves = self.stats.peak_waves.max(resident as u32);
+            }
             if progress {
                 self.idle_clocks = 0;
             } else {

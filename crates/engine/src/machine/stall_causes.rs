@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl<O: Observer> ComputeUnit<'_, O> {
+impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// Wave `wid` could not issue its op this turn: it sits on it (from
     /// now on, if it was not already).
     #[inline(always)]
@@ -15,13 +15,38 @@ impl<O: Observer> ComputeUnit<'_, O> {
         }
     }
 
-    #[inline(never)]
+    /// Wave `wid` starts sitting on its op. A probe keeps only what the
+    /// issue scan reads (the flag and its SIMD's sitting mask), inline; a
+    /// full run counts the op's sitting too, out of line.
+    #[inline(always)]
     pub(super) fn start_sitting(&mut self, wid: usize) {
-        let w = &mut self.waves[wid];
-        w.sitting = true;
-        if w.cat != NO_CAT {
-            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] |= 1 << w.pos;
+        if STATS {
+            self.start_sitting_counted(wid);
+        } else {
+            self.mark_sitting(wid, true);
         }
+    }
+
+    /// Set wave `wid`'s sitting flag and its bit in its SIMD's sitting
+    /// mask of its op's category.
+    #[inline(always)]
+    fn mark_sitting(&mut self, wid: usize, sitting: bool) {
+        let w = &mut self.waves[wid];
+        w.sitting = sitting;
+        if w.cat != NO_CAT {
+            let mask = &mut self.sit_masks[w.simd as usize * self.ncat + w.cat as usize];
+            if sitting {
+                *mask |= 1 << w.pos;
+            } else {
+                *mask &= !(1 << w.pos);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn start_sitting_counted(&mut self, wid: usize) {
+        self.mark_sitting(wid, true);
+        let w = &self.waves[wid];
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
         if sit.count == 0 {
@@ -38,6 +63,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// since the last cause go to that one.
     #[inline(always)]
     pub(super) fn note_cause(&mut self, wid: usize, cause: u16, until: u64) {
+        if !STATS {
+            return;
+        }
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
@@ -48,6 +76,10 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// once for both).
     #[inline(always)]
     pub(super) fn sleep_noting(&mut self, wid: usize, ready_at: u64, cause: u16, until: u64) {
+        if !STATS {
+            self.waves[wid].ready_at = ready_at;
+            return;
+        }
         let clock = self.cause_clock();
         let w = &mut self.waves[wid];
         w.ready_at = ready_at;
@@ -75,6 +107,9 @@ impl<O: Observer> ComputeUnit<'_, O> {
     /// sit and rise around it stay calls (inline, they cost more).
     #[inline(always)]
     pub(super) fn charge_cause(&mut self, wid: usize) {
+        if !STATS {
+            return;
+        }
         let clock = self.cause_clock();
         let counts = (&mut self.stats.op_cause_clocks[..], &mut self.op_sit[..]);
         charge_wave_cause(&mut self.waves[wid], clock, counts);
@@ -84,18 +119,19 @@ impl<O: Observer> ComputeUnit<'_, O> {
     #[inline(always)]
     pub(super) fn unsit(&mut self, wid: usize) {
         if self.waves[wid].sitting {
-            self.stop_sitting(wid);
+            if STATS {
+                self.stop_sitting(wid);
+            } else {
+                self.mark_sitting(wid, false);
+            }
         }
     }
 
     #[inline(never)]
     pub(super) fn stop_sitting(&mut self, wid: usize) {
         self.charge_cause(wid);
-        let w = &mut self.waves[wid];
-        w.sitting = false;
-        if w.cat != NO_CAT {
-            self.sit_masks[w.simd as usize * self.ncat + w.cat as usize] &= !(1 << w.pos);
-        }
+        self.mark_sitting(wid, false);
+        let w = &self.waves[wid];
         let op = w.opi as usize;
         let sit = &mut self.op_sit[op];
         sit.count -= 1;

@@ -239,7 +239,7 @@ fn counter_param(c: Counter) -> String {
 /// them. The dynamic sequences are not stored: a wave's ops stream from a
 /// [`TraceCursor`] through [`OpCursor`] (the fetch shader's ops, the
 /// program's with masked VMEM copies, the implicit end).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SimProgram {
     /// Static ops: fetch shader ops first, then the program's, then the implicit end.
     pub ops: Vec<StaticOp>,

@@ -6,21 +6,22 @@ use super::budget::SearchPlan;
 use super::search::{bracket, search, LatencyTolerance};
 use super::threshold::{throughput, Probe, Threshold, SEARCH_LIMIT};
 use crate::error::SimError;
-use crate::observer::{IssueEvent, Observer};
+use crate::machine::ProbeRun;
 use crate::ops::OpKind;
 use crate::run::{PrepareError, Simulation};
 use crate::stats::SimStats;
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
 
 /// The search's first simulation, which needs nothing from the main run,
 /// so it can run beside it: made by [`Simulation::latency_head`], used by
 /// [`Simulation::latency_tolerance_with`] of the same simulation. It is the
 /// zero-latency base when the model's latency is not 0 (else the main run
 /// is the base and there is nothing to run beside it: the search's probes
-/// are placed from the main run's statistics).
+/// are placed from the main run's statistics). A probe run: the search
+/// reads its clocks, threads and CUs only.
 #[derive(Debug, Clone)]
-pub struct LatencyHead(Option<Box<SimStats>>);
+pub struct LatencyHead(Option<ProbeRun>);
 
 /// Whether and how an analysis searches the latency tolerance.
 #[derive(Debug, Clone)]
@@ -100,7 +101,12 @@ impl Simulation {
         let base = if setup.main == Some(0) {
             None
         } else {
-            Some(Box::new(self.with_param(&setup.param, 0.0)?.run()?))
+            let base = self.with_param(&setup.param, 0.0)?.run_probe()?;
+            if base.stopped {
+                // (What a full run past the clock limit says.)
+                return Err(SimError::TooLong(base.clocks).into());
+            }
+            Some(base)
         };
         Ok(Some(LatencyHead(base)))
     }
@@ -146,9 +152,10 @@ impl Simulation {
         // A run's work: its ops, issued and passed (the same at every
         // latency: the waves run the same traces).
         let work = stats.issues + stats.free_ops;
+        let shared = OnceLock::new();
         let run = |lat: u64, limit: u64| -> Result<(Probe, f64), PrepareError> {
             runs.fetch_add(1, Ordering::Relaxed);
-            let (probe, done) = self.latency_probe(param, lat, limit)?;
+            let (probe, done) = self.shared_probe(param, lat, limit, &shared)?;
             let share = match probe {
                 Probe::Finished(_) => 1.0,
                 Probe::Stopped(_) => (done as f64 / work.max(1) as f64).min(1.0),
@@ -156,12 +163,13 @@ impl Simulation {
             Ok((probe, share))
         };
         let base_run = head.0.is_some();
+        // The base's clocks, threads and CUs (all the search reads of it).
         let base = match head.0 {
-            Some(base) => *base,
-            None => stats.clone(),
+            Some(b) => (b.clocks, b.threads, b.cus),
+            None => (stats.clocks, stats.threads, stats.cus),
         };
-        let threshold = Threshold::new(&base);
-        let mut known = vec![(0, Probe::Finished(base.clocks))];
+        let threshold = Threshold::from_counts(base.1, base.2, base.0);
+        let mut known = vec![(0, Probe::Finished(base.0))];
         if let Some(m) = setup.main {
             known.push((m, Probe::Finished(stats.clocks)));
         }
@@ -182,7 +190,7 @@ impl Simulation {
             .probes
             .iter()
             .filter_map(|&(lat, p)| match p {
-                Probe::Finished(c) => Some((lat, throughput(base.threads, c, base.cus))),
+                Probe::Finished(c) => Some((lat, throughput(base.1, c, base.2))),
                 Probe::Stopped(_) => None,
             })
             .collect();
@@ -368,28 +376,56 @@ impl Simulation {
     ) -> Result<(Probe, u64), PrepareError> {
         let mut s = self.with_param(param, latency as f64)?;
         s.max_clocks = limit.min(self.max_clocks);
-        let done = Cell::new(0);
-        match s.run_observed(OpCount(&done)) {
-            Ok(st) => Ok((Probe::Finished(st.clocks), done.get())),
-            // The machine stops as soon as its clock passes the limit, and
-            // a run's clock count is the clock it ended at: stopped means
-            // it would have taken more than `max_clocks`.
-            Err(SimError::TooLong(c)) => Ok((Probe::Stopped(c), done.get())),
-            Err(e) => Err(e.into()),
+        // A probe run: the machine without the statistics no probe reads
+        // (the same clocks and stop as a full run).
+        Ok(probe_of(s.run_probe()?))
+    }
+
+    /// [`Simulation::latency_probe`], on this simulation's own compiled
+    /// ops when they are the probe's: `shared` (one per search) holds
+    /// whether the ops compiled for another value of `param` equal this
+    /// run's, found by the first probe that compiles them. (A latency
+    /// reaches the machine's units and memory, not the ops, unless a
+    /// model's cost rule names it: compared, not assumed.)
+    fn shared_probe(
+        &self,
+        param: &str,
+        latency: u64,
+        limit: u64,
+        shared: &OnceLock<bool>,
+    ) -> Result<(Probe, u64), PrepareError> {
+        let max_clocks = limit.min(self.max_clocks);
+        if shared.get() == Some(&true) {
+            // The model as `with_param` sets it, the ops as they are.
+            let mut arch = self.arch.clone();
+            arch.set(param, &(latency as f64).to_string())?;
+            return Ok(probe_of(self.run_probe_on(
+                &arch,
+                &self.compiled,
+                max_clocks,
+            )?));
         }
+        let s = self.with_param(param, latency as f64)?;
+        // (Side by side probes may both compare: they find the same.)
+        let _ = shared.set(s.compiled == self.compiled);
+        Ok(probe_of(s.run_probe_on(
+            &s.arch,
+            &s.compiled,
+            max_clocks,
+        )?))
     }
 }
 
-/// Counts a probe's ops as the machine issues or passes them: the work a
-/// probe stopped early did, which the search charges it.
-struct OpCount<'a>(&'a Cell<u64>);
-
-impl Observer for OpCount<'_> {
-    fn issue(&mut self, _event: &IssueEvent) {
-        self.0.set(self.0.get() + 1);
-    }
-
-    fn pass(&mut self, _clock: u64, _wave: u32, _op: u32) {
-        self.0.set(self.0.get() + 1);
-    }
+/// What the search reads of a probe run: its verdict's input and the ops
+/// it got through.
+fn probe_of(run: ProbeRun) -> (Probe, u64) {
+    // The machine stops as soon as its clock passes the limit, and a run's
+    // clock count is the clock it ended at: stopped means it would have
+    // taken more than `max_clocks`.
+    let probe = if run.stopped {
+        Probe::Stopped(run.clocks)
+    } else {
+        Probe::Finished(run.clocks)
+    };
+    (probe, run.work)
 }
