@@ -348,9 +348,8 @@ impl<'a> Eval<'a> {
         let at = self.kernarg_offset(instr, dword)?;
         let program = self.program;
         program.declared.args.iter().find_map(|a| {
-            let inside = at >= a.offset && at - a.offset < a.size;
-            (inside && a.value_kind == "by_value" && a.name.is_some())
-                .then_some((a, (at - a.offset) / 4))
+            let k = at.checked_sub(a.offset).filter(|&k| k < a.size)?;
+            (a.value_kind == "by_value" && a.name.is_some()).then_some((a, k / 4))
         })
     }
 

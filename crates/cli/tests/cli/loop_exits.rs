@@ -282,8 +282,15 @@ fn a_loop_counted_from_an_argument_names_it_and_a_data_bound_loop_names_none() {
         assert_eq!(inferred.len(), 1, "{gpu}: {inferred:?}");
         assert_eq!(inferred[0]["iterations"], 9, "{gpu}: {inferred:?}");
         let v = run(gpu, "row_chase", &[]);
-        assert_eq!(v["defaults"]["loops_once"].as_array().unwrap().len(), 1, "{gpu}");
-        assert_eq!(v["defaults"]["loop_arguments"], serde_json::json!([]), "{gpu}");
+        assert_eq!(
+            v["defaults"]["loops_once"].as_array().unwrap().len(),
+            1,
+            "{gpu}"
+        );
+        assert_eq!(
+            v["defaults"]["loop_arguments"],
+            serde_json::json!([]),
+            "{gpu}"
+        );
     }
 }
-
