@@ -551,7 +551,7 @@ fn affine(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> Addr
             _ => None,
         })
         .collect();
-    let arguments = crate::exit_args::argument_names(eval.program, &offsets);
+    let arguments = crate::kernel_args::argument_names(eval.program, &offsets);
     let launch_fields = atoms.iter().any(|a| match a {
         Atom::Def { instr, dword } => eval.launch_field(*instr, *dword).is_some(),
         _ => false,

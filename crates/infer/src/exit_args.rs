@@ -1,5 +1,4 @@
-//! Kernel arguments by name: the by-value arguments that hold given bytes of the segment
-//! ([`argument_names`]), and the ones a loop's exit test reads (`for (c = 0; c < cols; c++)`
+//! The kernel arguments a loop's exit test reads (`for (c = 0; c < cols; c++)`
 //! compares with `cols`; `for (k = -r; k <= r; k++)` counts `(r << 1) | 1` down). A loop whose
 //! count the launch did not fix runs once by default; naming the argument its test reads tells
 //! the user which `--arg NAME=VALUE` gives the loop its real count.
@@ -129,23 +128,4 @@ impl DefinitionWalk<'_> {
             self.sources(d);
         }
     }
-}
-
-/// The source names of the by-value kernel arguments that hold the segment bytes at
-/// `offsets`, in argument order, without repeats (an argument the program's metadata does not
-/// name is left out: `--arg` takes names).
-pub fn argument_names(program: &Program, offsets: &[u32]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for a in &program.declared.args {
-        let holds = |o: u32| o >= a.offset && o - a.offset < a.size;
-        if a.value_kind != "by_value" || !offsets.iter().copied().any(holds) {
-            continue;
-        }
-        if let Some(n) = &a.name {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-    }
-    names
 }

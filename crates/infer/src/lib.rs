@@ -21,6 +21,7 @@ mod counter_walk;
 mod entry_guard;
 mod exit_args;
 mod flag_exit;
+mod kernel_args;
 mod tripcount;
 mod vector_trip;
 mod wide_trip;
@@ -31,8 +32,9 @@ pub use buffers::{
     RootsOf, BUFFER_SPACING, BUFFER_SPACING_BITS, FORWARDING, STAGGER_LINES,
 };
 pub use entry_guard::{entry_guard, EntryGuard, MAX_GUARDED_GROUPS};
-pub use exit_args::{argument_names, exit_test_arguments};
+pub use exit_args::exit_test_arguments;
 pub use flag_exit::{flag_exit, FlagExit};
+pub use kernel_args::argument_names;
 pub use tripcount::{
     infer_trip_counts, CounterStep, InferredTrip, MAX_COUNTED_ITERATIONS, MAX_INFERRED_ITERATIONS,
 };
