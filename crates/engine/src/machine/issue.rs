@@ -24,7 +24,6 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         }
     }
 
-    #[inline(always)]
     pub(super) fn issue_turn(&mut self, simd: u32) -> Result<bool, SimError> {
         let now = self.now;
         if self.resident[simd as usize].is_empty() {
