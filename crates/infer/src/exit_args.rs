@@ -108,11 +108,14 @@ impl DefinitionWalk<'_> {
     /// Follow definition `d` of register `r`: a scalar load is a leaf, arithmetic is walked
     /// through, any other memory read ends the walk (its value is data).
     fn definition(&mut self, d: usize, file: RegFile, r: u16) {
-        if self.seen.len() >= MAX_DEFINITIONS || !self.seen.insert(d) {
-            return;
-        }
         let inst = &self.program.instructions[d].inst;
         let class = inst.class();
+        // A load is a leaf for each DWORD it gives (`s_load_b128` may hold `cols` and `steps`),
+        // so it is not marked seen; arithmetic is walked once, all its sources at a time.
+        if class != InstrClass::Smem && (self.seen.len() >= MAX_DEFINITIONS || !self.seen.insert(d))
+        {
+            return;
+        }
         if class == InstrClass::Smem {
             let dword = inst.operands[..inst.defs]
                 .iter()
