@@ -6,12 +6,9 @@
 //! then (which the search charges a stopped probe).
 
 use shadersim_arch::ArchSpec;
-use shadersim_asm::{read_program_bytes, ReadOptions};
 use shadersim_engine::analysis::latency::Probe;
 use shadersim_engine::{IssueEvent, Observer, Simulation};
-use shadersim_testkit::fixtures::Manifest;
 use shadersim_trace::Hints;
-use std::path::PathBuf;
 
 /// The clock of every op a run issued or passed.
 #[derive(Default)]
@@ -39,53 +36,36 @@ fn searched(sim: &Simulation) -> String {
 
 #[test]
 fn a_probe_gives_a_full_runs_clocks_stop_and_work_on_every_fixture() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let mut checked = 0;
-    for f in Manifest::load().fixture {
-        let bytes = std::fs::read(dir.join(&f.path)).unwrap();
-        let opts = ReadOptions {
-            target: Some(f.target.parse().unwrap()),
-            ..Default::default()
+    for (path, program, model) in shadersim_testkit::sim::corpus_runs() {
+        let (p, model) = (&program, model.as_str());
+        let mut hints = Hints::default();
+        // Quick, and several waves per SIMD: 40 waves (or workgroups).
+        hints.dispatch.waves = Some(toml::Spanned::new(0..0, 40));
+        let Ok(sim) = Simulation::prepare(p, ArchSpec::builtin(model).unwrap(), &hints) else {
+            // (A program no wave of the model fits: fixtures.rs checks the error.)
+            continue;
         };
-        let file = read_program_bytes(&f.path, &bytes, &opts).unwrap();
-        let target: shadersim_isa::Target = f.target.parse().unwrap();
-        let own = ArchSpec::for_target(&target).map_or_else(|| "rdna3".into(), |a| a.name);
-        let mut models = vec!["gcn".to_string()];
-        if own != "gcn" {
-            models.push(own);
-        }
-        for p in &file.programs {
-            for model in &models {
-                let mut hints = Hints::default();
-                // Quick, and several waves per SIMD: 40 waves (or workgroups).
-                hints.dispatch.waves = Some(toml::Spanned::new(0..0, 40));
-                let Ok(sim) = Simulation::prepare(p, ArchSpec::builtin(model).unwrap(), &hints)
-                else {
-                    // (A program no wave of the model fits: fixtures.rs checks the error.)
-                    continue;
-                };
-                let param = searched(&sim);
-                // The base, a latency near a typical answer, a high one.
-                for lat in [0u64, 300, 5000] {
-                    let at = sim.with_param(&param, lat as f64).unwrap();
-                    let mut work = WorkClocks::default();
-                    let full = at.run_observed(&mut work).unwrap();
-                    let what = format!("{} {} on {model} at {lat}", f.path, p.name);
-                    assert_eq!(work.0.len() as u64, full.issues + full.free_ops, "{what}");
-                    let (probe, done) = sim.latency_probe(&param, lat, u64::MAX).unwrap();
-                    assert_eq!(probe, Probe::Finished(full.clocks), "{what}");
-                    assert_eq!(done, full.issues + full.free_ops, "{what}");
-                    // Stopped before the end: at the limit, having done the
-                    // ops of the clocks up to it.
-                    for limit in [full.clocks / 3, full.clocks - 1] {
-                        let (probe, done) = sim.latency_probe(&param, lat, limit).unwrap();
-                        assert_eq!(probe, Probe::Stopped(limit), "{what}, limit {limit}");
-                        let by_limit = work.0.iter().filter(|&&c| c <= limit).count() as u64;
-                        assert_eq!(done, by_limit, "{what}, limit {limit}");
-                    }
-                    checked += 1;
-                }
+        let param = searched(&sim);
+        // The base, a latency near a typical answer, a high one.
+        for lat in [0u64, 300, 5000] {
+            let at = sim.with_param(&param, lat as f64).unwrap();
+            let mut work = WorkClocks::default();
+            let full = at.run_observed(&mut work).unwrap();
+            let what = format!("{} {} on {model} at {lat}", path, p.name);
+            assert_eq!(work.0.len() as u64, full.issues + full.free_ops, "{what}");
+            let (probe, done) = sim.latency_probe(&param, lat, u64::MAX).unwrap();
+            assert_eq!(probe, Probe::Finished(full.clocks), "{what}");
+            assert_eq!(done, full.issues + full.free_ops, "{what}");
+            // Stopped before the end: at the limit, having done the
+            // ops of the clocks up to it.
+            for limit in [full.clocks / 3, full.clocks - 1] {
+                let (probe, done) = sim.latency_probe(&param, lat, limit).unwrap();
+                assert_eq!(probe, Probe::Stopped(limit), "{what}, limit {limit}");
+                let by_limit = work.0.iter().filter(|&&c| c <= limit).count() as u64;
+                assert_eq!(done, by_limit, "{what}, limit {limit}");
             }
+            checked += 1;
         }
     }
     assert!(checked >= 3 * 300, "{checked} runs compared");

@@ -38,3 +38,32 @@ pub fn prepare(program: &Program, arch: ArchSpec, hints: &str) -> Simulation {
 pub fn on_gcn(text: &str, hints: &str) -> Simulation {
     prepare(&crate::program(text), model("gcn", &[]), hints)
 }
+
+/// Every program of the real-compiler corpus (`tests/fixtures/manifest.toml`) with the models
+/// a corpus test runs it on: `gcn`, and its own GPU's model when that is another (`rdna3`
+/// for a target no model names). Each item: the fixture's path, the program, the model's name.
+pub fn corpus_runs() -> Vec<(String, Program, String)> {
+    let dir = crate::fixtures::fixtures_dir();
+    let mut out = Vec::new();
+    for f in crate::fixtures::Manifest::load().fixture {
+        let bytes = std::fs::read(dir.join(&f.path)).unwrap_or_else(|e| panic!("{}: {e}", f.path));
+        let target: shadersim_isa::Target = f.target.parse().unwrap_or_else(|e| panic!("{e}"));
+        let opts = shadersim_asm::ReadOptions {
+            target: Some(target.clone()),
+            ..Default::default()
+        };
+        let file = shadersim_asm::read_program_bytes(&f.path, &bytes, &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.path));
+        let own = ArchSpec::for_target(&target).map_or_else(|| "rdna3".into(), |a| a.name);
+        let mut models = vec!["gcn".to_string()];
+        if own != "gcn" {
+            models.push(own);
+        }
+        for p in file.programs {
+            for m in &models {
+                out.push((f.path.clone(), p.clone(), m.clone()));
+            }
+        }
+    }
+    out
+}

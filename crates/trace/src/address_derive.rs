@@ -452,11 +452,7 @@ pub fn apply_derived_addresses(
 /// and the launch's grid and block when it holds numbers they set (the values that would let
 /// the reader derive what it could not); else nothing.
 fn give_arguments(a: &AffineAddress) -> String {
-    let mut what: Vec<String> = a
-        .arguments
-        .iter()
-        .map(|n| format!("`--arg {n}=N`"))
-        .collect();
+    let mut what = crate::defaults::arg_flags(&a.arguments);
     if a.launch_fields {
         what.push("the launch's grid and block (`--grid` or `--global`, `--block`)".to_string());
     }

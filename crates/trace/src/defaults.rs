@@ -218,18 +218,19 @@ impl PlanDefaults {
     ) -> PlanDefaults {
         let line_of = |instr: usize| program.instructions[instr].pos.line;
         let is_inferred = |l: usize| inferred.get(l).is_some_and(Option::is_some);
-        let mut loops_once: Vec<u32> = (0..cfg.loops.len())
+        let header_line = |l: usize| line_of(cfg.blocks[cfg.loops[l].header].start);
+        let once: Vec<usize> = (0..cfg.loops.len())
             .filter(|&l| !hinted_loops.contains(&l) && !is_inferred(l))
-            .map(|l| line_of(cfg.blocks[cfg.loops[l].header].start))
             .collect();
+        let mut loops_once: Vec<u32> = once.iter().map(|&l| header_line(l)).collect();
         loops_once.sort_unstable();
         loops_once.dedup();
-        let mut loop_arguments: Vec<(u32, Vec<String>)> = (0..cfg.loops.len())
-            .filter(|&l| !hinted_loops.contains(&l) && !is_inferred(l))
-            .filter_map(|l| {
+        let mut loop_arguments: Vec<(u32, Vec<String>)> = once
+            .iter()
+            .filter_map(|&l| {
                 let offsets = shadersim_infer::exit_test_arguments(program, cfg, l);
                 let names = shadersim_infer::argument_names(program, &offsets);
-                (!names.is_empty()).then(|| (line_of(cfg.blocks[cfg.loops[l].header].start), names))
+                (!names.is_empty()).then(|| (header_line(l), names))
             })
             .collect();
         loop_arguments.sort();
@@ -303,10 +304,7 @@ impl PlanDefaults {
                 if *n == 1 { "" } else { "s" }
             ));
         }
-        let flags = |names: &[String]| {
-            let flags: Vec<String> = names.iter().map(|n| format!("`--arg {n}=N`")).collect();
-            flags.join(", ")
-        };
+        let flags = |names: &[String]| arg_flags(names).join(", ");
         let arguments = match &self.loop_arguments[..] {
             [] => String::new(),
             [(_, names)] if self.loops_once.len() == 1 => format!(
@@ -387,4 +385,10 @@ impl PlanDefaults {
         }
         out
     }
+}
+
+/// The `--arg` each named kernel argument would take (`` `--arg cols=N` ``), for the sentences
+/// that say what the launch lacks.
+pub(crate) fn arg_flags(names: &[String]) -> Vec<String> {
+    names.iter().map(|n| format!("`--arg {n}=N`")).collect()
 }
