@@ -104,7 +104,7 @@ impl AssumedEffect {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::compare_view::{judge, Judgement, NamedValue, Variant};
 
@@ -141,7 +141,15 @@ mod tests {
             assumed_effect: effect,
             hints: None,
             overrides: Vec::new(),
+            kernel_time_us: None,
+            kernel_time_bound: None,
+            defaults: Vec::new(),
         }
+    }
+
+    /// A plain variant for other modules' tests: no assumed costs, no kernel time.
+    pub(crate) fn variant_for_tests() -> Variant {
+        variant("a", 100.0, 100.0, 0.0, effect("valu", 0.0, 0.0, 0.0))
     }
 
     fn effect(bound: &str, bound_share: f64, doubled: f64, removed: f64) -> AssumedEffect {
@@ -159,7 +167,7 @@ mod tests {
         // a fifth of gfx1100's unit work (32 of 96 clocks) assumed.
         let gcn = variant("gfx900", 40.0, 157.0, 0.0, effect("dram", 0.0, 0.0, 0.0));
         let rdna = variant("gfx1100", 80.0, 96.0, 0.23, effect("dram", 0.0, 32.0, 2.0));
-        match judge(&rdna, &gcn, 80.0, 40.0) {
+        match judge(&rdna, &gcn, 80.0, 40.0, &|r| r.to_string()) {
             Judgement::Holds(note) => assert!(
                 note.contains("none of its bound") && note.contains("cannot reverse"),
                 "{note}"
@@ -174,7 +182,7 @@ mod tests {
         // would make it slower than the loser.
         let a = variant("a", 100.0, 100.0, 0.0, effect("none", 0.0, 0.0, 0.0));
         let b = variant("b", 110.0, 100.0, 0.3, effect("none", 0.0, 30.0, 30.0));
-        match judge(&b, &a, 110.0, 100.0) {
+        match judge(&b, &a, 110.0, 100.0, &|r| r.to_string()) {
             Judgement::Withheld(why) => assert!(why.contains("could reverse it"), "{why}"),
             _ => panic!("the verdict should be withheld"),
         }
@@ -186,7 +194,7 @@ mod tests {
         // difference rests on an assumption even if no flip is in reach.
         let a = variant("a", 10.0, 100.0, 0.0, effect("valu", 0.0, 0.0, 0.0));
         let b = variant("b", 100.0, 100.0, 0.4, effect("vmem", 0.4, 40.0, 40.0));
-        match judge(&b, &a, 100.0, 10.0) {
+        match judge(&b, &a, 100.0, 10.0, &|r| r.to_string()) {
             Judgement::Withheld(why) => {
                 assert!(why.contains("40.0% of b's vmem clocks, its bound"), "{why}")
             }
@@ -198,6 +206,9 @@ mod tests {
     fn no_assumed_cost_says_nothing() {
         let a = variant("a", 10.0, 100.0, 0.0, effect("valu", 0.0, 0.0, 0.0));
         let b = variant("b", 20.0, 50.0, 0.0, effect("valu", 0.0, 0.0, 0.0));
-        assert!(matches!(judge(&b, &a, 20.0, 10.0), Judgement::Silent));
+        assert!(matches!(
+            judge(&b, &a, 20.0, 10.0, &|r| r.to_string()),
+            Judgement::Silent
+        ));
     }
 }

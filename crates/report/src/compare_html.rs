@@ -3,6 +3,7 @@
 //! hints and `--set` overrides), so a page read later says what it compares
 //! (issue 47: the page was a bare table without units or provenance).
 
+use crate::compare_time::{defaults_groups, no_time_note};
 use crate::compare_view::{header, rows, Comparison};
 use crate::markup::esc;
 use std::fmt::Write as _;
@@ -12,6 +13,7 @@ use std::fmt::Write as _;
 pub fn row_unit(name: &str) -> &'static str {
     match name {
         "model" | "bottleneck" => "",
+        "kernel time" => "the whole dispatch on the GPU, launch included (deltas: this variant's time over the first's)",
         "clocks per wave" => "CU clocks per wave (the throughput view)",
         "wave clocks" => "clocks from a wave's launch to its end",
         "throughput/clock" => "per clock per CU",
@@ -52,9 +54,29 @@ pub fn to_html(c: &Comparison) -> String {
         let _ = writeln!(out, "<td class=\"unit\">{}</td></tr>", esc(row_unit(&name)));
     }
     out.push_str("</table>\n<p class=\"note\">Deltas are each variant against the first: differences in the row's unit, ratios as N&times;.</p>\n");
+    if let Some(note) = no_time_note(c) {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(&note));
+    }
+    defaults(&mut out, c);
     made_of(&mut out, c);
     out.push_str("</body></html>\n");
     out
+}
+
+/// What each variant took by default, as `analyze` lists it (none: no section).
+fn defaults(out: &mut String, c: &Comparison) {
+    let groups = defaults_groups(c);
+    if groups.is_empty() {
+        return;
+    }
+    out.push_str("<h2>Defaults</h2>\n");
+    for (label, sentences) in groups {
+        let _ = writeln!(out, "<h3>{}</h3>\n<ul>", esc(&label));
+        for d in sentences {
+            let _ = writeln!(out, "<li>{}</li>", esc(&d));
+        }
+        out.push_str("</ul>\n");
+    }
 }
 
 /// The record of the inputs: per variant its file, model, hints and

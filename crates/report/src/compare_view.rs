@@ -7,6 +7,7 @@
 use crate::analyze_view::Utilization;
 use crate::compare_assumed::ASSUMED_SHARE_LIMIT;
 pub use crate::compare_assumed::{round, AssumedEffect};
+use crate::compare_time::{defaults_groups, no_time_note, us, Pace, PaceKind};
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -63,6 +64,15 @@ pub struct Variant {
     pub hints: Option<String>,
     /// The `--set` overrides the run took (`KEY=VALUE`), in command-line order.
     pub overrides: Vec<String>,
+    /// The dispatch's duration on the whole GPU, microseconds, when the
+    /// launch gave a grid (`analyze`'s `kernel_time_us`).
+    pub kernel_time_us: Option<f64>,
+    /// What bound that duration's body: `compute units` or `dispatch`.
+    pub kernel_time_bound: Option<String>,
+    /// What the run took by default (`analyze`'s `defaults.text`): a loop
+    /// that ran once and the `--arg` that would run it, default branches,
+    /// addresses, buffers.
+    pub defaults: Vec<String>,
 }
 
 /// A number named by its unit or op category.
@@ -85,6 +95,8 @@ pub struct Delta {
     pub throughput_ratio: f64,
     /// Its throughput per second for the whole GPU over the first's.
     pub per_second_ratio: f64,
+    /// Its kernel time over the first's, when both have one.
+    pub kernel_time_ratio: Option<f64>,
     /// Difference in clocks per wave (variant minus first).
     pub clocks_per_wave: f64,
     /// Difference in clocks per wave from launch to end.
@@ -172,6 +184,10 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
         } else {
             0.0
         }),
+        kernel_time_ratio: match (a.kernel_time_us, b.kernel_time_us) {
+            (Some(x), Some(y)) if x > 0.0 => Some(round(y / x)),
+            _ => None,
+        },
         clocks_per_wave: round(b.clocks_per_wave - a.clocks_per_wave),
         wave_clocks: round(b.wave_clocks - a.wave_clocks),
         utilization: ua
@@ -192,9 +208,10 @@ fn delta(a: &Variant, b: &Variant) -> Delta {
     }
 }
 
-/// One program on two models: per second for the whole GPU (clocks and CU
-/// counts differ, so per clock per CU would mislead), no mixed units, and no
-/// winner where assumed costs could decide it ([`judge`]).
+/// One program on two models: the dispatch's time when the launch gave a
+/// grid, else per second for the whole GPU (clocks and CU counts differ, so
+/// per clock per CU would mislead), no mixed units, and no winner where
+/// assumed costs could decide it ([`judge`]).
 fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     if a.throughput_unit != b.throughput_unit {
         return format!(
@@ -203,29 +220,46 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
         );
     }
     let unit = &a.throughput_unit;
-    let (ta, tb) = (a.per_second_gpu, b.per_second_gpu);
-    let per_second = |v: &Variant, t: f64| {
-        format!(
-            "{} {unit}/s on {} CUs at {} MHz",
-            si(t),
-            amount(v.gpu_cus),
-            amount(v.clock_mhz)
-        )
-    };
-    let figures = format!("{} vs {}", per_second(a, ta), per_second(b, tb));
+    let pace = Pace::across_models(a, b);
+    let figures = &pace.figures;
+    let (ta, tb) = (pace.a, pace.b);
     if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
-        return format!(
-            "{} and {} are as fast per GPU ({figures})",
-            a.label, b.label
-        );
+        return match pace.kind {
+            PaceKind::Dispatch => format!(
+                "{} and {} take as long for the dispatch ({figures})",
+                a.label, b.label
+            ),
+            PaceKind::Throughput => format!(
+                "{} and {} are as fast per GPU ({figures})",
+                a.label, b.label
+            ),
+        };
     }
     let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
-    let said = format!(
-        "{} runs {pct} more {unit} per second than {} ({figures})",
-        win.label, lose.label
-    );
-    let bound = format!("{} vs {}", bound_by(&a.bottleneck), bound_by(&b.bottleneck));
-    match judge(win, lose, tw, tl) {
+    let said = match pace.kind {
+        // (The winner's time first: a time read against a rate's order misleads.)
+        PaceKind::Dispatch => format!(
+            "{} runs the dispatch {}x as fast as {} ({})",
+            win.label,
+            significant(tw / tl),
+            lose.label,
+            if std::ptr::eq(win, a) {
+                &pace.figures
+            } else {
+                &pace.figures_reversed
+            }
+        ),
+        PaceKind::Throughput => format!(
+            "{} runs {pct} more {unit} per second than {} ({figures})",
+            win.label, lose.label
+        ),
+    };
+    let bound = if a.bottleneck == b.bottleneck {
+        format!("{} in both", bound_by(&a.bottleneck))
+    } else {
+        format!("{} vs {}", bound_by(&a.bottleneck), bound_by(&b.bottleneck))
+    };
+    match judge(win, lose, tw, tl, &pace.show) {
         Judgement::Silent => format!("{said}; {bound}"),
         Judgement::Holds(note) => format!("{said}; {bound}; {note}"),
         Judgement::Withheld(why) => format!(
@@ -260,25 +294,27 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
     if a.arch != b.arch {
         return verdict_across_models(a, b);
     }
-    let (ta, tb) = (a.throughput_per_clock, b.throughput_per_clock);
-    let unit = &a.throughput_unit;
+    let pace = Pace::same_model(a, b);
+    let (ta, tb) = (pace.a, pace.b);
     let speed = if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
         format!(
-            "{} and {} are as fast ({} vs {} {unit} per clock per CU, {}x)",
+            "{} and {} are as fast ({}, {}x)",
             a.label,
             b.label,
-            significant(ta),
-            significant(tb),
+            pace.figures,
             significant(if ta > 0.0 { tb / ta } else { 1.0 })
         )
     } else {
         let (win, lose, tw, tl, pct) = winner(a, b, ta, tb);
+        let figures = if std::ptr::eq(win, a) {
+            pace.figures.clone()
+        } else {
+            pace.figures_reversed.clone()
+        };
         format!(
-            "{} is {pct} faster than {} ({} vs {} {unit} per clock per CU, {}x)",
+            "{} is {pct} faster than {} ({figures}, {}x)",
             win.label,
             lose.label,
-            significant(tw),
-            significant(tl),
             significant(if tl > 0.0 { tw / tl } else { 0.0 })
         )
     };
@@ -351,6 +387,16 @@ pub(crate) fn rows(c: &Comparison) -> Vec<(String, Vec<String>, Vec<String>)> {
         ));
     };
     row("model", &|v| v.arch.clone(), &|_| String::new());
+    if vs.iter().any(|v| v.kernel_time_us.is_some()) {
+        row(
+            "kernel time",
+            &|v| v.kernel_time_us.map_or("-".into(), us),
+            &|d| {
+                d.kernel_time_ratio
+                    .map_or("-".into(), |r| format!("{}x", significant(r)))
+            },
+        );
+    }
     row("clocks per wave", &|v| clocks(v.clocks_per_wave), &|d| {
         let (a, b) = pair(d);
         clocks_delta(a.clocks_per_wave, b.clocks_per_wave)
@@ -489,8 +535,19 @@ pub fn to_text(c: &Comparison) -> String {
         out.push('\n');
     }
     out.push('\n');
+    if let Some(note) = no_time_note(c) {
+        let _ = writeln!(out, "{note}");
+    }
     for v in &c.verdicts {
         let _ = writeln!(out, "verdict: {v}");
+    }
+    // What each run took by default, as `analyze` lists it: the verdict
+    // holds for these defaults (a loop that ran once, its `--arg`).
+    for (label, sentences) in defaults_groups(c) {
+        let _ = writeln!(out, "defaults of {label}:");
+        for d in sentences {
+            let _ = writeln!(out, "  {d}");
+        }
     }
     out
 }
@@ -520,8 +577,15 @@ fn charged(v: &Variant) -> (f64, String) {
 
 /// Judge the assumed costs of `win` (rate `tw`) against `lose` (rate `tl`):
 /// withheld when either's bound unit rests on them or when doubling the
-/// winner's and removing the loser's could reverse the difference.
-pub fn judge(win: &Variant, lose: &Variant, tw: f64, tl: f64) -> Judgement {
+/// winner's and removing the loser's could reverse the difference (`show`
+/// states a rate: a throughput, or the time it stands for).
+pub fn judge(
+    win: &Variant,
+    lose: &Variant,
+    tw: f64,
+    tl: f64,
+    show: &dyn Fn(f64) -> String,
+) -> Judgement {
     let charged_any = [win, lose].iter().any(|v| !v.assumed_costs.is_empty());
     if !charged_any {
         return Judgement::Silent;
@@ -553,12 +617,11 @@ pub fn judge(win: &Variant, lose: &Variant, tw: f64, tl: f64) -> Judgement {
     let best_lose = scaled(lose, tl, -lose.assumed_effect.removed);
     if worst_win <= best_lose {
         reasons.push(format!(
-            "doubling {}'s assumed costs and removing {}'s could reverse it ({} vs {} {}/s)",
+            "doubling {}'s assumed costs and removing {}'s could reverse it ({} vs {})",
             win.label,
             lose.label,
-            numbers::si(worst_win),
-            numbers::si(best_lose),
-            win.throughput_unit
+            show(worst_win),
+            show(best_lose)
         ));
     }
     if !reasons.is_empty() {

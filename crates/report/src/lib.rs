@@ -7,6 +7,7 @@
 //!   [`activity`]: what its charts draw; [`markup`]: escaping and colours every drawing shares.
 //! * [`compare_view`]: `compare`'s variants, deltas and verdicts as a text table or HTML page;
 //!   [`compare_assumed`]: when an assumed cost may withhold a verdict; [`compare_html`]: its page;
+//!   `compare_time`: the kernel times a verdict weighs and the defaults each variant took;
 //!   `Variant::of` builds a variant from an analysis.
 //! * [`occupancy_view`]: `occupancy`'s rows as a table, JSON array and SVG plot.
 //! * [`sweep_view`]: `sweep`'s grid as CSV, JSON and an SVG plot.
@@ -23,6 +24,7 @@ pub mod cfg_svg;
 pub mod cfg_view;
 pub mod compare_assumed;
 pub mod compare_html;
+mod compare_time;
 mod compare_variant;
 pub mod compare_view;
 pub mod html;

@@ -19,6 +19,7 @@ mod cli;
 mod coalesce;
 mod code_objects;
 mod compare;
+mod compare_launch;
 mod compile;
 mod compile_vulkan;
 mod diagnostics;
