@@ -112,6 +112,14 @@ pub(crate) struct Eval<'a> {
     /// Results that hold no placeholder, by (instruction, file, register).
     memo: HashMap<(usize, RegFile, u16), Val>,
     steps: usize,
+    /// Whether a clamp of one lane-varying value is read as that value (the address forms
+    /// do; trip counts and exit tests do not).
+    pub(crate) follow_clamps: bool,
+    /// The clamps (line, mnemonic) read so far by each definition being evaluated, innermost
+    /// last, and by the memoized results that read some: an address's words name every clamp
+    /// its value went through, whether computed now or earlier.
+    clamps: Vec<BTreeSet<(u32, String)>>,
+    memo_clamps: HashMap<(usize, RegFile, u16), BTreeSet<(u32, String)>>,
 }
 
 impl<'a> Eval<'a> {
@@ -124,6 +132,23 @@ impl<'a> Eval<'a> {
             merges: Vec::new(),
             memo: HashMap::new(),
             steps: 0,
+            follow_clamps: false,
+            clamps: Vec::new(),
+            memo_clamps: HashMap::new(),
+        }
+    }
+
+    /// Note a clamp the value being evaluated goes through.
+    pub(crate) fn note_clamp(&mut self, line: u32, mnemonic: &str) {
+        if let Some(top) = self.clamps.last_mut() {
+            top.insert((line, mnemonic.to_string()));
+        }
+    }
+
+    /// Add `seen` to the clamps of the value being evaluated.
+    fn add_clamps(&mut self, seen: &BTreeSet<(u32, String)>) {
+        if let Some(top) = self.clamps.last_mut() {
+            top.extend(seen.iter().cloned());
         }
     }
 
@@ -287,18 +312,28 @@ impl<'a> Eval<'a> {
     /// The value definition `d` writes to register `r`.
     pub(crate) fn def(&mut self, d: usize, file: RegFile, r: u16) -> Val {
         if let Some(v) = self.memo.get(&(d, file, r)) {
-            return v.clone();
+            let v = v.clone();
+            if let Some(seen) = self.memo_clamps.get(&(d, file, r)).cloned() {
+                self.add_clamps(&seen);
+            }
+            return v;
         }
         // No cycle check here: every cycle of definitions passes through a point where two
         // definitions (or the entry value) meet, and the merge stack in `reg` closes it with a
         // placeholder; the depth bound stops the rest.
         self.stack.push((d, file, r));
+        self.clamps.push(BTreeSet::new());
         let v = self.def_value(d, file, r);
+        let seen = self.clamps.pop().unwrap_or_default();
         self.stack.pop();
         let placeholder = matches!(&v, Val::Lin(l) if l.has(|v| matches!(v, Var::Phi(_))));
         if !placeholder {
             self.memo.insert((d, file, r), v.clone());
+            if !seen.is_empty() {
+                self.memo_clamps.insert((d, file, r), seen.clone());
+            }
         }
+        self.add_clamps(&seen);
         v
     }
 
@@ -476,11 +511,14 @@ fn reg_name(file: RegFile, r: u16) -> String {
 /// instruction index.
 pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressForm> {
     let mut eval = Eval::new(program, cfg);
+    eval.follow_clamps = true;
     let mut out = BTreeMap::new();
     for (i, s) in program.instructions.iter().enumerate() {
         let Some(terms) = address_terms(&s.inst) else {
             continue;
         };
+        // (The clamps this op's address goes through.)
+        eval.clamps.push(BTreeSet::new());
         let form = match terms {
             Err(why) => AddressForm::Unknown(why),
             Ok((operands, offset)) => {
@@ -494,6 +532,22 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
                     Ok(l) => affine(&mut eval, cfg, i, &l, offset),
                 }
             }
+        };
+        let clamps = eval.clamps.pop().unwrap_or_default();
+        let form = match form {
+            AddressForm::Affine(mut a) if !clamps.is_empty() => {
+                let named: Vec<String> = clamps
+                    .iter()
+                    .map(|(line, m)| format!("`{m}` at line {line}"))
+                    .collect();
+                a.words = format!(
+                    "{} (clamped by {}, taken within its bounds: lanes past them read the edge)",
+                    a.words,
+                    named.join(" and ")
+                );
+                AddressForm::Affine(a)
+            }
+            other => other,
         };
         out.insert(i, form);
     }

@@ -47,6 +47,18 @@ pub const VECTOR_ARITHMETIC: &[(&str, VectorOp)] = &[
     ("v_mad_i64_i32", VectorOp::Mad),
     ("v_and_b32", VectorOp::And),
     ("v_bfe_u32", VectorOp::Bfe),
+    // Clamps of one lane-varying value between uniform bounds (`clamp(x + d, 0, w - 1)`), read
+    // as that value where the address evaluation follows them (`Eval::follow_clamps`).
+    ("v_max_i32", VectorOp::Clamp),
+    ("v_max_u32", VectorOp::Clamp),
+    ("v_min_i32", VectorOp::Clamp),
+    ("v_min_u32", VectorOp::Clamp),
+    ("v_med3_i32", VectorOp::Clamp),
+    ("v_med3_u32", VectorOp::Clamp),
+    ("v_maxmin_i32", VectorOp::Clamp),
+    ("v_maxmin_u32", VectorOp::Clamp),
+    ("v_minmax_i32", VectorOp::Clamp),
+    ("v_minmax_u32", VectorOp::Clamp),
 ];
 
 /// What a VALU mnemonic of [`VECTOR_ARITHMETIC`] computes (64-bit forms: of the low DWORD, the
@@ -79,6 +91,9 @@ pub enum VectorOp {
     And,
     /// `bfe(a, offset, width)`: only the y and z fields of VGPR 0 at entry.
     Bfe,
+    /// A min, max, med3 or max-min of integers: with one lane-varying source and uniform
+    /// bounds, that source inside the bounds (where most lanes of an image or array are).
+    Clamp,
 }
 
 /// Scalar mnemonics the table's scalar facts do not cover but the evaluation follows: the

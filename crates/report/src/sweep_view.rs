@@ -7,7 +7,9 @@ use crate::compare_view::Variant;
 use crate::markup::esc;
 use std::fmt::Write as _;
 
-/// The numeric columns after the varied keys, in CSV order.
+/// The numeric columns after the varied keys, in CSV order. `kernel_time_us`
+/// (the whole dispatch's time, microseconds) is empty in the CSV and null in
+/// the JSON at a point whose launch gave no grid.
 pub const METRICS: &[&str] = &[
     "clocks",
     "clocks_per_wave",
@@ -23,6 +25,7 @@ pub const METRICS: &[&str] = &[
     "ray_utilization",
     "trans_utilization",
     "occupancy",
+    "kernel_time_us",
 ];
 
 /// One varied parameter.
@@ -53,8 +56,9 @@ pub struct Row {
 }
 
 impl Row {
-    /// The numeric columns, in [`METRICS`] order.
-    pub fn metrics(&self) -> [f64; 14] {
+    /// The numeric columns, in [`METRICS`] order (NaN: no value, a kernel
+    /// time without a grid).
+    pub fn metrics(&self) -> [f64; 15] {
         let r = &self.result;
         let u = &r.utilization;
         [
@@ -72,6 +76,7 @@ impl Row {
             u.ray,
             u.trans,
             f64::from(r.waves_per_simd),
+            r.kernel_time_us.unwrap_or(f64::NAN),
         ]
     }
 }
@@ -96,7 +101,13 @@ pub fn to_csv(axes: &[Axis], rows: &[Marked]) -> String {
         let fields: Vec<String> = match marked {
             Marked::Ran(row) => {
                 let mut fields: Vec<String> = row.values.iter().map(|v| csv_field(v)).collect();
-                fields.extend(row.metrics().iter().map(|x| x.to_string()));
+                fields.extend(row.metrics().iter().map(|x| {
+                    if x.is_nan() {
+                        String::new()
+                    } else {
+                        x.to_string()
+                    }
+                }));
                 fields.push(csv_field(&row.result.occupancy_limiter));
                 fields.push(csv_field(&row.result.bottleneck));
                 fields
@@ -150,7 +161,13 @@ pub fn to_json(axes: &[Axis], rows: &[Marked]) -> String {
                 }
             };
             for (name, x) in METRICS.iter().zip(row.metrics()) {
-                obj.insert(name.to_string(), serde_json::json!(x));
+                // (`json!` of NaN is null too; said here, not left to it.)
+                let x = if x.is_nan() {
+                    serde_json::Value::Null
+                } else {
+                    serde_json::json!(x)
+                };
+                obj.insert(name.to_string(), x);
             }
             obj.insert(
                 "occupancy_limiter".into(),
@@ -176,6 +193,7 @@ fn metric_axis(metric: usize, unit: &str) -> (String, f64) {
         "wave_clocks" => ("clocks from a wave's launch to its end".into(), 1.0),
         "throughput" => (format!("{unit} per clock per CU"), 1.0),
         "occupancy" => ("waves per SIMD".into(), 1.0),
+        "kernel_time_us" => ("microseconds for the whole dispatch".into(), 1.0),
         m if m.ends_with("_utilization") => ("% of clocks busy".into(), 100.0),
         _ => (String::new(), 1.0),
     }
@@ -257,6 +275,11 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
         metric,
         first_result.map_or("threads", |r| r.throughput_unit.as_str()),
     );
+    // (A point without the metric, a kernel time without a grid, is left out.)
+    let rows: Vec<&Row> = rows
+        .iter()
+        .filter(|r| !r.metrics()[metric].is_nan())
+        .collect();
     let ys: Vec<f64> = rows.iter().map(|r| r.metrics()[metric] * scale).collect();
     let y1 = ys.iter().cloned().fold(0.0_f64, f64::max);
     let y0 = ys.iter().cloned().fold(0.0_f64, f64::min);
@@ -270,7 +293,7 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
     };
     let sy = |y: f64| H - BOTTOM - (y - y0) / (y1 - y0) * (H - TOP - BOTTOM);
 
-    let series = series(axes, rows, &ys, &x_of);
+    let series = series(axes, &rows, &ys, &x_of);
 
     let mut out = String::new();
     write_header(&mut out, first_result, metric, &first.key, &y_unit);
@@ -361,7 +384,7 @@ pub fn to_svg(axes: &[Axis], rows: &[Row], metric: usize) -> String {
 /// order they first appear (grid order), as (name, points).
 fn series(
     axes: &[Axis],
-    rows: &[Row],
+    rows: &[&Row],
     ys: &[f64],
     x_of: &dyn Fn(&str) -> f64,
 ) -> Vec<(String, Vec<(f64, f64)>)> {

@@ -306,7 +306,10 @@ pub fn prepare_program(
                 // A value error: the message states the parameter's rule.
                 CliError::Usage(e.to_string())
             } else {
-                CliError::Usage(format!("{e}; dispatch keys: {}", DISPATCH_KEYS.join(", ")))
+                CliError::Usage(format!(
+                    "{e}; dispatch keys: {}; a kernel argument: arg.NAME (as `--arg NAME=N`)",
+                    DISPATCH_KEYS.join(", ")
+                ))
             }
         })?;
     }

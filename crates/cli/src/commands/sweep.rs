@@ -205,7 +205,7 @@ pub fn run(args: Args) -> CliResult {
         args.run.function.as_deref(),
         args.run.source(),
     )?;
-    let run_point = |values: &Vec<String>| -> Result<Row, CliError> {
+    let run_point = |values: &Vec<String>| -> Result<(Row, Vec<String>), CliError> {
         // The varied values come after the fixed ones: the later `--set` wins.
         let mut sets = fixed.clone();
         sets.extend(
@@ -216,16 +216,19 @@ pub fn run(args: Args) -> CliResult {
         let prepared = prepare_loaded(&loaded, args.run.hints.as_deref(), &sets)?;
         let analysis = analyse(&prepared, false)?;
         let report = AnalyzeReport::new(&prepared.file_name, &prepared.sim, &analysis);
-        Ok(Row {
-            values: values.clone(),
-            // The program's name labels the plot's title.
-            result: Variant::of(report.program.clone(), &report, prepared.sim.arch()),
-        })
+        Ok((
+            Row {
+                values: values.clone(),
+                // The program's name labels the plot's title.
+                result: Variant::of(report.program.clone(), &report, prepared.sim.arch()),
+            },
+            report.notes,
+        ))
     };
     // Collected in grid order; the first failing point in that order is the
     // error reported, whichever thread met it first.
     let progress = crate::progress::Progress::start(Some(points.len() as u64), "points");
-    let rows: Vec<Result<Row, CliError>> = pool.install(|| {
+    let rows: Vec<Result<(Row, Vec<String>), CliError>> = pool.install(|| {
         points
             .par_iter()
             .map(|p| {
@@ -243,11 +246,13 @@ pub fn run(args: Args) -> CliResult {
     let mut failed = Vec::new();
     let mut ran = Vec::new();
     let mut marked = Vec::new();
+    let mut notes = Vec::new();
     for (values, row) in points.iter().zip(rows) {
         match row {
-            Ok(r) => {
+            Ok((r, n)) => {
                 marked.push(Marked::Ran(Box::new(r.clone())));
                 ran.push(r);
+                notes.push(n);
             }
             Err(e) => {
                 let e = name_vary(e, &keys);
@@ -267,6 +272,9 @@ pub fn run(args: Args) -> CliResult {
             points.len()
         );
     }
+    for warning in unused_axes(&axes, &ran, &notes) {
+        eprintln!("{warning}");
+    }
     let text = match args.format {
         SweepFormat::Csv => to_csv(&axes, &marked),
         SweepFormat::Json => to_json(&axes, &marked),
@@ -277,6 +285,60 @@ pub fn run(args: Args) -> CliResult {
             .map_err(|e| CliError::input(format!("{path}: error: cannot write: {e}")))?;
     }
     crate::output::write(args.output.as_deref(), text)
+}
+
+/// A warning for each varied key none of whose values changed any number: at every setting of
+/// the other keys, the rows that differ only in it are equal (a parameter the run does not
+/// use, such as `vmem_latency` while the cache hierarchy serves the requests). The run's own
+/// note that names the key, when there is one, says why. `notes[i]` are `rows[i]`'s.
+fn unused_axes(axes: &[Axis], rows: &[Row], notes: &[Vec<String>]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (k, axis) in axes.iter().enumerate() {
+        if axis.values.len() < 2 {
+            continue;
+        }
+        // Rows keyed by the other keys' values; each group must hold one result.
+        let mut groups: Vec<(Vec<&String>, &Row)> = Vec::new();
+        let mut compared = false;
+        let mut same = true;
+        for row in rows {
+            let others: Vec<&String> = row
+                .values
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != k)
+                .map(|(_, v)| v)
+                .collect();
+            match groups.iter().find(|(o, _)| *o == others) {
+                Some((_, first)) => {
+                    compared = true;
+                    let (a, b) = (first.metrics(), row.metrics());
+                    // (NaN, a missing kernel time, equals itself here.)
+                    let equal = a
+                        .iter()
+                        .zip(&b)
+                        .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+                        && first.result.bottleneck == row.result.bottleneck;
+                    same &= equal;
+                }
+                None => groups.push((others, row)),
+            }
+        }
+        if !(compared && same) {
+            continue;
+        }
+        let key = &axis.key;
+        let why = notes
+            .iter()
+            .flatten()
+            .find(|n| n.starts_with(&format!("{key} ")))
+            .map_or(String::new(), |n| format!(": {n}"));
+        warnings.push(format!(
+            "warning: --vary {key}: none of its {} values changed a number{why}",
+            axis.values.len()
+        ));
+    }
+    warnings
 }
 
 #[cfg(test)]

@@ -294,3 +294,56 @@ fn a_loop_counted_from_an_argument_names_it_and_a_data_bound_loop_names_none() {
         );
     }
 }
+
+/// `row_blur.cl`'s tap load reads `in[y * width + clamp(x + d, 0, width - 1)]`: the clamp
+/// (`v_maxmin_i32` on gfx1100, `v_max_i32` then `v_min_i32` on gfx900 and gfx942) bounds one
+/// lane-varying value by uniform ones, so the address is read as that value inside its bounds:
+/// derived from the code, 4 bytes a lane and, `d` stepping by one, 4 bytes an iteration, and the
+/// reason names the clamp (lanes past the bounds read the edge).
+#[test]
+fn a_clamped_index_is_followed_inside_its_bounds() {
+    if !have_clang_22() {
+        return;
+    }
+    for gpu in GPUS {
+        let v = json(&[
+            "analyze",
+            "tests/fixtures/src/opencl/row_blur.cl",
+            "--function",
+            "row_blur",
+            "--arch",
+            gpu,
+            "--block",
+            "16x16",
+            "--global",
+            "1024x1024",
+            "--arg",
+            "width=1024",
+            "--arg",
+            "height=1024",
+            "--arg",
+            "radius=4",
+            "--no-latency-search",
+            "--format",
+            "json",
+        ]);
+        let taps: Vec<&serde_json::Value> = v["defaults"]["addresses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["iteration_stride_from"] == "code")
+            .collect();
+        assert_eq!(taps.len(), 1, "{gpu}: {:?}", v["defaults"]["addresses"]);
+        let tap = taps[0];
+        assert_eq!(tap["pattern_from"], "code", "{gpu}");
+        assert_eq!(tap["iteration_stride"], 4, "{gpu}");
+        let reason = tap["pattern_reason"].as_str().unwrap();
+        assert!(
+            reason.contains("4 x work-item id (x) + 4096 x work-item id (y)")
+                && reason.contains("4 x iteration of the loop")
+                && reason.contains("(clamped by `v_m")
+                && reason.contains("taken within its bounds"),
+            "{gpu}: {reason}"
+        );
+    }
+}

@@ -270,3 +270,73 @@ fn an_impossible_point_is_marked_not_fatal() {
     let o = shadersim(&[BASE, &["--vary", "waves_per_simd=11,12"]].concat());
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A varied key none of whose values changes a number gets a warning with the run's own note
+/// that says why: `vmem_latency` while the cache hierarchy serves the samples (the note of
+/// `analyze --set vmem_latency=...`). A key that changes the rows (`waves_per_simd`) gets none.
+#[test]
+fn a_key_that_changes_nothing_is_warned_about() {
+    let o = shadersim(&[
+        "sweep",
+        "tests/programs/samples8.s",
+        "--arch",
+        "gfx900",
+        "--set",
+        "stage=pixel",
+        "--set",
+        "waves=64",
+        "--vary",
+        "vmem_latency=100,900",
+        "--vary",
+        "waves_per_simd=1,4",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --vary vmem_latency: none of its 2 values changed a number: vmem_latency = 100 applies only to memory ops the cache hierarchy does not serve"),
+        "{err}"
+    );
+    assert!(!err.contains("--vary waves_per_simd"), "{err}");
+}
+
+/// With a launch, each row's `kernel_time_us` is the time `analyze` gives for that point's
+/// launch (a vector add of 2^20 work-items on an MI300X in blocks of 64 and of 256); without a
+/// grid the column is empty.
+#[test]
+fn a_launch_gives_each_point_its_kernel_time() {
+    if !shadersim_testkit::tools::have_clang_22() {
+        return;
+    }
+    let file = "crates/cli/tests/cli/data/kernel_time/vadd.cl";
+    let common = ["--arch", "mi300x", "--global", "1048576"];
+    let rows: serde_json::Value = serde_json::from_str(&stdout(
+        &[
+            &["sweep", file, "--vary", "block=64,256", "--format", "json"][..],
+            &common[..],
+        ]
+        .concat(),
+    ))
+    .unwrap();
+    for (i, block) in ["64", "256"].iter().enumerate() {
+        let analyze: serde_json::Value = serde_json::from_str(&stdout(
+            &[
+                &["analyze", file, "--block", block, "--no-latency-search"][..],
+                &common[..],
+                &["--format", "json"][..],
+            ]
+            .concat(),
+        ))
+        .unwrap();
+        assert_eq!(
+            rows[i]["kernel_time_us"], analyze["kernel_time_us"],
+            "block {block}"
+        );
+        assert!(rows[i]["kernel_time_us"].as_f64().unwrap() > 2.0);
+    }
+    let csv = stdout(&["sweep", file, "--arch", "mi300x", "--vary", "block=64,256"]);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "kernel_time_us").unwrap();
+    for line in csv.lines().skip(1) {
+        assert_eq!(line.split(',').nth(at), Some(""), "{line}");
+    }
+}

@@ -279,6 +279,36 @@ impl Eval<'_> {
                 .ok_or_else(|| def.nonlinear())?
                 .add(&src(2, self)?)),
             VectorOp::And | VectorOp::Bfe => self.lane_field(def, op),
+            VectorOp::Clamp => self.clamp(def),
+        }
+    }
+
+    /// A min/max/med3 of integers: one lane-varying source between uniform bounds is that
+    /// source, inside the bounds, and the clamp is noted for the address's words
+    /// (`Eval::clamps`); all sources uniform, a uniform unknown; else not followed.
+    fn clamp(&mut self, def: &Def) -> Result<Lin, Bad> {
+        if !self.follow_clamps {
+            // (As any op the evaluation does not model.)
+            return def.opaque(self);
+        }
+        let mut varying = Vec::new();
+        for i in 0..def.srcs.len() {
+            let v = def.src(i, self)?;
+            if !v.uniform() {
+                varying.push(v);
+            }
+        }
+        match varying.len() {
+            0 => def.opaque(self),
+            1 => {
+                self.note_clamp(def.line, def.part.base_mnemonic());
+                Ok(varying.remove(0))
+            }
+            _ => Err(Bad::Other(format!(
+                "`{}` at line {} is not followed",
+                def.part.base_mnemonic(),
+                def.line
+            ))),
         }
     }
 
