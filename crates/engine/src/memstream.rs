@@ -73,6 +73,10 @@ pub struct StreamSpec {
     /// 2D compute) tile walk instead of `requests` moved by strides (`requests` then holds the
     /// first wave's lines).
     pub walk: Option<shadersim_mem::ImageFootprint>,
+    /// Per-wave private memory (scratch): a wave's addresses follow its wave slot, which the
+    /// slot's next wave reuses (the hardware gives each wave in flight its part of the scratch
+    /// ring), not its place in the launch.
+    pub private: bool,
 }
 
 /// A stream resolved for a run: strides known, the override turned into a depth.
@@ -101,6 +105,8 @@ struct Stream {
     /// No hit-rate or level override and no region: the requests are simulated where the
     /// strides put them.
     simulated: bool,
+    /// Addressed by wave slot (`StreamSpec::private`).
+    private: bool,
     region: Option<u64>,
     /// Executions per pass through the op's loop and the bytes the loop around moves the
     /// address after each pass (`StreamSpec::outer`); period 0: no loop around moves it.
@@ -318,16 +324,24 @@ impl MemorySystem {
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride,
-                group_stride: s.group_stride.map_or(
-                    [
-                        wave_stride.wrapping_mul(u64::from(group_waves.max(1))),
-                        0,
-                        0,
-                    ],
+                // Without strides from the code, each workgroup continues the stream where the
+                // one before it in dispatch order (x fastest) ended: every wave its own data
+                // across the whole grid, not only along its first row.
+                group_stride: s.group_stride.map_or_else(
+                    || {
+                        let group = wave_stride.wrapping_mul(u64::from(group_waves.max(1)));
+                        let [x, y, _] = grid.map_or([1, 1, 1], |g| g.map(|d| d.max(1)));
+                        [
+                            group,
+                            group.wrapping_mul(x),
+                            group.wrapping_mul(x).wrapping_mul(y),
+                        ]
+                    },
                     |g| g.map(|c| c as u64),
                 ),
                 iteration_stride: s.iteration_stride.unwrap_or(is),
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
+                private: s.private,
                 region: s.region,
                 outer_period: s.outer.map_or(0, |o| o.0),
                 outer_stride: s.outer.map_or(0, |o| o.1),
@@ -435,10 +449,15 @@ impl MemorySystem {
                 .as_ref()
                 .map_or(u64::from(k), |o| o.at(u64::from(k)));
             // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-            let (group, in_group) = (
-                wave as u64 / self.group_waves,
-                wave as u64 % self.group_waves,
-            );
+            // Private memory is the wave slot's: one group of slots, no workgroups across.
+            let (group, in_group) = if s.private {
+                (0, slot as u64)
+            } else {
+                (
+                    wave as u64 / self.group_waves,
+                    wave as u64 % self.group_waves,
+                )
+            };
             // Without a launch's grid the workgroups form one row: no division on this path.
             let [row, plane] = self.group_grid;
             let across = if row == u64::MAX {

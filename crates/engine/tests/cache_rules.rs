@@ -132,6 +132,39 @@ fn every_wave_on_the_same_addresses_hits_the_first_level() {
 }
 
 #[test]
+fn workgroups_in_other_rows_of_the_grid_read_their_own_data_by_default() {
+    // A launch of 1 x 128 one-wave workgroups on gcn's 64 CUs: the busiest CU runs 2, the
+    // grid's first two in x-fastest order, workgroups (0, 0) and (0, 1): two rows. With the
+    // default strides each wave reads its own 4 lines (a workgroup continues the stream where
+    // the one before it in dispatch order ended, in every row): 2 x 4 = 8 requests, no hit.
+    // (Before, only x moved a workgroup's data, so row 1 read row 0's lines: 4 hits.)
+    let hints =
+        "[launch]\ngrid = \"1x128\"\nblock = 64\n[[loop]]\nlabel = \".Lloop\"\niterations = 1\n";
+    let s = sim(&load_loop(), hints, &[]).run().unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (8, 0));
+}
+
+#[test]
+fn scratch_is_the_wave_slots_and_the_next_wave_reuses_it() {
+    // 64 one-wave workgroups of a scratch store and load, one wave slot at a time
+    // (`waves_per_simd = 1` on one SIMD's worth: `simds = 1`): each wave's 4 lines are its
+    // slot's, so the first wave misses them and every later wave in the slot hits: 63 x 4 of
+    // the loads' and stores' 64 x 4 x 2 = 512 requests hit besides the first wave's own load
+    // (its 4 stored lines), 63 x 8 + 4 = 508.
+    let text = "scratch_store_dword v0, v1, off\ns_waitcnt vmcnt(0)\nscratch_load_dword v1, v0, off\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+    let s = sim(
+        text,
+        &(compute(64) + "waves_per_simd = 1\n"),
+        &[("simds", "1")],
+    )
+    .run()
+    .unwrap();
+    let l1 = level(&s, "l1");
+    assert_eq!((l1.requests, l1.hits), (512, 508));
+}
+
+#[test]
 fn a_4kb_lookup_table_stays_in_l1_after_warm_up() {
     // region = 4096: every address wraps into 64 lines, which take 64
     // different sets of the 64-set L1 (16 KB / 64 B / 4 ways): after each

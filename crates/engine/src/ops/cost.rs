@@ -116,7 +116,15 @@ impl OpContext<'_> {
         let result = coalesce_pattern(&access, &pattern, 0, order, exec, self.rates)
             .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
         op.l2_requests = result.l2_requests;
-        op.stream = Some(self.vector_stream(&result, facts));
+        op.stream = Some(self.vector_stream(
+            &result,
+            facts,
+            matches!(
+                inst.class(),
+                shadersim_isa::InstrClass::VmemScratchLoad
+                    | shadersim_isa::InstrClass::VmemScratchStore
+            ),
+        ));
         if !matches!(access, MemAccess::Image(_)) {
             op.pattern = Some(pattern.to_string());
         }
@@ -293,6 +301,7 @@ impl OpContext<'_> {
         &self,
         result: &shadersim_mem::CoalesceResult,
         facts: Option<&MemoryFacts>,
+        private: bool,
     ) -> crate::memstream::StreamSpec {
         crate::memstream::StreamSpec {
             path: crate::memstream::CachePath::Vector,
@@ -309,6 +318,7 @@ impl OpContext<'_> {
             random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
             walk: None,
+            private,
         }
     }
 
@@ -346,6 +356,7 @@ impl OpContext<'_> {
             random_order_seed: facts.and_then(|f| f.random_order_seed),
             serve: Self::stream_serve(facts),
             walk: None,
+            private: false,
         })
     }
 
