@@ -158,7 +158,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// `interval` clocks after it, before clock `to`.
     pub(super) fn turns_between(&self, from: u64, to: u64) -> u64 {
         if to > from {
-            (to - from).div_ceil(self.interval)
+            turns_in(to - from, self.interval)
         } else {
             0
         }
@@ -175,7 +175,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         self.stats.turns_with_waves += n;
         self.stats.stall_turns += n;
         let interval = self.interval as usize;
-        let phase = s % interval;
+        let phase = phase_of(s, self.interval);
         let (cover, cover_from) = (&mut self.quiet_cover, &self.quiet_cover_from);
         for &opi in &self.quiet_ops[s] {
             let k = opi as usize * interval + phase;
@@ -185,7 +185,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
                 // since the first of them went dormant.
                 let from = cover_from[k];
                 if now > from {
-                    self.stats.op_stalls[opi as usize] += (now - from).div_ceil(self.interval);
+                    self.stats.op_stalls[opi as usize] += turns_in(now - from, self.interval);
                 }
             }
         }

@@ -235,7 +235,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         let s = simd as usize;
         self.stats.stall_turns += 1;
         let interval = self.interval as usize;
-        let phase = s % interval;
+        let phase = phase_of(s, self.interval);
         // (Stepping every clock, for tests, steps every turn too: they
         // compare the two.)
         let dormant = self.quiet_until[s] > now + self.interval && self.input.skip_idle;
