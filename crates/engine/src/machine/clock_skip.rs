@@ -158,7 +158,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     /// `interval` clocks after it, before clock `to`.
     pub(super) fn turns_between(&self, from: u64, to: u64) -> u64 {
         if to > from {
-            (to - from).div_ceil(self.interval)
+            turns_in(to - from, self.interval)
         } else {
             0
         }
@@ -175,7 +175,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         self.stats.turns_with_waves += n;
         self.stats.stall_turns += n;
         let interval = self.interval as usize;
-        let phase = s % interval;
+        let phase = phase_of(s, self.interval);
         let (cover, cover_from) = (&mut self.quiet_cover, &self.quiet_cover_from);
         for &opi in &self.quiet_ops[s] {
             let k = opi as usize * interval + phase;
@@ -185,7 +185,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
                 // since the first of them went dormant.
                 let from = cover_from[k];
                 if now > from {
-                    self.stats.op_stalls[opi as usize] += (now - from).div_ceil(self.interval);
+                    self.stats.op_stalls[opi as usize] += turns_in(now - from, self.interval);
                 }
             }
         }
@@ -229,8 +229,6 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
             let e = *e;
             self.events.pop();
             any = true;
-            // A counter or in-flight count fell: the SIMD looks again.
-            self.end_quiet(self.waves[e.wave() as usize].simd);
             let w = &mut self.waves[e.wave() as usize];
             // (A retired wave had every counter at zero: only unit
             // releases can still come for it, never for a freed slot.)
@@ -243,7 +241,18 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
                 w.cnt[m.trailing_zeros() as usize] -= 1;
                 m &= m - 1;
             }
-            if w.ready_at == WAIT_SLEEP {
+            let simd = w.simd;
+            // (A wave whose wait still holds for the same counter would
+            // only fail again for the cause it is charged to, changing
+            // nothing: it sleeps on and its SIMD stays quiet. A return for
+            // one of several loads in flight wakes nothing.)
+            let sleeps_on = w.ready_at == WAIT_SLEEP && self.still_waits(e.wave() as usize);
+            if !sleeps_on {
+                // A counter or in-flight count fell: the SIMD looks again.
+                self.end_quiet(simd);
+            }
+            let w = &mut self.waves[e.wave() as usize];
+            if w.ready_at == WAIT_SLEEP && !sleeps_on {
                 // A counter it waits on fell: look again.
                 w.ready_at = self.now;
                 self.event_sleepers[w.simd as usize] &= !(1 << w.pos);
@@ -267,6 +276,33 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
             }
         }
         any
+    }
+
+    /// Whether wave `wid`, asleep until an event, would fail its op again
+    /// now for the cause it sleeps on: its wait's first counter above its
+    /// limit is the one it was charged to (a full run; a probe charges no
+    /// cause, so any counter above its limit), or the end of program still
+    /// has counters to drain. Inline: out of line it cost every benchmark
+    /// more (callgrind).
+    #[inline(always)]
+    fn still_waits(&self, wid: usize) -> bool {
+        let w = &self.waves[wid];
+        let o = &self.hot[w.opi as usize];
+        match o.kind {
+            OpKind::Wait => {
+                let mut m = o.wait_mask;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    if w.cnt[c] > o.wait[c] {
+                        return !STATS || w.cause == self.causes.wait + c as u16;
+                    }
+                    m &= m - 1;
+                }
+                false
+            }
+            OpKind::End => w.cnt.iter().any(|&c| c != 0),
+            _ => false,
+        }
     }
 
     /// A wave of SIMD `simd` on op `opi` went to sleep until an event.

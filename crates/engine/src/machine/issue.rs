@@ -235,7 +235,7 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
         let s = simd as usize;
         self.stats.stall_turns += 1;
         let interval = self.interval as usize;
-        let phase = s % interval;
+        let phase = phase_of(s, self.interval);
         // (Stepping every clock, for tests, steps every turn too: they
         // compare the two.)
         let dormant = self.quiet_until[s] > now + self.interval && self.input.skip_idle;
@@ -658,18 +658,19 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
     fn free_step(&mut self, wid: usize) -> bool {
         let w = &self.waves[wid];
         let opi = w.opi as usize;
-        let (kind, cost, wait, wait_mask) = {
-            let o = &self.hot[opi];
-            (o.kind, o.cost, o.wait, o.wait_mask)
-        };
-        match kind {
+        // (`hot` is the run's slice, not the unit's: holding the op does
+        // not hold the unit, and the wait's limits are read where used,
+        // not copied for every kind.)
+        let hot = self.hot;
+        let o = &hot[opi];
+        match o.kind {
             OpKind::Unit | OpKind::NoPath => false,
             OpKind::Nop => {
                 self.pass_free_op(wid, opi, |_| {});
                 true
             }
             OpKind::Sleep => {
-                let ready_at = self.now + u64::from(cost).max(1);
+                let ready_at = self.now + u64::from(o.cost).max(1);
                 self.pass_free_op(wid, opi, |w| w.ready_at = ready_at);
                 true
             }
@@ -690,12 +691,12 @@ impl<O: Observer, const STATS: bool> ComputeUnit<'_, O, STATS> {
             }
             OpKind::Wait => {
                 // Counters without a limit (`u8::MAX`) always pass.
-                let mut m = wait_mask;
+                let mut m = o.wait_mask;
                 // The first counter (in counter order) above its limit.
                 let mut unmet = None;
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
-                    if w.cnt[c] > wait[c] {
+                    if w.cnt[c] > o.wait[c] {
                         unmet = Some(c);
                         break;
                     }

@@ -365,6 +365,31 @@ fn count_op_stall(stalls: (&mut [u64], &mut [u64]), opi: usize, stamp: u64, n: u
     }
 }
 
+/// The turns of one SIMD in `clocks` clocks from one of its turns:
+/// `clocks.div_ceil(interval)`, without the division when a SIMD has a
+/// turn every clock (RDNA: `issue_interval` 1), where dormant SIMDs wake
+/// most often.
+#[inline(always)]
+fn turns_in(clocks: u64, interval: u64) -> u64 {
+    if interval == 1 {
+        clocks
+    } else {
+        clocks.div_ceil(interval)
+    }
+}
+
+/// The turn phase of SIMD `s` (`s % interval`: its turns are the clocks of
+/// that phase), without the division when every clock is every SIMD's
+/// turn.
+#[inline(always)]
+fn phase_of(s: usize, interval: u64) -> usize {
+    if interval == 1 {
+        0
+    } else {
+        s % interval as usize
+    }
+}
+
 /// Run one simulation.
 pub fn simulate(input: &SimInput<'_>) -> Result<SimStats, SimError> {
     simulate_observed(input, NoObserver)
