@@ -3,8 +3,7 @@
 //! hints and `--set` overrides), so a page read later says what it compares
 //! (issue 47: the page was a bare table without units or provenance).
 
-use crate::compare_time::{defaults_groups, no_time_note};
-use crate::compare_view::{header, rows, Comparison};
+use crate::compare_view::{defaults_of, header, no_time_note, rows, Comparison};
 use crate::markup::esc;
 use std::fmt::Write as _;
 
@@ -55,7 +54,7 @@ pub fn to_html(c: &Comparison) -> String {
     }
     out.push_str("</table>\n<p class=\"note\">Deltas are each variant against the first: differences in the row's unit, ratios as N&times;.</p>\n");
     if let Some(note) = no_time_note(c) {
-        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(&note));
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
     }
     defaults(&mut out, c);
     made_of(&mut out, c);
@@ -65,7 +64,7 @@ pub fn to_html(c: &Comparison) -> String {
 
 /// What each variant took by default, as `analyze` lists it (none: no section).
 fn defaults(out: &mut String, c: &Comparison) {
-    let groups = defaults_groups(c);
+    let groups = defaults_of(c);
     if groups.is_empty() {
         return;
     }

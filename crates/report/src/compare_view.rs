@@ -7,7 +7,7 @@
 use crate::analyze_view::Utilization;
 use crate::compare_assumed::ASSUMED_SHARE_LIMIT;
 pub use crate::compare_assumed::{round, AssumedEffect};
-use crate::compare_time::{defaults_groups, no_time_note, us, Pace, PaceKind};
+use crate::compare_time::{defaults_groups, us, Pace, PaceKind, NO_TIME_NOTE};
 use crate::numbers::{self, amount, clocks, clocks_delta, pct_delta, si, significant};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -220,7 +220,7 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
         );
     }
     let unit = &a.throughput_unit;
-    let pace = Pace::across_models(a, b);
+    let pace = pace_across_models(a, b);
     let figures = &pace.figures;
     let (ta, tb) = (pace.a, pace.b);
     if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
@@ -268,6 +268,84 @@ fn verdict_across_models(a: &Variant, b: &Variant) -> String {
     }
 }
 
+/// Both variants' kernel times, when both have one above zero.
+fn both_times(a: &Variant, b: &Variant) -> Option<(f64, f64)> {
+    match (a.kernel_time_us, b.kernel_time_us) {
+        (Some(x), Some(y)) if x > 0.0 && y > 0.0 => Some((x, y)),
+        _ => None,
+    }
+}
+
+/// Two models: the dispatch's time, else throughput per second on the whole GPU.
+fn pace_across_models(a: &Variant, b: &Variant) -> Pace {
+    if let Some((x, y)) = both_times(a, b) {
+        return Pace::dispatch(x, y, Some((a.gpu_cus, b.gpu_cus)));
+    }
+    let unit = a.throughput_unit.clone();
+    let per_second = |v: &Variant| {
+        format!(
+            "{} {unit}/s on {} CUs at {} MHz",
+            si(v.per_second_gpu),
+            amount(v.gpu_cus),
+            amount(v.clock_mhz)
+        )
+    };
+    let (pa, pb) = (per_second(a), per_second(b));
+    Pace::throughput(
+        a.per_second_gpu,
+        b.per_second_gpu,
+        |reversed| {
+            if reversed {
+                format!("{pb} vs {pa}")
+            } else {
+                format!("{pa} vs {pb}")
+            }
+        },
+        Box::new(move |r| format!("{} {unit}/s", si(r))),
+    )
+}
+
+/// One model: the dispatch's time, else throughput per clock per CU.
+fn pace_same_model(a: &Variant, b: &Variant) -> Pace {
+    if let Some((x, y)) = both_times(a, b) {
+        return Pace::dispatch(x, y, None);
+    }
+    let unit = a.throughput_unit.clone();
+    let (ta, tb) = (a.throughput_per_clock, b.throughput_per_clock);
+    let pair = |x: f64, y: f64| {
+        format!(
+            "{} vs {} {unit} per clock per CU",
+            significant(x),
+            significant(y)
+        )
+    };
+    let (ab, ba) = (pair(ta, tb), pair(tb, ta));
+    Pace::throughput(
+        ta,
+        tb,
+        |reversed| if reversed { ba.clone() } else { ab.clone() },
+        Box::new(move |r| format!("{} {unit} per clock per CU", significant(r))),
+    )
+}
+
+/// The defaults the variants took, grouped (`compare_time::defaults_groups`).
+pub(crate) fn defaults_of(c: &Comparison) -> Vec<(String, Vec<String>)> {
+    let variants: Vec<(&str, &[String])> = c
+        .variants
+        .iter()
+        .map(|v| (v.label.as_str(), v.defaults.as_slice()))
+        .collect();
+    defaults_groups(&variants)
+}
+
+/// A note when no variant has a kernel time though the program is a
+/// compute kernel: the launch gave no grid, so the comparison is one CU's.
+pub(crate) fn no_time_note(c: &Comparison) -> Option<&'static str> {
+    let compute = c.variants.iter().all(|v| v.throughput_unit == "threads");
+    let none = c.variants.iter().all(|v| v.kernel_time_us.is_none());
+    (compute && none).then_some(NO_TIME_NOTE)
+}
+
 /// The faster of two variants by their rates `ta`, `tb`: winner, loser,
 /// their rates and how much faster in percent.
 fn winner<'a>(
@@ -294,7 +372,7 @@ fn verdict(a: &Variant, b: &Variant, issued: &[NamedValue]) -> String {
     if a.arch != b.arch {
         return verdict_across_models(a, b);
     }
-    let pace = Pace::same_model(a, b);
+    let pace = pace_same_model(a, b);
     let (ta, tb) = (pace.a, pace.b);
     let speed = if ta == tb || (ta > 0.0 && ((tb / ta) - 1.0).abs() < 0.005) {
         format!(
@@ -543,7 +621,7 @@ pub fn to_text(c: &Comparison) -> String {
     }
     // What each run took by default, as `analyze` lists it: the verdict
     // holds for these defaults (a loop that ran once, its `--arg`).
-    for (label, sentences) in defaults_groups(c) {
+    for (label, sentences) in defaults_of(c) {
         let _ = writeln!(out, "defaults of {label}:");
         for d in sentences {
             let _ = writeln!(out, "  {d}");
