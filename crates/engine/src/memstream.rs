@@ -101,6 +101,13 @@ struct Stream {
     /// No hit-rate or level override and no region: the requests are simulated where the
     /// strides put them.
     simulated: bool,
+    /// The address moves between executions by one wave (a tile walk, an iteration or outer
+    /// stride): only then is the execution count kept (a scalar load reads the same address
+    /// every time, and counting would cost its every execution a read and a write).
+    counted: bool,
+    /// The address moves between waves (a wave or workgroup stride): only then are the wave's
+    /// group and place in it worked out (two divisions).
+    by_wave: bool,
     region: Option<u64>,
     /// Executions per pass through the op's loop and the bytes the loop around moves the
     /// address after each pass (`StreamSpec::outer`); period 0: no loop around moves it.
@@ -312,25 +319,32 @@ impl MemorySystem {
                 })
                 .unwrap_or(resolved.len()) as u32;
             let wave_stride = s.wave_stride.unwrap_or(ws);
+            let group_stride = s.group_stride.map_or(
+                [
+                    wave_stride.wrapping_mul(u64::from(group_waves.max(1))),
+                    0,
+                    0,
+                ],
+                |g| g.map(|c| c as u64),
+            );
+            let iteration_stride = s.iteration_stride.unwrap_or(is);
+            let outer_stride = s.outer.map_or(0, |o| o.1);
             resolved.push(Stream {
                 path: s.path as u8,
                 base: s.base.wrapping_add(s.offset as u64),
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride,
-                group_stride: s.group_stride.map_or(
-                    [
-                        wave_stride.wrapping_mul(u64::from(group_waves.max(1))),
-                        0,
-                        0,
-                    ],
-                    |g| g.map(|c| c as u64),
-                ),
-                iteration_stride: s.iteration_stride.unwrap_or(is),
+                group_stride,
+                iteration_stride,
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
+                // With no stride along executions, the k-th execution's `along` is 0 for
+                // every k (random order too: its element times a stride of 0).
+                counted: walk.is_some() || iteration_stride != 0 || outer_stride != 0,
+                by_wave: wave_stride != 0 || group_stride != [0; 3],
                 region: s.region,
                 outer_period: s.outer.map_or(0, |o| o.0),
-                outer_stride: s.outer.map_or(0, |o| o.1),
+                outer_stride,
                 order: s.random_order_seed.map(|seed| {
                     let elements = s.region.unwrap_or(0) / s.iteration_stride.unwrap_or(1).max(1);
                     Box::new(crate::visit_order::RandomOrder::new(elements, seed))
@@ -393,13 +407,19 @@ impl MemorySystem {
         cu: usize,
         now: u64,
     ) -> u64 {
-        let n = self.streams.len();
-        let at = slot * n + si;
-        if self.executions.len() <= at {
-            self.executions.resize((slot + 1) * n, 0);
-        }
-        let k = self.executions[at];
-        self.executions[at] = k.wrapping_add(1);
+        let k = if self.streams[si].counted {
+            let n = self.streams.len();
+            let at = slot * n + si;
+            if self.executions.len() <= at {
+                self.executions.resize((slot + 1) * n, 0);
+            }
+            let k = self.executions[at];
+            self.executions[at] = k.wrapping_add(1);
+            k
+        } else {
+            // Not read: the address does not move between executions.
+            0
+        };
         let s = &mut self.streams[si];
         let (start, offsets): (u64, &[u64]) = if let Some(w) = s.walk.as_deref_mut() {
             // A walked image op's lines are its wave's list, computed unless the wave's
@@ -428,39 +448,46 @@ impl MemorySystem {
             }
             (0, &walked.lines)
         } else {
-            // Stride order visits k x stride; random order the k-th element of its
-            // permutation.
-            let step = s
-                .order
-                .as_ref()
-                .map_or(u64::from(k), |o| o.at(u64::from(k)));
             // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-            let (group, in_group) = (
-                wave as u64 / self.group_waves,
-                wave as u64 % self.group_waves,
-            );
-            // Without a launch's grid the workgroups form one row: no division on this path.
-            let [row, plane] = self.group_grid;
-            let across = if row == u64::MAX {
-                group.wrapping_mul(s.group_stride[0])
+            let by_wave = if s.by_wave {
+                let (group, in_group) = (
+                    wave as u64 / self.group_waves,
+                    wave as u64 % self.group_waves,
+                );
+                // Without a launch's grid the workgroups form one row: no division on this
+                // path.
+                let [row, plane] = self.group_grid;
+                let across = if row == u64::MAX {
+                    group.wrapping_mul(s.group_stride[0])
+                } else {
+                    (group % row)
+                        .wrapping_mul(s.group_stride[0])
+                        .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
+                        .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
+                };
+                in_group.wrapping_mul(s.wave_stride).wrapping_add(across)
             } else {
-                (group % row)
-                    .wrapping_mul(s.group_stride[0])
-                    .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
-                    .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
+                0
             };
-            // A loop around the op's own moves the address after every pass through it.
-            let along = if s.outer_period == 0 || s.order.is_some() {
-                step.wrapping_mul(s.iteration_stride)
+            let along = if !s.counted {
+                0
             } else {
-                (step / s.outer_period)
-                    .wrapping_mul(s.outer_stride)
-                    .wrapping_add((step % s.outer_period).wrapping_mul(s.iteration_stride))
+                // Stride order visits k x stride; random order the k-th element of its
+                // permutation.
+                let step = s
+                    .order
+                    .as_ref()
+                    .map_or(u64::from(k), |o| o.at(u64::from(k)));
+                // A loop around the op's own moves the address after every pass through it.
+                if s.outer_period == 0 || s.order.is_some() {
+                    step.wrapping_mul(s.iteration_stride)
+                } else {
+                    (step / s.outer_period)
+                        .wrapping_mul(s.outer_stride)
+                        .wrapping_add((step % s.outer_period).wrapping_mul(s.iteration_stride))
+                }
             };
-            let start = in_group
-                .wrapping_mul(s.wave_stride)
-                .wrapping_add(across)
-                .wrapping_add(along);
+            let start = by_wave.wrapping_add(along);
             (start, &s.requests)
         };
         let stats = &mut self.op_stats[op];

@@ -354,6 +354,8 @@ pub struct Hierarchy {
     model: Vec<(LevelConfig, u32)>,
     /// Paths per CU.
     paths_per_cu: usize,
+    /// The last CU's index (`path_of` takes the first CU's paths past it).
+    last_cu: usize,
 }
 
 impl Hierarchy {
@@ -425,6 +427,7 @@ impl Hierarchy {
             model_level,
             model,
             paths_per_cu: paths.len(),
+            last_cu: cus - 1,
         })
     }
 
@@ -445,10 +448,11 @@ impl Hierarchy {
         self.model.iter().map(|&(_, n)| n).collect()
     }
 
-    /// The index of CU `cu`'s copy of path `path` (the first CU's for a CU past the last).
+    /// The index of CU `cu`'s copy of path `path` (the last CU's for a CU past the last).
+    /// (Inlined: asked once per memory op's execution, and its call cost more than its work.)
+    #[inline]
     pub fn path_of(&self, cu: usize, path: usize) -> usize {
-        let cus = self.paths.len() / self.paths_per_cu.max(1);
-        cu.min(cus.saturating_sub(1)) * self.paths_per_cu + path
+        cu.min(self.last_cu) * self.paths_per_cu + path
     }
 
     /// The model levels of path `path`, as indices into [`Hierarchy::level_names`].
