@@ -120,6 +120,30 @@ struct Stream {
     owed: f64,
 }
 
+impl Stream {
+    /// Bytes the `k`-th execution by a wave moves past the wave's first (0 for a stream
+    /// that does not count its executions).
+    #[inline(always)]
+    fn along(&self, k: u32) -> u64 {
+        if !self.counted {
+            return 0;
+        }
+        // Stride order visits k x stride; random order the k-th element of its permutation.
+        let step = self
+            .order
+            .as_ref()
+            .map_or(u64::from(k), |o| o.at(u64::from(k)));
+        // A loop around the op's own moves the address after every pass through it.
+        if self.outer_period == 0 || self.order.is_some() {
+            step.wrapping_mul(self.iteration_stride)
+        } else {
+            (step / self.outer_period)
+                .wrapping_mul(self.outer_stride)
+                .wrapping_add((step % self.outer_period).wrapping_mul(self.iteration_stride))
+        }
+    }
+}
+
 /// A walked stream's tile walk (`Stream::walk`).
 #[derive(Debug, Clone)]
 struct StreamWalk {
@@ -469,25 +493,7 @@ impl MemorySystem {
             } else {
                 0
             };
-            let along = if !s.counted {
-                0
-            } else {
-                // Stride order visits k x stride; random order the k-th element of its
-                // permutation.
-                let step = s
-                    .order
-                    .as_ref()
-                    .map_or(u64::from(k), |o| o.at(u64::from(k)));
-                // A loop around the op's own moves the address after every pass through it.
-                if s.outer_period == 0 || s.order.is_some() {
-                    step.wrapping_mul(s.iteration_stride)
-                } else {
-                    (step / s.outer_period)
-                        .wrapping_mul(s.outer_stride)
-                        .wrapping_add((step % s.outer_period).wrapping_mul(s.iteration_stride))
-                }
-            };
-            let start = by_wave.wrapping_add(along);
+            let start = by_wave.wrapping_add(s.along(k));
             (start, &s.requests)
         };
         let stats = &mut self.op_stats[op];
