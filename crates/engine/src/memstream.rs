@@ -107,6 +107,13 @@ struct Stream {
     simulated: bool,
     /// Addressed by wave slot (`StreamSpec::private`).
     private: bool,
+    /// The address moves between executions by one wave (a tile walk, an iteration or outer
+    /// stride): only then is the execution count kept (a scalar load reads the same address
+    /// every time, and counting would cost its every execution a read and a write).
+    counted: bool,
+    /// The address moves between waves (a wave or workgroup stride): only then are the wave's
+    /// group and place in it worked out (two divisions).
+    by_wave: bool,
     region: Option<u64>,
     /// Executions per pass through the op's loop and the bytes the loop around moves the
     /// address after each pass (`StreamSpec::outer`); period 0: no loop around moves it.
@@ -117,6 +124,30 @@ struct Stream {
     depth: Option<usize>,
     /// Error-diffusion accumulator of the hit-rate override.
     owed: f64,
+}
+
+impl Stream {
+    /// Bytes the `k`-th execution by a wave moves past the wave's first (0 for a stream
+    /// that does not count its executions).
+    #[inline(always)]
+    fn along(&self, k: u32) -> u64 {
+        if !self.counted {
+            return 0;
+        }
+        // Stride order visits k x stride; random order the k-th element of its permutation.
+        let step = self
+            .order
+            .as_ref()
+            .map_or(u64::from(k), |o| o.at(u64::from(k)));
+        // A loop around the op's own moves the address after every pass through it.
+        if self.outer_period == 0 || self.order.is_some() {
+            step.wrapping_mul(self.iteration_stride)
+        } else {
+            (step / self.outer_period)
+                .wrapping_mul(self.outer_stride)
+                .wrapping_add((step % self.outer_period).wrapping_mul(self.iteration_stride))
+        }
+    }
 }
 
 /// A walked stream's tile walk (`Stream::walk`).
@@ -318,33 +349,40 @@ impl MemorySystem {
                 })
                 .unwrap_or(resolved.len()) as u32;
             let wave_stride = s.wave_stride.unwrap_or(ws);
+            // Without strides from the code, each workgroup continues the stream where the one
+            // before it in dispatch order (x fastest) ended: every wave its own data across the
+            // whole grid, not only along its first row.
+            let group_stride = s.group_stride.map_or_else(
+                || {
+                    let group = wave_stride.wrapping_mul(u64::from(group_waves.max(1)));
+                    let [x, y, _] = grid.map_or([1, 1, 1], |g| g.map(|d| d.max(1)));
+                    [
+                        group,
+                        group.wrapping_mul(x),
+                        group.wrapping_mul(x).wrapping_mul(y),
+                    ]
+                },
+                |g| g.map(|c| c as u64),
+            );
+            let iteration_stride = s.iteration_stride.unwrap_or(is);
+            let outer_stride = s.outer.map_or(0, |o| o.1);
             resolved.push(Stream {
                 path: s.path as u8,
                 base: s.base.wrapping_add(s.offset as u64),
                 requests: s.requests.clone().into_boxed_slice(),
                 request_bytes: s.request_bytes,
                 wave_stride,
-                // Without strides from the code, each workgroup continues the stream where the
-                // one before it in dispatch order (x fastest) ended: every wave its own data
-                // across the whole grid, not only along its first row.
-                group_stride: s.group_stride.map_or_else(
-                    || {
-                        let group = wave_stride.wrapping_mul(u64::from(group_waves.max(1)));
-                        let [x, y, _] = grid.map_or([1, 1, 1], |g| g.map(|d| d.max(1)));
-                        [
-                            group,
-                            group.wrapping_mul(x),
-                            group.wrapping_mul(x).wrapping_mul(y),
-                        ]
-                    },
-                    |g| g.map(|c| c as u64),
-                ),
-                iteration_stride: s.iteration_stride.unwrap_or(is),
+                group_stride,
+                iteration_stride,
                 simulated: hit_rate.is_none() && depth.is_none() && s.region.is_none(),
+                // With no stride along executions, the k-th execution's `along` is 0 for
+                // every k (random order too: its element times a stride of 0).
+                counted: walk.is_some() || iteration_stride != 0 || outer_stride != 0,
+                by_wave: wave_stride != 0 || group_stride != [0; 3],
                 private: s.private,
                 region: s.region,
                 outer_period: s.outer.map_or(0, |o| o.0),
-                outer_stride: s.outer.map_or(0, |o| o.1),
+                outer_stride,
                 order: s.random_order_seed.map(|seed| {
                     let elements = s.region.unwrap_or(0) / s.iteration_stride.unwrap_or(1).max(1);
                     Box::new(crate::visit_order::RandomOrder::new(elements, seed))
@@ -407,13 +445,19 @@ impl MemorySystem {
         cu: usize,
         now: u64,
     ) -> u64 {
-        let n = self.streams.len();
-        let at = slot * n + si;
-        if self.executions.len() <= at {
-            self.executions.resize((slot + 1) * n, 0);
-        }
-        let k = self.executions[at];
-        self.executions[at] = k.wrapping_add(1);
+        let k = if self.streams[si].counted {
+            let n = self.streams.len();
+            let at = slot * n + si;
+            if self.executions.len() <= at {
+                self.executions.resize((slot + 1) * n, 0);
+            }
+            let k = self.executions[at];
+            self.executions[at] = k.wrapping_add(1);
+            k
+        } else {
+            // Not read: the address does not move between executions.
+            0
+        };
         let s = &mut self.streams[si];
         let (start, offsets): (u64, &[u64]) = if let Some(w) = s.walk.as_deref_mut() {
             // A walked image op's lines are its wave's list, computed unless the wave's
@@ -442,44 +486,33 @@ impl MemorySystem {
             }
             (0, &walked.lines)
         } else {
-            // Stride order visits k x stride; random order the k-th element of its
-            // permutation.
-            let step = s
-                .order
-                .as_ref()
-                .map_or(u64::from(k), |o| o.at(u64::from(k)));
             // Offsets inside the op's buffer (a `region` wraps them), then the buffer's base.
-            // Private memory is the wave slot's: one group of slots, no workgroups across.
-            let (group, in_group) = if s.private {
-                (0, slot as u64)
+            let by_wave = if s.by_wave {
+                // Private memory is the wave slot's: one group of slots, no workgroups across.
+                let (group, in_group) = if s.private {
+                    (0, slot as u64)
+                } else {
+                    (
+                        wave as u64 / self.group_waves,
+                        wave as u64 % self.group_waves,
+                    )
+                };
+                // Without a launch's grid the workgroups form one row: no division on this
+                // path.
+                let [row, plane] = self.group_grid;
+                let across = if row == u64::MAX {
+                    group.wrapping_mul(s.group_stride[0])
+                } else {
+                    (group % row)
+                        .wrapping_mul(s.group_stride[0])
+                        .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
+                        .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
+                };
+                in_group.wrapping_mul(s.wave_stride).wrapping_add(across)
             } else {
-                (
-                    wave as u64 / self.group_waves,
-                    wave as u64 % self.group_waves,
-                )
+                0
             };
-            // Without a launch's grid the workgroups form one row: no division on this path.
-            let [row, plane] = self.group_grid;
-            let across = if row == u64::MAX {
-                group.wrapping_mul(s.group_stride[0])
-            } else {
-                (group % row)
-                    .wrapping_mul(s.group_stride[0])
-                    .wrapping_add((group % plane / row).wrapping_mul(s.group_stride[1]))
-                    .wrapping_add((group / plane).wrapping_mul(s.group_stride[2]))
-            };
-            // A loop around the op's own moves the address after every pass through it.
-            let along = if s.outer_period == 0 || s.order.is_some() {
-                step.wrapping_mul(s.iteration_stride)
-            } else {
-                (step / s.outer_period)
-                    .wrapping_mul(s.outer_stride)
-                    .wrapping_add((step % s.outer_period).wrapping_mul(s.iteration_stride))
-            };
-            let start = in_group
-                .wrapping_mul(s.wave_stride)
-                .wrapping_add(across)
-                .wrapping_add(along);
+            let start = by_wave.wrapping_add(s.along(k));
             (start, &s.requests)
         };
         let stats = &mut self.op_stats[op];

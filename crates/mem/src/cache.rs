@@ -103,6 +103,9 @@ struct Level {
     line_shift: u32,
     shift_ok: bool,
     mask_ok: bool,
+    /// A dense cache level with both (`shift_ok`, `mask_ok`, and `tags` not empty): the
+    /// usual case, which one test sends down the short way of `lookup_fill`.
+    plain: bool,
     /// Requests that reached the level ([`LevelStats::requests`]).
     requests: u64,
     /// The other counts (`requests` is the field above).
@@ -156,6 +159,7 @@ impl Level {
             line_shift: config.line_bytes.trailing_zeros(),
             shift_ok: config.line_bytes.is_power_of_two(),
             mask_ok: sets.is_power_of_two(),
+            plain: config.line_bytes.is_power_of_two() && sets.is_power_of_two() && n > 0,
             requests: 0,
             stats: LevelStats::default(),
             free_at: 0.0,
@@ -181,6 +185,12 @@ impl Level {
     /// hit on the newest way.)
     #[inline(always)]
     fn lookup_fill(&mut self, address: u64) -> bool {
+        let ways = self.ways as usize;
+        if self.plain {
+            let line = address >> self.line_shift;
+            let start = (self.set_key(line) & self.set_mask) as usize * ways;
+            return move_to_front(&mut self.tags[start..start + ways], !line);
+        }
         if self.sets == 0 {
             return true;
         }
@@ -189,19 +199,12 @@ impl Level {
         } else {
             address / u64::from(self.config.line_bytes)
         };
-        let key = if self.config.hashed_sets {
-            // Fold the line number's higher bits onto the set bits (XOR of three slices).
-            let bits = 64 - self.set_mask.leading_zeros();
-            line ^ (line >> bits) ^ (line >> (2 * bits))
-        } else {
-            line
-        };
+        let key = self.set_key(line);
         let set_index = if self.mask_ok {
             key & self.set_mask
         } else {
             key % self.sets
         };
-        let ways = self.ways as usize;
         // A cache level with no dense store is sparse (a dense one has a way at least).
         if self.tags.is_empty() {
             if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
@@ -216,6 +219,18 @@ impl Level {
         }
         let start = set_index as usize * ways;
         move_to_front(&mut self.tags[start..start + ways], !line)
+    }
+
+    /// The number `line`'s set is taken from (`% sets`, or `& set_mask`).
+    #[inline(always)]
+    fn set_key(&self, line: u64) -> u64 {
+        if self.config.hashed_sets {
+            // Fold the line number's higher bits onto the set bits (XOR of three slices).
+            let bits = 64 - self.set_mask.leading_zeros();
+            line ^ (line >> bits) ^ (line >> (2 * bits))
+        } else {
+            line
+        }
     }
 
     /// Wait for this level's bandwidth to move `bytes` from `now`; returns the clocks waited.
@@ -354,6 +369,8 @@ pub struct Hierarchy {
     model: Vec<(LevelConfig, u32)>,
     /// Paths per CU.
     paths_per_cu: usize,
+    /// The last CU's index (`path_of` takes the first CU's paths past it).
+    last_cu: usize,
 }
 
 impl Hierarchy {
@@ -425,6 +442,7 @@ impl Hierarchy {
             model_level,
             model,
             paths_per_cu: paths.len(),
+            last_cu: cus - 1,
         })
     }
 
@@ -445,10 +463,11 @@ impl Hierarchy {
         self.model.iter().map(|&(_, n)| n).collect()
     }
 
-    /// The index of CU `cu`'s copy of path `path` (the first CU's for a CU past the last).
+    /// The index of CU `cu`'s copy of path `path` (the last CU's for a CU past the last).
+    /// (Inlined: asked once per memory op's execution, and its call cost more than its work.)
+    #[inline]
     pub fn path_of(&self, cu: usize, path: usize) -> usize {
-        let cus = self.paths.len() / self.paths_per_cu.max(1);
-        cu.min(cus.saturating_sub(1)) * self.paths_per_cu + path
+        cu.min(self.last_cu) * self.paths_per_cu + path
     }
 
     /// The model levels of path `path`, as indices into [`Hierarchy::level_names`].

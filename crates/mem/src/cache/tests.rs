@@ -365,3 +365,37 @@ fn bad_levels_are_errors() {
     assert!(Level::new(level("x", Some(64), 0, 1, 1)).is_err());
     assert!(Hierarchy::new(vec![level("a", None, 64, 1, 1)], &[vec!["b".into()]]).is_err());
 }
+
+#[test]
+fn the_plain_lookup_is_the_general_one() {
+    // Power-of-two lines and sets take the short way of `lookup_fill` (`Level::plain`); the
+    // same level sent down the general way (shift and mask tested one by one) must answer
+    // and order its sets the same, with hashed sets and without.
+    for hashed in [false, true] {
+        for (cap, line, ways) in [(16 * 1024, 64, 4), (4 << 20, 64, 16), (32 * 1024, 128, 32)] {
+            let mut config = level("x", Some(cap), line, ways, 1);
+            config.hashed_sets = hashed;
+            let mut plain = Level::new(config.clone()).unwrap();
+            let mut general = Level::new(config).unwrap();
+            assert!(plain.plain);
+            general.plain = false;
+            let mut x = 7u64;
+            for i in 0..20_000u64 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let address = match x >> 62 {
+                    0 => i * 64,
+                    1 => (x >> 20) % (4 * cap),
+                    _ => (x >> 24) % (cap / 2),
+                };
+                assert_eq!(
+                    plain.lookup_fill(address),
+                    general.lookup_fill(address),
+                    "{hashed} {cap} {i}"
+                );
+            }
+            assert_eq!(plain.tags, general.tags);
+        }
+    }
+}
