@@ -373,10 +373,42 @@ impl PlanDefaults {
             v.dedup();
             out.push(format!("{}: {what}", lines(&v)));
         }
-        if self.addresses.iter().any(AddressDefault::is_default) {
-            out.push(
-                "address defaults rest on no code: give pattern, wave_stride and iteration_stride in a [[memory]] hint where the program's address arithmetic was not followed".to_string(),
-            );
+        // Which facts rest on no code, each with its lines (an op whose pattern the code gave
+        // may still take a default iteration stride).
+        let defaulted = |f: &dyn Fn(&AddressDefault) -> bool| -> Vec<u32> {
+            let mut v: Vec<u32> = self
+                .addresses
+                .iter()
+                .filter(|a| f(a))
+                .map(|a| a.line)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let facts: Vec<String> = [
+            (
+                "pattern",
+                defaulted(&|a| a.pattern_from == FactSource::Default),
+            ),
+            (
+                "wave_stride",
+                defaulted(&|a| a.wave_stride_from == FactSource::Default),
+            ),
+            (
+                "iteration_stride",
+                defaulted(&|a| a.iteration_stride_from == Some(FactSource::Default)),
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(key, v)| format!("`{key}` for {}", lines(&v)))
+        .collect();
+        if !facts.is_empty() {
+            out.push(format!(
+                "address defaults rest on no code: give {} in a [[memory]] hint where the program's address arithmetic was not followed",
+                facts.join(", ")
+            ));
         }
         if self.images.iter().any(|i| i.layout.is_some()) {
             out.push(
@@ -391,4 +423,48 @@ impl PlanDefaults {
 /// that say what the launch lacks.
 pub(crate) fn arg_flags(names: &[String]) -> Vec<String> {
     names.iter().map(|n| format!("`--arg {n}=N`")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn address(line: u32, pattern: FactSource, iteration: Option<FactSource>) -> AddressDefault {
+        AddressDefault {
+            line,
+            pattern: "linear".into(),
+            pattern_from: pattern,
+            pattern_reason: String::new(),
+            wave_stride: None,
+            wave_stride_from: pattern,
+            wave_stride_reason: String::new(),
+            iteration_stride: None,
+            iteration_stride_from: iteration,
+            iteration_stride_reason: String::new(),
+        }
+    }
+
+    /// The closing address sentence names the facts that rest on no code, each with its lines:
+    /// an op derived from the code but for its loop's stride asks for `iteration_stride` alone.
+    #[test]
+    fn the_address_sentence_names_each_default_fact_and_its_lines() {
+        let d = PlanDefaults {
+            addresses: vec![
+                address(32, FactSource::Code, Some(FactSource::Default)),
+                address(44, FactSource::Code, None),
+                address(50, FactSource::Default, Some(FactSource::Code)),
+            ],
+            ..Default::default()
+        };
+        let last = d.sentences().pop().unwrap();
+        assert_eq!(
+            last,
+            "address defaults rest on no code: give `pattern` for line 50, `wave_stride` for line 50, `iteration_stride` for line 32 in a [[memory]] hint where the program's address arithmetic was not followed"
+        );
+        let d = PlanDefaults {
+            addresses: vec![address(44, FactSource::Code, None)],
+            ..Default::default()
+        };
+        assert!(!d.sentences().iter().any(|s| s.contains("rest on no code")));
+    }
 }
