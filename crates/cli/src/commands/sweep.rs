@@ -222,7 +222,13 @@ pub fn run(args: Args) -> CliResult {
                 // The program's name labels the plot's title.
                 result: Variant::of(report.program.clone(), &report, prepared.sim.arch()),
             },
-            report.notes,
+            // Only the notes about a varied key (the warning below quotes them): memory per
+            // point stays small on a large grid.
+            report
+                .notes
+                .into_iter()
+                .filter(|n| axes.iter().any(|a| n.starts_with(&format!("{} ", a.key))))
+                .collect(),
         ))
     };
     // Collected in grid order; the first failing point in that order is the
@@ -297,8 +303,10 @@ fn unused_axes(axes: &[Axis], rows: &[Row], notes: &[Vec<String>]) -> Vec<String
         if axis.values.len() < 2 {
             continue;
         }
-        // Rows keyed by the other keys' values; each group must hold one result.
-        let mut groups: Vec<(Vec<&String>, &Row)> = Vec::new();
+        // Rows keyed by the other keys' values (a map: a grid has up to 100,000 points); each
+        // group must hold one result.
+        let mut groups: std::collections::HashMap<Vec<&String>, &Row> =
+            std::collections::HashMap::new();
         let mut compared = false;
         let mut same = true;
         for row in rows {
@@ -309,8 +317,8 @@ fn unused_axes(axes: &[Axis], rows: &[Row], notes: &[Vec<String>]) -> Vec<String
                 .filter(|(i, _)| *i != k)
                 .map(|(_, v)| v)
                 .collect();
-            match groups.iter().find(|(o, _)| *o == others) {
-                Some((_, first)) => {
+            match groups.get(&others) {
+                Some(first) => {
                     compared = true;
                     let (a, b) = (first.metrics(), row.metrics());
                     // (NaN, a missing kernel time, equals itself here.)
@@ -321,7 +329,9 @@ fn unused_axes(axes: &[Axis], rows: &[Row], notes: &[Vec<String>]) -> Vec<String
                         && first.result.bottleneck == row.result.bottleneck;
                     same &= equal;
                 }
-                None => groups.push((others, row)),
+                None => {
+                    groups.insert(others, row);
+                }
             }
         }
         if !(compared && same) {
