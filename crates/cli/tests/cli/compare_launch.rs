@@ -35,8 +35,7 @@ fn refs(a: &[String]) -> Vec<&str> {
 }
 
 /// With a grid, each variant's kernel time is the one `analyze` predicts for that GPU and launch,
-/// the delta is their ratio (the second's over the first's, rounded to 4 decimals as the deltas
-/// are), the table has a `kernel time` row, and the verdict names the faster GPU with its time
+/// the delta is their ratio (the second's over the first's, rounded as the deltas are), the table has a `kernel time` row, and the verdict names the faster GPU with its time
 /// first. Without `--arg radius`, both runs' defaults say that the loop ran once and that
 /// `--arg radius=N` would run it.
 #[test]
@@ -66,7 +65,7 @@ fn a_launch_compares_the_dispatch_times_analyze_predicts() {
             "{defaults:?}"
         );
     }
-    let ratio = (times[1] / times[0] * 10_000.0).round() / 10_000.0;
+    let ratio = shadersim_report::compare_view::round(times[1] / times[0]);
     assert_eq!(c["deltas"][0]["kernel_time_ratio"].as_f64(), Some(ratio));
     let (win, lose, tw, tl) = if times[1] < times[0] {
         (GPUS[1], GPUS[0], times[1], times[0])

@@ -239,6 +239,28 @@ fn a_break_kept_in_a_flag_register_is_counted_from_the_launch() {
     }
 }
 
+/// `analyze` of `row_blur.cl`'s `function` on `gpu` in 16x16 blocks over 1024x1024 work-items,
+/// with `extra` arguments: the JSON report.
+fn row_blur(gpu: &str, function: &str, extra: &[&str]) -> serde_json::Value {
+    let mut a = vec![
+        "analyze",
+        "tests/fixtures/src/opencl/row_blur.cl",
+        "--function",
+        function,
+        "--arch",
+        gpu,
+        "--block",
+        "16x16",
+        "--global",
+        "1024x1024",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ];
+    a.extend_from_slice(extra);
+    json(&a)
+}
+
 /// `row_blur.cl`: a loop from `-radius` to `radius` is counted down from `(radius << 1) | 1`.
 /// Without `--arg` it runs once and the report names `radius`, the one argument its exit test
 /// reads (through the `s_or` the address reader does not follow); with `--arg radius=4` it runs
@@ -249,39 +271,19 @@ fn a_loop_counted_from_an_argument_names_it_and_a_data_bound_loop_names_none() {
     if !have_clang_22() {
         return;
     }
-    let file = "tests/fixtures/src/opencl/row_blur.cl";
-    let run = |gpu: &str, function: &str, extra: &[&str]| {
-        let mut a = vec![
-            "analyze",
-            file,
-            "--function",
-            function,
-            "--arch",
-            gpu,
-            "--block",
-            "16x16",
-            "--global",
-            "1024x1024",
-            "--no-latency-search",
-            "--format",
-            "json",
-        ];
-        a.extend_from_slice(extra);
-        json(&a)
-    };
     for gpu in GPUS {
-        let v = run(gpu, "row_blur", &[]);
+        let v = row_blur(gpu, "row_blur", &[]);
         let header = &v["defaults"]["loops_once"][0];
         assert_eq!(
             v["defaults"]["loop_arguments"],
             serde_json::json!([{ "line": header, "arguments": ["radius"] }]),
             "{gpu}"
         );
-        let v = run(gpu, "row_blur", &["--arg", "radius=4"]);
+        let v = row_blur(gpu, "row_blur", &["--arg", "radius=4"]);
         let inferred = v["defaults"]["loops_inferred"].as_array().unwrap();
         assert_eq!(inferred.len(), 1, "{gpu}: {inferred:?}");
         assert_eq!(inferred[0]["iterations"], 9, "{gpu}: {inferred:?}");
-        let v = run(gpu, "row_chase", &[]);
+        let v = row_blur(gpu, "row_chase", &[]);
         assert_eq!(
             v["defaults"]["loops_once"].as_array().unwrap().len(),
             1,
@@ -306,27 +308,18 @@ fn a_clamped_index_is_followed_inside_its_bounds() {
         return;
     }
     for gpu in GPUS {
-        let v = json(&[
-            "analyze",
-            "tests/fixtures/src/opencl/row_blur.cl",
-            "--function",
-            "row_blur",
-            "--arch",
+        let v = row_blur(
             gpu,
-            "--block",
-            "16x16",
-            "--global",
-            "1024x1024",
-            "--arg",
-            "width=1024",
-            "--arg",
-            "height=1024",
-            "--arg",
-            "radius=4",
-            "--no-latency-search",
-            "--format",
-            "json",
-        ]);
+            "row_blur",
+            &[
+                "--arg",
+                "width=1024",
+                "--arg",
+                "height=1024",
+                "--arg",
+                "radius=4",
+            ],
+        );
         let taps: Vec<&serde_json::Value> = v["defaults"]["addresses"]
             .as_array()
             .unwrap()
