@@ -27,6 +27,7 @@
 //! it, its instruction and the reason).
 
 pub mod analysis;
+mod chip_reuse;
 mod config;
 mod error;
 mod lanes;

@@ -127,6 +127,25 @@ struct Stream {
 }
 
 impl Stream {
+    /// What the chip's re-use rule reads of the stream (`None`: its addresses do not follow
+    /// its strides alone, or are not simulated).
+    fn reuse_shape(&self) -> Option<crate::chip_reuse::ReuseShape> {
+        let plain = self.simulated && self.walk.is_none() && self.order.is_none();
+        (plain && !self.private && self.region.is_none()).then(|| crate::chip_reuse::ReuseShape {
+            base: self.base,
+            group_stride: self.group_stride,
+            lanes: (
+                self.path,
+                self.requests.clone(),
+                self.request_bytes,
+                self.wave_stride,
+                self.iteration_stride,
+                self.outer_period,
+                self.outer_stride,
+            ),
+        })
+    }
+
     /// Bytes the `k`-th execution by a wave moves past the wave's first (0 for a stream
     /// that does not count its executions).
     #[inline(always)]
@@ -191,6 +210,8 @@ pub struct MemorySystem {
     /// walking its tile again (the walk is a pure function of wave, execution and the run's
     /// wave count; other waves' ops in between do not change it).
     wave_lines: Vec<WaveLines>,
+    /// Re-use across the chip's CUs at the shared levels (a launch's grid on one simulated CU).
+    chip: Option<crate::chip_reuse::ChipReuse>,
 }
 
 /// The lines one wave's walked image op last read (`MemorySystem::wave_lines`).
@@ -288,7 +309,9 @@ pub fn level_depth(arch: &ArchSpec, path: CachePath, name: &str) -> Result<usize
 impl MemorySystem {
     /// The memory system of a run: `None` when the model's hierarchy is off. `streams[op]` is
     /// each static op's stream; `total_waves` sizes the default iteration stride (a grid-stride
-    /// loop moves by every wave's footprint).
+    /// loop moves by every wave's footprint); `launch`, a launch's grid on the chip, lays the
+    /// workgroups out and, on one simulated CU, lets the chip's other CUs serve re-use at the
+    /// shared levels (`chip_reuse`).
     pub fn new(
         arch: &ArchSpec,
         streams: &[Option<StreamSpec>],
@@ -296,8 +319,9 @@ impl MemorySystem {
         group_waves: u32,
         cus: u32,
         chip_shares: f64,
-        grid: Option<[u64; 3]>,
+        launch: Option<crate::chip_reuse::ChipLayout>,
     ) -> Result<Option<MemorySystem>, SimError> {
+        let grid = launch.map(|l| l.grid);
         let (Some(hierarchy), Some(cache)) = (
             hierarchy_shared(arch, cus, chip_shares)?,
             arch.cache.as_ref(),
@@ -400,7 +424,16 @@ impl MemorySystem {
                 }),
             });
         }
+        let chip = launch.filter(|_| cus == 1).map(|layout| {
+            let shapes: Vec<_> = resolved.iter().map(Stream::reuse_shape).collect();
+            let lines = hierarchy
+                .configs()
+                .map(|c| c.capacity_bytes.map_or(0, |b| b / u64::from(c.line_bytes)))
+                .collect();
+            crate::chip_reuse::ChipReuse::new(layout, &shapes, lines)
+        });
         Ok(Some(MemorySystem {
+            chip,
             hierarchy,
             streams: resolved,
             op_stats: vec![OpCacheStats::default(); streams.len()],
@@ -521,13 +554,18 @@ impl MemorySystem {
         if s.simulated {
             // Simulated requests at base + start + offset (no region wraps them): the
             // hierarchy walks them in one call, as the loop below would one by one.
-            let served = self.hierarchy.access_lines(
-                self.hierarchy.path_of(cu, usize::from(s.path)),
-                s.base.wrapping_add(start),
-                offsets,
-                s.request_bytes,
-                now,
-            );
+            let path = self.hierarchy.path_of(cu, usize::from(s.path));
+            let at = s.base.wrapping_add(start);
+            let served = match &mut self.chip {
+                None => self
+                    .hierarchy
+                    .access_lines(path, at, offsets, s.request_bytes, now),
+                Some(chip) => {
+                    let group = wave as u64 / self.group_waves;
+                    let lines = (path, at, offsets, s.request_bytes, now);
+                    crate::chip_reuse::chip_lines(&mut self.hierarchy, chip, si, group, lines)
+                }
+            };
             stats.requests += offsets.len() as u64;
             stats.first_level_hits += served.first_level;
             worst = u64::from(served.worst_first).max(
@@ -599,10 +637,12 @@ impl MemorySystem {
             .hierarchy
             .configs()
             .zip(self.hierarchy.stats())
-            .map(|(c, s)| LevelReport {
+            .enumerate()
+            .map(|(i, (c, s))| LevelReport {
                 name: c.name.clone(),
                 requests: s.requests,
                 hits: s.hits,
+                chip_hits: self.chip.as_ref().map_or(0, |r| r.served[i]),
                 bytes: s.bytes,
                 latency: c.latency,
                 bytes_per_clock: c.bytes_per_clock,
@@ -694,6 +734,9 @@ pub struct LevelReport {
     pub requests: u64,
     /// Requests it served.
     pub hits: u64,
+    /// Of those, requests that missed the simulated CU's own view of a shared level and were
+    /// served there because another CU's workgroup had read the line (`chip_reuse`).
+    pub chip_hits: u64,
     /// Bytes it delivered.
     pub bytes: u64,
     /// Its hit latency.

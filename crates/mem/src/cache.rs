@@ -123,6 +123,10 @@ struct Level {
     /// Large levels (an Infinity Cache of a million lines): only the sets touched, kept like
     /// the dense ones, so a run pays for what it uses.
     sparse: Option<SparseSets>,
+    /// The model level of a level the chip's CUs share (`Hierarchy::per_cu`), which
+    /// [`Hierarchy::access_lines_chip`] asks about the lines it misses; `None` for a private
+    /// level.
+    chip_level: Option<usize>,
     config: LevelConfig,
 }
 
@@ -168,6 +172,7 @@ impl Level {
             last_bytes: 0,
             latency: config.latency,
             sparse: (!dense).then(SparseSets::default),
+            chip_level: None,
             config,
         })
     }
@@ -408,7 +413,11 @@ impl Hierarchy {
             let mut ids = Vec::with_capacity(copies);
             for _ in 0..copies {
                 ids.push(built.len());
-                built.push(Level::new(config.clone())?);
+                let mut level = Level::new(config.clone())?;
+                if copies == 1 && shared.get(i).copied().unwrap_or(false) {
+                    level.chip_level = Some(i);
+                }
+                built.push(level);
                 model_level.push(i);
             }
             instance.push(ids);
@@ -501,13 +510,14 @@ impl Hierarchy {
         now: u64,
         serve: Serve,
     ) -> Served {
-        let mut served = walk_path(
+        let mut served = walk_path::<false>(
             &mut self.levels,
             &self.paths[path],
             address,
             bytes,
             now as f64,
             serve,
+            &mut |_, _| false,
         );
         served.level = self.model_level[served.level];
         served
@@ -526,17 +536,49 @@ impl Hierarchy {
         bytes: u32,
         now: u64,
     ) -> LinesServed {
+        self.lines_walked::<false>(path, base, offsets, bytes, now, &mut |_, _| false)
+    }
+
+    /// [`Hierarchy::access_lines`] on a chip whose other CUs read some of the same lines: a
+    /// request that misses a shared level's instance (`per_cu`'s `shared`) is served there
+    /// when `held(model level, the instance's requests before it)` says another CU brought
+    /// the line in and the level still holds it. The line is filled either way, as on any miss.
+    pub fn access_lines_chip(
+        &mut self,
+        path: usize,
+        base: u64,
+        offsets: &[u64],
+        bytes: u32,
+        now: u64,
+        held: &mut impl FnMut(usize, u64) -> bool,
+    ) -> LinesServed {
+        self.lines_walked::<true>(path, base, offsets, bytes, now, held)
+    }
+
+    /// The walk of [`Hierarchy::access_lines`]; with `CHIP`, shared levels ask `held` about
+    /// their misses.
+    #[inline(always)]
+    fn lines_walked<const CHIP: bool>(
+        &mut self,
+        path: usize,
+        base: u64,
+        offsets: &[u64],
+        bytes: u32,
+        now: u64,
+        held: &mut impl FnMut(usize, u64) -> bool,
+    ) -> LinesServed {
         let path_levels = &self.paths[path];
         let t = now as f64;
         let mut out = LinesServed::default();
         for &offset in offsets {
-            let served = walk_path(
+            let served = walk_path::<CHIP>(
                 &mut self.levels,
                 path_levels,
                 base.wrapping_add(offset),
                 bytes,
                 t,
                 Serve::Simulate,
+                held,
             );
             if served.depth == 0 {
                 out.first_level += 1;
@@ -571,13 +613,14 @@ pub struct LinesServed {
 /// the slowest of them. Equal line sizes (the usual case) take one lookup per level, as a
 /// plain walk would.
 #[inline(always)]
-fn walk_path(
+fn walk_path<const CHIP: bool>(
     levels: &mut [Level],
     path_levels: &[usize],
     address: u64,
     bytes: u32,
     t: f64,
     serve: Serve,
+    held: &mut impl FnMut(usize, u64) -> bool,
 ) -> Served {
     let last = path_levels.len() - 1;
     // The block asked of the level at `depth`: the request itself at the first level, then
@@ -588,11 +631,21 @@ fn walk_path(
         let level = &mut levels[li];
         let line = level.config.line_bytes;
         if depth > 0 && line < block_bytes && depth < last && serve == Serve::Simulate {
-            return split_block(levels, path_levels, depth, block_start, block_bytes, t);
+            return split_block::<CHIP>(
+                levels,
+                path_levels,
+                depth,
+                block_start,
+                block_bytes,
+                t,
+                held,
+            );
         }
         level.requests += 1;
         let hit = match serve {
-            Serve::Simulate => level.lookup_fill(block_start) || depth == last,
+            Serve::Simulate => {
+                level.lookup_fill(block_start) || depth == last || CHIP && chip_holds(level, held)
+            }
             Serve::AtDepth(d) => depth >= d.min(last),
         };
         if hit {
@@ -610,13 +663,14 @@ fn walk_path(
 /// The block `[start, start + bytes)` asked of the level at `depth`, whose lines are smaller:
 /// each of its lines looked up on its own, a miss filled from the levels below (with that
 /// level's line). The slowest line's service; its level and depth are the deepest that served.
-fn split_block(
+fn split_block<const CHIP: bool>(
     levels: &mut [Level],
     path_levels: &[usize],
     depth: usize,
     start: u64,
     bytes: u32,
     t: f64,
+    held: &mut impl FnMut(usize, u64) -> bool,
 ) -> Served {
     let line = levels[path_levels[depth]].config.line_bytes.max(1);
     let mut worst = Served {
@@ -627,7 +681,7 @@ fn split_block(
     let mut offset = 0;
     while offset < bytes {
         let address = start.wrapping_add(u64::from(offset));
-        let served = walk_from(levels, path_levels, depth, address, line, t);
+        let served = walk_from::<CHIP>(levels, path_levels, depth, address, line, t, held);
         worst.latency = worst.latency.max(served.latency);
         if served.depth > worst.depth {
             worst.level = served.level;
@@ -640,13 +694,14 @@ fn split_block(
 
 /// One line of `line` bytes at `address` asked of the level at `depth` and, on a miss, of the
 /// levels after it (the tail of [`walk_path`], simulated).
-fn walk_from(
+fn walk_from<const CHIP: bool>(
     levels: &mut [Level],
     path_levels: &[usize],
     depth: usize,
     address: u64,
     line: u32,
     t: f64,
+    held: &mut impl FnMut(usize, u64) -> bool,
 ) -> Served {
     let last = path_levels.len() - 1;
     let mut block_bytes = line;
@@ -655,10 +710,10 @@ fn walk_from(
         let level = &mut levels[li];
         let own = level.config.line_bytes;
         if d > depth && own < block_bytes && d < last {
-            return split_block(levels, path_levels, d, block_start, block_bytes, t);
+            return split_block::<CHIP>(levels, path_levels, d, block_start, block_bytes, t, held);
         }
         level.requests += 1;
-        if level.lookup_fill(block_start) || d == last {
+        if level.lookup_fill(block_start) || d == last || CHIP && chip_holds(level, held) {
             return level.serve_bytes(li, d, block_bytes, t);
         }
         if own >= block_bytes {
@@ -667,6 +722,17 @@ fn walk_from(
         }
     }
     unreachable_served(path_levels[last])
+}
+
+/// Whether the chip's other CUs left the line `level` just missed in it (a shared level
+/// only): `held` is asked with the model level and the requests the instance had before this
+/// one.
+#[inline(never)]
+fn chip_holds(level: &Level, held: &mut impl FnMut(usize, u64) -> bool) -> bool {
+    match level.chip_level {
+        Some(m) => held(m, level.requests - 1),
+        None => false,
+    }
 }
 
 /// `address` rounded down to a multiple of `line` (a power of two or not).

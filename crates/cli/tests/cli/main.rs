@@ -15,6 +15,7 @@
 mod bare_listings;
 mod batch;
 mod cache;
+mod chip_reuse;
 mod cli;
 mod coalesce;
 mod code_objects;

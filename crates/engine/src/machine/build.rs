@@ -165,7 +165,15 @@ impl<'a, O: Observer, const STATS: bool> ComputeUnit<'a, O, STATS> {
                 group_waves,
                 cus,
                 input.dispatch.chip_shares,
-                input.dispatch.launch.as_ref().map(|l| l.grid),
+                input
+                    .dispatch
+                    .launch
+                    .as_ref()
+                    .map(|l| crate::chip_reuse::ChipLayout {
+                        grid: l.grid,
+                        working: l.working_groups,
+                        active_cus: l.active_cus,
+                    }),
             )?,
         })
     }

@@ -399,3 +399,36 @@ fn the_plain_lookup_is_the_general_one() {
         }
     }
 }
+
+/// `access_lines_chip` asks only shared levels about their misses, with the model level and
+/// the instance's requests before the one asked about; what `held` says serves the request
+/// there, and the line is filled either way.
+#[test]
+fn the_chip_is_asked_only_about_a_shared_levels_misses() {
+    let mut h = Hierarchy::per_cu(
+        vec![
+            level("l1", Some(16 * 1024), 64, 4, 100),
+            level("l2", Some(256 * 1024), 64, 16, 200),
+            level("dram", None, 64, 1, 500),
+        ],
+        &[vec!["l1".into(), "l2".into(), "dram".into()]],
+        &[false, true, true],
+        1,
+    )
+    .unwrap();
+    let mut asked = Vec::new();
+    // Two lines: the chip holds the first (the L2 serves it), not the second (memory does).
+    let served = h.access_lines_chip(0, 0, &[0, 64], 64, 0, &mut |level, requests| {
+        asked.push((level, requests));
+        asked.len() == 1
+    });
+    // The L1 (private) and memory (last) are never asked; the L2 once per line.
+    assert_eq!(asked, vec![(1, 0), (1, 1)]);
+    assert_eq!((served.first_level, served.worst_rest), (0, Some(500)));
+    let s = h.stats();
+    assert_eq!((s[1].requests, s[1].hits), (2, 1));
+    assert_eq!((s[2].requests, s[2].hits), (1, 1));
+    // Both lines were filled: they hit the L1 now, and nothing asks the chip.
+    let again = h.access_lines_chip(0, 0, &[0, 64], 64, 1, &mut |_, _| unreachable!());
+    assert_eq!(again.first_level, 2);
+}

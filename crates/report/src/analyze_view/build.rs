@@ -322,6 +322,7 @@ fn cache_view(st: &SimStats) -> Option<CacheView> {
                         LevelView {
                             requests: l.requests,
                             hits: l.hits,
+                            chip_hits: l.chip_hits,
                             hit_rate: round(l.hit_rate()),
                             bytes: l.bytes,
                             latency: l.latency,

@@ -249,9 +249,14 @@ impl AnalyzeReport {
                 let bw = l
                     .bandwidth_utilization
                     .map_or(String::new(), |u| format!(", {} of its bandwidth", pct(u)));
+                // Hits another CU's workgroup made possible (a launch's grid).
+                let chip = match l.chip_hits {
+                    0 => String::new(),
+                    n => format!(" ({n} of them lines another CU's workgroup read first)"),
+                };
                 let _ = writeln!(
                     o,
-                    "  cache {name:<12} {}, hit rate {}, {}, {} a hit{bw}",
+                    "  cache {name:<12} {}, hit rate {}{chip}, {}, {} a hit{bw}",
                     count(l.requests, "request"),
                     pct(l.hit_rate),
                     count(l.bytes, "byte"),

@@ -328,6 +328,9 @@ pub struct LevelView {
     pub requests: u64,
     /// Requests it served.
     pub hits: u64,
+    /// Of those, requests the simulated CU's own view of a shared level missed and the
+    /// level served because another CU's workgroup had read the line (a launch's grid).
+    pub chip_hits: u64,
     /// `hits / requests`.
     pub hit_rate: f64,
     /// Bytes it delivered.
