@@ -11,11 +11,11 @@
 //! shared level:
 //! * The busiest CU's `i`-th workgroup is the grid's workgroup at dispatch position
 //!   `i x active CUs` (workgroups are dealt to the CUs in turn, x fastest, then y, then z).
-//! * Another workgroup reads the same bytes at the same point of its program when the op's
+//! * Another workgroup reads the same lines at the same point of its program when the op's
 //!   own address, or that of another op on the same buffer with the same lanes and strides
-//!   (a stencil's taps), moved by that workgroup's offset in the grid, lands on them: the
-//!   streams' group strides give the offset exactly (a stride of 0 shares the whole
-//!   dimension).
+//!   (a stencil's taps), moved by that workgroup's offset in the grid, lands within less than
+//!   a request (a line) of them: the streams' group strides give the offset (a stride of 0
+//!   shares the whole dimension; a tap one element over shares all but the edge lines).
 //! * The nearest such workgroup dispatched earlier, `d` positions before, left the line in
 //!   the level if the `d` workgroups dispatched since touch fewer lines than the level
 //!   holds: a line stays in an LRU level while fewer lines than it holds are touched after
@@ -24,8 +24,8 @@
 //!   Running side by side does not change this: the two reads come at the same point of
 //!   the two workgroups' lives, `d` workgroups' worth of the chip's work apart.
 //!
-//! Lines that overlap only partly (a neighbour's halo inside one line) are not found: their
-//! requests differ. Streams whose addresses come from a tile walk, a random order, a wrapping
+//! Reads at other points of the two programs (another iteration, an op of another shape) are
+//! not found. Streams whose addresses come from a tile walk, a random order, a wrapping
 //! region, scratch or an override keep the CU's own view.
 
 /// What the rule reads of an address stream it applies to (`MemorySystem` gives one per
@@ -34,11 +34,14 @@
 pub(crate) struct ReuseShape {
     /// The op's first address (its buffer's base plus its offset).
     pub base: u64,
+    /// Its buffer's base: ops on one buffer may share lines.
+    pub buffer: u64,
     /// Bytes between workgroups one apart in x, y and z (two's complement).
     pub group_stride: [u64; 3],
-    /// What must be equal for two ops' requests to be each other's moved: the path, the
-    /// requests' offsets and size, and the wave, iteration and outer-loop strides.
-    pub lanes: (u8, Box<[u64]>, u32, u64, u64, u64, u64),
+    /// What must be equal for two ops' reads to be each other's moved: the path, the request
+    /// (line) size, and the wave, iteration and outer-loop strides. (Not the requests: a tap
+    /// one element over reads one line more or less where its lanes cross a line.)
+    pub lanes: (u8, u32, u64, u64, u64, u64),
 }
 
 /// The chip's shape as the re-use rule needs it.
@@ -52,6 +55,10 @@ pub struct ChipLayout {
     pub active_cus: u32,
 }
 
+/// A stream's group strides, the base differences of the streams it shares lines with
+/// (`ChipReuse::peers`) and the bytes two reads may differ by and still share them.
+type Peers = ([i64; 3], Vec<i64>, i64);
+
 /// Enumerating a base difference's solutions stops past this many (each a few operations).
 const MAX_SOLUTIONS: usize = 64;
 
@@ -61,10 +68,11 @@ pub(crate) struct ChipReuse {
     grid: [i64; 3],
     working: u64,
     active_cus: u64,
-    /// Per stream: `None` when the rule does not apply to it, else its group strides and
-    /// the base differences (its base less the other's) of the streams whose requests are
-    /// its own moved, itself first (difference 0).
-    peers: Vec<Option<([i64; 3], Vec<i64>)>>,
+    /// Per stream: `None` when the rule does not apply to it, else its group strides, the
+    /// base differences (its base less the other's) of the streams whose requests are its own
+    /// moved, itself first (difference 0), and its request size: two reads less than that
+    /// apart share their lines but at the edges (a stencil's x taps and its centre).
+    peers: Vec<Option<Peers>>,
     /// Per model level: lines it holds (0: memory, never asked).
     capacity_lines: Vec<u64>,
     /// Per stream: the last workgroup asked about and its nearest earlier reader's distance.
@@ -81,9 +89,6 @@ impl ChipReuse {
         streams: &[Option<ReuseShape>],
         capacity_lines: Vec<u64>,
     ) -> Self {
-        // Buffers lie 2^40 bytes apart (`shadersim_trace::BufferMap`): the same buffer is the
-        // same high bits.
-        let buffer = |s: &ReuseShape| s.base >> shadersim_trace::BUFFER_SPACING_BITS;
         let peers = streams
             .iter()
             .map(|s| {
@@ -92,7 +97,7 @@ impl ChipReuse {
                 for o in streams.iter().flatten() {
                     if o.lanes == s.lanes
                         && o.group_stride == s.group_stride
-                        && buffer(o) == buffer(s)
+                        && o.buffer == s.buffer
                     {
                         let d = s.base.wrapping_sub(o.base) as i64;
                         if !deltas.contains(&d) {
@@ -100,7 +105,8 @@ impl ChipReuse {
                         }
                     }
                 }
-                Some((s.group_stride.map(|g| g as i64), deltas))
+                let near = i64::from(s.lanes.1);
+                Some((s.group_stride.map(|g| g as i64), deltas, near))
             })
             .collect();
         let grid = layout.grid.map(|d| d.max(1) as i64);
@@ -134,7 +140,7 @@ impl ChipReuse {
     }
 
     fn nearest(&self, si: usize, group: u64) -> Option<u64> {
-        let (strides, deltas) = self.peers.get(si)?.as_ref()?;
+        let (strides, deltas, near) = self.peers.get(si)?.as_ref()?;
         let p = group.saturating_mul(self.active_cus);
         if p >= self.working {
             return None;
@@ -153,7 +159,7 @@ impl ChipReuse {
                     best = Some(best.map_or(d, |b| b.min(d)));
                 }
             };
-            solve(*strides, delta, c, self.grid, &mut found);
+            solve(*strides, delta, (c, self.grid, *near), &mut found);
         }
         best
     }
@@ -232,86 +238,84 @@ pub(crate) fn chip_lines(
     }
 }
 
+/// The workgroups whose address lies `delta` bytes below `c`'s, give or take less than `near`
+/// bytes: moves of `c` inside `grid` whose strides sum to that.
+struct Offsets {
+    strides: [i64; 3],
+    c: [i64; 3],
+    grid: [i64; 3],
+    near: i64,
+    /// Solutions still to give before the search stops.
+    budget: usize,
+}
+
 /// Call `found` with every assignment of the dimensions whose stride is not 0 (the others
-/// `None`) that moves `c` inside `grid` by an offset whose strides sum to `delta`: the
-/// workgroups whose address is `delta` bytes below `c`'s.
+/// `None`) that moves `c` inside `grid` by an offset whose strides sum to within `near` bytes
+/// of `delta` (`near` 1: exactly): the workgroups whose address is `delta` bytes below `c`'s,
+/// or close enough that the two read the same lines but at their edges.
 fn solve(
     strides: [i64; 3],
     delta: i64,
-    c: [i64; 3],
-    grid: [i64; 3],
+    (c, grid, near): ([i64; 3], [i64; 3], i64),
     found: &mut impl FnMut([Option<i64>; 3]),
 ) {
     let mut dims: Vec<usize> = (0..3).filter(|&d| strides[d] != 0).collect();
     // The largest stride first: it leaves the fewest values to the others.
     dims.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
-    let mut fixed = [None; 3];
-    let mut budget = MAX_SOLUTIONS;
-    assign(
-        &dims,
+    let mut o = Offsets {
         strides,
-        delta,
         c,
         grid,
-        &mut fixed,
-        &mut budget,
-        found,
-    );
+        near: near.max(1),
+        budget: MAX_SOLUTIONS,
+    };
+    o.assign(&dims, delta, &mut [None; 3], found);
 }
 
-/// `solve`'s recursion over `dims`: the first takes each value the rest can make up for.
-#[allow(clippy::too_many_arguments)]
-fn assign(
-    dims: &[usize],
-    strides: [i64; 3],
-    delta: i64,
-    c: [i64; 3],
-    grid: [i64; 3],
-    fixed: &mut [Option<i64>; 3],
-    budget: &mut usize,
-    found: &mut impl FnMut([Option<i64>; 3]),
-) {
-    let Some((&d, rest)) = dims.split_first() else {
-        if delta == 0 && *budget > 0 {
-            *budget -= 1;
-            found(*fixed);
+impl Offsets {
+    /// `solve`'s recursion over `dims`: the first takes each value the rest can make up for.
+    fn assign(
+        &mut self,
+        dims: &[usize],
+        delta: i64,
+        fixed: &mut [Option<i64>; 3],
+        found: &mut impl FnMut([Option<i64>; 3]),
+    ) {
+        let Some((&d, rest)) = dims.split_first() else {
+            if delta.unsigned_abs() < self.near.unsigned_abs() && self.budget > 0 {
+                self.budget -= 1;
+                found(*fixed);
+            }
+            return;
+        };
+        let (c, grid) = (self.c, self.grid);
+        // What the other dimensions' offsets can add, at least and at most, and the slack.
+        let slack = i128::from(self.near - 1);
+        let (mut lo, mut hi) = (-slack, slack);
+        for &o in rest {
+            let s = i128::from(self.strides[o]);
+            let (a, b) = (s * i128::from(-c[o]), s * i128::from(grid[o] - 1 - c[o]));
+            lo += a.min(b);
+            hi += a.max(b);
         }
-        return;
-    };
-    // What the other dimensions' offsets can add, at least and at most.
-    let (mut lo, mut hi) = (0i128, 0i128);
-    for &o in rest {
-        let s = i128::from(strides[o]);
-        let (a, b) = (s * i128::from(-c[o]), s * i128::from(grid[o] - 1 - c[o]));
-        lo += a.min(b);
-        hi += a.max(b);
+        let s = i128::from(self.strides[d]);
+        let want = i128::from(delta);
+        // Offsets `x` of dimension `d` with `want - hi <= s * x <= want - lo`.
+        let (a, b) = ((want - hi) as f64 / s as f64, (want - lo) as f64 / s as f64);
+        let (from, to) = (a.min(b).ceil() as i128, a.max(b).floor() as i128);
+        let from = from.max(i128::from(-c[d]));
+        let to = to.min(i128::from(grid[d] - 1 - c[d]));
+        if to - from > MAX_SOLUTIONS as i128 {
+            return;
+        }
+        let mut x = from;
+        while x <= to && self.budget > 0 {
+            fixed[d] = Some(c[d] + x as i64);
+            self.assign(rest, (want - s * x) as i64, fixed, found);
+            x += 1;
+        }
+        fixed[d] = None;
     }
-    let s = i128::from(strides[d]);
-    let want = i128::from(delta);
-    // Offsets `x` of dimension `d` with `want - hi <= s * x <= want - lo`.
-    let (a, b) = ((want - hi) as f64 / s as f64, (want - lo) as f64 / s as f64);
-    let (from, to) = (a.min(b).ceil() as i128, a.max(b).floor() as i128);
-    let from = from.max(i128::from(-c[d]));
-    let to = to.min(i128::from(grid[d] - 1 - c[d]));
-    if to - from > MAX_SOLUTIONS as i128 {
-        return;
-    }
-    let mut x = from;
-    while x <= to && *budget > 0 {
-        fixed[d] = Some(c[d] + x as i64);
-        assign(
-            rest,
-            strides,
-            (want - s * x) as i64,
-            c,
-            grid,
-            fixed,
-            budget,
-            found,
-        );
-        x += 1;
-    }
-    fixed[d] = None;
 }
 
 #[cfg(test)]
@@ -334,7 +338,7 @@ mod tests {
     fn a_shared_dimension_takes_the_latest_workgroup_before() {
         // A 64 x 8 grid; a stream whose address moves with x only (stride 64 B, 0 in y).
         let mut r = layout([64, 8, 1], 96);
-        r.peers = vec![Some(([64, 0, 0], vec![0]))];
+        r.peers = vec![Some(([64, 0, 0], vec![0], 1))];
         r.last = vec![(u64::MAX, None)];
         // Workgroup 0 is position 0, (0, 0): nobody before it reads its bytes.
         assert_eq!(r.distance(0, 0), None);
@@ -350,7 +354,7 @@ mod tests {
         // (base difference -1 MiB), the tap one plane down 1 MiB lower.
         let mut r = layout([4, 16, 8], 10);
         let mib = 1 << 20;
-        r.peers = vec![Some(([1024, 65536, mib], vec![0, -mib, mib]))];
+        r.peers = vec![Some(([1024, 65536, mib], vec![0, -mib, mib], 1))];
         r.last = vec![(u64::MAX, None)];
         // Workgroup 13 is position 130 = (2, 0, 2): the up tap of workgroup (2, 0, 1), one
         // plane (64 positions) before, read these bytes.

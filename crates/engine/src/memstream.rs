@@ -127,16 +127,16 @@ struct Stream {
 }
 
 impl Stream {
-    /// What the chip's re-use rule reads of the stream (`None`: its addresses do not follow
-    /// its strides alone, or are not simulated).
-    fn reuse_shape(&self) -> Option<crate::chip_reuse::ReuseShape> {
+    /// What the chip's re-use rule reads of the stream, whose buffer starts at `buffer`
+    /// (`None`: its addresses do not follow its strides alone, or are not simulated).
+    fn reuse_shape(&self, buffer: u64) -> Option<crate::chip_reuse::ReuseShape> {
         let plain = self.simulated && self.walk.is_none() && self.order.is_none();
-        (plain && !self.private && self.region.is_none()).then(|| crate::chip_reuse::ReuseShape {
+        (plain && !self.private && self.region.is_none()).then_some(crate::chip_reuse::ReuseShape {
             base: self.base,
+            buffer,
             group_stride: self.group_stride,
             lanes: (
                 self.path,
-                self.requests.clone(),
                 self.request_bytes,
                 self.wave_stride,
                 self.iteration_stride,
@@ -332,6 +332,8 @@ impl MemorySystem {
             .get_u32(&cache.miss_extra_latency)
             .map_err(|e| SimError::Model(e.to_string()))?;
         let mut resolved = Vec::new();
+        // Each resolved stream's buffer (its base before the op's offset, which may be negative).
+        let mut buffers = Vec::new();
         let mut stream_of_op = Vec::with_capacity(streams.len());
         for s in streams {
             let Some(s) = s else {
@@ -390,6 +392,7 @@ impl MemorySystem {
             );
             let iteration_stride = s.iteration_stride.unwrap_or(is);
             let outer_stride = s.outer.map_or(0, |o| o.1);
+            buffers.push(s.base);
             resolved.push(Stream {
                 path: s.path as u8,
                 base: s.base.wrapping_add(s.offset as u64),
@@ -425,7 +428,11 @@ impl MemorySystem {
             });
         }
         let chip = launch.filter(|_| cus == 1).map(|layout| {
-            let shapes: Vec<_> = resolved.iter().map(Stream::reuse_shape).collect();
+            let shapes: Vec<_> = resolved
+                .iter()
+                .zip(&buffers)
+                .map(|(s, &b)| s.reuse_shape(b))
+                .collect();
             let lines = hierarchy
                 .configs()
                 .map(|c| c.capacity_bytes.map_or(0, |b| b / u64::from(c.line_bytes)))

@@ -87,6 +87,20 @@ impl Lin {
         self.add(&o.scale(-1))
     }
 
+    /// The same sum with its constant term read as a signed 32-bit number when it is one
+    /// as an unsigned one (`0xfffffe00` is -512): the value a 32-bit register holds once
+    /// sign-extended.
+    pub(crate) fn signed_constant_32(&self) -> Lin {
+        let one = (Var::One, Vec::new());
+        let mut out = self.clone();
+        if let Some(c) = out.0.get_mut(&one) {
+            if (1i64 << 31..1i64 << 32).contains(c) {
+                *c -= 1i64 << 32;
+            }
+        }
+        out
+    }
+
     pub(crate) fn as_const(&self) -> Option<i64> {
         match self.0.len() {
             0 => Some(0),

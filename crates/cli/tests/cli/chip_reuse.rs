@@ -6,6 +6,7 @@
 //! writing one of `out`).
 
 use crate::json_of as json;
+use crate::stdout_of as stdout;
 use shadersim_testkit::tools::have_clang_22;
 
 const FILE: &str = "tests/fixtures/src/opencl/chip_reuse.cl";
@@ -90,4 +91,33 @@ fn a_tap_read_by_an_earlier_workgroups_other_tap_is_served_by_the_l2() {
     let all = levels("two_planes", "1x192");
     assert_eq!(level(&all, "l2")[2], 8, "{all:?}");
     assert_eq!(level(&all, "mall")[2], 0, "{all:?}");
+}
+
+/// `plane_below` on a 1 x 192 grid: as `two_planes` with the earlier tap below the buffer's
+/// base. Workgroup 96's first tap (plane 94) is workgroup 94's second, two positions before;
+/// workgroup 0's first tap (plane -2) has no reader. 8 lines from the L2 for the chip: an op's
+/// negative offset keeps it on its buffer.
+#[test]
+fn a_tap_below_the_buffers_base_is_on_the_same_buffer() {
+    if !have_clang_22() {
+        return;
+    }
+    let all = levels("plane_below", "1x192");
+    assert_eq!(level(&all, "l2")[2], 8, "{all:?}");
+    // gfx11 sign-extends the 32-bit index `p - 512` by a 64-bit arithmetic shift of (p - 512):0;
+    // the constant it added, 0xfffffe00, is -512 there: 4 x -512 bytes, not 4 x (2^32 - 512).
+    let text = stdout(&[
+        "analyze",
+        FILE,
+        "--function",
+        "plane_below",
+        "--arch",
+        "gfx1100",
+        "--grid",
+        "1x192",
+        "--block",
+        "256",
+        "--no-latency-search",
+    ]);
+    assert!(text.contains("1024 x workgroup id (y) - 2048)"), "{text}");
 }

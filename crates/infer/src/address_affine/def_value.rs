@@ -212,7 +212,13 @@ impl Eval<'_> {
                         if range.count == 2
                             && me.reg(range.file, range.first, def.d).lin()?.as_const() == Some(0)
                         {
-                            let hi = me.reg(range.file, range.first + 1, def.d).lin()?;
+                            let mut hi = me.reg(range.file, range.first + 1, def.d).lin()?;
+                            if mnemonic == "v_ashrrev_i64" {
+                                // The shift sign-extends the high DWORD: a 32-bit constant
+                                // added to it (`v_add_nc_u32 v4, 0xfffffe00, v2`: `i - 512`)
+                                // is its two's complement value.
+                                hi = hi.signed_constant_32();
+                            }
                             return Ok(Some(hi.scale(1i64 << (32 - n))));
                         }
                     }
