@@ -14,6 +14,9 @@
 #   BREAKDOWN=1: after each benchmark, the inclusive Ir per wave-instruction of the cycle loop's
 #     out-of-line parts (the memory path, the quiet SIMDs' gathering and waking, free ops, the trace
 #     walk, sitting), by the same difference of two runs: where the Ir goes.
+#   PROBE=1: also run each benchmark without its statistics (the latency search's probe, `hotpath
+#     ... probe`) and print its Ir per wave-instruction: what the schedule costs without the stall
+#     and per-op bookkeeping.
 #   MISSES=1: also run each benchmark under cachegrind (`--cache-sim=yes --branch-sim=yes`) and print
 #     first-level data cache misses and mispredicted branches per wave-instruction (simulated, so
 #     machine-independent too): what Ir does not show of the wall time (RDNA 3's rate against GCN's).
@@ -32,8 +35,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Total Ir of one callgrind run and the wave-instructions the example printed.
 measure() {
-  local which=$1 n=$2 out="$tmp/$1.$2"
-  valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$BIN" "$which" "$n" > "$out.txt" 2> "$out.err"
+  local which=$1 n=$2 mode=${3:-} out="$tmp/$1.$2${3:+.$3}"
+  # (`mode` empty: no third argument, a full run.)
+  valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$BIN" "$which" "$n" ${mode:+"$mode"} \
+    > "$out.txt" 2> "$out.err"
   local ir wi
   ir=$(grep -m1 '^summary:' "$out.cg" | awk '{print $2}')
   wi=$(sed -n 's/.* runs, \([0-9]*\) wave-instructions.*/\1/p' "$out.txt")
@@ -74,6 +79,11 @@ for which in gcn rdna3 rdna3-w64 rdna4-bvh8; do
       while read -r name a _ b; do
         printf '    %-20s %8.1f\n' "$name" "$(echo "($b - $a) / $wi" | bc -l)"
       done
+  fi
+  if [ "${PROBE:-0}" = 1 ]; then
+    read -r pir_a pwi_a < <(measure "$which" "$A" probe)
+    read -r pir_b pwi_b < <(measure "$which" "$B" probe)
+    printf '    %-20s %8.1f\n' probe "$(echo "($pir_b - $pir_a) / ($pwi_b - $pwi_a)" | bc -l)"
   fi
   if [ "${MISSES:-0}" = 1 ]; then
     read -r d1_a bm_a < <(misses "$which" "$A")

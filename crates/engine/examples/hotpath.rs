@@ -3,7 +3,8 @@
 //! criterion's own work would blur the picture.
 //!
 //! `cargo run --release -p shadersim-engine --example hotpath -- [gcn|gcn-flat|rdna3|rdna3-w64|rdna4-bvh8] [N]`
-//! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics).
+//! prints the simulated wave-instructions per run (`... gcn 1 dump` also the statistics;
+//! `... gcn 1 probe` runs without the statistics, as a latency-search probe).
 //!
 //! `... hotpath -- file N PATH MODEL [LATENCY]` runs any program file's
 //! first program with default hints instead; with LATENCY, as the
@@ -106,10 +107,22 @@ fn main() {
             panic!("unknown variant {other} (gcn, gcn-flat, rdna3, rdna3-w64, rdna4-bvh8, file)")
         }
     };
-    // `dump`: print the last run's statistics in full (to compare builds).
-    let dump = args.next().is_some_and(|a| a == "dump");
+    // `dump`: print the last run's statistics in full (to compare builds); `probe`: run without
+    // the statistics, as the latency search's probes do (the ops issued or passed are the
+    // wave-instructions).
+    let mode = args.next();
+    let dump = mode.as_deref() == Some("dump");
     let mut total = 0;
     let mut clocks = 0;
+    if mode.as_deref() == Some("probe") {
+        for _ in 0..n {
+            let (c, work) = sim.probe_clocks_and_work().expect("runs");
+            total += work;
+            clocks = c;
+        }
+        println!("{which}: {n} runs, {total} wave-instructions, {clocks} clocks per run");
+        return;
+    }
     for _ in 0..n {
         let stats = sim.run().expect("runs");
         total += sim.wave_instructions(&stats);

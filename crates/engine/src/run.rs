@@ -406,6 +406,13 @@ impl Simulation {
         crate::machine::simulate_observed(&self.sim_input(&walk), observer)
     }
 
+    /// The clocks and the ops issued or passed of this run simulated without its statistics,
+    /// as the latency search's probes run it ([`crate::machine::simulate_probe`]): for
+    /// profiling what the statistics cost (`scripts/bench-callgrind.sh` with `PROBE=1`).
+    pub fn probe_clocks_and_work(&self) -> Result<(u64, u64), SimError> {
+        self.run_probe().map(|r| (r.clocks, r.work))
+    }
+
     /// Run the simulation for its clock count only: the same clocks (or
     /// stop at `max_clocks`, which is not an error here) and work as
     /// [`Self::run`], without the statistics (see
