@@ -12,10 +12,10 @@
 //! * The busiest CU's `i`-th workgroup is the grid's workgroup at dispatch position
 //!   `i x active CUs` (workgroups are dealt to the CUs in turn, x fastest, then y, then z).
 //! * Another workgroup reads the same lines at the same point of its program when the op's
-//!   own address, or that of another op on the same buffer with the same lanes and strides
-//!   (a stencil's taps), moved by that workgroup's offset in the grid, lands within less than
-//!   a request (a line) of them: the streams' group strides give the offset (a stride of 0
-//!   shares the whole dimension; a tap one element over shares all but the edge lines).
+//!   own address, or that of another op on the same buffer with the same line size and
+//!   strides (a stencil's taps), moved by that workgroup's offset in the grid, lands on them:
+//!   the streams' group strides give the offset exactly (a stride of 0 shares the whole
+//!   dimension).
 //! * The nearest such workgroup dispatched earlier, `d` positions before, left the line in
 //!   the level if the `d` workgroups dispatched since touch fewer lines than the level
 //!   holds: a line stays in an LRU level while fewer lines than it holds are touched after
@@ -55,9 +55,9 @@ pub struct ChipLayout {
     pub active_cus: u32,
 }
 
-/// A stream's group strides, the base differences of the streams it shares lines with
-/// (`ChipReuse::peers`) and the bytes two reads may differ by and still share them.
-type Peers = ([i64; 3], Vec<i64>, i64);
+/// A stream's group strides and the base differences of the streams it shares lines with
+/// (`ChipReuse::peers`).
+type Peers = ([i64; 3], Vec<i64>);
 
 /// Enumerating a base difference's solutions stops past this many (each a few operations).
 const MAX_SOLUTIONS: usize = 64;
@@ -68,10 +68,9 @@ pub(crate) struct ChipReuse {
     grid: [i64; 3],
     working: u64,
     active_cus: u64,
-    /// Per stream: `None` when the rule does not apply to it, else its group strides, the
-    /// base differences (its base less the other's) of the streams whose requests are its own
-    /// moved, itself first (difference 0), and its request size: two reads less than that
-    /// apart share their lines but at the edges (a stencil's x taps and its centre).
+    /// Per stream: `None` when the rule does not apply to it, else its group strides and the
+    /// base differences (its base less the other's) of the streams whose reads are its own
+    /// moved, itself first (difference 0).
     peers: Vec<Option<Peers>>,
     /// Per model level: lines it holds (0: memory, never asked).
     capacity_lines: Vec<u64>,
@@ -105,8 +104,7 @@ impl ChipReuse {
                         }
                     }
                 }
-                let near = i64::from(s.lanes.1);
-                Some((s.group_stride.map(|g| g as i64), deltas, near))
+                Some((s.group_stride.map(|g| g as i64), deltas))
             })
             .collect();
         let grid = layout.grid.map(|d| d.max(1) as i64);
@@ -140,7 +138,7 @@ impl ChipReuse {
     }
 
     fn nearest(&self, si: usize, group: u64) -> Option<u64> {
-        let (strides, deltas, near) = self.peers.get(si)?.as_ref()?;
+        let (strides, deltas) = self.peers.get(si)?.as_ref()?;
         let p = group.saturating_mul(self.active_cus);
         if p >= self.working {
             return None;
@@ -159,7 +157,7 @@ impl ChipReuse {
                     best = Some(best.map_or(d, |b| b.min(d)));
                 }
             };
-            solve(*strides, delta, (c, self.grid, *near), &mut found);
+            solve(*strides, delta, (c, self.grid), &mut found);
         }
         best
     }
@@ -238,25 +236,24 @@ pub(crate) fn chip_lines(
     }
 }
 
-/// The workgroups whose address lies `delta` bytes below `c`'s, give or take less than `near`
-/// bytes: moves of `c` inside `grid` whose strides sum to that.
+/// The workgroups whose address lies `delta` bytes below `c`'s: moves of `c` inside `grid`
+/// whose strides sum to that.
 struct Offsets {
     strides: [i64; 3],
     c: [i64; 3],
     grid: [i64; 3],
-    near: i64,
     /// Solutions still to give before the search stops.
     budget: usize,
 }
 
 /// Call `found` with every assignment of the dimensions whose stride is not 0 (the others
-/// `None`) that moves `c` inside `grid` by an offset whose strides sum to within `near` bytes
-/// of `delta` (`near` 1: exactly): the workgroups whose address is `delta` bytes below `c`'s,
-/// or close enough that the two read the same lines but at their edges.
+/// `None`) that moves `c` inside `grid` by an offset whose strides sum to `delta`: the
+/// workgroups whose address is `delta` bytes below `c`'s. (Exactly: reads a few bytes apart
+/// share a line or not as the line boundaries fall, which the rule does not know.)
 fn solve(
     strides: [i64; 3],
     delta: i64,
-    (c, grid, near): ([i64; 3], [i64; 3], i64),
+    (c, grid): ([i64; 3], [i64; 3]),
     found: &mut impl FnMut([Option<i64>; 3]),
 ) {
     let mut dims: Vec<usize> = (0..3).filter(|&d| strides[d] != 0).collect();
@@ -266,7 +263,6 @@ fn solve(
         strides,
         c,
         grid,
-        near: near.max(1),
         budget: MAX_SOLUTIONS,
     };
     o.assign(&dims, delta, &mut [None; 3], found);
@@ -282,16 +278,15 @@ impl Offsets {
         found: &mut impl FnMut([Option<i64>; 3]),
     ) {
         let Some((&d, rest)) = dims.split_first() else {
-            if delta.unsigned_abs() < self.near.unsigned_abs() && self.budget > 0 {
+            if delta == 0 && self.budget > 0 {
                 self.budget -= 1;
                 found(*fixed);
             }
             return;
         };
         let (c, grid) = (self.c, self.grid);
-        // What the other dimensions' offsets can add, at least and at most, and the slack.
-        let slack = i128::from(self.near - 1);
-        let (mut lo, mut hi) = (-slack, slack);
+        // What the other dimensions' offsets can add, at least and at most.
+        let (mut lo, mut hi) = (0i128, 0i128);
         for &o in rest {
             let s = i128::from(self.strides[o]);
             let (a, b) = (s * i128::from(-c[o]), s * i128::from(grid[o] - 1 - c[o]));
@@ -338,7 +333,7 @@ mod tests {
     fn a_shared_dimension_takes_the_latest_workgroup_before() {
         // A 64 x 8 grid; a stream whose address moves with x only (stride 64 B, 0 in y).
         let mut r = layout([64, 8, 1], 96);
-        r.peers = vec![Some(([64, 0, 0], vec![0], 1))];
+        r.peers = vec![Some(([64, 0, 0], vec![0]))];
         r.last = vec![(u64::MAX, None)];
         // Workgroup 0 is position 0, (0, 0): nobody before it reads its bytes.
         assert_eq!(r.distance(0, 0), None);
@@ -354,7 +349,7 @@ mod tests {
         // (base difference -1 MiB), the tap one plane down 1 MiB lower.
         let mut r = layout([4, 16, 8], 10);
         let mib = 1 << 20;
-        r.peers = vec![Some(([1024, 65536, mib], vec![0, -mib, mib], 1))];
+        r.peers = vec![Some(([1024, 65536, mib], vec![0, -mib, mib]))];
         r.last = vec![(u64::MAX, None)];
         // Workgroup 13 is position 130 = (2, 0, 2): the up tap of workgroup (2, 0, 1), one
         // plane (64 positions) before, read these bytes.

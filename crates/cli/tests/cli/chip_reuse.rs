@@ -13,6 +13,11 @@ const FILE: &str = "tests/fixtures/src/opencl/chip_reuse.cl";
 
 /// Per cache level of `function`'s run on gfx1100 with `grid`: requests, hits, chip hits.
 fn levels(function: &str, grid: &str) -> Vec<(String, [u64; 3])> {
+    levels_with(function, grid, "256")
+}
+
+/// [`levels`] with workgroups of `block` work-items.
+fn levels_with(function: &str, grid: &str, block: &str) -> Vec<(String, [u64; 3])> {
     let j = json(&[
         "analyze",
         FILE,
@@ -23,7 +28,7 @@ fn levels(function: &str, grid: &str) -> Vec<(String, [u64; 3])> {
         "--grid",
         grid,
         "--block",
-        "256",
+        block,
         "--no-latency-search",
         "--format",
         "json",
@@ -120,4 +125,17 @@ fn a_tap_below_the_buffers_base_is_on_the_same_buffer() {
         "--no-latency-search",
     ]);
     assert!(text.contains("1024 x workgroup id (y) - 2048)"), "{text}");
+}
+
+/// `half_lines` on a 256 x 4 grid: each workgroup reads and writes 64 bytes, half of a line
+/// whose other half its x neighbour reads. Whether two reads 64 bytes apart share a line depends
+/// on where the line boundaries fall, which the rule does not know, so it finds nothing: the
+/// simulated CU's own workgroups (consecutive in x) share their lines in its own view only.
+#[test]
+fn reads_a_few_bytes_apart_are_not_taken_for_the_same_lines() {
+    if !have_clang_22() {
+        return;
+    }
+    let all = levels_with("half_lines", "256x4", "16");
+    assert!(all.iter().all(|(_, l)| l[2] == 0), "{all:?}");
 }
