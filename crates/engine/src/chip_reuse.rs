@@ -12,7 +12,7 @@
 //! * The busiest CU's `i`-th workgroup is the grid's workgroup at dispatch position
 //!   `i x active CUs` (workgroups are dealt to the CUs in turn, x fastest, then y, then z).
 //! * Another workgroup reads the same lines at the same point of its program when the op's
-//!   own address, or that of another op on the same buffer with the same line size and
+//!   own address, or that of another op on the same buffer with the same requests and
 //!   strides (a stencil's taps), moved by that workgroup's offset in the grid, lands on them:
 //!   the streams' group strides give the offset exactly (a stride of 0 shares the whole
 //!   dimension).
@@ -38,10 +38,9 @@ pub(crate) struct ReuseShape {
     pub buffer: u64,
     /// Bytes between workgroups one apart in x, y and z (two's complement).
     pub group_stride: [u64; 3],
-    /// What must be equal for two ops' reads to be each other's moved: the path, the request
-    /// (line) size, and the wave, iteration and outer-loop strides. (Not the requests: a tap
-    /// one element over reads one line more or less where its lanes cross a line.)
-    pub lanes: (u8, u32, u64, u64, u64, u64),
+    /// What must be equal for two ops' reads to be each other's moved: the path, the
+    /// requests' offsets and size, and the wave, iteration and outer-loop strides.
+    pub lanes: (u8, Box<[u64]>, u32, u64, u64, u64, u64),
 }
 
 /// The chip's shape as the re-use rule needs it.

@@ -137,6 +137,7 @@ impl Stream {
             group_stride: self.group_stride,
             lanes: (
                 self.path,
+                self.requests.clone(),
                 self.request_bytes,
                 self.wave_stride,
                 self.iteration_stride,
@@ -332,7 +333,8 @@ impl MemorySystem {
             .get_u32(&cache.miss_extra_latency)
             .map_err(|e| SimError::Model(e.to_string()))?;
         let mut resolved = Vec::new();
-        // Each resolved stream's buffer (its base before the op's offset, which may be negative).
+        // Each resolved stream's buffer: its `StreamSpec::base`, before the op's offset (which
+        // may be negative), with a scalar load's immediate offset.
         let mut buffers = Vec::new();
         let mut stream_of_op = Vec::with_capacity(streams.len());
         for s in streams {
