@@ -1,6 +1,6 @@
 //! What one simulation measured.
 
-use crate::memstream::{LevelReport, OpCacheStats};
+use crate::cache_report::{LevelReport, OpCacheStats};
 use crate::ops::SimProgram;
 use shadersim_isa::Counter;
 
