@@ -340,3 +340,42 @@ fn a_clamped_index_is_followed_inside_its_bounds() {
         );
     }
 }
+
+/// `row_blur.cl`'s store after the loop: the compiler's skip of the loop when no lane is left
+/// (`s_cbranch_execz` straight to the store's block) brings the address register there from
+/// before its definitions, but on that path EXEC is zero and no lane stores. So the value the
+/// lanes use is the one both other paths agree on: `out[y * width + x]`, derived from the code
+/// (4 bytes a lane, 4096 a row of the 16x16 block), where it was "differs by path".
+#[test]
+fn a_value_reaching_only_over_an_exec_zero_skip_is_no_other_path() {
+    if !have_clang_22() {
+        return;
+    }
+    for gpu in GPUS {
+        let v = row_blur(
+            gpu,
+            "row_blur",
+            &[
+                "--arg",
+                "width=1024",
+                "--arg",
+                "height=1024",
+                "--arg",
+                "radius=4",
+            ],
+        );
+        let addresses = v["defaults"]["addresses"].as_array().unwrap();
+        let stores: Vec<&serde_json::Value> = addresses
+            .iter()
+            .filter(|a| a["iteration_stride_from"].is_null())
+            .collect();
+        assert_eq!(stores.len(), 1, "{gpu}: {addresses:?}");
+        assert_eq!(stores[0]["pattern_from"], "code", "{gpu}: {addresses:?}");
+        let reason = stores[0]["pattern_reason"].as_str().unwrap();
+        assert!(
+            reason.contains("4 x work-item id (x) + 4096 x work-item id (y)")
+                && !reason.contains("iteration"),
+            "{gpu}: {reason}"
+        );
+    }
+}
