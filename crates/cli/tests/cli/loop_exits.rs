@@ -261,6 +261,23 @@ fn row_blur(gpu: &str, function: &str, extra: &[&str]) -> serde_json::Value {
     json(&a)
 }
 
+/// `row_blur` on `gpu` with every argument its addresses and loop read: `width` and `height`
+/// 1024, `radius` 4.
+fn row_blur_with_arguments(gpu: &str) -> serde_json::Value {
+    row_blur(
+        gpu,
+        "row_blur",
+        &[
+            "--arg",
+            "width=1024",
+            "--arg",
+            "height=1024",
+            "--arg",
+            "radius=4",
+        ],
+    )
+}
+
 /// `row_blur.cl`: a loop from `-radius` to `radius` is counted down from `(radius << 1) | 1`.
 /// Without `--arg` it runs once and the report names `radius`, the one argument its exit test
 /// reads (through the `s_or` the address reader does not follow); with `--arg radius=4` it runs
@@ -308,18 +325,7 @@ fn a_clamped_index_is_followed_inside_its_bounds() {
         return;
     }
     for gpu in GPUS {
-        let v = row_blur(
-            gpu,
-            "row_blur",
-            &[
-                "--arg",
-                "width=1024",
-                "--arg",
-                "height=1024",
-                "--arg",
-                "radius=4",
-            ],
-        );
+        let v = row_blur_with_arguments(gpu);
         let taps: Vec<&serde_json::Value> = v["defaults"]["addresses"]
             .as_array()
             .unwrap()
@@ -352,18 +358,7 @@ fn a_value_reaching_only_over_an_exec_zero_skip_is_no_other_path() {
         return;
     }
     for gpu in GPUS {
-        let v = row_blur(
-            gpu,
-            "row_blur",
-            &[
-                "--arg",
-                "width=1024",
-                "--arg",
-                "height=1024",
-                "--arg",
-                "radius=4",
-            ],
-        );
+        let v = row_blur_with_arguments(gpu);
         let addresses = v["defaults"]["addresses"].as_array().unwrap();
         let stores: Vec<&serde_json::Value> = addresses
             .iter()
