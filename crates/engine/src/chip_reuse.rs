@@ -55,11 +55,22 @@ pub struct ChipLayout {
 }
 
 /// A stream's group strides and the base differences of the streams it shares lines with
-/// (`ChipReuse::peers`).
-type Peers = ([i64; 3], Vec<i64>);
+/// (`ChipReuse::peers`), and its dimensions whose stride is not 0, the largest stride first
+/// (it leaves the fewest values to the others), found once for every workgroup's search.
+#[derive(Debug, Clone)]
+struct Peers {
+    strides: [i64; 3],
+    deltas: Vec<i64>,
+    dims: Vec<usize>,
+}
 
 /// Enumerating a base difference's solutions stops past this many (each a few operations).
 const MAX_SOLUTIONS: usize = 64;
+
+/// Workgroups whose distances each stream keeps (by workgroup modulo this): more than a CU
+/// holds at once, so the workgroups in flight, whose waves take turns, do not evict each
+/// other's and each distance is found once.
+const REMEMBERED_GROUPS: usize = 64;
 
 /// The re-use rule's state for one run.
 #[derive(Debug, Clone)]
@@ -73,7 +84,8 @@ pub(crate) struct ChipReuse {
     peers: Vec<Option<Peers>>,
     /// Per model level: lines it holds (0: memory, never asked).
     capacity_lines: Vec<u64>,
-    /// Per stream: the last workgroup asked about and its nearest earlier reader's distance.
+    /// Per stream and workgroup modulo `REMEMBERED_GROUPS`: the workgroup last asked about
+    /// there and its nearest earlier reader's distance.
     last: Vec<(u64, Option<u64>)>,
     /// Per model level: requests served because another CU had read the line.
     pub(crate) served: Vec<u64>,
@@ -103,7 +115,14 @@ impl ChipReuse {
                         }
                     }
                 }
-                Some((s.group_stride.map(|g| g as i64), deltas))
+                let strides = s.group_stride.map(|g| g as i64);
+                let mut dims: Vec<usize> = (0..3).filter(|&d| strides[d] != 0).collect();
+                dims.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
+                Some(Peers {
+                    strides,
+                    deltas,
+                    dims,
+                })
             })
             .collect();
         let grid = layout.grid.map(|d| d.max(1) as i64);
@@ -115,29 +134,25 @@ impl ChipReuse {
             peers,
             served: vec![0; capacity_lines.len()],
             capacity_lines,
-            last: vec![(u64::MAX, None); streams.len()],
+            last: vec![(u64::MAX, None); streams.len() * REMEMBERED_GROUPS],
         }
-    }
-
-    /// Whether the rule applies to stream `si` at all.
-    #[inline]
-    pub(crate) fn applies(&self, si: usize) -> bool {
-        self.peers.get(si).is_some_and(Option::is_some)
     }
 
     /// Dispatch positions from the nearest workgroup dispatched before the simulated CU's
-    /// workgroup `group` that reads stream `si`'s bytes (through `si` or a peer), if any.
+    /// workgroup `group` that reads stream `si`'s bytes (through `si` or a peer), if any
+    /// (`None` too for a stream the rule does not apply to).
     pub(crate) fn distance(&mut self, si: usize, group: u64) -> Option<u64> {
-        if self.last[si].0 == group {
-            return self.last[si].1;
+        let at = si * REMEMBERED_GROUPS + (group % REMEMBERED_GROUPS as u64) as usize;
+        if self.last[at].0 == group {
+            return self.last[at].1;
         }
         let d = self.nearest(si, group);
-        self.last[si] = (group, d);
+        self.last[at] = (group, d);
         d
     }
 
     fn nearest(&self, si: usize, group: u64) -> Option<u64> {
-        let (strides, deltas) = self.peers.get(si)?.as_ref()?;
+        let peers = self.peers.get(si)?.as_ref()?;
         let p = group.saturating_mul(self.active_cus);
         if p >= self.working {
             return None;
@@ -149,14 +164,14 @@ impl ChipReuse {
             (p / (gx * gy) as u64) as i64,
         ];
         let mut best: Option<u64> = None;
-        for &delta in deltas {
+        for &delta in &peers.deltas {
             let mut found = |fixed: [Option<i64>; 3]| {
                 if let Some(q) = self.latest_before(c, fixed) {
                     let d = p - q;
                     best = Some(best.map_or(d, |b| b.min(d)));
                 }
             };
-            solve(*strides, delta, (c, self.grid), &mut found);
+            solve(peers, delta, (c, self.grid), &mut found);
         }
         best
     }
@@ -220,12 +235,7 @@ pub(crate) fn chip_lines(
     group: u64,
     (path, at, offsets, bytes, now): (usize, u64, &[u64], u32, u64),
 ) -> shadersim_mem::LinesServed {
-    let read_before = if chip.applies(si) {
-        chip.distance(si, group)
-    } else {
-        None
-    };
-    match read_before {
+    match chip.distance(si, group) {
         // Another CU's workgroup read these bytes `d` positions before: the shared levels may
         // still hold them.
         Some(d) => hierarchy.access_lines_chip(path, at, offsets, bytes, now, &mut |level, r| {
@@ -246,25 +256,22 @@ struct Offsets {
 }
 
 /// Call `found` with every assignment of the dimensions whose stride is not 0 (the others
-/// `None`) that moves `c` inside `grid` by an offset whose strides sum to `delta`: the
-/// workgroups whose address is `delta` bytes below `c`'s. (Exactly: reads a few bytes apart
-/// share a line or not as the line boundaries fall, which the rule does not know.)
+/// `None`) that moves `c` inside `grid` by an offset whose strides (`peers`') sum to `delta`:
+/// the workgroups whose address is `delta` bytes below `c`'s. (Exactly: reads a few bytes
+/// apart share a line or not as the line boundaries fall, which the rule does not know.)
 fn solve(
-    strides: [i64; 3],
+    peers: &Peers,
     delta: i64,
     (c, grid): ([i64; 3], [i64; 3]),
     found: &mut impl FnMut([Option<i64>; 3]),
 ) {
-    let mut dims: Vec<usize> = (0..3).filter(|&d| strides[d] != 0).collect();
-    // The largest stride first: it leaves the fewest values to the others.
-    dims.sort_by_key(|&d| std::cmp::Reverse(strides[d].unsigned_abs()));
     let mut o = Offsets {
-        strides,
+        strides: peers.strides,
         c,
         grid,
         budget: MAX_SOLUTIONS,
     };
-    o.assign(&dims, delta, &mut [None; 3], found);
+    o.assign(&peers.dims, delta, &mut [None; 3], found);
 }
 
 impl Offsets {
@@ -294,9 +301,15 @@ impl Offsets {
         }
         let s = i128::from(self.strides[d]);
         let want = i128::from(delta);
-        // Offsets `x` of dimension `d` with `want - hi <= s * x <= want - lo`.
-        let (a, b) = ((want - hi) as f64 / s as f64, (want - lo) as f64 / s as f64);
-        let (from, to) = (a.min(b).ceil() as i128, a.max(b).floor() as i128);
+        // Offsets `x` of dimension `d` with `want - hi <= s * x <= want - lo` (integer
+        // division rounded towards the bounds: `s` is not 0).
+        let (low, high) = if s > 0 {
+            (want - hi, want - lo)
+        } else {
+            (lo - want, hi - want)
+        };
+        let s_abs = s.abs();
+        let (from, to) = (-(-low).div_euclid(s_abs), high.div_euclid(s_abs));
         let from = from.max(i128::from(-c[d]));
         let to = to.min(i128::from(grid[d] - 1 - c[d]));
         if to - from > MAX_SOLUTIONS as i128 {
@@ -332,8 +345,12 @@ mod tests {
     fn a_shared_dimension_takes_the_latest_workgroup_before() {
         // A 64 x 8 grid; a stream whose address moves with x only (stride 64 B, 0 in y).
         let mut r = layout([64, 8, 1], 96);
-        r.peers = vec![Some(([64, 0, 0], vec![0]))];
-        r.last = vec![(u64::MAX, None)];
+        r.peers = vec![Some(Peers {
+            strides: [64, 0, 0],
+            deltas: vec![0],
+            dims: vec![0],
+        })];
+        r.last = vec![(u64::MAX, None); REMEMBERED_GROUPS];
         // Workgroup 0 is position 0, (0, 0): nobody before it reads its bytes.
         assert_eq!(r.distance(0, 0), None);
         // Workgroup 1 is position 96 = (32, 1): (32, 0) read them, 64 positions before.
@@ -348,8 +365,12 @@ mod tests {
         // (base difference -1 MiB), the tap one plane down 1 MiB lower.
         let mut r = layout([4, 16, 8], 10);
         let mib = 1 << 20;
-        r.peers = vec![Some(([1024, 65536, mib], vec![0, -mib, mib]))];
-        r.last = vec![(u64::MAX, None)];
+        r.peers = vec![Some(Peers {
+            strides: [1024, 65536, mib],
+            deltas: vec![0, -mib, mib],
+            dims: vec![2, 1, 0],
+        })];
+        r.last = vec![(u64::MAX, None); REMEMBERED_GROUPS];
         // Workgroup 13 is position 130 = (2, 0, 2): the up tap of workgroup (2, 0, 1), one
         // plane (64 positions) before, read these bytes.
         assert_eq!(r.distance(0, 13), Some(64));

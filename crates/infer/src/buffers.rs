@@ -276,7 +276,7 @@ impl<'a> Finder<'a> {
         let mut entry = block.preds.is_empty();
         let mut seen = vec![false; self.cfg.blocks.len()];
         let mut work: Vec<usize> = block.preds.clone();
-        if self.exec_zero_edges_unread(file, at) {
+        if self.exec_zero_edges_unread(file, at, b) {
             // A VGPR that reaches the read only through an `s_cbranch_execz` taken straight to
             // its block, with EXEC unchanged since, reaches no lane: EXEC is zero on that path.
             work.retain(|&p| !self.only_exec_zero_edge(p, b));
@@ -297,20 +297,20 @@ impl<'a> Finder<'a> {
         (defs, entry)
     }
 
-    /// Whether a VGPR read at `at` ignores what reaches it over an `s_cbranch_execz` taken to
-    /// its block: a lane-wise read (not `v_readlane`/`v_readfirstlane`, which read a lane
+    /// Whether a VGPR read at `at`, in block `b`, ignores what reaches it over an
+    /// `s_cbranch_execz` taken to its block: a lane-wise read (not `v_readlane`/`v_readfirstlane`, which read a lane
     /// whatever EXEC holds) with no write of EXEC in its block before it.
-    fn exec_zero_edges_unread(&self, file: RegFile, at: usize) -> bool {
-        let Some(&b) = self.cfg.block_of.get(at) else {
+    fn exec_zero_edges_unread(&self, file: RegFile, at: usize, b: usize) -> bool {
+        if file != RegFile::Vgpr {
             return false;
-        };
+        }
         let mnemonic = &self.program.instructions[at].inst.mnemonic;
         let exec = |i: usize| {
-            self.writes(i, RegFile::Special, SpecialReg::ExecLo as u16)
-                || self.writes(i, RegFile::Special, SpecialReg::ExecHi as u16)
+            self.writes[i]
+                .iter()
+                .any(|w| w.touches(SpecialReg::ExecLo) || w.touches(SpecialReg::ExecHi))
         };
-        file == RegFile::Vgpr
-            && !mnemonic.starts_with("v_readlane")
+        !mnemonic.starts_with("v_readlane")
             && !mnemonic.starts_with("v_readfirstlane")
             && !(self.cfg.blocks[b].start..at).any(exec)
     }

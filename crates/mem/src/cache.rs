@@ -405,16 +405,13 @@ impl Hierarchy {
         let mut instance: Vec<Vec<usize>> = Vec::new();
         let mut model = Vec::new();
         for (i, config) in levels.into_iter().enumerate() {
-            let copies = if shared.get(i).copied().unwrap_or(false) {
-                1
-            } else {
-                cus
-            };
+            let is_shared = shared.get(i).copied().unwrap_or(false);
+            let copies = if is_shared { 1 } else { cus };
             let mut ids = Vec::with_capacity(copies);
             for _ in 0..copies {
                 ids.push(built.len());
                 let mut level = Level::new(config.clone())?;
-                if copies == 1 && shared.get(i).copied().unwrap_or(false) {
+                if is_shared {
                     level.chip_level = Some(i);
                 }
                 built.push(level);
