@@ -74,6 +74,27 @@ pub struct CacheLevelSpec {
     pub hashed_sets: bool,
 }
 
+/// An access policy of the ISA (`[[no_allocate]]`): memory instructions carrying `flag` (a
+/// bare modifier such as gfx11's `dlc`) do not allocate in cache level `level`. A request that
+/// misses there is served from below and leaves the level as it was; a hit is a hit.
+///
+/// ```toml
+/// [[no_allocate]]
+/// level = "mall"
+/// flag = "dlc"
+/// source = "where the ISA says so"
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoAllocateSpec {
+    /// The `[[cache.level]]` name.
+    pub level: String,
+    /// The instruction's modifier (`dlc`, `nt`).
+    pub flag: String,
+    /// Where the policy is documented.
+    pub source: String,
+}
+
 impl CacheSpec {
     /// Every parameter the section names.
     pub fn params(&self) -> impl Iterator<Item = &String> {

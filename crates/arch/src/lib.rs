@@ -20,7 +20,7 @@ mod range;
 mod ray_accelerator;
 mod spec;
 
-pub use cache::{CacheLevelSpec, CacheSpec};
+pub use cache::{CacheLevelSpec, CacheSpec, NoAllocateSpec};
 pub use formula::Formula;
 pub use names::{alias_target, default_model, family_model};
 pub use range::ParamRange;

@@ -224,7 +224,7 @@ impl ChipReuse {
     }
 }
 
-/// The requests `(path, base, offsets, bytes, now)` of stream `si` by the simulated CU's
+/// The requests `(path, base, offsets, (bytes, no_allocate), now)` of stream `si` by the simulated CU's
 /// workgroup `group`, on a chip whose other CUs may have read them first (this module's rule). Out
 /// of line: only a launch's streams ask.
 #[inline(never)]
@@ -233,7 +233,7 @@ pub(crate) fn chip_lines(
     chip: &mut ChipReuse,
     si: usize,
     group: u64,
-    (path, at, offsets, bytes, now): (usize, u64, &[u64], u32, u64),
+    (path, at, offsets, bytes, now): (usize, u64, &[u64], (u32, u32), u64),
 ) -> shadersim_mem::LinesServed {
     match chip.distance(si, group) {
         // Another CU's workgroup read these bytes `d` positions before: the shared levels may
@@ -241,7 +241,8 @@ pub(crate) fn chip_lines(
         Some(d) => hierarchy.access_lines_chip(path, at, offsets, bytes, now, &mut |level, r| {
             chip.held(level, r, d, group)
         }),
-        None => hierarchy.access_lines(path, at, offsets, bytes, now),
+        None if bytes.1 == 0 => hierarchy.access_lines(path, at, offsets, bytes.0, now),
+        None => hierarchy.access_lines_passing(path, at, offsets, bytes, now),
     }
 }
 

@@ -78,6 +78,9 @@ pub struct StreamSpec {
     /// slot's next wave reuses (the hardware gives each wave in flight its part of the scratch
     /// ring), not its place in the launch.
     pub private: bool,
+    /// The depths of its path (bit `d`: depth `d`) whose level does not allocate the lines it
+    /// misses: the model's `[[no_allocate]]` policies its instruction's modifiers select.
+    pub no_allocate: u32,
 }
 
 /// A stream resolved for a run: strides known, the override turned into a depth.
@@ -101,6 +104,8 @@ struct Stream {
     /// Random visit order over the region's elements (`order = "random"`).
     order: Option<Box<crate::visit_order::RandomOrder>>,
     request_bytes: u32,
+    /// `StreamSpec::no_allocate`.
+    no_allocate: u32,
     /// The path (`CachePath` as a number).
     path: u8,
     /// No hit-rate or level override and no region: the requests are simulated where the
@@ -123,8 +128,9 @@ struct Stream {
     /// `None`: simulate; `Some(rate)`: hit-rate override; level override as a depth.
     hit_rate: Option<f64>,
     depth: Option<usize>,
-    /// Error-diffusion accumulator of the hit-rate override.
-    owed: f64,
+    /// Error-diffusion accumulator of the hit-rate override (a cell: the requests it serves
+    /// one at a time are read from the stream while it is borrowed).
+    owed: std::cell::Cell<f64>,
 }
 
 impl Stream {
@@ -308,6 +314,94 @@ pub fn level_depth(arch: &ArchSpec, path: CachePath, name: &str) -> Result<usize
     p.iter().position(|n| n == name).ok_or_else(|| p.clone())
 }
 
+/// The requests of one execution of a stream its strides do not place alone (a hit-rate or
+/// level override, or a region its addresses wrap in), one at a time along `path` from clock
+/// `now` (`miss_extra` added to those the first level does not serve): the slowest's clocks.
+/// Out of line: few streams are of this kind.
+#[inline(never)]
+fn serve_each(
+    hierarchy: &mut Hierarchy,
+    s: &Stream,
+    (start, offsets): (u64, &[u64]),
+    (path, now, miss_extra): (usize, u64, u32),
+    stats: &mut OpCacheStats,
+) -> u64 {
+    let start = s.region.map_or(start, |r| start % r);
+    let mut worst = 0;
+    for &off in offsets {
+        let mut offset = start.wrapping_add(off);
+        if let Some(r) = s.region {
+            offset %= r;
+        }
+        let address = s.base.wrapping_add(offset);
+        let serve = if let Some(rate) = s.hit_rate {
+            // Error diffusion: exactly `rate` of the requests hit, spread evenly.
+            let owed = s.owed.get() + rate;
+            if owed >= 1.0 - 1e-9 {
+                s.owed.set(owed - 1.0);
+                Serve::AtDepth(0)
+            } else {
+                s.owed.set(owed);
+                Serve::AtDepth(1)
+            }
+        } else if let Some(d) = s.depth {
+            Serve::AtDepth(d)
+        } else {
+            Serve::Simulate
+        };
+        let first_level = if serve == Serve::Simulate && s.no_allocate != 0 {
+            // Simulated where a region puts it, by an access some levels do not allocate.
+            let block = (s.request_bytes, s.no_allocate);
+            let l = hierarchy.access_lines_passing(path, address, &[0], block, now);
+            (l.first_level == 1)
+                .then_some(l.worst_first)
+                .ok_or(l.worst_rest.unwrap_or(0))
+        } else {
+            let served = hierarchy.access(path, address, s.request_bytes, now, serve);
+            (served.depth == 0)
+                .then_some(served.latency)
+                .ok_or(served.latency)
+        };
+        stats.requests += 1;
+        let latency = match first_level {
+            Ok(l) => {
+                stats.first_level_hits += 1;
+                u64::from(l)
+            }
+            Err(l) => u64::from(l) + u64::from(miss_extra),
+        };
+        worst = worst.max(latency);
+    }
+    worst
+}
+
+/// The depths of `path` (bit `d`: depth `d`) whose level the model's `[[no_allocate]]`
+/// policies keep from allocating an instruction's lines, given which modifiers it carries.
+pub(crate) fn no_allocate_depths(
+    arch: &ArchSpec,
+    path: CachePath,
+    carries: impl Fn(&str) -> bool,
+) -> u32 {
+    let Some(cache) = &arch.cache else {
+        return 0;
+    };
+    let names = match path {
+        CachePath::Vector => &cache.vector,
+        CachePath::Scalar => &cache.scalar,
+    };
+    let mut depths = 0;
+    for policy in arch.no_allocate.iter().filter(|p| carries(&p.flag)) {
+        if let Some(d) = names
+            .iter()
+            .position(|n| *n == policy.level)
+            .filter(|&d| d < 32)
+        {
+            depths |= 1 << d;
+        }
+    }
+    depths
+}
+
 impl MemorySystem {
     /// The memory system of a run: `None` when the model's hierarchy is off. `streams[op]` is
     /// each static op's stream; `total_waves` sizes the default iteration stride (a grid-stride
@@ -409,6 +503,7 @@ impl MemorySystem {
                 counted: walk.is_some() || iteration_stride != 0 || outer_stride != 0,
                 by_wave: wave_stride != 0 || group_stride != [0; 3],
                 private: s.private,
+                no_allocate: s.no_allocate,
                 region: s.region,
                 outer_period: s.outer.map_or(0, |o| o.0),
                 outer_stride,
@@ -418,7 +513,7 @@ impl MemorySystem {
                 }),
                 hit_rate,
                 depth,
-                owed: 0.0,
+                owed: std::cell::Cell::new(0.0),
                 // A stride hint replaces the walk: the first wave's lines move by the strides.
                 walk: walk.map(|footprint| {
                     Box::new(StreamWalk {
@@ -559,71 +654,36 @@ impl MemorySystem {
         };
         let stats = &mut self.op_stats[op];
         stats.executions += 1;
-        let mut worst = 0u64;
-        if s.simulated {
+        let path = self.hierarchy.path_of(cu, usize::from(s.path));
+        let worst = if s.simulated {
             // Simulated requests at base + start + offset (no region wraps them): the
-            // hierarchy walks them in one call, as the loop below would one by one.
-            let path = self.hierarchy.path_of(cu, usize::from(s.path));
+            // hierarchy walks them in one call, as `serve_each` would one by one.
             let at = s.base.wrapping_add(start);
+            let block = (s.request_bytes, s.no_allocate);
             let served = match &mut self.chip {
+                None if block.1 == 0 => {
+                    self.hierarchy.access_lines(path, at, offsets, block.0, now)
+                }
                 None => self
                     .hierarchy
-                    .access_lines(path, at, offsets, s.request_bytes, now),
+                    .access_lines_passing(path, at, offsets, block, now),
                 Some(chip) => {
+                    let lines = (path, at, offsets, block, now);
                     let group = wave as u64 / self.group_waves;
-                    let lines = (path, at, offsets, s.request_bytes, now);
                     crate::chip_reuse::chip_lines(&mut self.hierarchy, chip, si, group, lines)
                 }
             };
             stats.requests += offsets.len() as u64;
             stats.first_level_hits += served.first_level;
-            worst = u64::from(served.worst_first).max(
+            u64::from(served.worst_first).max(
                 served
                     .worst_rest
                     .map_or(0, |w| u64::from(w) + u64::from(self.miss_extra)),
-            );
+            )
         } else {
-            let mut start = start;
-            if let Some(r) = s.region {
-                start %= r;
-            }
-            for &off in offsets {
-                let mut offset = start.wrapping_add(off);
-                if let Some(r) = s.region {
-                    offset %= r;
-                }
-                let address = s.base.wrapping_add(offset);
-                let serve = if let Some(rate) = s.hit_rate {
-                    // Error diffusion: exactly `rate` of the requests hit, spread evenly.
-                    s.owed += rate;
-                    if s.owed >= 1.0 - 1e-9 {
-                        s.owed -= 1.0;
-                        Serve::AtDepth(0)
-                    } else {
-                        Serve::AtDepth(1)
-                    }
-                } else if let Some(d) = s.depth {
-                    Serve::AtDepth(d)
-                } else {
-                    Serve::Simulate
-                };
-                let served = self.hierarchy.access(
-                    self.hierarchy.path_of(cu, usize::from(s.path)),
-                    address,
-                    s.request_bytes,
-                    now,
-                    serve,
-                );
-                let mut latency = u64::from(served.latency);
-                stats.requests += 1;
-                if served.depth == 0 {
-                    stats.first_level_hits += 1;
-                } else {
-                    latency += u64::from(self.miss_extra);
-                }
-                worst = worst.max(latency);
-            }
-        }
+            let at = (path, now, self.miss_extra);
+            serve_each(&mut self.hierarchy, s, (start, offsets), at, stats)
+        };
         stats.latency_sum += worst;
         worst
     }

@@ -44,6 +44,12 @@ impl<'a> OpView<'a> {
         &self.op.cost_basis
     }
 
+    /// The cache levels an access policy keeps its lines out of, each with the instruction
+    /// modifier that selects it (`("mall", "dlc")`).
+    pub fn not_allocated_in(&self) -> &'a [(String, String)] {
+        &self.op.not_allocated_in
+    }
+
     /// Requests it sends to the L2 (vector memory ops).
     pub fn l2_requests(&self) -> u32 {
         self.op.l2_requests

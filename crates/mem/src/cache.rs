@@ -127,6 +127,9 @@ struct Level {
     /// [`Hierarchy::access_lines_chip`] asks about the lines it misses; `None` for a private
     /// level.
     chip_level: Option<usize>,
+    /// Of the requests, misses that left no line behind (the access's policy said not to
+    /// allocate here): the chip rule counts only the requests that bring lines in.
+    passed: u64,
     config: LevelConfig,
 }
 
@@ -165,6 +168,7 @@ impl Level {
             mask_ok: sets.is_power_of_two(),
             plain: config.line_bytes.is_power_of_two() && sets.is_power_of_two() && n > 0,
             requests: 0,
+            passed: 0,
             stats: LevelStats::default(),
             free_at: 0.0,
             last_clocks: 0.0,
@@ -224,6 +228,47 @@ impl Level {
         }
         let start = set_index as usize * ways;
         move_to_front(&mut self.tags[start..start + ways], !line)
+    }
+
+    /// Look `address` up without filling it on a miss (an access whose policy says this level
+    /// does not allocate): a hit is made the most recently used, a miss leaves the set as it
+    /// was. Memory (no sets) always holds it.
+    fn lookup_only(&mut self, address: u64) -> bool {
+        if self.sets == 0 {
+            return true;
+        }
+        let ways = self.ways as usize;
+        let line = if self.shift_ok {
+            address >> self.line_shift
+        } else {
+            address / u64::from(self.config.line_bytes)
+        };
+        let key = self.set_key(line);
+        let set_index = if self.mask_ok {
+            key & self.set_mask
+        } else {
+            key % self.sets
+        };
+        let set = if self.tags.is_empty() {
+            // A sparse set never touched holds nothing (and is not created for a miss).
+            match &mut self.sparse {
+                Some(SparseSets { start_of, tags }) => match start_of.get(&set_index) {
+                    Some(&start) => &mut tags[start..start + ways],
+                    None => return false,
+                },
+                None => return false,
+            }
+        } else {
+            let start = set_index as usize * ways;
+            &mut self.tags[start..start + ways]
+        };
+        match set.iter().position(|&t| t == !line) {
+            Some(way) => {
+                set[..=way].rotate_right(1);
+                true
+            }
+            None => false,
+        }
     }
 
     /// The number `line`'s set is taken from (`% sets`, or `& set_mask`).
@@ -507,13 +552,12 @@ impl Hierarchy {
         now: u64,
         serve: Serve,
     ) -> Served {
-        let mut served = walk_path::<false>(
+        let mut served = walk_path::<false, false>(
             &mut self.levels,
             &self.paths[path],
-            address,
-            bytes,
+            (address, bytes),
             now as f64,
-            serve,
+            (serve, 0),
             &mut |_, _| false,
         );
         served.level = self.model_level[served.level];
@@ -533,34 +577,58 @@ impl Hierarchy {
         bytes: u32,
         now: u64,
     ) -> LinesServed {
-        self.lines_walked::<false>(path, base, offsets, bytes, now, &mut |_, _| false)
+        self.lines_walked::<false, false>(path, base, offsets, (bytes, 0), now, &mut |_, _| false)
+    }
+
+    /// [`Hierarchy::access_lines`] of requests some levels do not allocate: `no_allocate` has
+    /// bit `d` set for each such depth `d` of the path (an access policy such as gfx11's
+    /// `dlc`), where a miss passes the level by and leaves it as it was. (Its own entry point,
+    /// so the usual walk above has no call to make room for.)
+    #[inline(never)]
+    pub fn access_lines_passing(
+        &mut self,
+        path: usize,
+        base: u64,
+        offsets: &[u64],
+        (bytes, no_allocate): (u32, u32),
+        now: u64,
+    ) -> LinesServed {
+        let mut never = |_, _| false;
+        self.lines_walked::<false, true>(path, base, offsets, (bytes, no_allocate), now, &mut never)
     }
 
     /// [`Hierarchy::access_lines`] on a chip whose other CUs read some of the same lines: a
     /// request that misses a shared level's instance (`per_cu`'s `shared`) is served there
-    /// when `held(model level, the instance's requests before it)` says another CU brought
-    /// the line in and the level still holds it. The line is filled either way, as on any miss.
+    /// when `held(model level, the instance's requests before it that brought lines in)` says
+    /// another CU brought the line in and the level still holds it. The line is filled either
+    /// way, as on any miss (unless `no_allocate`, as in [`Hierarchy::access_lines_passing`],
+    /// says the level does not allocate it).
     pub fn access_lines_chip(
         &mut self,
         path: usize,
         base: u64,
         offsets: &[u64],
-        bytes: u32,
+        (bytes, no_allocate): (u32, u32),
         now: u64,
         held: &mut impl FnMut(usize, u64) -> bool,
     ) -> LinesServed {
-        self.lines_walked::<true>(path, base, offsets, bytes, now, held)
+        let block = (bytes, no_allocate);
+        if no_allocate == 0 {
+            self.lines_walked::<true, false>(path, base, offsets, block, now, held)
+        } else {
+            self.lines_walked::<true, true>(path, base, offsets, block, now, held)
+        }
     }
 
     /// The walk of [`Hierarchy::access_lines`]; with `CHIP`, shared levels ask `held` about
-    /// their misses.
+    /// their misses; with `PASS`, the depths `no_allocate` names do not allocate.
     #[inline(always)]
-    fn lines_walked<const CHIP: bool>(
+    fn lines_walked<const CHIP: bool, const PASS: bool>(
         &mut self,
         path: usize,
         base: u64,
         offsets: &[u64],
-        bytes: u32,
+        (bytes, no_allocate): (u32, u32),
         now: u64,
         held: &mut impl FnMut(usize, u64) -> bool,
     ) -> LinesServed {
@@ -568,13 +636,12 @@ impl Hierarchy {
         let t = now as f64;
         let mut out = LinesServed::default();
         for &offset in offsets {
-            let served = walk_path::<CHIP>(
+            let served = walk_path::<CHIP, PASS>(
                 &mut self.levels,
                 path_levels,
-                base.wrapping_add(offset),
-                bytes,
+                (base.wrapping_add(offset), bytes),
                 t,
-                Serve::Simulate,
+                (Serve::Simulate, no_allocate),
                 held,
             );
             if served.depth == 0 {
@@ -599,6 +666,9 @@ pub struct LinesServed {
     pub worst_rest: Option<u32>,
 }
 
+mod walk;
+use walk::{chip_holds, finds_passing, split_block};
+
 /// One request along the levels `path_levels` (indices into `levels`), at clock `t`:
 /// [`Hierarchy::access`]'s walk.
 ///
@@ -610,13 +680,12 @@ pub struct LinesServed {
 /// the slowest of them. Equal line sizes (the usual case) take one lookup per level, as a
 /// plain walk would.
 #[inline(always)]
-fn walk_path<const CHIP: bool>(
+fn walk_path<const CHIP: bool, const PASS: bool>(
     levels: &mut [Level],
     path_levels: &[usize],
-    address: u64,
-    bytes: u32,
+    (address, bytes): (u64, u32),
     t: f64,
-    serve: Serve,
+    (serve, no_allocate): (Serve, u32),
     held: &mut impl FnMut(usize, u64) -> bool,
 ) -> Served {
     let last = path_levels.len() - 1;
@@ -628,10 +697,10 @@ fn walk_path<const CHIP: bool>(
         let level = &mut levels[li];
         let line = level.config.line_bytes;
         if depth > 0 && line < block_bytes && depth < last && serve == Serve::Simulate {
-            return split_block::<CHIP>(
+            return split_block::<CHIP, PASS>(
                 levels,
                 path_levels,
-                depth,
+                (depth, no_allocate),
                 block_start,
                 block_bytes,
                 t,
@@ -640,6 +709,9 @@ fn walk_path<const CHIP: bool>(
         }
         level.requests += 1;
         let hit = match serve {
+            Serve::Simulate if PASS && no_allocate >> depth & 1 != 0 => {
+                finds_passing::<CHIP>(level, block_start, depth == last, held)
+            }
             Serve::Simulate => {
                 level.lookup_fill(block_start) || depth == last || CHIP && chip_holds(level, held)
             }
@@ -655,81 +727,6 @@ fn walk_path<const CHIP: bool>(
         }
     }
     unreachable_served(path_levels[last])
-}
-
-/// The block `[start, start + bytes)` asked of the level at `depth`, whose lines are smaller:
-/// each of its lines looked up on its own, a miss filled from the levels below (with that
-/// level's line). The slowest line's service; its level and depth are the deepest that served.
-fn split_block<const CHIP: bool>(
-    levels: &mut [Level],
-    path_levels: &[usize],
-    depth: usize,
-    start: u64,
-    bytes: u32,
-    t: f64,
-    held: &mut impl FnMut(usize, u64) -> bool,
-) -> Served {
-    let line = levels[path_levels[depth]].config.line_bytes.max(1);
-    let mut worst = Served {
-        level: path_levels[depth],
-        depth,
-        latency: 0,
-    };
-    let mut offset = 0;
-    while offset < bytes {
-        let address = start.wrapping_add(u64::from(offset));
-        let served = walk_from::<CHIP>(levels, path_levels, depth, address, line, t, held);
-        worst.latency = worst.latency.max(served.latency);
-        if served.depth > worst.depth {
-            worst.level = served.level;
-            worst.depth = served.depth;
-        }
-        offset = offset.saturating_add(line);
-    }
-    worst
-}
-
-/// One line of `line` bytes at `address` asked of the level at `depth` and, on a miss, of the
-/// levels after it (the tail of [`walk_path`], simulated).
-fn walk_from<const CHIP: bool>(
-    levels: &mut [Level],
-    path_levels: &[usize],
-    depth: usize,
-    address: u64,
-    line: u32,
-    t: f64,
-    held: &mut impl FnMut(usize, u64) -> bool,
-) -> Served {
-    let last = path_levels.len() - 1;
-    let mut block_bytes = line;
-    let mut block_start = address;
-    for (d, &li) in path_levels.iter().enumerate().skip(depth) {
-        let level = &mut levels[li];
-        let own = level.config.line_bytes;
-        if d > depth && own < block_bytes && d < last {
-            return split_block::<CHIP>(levels, path_levels, d, block_start, block_bytes, t, held);
-        }
-        level.requests += 1;
-        if level.lookup_fill(block_start) || d == last || CHIP && chip_holds(level, held) {
-            return level.serve_bytes(li, d, block_bytes, t);
-        }
-        if own >= block_bytes {
-            block_start = align_down(block_start, own);
-            block_bytes = own;
-        }
-    }
-    unreachable_served(path_levels[last])
-}
-
-/// Whether the chip's other CUs left the line `level` just missed in it (a shared level
-/// only): `held` is asked with the model level and the requests the instance had before this
-/// one.
-#[inline(never)]
-fn chip_holds(level: &Level, held: &mut impl FnMut(usize, u64) -> bool) -> bool {
-    match level.chip_level {
-        Some(m) => held(m, level.requests - 1),
-        None => false,
-    }
 }
 
 /// `address` rounded down to a multiple of `line` (a power of two or not).

@@ -138,6 +138,9 @@ impl ArchSpec {
         if parsed.cache.is_some() {
             spec.cache = parsed.cache;
         }
+        if let Some(policies) = parsed.no_allocate {
+            spec.no_allocate = policies;
+        }
         if let Some(m) = &parsed.memory {
             spec.set_memory(m).map_err(|message| {
                 let (line, column) = key_position(text, MEMORY_KEY);
@@ -271,6 +274,7 @@ impl ArchSpec {
                 classes: BTreeMap::new(),
                 ray_accelerator: None,
                 cache: None,
+                no_allocate: Vec::new(),
             },
         })
     }

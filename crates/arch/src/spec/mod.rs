@@ -249,6 +249,8 @@ struct ArchFile {
     classes: BTreeMap<String, ClassSpec>,
     ray_accelerator: Option<crate::RayAccelerator>,
     cache: Option<crate::CacheSpec>,
+    /// `[[no_allocate]]`: present in a file, it replaces its base's list.
+    no_allocate: Option<Vec<crate::NoAllocateSpec>>,
     /// `"flat"`: the cache hierarchy is off (every vector request takes the
     /// `[cache] flat_latency` parameter), as `--set memory=flat`;
     /// `"hierarchy"`: on.
@@ -277,6 +279,8 @@ pub struct ArchSpec {
     pub ray_accelerator: Option<crate::RayAccelerator>,
     /// The memory hierarchy (`[cache]`), if the model describes one.
     pub cache: Option<crate::CacheSpec>,
+    /// Instruction modifiers under which a cache level does not allocate (`[[no_allocate]]`).
+    pub no_allocate: Vec<crate::NoAllocateSpec>,
 }
 
 /// Cost rules the engine implements besides fixed clocks.
@@ -461,6 +465,33 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no source"), "{e}");
+    }
+
+    /// gfx11's `dlc` keeps an access out of the Infinity Cache; RDNA 2's `dlc` is another thing
+    /// and RDNA 4 has none, so neither has the policy; a variant inherits it and a model naming a
+    /// level it does not have is refused.
+    #[test]
+    fn no_allocate_policies_are_per_isa_and_name_real_levels() {
+        let rdna3 = ArchSpec::builtin("rdna3").unwrap();
+        let got: Vec<_> = rdna3
+            .no_allocate
+            .iter()
+            .map(|p| (p.level.as_str(), p.flag.as_str()))
+            .collect();
+        assert_eq!(got, vec![("mall", "dlc")]);
+        assert!(ArchSpec::builtin("gfx1102").unwrap().no_allocate == rdna3.no_allocate);
+        for name in ["rdna2", "rdna4", "gcn", "cdna3"] {
+            assert!(
+                ArchSpec::builtin(name).unwrap().no_allocate.is_empty(),
+                "{name}"
+            );
+        }
+        let e = ArchSpec::from_toml(
+            "m.toml",
+            "base = \"rdna3\"\nname = \"x\"\n[[no_allocate]]\nlevel = \"l3\"\nflag = \"dlc\"\nsource = \"s\"\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown cache level `l3`"), "{e}");
     }
 
     #[test]

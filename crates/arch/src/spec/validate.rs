@@ -80,6 +80,21 @@ impl ArchSpec {
                 }
             }
         }
+        for policy in &self.no_allocate {
+            let known = self
+                .cache
+                .as_ref()
+                .is_some_and(|c| c.level.iter().any(|l| l.name == policy.level));
+            if !known {
+                return Err(self.invalid(format!(
+                    "[[no_allocate]] names unknown cache level `{}`",
+                    policy.level
+                )));
+            }
+            if policy.flag.is_empty() {
+                return Err(self.invalid("[[no_allocate]] has an empty `flag`".to_string()));
+            }
+        }
         for cat in self
             .issue
             .wait_valu_vgpr_writes

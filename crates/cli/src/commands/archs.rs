@@ -97,6 +97,12 @@ pub fn run(args: Args) -> CliResult {
                         l.bytes_per_clock.as_deref().unwrap_or("(not modelled)")
                     );
                 }
+                for p in &spec.no_allocate {
+                    out += &format!(
+                        "  accesses with `{}` do not allocate in {}: {}\n",
+                        p.flag, p.level, p.source
+                    );
+                }
             }
         }
     }

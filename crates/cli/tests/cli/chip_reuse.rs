@@ -18,21 +18,24 @@ fn levels(function: &str, grid: &str) -> Vec<(String, [u64; 3])> {
 
 /// [`levels`] with workgroups of `block` work-items.
 fn levels_with(function: &str, grid: &str, block: &str) -> Vec<(String, [u64; 3])> {
-    let j = json(&[
+    levels_on("gfx1100", function, &["--grid", grid, "--block", block])
+}
+
+/// [`levels`] on `arch` with the launch and any other options `rest`.
+fn levels_on(arch: &str, function: &str, rest: &[&str]) -> Vec<(String, [u64; 3])> {
+    let mut args = vec![
         "analyze",
         FILE,
         "--function",
         function,
         "--arch",
-        "gfx1100",
-        "--grid",
-        grid,
-        "--block",
-        block,
+        arch,
         "--no-latency-search",
         "--format",
         "json",
-    ]);
+    ];
+    args.extend_from_slice(rest);
+    let j = json(&args);
     j["cache"]
         .as_object()
         .expect("a cache hierarchy")
@@ -82,6 +85,65 @@ fn a_reader_too_far_back_for_the_l2_leaves_the_line_in_the_infinity_cache() {
     let all = levels("column_panel", "4096x2");
     assert_eq!(level(&all, "l2")[2], 0, "{all:?}");
     assert_eq!(level(&all, "mall")[2], 344, "{all:?}");
+}
+
+/// `column_panel_nt` (the store non-temporal) on the 4096 x 2 grid of the test above, with an L2
+/// of 1 MB (8192 lines) and an Infinity Cache of 6 MB (49152 lines). Each workgroup sends the
+/// Infinity Cache 16 lines (8 `in`, 8 `out`; 1377 requests for 86 workgroups). On gfx11 the
+/// store carries `dlc` and does not allocate there (rdna3's `[[no_allocate]]`), so a workgroup
+/// fills 8 lines: 49152 / 8 = 6144 workgroups fit, more than the 4096 back to the reader, and the
+/// 43 x 8 = 344 lines are served. The plain store fills 16: 49152 / 16 = 3072 fit, fewer than
+/// 4096, and none are. The same kernel on gfx1030, whose `dlc` is no such policy (it has 80 CUs:
+/// a reader 4096 positions back for its workgroups 52 to 102), gets none either.
+#[test]
+fn a_non_temporal_store_leaves_the_infinity_cache_to_the_reads() {
+    if !have_clang_22() {
+        return;
+    }
+    let small = [
+        "--grid",
+        "4096x2",
+        "--block",
+        "256",
+        "--set",
+        "l2_bytes=1048576",
+        "--set",
+        "mall_bytes=6291456",
+    ];
+    let nt = levels_on("gfx1100", "column_panel_nt", &small);
+    assert_eq!(level(&nt, "mall"), [1377, 344, 344], "{nt:?}");
+    // The store's 8 lines a workgroup missed the Infinity Cache (their first touch) and were
+    // not kept: memory served them and the in lines without a reader.
+    assert_eq!(level(&nt, "dram")[0], 1377 - 344, "{nt:?}");
+    let plain = levels_on("gfx1100", "column_panel", &small);
+    assert_eq!(level(&plain, "mall")[2], 0, "{plain:?}");
+    let rdna2 = levels_on("gfx1030", "column_panel_nt", &small);
+    assert_eq!(level(&rdna2, "mall")[2], 0, "{rdna2:?}");
+    // The report says which op the policy took and why, on gfx11 only.
+    let note = "not allocated in mall (`dlc`)";
+    let text = |arch: &str| {
+        stdout(&[
+            "analyze",
+            FILE,
+            "--function",
+            "column_panel_nt",
+            "--arch",
+            arch,
+            "--grid",
+            "64x2",
+            "--block",
+            "256",
+            "--no-latency-search",
+        ])
+    };
+    let gfx11 = text("gfx1100");
+    let store = gfx11
+        .lines()
+        .find(|l| l.contains("global_store_b32"))
+        .expect("the store");
+    assert!(store.contains(note), "{store}");
+    assert_eq!(gfx11.matches(note).count(), 1, "{gfx11}");
+    assert!(!text("gfx1030").contains(note));
 }
 
 /// `two_planes` on a 1 x 192 grid: 2 workgroups on the busiest CU, at y = 0 and 96. Workgroup

@@ -319,6 +319,7 @@ impl OpContext<'_> {
             serve: Self::stream_serve(facts),
             walk: None,
             private,
+            no_allocate: 0,
         }
     }
 
@@ -357,6 +358,7 @@ impl OpContext<'_> {
             serve: Self::stream_serve(facts),
             walk: None,
             private: false,
+            no_allocate: 0,
         })
     }
 

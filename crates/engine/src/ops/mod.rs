@@ -183,6 +183,9 @@ pub struct StaticOp {
     /// LDS ops: the mean bank-conflict degree of the lane pattern (1 =
     /// conflict-free), already in `cost`.
     pub lds_conflict: Option<f64>,
+    /// Memory ops: the cache levels an access policy of the model keeps its lines out of, each
+    /// with the instruction modifier that selects it (`("mall", "dlc")`).
+    pub not_allocated_in: Vec<(String, String)>,
     /// Image ops: the texels (tile walk) and filter taken by default (its `line` is 0 here;
     /// the run fills it in when it lists the defaults).
     pub image_default: Option<shadersim_trace::ImageDefault>,
@@ -223,6 +226,7 @@ impl StaticOp {
             masked_from: None,
             stream: None,
             lds_conflict: None,
+            not_allocated_in: Vec::new(),
             image_default: None,
             matrix_flops: 0,
             matrix_busy: 0,

@@ -418,7 +418,7 @@ fn the_chip_is_asked_only_about_a_shared_levels_misses() {
     .unwrap();
     let mut asked = Vec::new();
     // Two lines: the chip holds the first (the L2 serves it), not the second (memory does).
-    let served = h.access_lines_chip(0, 0, &[0, 64], 64, 0, &mut |level, requests| {
+    let served = h.access_lines_chip(0, 0, &[0, 64], (64, 0), 0, &mut |level, requests| {
         asked.push((level, requests));
         asked.len() == 1
     });
@@ -429,6 +429,94 @@ fn the_chip_is_asked_only_about_a_shared_levels_misses() {
     assert_eq!((s[1].requests, s[1].hits), (2, 1));
     assert_eq!((s[2].requests, s[2].hits), (1, 1));
     // Both lines were filled: they hit the L1 now, and nothing asks the chip.
-    let again = h.access_lines_chip(0, 0, &[0, 64], 64, 1, &mut |_, _| unreachable!());
+    let again = h.access_lines_chip(0, 0, &[0, 64], (64, 0), 1, &mut |_, _| unreachable!());
     assert_eq!(again.first_level, 2);
+}
+
+/// A request that does not allocate in the L2 (`no_allocate` bit 1: depth 1) and misses there
+/// is served by memory and leaves the L2 as it was; the L1 above still fills. A line the L2
+/// already holds is a hit for it, as for any request.
+#[test]
+fn a_level_that_does_not_allocate_passes_a_miss_by() {
+    let mut h = gcn_like();
+    let l2_only = 1 << 1;
+    // Line 0 misses both levels: memory serves it, the L1 fills, the L2 does not.
+    let a = h.access_lines_passing(0, 0, &[0], (64, l2_only), 0);
+    assert_eq!(a.worst_rest, Some(500));
+    // Four lines of the L1's set 0 (16 KB / 64 B / 4 ways = 64 sets: 4 KB apart), allocating:
+    // the L1's set now holds them and has lost line 0; the L2 holds them in four sets.
+    let evict: Vec<u64> = (1..=4).map(|i| i * 4096).collect();
+    h.access_lines(0, 0, &evict, 64, 1);
+    // Line 0 again, allocating: the L2 never took it, so memory serves it again. The L1 takes
+    // it back and loses its oldest line, 4096.
+    let b = h.access_lines(0, 0, &[0], 64, 2);
+    assert_eq!(b.worst_rest, Some(500));
+    // Line 4096 not allocating: the L1 lost it, the L2 holds it and serves it.
+    let c = h.access_lines_passing(0, 4096, &[0], (64, l2_only), 3);
+    assert_eq!(c.worst_rest, Some(200));
+    let s = h.stats();
+    // L2: 1 + 4 + 1 + 1 requests, 1 hit (line 4096).
+    assert_eq!((s[1].requests, s[1].hits), (7, 1));
+}
+
+/// The chip rule is told the requests before this one that brought lines into the level:
+/// one that passed the level by (does not allocate there) is not counted.
+#[test]
+fn the_chip_counts_only_requests_that_allocate() {
+    let mut h = Hierarchy::per_cu(
+        vec![
+            level("l1", Some(16 * 1024), 64, 4, 100),
+            level("l2", Some(256 * 1024), 64, 16, 200),
+            level("dram", None, 64, 1, 500),
+        ],
+        &[vec!["l1".into(), "l2".into(), "dram".into()]],
+        &[false, true, true],
+        1,
+    )
+    .unwrap();
+    let mut asked = Vec::new();
+    // Two lines that do not allocate in the L2, then one that does.
+    h.access_lines_chip(0, 0, &[0, 64], (64, 1 << 1), 0, &mut |l, r| {
+        asked.push((l, r));
+        false
+    });
+    h.access_lines_chip(0, 0, &[128], (64, 0), 1, &mut |l, r| {
+        asked.push((l, r));
+        false
+    });
+    // The first had no request before it; the second one that passed by (not counted); the
+    // third two that passed by: none counted.
+    assert_eq!(asked, vec![(1, 0), (1, 0), (1, 0)]);
+    assert_eq!(h.stats()[1].requests, 3);
+}
+
+/// The same on a level large enough to keep only the sets a run touches (an Infinity Cache):
+/// a request that does not allocate there touches no set; after one that does, it hits.
+#[test]
+fn a_large_level_that_does_not_allocate_passes_a_miss_by() {
+    let mut h = Hierarchy::new(
+        vec![
+            level("mall", Some(64 << 20), 64, 16, 300),
+            level("dram", None, 64, 1, 500),
+        ],
+        &[vec!["mall".into(), "dram".into()]],
+    )
+    .unwrap();
+    let first_only = 1;
+    assert_eq!(
+        h.access_lines_passing(0, 0, &[0], (64, first_only), 0)
+            .worst_rest,
+        Some(500)
+    );
+    assert_eq!(
+        h.access_lines_passing(0, 0, &[0], (64, first_only), 1)
+            .worst_rest,
+        Some(500)
+    );
+    let touched = |h: &Hierarchy| h.levels[0].sparse.as_ref().map(|s| s.start_of.len());
+    assert_eq!(touched(&h), Some(0));
+    assert_eq!(h.access_lines(0, 0, &[0], 64, 2).worst_rest, Some(500));
+    assert_eq!(touched(&h), Some(1));
+    let hit = h.access_lines_passing(0, 0, &[0], (64, first_only), 3);
+    assert_eq!((hit.first_level, hit.worst_first), (1, 300));
 }

@@ -545,6 +545,12 @@ fn instruction_rows(sim: &Simulation, st: &SimStats) -> InstructionRows {
                 .get(oi)
                 .filter(|c| c.requests > 0)
                 .map(|c| round(c.mean_latency())),
+            not_allocated_in: (op.not_allocated_in().iter())
+                .map(|(level, flag)| NotAllocatedView {
+                    level: level.clone(),
+                    flag: flag.clone(),
+                })
+                .collect(),
             lds_conflict_degree: op.lds_conflict().map(round),
             buffer: match op.source() {
                 OpSource::Program(i) if op.has_address_stream() => {

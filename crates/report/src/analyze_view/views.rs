@@ -510,6 +510,10 @@ pub struct InstructionView {
     /// Memory ops with a cache stream: mean clocks from service to data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_latency: Option<f64>,
+    /// Memory ops: the cache levels the model's access policy keeps its lines out of (gfx11's
+    /// `dlc`: the Infinity Cache), each `{level, flag}`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_allocated_in: Vec<NotAllocatedView>,
     /// LDS ops: the mean bank-conflict degree of its lanes (1 = none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lds_conflict_degree: Option<f64>,
@@ -538,6 +542,16 @@ impl InstructionView {
     }
 }
 
+/// A cache level an access policy keeps an op's lines out of (JSON
+/// `instructions[].not_allocated_in`).
+#[derive(Debug, Clone, Serialize)]
+pub struct NotAllocatedView {
+    /// The cache level (`mall`).
+    pub level: String,
+    /// The instruction modifier that selects the policy (`dlc`).
+    pub flag: String,
+}
+
 /// The buffer a memory op was given (JSON `instructions[].buffer`).
 #[derive(Debug, Clone, Serialize)]
 pub struct BufferView {
@@ -563,6 +577,9 @@ impl InstructionView {
                 pct(h),
                 super::numbers::clocks(l)
             ));
+        }
+        for n in &self.not_allocated_in {
+            parts.push(format!("not allocated in {} (`{}`)", n.level, n.flag));
         }
         if let Some(d) = self.lds_conflict_degree {
             if d > 1.0 {
