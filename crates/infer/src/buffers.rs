@@ -392,6 +392,13 @@ impl<'a> Finder<'a> {
                 return Walk::Unknown;
             };
             return match self.root(bf, br, d) {
+                // A kernel argument that is a number, not a pointer (the hidden global offset
+                // a 64-bit global id adds, a 32-bit value): an index, as a lane's data is.
+                Walk::Known(Root::Entry { sgpr })
+                    if self.plain_argument(sgpr, offset + 4 * i64::from(k)) =>
+                {
+                    Walk::Unknown
+                }
                 Walk::Known(base) => {
                     let root = Root::Loaded {
                         base: Box::new(base),
@@ -437,6 +444,32 @@ impl<'a> Finder<'a> {
             None if cycle => Walk::Cycle,
             None => Walk::Unknown,
         }
+    }
+
+    /// Whether the DWORD at byte `at` of the segment entry SGPR `sgpr` points to is part of a
+    /// kernel argument the metadata says is a number: the kernel-argument segment, and an
+    /// argument of a hidden integer kind (global offset, block count, group size, remainder,
+    /// grid dimensions, dynamic LDS size) or a by-value argument of 4 bytes or fewer, which
+    /// cannot hold a 64-bit pointer. (A larger by-value argument may be a struct holding one.)
+    fn plain_argument(&self, sgpr: u16, at: i64) -> bool {
+        const NUMBERS: &[&str] = &[
+            "hidden_global_offset_",
+            "hidden_block_count_",
+            "hidden_group_size_",
+            "hidden_remainder_",
+            "hidden_grid_dims",
+            "hidden_dynamic_lds_size",
+        ];
+        let declared = &self.program.declared;
+        if declared.kernarg_sgpr() != Some(sgpr) {
+            return false;
+        }
+        declared.args.iter().any(|a| {
+            let inside = at >= i64::from(a.offset) && at < i64::from(a.offset) + i64::from(a.size);
+            inside
+                && (a.value_kind == "by_value" && a.size <= 4
+                    || NUMBERS.iter().any(|n| a.value_kind.starts_with(n)))
+        })
     }
 
     /// The root in words: `s8 at entry`, `loaded at line 13 from s8 at entry + 0x8`.

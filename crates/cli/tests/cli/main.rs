@@ -54,6 +54,7 @@ mod trust_inputs;
 mod validate;
 mod validate_levels;
 mod visual;
+mod wide_index;
 mod wrong_assembly;
 
 use shadersim_testkit::cli::Run;
