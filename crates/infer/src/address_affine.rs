@@ -82,6 +82,9 @@ pub struct AffineAddress {
     /// Whether the address holds numbers the launch's grid or block sets (a dispatch-packet
     /// field, a hidden kernel argument) that the launch did not give.
     pub launch_fields: bool,
+    /// Bytes past the base its addresses stay in, when a mask keeps the index below a power of
+    /// two (`v_and_b32` with 1023: 4 x 1024 for 4-byte elements) and nothing else moves them.
+    pub region: Option<u64>,
 }
 
 /// What the code says about one vector memory op's address.
@@ -95,6 +98,9 @@ pub enum AddressForm {
         line: u32,
         /// Its mnemonic.
         mnemonic: String,
+        /// Bytes past the base the addresses stay in, when a mask keeps the loaded index below
+        /// a power of two (`data[i] & 255`), with the mask's line and mnemonic.
+        region: Option<(u64, u32, String)>,
     },
     /// Not followed, and why.
     Unknown(String),
@@ -120,6 +126,23 @@ pub(crate) struct Eval<'a> {
     /// its value went through, whether computed now or earlier.
     clamps: Vec<BTreeSet<(u32, String)>>,
     memo_clamps: HashMap<(usize, RegFile, u16), BTreeSet<(u32, String)>>,
+    /// Whether a lane-varying value masked to its low bits is kept as a [`Var::Wrap`] (the
+    /// address forms do: the address then wraps in a region; trip counts and exit tests do not).
+    pub(crate) follow_wraps: bool,
+    /// The masked values [`Var::Wrap`] numbers.
+    pub(crate) wraps: Vec<Wrap>,
+}
+
+/// A value masked to its low bits by a `v_and_b32` with 2^k - 1: it stays below `size`.
+#[derive(Debug, Clone)]
+pub(crate) struct Wrap {
+    /// What was masked (data a load returned: `Bad::Data`).
+    pub(crate) inner: Result<Lin, Bad>,
+    /// 2^k.
+    pub(crate) size: i64,
+    /// The mask's line and mnemonic.
+    pub(crate) line: u32,
+    pub(crate) mnemonic: String,
 }
 
 impl<'a> Eval<'a> {
@@ -135,6 +158,23 @@ impl<'a> Eval<'a> {
             follow_clamps: false,
             clamps: Vec::new(),
             memo_clamps: HashMap::new(),
+            follow_wraps: false,
+            wraps: Vec::new(),
+        }
+    }
+
+    /// Masked value `n` in words: `(work-item id (x) mod 1024)`.
+    fn wrap_words(&mut self, n: u32) -> String {
+        let Some(w) = self.wraps.get(n as usize).cloned() else {
+            return "a masked value".to_string();
+        };
+        match &w.inner {
+            Ok(l) => format!(
+                "({} mod {})",
+                self.words(l).trim_start_matches("base + "),
+                w.size
+            ),
+            Err(_) => format!("(loaded data mod {})", w.size),
         }
     }
 
@@ -484,6 +524,7 @@ impl<'a> Eval<'a> {
                     self.line(self.cfg.blocks[self.cfg.loops[*id].header].start)
                 ),
                 Var::Phi(_) => "a loop value".to_string(),
+                Var::Wrap(n) => self.wrap_words(*n),
             };
             let factors: Vec<String> = atoms.iter().map(|a| self.atom_words(a)).collect();
             let mut t = format!("{c} x {name}");
@@ -512,6 +553,7 @@ fn reg_name(file: RegFile, r: u16) -> String {
 pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressForm> {
     let mut eval = Eval::new(program, cfg);
     eval.follow_clamps = true;
+    eval.follow_wraps = true;
     let mut out = BTreeMap::new();
     for (i, s) in program.instructions.iter().enumerate() {
         let Some(terms) = address_terms(&s.inst) else {
@@ -527,8 +569,15 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
                     sum = sum.and_then(|acc: Lin| Ok(acc.add(&eval.operand(o, i).lin()?)));
                 }
                 match sum {
-                    Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
+                    Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent {
+                        line,
+                        mnemonic,
+                        region: None,
+                    },
                     Err(Bad::Other(why)) => AddressForm::Unknown(why),
+                    Ok(l) if l.has(|v| matches!(v, Var::Wrap(_))) => {
+                        wrapped(&mut eval, cfg, i, &l, offset)
+                    }
                     Ok(l) => affine(&mut eval, cfg, i, &l, offset),
                 }
             }
@@ -552,6 +601,58 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
         out.insert(i, form);
     }
     out
+}
+
+/// The form of an address at instruction `i` that goes through a mask: `base + c x (X mod 2^k)`
+/// with a uniform base stays in `|c| x 2^k` bytes past it, X's strides (or, for loaded data,
+/// none) inside. A mask whose value the address also moves by lanes, workgroups or loops
+/// otherwise is not followed: the region would wrap those too.
+fn wrapped(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
+    let terms: Vec<(u32, i64)> =
+        l.0.iter()
+            .filter_map(|((v, atoms), c)| match v {
+                Var::Wrap(n) if atoms.is_empty() => Some((*n, *c)),
+                _ => None,
+            })
+            .collect();
+    let others_uniform =
+        l.0.keys()
+            .all(|(v, _)| matches!(v, Var::One | Var::Wrap(_)));
+    let wrap = match terms[..] {
+        [(n, c)]
+            if others_uniform && l.0.keys().filter(|(v, _)| *v == Var::Wrap(n)).count() == 1 =>
+        {
+            eval.wraps.get(n as usize).cloned().map(|w| (n, c, w))
+        }
+        _ => None,
+    };
+    let Some((n, c, w)) = wrap else {
+        return AddressForm::Unknown(
+            "a masked index (`v_and_b32`) the address also moves by lanes, workgroups or loops"
+                .into(),
+        );
+    };
+    let region = c.unsigned_abs().saturating_mul(w.size.unsigned_abs());
+    let rest = l.sub(&Lin::var(Var::Wrap(n)).scale(c));
+    match w.inner {
+        Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent {
+            line,
+            mnemonic,
+            region: Some((region, w.line, w.mnemonic)),
+        },
+        Err(Bad::Other(why)) => AddressForm::Unknown(why),
+        Ok(x) => match affine(eval, cfg, i, &rest.add(&x.scale(c)), immediate) {
+            AddressForm::Affine(mut a) => {
+                a.region = Some(region);
+                a.words = format!(
+                    "{}, wrapped in {region} B by `{}` at line {}",
+                    a.words, w.mnemonic, w.line
+                );
+                AddressForm::Affine(a)
+            }
+            other => other,
+        },
+    }
 }
 
 /// The coefficients of an affine address at instruction `i`.
@@ -632,5 +733,6 @@ fn affine(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> Addr
         }),
         arguments,
         launch_fields,
+        region: None,
     }))
 }

@@ -65,7 +65,7 @@ pub(crate) fn affine_value(
             Var::Lane(d) => out.lane[usize::from(*d).min(2)] = *c,
             Var::Group(d) => out.group[usize::from(*d).min(2)] = *c,
             Var::Iter(id) => out.iterations.push((*id, *c)),
-            Var::Phi(_) => return None,
+            Var::Phi(_) | Var::Wrap(_) => return None,
         }
     }
     Some(out)

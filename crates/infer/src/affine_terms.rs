@@ -29,6 +29,10 @@ pub(crate) enum Var {
     Iter(usize),
     /// Placeholder for a register's value at a loop header while its update is evaluated.
     Phi(u32),
+    /// A lane-varying value masked to its low bits (`v_and_b32` with 2^k - 1): the evaluator's
+    /// wrap number `n` (`Eval::wraps`) holds what was masked and the mask's size. Only the
+    /// address forms make one (`Eval::follow_wraps`).
+    Wrap(u32),
 }
 
 /// One term's key: what it varies with and the product of the unknown uniform factors.

@@ -41,6 +41,9 @@ pub struct DerivedAddress {
     /// The loop around the op's innermost loop and the bytes one of its iterations moves the
     /// address, when that is the only other loop that moves it, by a positive number.
     pub parent_stride: Option<(usize, u64)>,
+    /// Bytes past the base the addresses stay in (a mask keeps the index below a power of
+    /// two), and why.
+    pub region: Option<(u64, String)>,
 }
 
 /// Derive every global, flat and buffer op's lane pattern, wave stride and iteration stride
@@ -66,10 +69,20 @@ pub fn derive_address_patterns(
             .is_some();
         let not = |why: &str| Err::<u64, String>(why.to_string());
         let d = match &form {
-            AddressForm::DataDependent { line, mnemonic } => {
+            AddressForm::DataDependent {
+                line,
+                mnemonic,
+                region,
+            } => {
                 let why = format!(
                     "data-dependent: the address comes from the `{mnemonic}` at line {line}"
                 );
+                let region = region.as_ref().map(|(bytes, at, mask)| {
+                    (
+                        *bytes,
+                        format!("wraps in {bytes} B: `{mask}` at line {at} masks the loaded index"),
+                    )
+                });
                 DerivedAddress {
                     instr: i,
                     line: s.pos.line,
@@ -83,6 +96,7 @@ pub fn derive_address_patterns(
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                     parent_stride: None,
+                    region,
                 }
             }
             AddressForm::Unknown(w) => {
@@ -100,6 +114,7 @@ pub fn derive_address_patterns(
                     iteration_stride: in_loop.then(|| not(&why)),
                     iteration_stride_reason: why,
                     parent_stride: None,
+                    region: None,
                 }
             }
             AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size, block),
@@ -233,6 +248,9 @@ fn derive(
         parent_stride: a
             .parent
             .and_then(|(id, c)| u64::try_from(c).ok().filter(|&c| c > 0).map(|c| (id, c))),
+        region: a
+            .region
+            .map(|r| (r, format!("wraps in {r} B (the masked index above)"))),
     }
 }
 
@@ -427,6 +445,14 @@ pub fn apply_derived_addresses(
                 (None, Some(Err(why))) => (None, Some(FactSource::Default), why.clone()),
                 (None, None) => (None, None, String::new()),
             };
+        let region = match (facts.region, &d.region) {
+            (Some(r), _) => Some((r, FactSource::Hint, String::new())),
+            (None, Some((r, why))) => {
+                facts.region = Some(*r);
+                Some((*r, FactSource::Code, why.clone()))
+            }
+            (None, None) => None,
+        };
         let all_hinted = pattern_from == FactSource::Hint
             && wave_stride_from == FactSource::Hint
             && iteration_stride_from.is_none_or(|f| f == FactSource::Hint);
@@ -442,6 +468,7 @@ pub fn apply_derived_addresses(
                 iteration_stride,
                 iteration_stride_from,
                 iteration_stride_reason,
+                region,
             });
         }
     }

@@ -85,6 +85,9 @@ pub struct AddressDefault {
     pub iteration_stride_from: Option<FactSource>,
     /// Why.
     pub iteration_stride_reason: String,
+    /// Bytes past the base the addresses wrap in, where they came from and why (`None`: no
+    /// region, from the code or a hint).
+    pub region: Option<(u64, FactSource, String)>,
 }
 
 impl AddressDefault {
@@ -126,6 +129,11 @@ impl AddressDefault {
                 parts.push(format!("default iteration stride: footprint x waves (a grid-stride loop that never revisits an address{why})"))
             }
             (None, _) => {}
+        }
+        match &self.region {
+            Some((r, FactSource::Hint, _)) => parts.push(format!("region {r} B (hint)")),
+            Some((_, _, why)) => parts.push(why.clone()),
+            None => {}
         }
         parts.join("; ")
     }
@@ -441,6 +449,7 @@ mod tests {
             iteration_stride: None,
             iteration_stride_from: iteration,
             iteration_stride_reason: String::new(),
+            region: None,
         }
     }
 

@@ -34,6 +34,7 @@ mod listings;
 mod liveness;
 mod loop_exits;
 mod loop_sample;
+mod masked_index;
 mod mutations;
 mod nami_cli;
 mod occupancy;

@@ -420,6 +420,9 @@ fn defaults_view(sim: &Simulation, st: &SimStats) -> DefaultsView {
                 iteration_stride: a.iteration_stride,
                 iteration_stride_from: a.iteration_stride_from.map(|f| f.name().to_string()),
                 iteration_stride_reason: a.iteration_stride_reason.clone(),
+                region: a.region.as_ref().map(|r| r.0),
+                region_from: a.region.as_ref().map(|r| r.1.name().to_string()),
+                region_reason: a.region.as_ref().map(|r| r.2.clone()),
             })
             .collect(),
         buffers: BufferDefaultsView {

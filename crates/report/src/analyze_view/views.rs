@@ -126,6 +126,16 @@ pub struct AddressDefaultView {
     pub iteration_stride_from: Option<String>,
     /// Why; empty for a hint or an op in no loop.
     pub iteration_stride_reason: String,
+    /// Bytes past the base the addresses wrap in (a masked index, or a `region` hint); left out
+    /// when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<u64>,
+    /// `code` or `hint`; left out with `region`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region_from: Option<String>,
+    /// Why; left out with `region`, empty for a hint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region_reason: Option<String>,
 }
 
 /// How the run placed buffers (JSON `defaults.buffers`).

@@ -1,0 +1,102 @@
+//! Indices masked to their low bits (`masked_index.cl`, clang-22 for gfx1100: 96 CUs, wave32,
+//! 128-byte lines, a 32 KB L0 of 8 sets x 32 ways): `x & (2^k - 1)` keeps the address within 2^k
+//! elements of the buffer's base, so the op's addresses wrap in that region, whatever `x` was.
+//! Launch: 1048576 work-items in workgroups of 256, 4096 workgroups, 43 on the busiest CU, which
+//! simulates them as the grid's first 43 (8 waves each, 344 waves; each wave's 32 lanes read or
+//! write 128 bytes, one line).
+
+use crate::json_of as json;
+use shadersim_testkit::tools::have_clang_22;
+
+const FILE: &str = "tests/fixtures/src/opencl/masked_index.cl";
+
+/// The JSON report of `function` on gfx1100 with the launch above.
+fn run(function: &str) -> serde_json::Value {
+    json(&[
+        "analyze",
+        FILE,
+        "--function",
+        function,
+        "--arch",
+        "gfx1100",
+        "--global",
+        "1048576",
+        "--block",
+        "256",
+        "--no-latency-search",
+        "--format",
+        "json",
+    ])
+}
+
+/// Requests and hits of cache level `name`.
+fn level(j: &serde_json::Value, name: &str) -> [u64; 2] {
+    let l = &j["cache"][name];
+    [
+        l["requests"].as_u64().expect("requests"),
+        l["hits"].as_u64().expect("hits"),
+    ]
+}
+
+/// Each address default's region and where it came from (`code`, `hint`; empty: none), in
+/// program order.
+fn regions(j: &serde_json::Value) -> Vec<(Option<u64>, String)> {
+    j["defaults"]["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .map(|a| {
+            let from = a["region_from"].as_str().unwrap_or("").to_string();
+            (a["region"].as_u64(), from)
+        })
+        .collect()
+}
+
+/// `table[i & 1023]`: 4 bytes x 1024 = a 4096-byte region from the code. The 344 waves read
+/// table lines 0-31 in turn (8 a workgroup, again every 4 workgroups): 32 misses to DRAM, the
+/// other 312 table reads hit the L0, whose sets hold the 64 lines of 4 workgroups (8 a set).
+/// `out[i]` streams: 344 misses. DRAM: 344 + 32 + the one kernel-argument line = 377.
+#[test]
+fn a_masked_global_id_wraps_in_its_table() {
+    if !have_clang_22() {
+        return;
+    }
+    let j = run("table_lookup");
+    assert_eq!(
+        regions(&j),
+        vec![(Some(4096), "code".into()), (None, String::new())]
+    );
+    assert_eq!(level(&j, "l0"), [688, 312]);
+    assert_eq!(level(&j, "dram"), [377, 377]);
+}
+
+/// `bins[data[i] & 255]`: the loaded index is unknown, the mask bounds it: a 1024-byte region
+/// (8 lines). With the default pattern (linear, each wave 128 bytes on from the last) the 344
+/// atomics cycle through those 8 lines: 8 misses, 336 L0 hits. DRAM: 344 `data` lines + 8 + 1.
+#[test]
+fn a_masked_loaded_index_wraps_in_its_bins() {
+    if !have_clang_22() {
+        return;
+    }
+    let j = run("bin_count");
+    assert_eq!(
+        regions(&j),
+        vec![(None, String::new()), (Some(1024), "code".into())]
+    );
+    assert_eq!(level(&j, "l0"), [688, 336]);
+    assert_eq!(level(&j, "dram"), [353, 353]);
+}
+
+/// `table[(i & 1023) + lid]`: the address also moves with the lane outside the mask, which a
+/// region would wrap too: not derived, the default stays and says why.
+#[test]
+fn a_masked_index_plus_more_is_not_followed() {
+    if !have_clang_22() {
+        return;
+    }
+    let j = run("masked_plus_lane");
+    let first = &j["defaults"]["addresses"][0];
+    assert_eq!(first["region"], serde_json::Value::Null);
+    let why = first["pattern_reason"].as_str().expect("a reason");
+    assert!(why.contains("a masked index"), "{why}");
+}
