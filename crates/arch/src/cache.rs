@@ -5,6 +5,7 @@
 //! flat_latency = "vmem_latency"         # --set of this parameter switches the hierarchy off
 //! vector = ["l1", "l2", "dram"]         # the path of vector memory requests, first level first
 //! scalar = ["scalar", "l2", "dram"]     # the path of scalar loads
+//! atomic = ["l2", "dram"]               # optional: where atomics go (default: the vector path)
 //! miss_extra_latency = "cache_miss_extra_latency"
 //!
 //! [[cache.level]]
@@ -36,6 +37,10 @@ pub struct CacheSpec {
     pub vector: Vec<String>,
     /// Level names scalar loads walk.
     pub scalar: Vec<String>,
+    /// Level names atomic read-modify-write ops walk: from the level that performs them (the
+    /// L2 on AMD GPUs: atomics bypass the L0/L1). None: the vector path.
+    #[serde(default)]
+    pub atomic: Option<Vec<String>>,
     /// The levels, in the model's order.
     pub level: Vec<CacheLevelSpec>,
     /// Whether the hierarchy serves requests (false after `--set` of `flat_latency`, or when a
@@ -120,7 +125,12 @@ impl CacheSpec {
                 return Err(format!("[cache] level `{}` is listed twice", l.name));
             }
         }
-        for (what, path) in [("vector", &self.vector), ("scalar", &self.scalar)] {
+        let atomic = self.atomic.as_ref().unwrap_or(&self.vector);
+        for (what, path) in [
+            ("vector", &self.vector),
+            ("scalar", &self.scalar),
+            ("atomic", atomic),
+        ] {
             if path.is_empty() {
                 return Err(format!("[cache] {what} path is empty"));
             }

@@ -27,6 +27,7 @@
 //! it, its instruction and the reason).
 
 pub mod analysis;
+mod cache_paths;
 mod cache_report;
 mod chip_reuse;
 mod config;
@@ -49,12 +50,12 @@ pub use analysis::bottleneck::Bottleneck;
 pub use analysis::bounds::ResourceBound;
 pub use analysis::latency::{LatencyHead, LatencySearch, LatencyTolerance};
 pub use analysis::Analysis;
+pub use cache_paths::{hierarchy_for, hierarchy_of};
 pub use cache_report::{LevelReport, OpCacheStats};
 pub use config::check_dispatch;
 pub use config::{DispatchConfig, DynamicVgpr, LaunchPlan};
 pub use error::{SimError, StuckWave};
 pub use launch::MAX_SIMULATED_GROUPS;
-pub use memstream::{hierarchy_for, hierarchy_of};
 pub use observer::{IssueEvent, NoObserver, Observer};
 pub use occupancy::{Limiter, Occupancy, ResourceUsage};
 pub use run::{PrepareError, Simulation};

@@ -9,19 +9,12 @@
 //! hierarchy switched off (`--set memory=flat`, or a model without `[cache]`) there is no
 //! `MemorySystem` and the units' flat latencies apply.
 
+pub use crate::cache_paths::CachePath;
+use crate::cache_paths::{hierarchy_shared, level_depth};
 use crate::cache_report::{LevelReport, OpCacheStats};
 use crate::error::SimError;
 use shadersim_arch::ArchSpec;
-use shadersim_mem::{Hierarchy, LevelConfig, Serve};
-
-/// Which path of the hierarchy an op's requests take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CachePath {
-    /// Vector memory (the model's `[cache] vector`).
-    Vector = 0,
-    /// Scalar loads (`[cache] scalar`).
-    Scalar = 1,
-}
+use shadersim_mem::{Hierarchy, Serve};
 
 /// How an op's requests are served.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,89 +224,6 @@ struct WaveLines {
     lines: Vec<u64>,
 }
 
-/// The level configurations and paths of a model for one compute unit (`None` when it has no
-/// enabled hierarchy).
-pub fn hierarchy_of(arch: &ArchSpec) -> Result<Option<Hierarchy>, SimError> {
-    hierarchy_for(arch, 1)
-}
-
-/// The hierarchy of `cus` compute units side by side: each CU its own private levels, and the
-/// model's `shared` levels one for all of them with `cus` CUs' shares of their bandwidth (a
-/// shared level's `bytes_per_clock` is one CU's share of the chip's).
-pub fn hierarchy_for(arch: &ArchSpec, cus: u32) -> Result<Option<Hierarchy>, SimError> {
-    hierarchy_shared(arch, cus, 1.0)
-}
-
-/// [`hierarchy_for`] with each CU taking `chip_shares` shares of the shared levels (more than
-/// one when some of the GPU's CUs have no work: the busy ones share the whole chip's).
-pub fn hierarchy_shared(
-    arch: &ArchSpec,
-    cus: u32,
-    chip_shares: f64,
-) -> Result<Option<Hierarchy>, SimError> {
-    let Some(cache) = arch.cache.as_ref().filter(|c| c.enabled) else {
-        return Ok(None);
-    };
-    let model = |e: shadersim_arch::ArchError| SimError::Model(e.to_string());
-    let mut levels = Vec::new();
-    for l in &cache.level {
-        let capacity = l
-            .capacity
-            .as_deref()
-            .map(|p| arch.get_f64(p).map(|v| v.round() as u64))
-            .transpose()
-            .map_err(model)?;
-        let line_bytes = arch.get_u32(&l.line).map_err(model)?;
-        let ways = match &l.ways {
-            Some(p) => arch.get_u32(p).map_err(model)?,
-            // Fully associative.
-            None => capacity.map_or(1, |c| (c / u64::from(line_bytes.max(1))) as u32),
-        };
-        levels.push(LevelConfig {
-            name: l.name.clone(),
-            capacity_bytes: capacity,
-            line_bytes,
-            ways,
-            latency: arch.get_u32(&l.latency).map_err(model)?,
-            bytes_per_clock: l
-                .bytes_per_clock
-                .as_deref()
-                .map(|p| arch.get_f64(p))
-                .transpose()
-                .map_err(model)?
-                .map(|b| {
-                    if l.shared {
-                        b * f64::from(cus.max(1)) * chip_shares.max(1.0)
-                    } else {
-                        b
-                    }
-                }),
-            hashed_sets: l.hashed_sets,
-        });
-    }
-    let shared: Vec<bool> = cache.level.iter().map(|l| l.shared).collect();
-    let h = Hierarchy::per_cu(
-        levels,
-        &[cache.vector.clone(), cache.scalar.clone()],
-        &shared,
-        cus,
-    )
-    .map_err(|e| SimError::Model(format!("{}: {e}", arch.name)))?;
-    Ok(Some(h))
-}
-
-/// The depth of level `name` on the path, or the names on it.
-pub fn level_depth(arch: &ArchSpec, path: CachePath, name: &str) -> Result<usize, Vec<String>> {
-    let Some(cache) = &arch.cache else {
-        return Err(Vec::new());
-    };
-    let p = match path {
-        CachePath::Vector => &cache.vector,
-        CachePath::Scalar => &cache.scalar,
-    };
-    p.iter().position(|n| n == name).ok_or_else(|| p.clone())
-}
-
 /// The requests of one execution of a stream its strides do not place alone (a hit-rate or
 /// level override, or a region its addresses wrap in), one at a time along `path` from clock
 /// `now` (`miss_extra` added to those the first level does not serve): the slowest's clocks.
@@ -375,33 +285,6 @@ fn serve_each(
     worst
 }
 
-/// The depths of `path` (bit `d`: depth `d`) whose level the model's `[[no_allocate]]`
-/// policies keep from allocating an instruction's lines, given which modifiers it carries.
-pub(crate) fn no_allocate_depths(
-    arch: &ArchSpec,
-    path: CachePath,
-    carries: impl Fn(&str) -> bool,
-) -> u32 {
-    let Some(cache) = &arch.cache else {
-        return 0;
-    };
-    let names = match path {
-        CachePath::Vector => &cache.vector,
-        CachePath::Scalar => &cache.scalar,
-    };
-    let mut depths = 0;
-    for policy in arch.no_allocate.iter().filter(|p| carries(&p.flag)) {
-        if let Some(d) = names
-            .iter()
-            .position(|n| *n == policy.level)
-            .filter(|&d| d < 32)
-        {
-            depths |= 1 << d;
-        }
-    }
-    depths
-}
-
 impl MemorySystem {
     /// The memory system of a run: `None` when the model's hierarchy is off. `streams[op]` is
     /// each static op's stream; `total_waves` sizes the default iteration stride (a grid-stride
@@ -441,7 +324,7 @@ impl MemorySystem {
             // iteration past every wave's); scalar loads read the same
             // constants in every wave and iteration.
             let (ws, is) = match s.path {
-                CachePath::Vector => (
+                CachePath::Vector | CachePath::Atomic => (
                     s.footprint,
                     s.footprint.saturating_mul(u64::from(total_waves.max(1))),
                 ),
@@ -774,11 +657,7 @@ pub fn check_hints(
             continue;
         }
         if let Some((name, span)) = &f.level {
-            let path = if program.instructions[i].inst.class() == shadersim_isa::InstrClass::Smem {
-                CachePath::Scalar
-            } else {
-                CachePath::Vector
-            };
+            let path = CachePath::of(&program.instructions[i].inst);
             level_depth(arch, path, name).map_err(|known| {
                 shadersim_trace::HintsError::at(
                     span.clone(),

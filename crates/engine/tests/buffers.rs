@@ -91,12 +91,11 @@ fn vector_adds_three_buffers_miss_independently() {
 fn global_atomics_do_not_hit_another_buffers_lines() {
     // tests/fixtures/llvm/gfx900/global_atomics.s (clang-19): `vals` is loaded at line 23
     // (kernel argument 0x0), `atomic_max(&counters[2], v)` is line 94 (0x8) and
-    // `atomic_xchg(&slot[...])` line 100 (0x18). With the default linear pattern an op
-    // touches 4 fresh lines of its own buffer per wave: every atomic request misses the
-    // first level. (With every buffer at address 0 they read `vals`' lines: 100% hits.)
-    // The model sends atomics through the L1 like loads (no [cache] rule serves them at the
-    // L2), so an atomic on lines a load of the SAME buffer just brought in still hits: the
-    // `atomic_cmpxchg` at line 127 follows the load of `fsum` at line 121.
+    // `atomic_xchg(&slot[gid & 63])` line 100 (0x18). Atomics walk the model's `[cache] atomic`
+    // path, from the L2 on (they bypass the L1), so the L2 is their first level. (With every
+    // buffer at address 0 they would read `vals`' lines.) An atomic on lines a load of the SAME
+    // buffer just brought in still hits the L2: the `atomic_cmpxchg` at line 127 follows the
+    // load of `fsum` at line 121.
     let text = include_str!("../../../tests/fixtures/llvm/gfx900/global_atomics.s");
     let sim = prepare(
         &read("global_atomics.s", text, "global_atomics"),
@@ -109,11 +108,12 @@ fn global_atomics_do_not_hit_another_buffers_lines() {
     };
     // Line 94's address is read from the code (issue 33): `counters + 8` for every lane and
     // wave (pattern uniform, wave stride 0): one line per wave, 100 requests, the first wave's
-    // a miss and the other 99 hits on the line it brought in. Line 100's index is
-    // `(lid & 63) x 4`, which the evaluation does not follow: the default linear pattern,
-    // 100 waves x 4 fresh lines, all misses.
+    // a miss and the other 99 hits on the line it brought in. Line 100's index is `gid & 63`:
+    // the mask keeps it in 64 x 4 = 256 bytes of `slot` (a region from the code), 4 of the
+    // 64-byte lines, which every wave's 64 lanes cover: the first wave's 4 requests miss, the
+    // other 99 x 4 = 396 hit.
     assert_eq!(hits(94), (100, 99));
-    assert_eq!(hits(100), (400, 0));
+    assert_eq!(hits(100), (400, 396));
     let id = |line| sim.buffers().buffer_of(at_line(&sim, line)).unwrap().id;
     let ids = [id(23), id(94), id(100), id(121)];
     for (i, x) in ids.iter().enumerate() {

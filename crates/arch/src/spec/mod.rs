@@ -494,6 +494,22 @@ mod tests {
         assert!(e.to_string().contains("unknown cache level `l3`"), "{e}");
     }
 
+    /// Atomics bypass the first levels on every AMD target (LLVM's memory model): every built-in
+    /// model with a hierarchy sends them from its L2 on, the vector path's tail.
+    #[test]
+    fn atomics_walk_the_vector_path_from_the_l2() {
+        for (name, _) in BUILTIN {
+            let a = ArchSpec::builtin(name).unwrap();
+            let Some(c) = &a.cache else { continue };
+            let atomic = c
+                .atomic
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no atomic path"));
+            let from = c.vector.iter().position(|l| l == "l2").expect("an l2");
+            assert_eq!(atomic[..], c.vector[from..], "{name}");
+        }
+    }
+
     #[test]
     fn vmem_rates_match_the_memory_model_table() {
         let gcn = ArchSpec::builtin("gcn").unwrap();

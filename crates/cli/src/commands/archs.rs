@@ -81,9 +81,10 @@ pub fn run(args: Args) -> CliResult {
                 out += &format!(
                     // Setting the flat latency no longer switches the
                     // hierarchy off; `memory=flat` does.
-                    "cache: vector {}; scalar {}; off with --set memory=flat (every request then takes {})\n",
+                    "cache: vector {}; scalar {}; atomic {}; off with --set memory=flat (every request then takes {})\n",
                     c.vector.join(" -> "),
                     c.scalar.join(" -> "),
+                    c.atomic.as_ref().unwrap_or(&c.vector).join(" -> "),
                     c.flat_latency
                 );
                 for l in &c.level {

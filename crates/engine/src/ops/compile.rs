@@ -154,7 +154,7 @@ impl OpContext<'_> {
         if let Some(stream) = op.stream.as_mut() {
             let carries = |f: &str| inst.has_modifier(f);
             stream.no_allocate =
-                crate::memstream::no_allocate_depths(self.arch, stream.path, carries);
+                crate::cache_paths::no_allocate_depths(self.arch, stream.path, carries);
             op.not_allocated_in = (self.arch.no_allocate.iter())
                 .filter(|p| stream.no_allocate != 0 && carries(&p.flag))
                 .map(|p| (p.level.clone(), p.flag.clone()))

@@ -116,7 +116,7 @@ impl OpContext<'_> {
         let result = coalesce_pattern(&access, &pattern, 0, order, exec, self.rates)
             .map_err(|e| SimError::Model(format!("lane pattern: {e}")))?;
         op.l2_requests = result.l2_requests;
-        op.stream = Some(self.vector_stream(
+        let mut stream = self.vector_stream(
             &result,
             facts,
             matches!(
@@ -124,7 +124,9 @@ impl OpContext<'_> {
                 shadersim_isa::InstrClass::VmemScratchLoad
                     | shadersim_isa::InstrClass::VmemScratchStore
             ),
-        ));
+        );
+        stream.path = crate::cache_paths::CachePath::of(inst);
+        op.stream = Some(stream);
         if !matches!(access, MemAccess::Image(_)) {
             op.pattern = Some(pattern.to_string());
         }
