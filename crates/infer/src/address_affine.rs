@@ -82,9 +82,6 @@ pub struct AffineAddress {
     /// Whether the address holds numbers the launch's grid or block sets (a dispatch-packet
     /// field, a hidden kernel argument) that the launch did not give.
     pub launch_fields: bool,
-    /// Bytes past the base its addresses stay in, when a mask keeps the index below a power of
-    /// two (`v_and_b32` with 1023: 4 x 1024 for 4-byte elements) and nothing else moves them.
-    pub region: Option<u64>,
 }
 
 /// What the code says about one vector memory op's address.
@@ -98,12 +95,36 @@ pub enum AddressForm {
         line: u32,
         /// Its mnemonic.
         mnemonic: String,
-        /// Bytes past the base the addresses stay in, when a mask keeps the loaded index below
-        /// a power of two (`data[i] & 255`), with the mask's line and mnemonic.
-        region: Option<(u64, u32, String)>,
     },
     /// Not followed, and why.
     Unknown(String),
+    /// An address a mask keeps within `region` bytes past its base (`table[i & 1023]`: 4096
+    /// for 4-byte elements; `bins[data[i] & 255]`: 1024), nothing outside the mask moving it:
+    /// what the code says of it inside (the masked index's affine form when the mask keeps its
+    /// low bits whole, else data-dependent or not followed), and the mask's line and mnemonic.
+    Masked {
+        /// The form inside the region.
+        inner: Box<AddressForm>,
+        /// Bytes.
+        region: u64,
+        /// The mask's line.
+        line: u32,
+        /// Its mnemonic (`v_and_b32`, `v_dual_and_b32`).
+        mnemonic: String,
+    },
+}
+
+impl Wrap {
+    /// The power of two the masked value stays below: past the mask's highest bit.
+    pub(crate) fn size(&self) -> i64 {
+        1i64 << (64 - self.mask.leading_zeros())
+    }
+
+    /// Whether the mask keeps the low bits whole (2^k - 1): the value is the masked one modulo
+    /// the size.
+    pub(crate) fn low_bits(&self) -> bool {
+        self.mask == self.size() - 1
+    }
 }
 
 /// The evaluator: reaching definitions, the merge stack and memoized results.
@@ -133,13 +154,13 @@ pub(crate) struct Eval<'a> {
     pub(crate) wraps: Vec<Wrap>,
 }
 
-/// A value masked to its low bits by a `v_and_b32` with 2^k - 1: it stays below `size`.
+/// A value masked by a `v_and_b32` with a constant: it stays below [`Wrap::size`].
 #[derive(Debug, Clone)]
 pub(crate) struct Wrap {
-    /// What was masked (data a load returned: `Bad::Data`).
+    /// What was masked (data a load returned: `Bad::Data`; not followed: `Bad::Other`).
     pub(crate) inner: Result<Lin, Bad>,
-    /// 2^k.
-    pub(crate) size: i64,
+    /// The mask.
+    pub(crate) mask: i64,
     /// The mask's line and mnemonic.
     pub(crate) line: u32,
     pub(crate) mnemonic: String,
@@ -169,12 +190,12 @@ impl<'a> Eval<'a> {
             return "a masked value".to_string();
         };
         match &w.inner {
-            Ok(l) => format!(
+            Ok(l) if w.low_bits() => format!(
                 "({} mod {})",
                 self.words(l).trim_start_matches("base + "),
-                w.size
+                w.size()
             ),
-            Err(_) => format!("(loaded data mod {})", w.size),
+            _ => format!("(a value masked by {:#x})", w.mask),
         }
     }
 
@@ -569,11 +590,7 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
                     sum = sum.and_then(|acc: Lin| Ok(acc.add(&eval.operand(o, i).lin()?)));
                 }
                 match sum {
-                    Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent {
-                        line,
-                        mnemonic,
-                        region: None,
-                    },
+                    Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
                     Err(Bad::Other(why)) => AddressForm::Unknown(why),
                     Ok(l) if l.has(|v| matches!(v, Var::Wrap(_))) => {
                         wrapped(&mut eval, cfg, i, &l, offset)
@@ -603,10 +620,11 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
     out
 }
 
-/// The form of an address at instruction `i` that goes through a mask: `base + c x (X mod 2^k)`
-/// with a uniform base stays in `|c| x 2^k` bytes past it, X's strides (or, for loaded data,
-/// none) inside. A mask whose value the address also moves by lanes, workgroups or loops
-/// otherwise is not followed: the region would wrap those too.
+/// The form of an address at instruction `i` that goes through a mask: `base + c x (X & m)`
+/// with a uniform base stays within `|c| x 2^k` bytes past it, 2^k the power of two past `m`'s
+/// highest bit; inside, X's own form when `m` keeps its low bits whole (2^k - 1: the index is X
+/// modulo 2^k), else data-dependent or not followed. A mask whose value the address also moves
+/// by lanes, workgroups or loops outside it is not followed: the region would wrap those too.
 fn wrapped(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
     let terms: Vec<(u32, i64)> =
         l.0.iter()
@@ -615,8 +633,19 @@ fn wrapped(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> Add
                 _ => None,
             })
             .collect();
-    let others_uniform =
-        l.0.keys()
+    // Outside the mask only the buffer's base (one unknown, as is) and a constant: a uniform
+    // product (a row times an unknown stride) may differ between waves and workgroups, which a
+    // region would fold into one.
+    let base_terms =
+        l.0.iter()
+            .filter(|((v, atoms), _)| *v == Var::One && !atoms.is_empty());
+    let plain_base = base_terms.clone().count() <= 1
+        && base_terms
+            .clone()
+            .all(|((_, atoms), c)| atoms.len() == 1 && *c == 1);
+    let others_uniform = plain_base
+        && l.0
+            .keys()
             .all(|(v, _)| matches!(v, Var::One | Var::Wrap(_)));
     let wrap = match terms[..] {
         [(n, c)]
@@ -628,30 +657,27 @@ fn wrapped(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> Add
     };
     let Some((n, c, w)) = wrap else {
         return AddressForm::Unknown(
-            "a masked index (`v_and_b32`) the address also moves by lanes, workgroups or loops"
+            "a masked index (`v_and_b32`) the address also moves by lanes, workgroups, loops or \
+             a uniform product"
                 .into(),
         );
     };
-    let region = c.unsigned_abs().saturating_mul(w.size.unsigned_abs());
+    let region = c.unsigned_abs().saturating_mul(w.size().unsigned_abs());
     let rest = l.sub(&Lin::var(Var::Wrap(n)).scale(c));
-    match w.inner {
-        Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent {
-            line,
-            mnemonic,
-            region: Some((region, w.line, w.mnemonic)),
-        },
+    let inner = match w.inner {
+        Err(Bad::Data(line, mnemonic)) => AddressForm::DataDependent { line, mnemonic },
         Err(Bad::Other(why)) => AddressForm::Unknown(why),
-        Ok(x) => match affine(eval, cfg, i, &rest.add(&x.scale(c)), immediate) {
-            AddressForm::Affine(mut a) => {
-                a.region = Some(region);
-                a.words = format!(
-                    "{}, wrapped in {region} B by `{}` at line {}",
-                    a.words, w.mnemonic, w.line
-                );
-                AddressForm::Affine(a)
-            }
-            other => other,
-        },
+        Ok(x) if w.low_bits() => affine(eval, cfg, i, &rest.add(&x.scale(c)), immediate),
+        Ok(_) => AddressForm::Unknown(format!(
+            "`{}` at line {} masks the index with {:#x}, not its low bits",
+            w.mnemonic, w.line, w.mask
+        )),
+    };
+    AddressForm::Masked {
+        inner: Box::new(inner),
+        region,
+        line: w.line,
+        mnemonic: w.mnemonic,
     }
 }
 
@@ -733,6 +759,5 @@ fn affine(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> Addr
         }),
         arguments,
         launch_fields,
-        region: None,
     }))
 }

@@ -203,17 +203,7 @@ impl Level {
         if self.sets == 0 {
             return true;
         }
-        let line = if self.shift_ok {
-            address >> self.line_shift
-        } else {
-            address / u64::from(self.config.line_bytes)
-        };
-        let key = self.set_key(line);
-        let set_index = if self.mask_ok {
-            key & self.set_mask
-        } else {
-            key % self.sets
-        };
+        let (line, set_index) = self.line_and_set(address);
         // A cache level with no dense store is sparse (a dense one has a way at least).
         if self.tags.is_empty() {
             if let Some(SparseSets { start_of, tags }) = &mut self.sparse {
@@ -238,17 +228,7 @@ impl Level {
             return true;
         }
         let ways = self.ways as usize;
-        let line = if self.shift_ok {
-            address >> self.line_shift
-        } else {
-            address / u64::from(self.config.line_bytes)
-        };
-        let key = self.set_key(line);
-        let set_index = if self.mask_ok {
-            key & self.set_mask
-        } else {
-            key % self.sets
-        };
+        let (line, set_index) = self.line_and_set(address);
         let set = if self.tags.is_empty() {
             // A sparse set never touched holds nothing (and is not created for a miss).
             match &mut self.sparse {
@@ -269,6 +249,23 @@ impl Level {
             }
             None => false,
         }
+    }
+
+    /// `address`'s line number and set index (the general way: any line size and set count).
+    #[inline(always)]
+    fn line_and_set(&self, address: u64) -> (u64, u64) {
+        let line = if self.shift_ok {
+            address >> self.line_shift
+        } else {
+            address / u64::from(self.config.line_bytes)
+        };
+        let key = self.set_key(line);
+        let set_index = if self.mask_ok {
+            key & self.set_mask
+        } else {
+            key % self.sets
+        };
+        (line, set_index)
     }
 
     /// The number `line`'s set is taken from (`% sets`, or `& set_mask`).

@@ -67,61 +67,60 @@ pub fn derive_address_patterns(
             .get(i)
             .and_then(|&b| cfg.innermost_loop.get(b).copied().flatten())
             .is_some();
-        let not = |why: &str| Err::<u64, String>(why.to_string());
-        let d = match &form {
-            AddressForm::DataDependent {
-                line,
-                mnemonic,
-                region,
-            } => {
-                let why = format!(
-                    "data-dependent: the address comes from the `{mnemonic}` at line {line}"
-                );
-                let region = region.as_ref().map(|(bytes, at, mask)| {
-                    (
-                        *bytes,
-                        format!("wraps in {bytes} B: `{mask}` at line {at} masks the loaded index"),
-                    )
-                });
-                DerivedAddress {
-                    instr: i,
-                    line: s.pos.line,
-                    form: form.clone(),
-                    pattern: Err(why.clone()),
-                    pattern_reason: why.clone(),
-                    wave_stride: not(&why),
-                    wave_stride_reason: why.clone(),
-                    group_stride: None,
-                    offset: None,
-                    iteration_stride: in_loop.then(|| not(&why)),
-                    iteration_stride_reason: why,
-                    parent_stride: None,
-                    region,
-                }
-            }
-            AddressForm::Unknown(w) => {
-                let why = format!("not derived: {w}");
-                DerivedAddress {
-                    instr: i,
-                    line: s.pos.line,
-                    form: form.clone(),
-                    pattern: Err(why.clone()),
-                    pattern_reason: why.clone(),
-                    wave_stride: not(&why),
-                    wave_stride_reason: why.clone(),
-                    group_stride: None,
-                    offset: None,
-                    iteration_stride: in_loop.then(|| not(&why)),
-                    iteration_stride_reason: why,
-                    parent_stride: None,
-                    region: None,
-                }
-            }
-            AddressForm::Affine(a) => derive(i, s.pos.line, &form, a, element, wave_size, block),
-        };
-        out.push(d);
+        let at = (i, s.pos.line, in_loop);
+        out.push(derive_form(&form, at, element, wave_size, block));
     }
     out
+}
+
+/// The facts of one op (`at`: instruction, line, whether it is in a loop) from its form.
+fn derive_form(
+    form: &AddressForm,
+    (i, line, in_loop): (usize, u32, bool),
+    element: i64,
+    wave_size: u32,
+    block: [u32; 3],
+) -> DerivedAddress {
+    let not_derived = |why: String| {
+        let not = Err::<u64, String>(why.clone());
+        DerivedAddress {
+            instr: i,
+            line,
+            form: form.clone(),
+            pattern: Err(why.clone()),
+            pattern_reason: why.clone(),
+            wave_stride: not.clone(),
+            wave_stride_reason: why.clone(),
+            group_stride: None,
+            offset: None,
+            iteration_stride: in_loop.then_some(not),
+            iteration_stride_reason: why,
+            parent_stride: None,
+            region: None,
+        }
+    };
+    match form {
+        AddressForm::DataDependent { line, mnemonic } => not_derived(format!(
+            "data-dependent: the address comes from the `{mnemonic}` at line {line}"
+        )),
+        AddressForm::Unknown(w) => not_derived(format!("not derived: {w}")),
+        AddressForm::Affine(a) => derive(i, line, form, a, element, wave_size, block),
+        AddressForm::Masked {
+            inner,
+            region,
+            line: mask_line,
+            mnemonic,
+        } => {
+            // Inside the region, what the code says of the masked index; the form is the whole.
+            let mut d = derive_form(inner, (i, line, in_loop), element, wave_size, block);
+            d.form = form.clone();
+            d.region = Some((
+                *region,
+                format!("wraps in {region} B: `{mnemonic}` at line {mask_line} masks the index"),
+            ));
+            d
+        }
+    }
 }
 
 fn derive(
@@ -248,9 +247,7 @@ fn derive(
         parent_stride: a
             .parent
             .and_then(|(id, c)| u64::try_from(c).ok().filter(|&c| c > 0).map(|c| (id, c))),
-        region: a
-            .region
-            .map(|r| (r, format!("wraps in {r} B (the masked index above)"))),
+        region: None,
     }
 }
 

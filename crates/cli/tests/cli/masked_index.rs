@@ -10,9 +10,9 @@ use shadersim_testkit::tools::have_clang_22;
 
 const FILE: &str = "tests/fixtures/src/opencl/masked_index.cl";
 
-/// The JSON report of `function` on gfx1100 with the launch above.
-fn run(function: &str) -> serde_json::Value {
-    json(&[
+/// The JSON report of `function` on gfx1100 with the launch above and any other options `rest`.
+fn run(function: &str, rest: &[&str]) -> serde_json::Value {
+    let mut args = vec![
         "analyze",
         FILE,
         "--function",
@@ -26,7 +26,9 @@ fn run(function: &str) -> serde_json::Value {
         "--no-latency-search",
         "--format",
         "json",
-    ])
+    ];
+    args.extend_from_slice(rest);
+    json(&args)
 }
 
 /// Requests and hits of cache level `name`.
@@ -61,7 +63,7 @@ fn a_masked_global_id_wraps_in_its_table() {
     if !have_clang_22() {
         return;
     }
-    let j = run("table_lookup");
+    let j = run("table_lookup", &[]);
     assert_eq!(
         regions(&j),
         vec![(Some(4096), "code".into()), (None, String::new())]
@@ -81,7 +83,7 @@ fn a_masked_loaded_index_wraps_in_its_bins() {
     if !have_clang_22() {
         return;
     }
-    let j = run("bin_count");
+    let j = run("bin_count", &[]);
     assert_eq!(
         regions(&j),
         vec![(None, String::new()), (Some(1024), "code".into())]
@@ -98,9 +100,29 @@ fn a_masked_index_plus_more_is_not_followed() {
     if !have_clang_22() {
         return;
     }
-    let j = run("masked_plus_lane");
+    let j = run("masked_plus_lane", &[]);
     let first = &j["defaults"]["addresses"][0];
     assert_eq!(first["region"], serde_json::Value::Null);
     let why = first["pattern_reason"].as_str().expect("a reason");
     assert!(why.contains("a masked index"), "{why}");
+}
+
+/// `table[(phase >> 20) & 4095]`: the shift is not followed, but the mask clang emits (0x3ffc, the
+/// x 4 folded in) keeps the byte offset below 0x4000: a 16384-byte region from the code, with the
+/// default pattern inside it. The table's 128 lines then come from DRAM once each at most: DRAM
+/// serves no more than the 344 `out` lines + 128 + the kernel-argument lines.
+#[test]
+fn a_mask_bounds_an_index_the_reader_does_not_follow() {
+    if !have_clang_22() {
+        return;
+    }
+    let j = run("phase_lookup", &["--arg", "step=1234567"]);
+    assert_eq!(
+        regions(&j),
+        vec![(Some(16384), "code".into()), (None, String::new())]
+    );
+    let first = &j["defaults"]["addresses"][0];
+    assert_eq!(first["pattern_from"], "default");
+    let dram = level(&j, "dram")[0];
+    assert!(dram <= 344 + 128 + 2, "{dram}");
 }

@@ -350,31 +350,31 @@ impl Eval<'_> {
         }
     }
 
-    /// `v_and_b32` of a lane-varying value (or loaded data) and a mask 2^k - 1: a
-    /// [`Var::Wrap`], the value below 2^k. A uniform value masked is a uniform unknown, as any
-    /// op the evaluation does not model.
+    /// `v_and_b32` of a lane-varying value (loaded data, or a value the evaluation does not
+    /// follow) and a constant mask: a [`Var::Wrap`], the value below the mask's next power of
+    /// two. A uniform value masked is a uniform unknown, as any op the evaluation does not
+    /// model.
     fn masked(&mut self, def: &Def, regs: &[Val], consts: &[Option<i64>]) -> Result<Lin, Bad> {
         let (Some(m), [a, b]) = (consts.iter().position(Option::is_some), regs) else {
             return def.opaque(self);
         };
         let mask = consts[m].unwrap_or(0);
         let masked = if m == 0 { b } else { a };
-        let size = mask.wrapping_add(1);
-        if !(2..=1 << 31).contains(&size) || size & (size - 1) != 0 {
+        if !(1..1 << 31).contains(&mask) {
             return def.opaque(self);
         }
         let inner = match masked.clone() {
-            Val::Bad(Bad::Other(_)) => return def.opaque(self),
             Val::Lin(l) if l.uniform() => return def.opaque(self),
             Val::Lin(l) if l.has(|v| matches!(v, Var::Wrap(_) | Var::Phi(_))) => {
                 return def.opaque(self)
             }
-            // (Below 0x3ff the packed y and z ids are masked off: it is x.)
+            // VGPR 0 packs the y and z ids above bit 10: only a mask below it reads x alone.
+            Val::Tid0 if mask > 0x3ff => return def.opaque(self),
             v => v.lin(),
         };
         self.wraps.push(crate::address_affine::Wrap {
             inner,
-            size,
+            mask,
             line: def.line,
             mnemonic: def.part.base_mnemonic().to_string(),
         });

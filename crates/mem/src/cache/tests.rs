@@ -14,6 +14,21 @@ fn level(name: &str, cap: Option<u64>, line: u32, ways: u32, lat: u32) -> LevelC
     }
 }
 
+/// [`gcn_like`] for one CU of a chip: the L2 and memory shared, the L1 its own.
+fn one_cu_shared_l2() -> Hierarchy {
+    Hierarchy::per_cu(
+        vec![
+            level("l1", Some(16 * 1024), 64, 4, 100),
+            level("l2", Some(256 * 1024), 64, 16, 200),
+            level("dram", None, 64, 1, 500),
+        ],
+        &[vec!["l1".into(), "l2".into(), "dram".into()]],
+        &[false, true, true],
+        1,
+    )
+    .unwrap()
+}
+
 fn gcn_like() -> Hierarchy {
     Hierarchy::new(
         vec![
@@ -405,17 +420,7 @@ fn the_plain_lookup_is_the_general_one() {
 /// there, and the line is filled either way.
 #[test]
 fn the_chip_is_asked_only_about_a_shared_levels_misses() {
-    let mut h = Hierarchy::per_cu(
-        vec![
-            level("l1", Some(16 * 1024), 64, 4, 100),
-            level("l2", Some(256 * 1024), 64, 16, 200),
-            level("dram", None, 64, 1, 500),
-        ],
-        &[vec!["l1".into(), "l2".into(), "dram".into()]],
-        &[false, true, true],
-        1,
-    )
-    .unwrap();
+    let mut h = one_cu_shared_l2();
     let mut asked = Vec::new();
     // Two lines: the chip holds the first (the L2 serves it), not the second (memory does).
     let served = h.access_lines_chip(0, 0, &[0, 64], (64, 0), 0, &mut |level, requests| {
@@ -463,17 +468,7 @@ fn a_level_that_does_not_allocate_passes_a_miss_by() {
 /// one that passed the level by (does not allocate there) is not counted.
 #[test]
 fn the_chip_counts_only_requests_that_allocate() {
-    let mut h = Hierarchy::per_cu(
-        vec![
-            level("l1", Some(16 * 1024), 64, 4, 100),
-            level("l2", Some(256 * 1024), 64, 16, 200),
-            level("dram", None, 64, 1, 500),
-        ],
-        &[vec!["l1".into(), "l2".into(), "dram".into()]],
-        &[false, true, true],
-        1,
-    )
-    .unwrap();
+    let mut h = one_cu_shared_l2();
     let mut asked = Vec::new();
     // Two lines that do not allocate in the L2, then one that does.
     h.access_lines_chip(0, 0, &[0, 64], (64, 1 << 1), 0, &mut |l, r| {
