@@ -12,13 +12,18 @@ const FILE: &str = "tests/fixtures/src/opencl/masked_index.cl";
 
 /// The JSON report of `function` on gfx1100 with the launch above and any other options `rest`.
 fn run(function: &str, rest: &[&str]) -> serde_json::Value {
+    run_on("gfx1100", function, rest)
+}
+
+/// [`run`] on `arch`.
+fn run_on(arch: &str, function: &str, rest: &[&str]) -> serde_json::Value {
     let mut args = vec![
         "analyze",
         FILE,
         "--function",
         function,
         "--arch",
-        "gfx1100",
+        arch,
         "--global",
         "1048576",
         "--block",
@@ -125,4 +130,24 @@ fn a_mask_bounds_an_index_the_reader_does_not_follow() {
     assert_eq!(first["pattern_from"], "default");
     let dram = level(&j, "dram")[0];
     assert!(dram <= 344 + 128 + 2, "{dram}");
+}
+
+/// `table[i & 255]` on gfx942: clang folds the mask into the shift's SDWA byte select
+/// (`v_lshlrev_b32_sdwa ... src1_sel:BYTE_0`). The select is the mask: a 1024-byte region from the
+/// code, the id's own strides inside (the low byte of the id is the id modulo 256). Read as a plain
+/// shift, the table would stream like `out` (every workgroup its own kilobyte).
+#[test]
+fn an_sdwa_byte_select_is_a_mask() {
+    if !have_clang_22() {
+        return;
+    }
+    let j = run_on("gfx942", "byte_table", &[]);
+    assert_eq!(
+        regions(&j),
+        vec![(Some(1024), "code".into()), (None, String::new())]
+    );
+    let table = &j["defaults"]["addresses"][0];
+    assert_eq!(table["pattern_from"], "code");
+    let why = table["region_reason"].as_str().expect("a reason");
+    assert!(why.contains("src1_sel:BYTE_0"), "{why}");
 }

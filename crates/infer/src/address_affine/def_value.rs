@@ -25,7 +25,13 @@ struct Def<'p> {
 impl Def<'_> {
     fn src(&self, i: usize, me: &mut Eval) -> Result<Lin, Bad> {
         match self.srcs.get(i) {
-            Some(o) => me.operand(o, self.d).lin(),
+            Some(o) => {
+                let v = me.operand(o, self.d);
+                match sdwa_select(self.part, i) {
+                    Some(sel) => me.selected(self, v, (i, sel)),
+                    None => v.lin(),
+                }
+            }
             None => Err(Bad::Other(format!(
                 "a missing source at line {}",
                 self.line
@@ -246,8 +252,58 @@ impl Eval<'_> {
         known(self).transpose()
     }
 
+    /// Source `i`'s value `v` of `def` read through an SDWA select (`src1_sel:BYTE_0`): the byte
+    /// or word it picks. The low byte or word is the value masked ([`Eval::masked`]'s
+    /// [`Var::Wrap`], where the address forms follow masks); a higher one is a bounded unknown;
+    /// a sign-extended one is not followed.
+    fn selected(&mut self, def: &Def, v: Val, (i, sel): (usize, &str)) -> Result<Lin, Bad> {
+        let (mask, shift) = match sel {
+            "BYTE_0" => (0xff, 0),
+            "BYTE_1" => (0xff, 8),
+            "BYTE_2" => (0xff, 16),
+            "BYTE_3" => (0xff, 24),
+            "WORD_0" => (0xffff, 0),
+            "WORD_1" => (0xffff, 16),
+            _ => return v.lin(),
+        };
+        let not_followed = || {
+            Bad::Other(format!(
+                "the SDWA select `{sel}` of `{}` at line {} is not followed",
+                def.part.base_mnemonic(),
+                def.line
+            ))
+        };
+        if !self.follow_wraps || def.part.has_modifier("sext") {
+            return Err(not_followed());
+        }
+        let inner = match v.lin() {
+            Ok(l) if l.uniform() => return def.opaque(self),
+            Ok(l) if l.has(|v| matches!(v, Var::Wrap(_) | Var::Phi(_))) => {
+                return Err(not_followed())
+            }
+            Ok(_) if shift != 0 => Err(not_followed()),
+            other => other,
+        };
+        self.wraps.push(crate::address_affine::Wrap {
+            inner,
+            mask,
+            line: def.line,
+            mnemonic: format!("{} src{i}_sel:{sel}", def.part.base_mnemonic()),
+        });
+        Ok(Lin::var(Var::Wrap(self.wraps.len() as u32 - 1)))
+    }
+
     /// A VALU op of [`VECTOR_ARITHMETIC`].
     fn vector_value(&mut self, def: &Def, op: VectorOp, mnemonic: &str) -> Result<Lin, Bad> {
+        // An SDWA result written to part of the register (`dst_sel:WORD_1`) merges with what
+        // was there.
+        if def
+            .part
+            .modifier("dst_sel")
+            .is_some_and(|m| m.value.as_deref() != Some("DWORD"))
+        {
+            return def.opaque(self);
+        }
         let src = |i: usize, me: &mut Self| def.src(i, me);
         match op {
             VectorOp::Mov => {
@@ -380,4 +436,17 @@ impl Eval<'_> {
         });
         Ok(Lin::var(Var::Wrap(self.wraps.len() as u32 - 1)))
     }
+}
+
+/// The SDWA select (`BYTE_0`, `WORD_1`, ...) instruction `inst` reads its source `i` through,
+/// when it has one other than the whole DWORD.
+fn sdwa_select(inst: &Instruction, i: usize) -> Option<&str> {
+    let key = match i {
+        0 => "src0_sel",
+        1 => "src1_sel",
+        _ => return None,
+    };
+    inst.modifier(key)
+        .and_then(|m| m.value.as_deref())
+        .filter(|v| *v != "DWORD")
 }
