@@ -147,14 +147,16 @@ pub(crate) struct Eval<'a> {
     /// its value went through, whether computed now or earlier.
     clamps: Vec<BTreeSet<(u32, String)>>,
     memo_clamps: HashMap<(usize, RegFile, u16), BTreeSet<(u32, String)>>,
-    /// Whether a lane-varying value masked to its low bits is kept as a [`Var::Wrap`] (the
-    /// address forms do: the address then wraps in a region; trip counts and exit tests do not).
+    /// Whether a lane-varying value masked by a constant (a `v_and_b32`, an SDWA select) is kept
+    /// as a [`Var::Wrap`] (the address forms do: the address then wraps in a region; trip counts
+    /// and exit tests do not).
     pub(crate) follow_wraps: bool,
     /// The masked values [`Var::Wrap`] numbers.
     pub(crate) wraps: Vec<Wrap>,
 }
 
-/// A value masked by a `v_and_b32` with a constant: it stays below [`Wrap::size`].
+/// A value masked by a constant (a `v_and_b32`, an SDWA byte or word select): it stays below
+/// [`Wrap::size`].
 #[derive(Debug, Clone)]
 pub(crate) struct Wrap {
     /// What was masked (data a load returned: `Bad::Data`; not followed: `Bad::Other`).
@@ -623,8 +625,9 @@ pub fn address_forms(program: &Program, cfg: &Cfg) -> BTreeMap<usize, AddressFor
 /// The form of an address at instruction `i` that goes through a mask: `base + c x (X & m)`
 /// with a uniform base stays within `|c| x 2^k` bytes past it, 2^k the power of two past `m`'s
 /// highest bit; inside, X's own form when `m` keeps its low bits whole (2^k - 1: the index is X
-/// modulo 2^k), else data-dependent or not followed. A mask whose value the address also moves
-/// by lanes, workgroups or loops outside it is not followed: the region would wrap those too.
+/// modulo 2^k), else data-dependent or not followed. An address that also moves by lanes,
+/// workgroups, loops or a uniform product outside the mask is not followed: the region would
+/// wrap those too.
 fn wrapped(eval: &mut Eval, cfg: &Cfg, i: usize, l: &Lin, immediate: i64) -> AddressForm {
     let terms: Vec<(u32, i64)> =
         l.0.iter()

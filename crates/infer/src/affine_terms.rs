@@ -29,9 +29,9 @@ pub(crate) enum Var {
     Iter(usize),
     /// Placeholder for a register's value at a loop header while its update is evaluated.
     Phi(u32),
-    /// A lane-varying value masked to its low bits (`v_and_b32` with 2^k - 1): the evaluator's
-    /// wrap number `n` (`Eval::wraps`) holds what was masked and the mask's size. Only the
-    /// address forms make one (`Eval::follow_wraps`).
+    /// A lane-varying value masked by a constant (`v_and_b32`, an SDWA select): the evaluator's
+    /// wrap number `n` (`Eval::wraps`) holds what was masked and the mask. Only the address
+    /// forms make one (`Eval::follow_wraps`).
     Wrap(u32),
 }
 

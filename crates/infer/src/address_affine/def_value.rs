@@ -375,7 +375,8 @@ impl Eval<'_> {
     }
 
     /// `v_and_b32` / `v_bfe_u32` of VGPR 0: the work-item id packed in it (x in bits 0-9,
-    /// y 10-19, z 20-29).
+    /// y 10-19, z 20-29); any other `v_and_b32` with a constant where the address forms follow
+    /// masks (`masked`).
     fn lane_field(&mut self, def: &Def, op: VectorOp) -> Result<Lin, Bad> {
         let regs: Vec<Val> = def.srcs.iter().map(|o| self.operand(o, def.d)).collect();
         let consts: Vec<Option<i64>> = regs
