@@ -103,13 +103,10 @@ pub fn hierarchy_shared(
         });
     }
     let shared: Vec<bool> = cache.level.iter().map(|l| l.shared).collect();
+    let paths = [CachePath::Vector, CachePath::Scalar, CachePath::Atomic];
     let h = Hierarchy::per_cu(
         levels,
-        &[
-            cache.vector.clone(),
-            cache.scalar.clone(),
-            CachePath::Atomic.names(cache).to_vec(),
-        ],
+        &paths.map(|p| p.names(cache).to_vec()),
         &shared,
         cus,
     )
@@ -126,26 +123,16 @@ pub fn level_depth(arch: &ArchSpec, path: CachePath, name: &str) -> Result<usize
     p.iter().position(|n| n == name).ok_or_else(|| p.to_vec())
 }
 
-/// The depths of `path` (bit `d`: depth `d`) whose level the model's `[[no_allocate]]`
-/// policies keep from allocating an instruction's lines, given which modifiers it carries.
-pub(crate) fn no_allocate_depths(
+/// The model's `[[no_allocate]]` policies that keep an instruction's lines out of a level of
+/// `path`, given which modifiers it carries, each with that level's depth on the path.
+pub(crate) fn no_allocate_policies(
     arch: &ArchSpec,
     path: CachePath,
     carries: impl Fn(&str) -> bool,
-) -> u32 {
-    let Some(cache) = &arch.cache else {
-        return 0;
-    };
-    let names = path.names(cache);
-    let mut depths = 0;
-    for policy in arch.no_allocate.iter().filter(|p| carries(&p.flag)) {
-        if let Some(d) = names
-            .iter()
-            .position(|n| *n == policy.level)
-            .filter(|&d| d < 32)
-        {
-            depths |= 1 << d;
-        }
-    }
-    depths
+) -> Vec<(usize, &shadersim_arch::NoAllocateSpec)> {
+    (arch.no_allocate.iter())
+        .filter(|p| carries(&p.flag))
+        .filter_map(|p| Some((level_depth(arch, path, &p.level).ok()?, p)))
+        .filter(|(d, _)| *d < 32)
+        .collect()
 }

@@ -153,11 +153,11 @@ impl OpContext<'_> {
         op.cost = self.unit_cost(inst, facts, spec, unit, &mut op)?;
         if let Some(stream) = op.stream.as_mut() {
             let carries = |f: &str| inst.has_modifier(f);
-            stream.no_allocate =
-                crate::cache_paths::no_allocate_depths(self.arch, stream.path, carries);
-            op.not_allocated_in = (self.arch.no_allocate.iter())
-                .filter(|p| stream.no_allocate != 0 && carries(&p.flag))
-                .map(|p| (p.level.clone(), p.flag.clone()))
+            let policies =
+                crate::cache_paths::no_allocate_policies(self.arch, stream.path, carries);
+            stream.no_allocate = policies.iter().fold(0, |bits, (d, _)| bits | 1 << d);
+            op.not_allocated_in = (policies.iter())
+                .map(|(_, p)| (p.level.clone(), p.flag.clone()))
                 .collect();
         }
         if matches!(
